@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/* The global host mesh: nodes, cells of four types, boundary markers, and
+ * the connectivity and geometry arrays built from them. */
+#ifndef FVSTAR_MESH_H
+#define FVSTAR_MESH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fvstar/error.h"
+#include "fvstar/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Cell and boundary-element types. Node numbering follows VTK (and SU2):
+ *
+ *   tet        3             pyramid      4           prism  3-----5
+ *             /|\                        /|\\                |\   /|
+ *            / | \                      / | \ \              | \ / |
+ *           0--|--2                    3--|--\-2             |  4  |
+ *            \ | /                     |  |   \|             0--|--2
+ *             \|/                      0------ 1              \ | /
+ *              1                                               \|/
+ *                                                               1
+ *   (0,1,2) normal points towards 3;  base (0,1,2,3) normal points to the
+ *   apex 4;  prism: (0,1,2) normal points away from (3,4,5);  hex: bottom
+ *   (0,1,2,3) normal points towards the top (4,5,6,7), 4 above 0.
+ */
+typedef enum fv_cell_type {
+	FV_TET = 0,
+	FV_PYRAMID = 1,
+	FV_PRISM = 2,
+	FV_HEX = 3,
+	FV_NCELLTYPES = 4
+} fv_cell_type_t;
+
+typedef enum fv_face_type { FV_TRI = 3, FV_QUAD = 4 } fv_face_type_t;
+
+#define FV_MAX_CELL_NODES 8
+#define FV_MAX_CELL_FACES 6
+#define FV_MAX_FACE_NODES 4
+#define FV_MARKER_NAME_MAX 64
+
+/* Local faces of each cell type, outward normals (right-hand rule). */
+typedef struct fv_cell_shape {
+	const char *name;
+	int n_nodes;
+	int n_faces;
+	int face_n_nodes[FV_MAX_CELL_FACES];
+	int face_node[FV_MAX_CELL_FACES][FV_MAX_FACE_NODES];
+	int su2_id;   /* VTK / SU2 element id */
+	int gmsh_id;  /* Gmsh element type */
+} fv_cell_shape_t;
+
+extern const fv_cell_shape_t fv_cell_shapes[FV_NCELLTYPES];
+
+typedef struct fv_marker {
+	char name[FV_MARKER_NAME_MAX];
+} fv_marker_t;
+
+/*
+ * Indices are fv_idx_t (int32_t): up to 2^31-1 cells, faces, nodes and CSR
+ * entries; readers and builders check the limit. CSR arrays are pairs
+ * (X_off[n + 1], X[X_off[n]]). Coordinates are double (they come from files
+ * and are refined repeatedly); geometry is fv_real_t, stored as structures of
+ * arrays (component d of face f at face_area[d * n_faces + f]).
+ */
+typedef struct fv_mesh {
+	char source[256];          /* file name or generator, for messages */
+
+	/* nodes */
+	fv_idx_t n_nodes;
+	double *xyz;               /* [3 * n_nodes], x y z of node i at 3i */
+
+	/* cells */
+	fv_idx_t n_cells;
+	uint8_t *cell_type;        /* [n_cells] fv_cell_type_t */
+	fv_idx_t *cell_node_off;   /* [n_cells + 1] */
+	fv_idx_t *cell_node;       /* [cell_node_off[n_cells]] VTK order */
+
+	/* boundary elements as read or generated: tri / quad with a marker */
+	int n_markers;
+	fv_marker_t *markers;      /* [n_markers] */
+	fv_idx_t n_belems;
+	uint8_t *belem_type;       /* [n_belems] FV_TRI or FV_QUAD */
+	fv_idx_t *belem_node_off;  /* [n_belems + 1] */
+	fv_idx_t *belem_node;
+	int32_t *belem_marker;     /* [n_belems] index into markers */
+
+	/* connectivity (fv_mesh_build_faces): boundary faces first, sorted by
+	 * marker; owner < neighbour; normal from owner to neighbour */
+	fv_idx_t n_faces;
+	fv_idx_t n_bfaces;
+	fv_idx_t *face_cell;       /* [2 * n_faces] owner, neighbour (-1: bnd) */
+	fv_idx_t *face_node_off;   /* [n_faces + 1] */
+	fv_idx_t *face_node;
+	int32_t *face_marker;      /* [n_bfaces] */
+	fv_idx_t *marker_face_off; /* [n_markers + 1] bnd faces of marker m */
+	fv_idx_t *cell_face_off;   /* [n_cells + 1] */
+	fv_idx_t *cell_face;       /* faces of a cell in its local face order */
+	int8_t *cell_face_sign;    /* +1 where the cell owns the face, else -1 */
+	fv_idx_t *cell_cell;       /* [cell_face_off[n_cells]] neighbour across
+	                              that face, -1 on the boundary */
+	fv_idx_t *node_cell_off;   /* [n_nodes + 1] */
+	fv_idx_t *node_cell;
+
+	/* geometry (fv_mesh_compute_geometry) */
+	fv_real_t *cell_vol;       /* [n_cells] */
+	fv_real_t *cell_ctr;       /* [3 * n_cells] SoA */
+	fv_real_t *face_area;      /* [3 * n_faces] SoA, |S| = face area */
+	fv_real_t *face_ctr;       /* [3 * n_faces] SoA */
+} fv_mesh_t;
+
+void fv_mesh_init(fv_mesh_t *m);
+void fv_mesh_free(fv_mesh_t *m);
+/* Frees connectivity and geometry, keeping nodes, cells and markers. */
+void fv_mesh_free_derived(fv_mesh_t *m);
+
+/* Allocates nodes, cells and boundary elements of known counts; CSR
+ * offsets are left for the caller (sizes: n_cell_nodes, n_belem_nodes). */
+fv_err_t fv_mesh_alloc(fv_mesh_t *m, size_t n_nodes, size_t n_cells,
+		       size_t n_cell_nodes, size_t n_belems, size_t n_belem_nodes);
+/* Returns the index of marker name, adding it if new. */
+fv_err_t fv_mesh_marker(fv_mesh_t *m, const char *name, int *index);
+
+/* Readers: format from the extension (.su2, .msh) or the contents. Errors
+ * name the file and line. The mesh has nodes, cells and markers only. */
+fv_err_t fv_mesh_read(fv_mesh_t *m, const char *path);
+fv_err_t fv_mesh_read_su2(fv_mesh_t *m, const char *path);
+fv_err_t fv_mesh_read_gmsh(fv_mesh_t *m, const char *path);
+/* The same from a buffer (name is used in messages; fuzzing uses these). */
+fv_err_t fv_mesh_parse_su2(fv_mesh_t *m, const char *buf, size_t len, const char *name);
+fv_err_t fv_mesh_parse_gmsh(fv_mesh_t *m, const char *buf, size_t len, const char *name);
+
+/* Writers: .su2 (ASCII) and .vtu (VTK XML, binary appended, with cell
+ * type, volume when computed, and marker faces as a second piece). */
+fv_err_t fv_mesh_write(const fv_mesh_t *m, const char *path);
+fv_err_t fv_mesh_write_su2(const fv_mesh_t *m, const char *path);
+fv_err_t fv_mesh_write_vtu(const fv_mesh_t *m, const char *path);
+
+/* Connectivity: faces from cells (hash of sorted node tuples), boundary
+ * elements matched to boundary faces, CSR arrays. Errors: face shared by
+ * more than two cells, unmarked boundary face, marker element that is not
+ * a boundary face, node ids out of range. */
+fv_err_t fv_mesh_build_faces(fv_mesh_t *m);
+fv_err_t fv_mesh_build_node_cells(fv_mesh_t *m);
+/* Volumes, centroids, face area vectors and centroids (non-planar quads:
+ * four triangles around the node average). */
+fv_err_t fv_mesh_compute_geometry(fv_mesh_t *m);
+
+typedef struct fv_mesh_stats {
+	fv_idx_t n_cells_of_type[FV_NCELLTYPES];
+	double vol_min, vol_max, vol_sum;
+	double area_min, area_max;
+	double closure_max;        /* max |sum S| / sum |S| over cells */
+	double bbox[6];            /* xmin xmax ymin ymax zmin zmax */
+} fv_mesh_stats_t;
+
+/* Checks: positive volumes, closed cells (relative tolerance tol, or a
+ * precision default when tol <= 0), finite coordinates. Fills stats. */
+fv_err_t fv_mesh_check(const fv_mesh_t *m, double tol, fv_mesh_stats_t *stats);
+/* Total area vector and area of the boundary faces of marker k. */
+void fv_mesh_marker_area(const fv_mesh_t *m, int k, double area_vec[3], double *area);
+
+/* read + faces + node cells + geometry + checks, the usual pipeline */
+fv_err_t fv_mesh_load(fv_mesh_t *m, const char *path);
+/* faces + node cells + geometry + checks on a mesh already in memory */
+fv_err_t fv_mesh_prepare(fv_mesh_t *m);
+
+/* Generators. */
+typedef enum fv_gen_cells {
+	FV_GEN_HEX, FV_GEN_TET, FV_GEN_PRISM, FV_GEN_MIXED
+} fv_gen_cells_t;
+
+typedef struct fv_gen_opts {
+	fv_gen_cells_t cells;
+	int nx, ny, nz;            /* hexahedral blocks in each direction */
+	double lo[3], hi[3];       /* box extent (ramp: x length, height, depth) */
+	double perturb;            /* interior node jitter, fraction of spacing */
+	unsigned long seed;
+	double ramp_angle_deg;     /* ramp: wedge angle */
+	double ramp_x0;            /* ramp: where the wedge starts (fraction) */
+} fv_gen_opts_t;
+
+void fv_gen_opts_default(fv_gen_opts_t *o);
+/* Box: markers xmin xmax ymin ymax zmin zmax. */
+fv_err_t fv_mesh_gen_box(fv_mesh_t *m, const fv_gen_opts_t *o);
+/* Ramp channel extruded in z: markers inlet outlet wall top zmin zmax. */
+fv_err_t fv_mesh_gen_ramp(fv_mesh_t *m, const fv_gen_opts_t *o);
+
+/* Uniform refinement: tet, hex, prism into 8, pyramid into 6 pyramids and
+ * 4 tets; boundary elements into 4; markers kept. out must be initialised;
+ * in needs only nodes, cells and boundary elements. */
+fv_err_t fv_mesh_refine(const fv_mesh_t *in, fv_mesh_t *out);
+
+/* Human-readable report of counts, markers, ranges and checks. */
+void fv_mesh_print_info(const fv_mesh_t *m, const fv_mesh_stats_t *s, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

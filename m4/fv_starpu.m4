@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: MIT
+# StarPU 1.3 from --with-starpu=PREFIX, else pkg-config starpu-1.3; with MPI
+# on, starpumpi-1.3 too. Reads STARPU_USE_CUDA / STARPU_USE_FXT from the
+# installed starpu_config.h, and sets an rpath to StarPU's libdir.
+AC_DEFUN([FV_CHECK_STARPU], [
+  AC_ARG_WITH([starpu],
+    [AS_HELP_STRING([--with-starpu=PREFIX], [StarPU 1.3 installation (default: pkg-config starpu-1.3)])],
+    [], [with_starpu=])
+  AS_IF([test -n "$with_starpu"], [
+    AS_IF([test -f "$with_starpu/lib/pkgconfig/starpu-1.3.pc"],
+      [PKG_CONFIG_PATH="$with_starpu/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+       export PKG_CONFIG_PATH],
+      [AC_MSG_ERROR([--with-starpu=$with_starpu: no lib/pkgconfig/starpu-1.3.pc there])])
+  ])
+  fv_starpu_pc=starpu-1.3
+  AS_IF([test "x$fv_have_mpi" = xyes], [fv_starpu_pc="starpumpi-1.3 starpu-1.3"])
+  PKG_CHECK_MODULES([STARPU], [$fv_starpu_pc], [],
+    [AC_MSG_ERROR([StarPU 1.3 not found ($STARPU_PKG_ERRORS).
+Build it with tools/build-starpu.sh, then pass --with-starpu=PREFIX or set PKG_CONFIG_PATH.])])
+  fv_starpu_version=`$PKG_CONFIG --modversion starpu-1.3`
+  fv_starpu_libdir=`$PKG_CONFIG --variable=libdir starpu-1.3`
+  fv_starpu_bindir=`$PKG_CONFIG --variable=prefix starpu-1.3`/bin
+  STARPU_LIBS="$STARPU_LIBS -Wl,-rpath,$fv_starpu_libdir"
+  fv_save_CPPFLAGS=$CPPFLAGS
+  CPPFLAGS="$CPPFLAGS $STARPU_CFLAGS"
+  AC_CHECK_HEADER([starpu.h], [], [AC_MSG_ERROR([starpu.h not usable with $STARPU_CFLAGS])])
+  AC_CHECK_DECL([STARPU_USE_CUDA], [fv_starpu_cuda=yes], [fv_starpu_cuda=no], [[#include <starpu_config.h>]])
+  AC_CHECK_DECL([STARPU_USE_FXT], [fv_starpu_fxt=yes], [fv_starpu_fxt=no], [[#include <starpu_config.h>]])
+  AC_CHECK_DECL([STARPU_USE_MPI], [fv_starpu_mpi=yes], [fv_starpu_mpi=no], [[#include <starpu_config.h>]])
+  CPPFLAGS=$fv_save_CPPFLAGS
+  AS_IF([test "x$fv_have_mpi$fv_starpu_mpi" = xyesno],
+    [AC_MSG_WARN([StarPU has no MPI support: building without StarPU-MPI])
+     fv_have_mpi=no
+     PKG_CHECK_MODULES([STARPU], [starpu-1.3])
+     STARPU_LIBS="$STARPU_LIBS -Wl,-rpath,$fv_starpu_libdir"])
+  AS_IF([test "x$fv_have_mpi" = xyes], [AC_DEFINE([FV_HAVE_MPI], [1], [StarPU-MPI is used])])
+  AC_DEFINE_UNQUOTED([FV_STARPU_BINDIR], ["$fv_starpu_bindir"], [StarPU's tools (starpu_fxt_tool)])
+])

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* A cursor over a text buffer for the mesh readers: tokens, integers and
+ * reals with the line number kept for error messages. Never reads past the
+ * end of the buffer, which need not be NUL-terminated. */
+#ifndef FVSTAR_PARSE_H
+#define FVSTAR_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fvstar/error.h"
+
+typedef struct fv_cursor {
+	const char *p;      /* next character */
+	const char *end;    /* one past the last character */
+	long line;          /* 1-based line of p */
+	const char *name;   /* file name for messages */
+} fv_cursor_t;
+
+void fv_cursor_init(fv_cursor_t *c, const char *buf, size_t len, const char *name);
+/* Skips blanks (not newlines). */
+void fv_cursor_skip_blanks(fv_cursor_t *c);
+/* Skips blanks and newlines; returns 0 at the end of the buffer. */
+int fv_cursor_skip_space(fv_cursor_t *c);
+/* Moves to the start of the next line. */
+void fv_cursor_next_line(fv_cursor_t *c);
+/* True at the end of a line (or buffer), after blanks and a trailing
+ * '%' comment (SU2) when comments is set. */
+int fv_cursor_at_eol(fv_cursor_t *c);
+/* The next whitespace-delimited token (across newlines); its length in *len.
+ * Raises FV_ERR_FORMAT at the end of the buffer, naming what was expected. */
+fv_err_t fv_cursor_token(fv_cursor_t *c, const char **tok, size_t *len, const char *what);
+/* Integers and reals, across whitespace and newlines. what names the field
+ * in the message ("number of nodes"). */
+fv_err_t fv_cursor_long(fv_cursor_t *c, long long *v, const char *what);
+fv_err_t fv_cursor_idx(fv_cursor_t *c, long long lo, long long hi, int32_t *v, const char *what);
+fv_err_t fv_cursor_double(fv_cursor_t *c, double *v, const char *what);
+/* Same, but only on the current line: a missing value is an error. */
+fv_err_t fv_cursor_long_inline(fv_cursor_t *c, long long *v, const char *what);
+fv_err_t fv_cursor_double_inline(fv_cursor_t *c, double *v, const char *what);
+/* Does the rest of the current line start with word (after blanks)? */
+int fv_cursor_match(fv_cursor_t *c, const char *word);
+
+/* An FV_ERR_FORMAT error "name:line: message". */
+fv_err_t fv_cursor_error(const fv_cursor_t *c, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+/* Reads a whole file into a malloc'd buffer (NUL-terminated). */
+fv_err_t fv_read_file(const char *path, char **buf, size_t *len);
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers shared by the cmocka unit tests. */
+#ifndef FVSTAR_TESTUTIL_H
+#define FVSTAR_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fvstar/mesh.h"
+
+/* Fails the test with the error message when expr is not FV_OK. */
+#define FV_ASSERT_OK(expr)                                                 \
+	do {                                                               \
+		fv_err_t fv_t_err_ = (expr);                               \
+		if (fv_t_err_ != FV_OK)                                    \
+			fail_msg("%s failed: %s", #expr, fv_errmsg());     \
+	} while (0)
+
+/* Asserts that expr fails with code and that the message contains part. */
+#define FV_ASSERT_ERR(expr, code, part)                                    \
+	do {                                                               \
+		fv_error_clear();                                          \
+		fv_err_t fv_t_err_ = (expr);                               \
+		if (fv_t_err_ != (code))                                   \
+			fail_msg("%s returned %d, expected %d (%s)", #expr,  \
+				 (int)fv_t_err_, (int)(code), fv_errmsg()); \
+		if (!strstr(fv_errmsg(), (part)))                          \
+			fail_msg("message '%s' lacks '%s'", fv_errmsg(), (part)); \
+	} while (0)
+
+/* |a - b| <= tol * max(1, |b|) */
+#define FV_ASSERT_NEAR(a, b, tol)                                          \
+	do {                                                               \
+		double fv_t_a_ = (a), fv_t_b_ = (b);                       \
+		double fv_t_s_ = fabs(fv_t_b_) > 1 ? fabs(fv_t_b_) : 1;   \
+		if (!(fabs(fv_t_a_ - fv_t_b_) <= (tol) * fv_t_s_))         \
+			fail_msg("%s = %.17g, expected %.17g (tol %g)", #a, \
+				 fv_t_a_, fv_t_b_, (double)(tol));          \
+	} while (0)
+
+#endif
