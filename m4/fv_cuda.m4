@@ -24,8 +24,8 @@ AC_DEFUN([FV_CHECK_CUDA], [
   AS_IF([test "x$fv_use_cuda" = xyes], [
     fv_cuda_dir=`dirname "$NVCC"`
     fv_cuda_dir=`dirname "$fv_cuda_dir"`
-    CUDA_CFLAGS="-I$fv_cuda_dir/include"
-    CUDA_LIBS="-L$fv_cuda_dir/lib64 -Wl,-rpath,$fv_cuda_dir/lib64 -lcudart"
+    CUDA_CFLAGS="-isystem $fv_cuda_dir/include"
+    CUDA_LIBS="-L$fv_cuda_dir/lib64 -Wl,-rpath,$fv_cuda_dir/lib64 -lcudart -lstdc++"
     FV_NVCC_FLAGS="-O3 -std=c++17 -arch=sm_$with_cuda_arch -Xcompiler -Wall,-Wextra"
     fv_cuda_version=`$NVCC --version | sed -n 's/.*release \(@<:@0-9.@:>@*\).*/\1/p'`
     AC_DEFINE([FV_HAVE_CUDA], [1], [CUDA codelets are built])

@@ -5,6 +5,7 @@
 #define FVSTAR_ERROR_H
 
 #include <stddef.h>
+#include <stdlib.h>
 
 #ifdef __cplusplus
 extern "C" {

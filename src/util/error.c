@@ -68,7 +68,7 @@ static fv_err_t alloc_size(size_t count, size_t size, const char *what, size_t *
 
 fv_err_t fv_malloc(void *pptr, size_t count, size_t size, const char *what)
 {
-	size_t bytes;
+	size_t bytes = 0;
 	void *p;
 	FV_CALL(alloc_size(count, size, what, &bytes));
 	p = malloc(bytes ? bytes : 1);
@@ -87,7 +87,7 @@ fv_err_t fv_calloc(void *pptr, size_t count, size_t size, const char *what)
 
 fv_err_t fv_realloc(void *pptr, size_t count, size_t size, const char *what)
 {
-	size_t bytes;
+	size_t bytes = 0;
 	void *p;
 	FV_CALL(alloc_size(count, size, what, &bytes));
 	p = realloc(*(void **)pptr, bytes ? bytes : 1);

@@ -34,8 +34,7 @@ static int is_blank(char ch)
 	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v';
 }
 
-/* Length of the token at p, at most 32, for messages. */
-static int shown_len(const fv_cursor_t *c)
+int fv_cursor_shown_len(const fv_cursor_t *c)
 {
 	int n = 0;
 	while (c->p + n < c->end && n < 32 && !is_blank(c->p[n]) && c->p[n] != '\n')
@@ -102,7 +101,7 @@ static fv_err_t parse_long(fv_cursor_t *c, long long *v, const char *what)
 		neg = *s++ == '-';
 	if (s >= c->end || *s < '0' || *s > '9')
 		return fv_cursor_error(c, "expected an integer for %s, found '%.*s'", what,
-				       shown_len(c), c->p);
+				       fv_cursor_shown_len(c), c->p);
 	while (s < c->end && *s >= '0' && *s <= '9') {
 		if (x > (unsigned long long)INT64_MAX / 10)
 			return fv_cursor_error(c, "integer too large for %s", what);

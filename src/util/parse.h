@@ -41,6 +41,9 @@ fv_err_t fv_cursor_double_inline(fv_cursor_t *c, double *v, const char *what);
 /* Does the rest of the current line start with word (after blanks)? */
 int fv_cursor_match(fv_cursor_t *c, const char *word);
 
+/* Length of the token at the cursor, at most 32: print it with "%.*s". */
+int fv_cursor_shown_len(const fv_cursor_t *c);
+
 /* An FV_ERR_FORMAT error "name:line: message". */
 fv_err_t fv_cursor_error(const fv_cursor_t *c, const char *fmt, ...)
 #if defined(__GNUC__)

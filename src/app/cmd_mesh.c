@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/* `fvstar mesh info|gen|refine|convert`: the mesh pipeline from the command
+ * line. Results go to stdout, timings and progress to stderr. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app/app.h"
+#include "fvstar/mesh.h"
+#include "util/timer.h"
+
+static const char mesh_usage[] =
+	"usage:\n"
+	"  fvstar mesh info MESH [--tol T]\n"
+	"  fvstar mesh gen box|ramp [--cells hex|tet|prism|mixed] [-n N | --nx N --ny N --nz N]\n"
+	"                 [--lo x,y,z] [--hi x,y,z] [--perturb F] [--seed S]\n"
+	"                 [--angle DEG] [--x0 F] [--refine K] [--check] -o OUT\n"
+	"  fvstar mesh refine MESH [--levels K] [--check] -o OUT\n"
+	"  fvstar mesh convert MESH -o OUT\n"
+	"\n"
+	"MESH: SU2 (.su2) or Gmsh MSH 2.2/4.1 ASCII (.msh). OUT: .su2 or .vtu.\n"
+	"gen box: markers xmin xmax ymin ymax zmin zmax; nx*ny*nz blocks, each one\n"
+	"  hex, 6 tets, 2 prisms, or (mixed) a column-wise mix of all four types.\n"
+	"gen ramp: a channel with a compression ramp of --angle degrees starting at\n"
+	"  --x0 (fraction of the length), extruded in z; markers inlet outlet wall\n"
+	"  top zmin zmax.\n"
+	"--perturb F moves interior nodes randomly by up to F times the spacing.\n"
+	"--check builds faces and geometry, runs the checks and prints the report.\n";
+
+static void report(const char *what, double t0, const fv_mesh_t *m)
+{
+	fprintf(stderr, "fvstar: %s: %.3f s (%d cells, %d nodes, peak RSS %.1f MB)\n", what, fv_now() - t0,
+		(int)m->n_cells, (int)m->n_nodes, (double)fv_peak_rss() / 1e6);
+}
+
+static fv_err_t prepare_and_print(fv_mesh_t *m, double tol)
+{
+	fv_mesh_stats_t s;
+	double t0 = fv_now();
+	FV_CALL(fv_mesh_build_faces(m));
+	FV_CALL(fv_mesh_build_node_cells(m));
+	report("connectivity", t0, m);
+	t0 = fv_now();
+	FV_CALL(fv_mesh_compute_geometry(m));
+	report("geometry", t0, m);
+	t0 = fv_now();
+	fv_err_t err = fv_mesh_check(m, tol, &s);
+	report("checks", t0, m);
+	fv_mesh_print_info(m, &s, stdout);
+	printf("checks: %s\n", err == FV_OK ? "passed" : "FAILED");
+	return err;
+}
+
+static fv_err_t write_mesh(const fv_mesh_t *m, const char *out)
+{
+	double t0 = fv_now();
+	FV_CALL(fv_mesh_write(m, out));
+	report("write", t0, m);
+	fprintf(stderr, "fvstar: wrote %s\n", out);
+	return FV_OK;
+}
+
+static fv_err_t refine_levels(fv_mesh_t *m, long levels)
+{
+	for (long l = 0; l < levels; l++) {
+		fv_mesh_t fine;
+		double t0 = fv_now();
+		fv_mesh_init(&fine);
+		fv_err_t err = fv_mesh_refine(m, &fine);
+		if (err != FV_OK) {
+			fv_mesh_free(&fine);
+			return err;
+		}
+		fv_mesh_free(m);
+		*m = fine;
+		report("refine", t0, m);
+	}
+	return FV_OK;
+}
+
+enum { OPT_CELLS = 256, OPT_NX, OPT_NY, OPT_NZ, OPT_LO, OPT_HI, OPT_PERTURB, OPT_SEED, OPT_ANGLE, OPT_X0,
+       OPT_REFINE, OPT_LEVELS, OPT_CHECK, OPT_TOL };
+
+static const struct option long_opts[] = {
+	{"cells", required_argument, NULL, OPT_CELLS}, {"nx", required_argument, NULL, OPT_NX},
+	{"ny", required_argument, NULL, OPT_NY},       {"nz", required_argument, NULL, OPT_NZ},
+	{"lo", required_argument, NULL, OPT_LO},       {"hi", required_argument, NULL, OPT_HI},
+	{"perturb", required_argument, NULL, OPT_PERTURB}, {"seed", required_argument, NULL, OPT_SEED},
+	{"angle", required_argument, NULL, OPT_ANGLE}, {"x0", required_argument, NULL, OPT_X0},
+	{"refine", required_argument, NULL, OPT_REFINE}, {"levels", required_argument, NULL, OPT_LEVELS},
+	{"check", no_argument, NULL, OPT_CHECK},       {"tol", required_argument, NULL, OPT_TOL},
+	{"output", required_argument, NULL, 'o'},      {"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0}};
+
+typedef struct mesh_args {
+	const char *sub;       /* info gen refine convert */
+	const char *input;     /* MESH, or box|ramp for gen */
+	const char *output;
+	fv_gen_opts_t gen;
+	long levels;
+	int check;
+	double tol;
+	int help;
+} mesh_args_t;
+
+static fv_err_t parse_gen_cells(const char *s, fv_gen_cells_t *c)
+{
+	static const char *names[] = {"hex", "tet", "prism", "mixed"};
+	for (int k = 0; k < 4; k++)
+		if (strcmp(s, names[k]) == 0) {
+			*c = (fv_gen_cells_t)k;
+			return FV_OK;
+		}
+	return FV_ERROR(FV_ERR_ARG, "option --cells: '%s' is not hex, tet, prism or mixed", s);
+}
+
+static fv_err_t parse_args(int argc, char **argv, mesh_args_t *a)
+{
+	long v;
+	int c;
+	memset(a, 0, sizeof *a);
+	fv_gen_opts_default(&a->gen);
+	a->sub = argv[1];
+	optind = 2;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":n:o:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			FV_CALL(fv_opt_long("-n", optarg, 1, 100000, &v));
+			a->gen.nx = a->gen.ny = a->gen.nz = (int)v;
+			break;
+		case OPT_NX: FV_CALL(fv_opt_long("--nx", optarg, 1, 100000, &v)); a->gen.nx = (int)v; break;
+		case OPT_NY: FV_CALL(fv_opt_long("--ny", optarg, 1, 100000, &v)); a->gen.ny = (int)v; break;
+		case OPT_NZ: FV_CALL(fv_opt_long("--nz", optarg, 1, 100000, &v)); a->gen.nz = (int)v; break;
+		case OPT_CELLS: FV_CALL(parse_gen_cells(optarg, &a->gen.cells)); break;
+		case OPT_LO: FV_CALL(fv_opt_vec3("--lo", optarg, a->gen.lo)); break;
+		case OPT_HI: FV_CALL(fv_opt_vec3("--hi", optarg, a->gen.hi)); break;
+		case OPT_PERTURB: FV_CALL(fv_opt_double("--perturb", optarg, 0, 0.3, &a->gen.perturb)); break;
+		case OPT_SEED: FV_CALL(fv_opt_long("--seed", optarg, 0, 2147483647L, &v)); a->gen.seed = (unsigned long)v; break;
+		case OPT_ANGLE: FV_CALL(fv_opt_double("--angle", optarg, 0, 45, &a->gen.ramp_angle_deg)); break;
+		case OPT_X0: FV_CALL(fv_opt_double("--x0", optarg, 0, 1, &a->gen.ramp_x0)); break;
+		case OPT_REFINE:
+		case OPT_LEVELS: FV_CALL(fv_opt_long(c == OPT_REFINE ? "--refine" : "--levels", optarg, 0, 6, &a->levels)); break;
+		case OPT_CHECK: a->check = 1; break;
+		case OPT_TOL: FV_CALL(fv_opt_double("--tol", optarg, 0, 1, &a->tol)); break;
+		case 'o': a->output = optarg; break;
+		case 'h': a->help = 1; break;
+		case ':': return FV_ERROR(FV_ERR_ARG, "option %s needs a value", argv[optind - 1]);
+		default: return FV_ERROR(FV_ERR_ARG, "unknown option '%s' for fvstar mesh %s", argv[optind - 1], a->sub);
+		}
+	}
+	if (a->help)
+		return FV_OK;
+	FV_CHECK(optind < argc, FV_ERR_ARG, "fvstar mesh %s: missing %s", a->sub,
+		 strcmp(a->sub, "gen") == 0 ? "kind (box or ramp)" : "mesh file");
+	a->input = argv[optind++];
+	FV_CHECK(optind == argc, FV_ERR_ARG, "fvstar mesh %s: unexpected argument '%s'", a->sub, argv[optind]);
+	return FV_OK;
+}
+
+fv_err_t fv_cmd_mesh(int argc, char **argv)
+{
+	mesh_args_t a;
+	fv_mesh_t m;
+	fv_err_t err = FV_OK;
+	double t0;
+	const char *sub = argc > 1 ? argv[1] : "";
+
+	if (argc < 2 || strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
+		fputs(mesh_usage, argc < 2 ? stderr : stdout);
+		return argc < 2 ? FV_ERROR(FV_ERR_ARG, "fvstar mesh: missing sub-command") : FV_OK;
+	}
+	FV_CHECK(strcmp(sub, "info") == 0 || strcmp(sub, "gen") == 0 || strcmp(sub, "refine") == 0 ||
+			 strcmp(sub, "convert") == 0,
+		 FV_ERR_ARG, "unknown mesh sub-command '%s' (info, gen, refine, convert)", sub);
+	FV_CALL(parse_args(argc, argv, &a));
+	if (a.help) {
+		fputs(mesh_usage, stdout);
+		return FV_OK;
+	}
+	FV_CHECK(strcmp(sub, "info") == 0 || a.output, FV_ERR_ARG, "fvstar mesh %s: missing -o OUT", sub);
+
+	fv_mesh_init(&m);
+	t0 = fv_now();
+	if (strcmp(sub, "gen") == 0) {
+		if (strcmp(a.input, "box") == 0)
+			err = fv_mesh_gen_box(&m, &a.gen);
+		else if (strcmp(a.input, "ramp") == 0)
+			err = fv_mesh_gen_ramp(&m, &a.gen);
+		else
+			err = FV_ERROR(FV_ERR_ARG, "fvstar mesh gen: unknown kind '%s' (box or ramp)", a.input);
+		if (err == FV_OK)
+			report("generate", t0, &m);
+	} else {
+		err = fv_mesh_read(&m, a.input);
+		if (err == FV_OK)
+			report("read", t0, &m);
+	}
+	if (err == FV_OK && strcmp(sub, "info") != 0 && a.levels > 0)
+		err = refine_levels(&m, a.levels);
+	/* info and convert always check: a converted mesh must be valid */
+	if (err == FV_OK && (a.check || strcmp(sub, "info") == 0 || strcmp(sub, "convert") == 0))
+		err = prepare_and_print(&m, a.tol);
+	if (err == FV_OK && a.output)
+		err = write_mesh(&m, a.output);
+	fv_mesh_free(&m);
+	return err;
+}

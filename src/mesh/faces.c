@@ -1,0 +1,388 @@
+/* SPDX-License-Identifier: MIT */
+/* Connectivity: faces from cells by hashing sorted node tuples, boundary
+ * elements matched to boundary faces, and the CSR arrays of the solver. */
+#include "fvstar/mesh.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A face key: its nodes sorted, unused slots -1. */
+typedef struct face_key {
+	fv_idx_t n[FV_MAX_FACE_NODES];
+} face_key_t;
+
+static void make_key(const fv_idx_t *nodes, int nn, face_key_t *k)
+{
+	fv_idx_t a[FV_MAX_FACE_NODES] = {-1, -1, -1, -1};
+	for (int i = 0; i < nn; i++) {
+		fv_idx_t v = nodes[i];
+		int j = i;
+		while (j > 0 && a[j - 1] > v) {
+			a[j] = a[j - 1];
+			j--;
+		}
+		a[j] = v;
+	}
+	memcpy(k->n, a, sizeof a);
+}
+
+static uint64_t hash_key(const face_key_t *k)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+	for (int i = 0; i < FV_MAX_FACE_NODES; i++) {
+		h ^= (uint64_t)(uint32_t)k->n[i];
+		h *= 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	return h;
+}
+
+/* Open addressing over face ids; a face's key is rebuilt from its nodes,
+ * so the table holds 4 bytes a slot and no copy of the keys. */
+typedef struct face_table {
+	fv_idx_t *slot;
+	uint64_t mask;
+} face_table_t;
+
+typedef struct face_build {
+	fv_mesh_t *m;
+	face_table_t t;
+	fv_idx_t n_faces, cap;
+	fv_idx_t *owner, *nbr;        /* [cap] */
+	uint8_t *nn;                  /* [cap] nodes of face */
+	fv_idx_t *fnode;              /* [4 * cap] owner-oriented nodes */
+} face_build_t;
+
+static int key_equal_face(const face_build_t *b, fv_idx_t f, const face_key_t *k, int nn)
+{
+	face_key_t kf;
+	if (b->nn[f] != nn)
+		return 0;
+	make_key(b->fnode + 4 * (size_t)f, nn, &kf);
+	return memcmp(kf.n, k->n, sizeof kf.n) == 0;
+}
+
+/* Returns the face with this key, or -1; *slot_out is where it would go. */
+static fv_idx_t table_find(const face_build_t *b, const face_key_t *k, int nn, uint64_t *slot_out)
+{
+	uint64_t s = hash_key(k) & b->t.mask;
+	for (;;) {
+		fv_idx_t f = b->t.slot[s];
+		if (f < 0) {
+			*slot_out = s;
+			return -1;
+		}
+		if (key_equal_face(b, f, k, nn)) {
+			*slot_out = s;
+			return f;
+		}
+		s = (s + 1) & b->t.mask;
+	}
+}
+
+/* Keeps the load under 3/4: an invalid mesh can have up to twice the
+ * faces the table was planned for. */
+static fv_err_t grow_table(face_build_t *b)
+{
+	uint64_t cap = 2 * (b->t.mask + 1);
+	fv_idx_t *slot;
+	FV_CALL(fv_malloc(&slot, cap, sizeof *slot, "face hash table"));
+	memset(slot, 0xff, cap * sizeof *slot);
+	free(b->t.slot);
+	b->t.slot = slot;
+	b->t.mask = cap - 1;
+	for (fv_idx_t f = 0; f < b->n_faces; f++) {
+		face_key_t k;
+		uint64_t s;
+		make_key(b->fnode + 4 * (size_t)f, b->nn[f], &k);
+		table_find(b, &k, b->nn[f], &s);
+		b->t.slot[s] = f;
+	}
+	return FV_OK;
+}
+
+static fv_err_t grow_faces(face_build_t *b)
+{
+	size_t cap = (size_t)b->cap + (size_t)b->cap / 2 + 1024;
+	if (cap > FV_IDX_MAX)
+		cap = FV_IDX_MAX;
+	FV_CHECK(cap > (size_t)b->cap, FV_ERR_MEM, "%s: more than 2^31 faces", b->m->source);
+	FV_CALL(fv_realloc(&b->owner, cap, sizeof *b->owner, "face owners"));
+	FV_CALL(fv_realloc(&b->nbr, cap, sizeof *b->nbr, "face neighbours"));
+	FV_CALL(fv_realloc(&b->nn, cap, sizeof *b->nn, "face sizes"));
+	FV_CALL(fv_realloc(&b->fnode, 4 * cap, sizeof *b->fnode, "face nodes"));
+	b->cap = (fv_idx_t)cap;
+	return FV_OK;
+}
+
+static const char *fmt_nodes(char *buf, size_t len, const fv_idx_t *n, int nn)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < nn && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, i ? " %d" : "%d", (int)n[i]);
+	return buf;
+}
+
+static fv_err_t check_cell_nodes(const fv_mesh_t *m, fv_idx_t c)
+{
+	const fv_idx_t *cn = m->cell_node + m->cell_node_off[c];
+	int nn = m->cell_node_off[c + 1] - m->cell_node_off[c];
+	FV_CHECK(m->cell_type[c] < FV_NCELLTYPES && nn == fv_cell_shapes[m->cell_type[c]].n_nodes,
+		 FV_ERR_MESH, "%s: cell %d has type %d with %d nodes", m->source, (int)c,
+		 (int)m->cell_type[c], nn);
+	for (int i = 0; i < nn; i++) {
+		FV_CHECK(cn[i] >= 0 && cn[i] < m->n_nodes, FV_ERR_MESH,
+			 "%s: cell %d: node id %d out of range [0, %d)", m->source, (int)c, (int)cn[i],
+			 (int)m->n_nodes);
+		for (int j = 0; j < i; j++)
+			FV_CHECK(cn[i] != cn[j], FV_ERR_MESH, "%s: cell %d (%s) repeats node %d",
+				 m->source, (int)c, fv_cell_shapes[m->cell_type[c]].name, (int)cn[i]);
+	}
+	return FV_OK;
+}
+
+/* Pass over cells: every local face is found or created. */
+static fv_err_t match_cell_faces(face_build_t *b)
+{
+	fv_mesh_t *m = b->m;
+	for (fv_idx_t c = 0; c < m->n_cells; c++) {
+		const fv_cell_shape_t *sh = &fv_cell_shapes[m->cell_type[c]];
+		const fv_idx_t *cn = m->cell_node + m->cell_node_off[c];
+		FV_CALL(check_cell_nodes(m, c));
+		for (int lf = 0; lf < sh->n_faces; lf++) {
+			fv_idx_t fn[FV_MAX_FACE_NODES];
+			int nn = sh->face_n_nodes[lf];
+			face_key_t k;
+			uint64_t s;
+			fv_idx_t f, slot = m->cell_face_off[c] + lf;
+			for (int i = 0; i < nn; i++)
+				fn[i] = cn[sh->face_node[lf][i]];
+			make_key(fn, nn, &k);
+			f = table_find(b, &k, nn, &s);
+			if (f < 0) {
+				if (b->n_faces == b->cap)
+					FV_CALL(grow_faces(b));
+				if ((uint64_t)b->n_faces + 1 > (b->t.mask + 1) / 4 * 3) {
+					FV_CALL(grow_table(b));
+					table_find(b, &k, nn, &s);
+				}
+				f = b->n_faces++;
+				b->t.slot[s] = f;
+				b->owner[f] = c;
+				b->nbr[f] = -1;
+				b->nn[f] = (uint8_t)nn;
+				memcpy(b->fnode + 4 * (size_t)f, fn, sizeof fn);
+				m->cell_face_sign[slot] = 1;
+			} else {
+				char buf[64];
+				FV_CHECK(b->owner[f] != c, FV_ERR_MESH, "%s: cell %d has the face (%s) twice",
+					 m->source, (int)c, fmt_nodes(buf, sizeof buf, fn, nn));
+				FV_CHECK(b->nbr[f] < 0, FV_ERR_MESH,
+					 "%s: face (%s) is shared by more than two cells: %d, %d and %d",
+					 m->source, fmt_nodes(buf, sizeof buf, fn, nn), (int)b->owner[f],
+					 (int)b->nbr[f], (int)c);
+				b->nbr[f] = c;
+				m->cell_face_sign[slot] = -1;
+			}
+			m->cell_face[slot] = f;
+		}
+	}
+	return FV_OK;
+}
+
+/* Boundary elements onto boundary faces; marker[f] = -1 where none. */
+static fv_err_t match_boundary(face_build_t *b, int32_t *marker)
+{
+	fv_mesh_t *m = b->m;
+	for (fv_idx_t f = 0; f < b->n_faces; f++)
+		marker[f] = -1;
+	for (fv_idx_t e = 0; e < m->n_belems; e++) {
+		const fv_idx_t *en = m->belem_node + m->belem_node_off[e];
+		int nn = m->belem_node_off[e + 1] - m->belem_node_off[e];
+		int mk = m->belem_marker[e];
+		face_key_t k;
+		uint64_t s;
+		fv_idx_t f;
+		char buf[64];
+		FV_CHECK(mk >= 0 && mk < m->n_markers && (nn == 3 || nn == 4), FV_ERR_MESH,
+			 "%s: boundary element %d is malformed", m->source, (int)e);
+		for (int i = 0; i < nn; i++)
+			FV_CHECK(en[i] >= 0 && en[i] < m->n_nodes, FV_ERR_MESH,
+				 "%s: marker %s: boundary element %d: node id %d out of range [0, %d)",
+				 m->source, m->markers[mk].name, (int)e, (int)en[i], (int)m->n_nodes);
+		make_key(en, nn, &k);
+		f = table_find(b, &k, nn, &s);
+		FV_CHECK(f >= 0, FV_ERR_MESH, "%s: marker %s: boundary element %d (nodes %s) is not a face of any cell",
+			 m->source, m->markers[mk].name, (int)e, fmt_nodes(buf, sizeof buf, en, nn));
+		FV_CHECK(b->nbr[f] < 0, FV_ERR_MESH,
+			 "%s: marker %s: boundary element %d (nodes %s) is an interior face between cells %d and %d",
+			 m->source, m->markers[mk].name, (int)e, fmt_nodes(buf, sizeof buf, en, nn),
+			 (int)b->owner[f], (int)b->nbr[f]);
+		FV_CHECK(marker[f] < 0, FV_ERR_MESH, "%s: boundary face (nodes %s) is under two markers, %s and %s",
+			 m->source, fmt_nodes(buf, sizeof buf, en, nn), m->markers[marker[f]].name,
+			 m->markers[mk].name);
+		marker[f] = mk;
+	}
+	for (fv_idx_t f = 0; f < b->n_faces; f++) {
+		char buf[64];
+		FV_CHECK(b->nbr[f] >= 0 || marker[f] >= 0, FV_ERR_MESH,
+			 "%s: boundary face (nodes %s) of cell %d is under no marker", m->source,
+			 fmt_nodes(buf, sizeof buf, b->fnode + 4 * (size_t)f, b->nn[f]), (int)b->owner[f]);
+	}
+	return FV_OK;
+}
+
+/* Final numbering: boundary faces first, grouped by marker in the order of
+ * creation; then interior faces in the order of creation, which is the
+ * order of Alg. 2 of the FGCS paper (first seen from the lower cell). */
+static fv_err_t number_faces(face_build_t *b, const int32_t *marker, fv_idx_t *new_of_old)
+{
+	fv_mesh_t *m = b->m;
+	fv_idx_t *count;
+	FV_CALL(fv_calloc(&m->marker_face_off, (size_t)m->n_markers + 1, sizeof(fv_idx_t), "marker offsets"));
+	count = m->marker_face_off;
+	for (fv_idx_t f = 0; f < b->n_faces; f++)
+		if (b->nbr[f] < 0)
+			count[marker[f] + 1]++;
+	for (int k = 0; k < m->n_markers; k++)
+		count[k + 1] += count[k];
+	m->n_bfaces = count[m->n_markers];
+	{
+		fv_idx_t next_int = m->n_bfaces;
+		fv_idx_t *pos;
+		FV_CALL(fv_malloc(&pos, (size_t)m->n_markers + 1, sizeof *pos, "marker cursors"));
+		memcpy(pos, count, ((size_t)m->n_markers + 1) * sizeof *pos);
+		for (fv_idx_t f = 0; f < b->n_faces; f++)
+			new_of_old[f] = b->nbr[f] < 0 ? pos[marker[f]]++ : next_int++;
+		free(pos);
+	}
+	return FV_OK;
+}
+
+static fv_err_t store_faces(face_build_t *b, const int32_t *marker, const fv_idx_t *new_of_old)
+{
+	fv_mesh_t *m = b->m;
+	fv_idx_t nf = b->n_faces;
+	fv_idx_t *old_of_new;
+	m->n_faces = nf;
+	FV_CALL(fv_malloc(&m->face_cell, 2 * (size_t)nf, sizeof(fv_idx_t), "face cells"));
+	FV_CALL(fv_malloc(&m->face_node_off, (size_t)nf + 1, sizeof(fv_idx_t), "face offsets"));
+	FV_CALL(fv_malloc(&m->face_marker, (size_t)m->n_bfaces + 1, sizeof(int32_t), "face markers"));
+	FV_CALL(fv_malloc(&old_of_new, (size_t)nf + 1, sizeof *old_of_new, "face permutation"));
+	for (fv_idx_t f = 0; f < nf; f++)
+		old_of_new[new_of_old[f]] = f;
+	m->face_node_off[0] = 0;
+	for (fv_idx_t g = 0; g < nf; g++) {
+		fv_idx_t f = old_of_new[g];
+		FV_CHECK((int64_t)m->face_node_off[g] + b->nn[f] <= FV_IDX_MAX, FV_ERR_MEM,
+			 "%s: too many face nodes for 32-bit indices", m->source);
+		m->face_node_off[g + 1] = m->face_node_off[g] + b->nn[f];
+	}
+	FV_CALL(fv_malloc(&m->face_node, (size_t)m->face_node_off[nf] + 1, sizeof(fv_idx_t), "face nodes"));
+	for (fv_idx_t g = 0; g < nf; g++) {
+		fv_idx_t f = old_of_new[g];
+		m->face_cell[2 * (size_t)g] = b->owner[f];
+		m->face_cell[2 * (size_t)g + 1] = b->nbr[f];
+		memcpy(m->face_node + m->face_node_off[g], b->fnode + 4 * (size_t)f, b->nn[f] * sizeof(fv_idx_t));
+		if (g < m->n_bfaces)
+			m->face_marker[g] = marker[f];
+	}
+	free(old_of_new);
+	for (fv_idx_t s = 0; s < m->cell_face_off[m->n_cells]; s++)
+		m->cell_face[s] = new_of_old[m->cell_face[s]];
+	return FV_OK;
+}
+
+static fv_err_t build_cell_cell(fv_mesh_t *m)
+{
+	size_t ns = (size_t)m->cell_face_off[m->n_cells];
+	FV_CALL(fv_malloc(&m->cell_cell, ns + 1, sizeof(fv_idx_t), "cell neighbours"));
+	for (fv_idx_t c = 0; c < m->n_cells; c++)
+		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
+			const fv_idx_t *fc = m->face_cell + 2 * (size_t)m->cell_face[s];
+			m->cell_cell[s] = fc[0] == c ? fc[1] : fc[0];
+		}
+	return FV_OK;
+}
+
+static void free_build(face_build_t *b)
+{
+	free(b->t.slot);
+	free(b->owner);
+	free(b->nbr);
+	free(b->nn);
+	free(b->fnode);
+}
+
+fv_err_t fv_mesh_build_faces(fv_mesh_t *m)
+{
+	face_build_t b = {.m = m};
+	int32_t *marker = NULL;
+	fv_idx_t *new_of_old = NULL;
+	size_t n_slots = 0, expect, cap;
+	fv_err_t err;
+
+	fv_mesh_free_derived(m);
+	FV_CHECK(m->n_cells > 0, FV_ERR_MESH, "%s: the mesh has no cells", m->source);
+	FV_CALL(fv_malloc(&m->cell_face_off, (size_t)m->n_cells + 1, sizeof(fv_idx_t), "cell face offsets"));
+	m->cell_face_off[0] = 0;
+	for (fv_idx_t c = 0; c < m->n_cells; c++) {
+		FV_CHECK(m->cell_type[c] < FV_NCELLTYPES, FV_ERR_MESH, "%s: cell %d has unknown type %d",
+			 m->source, (int)c, (int)m->cell_type[c]);
+		n_slots += (size_t)fv_cell_shapes[m->cell_type[c]].n_faces;
+		FV_CHECK(n_slots <= FV_IDX_MAX, FV_ERR_MEM, "%s: too many cell faces for 32-bit indices", m->source);
+		m->cell_face_off[c + 1] = (fv_idx_t)n_slots;
+	}
+	FV_CALL(fv_malloc(&m->cell_face, n_slots + 1, sizeof(fv_idx_t), "cell faces"));
+	FV_CALL(fv_malloc(&m->cell_face_sign, n_slots + 1, 1, "cell face signs"));
+
+	/* A valid mesh has (cell faces + boundary faces) / 2 faces. */
+	expect = (n_slots + (size_t)m->n_belems) / 2 + 16;
+	for (cap = 1024; cap < expect + expect / 2; cap *= 2)
+		;
+	b.t.mask = cap - 1;
+	b.cap = (fv_idx_t)(expect > FV_IDX_MAX ? FV_IDX_MAX : expect);
+	FV_CALL_GOTO(err, fail, fv_malloc(&b.t.slot, cap, sizeof *b.t.slot, "face hash table"));
+	memset(b.t.slot, 0xff, cap * sizeof *b.t.slot);
+	FV_CALL_GOTO(err, fail, fv_malloc(&b.owner, (size_t)b.cap, sizeof *b.owner, "face owners"));
+	FV_CALL_GOTO(err, fail, fv_malloc(&b.nbr, (size_t)b.cap, sizeof *b.nbr, "face neighbours"));
+	FV_CALL_GOTO(err, fail, fv_malloc(&b.nn, (size_t)b.cap, sizeof *b.nn, "face sizes"));
+	FV_CALL_GOTO(err, fail, fv_malloc(&b.fnode, 4 * (size_t)b.cap, sizeof *b.fnode, "face nodes"));
+
+	FV_CALL_GOTO(err, fail, match_cell_faces(&b));
+	FV_CALL_GOTO(err, fail, fv_malloc(&marker, (size_t)b.n_faces + 1, sizeof *marker, "face markers"));
+	FV_CALL_GOTO(err, fail, match_boundary(&b, marker));
+	FV_FREE(b.t.slot);
+	FV_CALL_GOTO(err, fail, fv_malloc(&new_of_old, (size_t)b.n_faces + 1, sizeof *new_of_old, "face numbering"));
+	FV_CALL_GOTO(err, fail, number_faces(&b, marker, new_of_old));
+	FV_CALL_GOTO(err, fail, store_faces(&b, marker, new_of_old));
+	FV_CALL_GOTO(err, fail, build_cell_cell(m));
+fail:
+	free_build(&b);
+	free(marker);
+	free(new_of_old);
+	if (err != FV_OK)
+		fv_mesh_free_derived(m);
+	return err;
+}
+
+fv_err_t fv_mesh_build_node_cells(fv_mesh_t *m)
+{
+	fv_idx_t *pos;
+	FV_FREE(m->node_cell_off);
+	FV_FREE(m->node_cell);
+	FV_CALL(fv_calloc(&m->node_cell_off, (size_t)m->n_nodes + 1, sizeof(fv_idx_t), "node cell offsets"));
+	for (fv_idx_t i = 0; i < m->cell_node_off[m->n_cells]; i++)
+		m->node_cell_off[m->cell_node[i] + 1]++;
+	for (fv_idx_t v = 0; v < m->n_nodes; v++)
+		m->node_cell_off[v + 1] += m->node_cell_off[v];
+	FV_CALL(fv_malloc(&m->node_cell, (size_t)m->node_cell_off[m->n_nodes] + 1, sizeof(fv_idx_t), "node cells"));
+	FV_CALL(fv_malloc(&pos, (size_t)m->n_nodes + 1, sizeof *pos, "node cursors"));
+	memcpy(pos, m->node_cell_off, (size_t)m->n_nodes * sizeof *pos);
+	for (fv_idx_t c = 0; c < m->n_cells; c++)
+		for (fv_idx_t i = m->cell_node_off[c]; i < m->cell_node_off[c + 1]; i++)
+			m->node_cell[pos[m->cell_node[i]]++] = c;
+	free(pos);
+	return FV_OK;
+}

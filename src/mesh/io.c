@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* Mesh file dispatch and the read -> faces -> geometry -> checks pipeline. */
+#include "fvstar/mesh.h"
+
+#include <string.h>
+
+#include "util/parse.h"
+
+static int has_ext(const char *path, const char *ext)
+{
+	size_t n = strlen(path), e = strlen(ext);
+	return n > e && strcmp(path + n - e, ext) == 0;
+}
+
+fv_err_t fv_mesh_read(fv_mesh_t *m, const char *path)
+{
+	char *buf;
+	size_t len;
+	fv_err_t err;
+	fv_mesh_init(m);
+	FV_CALL(fv_read_file(path, &buf, &len));
+	/* by contents first: a .msh may come with any name */
+	if (len >= 11 && memcmp(buf, "$MeshFormat", 11) == 0)
+		err = fv_mesh_parse_gmsh(m, buf, len, path);
+	else if (has_ext(path, ".msh"))
+		err = fv_mesh_parse_gmsh(m, buf, len, path);
+	else if (has_ext(path, ".su2") || strstr(buf, "NDIME") || strstr(buf, "NELEM"))
+		err = fv_mesh_parse_su2(m, buf, len, path);
+	else
+		err = FV_ERROR(FV_ERR_FORMAT, "%s: unknown mesh format (expected SU2 .su2 or Gmsh .msh)", path);
+	free(buf);
+	return err == FV_OK ? FV_OK : fv_error_trace(err, __FILE__, __LINE__);
+}
+
+fv_err_t fv_mesh_prepare(fv_mesh_t *m)
+{
+	FV_CALL(fv_mesh_build_faces(m));
+	FV_CALL(fv_mesh_build_node_cells(m));
+	FV_CALL(fv_mesh_compute_geometry(m));
+	FV_CALL(fv_mesh_check(m, 0, NULL));
+	return FV_OK;
+}
+
+fv_err_t fv_mesh_load(fv_mesh_t *m, const char *path)
+{
+	FV_CALL(fv_mesh_read(m, path));
+	FV_CALL(fv_mesh_prepare(m));
+	return FV_OK;
+}

@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: MIT */
+/* Reader for SU2 native ASCII meshes (NDIME= 3): cells, points, markers. */
+#include "fvstar/mesh.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/parse.h"
+
+/* Lower bounds on the bytes one record takes, to reject absurd counts
+ * before allocating: "10 1 2 3 4\n" and so on. */
+#define SU2_MIN_ELEM_BYTES 10
+#define SU2_MIN_POINT_BYTES 6
+#define SU2_MIN_BELEM_BYTES 8
+
+static int su2_cell_type(long long id, fv_cell_type_t *t)
+{
+	for (int k = 0; k < FV_NCELLTYPES; k++)
+		if (fv_cell_shapes[k].su2_id == id) {
+			*t = (fv_cell_type_t)k;
+			return 1;
+		}
+	return 0;
+}
+
+/* Reads "KEY=" at the cursor (after blank lines and % comments); the key
+ * without '=' goes to key. Returns 0 at the end of the buffer. */
+static int next_keyword(fv_cursor_t *c, char *key, size_t keymax)
+{
+	for (;;) {
+		if (!fv_cursor_skip_space(c))
+			return 0;
+		if (*c->p == '%') {
+			fv_cursor_next_line(c);
+			continue;
+		}
+		size_t n = 0;
+		while (c->p < c->end && *c->p != '=' && *c->p != '\n' && *c->p != ' ' &&
+		       *c->p != '\t' && *c->p != '\r') {
+			if (n + 1 < keymax)
+				key[n++] = *c->p;
+			c->p++;
+		}
+		key[n] = '\0';
+		fv_cursor_skip_blanks(c);
+		if (c->p < c->end && *c->p == '=')
+			c->p++;
+		else
+			key[0] = '\0'; /* not a keyword line: caller reports it */
+		return 1;
+	}
+}
+
+/* After the last record of a section the next line must not hold more
+ * numbers: a count smaller than the data is as wrong as a larger one. */
+static fv_err_t expect_section_end(fv_cursor_t *c, const char *count_key, long long count)
+{
+	fv_cursor_t look = *c;
+	for (;;) {
+		if (!fv_cursor_skip_space(&look))
+			return FV_OK;
+		if (*look.p != '%')
+			break;
+		fv_cursor_next_line(&look);
+	}
+	if ((*look.p >= '0' && *look.p <= '9') || *look.p == '-' || *look.p == '+' || *look.p == '.') {
+		*c = look;
+		return fv_cursor_error(c, "more records than %s %lld", count_key, count);
+	}
+	return FV_OK;
+}
+
+/* Rejects a record that has fewer items than its type needs (the next
+ * token would be the start of the following line). */
+static fv_err_t read_node_ids(fv_cursor_t *c, int n, fv_idx_t n_nodes, fv_idx_t *out, const char *what)
+{
+	for (int k = 0; k < n; k++) {
+		long long v;
+		FV_CALL(fv_cursor_long_inline(c, &v, what));
+		if (v < 0 || v >= n_nodes)
+			return fv_cursor_error(c, "%s: node id %lld out of range [0, %d)", what, v, (int)n_nodes);
+		out[k] = (fv_idx_t)v;
+	}
+	fv_cursor_next_line(c); /* SU2 may append the element index */
+	return FV_OK;
+}
+
+static fv_err_t count_checked(fv_cursor_t *c, const char *key, long long min_bytes, long long *n)
+{
+	FV_CALL(fv_cursor_long_inline(c, n, key));
+	if (*n < 0)
+		return fv_cursor_error(c, "%s %lld is negative", key, *n);
+	if (*n > FV_IDX_MAX - 1)
+		return fv_cursor_error(c, "%s %lld exceeds the 32-bit index limit", key, *n);
+	if (*n > (long long)(c->end - c->p) / min_bytes + 1)
+		return fv_cursor_error(c, "%s %lld but the file has only %lld bytes left (truncated?)",
+				       key, *n, (long long)(c->end - c->p));
+	fv_cursor_next_line(c);
+	return FV_OK;
+}
+
+/* NPOIN is usually after NELEM; its value is needed to check node ids
+ * while reading the cells, so find it first. */
+static fv_err_t peek_npoin(const char *buf, size_t len, const char *name, long long *npoin)
+{
+	const char *p = buf, *end = buf + len;
+	*npoin = -1;
+	while (p < end) {
+		const char *hit = memchr(p, 'N', (size_t)(end - p));
+		if (!hit)
+			break;
+		if ((size_t)(end - hit) > 6 && memcmp(hit, "NPOIN", 5) == 0 &&
+		    (hit == buf || hit[-1] == '\n')) {
+			fv_cursor_t c;
+			fv_cursor_init(&c, buf, len, name);
+			c.p = hit + 5;
+			fv_cursor_skip_blanks(&c);
+			if (c.p < c.end && *c.p == '=')
+				c.p++;
+			return fv_cursor_long_inline(&c, npoin, "NPOIN");
+		}
+		p = hit + 1;
+	}
+	return FV_OK;
+}
+
+static fv_err_t read_cells(fv_cursor_t *c, fv_mesh_t *m, long long nelem, fv_idx_t n_nodes)
+{
+	size_t cap = (size_t)nelem * 4 + 1, used = 0;
+	FV_CALL(fv_malloc(&m->cell_type, (size_t)nelem + 1, 1, "cell types"));
+	FV_CALL(fv_malloc(&m->cell_node_off, (size_t)nelem + 1, sizeof(fv_idx_t), "cell offsets"));
+	FV_CALL(fv_malloc(&m->cell_node, cap, sizeof(fv_idx_t), "cell nodes"));
+	m->cell_node_off[0] = 0;
+	for (long long e = 0; e < nelem; e++) {
+		long long id;
+		fv_cell_type_t t;
+		if (!fv_cursor_skip_space(c))
+			return fv_cursor_error(c, "end of file after %lld of NELEM= %lld elements", e, nelem);
+		if (*c->p < '0' || *c->p > '9')
+			return fv_cursor_error(c, "found '%.*s' after %lld of NELEM= %lld elements",
+					       fv_cursor_shown_len(c), c->p, e, nelem);
+		FV_CALL(fv_cursor_long_inline(c, &id, "element type"));
+		if (!su2_cell_type(id, &t)) {
+			if (id == 3 || id == 5 || id == 9)
+				return fv_cursor_error(c, "element type %lld is a %s element; NELEM of a 3D mesh holds only "
+							  "volume cells (10, 12, 13, 14)", id, id == 3 ? "line" : "surface");
+			return fv_cursor_error(c, "unknown element type %lld (expected 10 tetra, 12 hexahedron, "
+						  "13 prism, 14 pyramid)", id);
+		}
+		int nn = fv_cell_shapes[t].n_nodes;
+		if (used + (size_t)nn > cap) {
+			cap = cap * 3 / 2 + 8;
+			FV_CALL(fv_realloc(&m->cell_node, cap, sizeof(fv_idx_t), "cell nodes"));
+		}
+		FV_CALL(read_node_ids(c, nn, n_nodes, m->cell_node + used, fv_cell_shapes[t].name));
+		m->cell_type[e] = (uint8_t)t;
+		used += (size_t)nn;
+		m->cell_node_off[e + 1] = (fv_idx_t)used;
+	}
+	m->n_cells = (fv_idx_t)nelem;
+	return expect_section_end(c, "NELEM=", nelem);
+}
+
+static fv_err_t read_points(fv_cursor_t *c, fv_mesh_t *m, long long npoin)
+{
+	FV_CALL(fv_malloc(&m->xyz, 3 * (size_t)npoin + 1, sizeof(double), "node coordinates"));
+	for (long long i = 0; i < npoin; i++) {
+		if (!fv_cursor_skip_space(c))
+			return fv_cursor_error(c, "end of file after %lld of NPOIN= %lld points", i, npoin);
+		for (int d = 0; d < 3; d++)
+			FV_CALL(fv_cursor_double_inline(c, &m->xyz[3 * i + d], "point coordinate"));
+		fv_cursor_next_line(c); /* optional point index */
+	}
+	m->n_nodes = (fv_idx_t)npoin;
+	return expect_section_end(c, "NPOIN=", npoin);
+}
+
+static fv_err_t read_marker(fv_cursor_t *c, fv_mesh_t *m, fv_idx_t n_nodes, size_t *cap)
+{
+	char key[32], name[FV_MARKER_NAME_MAX];
+	size_t n = 0;
+	long long nb;
+	int k;
+
+	fv_cursor_skip_blanks(c);
+	while (c->p < c->end && *c->p != '\n' && *c->p != '\r' && *c->p != '%') {
+		if (n + 1 >= sizeof name)
+			return fv_cursor_error(c, "marker name longer than %d characters", FV_MARKER_NAME_MAX - 1);
+		name[n++] = *c->p++;
+	}
+	while (n > 0 && (name[n - 1] == ' ' || name[n - 1] == '\t'))
+		n--;
+	name[n] = '\0';
+	if (n == 0)
+		return fv_cursor_error(c, "MARKER_TAG= without a name");
+	fv_cursor_next_line(c);
+	if (!next_keyword(c, key, sizeof key) || strcmp(key, "MARKER_ELEMS") != 0)
+		return fv_cursor_error(c, "expected MARKER_ELEMS= after MARKER_TAG= %s", name);
+	FV_CALL(count_checked(c, "MARKER_ELEMS=", SU2_MIN_BELEM_BYTES, &nb));
+	FV_CALL(fv_mesh_marker(m, name, &k));
+	FV_CHECK((long long)m->n_belems + nb < FV_IDX_MAX, FV_ERR_MEM,
+		 "%s: too many boundary elements for 32-bit indices", c->name);
+	FV_CALL(fv_realloc(&m->belem_type, (size_t)(m->n_belems + nb) + 1, 1, "boundary types"));
+	FV_CALL(fv_realloc(&m->belem_marker, (size_t)(m->n_belems + nb) + 1, sizeof(int32_t), "boundary markers"));
+	FV_CALL(fv_realloc(&m->belem_node_off, (size_t)(m->n_belems + nb) + 1, sizeof(fv_idx_t), "boundary offsets"));
+	for (long long e = 0; e < nb; e++) {
+		long long id;
+		fv_idx_t b = m->n_belems, used = m->belem_node_off[b];
+		int nn;
+		if (!fv_cursor_skip_space(c))
+			return fv_cursor_error(c, "end of file after %lld of MARKER_ELEMS= %lld elements of marker %s",
+					       e, nb, name);
+		if (*c->p < '0' || *c->p > '9')
+			return fv_cursor_error(c, "found '%.*s' after %lld of MARKER_ELEMS= %lld elements of marker %s",
+					       fv_cursor_shown_len(c), c->p, e, nb, name);
+		FV_CALL(fv_cursor_long_inline(c, &id, "boundary element type"));
+		if (id == 5)
+			nn = 3;
+		else if (id == 9)
+			nn = 4;
+		else
+			return fv_cursor_error(c, "marker %s: element type %lld is not a triangle (5) or a quadrilateral (9)",
+					       name, id);
+		if ((size_t)used + (size_t)nn > *cap) {
+			*cap = *cap * 3 / 2 + 64;
+			FV_CALL(fv_realloc(&m->belem_node, *cap, sizeof(fv_idx_t), "boundary nodes"));
+		}
+		FV_CALL(read_node_ids(c, nn, n_nodes, m->belem_node + used, "boundary element"));
+		m->belem_type[b] = (uint8_t)nn;
+		m->belem_marker[b] = k;
+		m->belem_node_off[b + 1] = used + nn;
+		m->n_belems++;
+	}
+	return expect_section_end(c, "MARKER_ELEMS=", nb);
+}
+
+fv_err_t fv_mesh_parse_su2(fv_mesh_t *m, const char *buf, size_t len, const char *name)
+{
+	fv_cursor_t c;
+	char key[32];
+	long long npoin, nelem = -1, nmark = -1, ndime = -1, seen_npoin = -1;
+	size_t bcap = 64;
+	fv_err_t err = FV_OK;
+
+	fv_mesh_init(m);
+	snprintf(m->source, sizeof m->source, "%s", name);
+	fv_cursor_init(&c, buf, len, name);
+	FV_CALL(peek_npoin(buf, len, name, &npoin));
+	FV_CALL_GOTO(err, fail, fv_malloc(&m->belem_node_off, 1, sizeof(fv_idx_t), "boundary offsets"));
+	FV_CALL_GOTO(err, fail, fv_malloc(&m->belem_node, bcap, sizeof(fv_idx_t), "boundary nodes"));
+	m->belem_node_off[0] = 0;
+
+	while (next_keyword(&c, key, sizeof key)) {
+		if (key[0] == '\0') {
+			err = fv_cursor_error(&c, "expected a keyword (NDIME=, NELEM=, NPOIN=, NMARK=)");
+			goto fail;
+		} else if (strcmp(key, "NDIME") == 0) {
+			FV_CALL_GOTO(err, fail, fv_cursor_long_inline(&c, &ndime, "NDIME"));
+			if (ndime != 3) {
+				err = fv_cursor_error(&c, "NDIME= %lld: only 3D meshes are supported", ndime);
+				goto fail;
+			}
+			fv_cursor_next_line(&c);
+		} else if (strcmp(key, "NELEM") == 0) {
+			if (nelem >= 0) {
+				err = fv_cursor_error(&c, "second NELEM= section");
+				goto fail;
+			}
+			if (npoin < 0) {
+				err = fv_cursor_error(&c, "no NPOIN= section in the file");
+				goto fail;
+			}
+			FV_CALL_GOTO(err, fail, count_checked(&c, "NELEM=", SU2_MIN_ELEM_BYTES, &nelem));
+			FV_CALL_GOTO(err, fail, read_cells(&c, m, nelem, (fv_idx_t)npoin));
+		} else if (strcmp(key, "NPOIN") == 0) {
+			if (seen_npoin >= 0) {
+				err = fv_cursor_error(&c, "second NPOIN= section");
+				goto fail;
+			}
+			/* "NPOIN= n" or "NPOIN= n n_domain" */
+			FV_CALL_GOTO(err, fail, count_checked(&c, "NPOIN=", SU2_MIN_POINT_BYTES, &seen_npoin));
+			FV_CALL_GOTO(err, fail, read_points(&c, m, seen_npoin));
+		} else if (strcmp(key, "NMARK") == 0) {
+			if (nmark >= 0) {
+				err = fv_cursor_error(&c, "second NMARK= section");
+				goto fail;
+			}
+			FV_CALL_GOTO(err, fail, fv_cursor_long_inline(&c, &nmark, "NMARK="));
+			if (nmark < 0 || nmark > 100000) {
+				err = fv_cursor_error(&c, "NMARK= %lld out of range", nmark);
+				goto fail;
+			}
+			if (npoin < 0) {
+				err = fv_cursor_error(&c, "no NPOIN= section in the file");
+				goto fail;
+			}
+			fv_cursor_next_line(&c);
+			for (long long k = 0; k < nmark; k++) {
+				if (!next_keyword(&c, key, sizeof key) || strcmp(key, "MARKER_TAG") != 0) {
+					err = fv_cursor_error(&c, "expected MARKER_TAG= for marker %lld of NMARK= %lld",
+							      k + 1, nmark);
+					goto fail;
+				}
+				FV_CALL_GOTO(err, fail, read_marker(&c, m, (fv_idx_t)npoin, &bcap));
+			}
+		} else if (strcmp(key, "MARKER_TAG") == 0) {
+			err = fv_cursor_error(&c, "MARKER_TAG= outside the NMARK= section (NMARK= missing or too small)");
+			goto fail;
+		} else {
+			err = fv_cursor_error(&c, "unknown keyword '%s='", key);
+			goto fail;
+		}
+	}
+	if (ndime < 0 || nelem < 0 || seen_npoin < 0) {
+		err = fv_error(FV_ERR_FORMAT, __FILE__, __LINE__, "%s: missing %s section", name,
+			       ndime < 0 ? "NDIME=" : nelem < 0 ? "NELEM=" : "NPOIN=");
+		goto fail;
+	}
+	if (seen_npoin != npoin) {
+		err = fv_error(FV_ERR_FORMAT, __FILE__, __LINE__, "%s: two NPOIN= lines disagree", name);
+		goto fail;
+	}
+	if (nelem == 0) {
+		err = fv_error(FV_ERR_FORMAT, __FILE__, __LINE__, "%s: NELEM= 0, the mesh has no cells", name);
+		goto fail;
+	}
+	if (nmark < 0) {
+		err = fv_error(FV_ERR_FORMAT, __FILE__, __LINE__,
+			       "%s: no NMARK= section: every boundary face must be under a marker", name);
+		goto fail;
+	}
+	return FV_OK;
+fail:
+	fv_mesh_free(m);
+	return err;
+}
+
+fv_err_t fv_mesh_read_su2(fv_mesh_t *m, const char *path)
+{
+	char *buf;
+	size_t len;
+	fv_err_t err;
+	fv_mesh_init(m);
+	FV_CALL(fv_read_file(path, &buf, &len));
+	err = fv_mesh_parse_su2(m, buf, len, path);
+	free(buf);
+	return err == FV_OK ? FV_OK : fv_error_trace(err, __FILE__, __LINE__);
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Sets up a fresh Debian 12 machine and builds fvstar, then runs one job:
+#   tools/bootstrap.sh run     build, then the default job (cases/default.sh)
+#   tools/bootstrap.sh check   build, then `make check`
+#   tools/bootstrap.sh build   build only
+# Steps: Debian packages (apt, as root or through sudo), StarPU 1.3.10 with
+# CUDA (when nvcc exists) + FxT + MPI into deps/ (tools/build-starpu.sh,
+# skipped when up to date), autoreconf, configure into build/, make.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+job=${1:-build}
+case $job in run|check|build) ;; *) echo "usage: tools/bootstrap.sh run|check|build" >&2; exit 2 ;; esac
+jobs=$(nproc 2>/dev/null || echo 2)
+
+packages="build-essential autoconf automake libtool pkg-config dpkg-dev patch
+ libfxt-dev libopenmpi-dev openmpi-bin libhwloc-dev libmetis-dev libscotch-dev
+ libcmocka-dev libinih-dev libjansson-dev gmsh python3 python3-vtk9
+ python3-matplotlib clang"
+
+missing=
+for p in $packages; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "bootstrap: installing Debian packages:$missing"
+	sudo=
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
+	# shellcheck disable=SC2086
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+fi
+
+# nvcc from a CUDA toolkit outside PATH still counts
+[ -n "$(command -v nvcc || true)" ] || [ ! -x /usr/local/cuda/bin/nvcc ] || PATH=$PATH:/usr/local/cuda/bin
+
+"$top/tools/build-starpu.sh" --prefix "$top/deps/starpu-1.3.10-fxt"
+
+cd "$top"
+[ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi
+mkdir -p build
+cd build
+if [ ! -f Makefile ] || [ ../configure -nt config.status ]; then
+	../configure --with-starpu="$top/deps/starpu-1.3.10-fxt"
+fi
+make -j"$jobs"
+
+case $job in
+run) exec "$top/cases/default.sh" "$top/build/fvstar" "$top/out/default" ;;
+check) exec make -j"$jobs" check ;;
+esac
