@@ -11,18 +11,6 @@ AC_DEFUN([FV_CHECK_SUPPORT_LIBS], [
   AC_PATH_PROG([PYTHON3], [python3], [])
 ])
 
-# --enable-fuzz: libFuzzer targets for the mesh readers (needs clang).
-AC_DEFUN([FV_CHECK_FUZZER], [
-  AC_ARG_ENABLE([fuzz],
-    [AS_HELP_STRING([--enable-fuzz], [build libFuzzer targets (set CLANG if not clang)])],
-    [], [enable_fuzz=no])
-  AC_ARG_VAR([CLANG], [clang used for the fuzz targets])
-  AS_IF([test "x$enable_fuzz" = xyes], [
-    AC_PATH_PROGS([CLANG], [clang clang-14], [])
-    AS_IF([test -z "$CLANG"], [AC_MSG_ERROR([--enable-fuzz needs clang])])
-  ])
-])
-
 # Every automake conditional, in one place.
 AC_DEFUN([FV_CONDITIONALS], [
   AM_CONDITIONAL([FV_USE_CUDA], [test "x$fv_use_cuda" = xyes])
@@ -30,7 +18,6 @@ AC_DEFUN([FV_CONDITIONALS], [
   AM_CONDITIONAL([FV_USE_METIS], [test "x$fv_have_metis" = xyes])
   AM_CONDITIONAL([FV_USE_SCOTCH], [test "x$fv_have_scotch" = xyes])
   AM_CONDITIONAL([FV_HAVE_CMOCKA], [test "x$fv_have_cmocka" = xyes])
-  AM_CONDITIONAL([FV_FUZZ], [test "x$enable_fuzz" = xyes])
 ])
 
 AC_DEFUN([FV_SUMMARY], [
@@ -38,10 +25,10 @@ AC_DEFUN([FV_SUMMARY], [
 fvstar $PACKAGE_VERSION configured:
   precision        $FV_PRECISION
   StarPU           $fv_starpu_version ($fv_starpu_libdir) CUDA=$fv_starpu_cuda FxT=$fv_starpu_fxt MPI=$fv_starpu_mpi
+  StarPU at run    $fv_starpu_rundir
   CUDA codelets    $fv_use_cuda${NVCC:+ ($NVCC${fv_cuda_version:+ $fv_cuda_version}, sm_$with_cuda_arch)}
   StarPU-MPI       $fv_have_mpi
   METIS            $fv_have_metis
   Scotch           $fv_have_scotch
-  unit tests       cmocka=$fv_have_cmocka gmsh=${GMSH:-no}
-  fuzz targets     $enable_fuzz])
+  unit tests       cmocka=$fv_have_cmocka gmsh=${GMSH:-no} python3=${PYTHON3:-no}])
 ])

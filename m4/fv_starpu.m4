@@ -2,7 +2,14 @@
 # StarPU 1.3 from --with-starpu=PREFIX, else pkg-config starpu-1.3; with MPI
 # on, starpumpi-1.3 too. Reads STARPU_USE_CUDA / STARPU_USE_FXT from the
 # installed starpu_config.h, and sets an rpath to StarPU's libdir.
+# --with-starpu-notrace=PREFIX: the same StarPU built without FxT, whose
+# library is loaded first at run time (FxT costs ~15% per task even with
+# tracing off: bench/results/2026-11-22-starpu-builds.md); the FxT library
+# stays the fallback and is what traced runs load.
 AC_DEFUN([FV_CHECK_STARPU], [
+  AC_ARG_WITH([starpu-notrace],
+    [AS_HELP_STRING([--with-starpu-notrace=PREFIX], [the same StarPU built without FxT, loaded when no trace is asked for])],
+    [], [with_starpu_notrace=])
   AC_ARG_WITH([starpu],
     [AS_HELP_STRING([--with-starpu=PREFIX], [StarPU 1.3 installation (default: pkg-config starpu-1.3)])],
     [], [with_starpu=])
@@ -20,7 +27,19 @@ Build it with tools/build-starpu.sh, then pass --with-starpu=PREFIX or set PKG_C
   fv_starpu_version=`$PKG_CONFIG --modversion starpu-1.3`
   fv_starpu_libdir=`$PKG_CONFIG --variable=libdir starpu-1.3`
   fv_starpu_bindir=`$PKG_CONFIG --variable=prefix starpu-1.3`/bin
+  fv_starpu_rundir=$fv_starpu_libdir
+  AS_IF([test -n "$with_starpu_notrace"], [
+    fv_cfg_a=`$PKG_CONFIG --variable=includedir starpu-1.3`/starpu/1.3/starpu_config.h
+    fv_cfg_b=$with_starpu_notrace/include/starpu/1.3/starpu_config.h
+    AS_IF([test -f "$fv_cfg_b" && test -f "$with_starpu_notrace/lib/libstarpu-1.3.so"], [],
+      [AC_MSG_ERROR([--with-starpu-notrace=$with_starpu_notrace: no StarPU 1.3 there])])
+    AS_IF([test -n "`diff "$fv_cfg_a" "$fv_cfg_b" | grep '^@<:@<>@:>@' | grep -v STARPU_USE_FXT`"],
+      [AC_MSG_ERROR([--with-starpu-notrace: $fv_cfg_b differs from $fv_cfg_a in more than STARPU_USE_FXT; build both with the same options])])
+    fv_starpu_rundir="$with_starpu_notrace/lib"
+    STARPU_LIBS="$STARPU_LIBS -Wl,-rpath,$fv_starpu_rundir"
+  ])
   STARPU_LIBS="$STARPU_LIBS -Wl,-rpath,$fv_starpu_libdir"
+  AC_DEFINE_UNQUOTED([FV_STARPU_TRACE_LIBDIR], ["$fv_starpu_libdir"], [StarPU library for traced runs])
   fv_save_CPPFLAGS=$CPPFLAGS
   CPPFLAGS="$CPPFLAGS $STARPU_CFLAGS"
   AC_CHECK_HEADER([starpu.h], [], [AC_MSG_ERROR([starpu.h not usable with $STARPU_CFLAGS])])
@@ -32,6 +51,7 @@ Build it with tools/build-starpu.sh, then pass --with-starpu=PREFIX or set PKG_C
     [AC_MSG_WARN([StarPU has no MPI support: building without StarPU-MPI])
      fv_have_mpi=no
      PKG_CHECK_MODULES([STARPU], [starpu-1.3])
+     AS_IF([test "$fv_starpu_rundir" != "$fv_starpu_libdir"], [STARPU_LIBS="$STARPU_LIBS -Wl,-rpath,$fv_starpu_rundir"])
      STARPU_LIBS="$STARPU_LIBS -Wl,-rpath,$fv_starpu_libdir"])
   AS_IF([test "x$fv_have_mpi" = xyes], [AC_DEFINE([FV_HAVE_MPI], [1], [StarPU-MPI is used])])
   AC_DEFINE_UNQUOTED([FV_STARPU_BINDIR], ["$fv_starpu_bindir"], [StarPU's tools (starpu_fxt_tool)])

@@ -35,14 +35,17 @@ fi
 # nvcc from a CUDA toolkit outside PATH still counts
 [ -n "$(command -v nvcc || true)" ] || [ ! -x /usr/local/cuda/bin/nvcc ] || PATH=$PATH:/usr/local/cuda/bin
 
-"$top/tools/build-starpu.sh" --prefix "$top/deps/starpu-1.3.10-fxt"
+# two builds: FxT costs ~15% per task even with tracing off, so untraced
+# runs load the plain one (bench/results/2026-11-22-starpu-builds.md)
+"$top/tools/build-starpu.sh" --fxt --prefix "$top/deps/starpu-1.3.10-fxt"
+"$top/tools/build-starpu.sh" --no-fxt --prefix "$top/deps/starpu-1.3.10"
 
 cd "$top"
 [ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi
 mkdir -p build
 cd build
 if [ ! -f Makefile ] || [ ../configure -nt config.status ]; then
-	../configure --with-starpu="$top/deps/starpu-1.3.10-fxt"
+	../configure --with-starpu="$top/deps/starpu-1.3.10-fxt" --with-starpu-notrace="$top/deps/starpu-1.3.10"
 fi
 make -j"$jobs"
 

@@ -12,7 +12,7 @@ rm -rf "$dest"
 mkdir -p "$dest"
 bins=$(find "$build" -maxdepth 3 -type f -perm -u+x \( -name fvstar -o -name 'test_*' -o -name 'bench_*' \) )
 # glibc, the C++ runtime and CUDA come from the GPU machine's own image
-skip='^(linux-vdso|ld-linux|libc\.|libm\.|libpthread|libdl\.|librt\.|libstdc\+\+|libgcc_s|libcuda|libcudart|libnvidia)'
+skip='^(linux-vdso|ld-linux|libc\.|libm\.|libpthread|libdl\.|librt\.|libstdc\+\+|libgcc_s|libcu|libnvidia|libnvJitLink)'
 for b in $bins; do
 	ldd "$b" | awk '$3 ~ /^\// {print $1, $3}'
 done | sort -u | while read -r name path; do

@@ -10,7 +10,7 @@ static struct starpu_perfmodel smoke_model = {
 static struct starpu_codelet smoke_cl = {
 	.cpu_funcs = {fv_smoke_axpy_cpu},
 	.cpu_funcs_name = {"fv_smoke_axpy_cpu"},
-#ifdef STARPU_USE_CUDA
+#ifdef FV_HAVE_CUDA
 	.cuda_funcs = {fv_smoke_axpy_cuda},
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif

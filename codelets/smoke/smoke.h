@@ -6,6 +6,8 @@
 
 #include <starpu.h>
 
+#include "config.h"
+
 #include "fvstar/error.h"
 #include "fvstar/types.h"
 
@@ -18,7 +20,7 @@ typedef struct fv_smoke_args {
 } fv_smoke_args_t;
 
 void fv_smoke_axpy_cpu(void *buffers[], void *cl_arg);
-#ifdef STARPU_USE_CUDA
+#ifdef FV_HAVE_CUDA
 void fv_smoke_axpy_cuda(void *buffers[], void *cl_arg);
 #endif
 

@@ -6,6 +6,7 @@
 
 #include <starpu.h>
 
+#include "config.h"
 #include "fvstar/runtime.h"
 
 int main(void)
@@ -21,6 +22,11 @@ int main(void)
 		return 1;
 	}
 	fv_runtime_print(stdout);
+#ifndef FV_HAVE_CUDA
+	printf("fvstar was built without CUDA codelets: SKIP\n");
+	fv_runtime_shutdown();
+	return 77;
+#endif
 	if (starpu_cuda_worker_get_count() == 0) {
 		printf("no CUDA worker: SKIP\n");
 		fv_runtime_shutdown();

@@ -1,0 +1,554 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of the box and ramp generators and of uniform refinement. */
+#include <math.h>
+
+#include "testutil.h"
+
+static const fv_gen_cells_t kinds[] = {FV_GEN_HEX, FV_GEN_TET, FV_GEN_PRISM, FV_GEN_MIXED};
+static const char *const kind_names[] = {"hex", "tet", "prism", "mixed"};
+static const char *const box_markers[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
+/* geometry is fv_real_t: a few thousand ulps of round-off */
+#define TOL (1e4 * FV_REAL_EPS)
+
+static const double deg = 0.017453292519943295; /* pi / 180 */
+static const double box_lo[3] = {-1, 0.5, 0}, box_hi[3] = {0.5, 2.5, 1.25};
+
+static fv_gen_opts_t box_opts(fv_gen_cells_t kind, int nx, int ny, int nz, double perturb)
+{
+	fv_gen_opts_t o;
+	fv_gen_opts_default(&o);
+	o.cells = kind;
+	o.nx = nx;
+	o.ny = ny;
+	o.nz = nz;
+	o.perturb = perturb;
+	o.seed = 7;
+	for (int d = 0; d < 3; d++) {
+		o.lo[d] = box_lo[d];
+		o.hi[d] = box_hi[d];
+	}
+	return o;
+}
+
+static double box_volume(void)
+{
+	return (box_hi[0] - box_lo[0]) * (box_hi[1] - box_lo[1]) * (box_hi[2] - box_lo[2]);
+}
+
+/* fv_mesh_prepare (faces match, every boundary face marked, volumes
+ * positive) and the statistics. */
+static fv_mesh_stats_t prepared(fv_mesh_t *m)
+{
+	fv_mesh_stats_t st;
+	FV_ASSERT_OK(fv_mesh_prepare(m));
+	FV_ASSERT_OK(fv_mesh_check(m, 0, &st));
+	assert_true(st.vol_min > 0);
+	assert_true(st.closure_max < TOL);
+	/* no duplicate boundary elements: one per boundary face */
+	assert_int_equal(m->n_belems, m->n_bfaces);
+	return st;
+}
+
+static int marker_index(const fv_mesh_t *m, const char *name)
+{
+	for (int k = 0; k < m->n_markers; k++)
+		if (strcmp(m->markers[k].name, name) == 0)
+			return k;
+	fail_msg("%s: no marker '%s'", m->source, name);
+	return -1;
+}
+
+static double marker_area(const fv_mesh_t *m, const char *name)
+{
+	double vec[3], area;
+	fv_mesh_marker_area(m, marker_index(m, name), vec, &area);
+	return area;
+}
+
+/* Each box face: area and outward direction of its marker. */
+static void check_box_markers(const fv_mesh_t *m)
+{
+	assert_int_equal(m->n_markers, 6);
+	for (int k = 0; k < 6; k++) {
+		int axis = k / 2, a = (axis + 1) % 3, b = (axis + 2) % 3;
+		double want = (box_hi[a] - box_lo[a]) * (box_hi[b] - box_lo[b]);
+		double vec[3], area;
+		assert_string_equal(m->markers[k].name, box_markers[k]);
+		fv_mesh_marker_area(m, k, vec, &area);
+		FV_ASSERT_NEAR(area, want, TOL);
+		FV_ASSERT_NEAR(vec[axis], k % 2 ? want : -want, TOL);
+	}
+}
+
+static fv_idx_t n_blocks(const fv_gen_opts_t *o)
+{
+	return (fv_idx_t)o->nx * o->ny * o->nz;
+}
+
+static void test_defaults(void **state)
+{
+	(void)state;
+	fv_gen_opts_t o;
+	fv_gen_opts_default(&o);
+	assert_int_equal(o.cells, FV_GEN_HEX);
+	assert_int_equal(o.nx, 8);
+	assert_int_equal(o.ny, 8);
+	assert_int_equal(o.nz, 8);
+	for (int d = 0; d < 3; d++) {
+		assert_true(o.lo[d] == 0 && o.hi[d] == 1);
+	}
+	assert_true(o.perturb == 0);
+	assert_int_equal(o.seed, 1);
+	assert_true(o.ramp_angle_deg == 10 && o.ramp_x0 == 0.2);
+}
+
+static void test_box_kinds(void **state)
+{
+	(void)state;
+	static const int per_block[] = {1, 6, 2, 0};
+	for (int t = 0; t < 4; t++) {
+		fv_gen_opts_t o = box_opts(kinds[t], 3, 4, 5, 0);
+		fv_mesh_t m;
+		char source[64];
+		FV_ASSERT_OK(fv_mesh_gen_box(&m, &o));
+		snprintf(source, sizeof source, "box %s 3x4x5", kind_names[t]);
+		assert_string_equal(m.source, source);
+		if (per_block[t]) {
+			assert_int_equal(m.n_cells, per_block[t] * n_blocks(&o));
+			assert_int_equal(m.n_nodes, 4 * 5 * 6);
+		}
+		fv_mesh_stats_t st = prepared(&m);
+		FV_ASSERT_NEAR(st.vol_sum, box_volume(), TOL);
+		for (int d = 0; d < 3; d++) {
+			FV_ASSERT_NEAR(st.bbox[2 * d], box_lo[d], 1e-15);
+			FV_ASSERT_NEAR(st.bbox[2 * d + 1], box_hi[d], 1e-15);
+		}
+		check_box_markers(&m);
+		fv_mesh_free(&m);
+	}
+}
+
+static void test_hex_face_count(void **state)
+{
+	(void)state;
+	for (int n = 1; n <= 5; n++) {
+		fv_gen_opts_t o = box_opts(FV_GEN_HEX, n, n, n, 0);
+		fv_mesh_t m;
+		FV_ASSERT_OK(fv_mesh_gen_box(&m, &o));
+		prepared(&m);
+		assert_int_equal(m.n_faces, 3 * n * n * (n + 1));
+		assert_int_equal(m.n_bfaces, 6 * n * n);
+		fv_mesh_free(&m);
+	}
+}
+
+static void test_mixed_has_all_types(void **state)
+{
+	(void)state;
+	static const int sizes[][3] = {{3, 4, 5}, {2, 2, 1}, {1, 3, 1}, {3, 1, 2}, {6, 5, 4}};
+	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+		fv_gen_opts_t o = box_opts(FV_GEN_MIXED, sizes[s][0], sizes[s][1], sizes[s][2], 0);
+		fv_mesh_t m;
+		FV_ASSERT_OK(fv_mesh_gen_box(&m, &o));
+		fv_mesh_stats_t st = prepared(&m);
+		for (int t = 0; t < FV_NCELLTYPES; t++)
+			if (st.n_cells_of_type[t] == 0)
+				fail_msg("%s has no %s", m.source, fv_cell_shapes[t].name);
+		FV_ASSERT_NEAR(st.vol_sum, box_volume(), TOL);
+		check_box_markers(&m);
+		fv_mesh_free(&m);
+	}
+}
+
+static void test_perturbed(void **state)
+{
+	(void)state;
+	for (int t = 0; t < 4; t++) {
+		fv_gen_opts_t o = box_opts(kinds[t], 6, 5, 4, 0.3);
+		fv_gen_opts_t flat = box_opts(kinds[t], 6, 5, 4, 0);
+		fv_mesh_t m, ref;
+		FV_ASSERT_OK(fv_mesh_gen_box(&m, &o));
+		FV_ASSERT_OK(fv_mesh_gen_box(&ref, &flat));
+		assert_int_equal(m.n_nodes, ref.n_nodes);
+		/* grid nodes come first, x fastest */
+		fv_idx_t moved = 0, id = 0;
+		const int n[3] = {o.nx, o.ny, o.nz};
+		for (int k = 0; k <= n[2]; k++)
+			for (int j = 0; j <= n[1]; j++)
+				for (int i = 0; i <= n[0]; i++, id++) {
+					const int ijk[3] = {i, j, k};
+					int interior = 1;
+					double r2 = 0;
+					for (int d = 0; d < 3; d++) {
+						double h = (box_hi[d] - box_lo[d]) / n[d];
+						double dx = (m.xyz[3 * id + d] - ref.xyz[3 * id + d]) / h;
+						interior &= ijk[d] > 0 && ijk[d] < n[d];
+						r2 += dx * dx;
+					}
+					if (!interior)
+						assert_true(r2 == 0);
+					/* moves reach 2/3 of perturb: see generate.c */
+					assert_true(sqrt(r2) <= 0.2 + 1e-12);
+					moved += r2 > 0;
+				}
+		assert_int_equal(moved, (n[0] - 1) * (n[1] - 1) * (n[2] - 1));
+		fv_mesh_stats_t st = prepared(&m);
+		FV_ASSERT_NEAR(st.vol_sum, box_volume(), TOL);
+		check_box_markers(&m);
+		fv_mesh_free(&m);
+		fv_mesh_free(&ref);
+	}
+}
+
+static void test_perturb_seed(void **state)
+{
+	(void)state;
+	fv_gen_opts_t o = box_opts(FV_GEN_TET, 4, 4, 4, 0.2);
+	fv_mesh_t a, b, c;
+	FV_ASSERT_OK(fv_mesh_gen_box(&a, &o));
+	FV_ASSERT_OK(fv_mesh_gen_box(&b, &o));
+	o.seed = 8;
+	FV_ASSERT_OK(fv_mesh_gen_box(&c, &o));
+	size_t bytes = 3 * (size_t)a.n_nodes * sizeof *a.xyz;
+	assert_memory_equal(a.xyz, b.xyz, bytes);
+	assert_memory_not_equal(a.xyz, c.xyz, bytes);
+	fv_mesh_free(&a);
+	fv_mesh_free(&b);
+	fv_mesh_free(&c);
+}
+
+static void test_ramp(void **state)
+{
+	(void)state;
+	const double len = 3, h = 1, depth = 0.5, angle = 15, x0 = 0.2 * len;
+	const double slope = tan(angle * deg), rise = (len - x0) * slope;
+	const double area = len * h - 0.5 * (len - x0) * rise;
+	for (int t = 0; t < 4; t++)
+		for (int p = 0; p < 2; p++) {
+			fv_gen_opts_t o;
+			fv_mesh_t m;
+			fv_gen_opts_default(&o);
+			o.cells = kinds[t];
+			/* the wedge starts on a grid line, so the discrete wall is exact */
+			o.nx = 10;
+			o.ny = 4;
+			o.nz = 3;
+			o.hi[0] = len;
+			o.hi[1] = h;
+			o.hi[2] = depth;
+			o.ramp_angle_deg = angle;
+			o.perturb = p ? 0.3 : 0;
+			FV_ASSERT_OK(fv_mesh_gen_ramp(&m, &o));
+			assert_non_null(strstr(m.source, "ramp"));
+			fv_mesh_stats_t st = prepared(&m);
+			FV_ASSERT_NEAR(st.vol_sum, area * depth, TOL);
+			FV_ASSERT_NEAR(marker_area(&m, "inlet"), h * depth, TOL);
+			FV_ASSERT_NEAR(marker_area(&m, "outlet"), (h - rise) * depth, TOL);
+			FV_ASSERT_NEAR(marker_area(&m, "top"), len * depth, TOL);
+			FV_ASSERT_NEAR(marker_area(&m, "wall"), (x0 + (len - x0) / cos(angle * deg)) * depth,
+				       TOL);
+			FV_ASSERT_NEAR(marker_area(&m, "zmin"), area, TOL);
+			FV_ASSERT_NEAR(marker_area(&m, "zmax"), area, TOL);
+			FV_ASSERT_NEAR(st.bbox[3], h, 1e-15);
+			fv_mesh_free(&m);
+		}
+}
+
+/* A wedge start between grid lines cuts the corner but stays valid. */
+static void test_ramp_off_grid(void **state)
+{
+	(void)state;
+	for (int t = 0; t < 4; t++) {
+		fv_gen_opts_t o;
+		fv_mesh_t m;
+		fv_gen_opts_default(&o);
+		o.cells = kinds[t];
+		o.nx = 7;
+		o.ny = 3;
+		o.nz = 2;
+		o.ramp_angle_deg = 30;
+		o.ramp_x0 = 0.33;
+		o.perturb = 0.3;
+		FV_ASSERT_OK(fv_mesh_gen_ramp(&m, &o));
+		prepared(&m);
+		fv_mesh_free(&m);
+	}
+}
+
+/* Nodes of a refined ball-like mesh: V + E + quad faces + hexes, with E
+ * from Euler's formula V - E + F - C = 1, so no new node is duplicated. */
+static fv_idx_t refined_nodes(const fv_mesh_t *m, const fv_mesh_stats_t *st)
+{
+	fv_idx_t quads = 0;
+	for (fv_idx_t f = 0; f < m->n_faces; f++)
+		quads += m->face_node_off[f + 1] - m->face_node_off[f] == 4;
+	fv_idx_t edges = m->n_nodes + m->n_faces - m->n_cells - 1;
+	return m->n_nodes + edges + quads + st->n_cells_of_type[FV_HEX];
+}
+
+static void check_refined(fv_mesh_t *m, fv_mesh_t *r, double vol_tol)
+{
+	fv_mesh_stats_t st = prepared(m);
+	fv_idx_t want_nodes = refined_nodes(m, &st);
+	FV_ASSERT_OK(fv_mesh_refine(m, r));
+	assert_non_null(strstr(r->source, "refined"));
+	fv_mesh_stats_t rs = prepared(r);
+	assert_int_equal(r->n_nodes, want_nodes);
+	assert_int_equal(rs.n_cells_of_type[FV_TET], 8 * st.n_cells_of_type[FV_TET] + 4 * st.n_cells_of_type[FV_PYRAMID]);
+	assert_int_equal(rs.n_cells_of_type[FV_PYRAMID], 6 * st.n_cells_of_type[FV_PYRAMID]);
+	assert_int_equal(rs.n_cells_of_type[FV_PRISM], 8 * st.n_cells_of_type[FV_PRISM]);
+	assert_int_equal(rs.n_cells_of_type[FV_HEX], 8 * st.n_cells_of_type[FV_HEX]);
+	assert_int_equal(r->n_belems, 4 * m->n_belems);
+	FV_ASSERT_NEAR(rs.vol_sum, st.vol_sum, vol_tol);
+	assert_int_equal(r->n_markers, m->n_markers);
+	for (int k = 0; k < m->n_markers; k++) {
+		double a[3], b[3], area_m, area_r;
+		assert_string_equal(r->markers[k].name, m->markers[k].name);
+		fv_mesh_marker_area(m, k, a, &area_m);
+		fv_mesh_marker_area(r, k, b, &area_r);
+		FV_ASSERT_NEAR(area_r, area_m, TOL);
+		for (int d = 0; d < 3; d++)
+			FV_ASSERT_NEAR(b[d], a[d], TOL);
+	}
+	for (int d = 0; d < 6; d++)
+		FV_ASSERT_NEAR(rs.bbox[d], st.bbox[d], 1e-15);
+}
+
+static void test_refine_boxes(void **state)
+{
+	(void)state;
+	for (int t = 0; t < 4; t++) {
+		fv_gen_opts_t o = box_opts(kinds[t], 3, 4, 5, 0);
+		fv_mesh_t m, r1, r2;
+		fv_mesh_init(&r1);
+		fv_mesh_init(&r2);
+		FV_ASSERT_OK(fv_mesh_gen_box(&m, &o));
+		check_refined(&m, &r1, TOL);
+		check_refined(&r1, &r2, TOL);
+		if (kinds[t] != FV_GEN_MIXED)
+			assert_int_equal(r2.n_cells, 64 * m.n_cells);
+		if (kinds[t] == FV_GEN_HEX)
+			assert_int_equal(r2.n_nodes, 13 * 17 * 21);
+		FV_ASSERT_NEAR(r2.cell_vol[0] * 64, m.cell_vol[0], TOL);
+		fv_mesh_free(&m);
+		fv_mesh_free(&r1);
+		fv_mesh_free(&r2);
+	}
+}
+
+/* Tets refine affinely: volume kept exactly even when perturbed. Other
+ * shapes have non-planar faces then; they must stay valid. */
+static void test_refine_perturbed(void **state)
+{
+	(void)state;
+	for (int t = 0; t < 4; t++) {
+		fv_gen_opts_t o = box_opts(kinds[t], 5, 4, 4, 0.3);
+		fv_mesh_t m, r;
+		fv_mesh_init(&r);
+		FV_ASSERT_OK(fv_mesh_gen_box(&m, &o));
+		check_refined(&m, &r, kinds[t] == FV_GEN_TET ? TOL : 1e-3);
+		fv_mesh_free(&m);
+		fv_mesh_free(&r);
+	}
+}
+
+static void test_refine_ramp(void **state)
+{
+	(void)state;
+	fv_gen_opts_t o;
+	fv_mesh_t m, r;
+	fv_gen_opts_default(&o);
+	o.cells = FV_GEN_MIXED;
+	o.nx = 10;
+	o.ny = 3;
+	o.nz = 2;
+	o.ramp_angle_deg = 20;
+	fv_mesh_init(&r);
+	FV_ASSERT_OK(fv_mesh_gen_ramp(&m, &o));
+	check_refined(&m, &r, TOL);
+	fv_mesh_free(&m);
+	fv_mesh_free(&r);
+}
+
+/* One skewed cell with its faces as boundary elements. */
+static void single_cell(fv_mesh_t *m, fv_cell_type_t type)
+{
+	static const double ref[FV_NCELLTYPES][8][3] = {
+		[FV_TET] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}},
+		[FV_PYRAMID] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0.5, 0.5, 1}},
+		[FV_PRISM] = {{0, 0, 0}, {0, 1, 0}, {1, 0, 0}, {0, 0, 1}, {0, 1, 1}, {1, 0, 1}},
+		[FV_HEX] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}},
+	};
+	/* det 2 * 1.5 * 0.75 */
+	static const double a[3][3] = {{2, 0.3, -0.2}, {0, 1.5, 0.4}, {0, 0, 0.75}};
+	const fv_cell_shape_t *sh = &fv_cell_shapes[type];
+	size_t bn = 0;
+	int wall;
+	for (int f = 0; f < sh->n_faces; f++)
+		bn += (size_t)sh->face_n_nodes[f];
+	fv_mesh_init(m);
+	snprintf(m->source, sizeof m->source, "single %s", sh->name);
+	FV_ASSERT_OK(fv_mesh_alloc(m, (size_t)sh->n_nodes, 1, (size_t)sh->n_nodes, (size_t)sh->n_faces, bn));
+	FV_ASSERT_OK(fv_mesh_marker(m, "wall", &wall));
+	for (int v = 0; v < sh->n_nodes; v++) {
+		for (int d = 0; d < 3; d++)
+			m->xyz[3 * v + d] = 1 + d + a[d][0] * ref[type][v][0] + a[d][1] * ref[type][v][1] +
+					    a[d][2] * ref[type][v][2];
+		m->cell_node[v] = v;
+	}
+	m->cell_type[0] = (uint8_t)type;
+	m->cell_node_off[1] = sh->n_nodes;
+	bn = 0;
+	for (int f = 0; f < sh->n_faces; f++) {
+		m->belem_type[f] = (uint8_t)sh->face_n_nodes[f];
+		for (int k = 0; k < sh->face_n_nodes[f]; k++)
+			m->belem_node[bn++] = sh->face_node[f][k];
+		m->belem_node_off[f + 1] = (fv_idx_t)bn;
+		m->belem_marker[f] = wall;
+	}
+}
+
+static void test_refine_single_cells(void **state)
+{
+	(void)state;
+	static const double ref_vol[FV_NCELLTYPES] = {1.0 / 6, 1.0 / 3, 0.5, 1};
+	static const int nodes_after[FV_NCELLTYPES] = {10, 14, 18, 27};
+	for (int t = 0; t < FV_NCELLTYPES; t++) {
+		fv_mesh_t m, r, r2;
+		fv_mesh_init(&r);
+		fv_mesh_init(&r2);
+		single_cell(&m, (fv_cell_type_t)t);
+		fv_mesh_stats_t st = prepared(&m);
+		FV_ASSERT_NEAR(st.vol_sum, ref_vol[t] * 2 * 1.5 * 0.75, TOL);
+		check_refined(&m, &r, TOL);
+		assert_int_equal(r.n_nodes, nodes_after[t]);
+		assert_int_equal(r.n_cells, t == FV_PYRAMID ? 10 : 8);
+		check_refined(&r, &r2, TOL);
+		fv_mesh_free(&m);
+		fv_mesh_free(&r);
+		fv_mesh_free(&r2);
+	}
+}
+
+static void test_refine_errors(void **state)
+{
+	(void)state;
+	fv_mesh_t m, r;
+	fv_mesh_init(&r);
+
+	/* a boundary triangle across the hex's face diagonal is no cell face */
+	single_cell(&m, FV_HEX);
+	m.belem_type[0] = FV_TRI;
+	m.belem_node_off[1] = 3;
+	memmove(m.belem_node + 3, m.belem_node + 4, (size_t)(m.belem_node_off[6] - 4) * sizeof *m.belem_node);
+	for (int f = 1; f <= 6; f++)
+		m.belem_node_off[f] = 3 + 4 * (f - 1);
+	m.belem_node[0] = 0;
+	m.belem_node[1] = 2;
+	m.belem_node[2] = 5;
+	FV_ASSERT_ERR(fv_mesh_refine(&m, &r), FV_ERR_MESH, "not on any cell");
+	assert_int_equal(r.n_cells, 0);
+	assert_null(r.xyz);
+	fv_mesh_free(&m);
+
+	single_cell(&m, FV_PRISM);
+	m.cell_node[4] = 1;
+	FV_ASSERT_ERR(fv_mesh_refine(&m, &r), FV_ERR_MESH, "repeats node");
+	m.cell_node[4] = 99;
+	FV_ASSERT_ERR(fv_mesh_refine(&m, &r), FV_ERR_MESH, "out of range");
+	m.cell_node[4] = 4;
+	m.cell_type[0] = 9;
+	FV_ASSERT_ERR(fv_mesh_refine(&m, &r), FV_ERR_MESH, "type");
+	m.cell_type[0] = FV_PRISM;
+	FV_ASSERT_ERR(fv_mesh_refine(&m, &m), FV_ERR_ARG, "refine");
+	FV_ASSERT_OK(fv_mesh_refine(&m, &r));
+	fv_mesh_free(&m);
+	fv_mesh_free(&r);
+}
+
+static void test_bad_options(void **state)
+{
+	(void)state;
+	fv_mesh_t m;
+	fv_gen_opts_t o;
+#define BAD(field, value, part)                                                     \
+	do {                                                                        \
+		fv_gen_opts_default(&o);                                            \
+		o.field = value;                                                    \
+		FV_ASSERT_ERR(fv_mesh_gen_box(&m, &o), FV_ERR_ARG, part);           \
+		assert_int_equal(m.n_cells, 0);                                     \
+		FV_ASSERT_ERR(fv_mesh_gen_ramp(&m, &o), FV_ERR_ARG, part);          \
+		fv_mesh_free(&m);                                                   \
+	} while (0)
+	BAD(nx, 0, "nx must be >= 1 (got 0)");
+	BAD(ny, -3, "ny must be >= 1 (got -3)");
+	BAD(nz, 0, "nz");
+	BAD(hi[0], -1, "hi[0]");
+	BAD(lo[1], 1, "hi[1]");
+	BAD(hi[2], NAN, "hi[2]");
+	BAD(perturb, 0.31, "perturb");
+	BAD(perturb, -0.1, "perturb");
+	BAD(perturb, NAN, "perturb");
+	BAD(cells, (fv_gen_cells_t)7, "cells");
+#undef BAD
+#define BAD_RAMP(field, value, part)                                                \
+	do {                                                                        \
+		fv_gen_opts_default(&o);                                            \
+		o.field = value;                                                    \
+		FV_ASSERT_OK(fv_mesh_gen_box(&m, &o));                              \
+		fv_mesh_free(&m);                                                   \
+		FV_ASSERT_ERR(fv_mesh_gen_ramp(&m, &o), FV_ERR_ARG, part);          \
+	} while (0)
+	BAD_RAMP(ramp_angle_deg, 0, "ramp_angle_deg");
+	BAD_RAMP(ramp_angle_deg, 45, "ramp_angle_deg");
+	BAD_RAMP(ramp_angle_deg, NAN, "ramp_angle_deg");
+	BAD_RAMP(ramp_x0, 1, "ramp_x0");
+	BAD_RAMP(ramp_x0, -0.1, "ramp_x0");
+#undef BAD_RAMP
+	/* 0.8 * tan 40 > 0.5: the wedge would cut the top wall */
+	fv_gen_opts_default(&o);
+	o.ramp_angle_deg = 40;
+	o.hi[1] = 0.5;
+	FV_ASSERT_ERR(fv_mesh_gen_ramp(&m, &o), FV_ERR_ARG, "reaches the top");
+	FV_ASSERT_ERR(fv_mesh_gen_box(&m, NULL), FV_ERR_ARG, "options");
+}
+
+static void test_too_large(void **state)
+{
+	(void)state;
+	fv_mesh_t m;
+	fv_gen_opts_t o;
+	fv_gen_opts_default(&o);
+	o.nx = o.ny = o.nz = 2000;
+	FV_ASSERT_ERR(fv_mesh_gen_box(&m, &o), FV_ERR_MEM, "32-bit");
+	assert_non_null(strstr(fv_errmsg(), "box hex 2000x2000x2000"));
+	o.cells = FV_GEN_TET;
+	o.nx = o.ny = o.nz = 500;
+	FV_ASSERT_ERR(fv_mesh_gen_box(&m, &o), FV_ERR_MEM, "32-bit");
+	o.nx = 2147483647;
+	o.ny = o.nz = 1;
+	FV_ASSERT_ERR(fv_mesh_gen_ramp(&m, &o), FV_ERR_MEM, "32-bit");
+	assert_int_equal(m.n_cells, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_box_kinds),
+		cmocka_unit_test(test_hex_face_count),
+		cmocka_unit_test(test_mixed_has_all_types),
+		cmocka_unit_test(test_perturbed),
+		cmocka_unit_test(test_perturb_seed),
+		cmocka_unit_test(test_ramp),
+		cmocka_unit_test(test_ramp_off_grid),
+		cmocka_unit_test(test_refine_boxes),
+		cmocka_unit_test(test_refine_perturbed),
+		cmocka_unit_test(test_refine_ramp),
+		cmocka_unit_test(test_refine_single_cells),
+		cmocka_unit_test(test_refine_errors),
+		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_too_large),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
