@@ -178,8 +178,11 @@ typedef enum fv_gen_cells {
 typedef struct fv_gen_opts {
 	fv_gen_cells_t cells;
 	int nx, ny, nz;            /* hexahedral blocks in each direction */
-	double lo[3], hi[3];       /* box extent (ramp: x length, height, depth) */
-	double perturb;            /* interior node jitter, fraction of spacing */
+	double lo[3], hi[3];       /* box extent; ramp: x in [0, hi-lo], y in [0, H],
+	                              z in [lo, hi] */
+	double perturb;            /* interior nodes move by a random vector of length
+	                              <= (2/3) perturb spacings (perturb <= 0.3; a Kuhn
+	                              tet flattens only at 0.289) */
 	unsigned long seed;
 	double ramp_angle_deg;     /* ramp: wedge angle */
 	double ramp_x0;            /* ramp: where the wedge starts (fraction) */

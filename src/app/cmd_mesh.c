@@ -25,7 +25,7 @@ static const char mesh_usage[] =
 	"gen ramp: a channel with a compression ramp of --angle degrees starting at\n"
 	"  --x0 (fraction of the length), extruded in z; markers inlet outlet wall\n"
 	"  top zmin zmax.\n"
-	"--perturb F moves interior nodes randomly by up to F times the spacing.\n"
+	"--perturb F (<= 0.3) moves interior nodes randomly by up to 2F/3 spacings.\n"
 	"--check builds faces and geometry, runs the checks and prints the report.\n";
 
 static void report(const char *what, double t0, const fv_mesh_t *m)
