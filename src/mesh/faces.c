@@ -37,11 +37,15 @@ static uint64_t hash_key(const face_key_t *k)
 	return h;
 }
 
-/* Open addressing over face ids; a face's key is rebuilt from its nodes,
- * so the table holds 4 bytes a slot and no copy of the keys. */
+/* Open addressing: a slot holds a face id (low 32 bits) and 32 bits of
+ * its key's hash, so most probes that miss never touch the face's nodes;
+ * the key itself is rebuilt from the face's nodes on a tag match. */
+#define SLOT_EMPTY UINT64_MAX
+
 typedef struct face_table {
-	fv_idx_t *slot;
+	uint64_t *slot;
 	uint64_t mask;
+	uint64_t per_node;   /* slots per node: cap / n_nodes, at least 1 */
 } face_table_t;
 
 typedef struct face_build {
@@ -62,21 +66,66 @@ static int key_equal_face(const face_build_t *b, fv_idx_t f, const face_key_t *k
 	return memcmp(kf.n, k->n, sizeof kf.n) == 0;
 }
 
-/* Returns the face with this key, or -1; *slot_out is where it would go. */
-static fv_idx_t table_find(const face_build_t *b, const face_key_t *k, int nn, uint64_t *slot_out)
+static inline uint64_t slot_value(uint64_t h, fv_idx_t f)
 {
-	uint64_t s = hash_key(k) & b->t.mask;
+	return (h & 0xffffffff00000000ULL) | (uint32_t)f;
+}
+
+/* Regions must not overlap: n_nodes * per_node <= cap. */
+static uint64_t per_node(uint64_t cap, fv_idx_t n_nodes)
+{
+	uint64_t p = n_nodes > 0 ? cap / (uint64_t)n_nodes : cap;
+	return p > 0 ? p : 1;
+}
+
+/* A face's first slot lies in the table region of its smallest node, at a
+ * hashed offset: cells visited in order touch nearby nodes, so the probes
+ * stay in cache instead of landing anywhere in a table larger than it. */
+static inline uint64_t home_slot(const face_table_t *t, const face_key_t *k, uint64_t h)
+{
+	return ((uint64_t)(uint32_t)k->n[0] * t->per_node + (h >> 40) % t->per_node) & t->mask;
+}
+
+/* Returns the face with this key, or -1; *slot_out is where it would go
+ * and *h_out the hash whose tag the slot keeps: slot_value(h, f). */
+static fv_idx_t table_find(const face_build_t *b, const face_key_t *k, int nn, uint64_t *slot_out, uint64_t *h_out)
+{
+	uint64_t h = hash_key(k), s = home_slot(&b->t, k, h);
+	*h_out = h;
 	for (;;) {
-		fv_idx_t f = b->t.slot[s];
-		if (f < 0) {
+		uint64_t v = b->t.slot[s];
+		if (v == SLOT_EMPTY) {
 			*slot_out = s;
 			return -1;
 		}
-		if (key_equal_face(b, f, k, nn)) {
+		if ((v >> 32) == (h >> 32) && key_equal_face(b, (fv_idx_t)(uint32_t)v, k, nn)) {
 			*slot_out = s;
-			return f;
+			return (fv_idx_t)(uint32_t)v;
 		}
 		s = (s + 1) & b->t.mask;
+	}
+}
+
+/* Starts loading the table slots of cell c's faces: the table is far
+ * larger than the caches, and cells a few steps ahead are independent. */
+static void prefetch_cell(const face_build_t *b, fv_idx_t c)
+{
+	const fv_mesh_t *m = b->m;
+	const fv_cell_shape_t *sh;
+	const fv_idx_t *cn;
+	if (c >= m->n_cells || m->cell_type[c] >= FV_NCELLTYPES)
+		return;
+	sh = &fv_cell_shapes[m->cell_type[c]];
+	cn = m->cell_node + m->cell_node_off[c];
+	if (m->cell_node_off[c + 1] - m->cell_node_off[c] != sh->n_nodes)
+		return;
+	for (int lf = 0; lf < sh->n_faces; lf++) {
+		fv_idx_t fn[FV_MAX_FACE_NODES];
+		face_key_t k;
+		for (int i = 0; i < sh->face_n_nodes[lf]; i++)
+			fn[i] = cn[sh->face_node[lf][i]];
+		make_key(fn, sh->face_n_nodes[lf], &k);
+		__builtin_prefetch(&b->t.slot[home_slot(&b->t, &k, hash_key(&k))]);
 	}
 }
 
@@ -85,18 +134,19 @@ static fv_idx_t table_find(const face_build_t *b, const face_key_t *k, int nn, u
 static fv_err_t grow_table(face_build_t *b)
 {
 	uint64_t cap = 2 * (b->t.mask + 1);
-	fv_idx_t *slot;
+	uint64_t *slot;
 	FV_CALL(fv_malloc(&slot, cap, sizeof *slot, "face hash table"));
 	memset(slot, 0xff, cap * sizeof *slot);
 	free(b->t.slot);
 	b->t.slot = slot;
 	b->t.mask = cap - 1;
+	b->t.per_node = per_node(cap, b->m->n_nodes);
 	for (fv_idx_t f = 0; f < b->n_faces; f++) {
 		face_key_t k;
-		uint64_t s;
+		uint64_t s, h;
 		make_key(b->fnode + 4 * (size_t)f, b->nn[f], &k);
-		table_find(b, &k, b->nn[f], &s);
-		b->t.slot[s] = f;
+		table_find(b, &k, b->nn[f], &s, &h);
+		b->t.slot[s] = slot_value(h, f);
 	}
 	return FV_OK;
 }
@@ -150,25 +200,26 @@ static fv_err_t match_cell_faces(face_build_t *b)
 		const fv_cell_shape_t *sh = &fv_cell_shapes[m->cell_type[c]];
 		const fv_idx_t *cn = m->cell_node + m->cell_node_off[c];
 		FV_CALL(check_cell_nodes(m, c));
+		prefetch_cell(b, c + 8);
 		for (int lf = 0; lf < sh->n_faces; lf++) {
 			fv_idx_t fn[FV_MAX_FACE_NODES];
 			int nn = sh->face_n_nodes[lf];
 			face_key_t k;
-			uint64_t s;
+			uint64_t s, h;
 			fv_idx_t f, slot = m->cell_face_off[c] + lf;
 			for (int i = 0; i < nn; i++)
 				fn[i] = cn[sh->face_node[lf][i]];
 			make_key(fn, nn, &k);
-			f = table_find(b, &k, nn, &s);
+			f = table_find(b, &k, nn, &s, &h);
 			if (f < 0) {
 				if (b->n_faces == b->cap)
 					FV_CALL(grow_faces(b));
 				if ((uint64_t)b->n_faces + 1 > (b->t.mask + 1) / 4 * 3) {
 					FV_CALL(grow_table(b));
-					table_find(b, &k, nn, &s);
+					table_find(b, &k, nn, &s, &h);
 				}
 				f = b->n_faces++;
-				b->t.slot[s] = f;
+				b->t.slot[s] = slot_value(h, f);
 				b->owner[f] = c;
 				b->nbr[f] = -1;
 				b->nn[f] = (uint8_t)nn;
@@ -202,7 +253,7 @@ static fv_err_t match_boundary(face_build_t *b, int32_t *marker)
 		int nn = m->belem_node_off[e + 1] - m->belem_node_off[e];
 		int mk = m->belem_marker[e];
 		face_key_t k;
-		uint64_t s;
+		uint64_t s, h;
 		fv_idx_t f;
 		char buf[64];
 		FV_CHECK(mk >= 0 && mk < m->n_markers && (nn == 3 || nn == 4), FV_ERR_MESH,
@@ -212,7 +263,7 @@ static fv_err_t match_boundary(face_build_t *b, int32_t *marker)
 				 "%s: marker %s: boundary element %d: node id %d out of range [0, %d)",
 				 m->source, m->markers[mk].name, (int)e, (int)en[i], (int)m->n_nodes);
 		make_key(en, nn, &k);
-		f = table_find(b, &k, nn, &s);
+		f = table_find(b, &k, nn, &s, &h);
 		FV_CHECK(f >= 0, FV_ERR_MESH, "%s: marker %s: boundary element %d (nodes %s) is not a face of any cell",
 			 m->source, m->markers[mk].name, (int)e, fmt_nodes(buf, sizeof buf, en, nn));
 		FV_CHECK(b->nbr[f] < 0, FV_ERR_MESH,
@@ -342,9 +393,10 @@ fv_err_t fv_mesh_build_faces(fv_mesh_t *m)
 	for (cap = 1024; cap < expect + expect / 2; cap *= 2)
 		;
 	b.t.mask = cap - 1;
+	b.t.per_node = per_node(cap, m->n_nodes);
 	b.cap = (fv_idx_t)(expect > FV_IDX_MAX ? FV_IDX_MAX : expect);
 	FV_CALL_GOTO(err, fail, fv_malloc(&b.t.slot, cap, sizeof *b.t.slot, "face hash table"));
-	memset(b.t.slot, 0xff, cap * sizeof *b.t.slot);
+	memset(b.t.slot, 0xff, cap * sizeof *b.t.slot); /* SLOT_EMPTY */
 	FV_CALL_GOTO(err, fail, fv_malloc(&b.owner, (size_t)b.cap, sizeof *b.owner, "face owners"));
 	FV_CALL_GOTO(err, fail, fv_malloc(&b.nbr, (size_t)b.cap, sizeof *b.nbr, "face neighbours"));
 	FV_CALL_GOTO(err, fail, fv_malloc(&b.nn, (size_t)b.cap, sizeof *b.nn, "face sizes"));
