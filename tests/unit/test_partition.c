@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+/* placeholder */
+int main(void) { return 77; }
