@@ -1,3 +1,416 @@
 /* SPDX-License-Identifier: MIT */
-/* placeholder: being written */
-#include "fvstar/mesh.h"
+/* Per-block local meshes of a block-contiguous mesh: owned and ghost cells,
+ * local faces, nodes and geometry, and the halo send/receive lists.
+ *
+ * Choices the contract in partition.h leaves open: local nodes are in
+ * increasing global id (node_global is sorted); each node's node_cell list
+ * keeps the global mesh's order (increasing global cell id); a block may be
+ * empty (an empty range in block_off), giving a block with nothing local. */
+#include "fvstar/partition.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Global-to-local maps, rewritten by each block in turn. A ghost is
+ * recognised by cell_blk[c] == b, so no map is ever cleared; face_loc and
+ * node_loc are read only for faces and nodes the block has just written. */
+typedef struct build {
+	const fv_mesh_t *m;
+	const fv_idx_t *block_off;
+	int n_blocks;
+	int32_t *cell_blk;   /* [n_cells] last block that took c as a ghost */
+	fv_idx_t *cell_loc;  /* [n_cells] local index of that ghost */
+	int32_t *node_blk;   /* [n_nodes] last block that took the node */
+	fv_idx_t *node_loc;  /* [n_nodes] */
+	fv_idx_t *face_loc;  /* [n_faces] */
+	fv_idx_t *scratch;   /* [max(n_cells, n_nodes, n_faces)] */
+	fv_idx_t *sort_tmp;  /* as large, for radix_sort */
+} build_t;
+
+/* LSD radix sort of non-negative ids, 11 bits a pass: the id lists of all
+ * blocks together are as long as the mesh, and qsort dominated the build. */
+static void radix_sort(fv_idx_t *a, fv_idx_t *tmp, fv_idx_t n)
+{
+	fv_idx_t max = 0, *src = a, *dst = tmp;
+	for (fv_idx_t i = 0; i < n; i++)
+		max = a[i] > max ? a[i] : max;
+	for (int shift = 0; shift == 0 || (shift < 31 && (max >> shift) > 0); shift += 11) {
+		fv_idx_t cnt[2048 + 1] = {0}, *t;
+		for (fv_idx_t i = 0; i < n; i++)
+			cnt[((src[i] >> shift) & 2047) + 1]++;
+		for (int d = 0; d < 2048; d++)
+			cnt[d + 1] += cnt[d];
+		for (fv_idx_t i = 0; i < n; i++)
+			dst[cnt[(src[i] >> shift) & 2047]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, (size_t)n * sizeof *a);
+}
+
+/* Block of global cell c: the last b with block_off[b] <= c, which also
+ * steps over empty blocks. */
+static int block_of(const build_t *w, fv_idx_t c)
+{
+	int lo = 0, hi = w->n_blocks; /* block_off[lo] <= c < block_off[hi] */
+	while (hi - lo > 1) {
+		int mid = lo + (hi - lo) / 2;
+		if (w->block_off[mid] <= c)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Local index of global cell c in block b, -1 when c is not local. */
+static fv_idx_t local_cell(const build_t *w, const fv_block_t *b, fv_idx_t c)
+{
+	if (c >= b->cell0 && c < b->cell0 + b->n_owned)
+		return c - b->cell0;
+	return w->cell_blk[c] == b->id ? w->cell_loc[c] : -1;
+}
+
+/* A sorted copy of the n ids gathered in scratch. */
+static fv_err_t take_sorted(build_t *w, fv_idx_t n, fv_idx_t **out, const char *what)
+{
+	radix_sort(w->scratch, w->sort_tmp, n);
+	FV_CALL(fv_malloc(out, (size_t)n + 1, sizeof **out, what));
+	memcpy(*out, w->scratch, (size_t)n * sizeof **out);
+	return FV_OK;
+}
+
+/* dst[d * n + i] = src[d * n_src + ids[i]] for ncomp components (SoA). */
+static void gather_soa(fv_real_t *dst, const fv_real_t *src, size_t n_src, const fv_idx_t *ids, size_t n,
+		       int ncomp)
+{
+	for (int d = 0; d < ncomp; d++)
+		for (size_t i = 0; i < n; i++)
+			dst[d * n + i] = src[d * n_src + (size_t)ids[i]];
+}
+
+/* Nodes of owned cells, in increasing global id. */
+static fv_err_t block_nodes(build_t *w, fv_block_t *b)
+{
+	const fv_mesh_t *m = w->m;
+	fv_idx_t nn = 0, c1 = b->cell0 + b->n_owned;
+	for (fv_idx_t i = m->cell_node_off[b->cell0]; i < m->cell_node_off[c1]; i++) {
+		fv_idx_t v = m->cell_node[i];
+		if (w->node_blk[v] != b->id) {
+			w->node_blk[v] = b->id;
+			w->scratch[nn++] = v;
+		}
+	}
+	b->n_nodes = nn;
+	FV_CALL(take_sorted(w, nn, &b->node_global, "block nodes"));
+	for (fv_idx_t i = 0; i < nn; i++)
+		w->node_loc[b->node_global[i]] = i;
+	return FV_OK;
+}
+
+/* Cells: owned, then ghosts sorted by global id, which groups them by
+ * source block (blocks are contiguous ranges) in increasing block id. */
+static fv_err_t block_cells(build_t *w, fv_block_t *b)
+{
+	const fv_mesh_t *m = w->m;
+	fv_idx_t ng = 0, c1 = b->cell0 + b->n_owned;
+	/* from the block's nodes, each visited once (block_nodes ran first) */
+	for (fv_idx_t i = 0; i < b->n_nodes; i++) {
+		fv_idx_t v = b->node_global[i];
+		for (fv_idx_t k = m->node_cell_off[v]; k < m->node_cell_off[v + 1]; k++) {
+			fv_idx_t d = m->node_cell[k];
+			if ((d < b->cell0 || d >= c1) && w->cell_blk[d] != b->id) {
+				w->cell_blk[d] = b->id;
+				w->scratch[ng++] = d;
+			}
+		}
+	}
+	radix_sort(w->scratch, w->sort_tmp, ng);
+	b->n_ghost = ng;
+	b->n_cells = b->n_owned + ng;
+	FV_CALL(fv_malloc(&b->cell_global, (size_t)b->n_cells + 1, sizeof *b->cell_global, "block cells"));
+	for (fv_idx_t i = 0; i < b->n_owned; i++)
+		b->cell_global[i] = b->cell0 + i;
+	for (fv_idx_t i = 0; i < ng; i++) {
+		b->cell_global[b->n_owned + i] = w->scratch[i];
+		w->cell_loc[w->scratch[i]] = b->n_owned + i;
+	}
+
+	/* neighbours and receive ranges: one run of ghosts per source block */
+	{
+		size_t cap = (size_t)(ng < w->n_blocks ? ng : w->n_blocks) + 1;
+		FV_CALL(fv_malloc(&b->nbr, cap, sizeof *b->nbr, "block neighbours"));
+		FV_CALL(fv_malloc(&b->recv_off, cap, sizeof *b->recv_off, "block receive offsets"));
+	}
+	b->n_nbr = 0;
+	for (fv_idx_t i = 0, end = 0; i < ng; i++)
+		if (w->scratch[i] >= end) {
+			int src = block_of(w, w->scratch[i]);
+			b->nbr[b->n_nbr] = src;
+			b->recv_off[b->n_nbr++] = i;
+			end = w->block_off[src + 1];
+		}
+	b->recv_off[b->n_nbr] = ng;
+	return FV_OK;
+}
+
+/* Local cells around each local node, after block_cells. */
+static fv_err_t block_node_cells(build_t *w, fv_block_t *b)
+{
+	const fv_mesh_t *m = w->m;
+	fv_idx_t nn = b->n_nodes;
+	/* every cell around a local node is owned or a ghost by construction */
+	FV_CALL(fv_malloc(&b->node_cell_off, (size_t)nn + 1, sizeof *b->node_cell_off, "block node cell offsets"));
+	b->node_cell_off[0] = 0;
+	for (fv_idx_t i = 0; i < nn; i++) {
+		fv_idx_t v = b->node_global[i];
+		b->node_cell_off[i + 1] = b->node_cell_off[i] + m->node_cell_off[v + 1] - m->node_cell_off[v];
+	}
+	FV_CALL(fv_malloc(&b->node_cell, (size_t)b->node_cell_off[nn] + 1, sizeof *b->node_cell, "block node cells"));
+	for (fv_idx_t i = 0; i < nn; i++) {
+		fv_idx_t v = b->node_global[i], k0 = m->node_cell_off[v];
+		for (fv_idx_t k = k0; k < m->node_cell_off[v + 1]; k++) {
+			fv_idx_t lc = local_cell(w, b, m->node_cell[k]);
+			FV_CHECK(lc >= 0, FV_ERR_MESH, "%s: block %d: cell %d around node %d is neither owned nor a ghost",
+				 m->source, b->id, (int)m->node_cell[k], (int)v);
+			b->node_cell[b->node_cell_off[i] + k - k0] = lc;
+		}
+	}
+	return FV_OK;
+}
+
+/* Faces with an owned cell, in global order: boundary faces come first
+ * grouped by marker there, then interior faces in Alg. 2 order. */
+static fv_err_t block_faces(build_t *w, fv_block_t *b)
+{
+	const fv_mesh_t *m = w->m;
+	fv_idx_t nf = 0, c1 = b->cell0 + b->n_owned;
+	size_t gnf = (size_t)m->n_faces;
+
+	/* each face once: from its owner, or from its neighbour when the owner
+	 * is outside the block */
+	for (fv_idx_t s = m->cell_face_off[b->cell0]; s < m->cell_face_off[c1]; s++) {
+		fv_idx_t f = m->cell_face[s], o = m->face_cell[2 * (size_t)f];
+		if (m->cell_face_sign[s] > 0 || o < b->cell0 || o >= c1)
+			w->scratch[nf++] = f;
+	}
+	b->n_faces = nf;
+	FV_CALL(take_sorted(w, nf, &b->face_global, "block faces"));
+	b->n_bfaces = 0;
+	while (b->n_bfaces < nf && b->face_global[b->n_bfaces] < m->n_bfaces)
+		b->n_bfaces++;
+
+	FV_CALL(fv_calloc(&b->marker_face_off, (size_t)m->n_markers + 1, sizeof *b->marker_face_off,
+			  "block marker offsets"));
+	FV_CALL(fv_malloc(&b->face_marker, (size_t)b->n_bfaces + 1, sizeof *b->face_marker, "block face markers"));
+	for (fv_idx_t i = 0; i < b->n_bfaces; i++) {
+		b->face_marker[i] = m->face_marker[b->face_global[i]];
+		b->marker_face_off[b->face_marker[i] + 1]++;
+	}
+	for (int k = 0; k < m->n_markers; k++)
+		b->marker_face_off[k + 1] += b->marker_face_off[k];
+
+	FV_CALL(fv_malloc(&b->face_cell, 2 * (size_t)nf + 1, sizeof *b->face_cell, "block face cells"));
+	FV_CALL(fv_malloc(&b->face_node_off, (size_t)nf + 1, sizeof *b->face_node_off, "block face offsets"));
+	b->face_node_off[0] = 0;
+	for (fv_idx_t i = 0; i < nf; i++) {
+		fv_idx_t f = b->face_global[i];
+		w->face_loc[f] = i;
+		for (int k = 0; k < 2; k++) {
+			fv_idx_t c = m->face_cell[2 * (size_t)f + k];
+			b->face_cell[2 * (size_t)i + k] = c < 0 ? -1 : local_cell(w, b, c);
+			FV_CHECK(c < 0 || b->face_cell[2 * (size_t)i + k] >= 0, FV_ERR_MESH,
+				 "%s: block %d: cell %d of face %d is neither owned nor a ghost", m->source, b->id,
+				 (int)c, (int)f);
+		}
+		b->face_node_off[i + 1] = b->face_node_off[i] + m->face_node_off[f + 1] - m->face_node_off[f];
+	}
+	FV_CALL(fv_malloc(&b->face_node, (size_t)b->face_node_off[nf] + 1, sizeof *b->face_node, "block face nodes"));
+	for (fv_idx_t i = 0; i < nf; i++) {
+		fv_idx_t f = b->face_global[i], k0 = m->face_node_off[f];
+		for (fv_idx_t k = k0; k < m->face_node_off[f + 1]; k++) {
+			fv_idx_t v = m->face_node[k];
+			/* a face of an owned cell has all its nodes in that cell */
+			FV_CHECK(w->node_blk[v] == b->id, FV_ERR_MESH, "%s: block %d: node %d of face %d is not local",
+				 m->source, b->id, (int)v, (int)f);
+			b->face_node[b->face_node_off[i] + k - k0] = w->node_loc[v];
+		}
+	}
+	FV_CALL(fv_malloc(&b->face_area, 3 * (size_t)nf + 1, sizeof *b->face_area, "block face areas"));
+	FV_CALL(fv_malloc(&b->face_ctr, 3 * (size_t)nf + 1, sizeof *b->face_ctr, "block face centres"));
+	gather_soa(b->face_area, m->face_area, gnf, b->face_global, (size_t)nf, 3);
+	gather_soa(b->face_ctr, m->face_ctr, gnf, b->face_global, (size_t)nf, 3);
+	return FV_OK;
+}
+
+/* Owned cells' faces, after block_faces: every face of an owned cell is
+ * local, so face_loc holds it. */
+static fv_err_t block_cell_faces(build_t *w, fv_block_t *b)
+{
+	const fv_mesh_t *m = w->m;
+	fv_idx_t s0 = m->cell_face_off[b->cell0], ns = m->cell_face_off[b->cell0 + b->n_owned] - s0;
+	FV_CALL(fv_malloc(&b->cell_face_off, (size_t)b->n_owned + 1, sizeof *b->cell_face_off, "block cell face offsets"));
+	FV_CALL(fv_malloc(&b->cell_face, (size_t)ns + 1, sizeof *b->cell_face, "block cell faces"));
+	FV_CALL(fv_malloc(&b->cell_face_sign, (size_t)ns + 1, sizeof *b->cell_face_sign, "block cell face signs"));
+	for (fv_idx_t i = 0; i <= b->n_owned; i++)
+		b->cell_face_off[i] = m->cell_face_off[b->cell0 + i] - s0;
+	for (fv_idx_t s = 0; s < ns; s++)
+		b->cell_face[s] = w->face_loc[m->cell_face[s0 + s]];
+	memcpy(b->cell_face_sign, m->cell_face_sign + s0, (size_t)ns * sizeof *b->cell_face_sign);
+	return FV_OK;
+}
+
+static fv_err_t block_cell_geometry(build_t *w, fv_block_t *b)
+{
+	const fv_mesh_t *m = w->m;
+	FV_CALL(fv_malloc(&b->cell_vol, (size_t)b->n_cells + 1, sizeof *b->cell_vol, "block cell volumes"));
+	FV_CALL(fv_malloc(&b->cell_ctr, 3 * (size_t)b->n_cells + 1, sizeof *b->cell_ctr, "block cell centres"));
+	gather_soa(b->cell_vol, m->cell_vol, (size_t)m->n_cells, b->cell_global, (size_t)b->n_cells, 1);
+	gather_soa(b->cell_ctr, m->cell_ctr, (size_t)m->n_cells, b->cell_global, (size_t)b->n_cells, 3);
+	return FV_OK;
+}
+
+static int find_nbr(const fv_block_t *b, int id)
+{
+	int lo = 0, hi = b->n_nbr;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (b->nbr[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < b->n_nbr && b->nbr[lo] == id ? lo : -1;
+}
+
+/* What b sends to n is what n receives from b: n's ghost run from b, as
+ * b's local owned indices. Node sharing is symmetric, so n must list b
+ * among its neighbours whenever b lists n. */
+static fv_err_t block_send_lists(const fv_mesh_t *m, fv_block_t *blocks, fv_block_t *b)
+{
+	FV_CALL(fv_malloc(&b->send_off, (size_t)b->n_nbr + 1, sizeof *b->send_off, "block send offsets"));
+	b->send_off[0] = 0;
+	for (int k = 0; k < b->n_nbr; k++) {
+		const fv_block_t *n = &blocks[b->nbr[k]];
+		int j = find_nbr(n, b->id);
+		FV_CHECK(j >= 0, FV_ERR_MESH, "%s: halo not symmetric: block %d has ghosts from block %d but not the reverse",
+			 m->source, b->id, n->id);
+		b->send_off[k + 1] = b->send_off[k] + n->recv_off[j + 1] - n->recv_off[j];
+	}
+	FV_CALL(fv_malloc(&b->send_cell, (size_t)b->send_off[b->n_nbr] + 1, sizeof *b->send_cell, "block send cells"));
+	for (int k = 0; k < b->n_nbr; k++) {
+		const fv_block_t *n = &blocks[b->nbr[k]];
+		const fv_idx_t *g = n->cell_global + n->n_owned + n->recv_off[find_nbr(n, b->id)];
+		for (fv_idx_t i = 0; i < b->send_off[k + 1] - b->send_off[k]; i++)
+			b->send_cell[b->send_off[k] + i] = g[i] - b->cell0;
+	}
+	return FV_OK;
+}
+
+static void free_build(build_t *w)
+{
+	free(w->cell_blk);
+	free(w->cell_loc);
+	free(w->node_blk);
+	free(w->node_loc);
+	free(w->face_loc);
+	free(w->scratch);
+	free(w->sort_tmp);
+}
+
+static fv_err_t check_args(const fv_mesh_t *m, const fv_idx_t *block_off, int n_blocks, fv_block_t **blocks)
+{
+	FV_CHECK(m && block_off && blocks, FV_ERR_ARG, "fv_blocks_build: null argument");
+	FV_CHECK(m->face_cell && m->node_cell && m->cell_vol && m->face_area, FV_ERR_ARG,
+		 "%s: blocks need faces, node cells and geometry: call fv_mesh_prepare first", m->source);
+	FV_CHECK(n_blocks >= 1, FV_ERR_ARG, "%s: %d blocks", m->source, n_blocks);
+	FV_CHECK(block_off[0] == 0 && block_off[n_blocks] == m->n_cells, FV_ERR_ARG,
+		 "%s: block ranges cover [%d, %d), not the %d cells", m->source, (int)block_off[0],
+		 (int)block_off[n_blocks], (int)m->n_cells);
+	for (int b = 0; b < n_blocks; b++)
+		FV_CHECK(block_off[b] <= block_off[b + 1], FV_ERR_ARG, "%s: block %d has range [%d, %d)", m->source, b,
+			 (int)block_off[b], (int)block_off[b + 1]);
+	return FV_OK;
+}
+
+fv_err_t fv_blocks_build(const fv_mesh_t *m, const fv_idx_t *block_off, int n_blocks, fv_block_t **blocks)
+{
+	build_t w = {.m = m, .block_off = block_off, .n_blocks = n_blocks};
+	fv_block_t *bl = NULL;
+	size_t nmax;
+	fv_err_t err = FV_OK;
+
+	if (blocks)
+		*blocks = NULL;
+	FV_CALL(check_args(m, block_off, n_blocks, blocks));
+	nmax = (size_t)m->n_cells;
+	nmax = (size_t)m->n_nodes > nmax ? (size_t)m->n_nodes : nmax;
+	nmax = (size_t)m->n_faces > nmax ? (size_t)m->n_faces : nmax;
+	FV_CALL_GOTO(err, fail, fv_calloc(&bl, (size_t)n_blocks, sizeof *bl, "blocks"));
+	FV_CALL_GOTO(err, fail, fv_malloc(&w.cell_blk, (size_t)m->n_cells, sizeof *w.cell_blk, "ghost marks"));
+	FV_CALL_GOTO(err, fail, fv_malloc(&w.cell_loc, (size_t)m->n_cells, sizeof *w.cell_loc, "ghost indices"));
+	FV_CALL_GOTO(err, fail, fv_malloc(&w.node_blk, (size_t)m->n_nodes, sizeof *w.node_blk, "node marks"));
+	FV_CALL_GOTO(err, fail, fv_malloc(&w.node_loc, (size_t)m->n_nodes, sizeof *w.node_loc, "node indices"));
+	FV_CALL_GOTO(err, fail, fv_malloc(&w.face_loc, (size_t)m->n_faces, sizeof *w.face_loc, "face indices"));
+	FV_CALL_GOTO(err, fail, fv_malloc(&w.scratch, nmax, sizeof *w.scratch, "block scratch"));
+	FV_CALL_GOTO(err, fail, fv_malloc(&w.sort_tmp, nmax, sizeof *w.sort_tmp, "block sort buffer"));
+	for (fv_idx_t c = 0; c < m->n_cells; c++)
+		w.cell_blk[c] = -1;
+	for (fv_idx_t v = 0; v < m->n_nodes; v++)
+		w.node_blk[v] = -1;
+
+	for (int ib = 0; ib < n_blocks; ib++) {
+		fv_block_t *b = &bl[ib];
+		b->id = ib;
+		b->cell0 = block_off[ib];
+		b->n_owned = block_off[ib + 1] - block_off[ib];
+		FV_CALL_GOTO(err, fail, block_nodes(&w, b));
+		FV_CALL_GOTO(err, fail, block_cells(&w, b));
+		FV_CALL_GOTO(err, fail, block_node_cells(&w, b));
+		FV_CALL_GOTO(err, fail, block_faces(&w, b));
+		FV_CALL_GOTO(err, fail, block_cell_faces(&w, b));
+		FV_CALL_GOTO(err, fail, block_cell_geometry(&w, b));
+	}
+	for (int ib = 0; ib < n_blocks; ib++)
+		FV_CALL_GOTO(err, fail, block_send_lists(m, bl, &bl[ib]));
+	free_build(&w);
+	*blocks = bl;
+	return FV_OK;
+fail:
+	free_build(&w);
+	fv_blocks_free(bl, n_blocks);
+	return err;
+}
+
+void fv_blocks_free(fv_block_t *blocks, int n_blocks)
+{
+	if (!blocks)
+		return;
+	for (int i = 0; i < n_blocks; i++) {
+		fv_block_t *b = &blocks[i];
+		free(b->cell_global);
+		free(b->face_global);
+		free(b->face_cell);
+		free(b->face_marker);
+		free(b->marker_face_off);
+		free(b->face_node_off);
+		free(b->face_node);
+		free(b->face_area);
+		free(b->face_ctr);
+		free(b->cell_face_off);
+		free(b->cell_face);
+		free(b->cell_face_sign);
+		free(b->cell_vol);
+		free(b->cell_ctr);
+		free(b->node_global);
+		free(b->node_cell_off);
+		free(b->node_cell);
+		free(b->nbr);
+		free(b->recv_off);
+		free(b->send_off);
+		free(b->send_cell);
+	}
+	free(blocks);
+}

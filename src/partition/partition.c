@@ -1,3 +1,281 @@
 /* SPDX-License-Identifier: MIT */
-/* placeholder: being written */
-#include "fvstar/mesh.h"
+/* Cell partitioning into blocks: METIS k-way or Scotch on the cell dual
+ * graph, or contiguous ranges of the current numbering, with cut statistics. */
+#include "config.h"
+
+#include "fvstar/partition.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef FV_HAVE_METIS
+#include <metis.h>
+#endif
+#ifdef FV_HAVE_SCOTCH
+#include <scotch.h>
+#endif
+
+/* The dual graph in CSR form (int32, the width METIS is built with here). */
+typedef struct dual_graph {
+	int32_t n;
+	int32_t *xadj;   /* [n + 1] */
+	int32_t *adj;    /* [xadj[n]] */
+} dual_graph_t;
+
+static void free_graph(dual_graph_t *g)
+{
+	FV_FREE(g->xadj);
+	FV_FREE(g->adj);
+}
+
+/* Cells adjacent through interior faces; cell_cell holds -1 on the boundary. */
+static fv_err_t build_graph(const fv_mesh_t *m, dual_graph_t *g)
+{
+	fv_idx_t nc = m->n_cells;
+	g->n = nc;
+	g->xadj = NULL;
+	g->adj = NULL;
+	FV_CALL(fv_malloc(&g->xadj, (size_t)nc + 1, sizeof *g->xadj, "dual graph offsets"));
+	g->xadj[0] = 0;
+	for (fv_idx_t c = 0; c < nc; c++) {
+		int32_t d = 0;
+		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++)
+			d += m->cell_cell[s] >= 0;
+		g->xadj[c + 1] = g->xadj[c] + d;
+	}
+	if (fv_malloc(&g->adj, (size_t)g->xadj[nc] + 1, sizeof *g->adj, "dual graph edges") != FV_OK) {
+		free_graph(g);
+		return fv_error_trace(FV_ERR_MEM, __FILE__, __LINE__);
+	}
+	for (fv_idx_t c = 0, k = 0; c < nc; c++)
+		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++)
+			if (m->cell_cell[s] >= 0)
+				g->adj[k++] = m->cell_cell[s];
+	return FV_OK;
+}
+
+#ifdef FV_HAVE_METIS
+static fv_err_t part_metis(const fv_mesh_t *m, int n_blocks, unsigned seed, int32_t *part)
+{
+	_Static_assert(sizeof(idx_t) == sizeof(int32_t), "METIS must be built with 32-bit idx_t");
+	dual_graph_t g;
+	idx_t nvtxs, ncon = 1, nparts = n_blocks, objval = 0;
+	idx_t options[METIS_NOPTIONS];
+	int rc;
+	FV_CALL(build_graph(m, &g));
+	nvtxs = g.n;
+	METIS_SetDefaultOptions(options);
+	options[METIS_OPTION_NUMBERING] = 0;
+	/* METIS wants a non-negative seed; keep it reproducible from ours */
+	options[METIS_OPTION_SEED] = (idx_t)(seed & 0x7fffffffu);
+	rc = METIS_PartGraphKway(&nvtxs, &ncon, g.xadj, g.adj, NULL, NULL, NULL, &nparts, NULL, NULL, options,
+				 &objval, part);
+	free_graph(&g);
+	FV_CHECK(rc == METIS_OK, rc == METIS_ERROR_MEMORY ? FV_ERR_MEM : FV_ERR_RUNTIME,
+		 "%s: METIS_PartGraphKway into %d blocks failed (%s)", m->source, n_blocks,
+		 rc == METIS_ERROR_MEMORY ? "out of memory" : rc == METIS_ERROR_INPUT ? "bad input" : "error");
+	return FV_OK;
+}
+#endif
+
+#ifdef FV_HAVE_SCOTCH
+/* SCOTCH_Num may be 32 or 64 bits depending on the build: copy to it. */
+static fv_err_t to_scotch(const int32_t *src, size_t n, SCOTCH_Num **dst, const char *what)
+{
+	FV_CALL(fv_malloc(dst, n + 1, sizeof **dst, what));
+	for (size_t i = 0; i < n; i++)
+		(*dst)[i] = (SCOTCH_Num)src[i];
+	return FV_OK;
+}
+
+/* Partition with the default strategy and the 3 % tolerance METIS uses by
+ * default; returns Scotch's status. */
+static int map_scotch(SCOTCH_Graph *graph, int n_blocks, SCOTCH_Num *ptab)
+{
+	SCOTCH_Strat strat;
+	int rc = 1;
+	SCOTCH_stratInit(&strat);
+	if (SCOTCH_stratGraphMapBuild(&strat, SCOTCH_STRATDEFAULT, n_blocks, 0.03) == 0)
+		rc = SCOTCH_graphPart(graph, n_blocks, &strat, ptab);
+	SCOTCH_stratExit(&strat);
+	return rc;
+}
+
+/* Partitions base into ptab, reproducibly for a given seed; returns
+ * Scotch's status. */
+static int scotch_part_seeded(SCOTCH_Graph *base, int n_blocks, unsigned seed, SCOTCH_Num *ptab)
+{
+#if SCOTCH_VERSION >= 7
+	/* Scotch 7 partitions with threads by default, which is not
+	 * reproducible run to run: a private context with one thread and its
+	 * own generator is. */
+	SCOTCH_Context ctx;
+	SCOTCH_Graph graph;
+	int rc = 1;
+	if (SCOTCH_contextInit(&ctx) != 0)
+		return 1;
+	if (SCOTCH_contextThreadSpawn(&ctx, 1, NULL) == 0 &&
+	    SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMDETERMINISTIC, 1) == 0 &&
+	    SCOTCH_contextRandomClone(&ctx) == 0 && SCOTCH_graphInit(&graph) == 0) {
+		SCOTCH_contextRandomSeed(&ctx, (SCOTCH_Num)seed);
+		if (SCOTCH_contextBindGraph(&ctx, base, &graph) == 0)
+			rc = map_scotch(&graph, n_blocks, ptab);
+		SCOTCH_graphExit(&graph);
+	}
+	SCOTCH_contextExit(&ctx);
+	return rc;
+#else
+	/* older Scotch runs on one thread: reseeding its generator suffices */
+	SCOTCH_randomSeed((SCOTCH_Num)seed);
+	SCOTCH_randomReset();
+	return map_scotch(base, n_blocks, ptab);
+#endif
+}
+
+static fv_err_t part_scotch(const fv_mesh_t *m, int n_blocks, unsigned seed, int32_t *part)
+{
+	dual_graph_t g;
+	SCOTCH_Num *vert = NULL, *edge = NULL, *ptab = NULL;
+	SCOTCH_Graph base;
+	fv_err_t err = FV_OK;
+	int rc = 1;
+
+	FV_CALL(build_graph(m, &g));
+	FV_CALL_GOTO(err, done, to_scotch(g.xadj, (size_t)g.n + 1, &vert, "Scotch graph offsets"));
+	FV_CALL_GOTO(err, done, to_scotch(g.adj, (size_t)g.xadj[g.n], &edge, "Scotch graph edges"));
+	FV_CALL_GOTO(err, done, fv_malloc(&ptab, (size_t)g.n + 1, sizeof *ptab, "Scotch partition"));
+	if (SCOTCH_graphInit(&base) == 0) {
+		if (SCOTCH_graphBuild(&base, 0, g.n, vert, NULL, NULL, NULL, g.xadj[g.n], edge, NULL) == 0)
+			rc = scotch_part_seeded(&base, n_blocks, seed, ptab);
+		SCOTCH_graphExit(&base);
+	}
+	if (rc != 0) {
+		err = FV_ERROR(FV_ERR_RUNTIME, "%s: Scotch partitioning into %d blocks failed", m->source, n_blocks);
+		goto done;
+	}
+	for (fv_idx_t c = 0; c < g.n; c++)
+		part[c] = (int32_t)ptab[c];
+done:
+	free_graph(&g);
+	free(vert);
+	free(edge);
+	free(ptab);
+	return err;
+}
+#endif
+
+static void part_linear(fv_idx_t n_cells, int n_blocks, int32_t *part)
+{
+	/* cell c goes to floor(c B / n): sizes differ by at most one and are
+	 * all >= 1 when B <= n */
+	for (fv_idx_t c = 0; c < n_cells; c++)
+		part[c] = (int32_t)((int64_t)c * n_blocks / n_cells);
+}
+
+/* Partitioners may leave a block empty on tiny meshes (METIS does). Each
+ * empty block takes the highest-numbered cell of the currently largest
+ * block: the result stays valid, every block non-empty, and a mesh large
+ * enough to be worth partitioning never reaches this. */
+static void fill_empty_blocks(fv_idx_t n_cells, int n_blocks, int32_t *part, fv_idx_t *count)
+{
+	for (int b = 0; b < n_blocks; b++) {
+		int big = 0;
+		if (count[b] > 0)
+			continue;
+		for (int k = 1; k < n_blocks; k++)
+			if (count[k] > count[big])
+				big = k;
+		for (fv_idx_t c = n_cells - 1; c >= 0; c--)
+			if (part[c] == big) {
+				part[c] = b;
+				count[big]--;
+				count[b]++;
+				break;
+			}
+	}
+}
+
+static void partition_stats(const fv_mesh_t *m, int n_blocks, const int32_t *part, const fv_idx_t *count,
+			    fv_partition_stats_t *st)
+{
+	fv_idx_t lo = count[0], hi = count[0];
+	int64_t cut = 0;
+	for (int b = 1; b < n_blocks; b++) {
+		lo = count[b] < lo ? count[b] : lo;
+		hi = count[b] > hi ? count[b] : hi;
+	}
+	for (fv_idx_t f = m->n_bfaces; f < m->n_faces; f++)
+		cut += part[m->face_cell[2 * (size_t)f]] != part[m->face_cell[2 * (size_t)f + 1]];
+	st->n_blocks = n_blocks;
+	st->edge_cut = cut;
+	st->min_cells = lo;
+	st->max_cells = hi;
+	st->imbalance = (double)hi * n_blocks / (double)m->n_cells;
+}
+
+static const char *method_name(fv_partitioner_t method)
+{
+	switch (method) {
+	case FV_PART_METIS: return "metis";
+	case FV_PART_SCOTCH: return "scotch";
+	case FV_PART_LINEAR: return "linear";
+	}
+	return "?";
+}
+
+fv_err_t fv_partition_cells(const fv_mesh_t *m, int n_blocks, fv_partitioner_t method, unsigned seed,
+			    int32_t *block_of_cell, fv_partition_stats_t *stats)
+{
+	fv_idx_t *count;
+	fv_err_t err = FV_OK;
+
+	FV_CHECK(m && block_of_cell, FV_ERR_ARG, "fv_partition_cells: null argument");
+	FV_CHECK(m->cell_cell && m->face_cell, FV_ERR_ARG,
+		 "%s: partitioning needs the mesh's faces: call fv_mesh_prepare first", m->source);
+	FV_CHECK(method == FV_PART_METIS || method == FV_PART_SCOTCH || method == FV_PART_LINEAR, FV_ERR_ARG,
+		 "unknown partitioner %d", (int)method);
+	FV_CHECK(n_blocks >= 1 && n_blocks <= m->n_cells, FV_ERR_ARG,
+		 "%s: cannot split %d cells into %d blocks (need 1 <= blocks <= cells)", m->source,
+		 (int)m->n_cells, n_blocks);
+#ifndef FV_HAVE_METIS
+	FV_CHECK(method != FV_PART_METIS, FV_ERR_ARG,
+		 "partitioner 'metis' not available: reconfigure with --with-metis");
+#endif
+#ifndef FV_HAVE_SCOTCH
+	FV_CHECK(method != FV_PART_SCOTCH, FV_ERR_ARG,
+		 "partitioner 'scotch' not available: reconfigure with --with-scotch");
+#endif
+
+	if (n_blocks == 1)
+		memset(block_of_cell, 0, (size_t)m->n_cells * sizeof *block_of_cell);
+	else if (method == FV_PART_LINEAR)
+		part_linear(m->n_cells, n_blocks, block_of_cell);
+#ifdef FV_HAVE_METIS
+	else if (method == FV_PART_METIS)
+		FV_CALL(part_metis(m, n_blocks, seed, block_of_cell));
+#endif
+#ifdef FV_HAVE_SCOTCH
+	else if (method == FV_PART_SCOTCH)
+		FV_CALL(part_scotch(m, n_blocks, seed, block_of_cell));
+#endif
+	(void)seed;
+
+	FV_CALL(fv_calloc(&count, (size_t)n_blocks, sizeof *count, "block sizes"));
+	for (fv_idx_t c = 0; c < m->n_cells; c++) {
+		if (block_of_cell[c] < 0 || block_of_cell[c] >= n_blocks) {
+			err = FV_ERROR(FV_ERR_RUNTIME, "%s: partitioner '%s' put cell %d in block %d of %d",
+				       m->source, method_name(method), (int)c, (int)block_of_cell[c], n_blocks);
+			break;
+		}
+		count[block_of_cell[c]]++;
+	}
+	if (err == FV_OK) {
+		fill_empty_blocks(m->n_cells, n_blocks, block_of_cell, count);
+		if (stats)
+			partition_stats(m, n_blocks, block_of_cell, count, stats);
+	}
+	free(count);
+	return err;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/* What every solver codelet shares: the scalar arguments of a task, and the
+ * fv_insert_<stage>() functions the solver calls (one per stage). */
+#ifndef FVSTAR_CODELETS_COMMON_H
+#define FVSTAR_CODELETS_COMMON_H
+
+#include <starpu.h>
+
+#include "config.h"
+#include "fvstar/error.h"
+#include "solver/kernels.h"
+#include "solver/view.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fv_task_args {
+	fv_layout_t L;       /* the block's mesh layout (offsets into geo) */
+	fv_params_t P;
+	int block;
+	int nbr;             /* halo: neighbour index in the block's lists */
+	int nvars;           /* halo: values per cell of the field */
+	fv_real_t rk_a;      /* update: q = a q0 + b (q - dt/V R) */
+	fv_real_t rk_b;
+} fv_task_args_t;
+
+/* The clock of an unsteady run, advanced once per iteration on the host
+ * side of the task graph: dt = min(dt_min over cells, t_end - t). */
+typedef struct fv_clock {
+	double t, t_end, dt;
+	double dt_min;       /* reduced over blocks (min), reset each iteration */
+} fv_clock_t;
+
+/* Residual sums of one iteration, reduced (sum) over blocks with
+ * STARPU_REDUX: 5 sums of squares, the number of cells, and the time and
+ * step of an unsteady run, added once by the clock task (so the norms are
+ * complete only after the clock has advanced). */
+#define FV_NORMS 8
+#define FV_NORM_CELLS 5
+#define FV_NORM_T 6
+#define FV_NORM_DT 7
+
+fv_err_t fv_insert_pack(starpu_data_handle_t geo, starpu_data_handle_t field, starpu_data_handle_t buf,
+			const fv_task_args_t *a);
+fv_err_t fv_insert_unpack(starpu_data_handle_t geo, starpu_data_handle_t buf, starpu_data_handle_t field,
+			  const fv_task_args_t *a);
+fv_err_t fv_insert_prim(starpu_data_handle_t q, starpu_data_handle_t w, const fv_task_args_t *a);
+fv_err_t fv_insert_nodes(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t wn,
+			 const fv_task_args_t *a);
+fv_err_t fv_insert_gradient(starpu_data_handle_t geo, starpu_data_handle_t wn, starpu_data_handle_t grad,
+			    const fv_task_args_t *a);
+fv_err_t fv_insert_limiter(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
+			   starpu_data_handle_t phi, const fv_task_args_t *a);
+fv_err_t fv_insert_flux(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
+			starpu_data_handle_t phi, starpu_data_handle_t res, const fv_task_args_t *a);
+fv_err_t fv_insert_timestep(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t dt,
+			    starpu_data_handle_t clock, const fv_task_args_t *a);
+fv_err_t fv_insert_clock(starpu_data_handle_t clock, starpu_data_handle_t norms, const fv_task_args_t *a);
+fv_err_t fv_insert_update(starpu_data_handle_t geo, starpu_data_handle_t res, starpu_data_handle_t dt,
+			  starpu_data_handle_t clock, starpu_data_handle_t q0, starpu_data_handle_t q, int first,
+			  const fv_task_args_t *a);
+fv_err_t fv_insert_norms(starpu_data_handle_t res, starpu_data_handle_t norms, const fv_task_args_t *a);
+/* Reduction methods for the norms (sum) and clock (min of dt_min). */
+void fv_norms_set_reduction(starpu_data_handle_t norms);
+void fv_clock_set_reduction(starpu_data_handle_t clock);
+
+/* CPU implementations (codelets/<stage>/<stage>_cpu.c). */
+void fv_pack_cpu(void *buffers[], void *cl_arg);
+void fv_unpack_cpu(void *buffers[], void *cl_arg);
+void fv_prim_cpu(void *buffers[], void *cl_arg);
+void fv_nodes_cpu(void *buffers[], void *cl_arg);
+void fv_gradient_cpu(void *buffers[], void *cl_arg);
+void fv_limiter_cpu(void *buffers[], void *cl_arg);
+void fv_flux_cpu(void *buffers[], void *cl_arg);
+void fv_timestep_cpu(void *buffers[], void *cl_arg);
+void fv_clock_cpu(void *buffers[], void *cl_arg);
+void fv_update_cpu(void *buffers[], void *cl_arg);
+void fv_norms_cpu(void *buffers[], void *cl_arg);
+
+/* Submits a task and turns StarPU's error into ours, naming the task. */
+fv_err_t fv_task_check(int ret, const char *name, int block);
+
+#define FV_ARGS_UNPACK(cl_arg, a) starpu_codelet_unpack_args((cl_arg), (a))
+#define FV_PTR(i, type) ((type *)STARPU_VECTOR_GET_PTR(buffers[i]))
+
+#ifdef __cplusplus
+}
+#endif
+#endif

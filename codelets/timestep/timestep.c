@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/* Time step: local dt = CFL V / sum(|u.S| + c|S|) per owned cell; its minimum
+ * over cells is reduced (min) into the clock for unsteady runs, and the
+ * clock task turns it into the global step of the iteration. */
+#include <math.h>
+
+#include "codelets/common.h"
+
+static struct starpu_perfmodel model = {.type = STARPU_HISTORY_BASED, .symbol = "fv_timestep"};
+static struct starpu_codelet cl = {
+	.cpu_funcs = {fv_timestep_cpu},
+	.cpu_funcs_name = {"fv_timestep_cpu"},
+	.nbuffers = 4,
+	.modes = {STARPU_R, STARPU_R, STARPU_W, STARPU_REDUX},
+	.model = &model,
+	.name = "fv_timestep",
+};
+
+static struct starpu_codelet cl_steady = {
+	.cpu_funcs = {fv_timestep_cpu},
+	.cpu_funcs_name = {"fv_timestep_cpu"},
+	.nbuffers = 3,
+	.modes = {STARPU_R, STARPU_R, STARPU_W},
+	.model = &model,
+	.name = "fv_timestep",
+};
+
+static struct starpu_perfmodel clock_model = {.type = STARPU_HISTORY_BASED, .symbol = "fv_clock"};
+static struct starpu_codelet clock_cl = {
+	.cpu_funcs = {fv_clock_cpu},
+	.cpu_funcs_name = {"fv_clock_cpu"},
+	.nbuffers = 2,
+	.modes = {STARPU_RW, STARPU_REDUX},
+	.model = &clock_model,
+	.name = "fv_clock",
+};
+
+static void clock_init_cpu(void *buffers[], void *cl_arg)
+{
+	fv_clock_t *k = FV_PTR(0, fv_clock_t);
+	(void)cl_arg;
+	k->dt_min = INFINITY;
+}
+
+static void clock_redux_cpu(void *buffers[], void *cl_arg)
+{
+	fv_clock_t *dst = FV_PTR(0, fv_clock_t);
+	const fv_clock_t *src = FV_PTR(1, const fv_clock_t);
+	(void)cl_arg;
+	if (src->dt_min < dst->dt_min)
+		dst->dt_min = src->dt_min;
+}
+
+static struct starpu_codelet clock_init_cl = {
+	.cpu_funcs = {clock_init_cpu}, .nbuffers = 1, .modes = {STARPU_W}, .name = "fv_clock_init"};
+static struct starpu_codelet clock_redux_cl = {
+	.cpu_funcs = {clock_redux_cpu}, .nbuffers = 2, .modes = {STARPU_RW, STARPU_R}, .name = "fv_clock_redux"};
+
+void fv_clock_set_reduction(starpu_data_handle_t clock)
+{
+	starpu_data_set_reduction_methods(clock, &clock_redux_cl, &clock_init_cl);
+}
+
+fv_err_t fv_insert_timestep(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t dt,
+			    starpu_data_handle_t clock, const fv_task_args_t *a)
+{
+	if (!clock)
+		return fv_task_check(starpu_task_insert(&cl_steady, STARPU_R, geo, STARPU_R, w, STARPU_W, dt,
+							STARPU_VALUE, a, sizeof *a, STARPU_NAME, "timestep", 0),
+				     "timestep", a->block);
+	return fv_task_check(starpu_task_insert(&cl, STARPU_R, geo, STARPU_R, w, STARPU_W, dt, STARPU_REDUX, clock,
+						STARPU_VALUE, a, sizeof *a, STARPU_NAME, "timestep", 0),
+			     "timestep", a->block);
+}
+
+fv_err_t fv_insert_clock(starpu_data_handle_t clock, starpu_data_handle_t norms, const fv_task_args_t *a)
+{
+	return fv_task_check(starpu_task_insert(&clock_cl, STARPU_RW, clock, STARPU_REDUX, norms, STARPU_VALUE, a,
+						sizeof *a,
+						STARPU_NAME, "clock", 0),
+			     "clock", -1);
+}

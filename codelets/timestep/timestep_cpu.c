@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* CPU: local time step per owned cell; the clock update of unsteady runs. */
+#include <math.h>
+
+#include "codelets/common.h"
+
+void fv_timestep_cpu(void *buffers[], void *cl_arg)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	const fv_real_t *w = FV_PTR(1, const fv_real_t);
+	fv_real_t *dt = FV_PTR(2, fv_real_t);
+	double dmin = INFINITY;
+	for (fv_idx_t c = 0; c < v.n_owned; c++) {
+		dt[c] = a.P.cfl * v.cell_vol[c] / fv_k_spectral(&v, &a.P, w, c);
+		if (dt[c] < dmin)
+			dmin = dt[c];
+	}
+	if (!a.P.steady) {
+		fv_clock_t *k = FV_PTR(3, fv_clock_t);
+		if (dmin < k->dt_min)
+			k->dt_min = dmin;
+	}
+}
+
+void fv_clock_cpu(void *buffers[], void *cl_arg)
+{
+	fv_clock_t *k = FV_PTR(0, fv_clock_t);
+	(void)cl_arg;
+	k->dt = k->t_end - k->t < k->dt_min ? k->t_end - k->t : k->dt_min;
+	if (k->dt < 0)
+		k->dt = 0;
+	k->t += k->dt;
+	k->dt_min = INFINITY;
+	double *norms = FV_PTR(1, double);
+	norms[FV_NORM_T] += k->t;
+	norms[FV_NORM_DT] += k->dt;
+}

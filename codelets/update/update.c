@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* SSP Runge-Kutta stage: q = a q0 + b (q - dt/V R) on owned cells; the
+ * first stage saves q into q0. */
+#include "codelets/common.h"
+
+static struct starpu_perfmodel model = {.type = STARPU_HISTORY_BASED, .symbol = "fv_update"};
+static struct starpu_codelet cl_first = {
+	.cpu_funcs = {fv_update_cpu},
+	.cpu_funcs_name = {"fv_update_cpu"},
+	.nbuffers = 5,
+	.modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_RW},
+	.model = &model,
+	.name = "fv_update",
+};
+static struct starpu_codelet cl_next = {
+	.cpu_funcs = {fv_update_cpu},
+	.cpu_funcs_name = {"fv_update_cpu"},
+	.nbuffers = 5,
+	.modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_RW},
+	.model = &model,
+	.name = "fv_update",
+};
+static struct starpu_codelet cl_first_clock = {
+	.cpu_funcs = {fv_update_cpu},
+	.cpu_funcs_name = {"fv_update_cpu"},
+	.nbuffers = 6,
+	.modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_RW, STARPU_R},
+	.model = &model,
+	.name = "fv_update",
+};
+static struct starpu_codelet cl_next_clock = {
+	.cpu_funcs = {fv_update_cpu},
+	.cpu_funcs_name = {"fv_update_cpu"},
+	.nbuffers = 6,
+	.modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_RW, STARPU_R},
+	.model = &model,
+	.name = "fv_update",
+};
+
+fv_err_t fv_insert_update(starpu_data_handle_t geo, starpu_data_handle_t res, starpu_data_handle_t dt,
+			  starpu_data_handle_t clock, starpu_data_handle_t q0, starpu_data_handle_t q, int first,
+			  const fv_task_args_t *a)
+{
+	struct starpu_codelet *c = clock ? (first ? &cl_first_clock : &cl_next_clock) : (first ? &cl_first : &cl_next);
+	int ret;
+	if (clock)
+		ret = starpu_task_insert(c, STARPU_R, geo, STARPU_R, res, STARPU_R, dt, first ? STARPU_W : STARPU_R, q0,
+					 STARPU_RW, q, STARPU_R, clock, STARPU_VALUE, a, sizeof *a, STARPU_NAME,
+					 "update", 0);
+	else
+		ret = starpu_task_insert(c, STARPU_R, geo, STARPU_R, res, STARPU_R, dt, first ? STARPU_W : STARPU_R, q0,
+					 STARPU_RW, q, STARPU_VALUE, a, sizeof *a, STARPU_NAME, "update", 0);
+	return fv_task_check(ret, "update", a->block);
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/* The Euler solver as a StarPU task graph over blocks: state, stages,
+ * halo exchanges, reductions, and the iteration driver. */
+#ifndef FVSTAR_SOLVER_H
+#define FVSTAR_SOLVER_H
+
+#include "fvstar/mesh.h"
+#include "fvstar/partition.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fv_solver fv_solver_t;
+
+typedef struct fv_solver_opts {
+	double gamma;
+	double entropy_fix;
+	double cfl;
+	double limiter_k;
+	int order;              /* 1 or 2 */
+	int limiter;            /* 0 none, 1 Venkatakrishnan, 2 Barth */
+	int limiter_all;        /* 1 per variable, 0 from pressure */
+	int rk;                 /* 2 or 3 stages (SSP) */
+	int steady;             /* 1: local time step; 0: global, up to t_end */
+	double t_end;
+	double winf[5];         /* free stream, primitive (rho u v w p) */
+	double p_out;
+	const int8_t *marker_bc; /* [n_markers] fv_bc_kind of each marker */
+	int lookahead;          /* iterations submitted ahead of the last done */
+} fv_solver_opts_t;
+
+/* One finished iteration, handed to the caller in order. */
+typedef struct fv_iter_info {
+	int iter;
+	double t;               /* physical time (unsteady) */
+	double dt;              /* global step (unsteady) */
+	double res[5];          /* RMS residual per equation (first RK stage) */
+	double wall;            /* seconds since fv_solver_run started */
+} fv_iter_info_t;
+
+/* Return non-zero to stop after this iteration. */
+typedef int (*fv_iter_cb)(const fv_iter_info_t *info, void *ctx);
+
+void fv_solver_opts_default(fv_solver_opts_t *o);
+/* m must be renumbered with the blocks (fv_mesh_renumber); the blocks are
+ * copied into StarPU buffers and may be freed afterwards. */
+fv_err_t fv_solver_create(fv_solver_t **s, const fv_mesh_t *m, const fv_block_t *blocks, int n_blocks,
+			  const fv_solver_opts_t *o);
+/* Sets owned and ghost values from a global conservative SoA array. */
+fv_err_t fv_solver_set_state(fv_solver_t *s, const fv_real_t *q_global);
+/* Copies the owned values into a global conservative SoA array (waits). */
+fv_err_t fv_solver_get_state(fv_solver_t *s, fv_real_t *q_global);
+/* Runs iterations first_iter .. last_iter; cb sees each in order. Stops
+ * early on cb's request; returns FV_ERR_NUMERIC on NaN residuals. The
+ * physical time starts at t0. *done receives the last iteration done. */
+fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0, fv_iter_cb cb, void *ctx,
+		       int *done);
+void fv_solver_destroy(fv_solver_t *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

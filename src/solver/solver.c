@@ -1,0 +1,537 @@
+/* SPDX-License-Identifier: MIT */
+/* The solver's data on StarPU and the task graph of one iteration. Every
+ * task touches one block's handles (halo tasks: one buffer between two
+ * blocks); StarPU orders them by their data accesses, and the driver never
+ * waits inside an iteration: it keeps a few iterations in flight and reads
+ * each iteration's residuals through an asynchronous acquire. */
+#include "fvstar/solver.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "codelets/common.h"
+#include "util/timer.h"
+
+#define RING 32
+
+/* Per-block StarPU data. Fields are SoA over the block's local cells. */
+typedef struct block_data {
+	fv_layout_t L;
+	void *geo_mem;
+	fv_real_t *q, *q0, *w, *wn, *grad, *phi, *res, *dt;
+	starpu_data_handle_t geo, hq, hq0, hw, hwn, hgrad, hphi, hres, hdt;
+	int n_nbr;
+	int *nbr;              /* neighbour block ids */
+	int *nbr_slot;         /* index of this block in each neighbour's list */
+	fv_idx_t *send_count;  /* values per cell sent to each neighbour */
+	fv_real_t **buf_mem[3];            /* [field][k] */
+	starpu_data_handle_t *buf[3];      /* Q (5), gradient (15), limiter (5) */
+	fv_idx_t *cell_global; /* [n_cells] for set/get state */
+} block_data_t;
+
+enum { HALO_Q, HALO_GRAD, HALO_PHI };
+static const int halo_nvars[3] = {5, 15, 5};
+
+typedef struct norm_slot {
+	double sums[FV_NORMS];
+	double t, dt;
+	int iter;
+	int ready;
+} norm_slot_t;
+
+struct fv_solver {
+	int nb;
+	block_data_t *b;
+	fv_params_t P;
+	fv_solver_opts_t o;
+	int n_stages;
+	fv_real_t rk_a[3], rk_b[3];
+	fv_idx_t n_cells;
+
+	fv_clock_t *clock_mem;
+	starpu_data_handle_t clock;          /* unsteady only */
+	double *norm_mem[RING];
+	starpu_data_handle_t norm[RING];
+	norm_slot_t slot[RING];
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	double res0[5];                      /* first iteration's residuals */
+	int have_res0;
+};
+
+void fv_solver_opts_default(fv_solver_opts_t *o)
+{
+	memset(o, 0, sizeof *o);
+	o->gamma = 1.4;
+	o->entropy_fix = 0.1;
+	o->cfl = 1.0;
+	o->limiter_k = 5.0;
+	o->order = 2;
+	o->limiter = 1;
+	o->rk = 2;
+	o->steady = 1;
+	o->winf[0] = 1;
+	o->winf[4] = 1 / 1.4;
+	o->p_out = 1 / 1.4;
+	o->lookahead = 3;
+}
+
+static size_t align64(size_t x)
+{
+	return (x + 63) & ~(size_t)63;
+}
+
+static fv_err_t sp_alloc(void *p, size_t bytes, const char *what)
+{
+	void *mem = NULL;
+	FV_CHECK(starpu_malloc(&mem, bytes ? bytes : 8) == 0, FV_ERR_MEM, "starpu_malloc of %zu bytes for %s failed",
+		 bytes, what);
+	memset(mem, 0, bytes ? bytes : 8);
+	*(void **)p = mem;
+	return FV_OK;
+}
+
+/* Packs one block's mesh arrays into a single buffer (see view.h). */
+static fv_err_t build_geo(const fv_block_t *bk, const int8_t *marker_bc, int n_markers, block_data_t *d)
+{
+	fv_layout_t *L = &d->L;
+	size_t o = 0;
+	size_t nf = (size_t)bk->n_faces, nc = (size_t)bk->n_cells, no = (size_t)bk->n_owned;
+	size_t nfn = (size_t)bk->face_node_off[bk->n_faces], ncf = (size_t)bk->cell_face_off[bk->n_owned];
+	size_t nnc = (size_t)bk->node_cell_off[bk->n_nodes], nsend = (size_t)bk->send_off[bk->n_nbr];
+	char *g;
+	memset(L, 0, sizeof *L);
+	L->n_owned = bk->n_owned;
+	L->n_cells = bk->n_cells;
+	L->n_faces = bk->n_faces;
+	L->n_bfaces = bk->n_bfaces;
+	L->n_nodes = bk->n_nodes;
+	L->n_nbr = bk->n_nbr;
+#define PLACE(field, bytes) (L->field = o, o = align64(o + (bytes)))
+	PLACE(face_cell, 2 * nf * sizeof(fv_idx_t));
+	PLACE(face_area, 3 * nf * sizeof(fv_real_t));
+	PLACE(face_ctr, 3 * nf * sizeof(fv_real_t));
+	PLACE(face_node_off, (nf + 1) * sizeof(fv_idx_t));
+	PLACE(face_node, nfn * sizeof(fv_idx_t));
+	PLACE(bface_bc, (size_t)bk->n_bfaces);
+	PLACE(cell_face_off, (no + 1) * sizeof(fv_idx_t));
+	PLACE(cell_face, ncf * sizeof(fv_idx_t));
+	PLACE(cell_face_sign, ncf);
+	PLACE(cell_vol, nc * sizeof(fv_real_t));
+	PLACE(cell_ctr, 3 * nc * sizeof(fv_real_t));
+	PLACE(node_cell_off, ((size_t)bk->n_nodes + 1) * sizeof(fv_idx_t));
+	PLACE(node_cell, nnc * sizeof(fv_idx_t));
+	PLACE(recv_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
+	PLACE(send_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
+	PLACE(send_cell, nsend * sizeof(fv_idx_t));
+#undef PLACE
+	L->bytes = o;
+	FV_CALL(sp_alloc(&d->geo_mem, o, "block geometry"));
+	g = (char *)d->geo_mem;
+	memcpy(g + L->face_cell, bk->face_cell, 2 * nf * sizeof(fv_idx_t));
+	memcpy(g + L->face_area, bk->face_area, 3 * nf * sizeof(fv_real_t));
+	memcpy(g + L->face_ctr, bk->face_ctr, 3 * nf * sizeof(fv_real_t));
+	memcpy(g + L->face_node_off, bk->face_node_off, (nf + 1) * sizeof(fv_idx_t));
+	memcpy(g + L->face_node, bk->face_node, nfn * sizeof(fv_idx_t));
+	for (fv_idx_t f = 0; f < bk->n_bfaces; f++) {
+		int mk = bk->face_marker[f];
+		FV_CHECK(mk >= 0 && mk < n_markers, FV_ERR_MESH, "block %d: boundary face %d has marker %d", bk->id,
+			 (int)f, mk);
+		((int8_t *)(g + L->bface_bc))[f] = marker_bc[mk];
+	}
+	memcpy(g + L->cell_face_off, bk->cell_face_off, (no + 1) * sizeof(fv_idx_t));
+	memcpy(g + L->cell_face, bk->cell_face, ncf * sizeof(fv_idx_t));
+	memcpy(g + L->cell_face_sign, bk->cell_face_sign, ncf);
+	memcpy(g + L->cell_vol, bk->cell_vol, nc * sizeof(fv_real_t));
+	memcpy(g + L->cell_ctr, bk->cell_ctr, 3 * nc * sizeof(fv_real_t));
+	memcpy(g + L->node_cell_off, bk->node_cell_off, ((size_t)bk->n_nodes + 1) * sizeof(fv_idx_t));
+	memcpy(g + L->node_cell, bk->node_cell, nnc * sizeof(fv_idx_t));
+	memcpy(g + L->recv_off, bk->recv_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
+	memcpy(g + L->send_off, bk->send_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
+	memcpy(g + L->send_cell, bk->send_cell, nsend * sizeof(fv_idx_t));
+	starpu_vector_data_register(&d->geo, STARPU_MAIN_RAM, (uintptr_t)d->geo_mem, (uint32_t)o, 1);
+	return FV_OK;
+}
+
+static fv_err_t field(fv_real_t **mem, starpu_data_handle_t *h, size_t n, const char *what)
+{
+	FV_CHECK(n < UINT32_MAX, FV_ERR_MEM, "%s: %zu values exceed a StarPU vector", what, n);
+	FV_CALL(sp_alloc(mem, n * sizeof(fv_real_t), what));
+	starpu_vector_data_register(h, STARPU_MAIN_RAM, (uintptr_t)*mem, (uint32_t)(n ? n : 1), sizeof(fv_real_t));
+	return FV_OK;
+}
+
+static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
+{
+	block_data_t *d = &s->b[bk->id];
+	size_t nc = (size_t)bk->n_cells, no = (size_t)bk->n_owned, nn = (size_t)bk->n_nodes;
+	FV_CALL(build_geo(bk, s->o.marker_bc, n_markers, d));
+	FV_CALL(field(&d->q, &d->hq, 5 * nc, "state"));
+	FV_CALL(field(&d->q0, &d->hq0, 5 * no, "stage state"));
+	FV_CALL(field(&d->w, &d->hw, 5 * nc, "primitives"));
+	FV_CALL(field(&d->wn, &d->hwn, 5 * nn, "node values"));
+	FV_CALL(field(&d->grad, &d->hgrad, 15 * nc, "gradients"));
+	FV_CALL(field(&d->phi, &d->hphi, 5 * nc, "limiter"));
+	FV_CALL(field(&d->res, &d->hres, 5 * no, "residual"));
+	FV_CALL(field(&d->dt, &d->hdt, no, "time step"));
+	d->n_nbr = bk->n_nbr;
+	FV_CALL(fv_calloc(&d->nbr, (size_t)bk->n_nbr + 1, sizeof(int), "neighbours"));
+	FV_CALL(fv_calloc(&d->nbr_slot, (size_t)bk->n_nbr + 1, sizeof(int), "neighbour slots"));
+	FV_CALL(fv_calloc(&d->send_count, (size_t)bk->n_nbr + 1, sizeof(fv_idx_t), "send counts"));
+	memcpy(d->nbr, bk->nbr, (size_t)bk->n_nbr * sizeof(int));
+	for (int h = 0; h < 3; h++) {
+		FV_CALL(fv_calloc(&d->buf_mem[h], (size_t)bk->n_nbr + 1, sizeof(fv_real_t *), "halo buffers"));
+		FV_CALL(fv_calloc(&d->buf[h], (size_t)bk->n_nbr + 1, sizeof(starpu_data_handle_t), "halo handles"));
+	}
+	for (int k = 0; k < bk->n_nbr; k++) {
+		d->send_count[k] = bk->send_off[k + 1] - bk->send_off[k];
+		for (int h = 0; h < 3; h++)
+			FV_CALL(field(&d->buf_mem[h][k], &d->buf[h][k], (size_t)halo_nvars[h] * d->send_count[k],
+				      "halo buffer"));
+	}
+	FV_CALL(fv_malloc(&d->cell_global, nc + 1, sizeof(fv_idx_t), "cell ids"));
+	memcpy(d->cell_global, bk->cell_global, nc * sizeof(fv_idx_t));
+	return FV_OK;
+}
+
+static void set_params(fv_solver_t *s)
+{
+	const fv_solver_opts_t *o = &s->o;
+	fv_params_t *P = &s->P;
+	memset(P, 0, sizeof *P);
+	P->gamma = (fv_real_t)o->gamma;
+	P->entropy_fix = (fv_real_t)o->entropy_fix;
+	P->cfl = (fv_real_t)o->cfl;
+	P->limiter_k = (fv_real_t)o->limiter_k;
+	P->order = o->order;
+	P->limiter = o->limiter;
+	P->limiter_all = o->limiter_all;
+	P->steady = o->steady;
+	for (int k = 0; k < 5; k++)
+		P->winf[k] = (fv_real_t)o->winf[k];
+	P->p_out = (fv_real_t)o->p_out;
+	/* SSP Runge-Kutta (Shu-Osher): q = a q0 + b (q - dt/V R) */
+	if (o->rk == 3) {
+		s->n_stages = 3;
+		s->rk_a[0] = 0, s->rk_b[0] = 1;
+		s->rk_a[1] = (fv_real_t)0.75, s->rk_b[1] = (fv_real_t)0.25;
+		s->rk_a[2] = (fv_real_t)(1.0 / 3), s->rk_b[2] = (fv_real_t)(2.0 / 3);
+	} else {
+		s->n_stages = 2;
+		s->rk_a[0] = 0, s->rk_b[0] = 1;
+		s->rk_a[1] = (fv_real_t)0.5, s->rk_b[1] = (fv_real_t)0.5;
+	}
+}
+
+fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t *blocks, int n_blocks,
+			  const fv_solver_opts_t *o)
+{
+	fv_solver_t *s;
+	FV_CHECK(n_blocks >= 1, FV_ERR_ARG, "solver needs at least one block");
+	FV_CHECK(o->order == 1 || o->order == 2, FV_ERR_ARG, "order must be 1 or 2 (got %d)", o->order);
+	FV_CHECK(o->rk == 2 || o->rk == 3, FV_ERR_ARG, "rk must be 2 or 3 (got %d)", o->rk);
+	FV_CHECK(o->marker_bc, FV_ERR_ARG, "solver needs a boundary condition for each marker");
+	FV_CALL(fv_calloc(&s, 1, sizeof *s, "solver"));
+	*sp = s;
+	s->o = *o;
+	s->nb = n_blocks;
+	s->n_cells = m->n_cells;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->cond, NULL);
+	set_params(s);
+	FV_CALL(fv_calloc(&s->b, (size_t)n_blocks, sizeof *s->b, "block data"));
+	for (int b = 0; b < n_blocks; b++) {
+		FV_CHECK(blocks[b].id == b, FV_ERR_ARG, "block %d has id %d", b, blocks[b].id);
+		FV_CALL(build_block(s, &blocks[b], m->n_markers));
+	}
+	/* where each block sits in its neighbours' lists */
+	for (int b = 0; b < n_blocks; b++)
+		for (int k = 0; k < s->b[b].n_nbr; k++) {
+			const block_data_t *n = &s->b[s->b[b].nbr[k]];
+			int j = 0;
+			while (j < n->n_nbr && n->nbr[j] != b)
+				j++;
+			FV_CHECK(j < n->n_nbr, FV_ERR_MESH, "block %d lists %d as neighbour but not the reverse", b,
+				 s->b[b].nbr[k]);
+			s->b[b].nbr_slot[k] = j;
+		}
+	for (int r = 0; r < RING; r++) {
+		FV_CALL(sp_alloc(&s->norm_mem[r], FV_NORMS * sizeof(double), "norms"));
+		starpu_vector_data_register(&s->norm[r], STARPU_MAIN_RAM, (uintptr_t)s->norm_mem[r], FV_NORMS,
+					    sizeof(double));
+		fv_norms_set_reduction(s->norm[r]);
+	}
+	if (!o->steady) {
+		FV_CALL(sp_alloc(&s->clock_mem, sizeof *s->clock_mem, "clock"));
+		s->clock_mem->t_end = o->t_end;
+		s->clock_mem->dt_min = INFINITY;
+		starpu_vector_data_register(&s->clock, STARPU_MAIN_RAM, (uintptr_t)s->clock_mem, 1, sizeof(fv_clock_t));
+		fv_clock_set_reduction(s->clock);
+	}
+	return FV_OK;
+}
+
+static void task_args(const fv_solver_t *s, int b, fv_task_args_t *a)
+{
+	memset(a, 0, sizeof *a);
+	a->L = s->b[b].L;
+	a->P = s->P;
+	a->block = b;
+}
+
+/* Pack every block's field for each neighbour, unpack into their ghosts. */
+static fv_err_t halo(fv_solver_t *s, int h)
+{
+	for (int b = 0; b < s->nb; b++) {
+		block_data_t *d = &s->b[b];
+		starpu_data_handle_t f = h == HALO_Q ? d->hq : h == HALO_GRAD ? d->hgrad : d->hphi;
+		for (int k = 0; k < d->n_nbr; k++) {
+			fv_task_args_t a;
+			task_args(s, b, &a);
+			a.nbr = k;
+			a.nvars = halo_nvars[h];
+			FV_CALL(fv_insert_pack(d->geo, f, d->buf[h][k], &a));
+		}
+	}
+	for (int b = 0; b < s->nb; b++) {
+		block_data_t *d = &s->b[b];
+		for (int k = 0; k < d->n_nbr; k++) {
+			/* neighbour n's buffer for b fills b's ghosts from n */
+			block_data_t *n = &s->b[d->nbr[k]];
+			starpu_data_handle_t f = h == HALO_Q ? d->hq : h == HALO_GRAD ? d->hgrad : d->hphi;
+			fv_task_args_t a;
+			task_args(s, b, &a);
+			a.nbr = k;
+			a.nvars = halo_nvars[h];
+			FV_CALL(fv_insert_unpack(d->geo, n->buf[h][d->nbr_slot[k]], f, &a));
+		}
+	}
+	return FV_OK;
+}
+
+static void norms_ready(void *arg);
+
+typedef struct acquire_ctx {
+	fv_solver_t *s;
+	int slot;
+} acquire_ctx_t;
+
+static acquire_ctx_t acquire_ctx[RING];
+
+static fv_err_t submit_iteration(fv_solver_t *s, int iter)
+{
+	int r = iter % RING;
+	for (int st = 0; st < s->n_stages; st++) {
+		FV_CALL(halo(s, HALO_Q));
+		for (int b = 0; b < s->nb; b++) {
+			fv_task_args_t a;
+			task_args(s, b, &a);
+			FV_CALL(fv_insert_prim(s->b[b].hq, s->b[b].hw, &a));
+		}
+		if (s->P.order == 2) {
+			for (int b = 0; b < s->nb; b++) {
+				block_data_t *d = &s->b[b];
+				fv_task_args_t a;
+				task_args(s, b, &a);
+				FV_CALL(fv_insert_nodes(d->geo, d->hw, d->hwn, &a));
+				FV_CALL(fv_insert_gradient(d->geo, d->hwn, d->hgrad, &a));
+			}
+			FV_CALL(halo(s, HALO_GRAD));
+			if (s->P.limiter) {
+				for (int b = 0; b < s->nb; b++) {
+					block_data_t *d = &s->b[b];
+					fv_task_args_t a;
+					task_args(s, b, &a);
+					FV_CALL(fv_insert_limiter(d->geo, d->hw, d->hgrad, d->hphi, &a));
+				}
+				FV_CALL(halo(s, HALO_PHI));
+			}
+		}
+		for (int b = 0; b < s->nb; b++) {
+			block_data_t *d = &s->b[b];
+			fv_task_args_t a;
+			task_args(s, b, &a);
+			FV_CALL(fv_insert_flux(d->geo, d->hw, d->hgrad, d->hphi, d->hres, &a));
+			if (st == 0) {
+				FV_CALL(fv_insert_timestep(d->geo, d->hw, d->hdt, s->clock, &a));
+				FV_CALL(fv_insert_norms(d->hres, s->norm[r], &a));
+			}
+		}
+		if (st == 0 && s->clock) {
+			fv_task_args_t a;
+			task_args(s, 0, &a);
+			FV_CALL(fv_insert_clock(s->clock, s->norm[r], &a));
+		}
+		for (int b = 0; b < s->nb; b++) {
+			block_data_t *d = &s->b[b];
+			fv_task_args_t a;
+			task_args(s, b, &a);
+			a.rk_a = s->rk_a[st];
+			a.rk_b = s->rk_b[st];
+			FV_CALL(fv_insert_update(d->geo, d->hres, d->hdt, s->clock, d->hq0, d->hq, st == 0, &a));
+		}
+	}
+	/* residuals (and the clock) come back without waiting */
+	pthread_mutex_lock(&s->lock);
+	s->slot[r].iter = iter;
+	s->slot[r].ready = 0;
+	pthread_mutex_unlock(&s->lock);
+	acquire_ctx[r].s = s;
+	acquire_ctx[r].slot = r;
+	FV_CHECK(starpu_data_acquire_cb(s->norm[r], STARPU_RW, norms_ready, &acquire_ctx[r]) == 0, FV_ERR_RUNTIME,
+		 "iteration %d: acquiring the residual norms failed", iter);
+	return FV_OK;
+}
+
+/* Runs in a StarPU thread once the norms of an iteration are reduced (the
+ * clock task contributes t and dt, so they are part of the same reduction). */
+static void norms_ready(void *arg)
+{
+	acquire_ctx_t *c = (acquire_ctx_t *)arg;
+	fv_solver_t *s = c->s;
+	norm_slot_t *sl = &s->slot[c->slot];
+	double *n = s->norm_mem[c->slot];
+	pthread_mutex_lock(&s->lock);
+	memcpy(sl->sums, n, sizeof sl->sums);
+	for (int k = 0; k < FV_NORMS; k++)
+		n[k] = 0; /* the next use reduces onto zero */
+	sl->ready = 1;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	starpu_data_release(s->norm[c->slot]);
+}
+
+fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0, fv_iter_cb cb, void *ctx,
+		       int *done)
+{
+	int next_submit = first_iter, next_done = first_iter, stop = 0;
+	double start = fv_now();
+	fv_err_t err = FV_OK;
+	*done = first_iter - 1;
+	if (s->clock) {
+		starpu_data_acquire(s->clock, STARPU_W);
+		s->clock_mem->t = t0;
+		s->clock_mem->dt_min = INFINITY;
+		starpu_data_release(s->clock);
+	}
+	while (next_done <= last_iter && err == FV_OK) {
+		while (!stop && next_submit <= last_iter && next_submit < next_done + s->o.lookahead + 1 &&
+		       next_submit - next_done < RING - 1) {
+			err = submit_iteration(s, next_submit);
+			if (err != FV_OK)
+				break;
+			next_submit++;
+		}
+		if (err != FV_OK || next_done >= next_submit)
+			break;
+		/* the next iteration in order */
+		norm_slot_t *sl = &s->slot[next_done % RING];
+		fv_iter_info_t info;
+		pthread_mutex_lock(&s->lock);
+		while (!sl->ready)
+			pthread_cond_wait(&s->cond, &s->lock);
+		pthread_mutex_unlock(&s->lock);
+		memset(&info, 0, sizeof info);
+		info.iter = next_done;
+		info.wall = fv_now() - start;
+		for (int k = 0; k < 5; k++)
+			info.res[k] = sqrt(sl->sums[k] / (sl->sums[FV_NORM_CELLS] > 0 ? sl->sums[FV_NORM_CELLS] : 1));
+		info.t = sl->sums[FV_NORM_T];
+		info.dt = sl->sums[FV_NORM_DT];
+		*done = next_done;
+		next_done++;
+		for (int k = 0; k < 5; k++)
+			if (!isfinite(info.res[k])) {
+				err = FV_ERROR(FV_ERR_NUMERIC,
+					       "iteration %d: residual of equation %d is %g: the solution diverged",
+					       info.iter, k, info.res[k]);
+				break;
+			}
+		/* iterations submitted before a stop still run; they are not reported */
+		if (err == FV_OK && !stop && cb && cb(&info, ctx))
+			stop = 1;
+		if (s->clock && info.t >= s->o.t_end)
+			stop = 1; /* later iterations in flight have dt = 0 */
+		if (stop && next_done >= next_submit)
+			break;
+	}
+	starpu_task_wait_for_all();
+	return err;
+}
+
+fv_err_t fv_solver_set_state(fv_solver_t *s, const fv_real_t *qg)
+{
+	size_t N = (size_t)s->n_cells;
+	for (int b = 0; b < s->nb; b++) {
+		block_data_t *d = &s->b[b];
+		size_t nc = (size_t)d->L.n_cells;
+		starpu_data_acquire(d->hq, STARPU_W);
+		for (int k = 0; k < 5; k++)
+			for (size_t i = 0; i < nc; i++)
+				d->q[k * nc + i] = qg[k * N + (size_t)d->cell_global[i]];
+		starpu_data_release(d->hq);
+	}
+	return FV_OK;
+}
+
+fv_err_t fv_solver_get_state(fv_solver_t *s, fv_real_t *qg)
+{
+	size_t N = (size_t)s->n_cells;
+	for (int b = 0; b < s->nb; b++) {
+		block_data_t *d = &s->b[b];
+		size_t nc = (size_t)d->L.n_cells, no = (size_t)d->L.n_owned;
+		starpu_data_acquire(d->hq, STARPU_R);
+		for (int k = 0; k < 5; k++)
+			for (size_t i = 0; i < no; i++)
+				qg[k * N + (size_t)d->cell_global[i]] = d->q[k * nc + i];
+		starpu_data_release(d->hq);
+	}
+	return FV_OK;
+}
+
+static void unregister_free(starpu_data_handle_t *h, void *mem)
+{
+	if (*h) {
+		starpu_data_unregister(*h);
+		*h = NULL;
+	}
+	if (mem)
+		starpu_free(mem);
+}
+
+void fv_solver_destroy(fv_solver_t *s)
+{
+	if (!s)
+		return;
+	starpu_task_wait_for_all();
+	for (int b = 0; s->b && b < s->nb; b++) {
+		block_data_t *d = &s->b[b];
+		unregister_free(&d->geo, d->geo_mem);
+		unregister_free(&d->hq, d->q);
+		unregister_free(&d->hq0, d->q0);
+		unregister_free(&d->hw, d->w);
+		unregister_free(&d->hwn, d->wn);
+		unregister_free(&d->hgrad, d->grad);
+		unregister_free(&d->hphi, d->phi);
+		unregister_free(&d->hres, d->res);
+		unregister_free(&d->hdt, d->dt);
+		for (int h = 0; h < 3; h++) {
+			for (int k = 0; d->buf[h] && k < d->n_nbr; k++)
+				unregister_free(&d->buf[h][k], d->buf_mem[h][k]);
+			free(d->buf[h]);
+			free(d->buf_mem[h]);
+		}
+		free(d->nbr);
+		free(d->nbr_slot);
+		free(d->send_count);
+		free(d->cell_global);
+	}
+	free(s->b);
+	for (int r = 0; r < RING; r++)
+		unregister_free(&s->norm[r], s->norm_mem[r]);
+	unregister_free(&s->clock, s->clock_mem);
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->cond);
+	free(s);
+}
