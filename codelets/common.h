@@ -32,10 +32,8 @@ typedef struct fv_clock {
 	double dt_min;       /* reduced over blocks (min), reset each iteration */
 } fv_clock_t;
 
-/* Residual sums of one iteration, reduced (sum) over blocks with
- * STARPU_REDUX: 5 sums of squares, the number of cells, and the time and
- * step of an unsteady run, added once by the clock task (so the norms are
- * complete only after the clock has advanced). */
+/* A row of residual sums: 5 sums of squares and the number of cells of a
+ * block; the clock's row holds the time and step of an unsteady run. */
 #define FV_NORMS 8
 #define FV_NORM_CELLS 5
 #define FV_NORM_T 6
@@ -61,8 +59,7 @@ fv_err_t fv_insert_update(starpu_data_handle_t geo, starpu_data_handle_t res, st
 			  starpu_data_handle_t clock, starpu_data_handle_t q0, starpu_data_handle_t q, int first,
 			  const fv_task_args_t *a);
 fv_err_t fv_insert_norms(starpu_data_handle_t res, starpu_data_handle_t norms, const fv_task_args_t *a);
-/* Reduction methods for the norms (sum) and clock (min of dt_min). */
-void fv_norms_set_reduction(starpu_data_handle_t norms);
+/* Reduction (min of dt_min over blocks) of the clock. */
 void fv_clock_set_reduction(starpu_data_handle_t clock);
 
 /* CPU implementations (codelets/<stage>/<stage>_cpu.c). */

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* CPU: sums of squared residuals of the owned cells of a block. The sum runs
- * in a fixed order per block; the reduction over blocks may run in any
- * order, so norms agree across runs to round-off only. */
+/* CPU: sums of squared residuals of the owned cells of a block, in a fixed
+ * order, into the block's row (the solver adds the rows in block order). */
 #include "codelets/common.h"
 
 void fv_norms_cpu(void *buffers[], void *cl_arg)
@@ -17,7 +16,8 @@ void fv_norms_cpu(void *buffers[], void *cl_arg)
 			double r = res[(size_t)k * no + c];
 			acc += r * r;
 		}
-		s[k] += acc;
+		s[k] = acc;
 	}
-	s[FV_NORM_CELLS] += no;
+	s[FV_NORM_CELLS] = no;
+	s[FV_NORM_T] = s[FV_NORM_DT] = 0;
 }

@@ -30,7 +30,7 @@ static struct starpu_codelet clock_cl = {
 	.cpu_funcs = {fv_clock_cpu},
 	.cpu_funcs_name = {"fv_clock_cpu"},
 	.nbuffers = 2,
-	.modes = {STARPU_RW, STARPU_REDUX},
+	.modes = {STARPU_RW, STARPU_W},
 	.model = &clock_model,
 	.name = "fv_clock",
 };
@@ -75,7 +75,7 @@ fv_err_t fv_insert_timestep(starpu_data_handle_t geo, starpu_data_handle_t w, st
 
 fv_err_t fv_insert_clock(starpu_data_handle_t clock, starpu_data_handle_t norms, const fv_task_args_t *a)
 {
-	return fv_task_check(starpu_task_insert(&clock_cl, STARPU_RW, clock, STARPU_REDUX, norms, STARPU_VALUE, a,
+	return fv_task_check(starpu_task_insert(&clock_cl, STARPU_RW, clock, STARPU_W, norms, STARPU_VALUE, a,
 						sizeof *a,
 						STARPU_NAME, "clock", 0),
 			     "clock", -1);

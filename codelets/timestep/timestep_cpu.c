@@ -34,6 +34,6 @@ void fv_clock_cpu(void *buffers[], void *cl_arg)
 	k->t += k->dt;
 	k->dt_min = INFINITY;
 	double *norms = FV_PTR(1, double);
-	norms[FV_NORM_T] += k->t;
-	norms[FV_NORM_DT] += k->dt;
+	norms[FV_NORM_T] = k->t;
+	norms[FV_NORM_DT] = k->dt;
 }

@@ -1,5 +1,156 @@
 /* SPDX-License-Identifier: MIT */
-/* placeholder */
+/* The case file of `fvstar run` (INI): every setting of a run with its
+ * default, command-line overrides, cross-checks and boundary conditions. */
 #ifndef FVSTAR_CASE_H
 #define FVSTAR_CASE_H
+
+#include <stdio.h>
+
+#include "fvstar/error.h"
+#include "fvstar/mesh.h"
+#include "fvstar/partition.h"
+#include "physics/bc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FV_CASE_PATH_MAX 512
+#define FV_CASE_MAX_BC 64     /* [bc] entries (one per mesh marker) */
+#define FV_CASE_MAX_KEYS 96   /* table keys; src/io/case.c checks its table */
+
+/* The values of the enumerated keys. Fields of fv_case_t that hold them
+ * are int so that one table can set every field through its offset. */
+typedef enum fv_mesh_format { FV_MESH_FORMAT_AUTO, FV_MESH_FORMAT_SU2, FV_MESH_FORMAT_GMSH } fv_mesh_format_t;
+typedef enum fv_init { FV_INIT_FREESTREAM, FV_INIT_RIEMANN } fv_init_t;
+typedef enum fv_flux { FV_FLUX_ROE } fv_flux_t;
+typedef enum fv_gradient { FV_GRAD_GREEN_GAUSS, FV_GRAD_LEAST_SQUARES } fv_gradient_t;
+typedef enum fv_limiter { FV_LIMITER_VENKATAKRISHNAN, FV_LIMITER_BARTH, FV_LIMITER_NONE } fv_limiter_t;
+typedef enum fv_limiter_vars { FV_LIMVARS_PRESSURE, FV_LIMVARS_ALL } fv_limiter_vars_t;
+typedef enum fv_time_mode { FV_TIME_STEADY, FV_TIME_UNSTEADY } fv_time_mode_t;
+/* Boundary-condition kinds: enum fv_bc_kind of src/physics/bc.h (the kernels'
+ * own definition), FV_BC_FARFIELD .. FV_BC_PRESSURE_OUTLET. */
+typedef enum fv_bc_kind fv_bc_kind_t;
+
+/* Names of the boundary-condition kinds as written in [bc]. */
+const char *fv_bc_kind_name(int kind);
+
+typedef struct fv_case_bc {
+	char marker[FV_MARKER_NAME_MAX];
+	int kind;                 /* fv_bc_kind_t */
+	int line;                 /* where it was set: > 0 case-file line, -1 command line */
+} fv_case_bc_t;
+
+typedef struct fv_case {
+	/* the case file; empty when none was read */
+	char path[FV_CASE_PATH_MAX];      /* as given */
+	char dir[FV_CASE_PATH_MAX];       /* its directory ("." when none) */
+	char name[FV_CASE_PATH_MAX];      /* its base name without .cfg */
+
+	/* [mesh] */
+	char mesh_file[FV_CASE_PATH_MAX]; /* resolved: relative to dir when from the file */
+	int mesh_refine;
+	int mesh_format;                  /* fv_mesh_format_t */
+
+	/* [flow] dimensionless: rho_inf = 1, p_inf = 1/gamma, c_inf = 1 */
+	double mach, alpha_deg, beta_deg, gamma;
+	int init;                         /* fv_init_t */
+	int riemann_axis;                 /* 0 x, 1 y, 2 z */
+	double riemann_x0;
+	double riemann_left[3];           /* rho, u along the axis, p */
+	double riemann_right[3];
+
+	/* [numerics] */
+	int flux;                         /* fv_flux_t */
+	double entropy_fix;
+	int order;                        /* 1 or 2 */
+	int gradient;                     /* fv_gradient_t */
+	int limiter;                      /* fv_limiter_t */
+	double limiter_k;
+	int limiter_vars;                 /* fv_limiter_vars_t */
+	int rk_stages;                    /* 2 or 3 */
+	double cfl;
+	int time_mode;                    /* fv_time_mode_t */
+	double t_end;                     /* 0: not set (then required for unsteady) */
+	int iterations;
+	double residual_drop;             /* orders of magnitude; 0: off */
+
+	/* [bc] */
+	int n_bc;
+	fv_case_bc_t bc[FV_CASE_MAX_BC];
+	double p_out;                     /* 0 until fv_case_finish: then 1/gamma if unset */
+
+	/* [partition] */
+	int blocks;                       /* 0: automatic */
+	int partitioner;                  /* fv_partitioner_t */
+	int seed;
+
+	/* [runtime] */
+	char sched[64];                   /* empty: STARPU_SCHED or StarPU's default */
+	int ncpu, ncuda;                  /* -1: StarPU's default */
+
+	/* [output] */
+	char out_dir[FV_CASE_PATH_MAX];   /* empty until fv_case_finish: out/<name> */
+	int history_every;
+	int progress_every;               /* 0: no progress lines */
+	int vtu;                          /* 0/1 */
+	int vtu_block_id;                 /* 0/1 */
+	int restart_every;                /* 0: only at the end */
+	char restart_from[FV_CASE_PATH_MAX];
+	char trace_dir[FV_CASE_PATH_MAX];
+
+	/* [forces] */
+	char force_markers[FV_CASE_PATH_MAX]; /* "a,b"; empty: all wall markers */
+	double ref_area, ref_length;
+	double moment_center[3];
+
+	/* where each table key was set: 0 default, > 0 case-file line,
+	 * -1 command line (for duplicate checks and messages) */
+	int key_line[FV_CASE_MAX_KEYS];
+	int finished;
+} fv_case_t;
+
+/* All keys at their defaults, no case file. */
+void fv_case_default(fv_case_t *c);
+/* Reads an INI case file into c (set by fv_case_default first). Unknown
+ * sections and keys, bad values and duplicate keys are errors naming
+ * "file:line: [section] key = 'value'" and what was expected. */
+fv_err_t fv_case_read(fv_case_t *c, const char *path);
+/* Sets one key from "section.key" and a value, as from the command line
+ * ("numerics.cfl=2"); origin names the source in messages ("command
+ * line"). A [mesh] file given here is relative to the working directory. */
+fv_err_t fv_case_set(fv_case_t *c, const char *section_dot_key, const char *value, const char *origin);
+/* Same for a whole "section.key=value" argument. */
+fv_err_t fv_case_set_arg(fv_case_t *c, const char *arg, const char *origin);
+/* Cross-checks and derived defaults: [mesh] file required, unsteady needs
+ * t_end, p_out defaults to 1/gamma, output dir to out/<case name>. */
+fv_err_t fv_case_finish(fv_case_t *c);
+/* All effective values as a case file that reproduces the run, with the
+ * origin of every value that is not a default in a comment. */
+void fv_case_print(const fv_case_t *c, FILE *out);
+/* The key reference (Markdown tables: key, type, default, meaning), as
+ * cases/README.md holds it. */
+void fv_case_write_doc(FILE *out);
+
+/* The boundary condition of every mesh marker into kind[n_markers]
+ * (kind may be NULL to check only). Errors name markers missing from [bc],
+ * [bc] keys that name no marker, and [forces] markers not in the mesh. */
+fv_err_t fv_case_check_markers(const fv_case_t *c, const fv_mesh_t *m);
+fv_err_t fv_case_bc_kinds(const fv_case_t *c, const fv_mesh_t *m, int *kind);
+/* is_force[n_markers]: 1 for the markers whose forces are integrated
+ * ([forces] markers, or every wall marker when that is empty). */
+fv_err_t fv_case_force_markers(const fv_case_t *c, const fv_mesh_t *m, uint8_t *is_force);
+
+/* The free stream as primitive variables rho, u, v, w, p. With alpha in
+ * the x-z plane and beta the sideslip (SU2's convention):
+ * u = M (cos a cos b, sin b, sin a cos b), rho = 1, p = 1/gamma. */
+void fv_case_freestream(const fv_case_t *c, double prim[5]);
+/* Unit vectors of drag (along the free stream), side force and lift:
+ * drag = (cos a cos b, sin b, sin a cos b), side = (-cos a sin b, cos b,
+ * -sin a sin b), lift = (-sin a, 0, cos a). */
+void fv_case_force_axes(const fv_case_t *c, double drag[3], double side[3], double lift[3]);
+
+#ifdef __cplusplus
+}
+#endif
 #endif

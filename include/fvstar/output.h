@@ -1,5 +1,111 @@
 /* SPDX-License-Identifier: MIT */
-/* placeholder */
+/* What a run writes: history CSV, summary JSON, solution VTU and restart
+ * files, each written so that a crash leaves the previous one usable. */
 #ifndef FVSTAR_OUTPUT_H
 #define FVSTAR_OUTPUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "fvstar/case.h"
+#include "fvstar/error.h"
+#include "fvstar/mesh.h"
+#include "fvstar/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Creates dir and its missing parents (like mkdir -p). */
+fv_err_t fv_output_mkdir(const char *dir);
+
+/* ----------------------------------------------------------- history CSV */
+
+typedef struct fv_history {
+	FILE *f;
+	char path[FV_CASE_PATH_MAX];
+	int n_columns;
+	long rows;         /* rows written by this process */
+} fv_history_t;
+
+/* Opens the history CSV. append_after < 0: a new file with a header line
+ * of the column names. append_after >= 0 (continuing from a restart of
+ * iteration append_after): the existing file is kept when its header names
+ * the same columns, rows whose first column is > append_after (written
+ * after that restart by the run that stopped) are dropped, and rows are
+ * appended; a missing file is started anew. */
+fv_err_t fv_history_open(fv_history_t *h, const char *path, const char *const *columns, int n,
+			 long append_after);
+/* One row of n_columns values (%.10g), flushed so a crash keeps it. */
+fv_err_t fv_history_row(fv_history_t *h, const double *values);
+fv_err_t fv_history_close(fv_history_t *h);
+
+/* ---------------------------------------------------------- summary JSON */
+
+/* Writes root (indent 2) to path.tmp and renames it to path. */
+fv_err_t fv_summary_write(const char *path, json_t *root);
+/* A JSON number, or null for NaN and infinities (JSON has neither). */
+json_t *fv_json_real(double x);
+/* An array of n numbers (non-finite ones as null). */
+json_t *fv_json_reals(const double *x, int n);
+/* The case's effective values, {section: {key: value}} (src/io/case.c). */
+json_t *fv_case_json(const fv_case_t *c);
+
+/* ---------------------------------------------------------- solution VTU */
+
+/* The solution as one VTK piece over the mesh's cells, with cell data
+ * density, velocity (3 components), pressure, mach, entropy (p / rho^gamma:
+ * 1/gamma in the free stream) and, when block_of_cell is given, block.
+ * q is conservative, SoA over the global cells: q[v * n_cells + i],
+ * v = rho, rho u, rho v, rho w, rho E. Non-physical states (rho <= 0 or
+ * p <= 0) give NaN mach and entropy rather than an error, so a diverged
+ * run can still be looked at. Written to path.tmp, renamed when complete. */
+fv_err_t fv_solution_write_vtu(const char *path, const fv_mesh_t *m, const fv_real_t *q, fv_real_t gamma,
+			       const int32_t *block_of_cell);
+
+/* --------------------------------------------------------------- restart */
+
+#define FV_RESTART_MAGIC "FVSTARRS"
+#define FV_RESTART_VERSION 1
+#define FV_RESTART_NVARS 5
+
+/*
+ * Restart file, little-endian:
+ *   0  char[8]  "FVSTARRS"
+ *   8  u32      version (1)
+ *  12  u32      precision: sizeof(fv_real_t) of the writer (4 or 8)
+ *  16  u64      n_cells
+ *  24  u32      n_vars (5)
+ *  28  u32      n_blocks of the run that wrote it (information only)
+ *  32  i64      iteration
+ *  40  f64      time
+ *  48  f64[5]   residual normalisation (the first-iteration residuals)
+ *  88  real[n_vars * n_cells]  q, SoA in global cell order, raw values
+ *  ..  u64      FNV-1a 64 of every byte before it
+ * Written to path.tmp, synced and renamed: the previous restart stays
+ * intact until the new one is complete.
+ */
+typedef struct fv_restart {
+	fv_idx_t n_cells;
+	int n_vars;                        /* FV_RESTART_NVARS */
+	int n_blocks;
+	int64_t iteration;
+	double time;
+	double res0[FV_RESTART_NVARS];
+	fv_real_t *q;                      /* [n_vars * n_cells] */
+} fv_restart_t;
+
+fv_err_t fv_restart_write(const char *path, const fv_restart_t *r);
+/* Reads a restart of expect_cells cells (< 0: any), allocating r->q
+ * (fv_restart_free).
+ * Errors name the file: bad magic, version, precision, sizes, truncation,
+ * checksum. */
+fv_err_t fv_restart_read(const char *path, fv_restart_t *r, fv_idx_t expect_cells);
+void fv_restart_free(fv_restart_t *r);
+
+#ifdef __cplusplus
+}
+#endif
 #endif

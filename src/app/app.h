@@ -7,6 +7,7 @@
 
 fv_err_t fv_cmd_mesh(int argc, char **argv);
 fv_err_t fv_cmd_runtime(int argc, char **argv);
+fv_err_t fv_cmd_run(int argc, char **argv);
 
 /* Strict option values: the whole string must parse and lie in range. */
 fv_err_t fv_opt_long(const char *opt, const char *s, long lo, long hi, long *v);

@@ -15,6 +15,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: fvstar COMMAND [ARGS]\n"
 		"\n"
+		"  fvstar run CASE.cfg [section.key=value ...]   solve; writes into the output directory\n"
 		"  fvstar mesh info MESH                 counts, cell types, markers, ranges, checks\n"
 		"  fvstar mesh gen box|ramp [OPTIONS] -o OUT   generate a mesh (.su2 or .vtu)\n"
 		"  fvstar mesh refine MESH -o OUT [--levels K] uniform refinement (x8 per level)\n"
@@ -76,6 +77,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "mesh") == 0)
 		err = fv_cmd_mesh(argc - 1, argv + 1);
+	else if (strcmp(argv[1], "run") == 0)
+		err = fv_cmd_run(argc - 1, argv + 1);
 	else if (strcmp(argv[1], "runtime") == 0)
 		err = fv_cmd_runtime(argc - 1, argv + 1);
 	else

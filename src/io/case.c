@@ -1,3 +1,1093 @@
 /* SPDX-License-Identifier: MIT */
-/* placeholder: being written */
-#include "fvstar/mesh.h"
+/* The case file: one table of key descriptors drives defaults, parsing
+ * (through inih), command-line overrides, printing, JSON and the docs. */
+#include "fvstar/case.h"
+#include "fvstar/output.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/parse.h"
+
+typedef enum key_type {
+	T_INT,    /* int in [lo, hi] */
+	T_REAL,   /* double in lo..hi, ends open or closed */
+	T_ENUM,   /* int: names[i] stores values[i] (or i) */
+	T_BOOL,   /* int 0/1 from no/yes */
+	T_STR,    /* char[size], any text */
+	T_WORD,   /* char[size], letters digits - _ */
+	T_PATH,   /* char[size]; from the case file, relative to its directory */
+	T_LIST,   /* char[size], comma-separated names, stored as "a,b" */
+	T_VEC3,   /* double[3] "x,y,z" */
+	T_STATE,  /* double[3] "rho,u,p", rho > 0, p > 0 */
+	T_BC      /* any other key of its section: marker = kind, into bc[] */
+} key_type_t;
+
+typedef struct key_desc {
+	const char *section;
+	const char *name;
+	key_type_t type;
+	size_t off;
+	size_t size;               /* string types: array size */
+	const char *const *names;  /* T_ENUM: NULL-terminated */
+	const int *values;         /* T_ENUM: stored values; NULL: the index */
+	double lo, hi;             /* T_INT, T_REAL */
+	int lo_open, hi_open;      /* T_REAL: strict bounds */
+	const char *def;           /* default as text; NULL: zero or derived */
+	const char *def_doc;       /* shown as default when def is NULL */
+	const char *doc;
+} key_desc_t;
+
+typedef struct section_desc {
+	const char *name;
+	const char *doc;
+} section_desc_t;
+
+static const section_desc_t sections[] = {
+	{"mesh", "The mesh and its preparation."},
+	{"flow", "Free stream and initial state (dimensionless, see above)."},
+	{"numerics", "Discretisation, time stepping and stopping criteria."},
+	{"bc", "One key per mesh marker naming its boundary condition, and the outlet pressure."},
+	{"partition", "Blocks: the unit of work of the StarPU tasks."},
+	{"runtime", "StarPU workers and scheduler."},
+	{"output", "What is written, where and how often."},
+	{"forces", "Integrated forces and moments and their reference values."},
+};
+#define N_SECTIONS (sizeof sections / sizeof sections[0])
+
+static const char *const mesh_formats[] = {"auto", "su2", "gmsh", NULL};
+static const char *const inits[] = {"freestream", "riemann", NULL};
+static const char *const axes[] = {"x", "y", "z", NULL};
+static const char *const fluxes[] = {"roe", NULL};
+static const char *const orders[] = {"1", "2", NULL};
+static const int order_values[] = {1, 2};
+static const char *const gradients[] = {"green-gauss", "least-squares", NULL};
+static const char *const limiters[] = {"venkatakrishnan", "barth", "none", NULL};
+static const char *const limiter_vars[] = {"pressure", "all", NULL};
+static const char *const rks[] = {"2", "3", NULL};
+static const int rk_values[] = {2, 3};
+static const char *const time_modes[] = {"steady", "unsteady", NULL};
+static const char *const partitioners[] = {"metis", "scotch", "linear", NULL};
+static const int partitioner_values[] = {FV_PART_METIS, FV_PART_SCOTCH, FV_PART_LINEAR};
+static const char *const bc_kinds[] = {"farfield", "wall", "symmetry", "supersonic_inflow",
+				       "supersonic_outflow", "pressure_outlet", NULL};
+
+#define OFF(field) offsetof(fv_case_t, field)
+#define SIZE(field) sizeof(((fv_case_t *)0)->field)
+#define INT_KEY(sec, nm, field, l, h, d, dd, text) \
+	{sec, nm, T_INT, OFF(field), 0, NULL, NULL, l, h, 0, 0, d, dd, text}
+#define REAL_KEY(sec, nm, field, l, lopen, h, hopen, d, dd, text) \
+	{sec, nm, T_REAL, OFF(field), 0, NULL, NULL, l, h, lopen, hopen, d, dd, text}
+#define ENUM_KEY(sec, nm, field, list, vals, d, text) \
+	{sec, nm, T_ENUM, OFF(field), 0, list, vals, 0, 0, 0, 0, d, NULL, text}
+#define TEXT_KEY(sec, nm, type, field, d, dd, text) \
+	{sec, nm, type, OFF(field), SIZE(field), NULL, NULL, 0, 0, 0, 0, d, dd, text}
+#define OTHER_KEY(sec, nm, type, field, d, text) \
+	{sec, nm, type, OFF(field), 0, NULL, NULL, 0, 0, 0, 0, d, NULL, text}
+
+/* The order here is the order of fv_case_print and of the docs. */
+static const key_desc_t keys[] = {
+	TEXT_KEY("mesh", "file", T_PATH, mesh_file, NULL, "(required)",
+		 "Mesh file (.su2 or .msh). Relative to the case file's directory; given on the command "
+		 "line, relative to the working directory."),
+	INT_KEY("mesh", "refine", mesh_refine, 0, 10, "0", NULL,
+		"Uniform refinement levels applied after reading (each multiplies the cells by 8)."),
+	ENUM_KEY("mesh", "format", mesh_format, mesh_formats, NULL, "auto",
+		 "File format; auto: from the extension or the contents."),
+
+	REAL_KEY("flow", "mach", mach, 0, 0, HUGE_VAL, 0, "0.5", NULL,
+		 "Free-stream Mach number (= the free-stream speed, since c = 1)."),
+	REAL_KEY("flow", "alpha", alpha_deg, -180, 0, 180, 0, "0", NULL,
+		 "Angle of attack in degrees, in the x-z plane (positive: velocity towards +z)."),
+	REAL_KEY("flow", "beta", beta_deg, -90, 0, 90, 0, "0", NULL,
+		 "Sideslip angle in degrees (positive: velocity towards +y)."),
+	REAL_KEY("flow", "gamma", gamma, 1, 1, 10, 0, "1.4", NULL, "Ratio of specific heats."),
+	ENUM_KEY("flow", "init", init, inits, NULL, "freestream",
+		 "Initial state: the free stream everywhere, or a Riemann problem (left/right states)."),
+	ENUM_KEY("flow", "riemann_axis", riemann_axis, axes, NULL, "x",
+		 "riemann: the axis normal to the initial discontinuity."),
+	REAL_KEY("flow", "riemann_x0", riemann_x0, -HUGE_VAL, 0, HUGE_VAL, 0, "0.5", NULL,
+		 "riemann: coordinate of the discontinuity along the axis."),
+	OTHER_KEY("flow", "left", T_STATE, riemann_left, "1,0,1",
+		  "riemann: density, velocity along the axis, pressure where the coordinate < riemann_x0 "
+		  "(dimensionless, used as given)."),
+	OTHER_KEY("flow", "right", T_STATE, riemann_right, "0.125,0,0.1",
+		  "riemann: the same where the coordinate >= riemann_x0."),
+
+	ENUM_KEY("numerics", "flux", flux, fluxes, NULL, "roe", "Inviscid flux."),
+	REAL_KEY("numerics", "entropy_fix", entropy_fix, 0, 0, 1, 0, "0.1", NULL,
+		 "Harten entropy fix: eigenvalues below this fraction of the spectral radius are smoothed."),
+	ENUM_KEY("numerics", "order", order, orders, order_values, "2",
+		 "Spatial order: 1 (piecewise constant) or 2 (MUSCL reconstruction with limited gradients)."),
+	ENUM_KEY("numerics", "gradient", gradient, gradients, NULL, "green-gauss",
+		 "Gradient: node-based Green-Gauss (node values interpolated from cells) or least squares."),
+	ENUM_KEY("numerics", "limiter", limiter, limiters, NULL, "venkatakrishnan", "Slope limiter."),
+	REAL_KEY("numerics", "limiter_k", limiter_k, 0, 0, HUGE_VAL, 0, "5", NULL,
+		 "Venkatakrishnan's constant K (eps^2 = (K h)^3)."),
+	ENUM_KEY("numerics", "limiter_vars", limiter_vars, limiter_vars, NULL, "pressure",
+		 "pressure: one limiter per cell from the local min/max of pressure, applied to every "
+		 "variable (as in the papers); all: one limiter per variable."),
+	ENUM_KEY("numerics", "rk", rk_stages, rks, rk_values, "2",
+		 "Stages of the explicit SSP Runge-Kutta scheme (2 as in PHengLEI, or 3)."),
+	REAL_KEY("numerics", "cfl", cfl, 0, 1, HUGE_VAL, 0, "1", NULL, "CFL number."),
+	ENUM_KEY("numerics", "time", time_mode, time_modes, NULL, "steady",
+		 "steady: local time step per cell; unsteady: one global time step, up to t_end."),
+	REAL_KEY("numerics", "t_end", t_end, 0, 1, HUGE_VAL, 0, NULL, "(none)",
+		 "Dimensionless end time; required with time = unsteady, an error otherwise."),
+	INT_KEY("numerics", "iterations", iterations, 0, INT_MAX, "1000", NULL,
+		"Most iterations (time steps) to run; unsteady runs also stop at t_end."),
+	REAL_KEY("numerics", "residual_drop", residual_drop, 0, 0, 300, 0, "0", NULL,
+		 "Stop when the density residual has dropped this many orders of magnitude below its "
+		 "first-iteration value; 0: off."),
+
+	{"bc", "<marker>", T_BC, 0, 0, bc_kinds, NULL, 0, 0, 0, 0, NULL, "(required)",
+	 "Boundary condition of the mesh marker of that name; every marker needs one, and every key "
+	 "must name a marker."},
+	REAL_KEY("bc", "p_out", p_out, 0, 1, HUGE_VAL, 0, NULL, "1/gamma (free stream)",
+		 "Static pressure imposed by pressure_outlet (dimensionless)."),
+
+	INT_KEY("partition", "blocks", blocks, 0, 1 << 20, "0", NULL,
+		"Number of blocks; 0: automatic from the workers and the mesh size."),
+	ENUM_KEY("partition", "partitioner", partitioner, partitioners, partitioner_values, "metis",
+		 "metis (k-way), scotch, or linear (contiguous ranges of the file's numbering)."),
+	INT_KEY("partition", "seed", seed, 0, INT_MAX, "0", NULL, "Seed of the partitioner."),
+
+	TEXT_KEY("runtime", "sched", T_WORD, sched, "", NULL,
+		 "StarPU scheduler (eager, lws, dmda, ...); empty: STARPU_SCHED or StarPU's default."),
+	INT_KEY("runtime", "ncpu", ncpu, -1, 1 << 16, "-1", NULL,
+		"CPU workers; -1: StarPU's default (STARPU_NCPU or all cores)."),
+	INT_KEY("runtime", "ncuda", ncuda, -1, 1 << 10, "-1", NULL,
+		"CUDA workers; -1: StarPU's default (STARPU_NCUDA or all GPUs)."),
+
+	TEXT_KEY("output", "dir", T_STR, out_dir, NULL, "`out/<case name>`",
+		 "Output directory (relative to the working directory), created if needed; the case "
+		 "name is the case file's name without .cfg."),
+	INT_KEY("output", "history_every", history_every, 1, INT_MAX, "1", NULL,
+		"Write a history.csv row every this many iterations."),
+	INT_KEY("output", "progress_every", progress_every, 0, INT_MAX, "10", NULL,
+		"Print a progress line to stderr every this many iterations; 0: none."),
+	OTHER_KEY("output", "vtu", T_BOOL, vtu, "yes", "Write solution.vtu at the end."),
+	OTHER_KEY("output", "vtu_block_id", T_BOOL, vtu_block_id, "no",
+		  "Add each cell's block to solution.vtu."),
+	INT_KEY("output", "restart_every", restart_every, 0, INT_MAX, "0", NULL,
+		"Write the restart file every this many iterations; 0: only at the end."),
+	TEXT_KEY("output", "restart", T_STR, restart_from, "", NULL,
+		 "Restart file to continue from (relative to the working directory); empty: start from "
+		 "the initial state."),
+	TEXT_KEY("output", "trace", T_STR, trace_dir, "", NULL,
+		 "Directory for an execution trace (FxT, converted for ViTE/StarVZ); empty: no trace."),
+
+	TEXT_KEY("forces", "markers", T_LIST, force_markers, "", "all wall markers",
+		 "Comma-separated markers over which forces and moments are integrated."),
+	REAL_KEY("forces", "ref_area", ref_area, 0, 1, HUGE_VAL, 0, "1", NULL,
+		 "Reference area of the coefficients."),
+	REAL_KEY("forces", "ref_length", ref_length, 0, 1, HUGE_VAL, 0, "1", NULL,
+		 "Reference length of the moment coefficients."),
+	OTHER_KEY("forces", "moment_center", T_VEC3, moment_center, "0,0,0",
+		  "Point about which moments are taken, x,y,z."),
+};
+#define N_KEYS (sizeof keys / sizeof keys[0])
+_Static_assert(N_KEYS <= FV_CASE_MAX_KEYS, "raise FV_CASE_MAX_KEYS");
+
+/* Longest value accepted (the command line has no inih line limit). */
+#define VALUE_MAX (2 * FV_CASE_PATH_MAX)
+
+const char *fv_bc_kind_name(int kind)
+{
+	return kind >= 0 && kind < FV_BC_NKINDS ? bc_kinds[kind] : "?";
+}
+
+/* ---------------------------------------------------------------- values */
+
+static int parse_real(const char *s, double *v)
+{
+	char *end;
+	/* strtod would skip leading blanks and take hexadecimal floats */
+	if (!*s || *s == ' ' || *s == '\t' || strpbrk(s, "xX"))
+		return 0;
+	errno = 0;
+	double x = strtod(s, &end);
+	if (*end || errno || !isfinite(x))
+		return 0;
+	*v = x;
+	return 1;
+}
+
+static int parse_int(const char *s, long *v)
+{
+	char *end;
+	if (!*s || *s == ' ' || *s == '\t')
+		return 0;
+	errno = 0;
+	long x = strtol(s, &end, 10);
+	if (*end || errno || x < INT_MIN || x > INT_MAX)
+		return 0;
+	*v = x;
+	return 1;
+}
+
+/* Copies s[0..n) without surrounding blanks into buf (size bufsize). */
+static int trimmed(const char *s, size_t n, char *buf, size_t bufsize)
+{
+	while (n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n >= bufsize)
+		return 0;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return 1;
+}
+
+/* "a,b,c" of finite numbers (blanks around them allowed). */
+static int parse_vec3(const char *s, double v[3])
+{
+	char item[128];
+	for (int d = 0; d < 3; d++) {
+		const char *comma = strchr(s, ',');
+		size_t n = comma ? (size_t)(comma - s) : strlen(s);
+		if ((d < 2) != (comma != NULL) || !trimmed(s, n, item, sizeof item) || !parse_real(item, &v[d]))
+			return 0;
+		s = comma ? comma + 1 : s + n;
+	}
+	return 1;
+}
+
+static int real_in_range(const key_desc_t *k, double x)
+{
+	return (k->lo_open ? x > k->lo : x >= k->lo) && (k->hi_open ? x < k->hi : x <= k->hi);
+}
+
+/* What a key accepts, as in "expected a number > 0". */
+static void expected_text(const key_desc_t *k, char *buf, size_t n)
+{
+	size_t len = 0;
+	switch (k->type) {
+	case T_INT:
+	case T_REAL: {
+		const char *what = k->type == T_INT ? "an integer" : "a number";
+		int has_lo = isfinite(k->lo), has_hi = isfinite(k->hi) && !(k->type == T_INT && k->hi >= INT_MAX);
+		if (has_lo && has_hi && !k->lo_open && !k->hi_open)
+			snprintf(buf, n, "%s in [%.15g, %.15g]", what, k->lo, k->hi);
+		else if (has_lo && has_hi)
+			snprintf(buf, n, "%s %s %.15g and %s %.15g", what, k->lo_open ? ">" : ">=", k->lo,
+				 k->hi_open ? "<" : "<=", k->hi);
+		else if (has_lo)
+			snprintf(buf, n, "%s %s %.15g", what, k->lo_open ? ">" : ">=", k->lo);
+		else if (has_hi)
+			snprintf(buf, n, "%s %s %.15g", what, k->hi_open ? "<" : "<=", k->hi);
+		else
+			snprintf(buf, n, "%s", what);
+		return;
+	}
+	case T_ENUM:
+	case T_BC: {
+		int count = 0;
+		while (k->names[count])
+			count++;
+		buf[0] = '\0';
+		for (int i = 0; i < count && len < n; i++) {
+			const char *sep = i == 0 ? "" : i == count - 1 ? " or " : ", ";
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", sep, k->names[i]);
+		}
+		return;
+	}
+	case T_BOOL:
+		snprintf(buf, n, "yes or no");
+		return;
+	case T_STR:
+	case T_PATH:
+		snprintf(buf, n, "at most %zu characters", k->size - 1);
+		return;
+	case T_WORD:
+		snprintf(buf, n, "a name of letters, digits, '-' and '_'");
+		return;
+	case T_LIST:
+		snprintf(buf, n, "a comma-separated list of marker names");
+		return;
+	case T_VEC3:
+		snprintf(buf, n, "three numbers x,y,z");
+		return;
+	case T_STATE:
+		snprintf(buf, n, "rho,u,p: three numbers with rho > 0 and p > 0");
+		return;
+	}
+}
+
+static int enum_lookup(const key_desc_t *k, const char *s, int *v)
+{
+	for (int i = 0; k->names[i]; i++)
+		if (strcmp(s, k->names[i]) == 0) {
+			*v = k->values ? k->values[i] : i;
+			return 1;
+		}
+	return 0;
+}
+
+static const char *enum_name(const key_desc_t *k, int v)
+{
+	for (int i = 0; k->names[i]; i++)
+		if ((k->values ? k->values[i] : i) == v)
+			return k->names[i];
+	return "?";
+}
+
+/* Normalises "a, b ,c" into "a,b,c" in out; 0 on an empty or long name. */
+static int parse_list(const char *s, char *out, size_t size)
+{
+	char item[FV_MARKER_NAME_MAX];
+	size_t len = 0;
+	out[0] = '\0';
+	if (!*s)
+		return 1;
+	for (;;) {
+		const char *comma = strchr(s, ',');
+		size_t n = comma ? (size_t)(comma - s) : strlen(s);
+		if (!trimmed(s, n, item, sizeof item) || !item[0])
+			return 0;
+		size_t m = strlen(item);
+		if (len + m + 2 > size)
+			return 0;
+		if (len)
+			out[len++] = ',';
+		memcpy(out + len, item, m + 1);
+		len += m;
+		if (!comma)
+			return 1;
+		s = comma + 1;
+	}
+}
+
+/* Parses value into the field of key k, leaving it unchanged on failure.
+ * line > 0: from the case file (paths are then relative to its dir). */
+static int store_value(fv_case_t *c, const key_desc_t *k, const char *value, int line)
+{
+	char *field = (char *)c + k->off;
+	switch (k->type) {
+	case T_INT: {
+		long x;
+		if (!parse_int(value, &x) || x < k->lo || x > k->hi)
+			return 0;
+		*(int *)field = (int)x;
+		return 1;
+	}
+	case T_REAL: {
+		double x;
+		if (!parse_real(value, &x) || !real_in_range(k, x))
+			return 0;
+		*(double *)field = x;
+		return 1;
+	}
+	case T_ENUM:
+		return enum_lookup(k, value, (int *)field);
+	case T_BOOL:
+		if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0)
+			return 0;
+		*(int *)field = value[0] == 'y';
+		return 1;
+	case T_WORD:
+		for (const char *p = value; *p; p++)
+			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+			      *p == '-' || *p == '_'))
+				return 0;
+		/* fall through */
+	case T_STR:
+		if (strlen(value) >= k->size)
+			return 0;
+		strcpy(field, value);
+		return 1;
+	case T_PATH: {
+		/* a relative path in the file means the file's directory, so a
+		 * case runs the same from any working directory */
+		int join = line > 0 && value[0] && value[0] != '/' && strcmp(c->dir, ".") != 0;
+		int n = join ? snprintf(field, k->size, "%s/%s", c->dir, value)
+			     : snprintf(field, k->size, "%s", value);
+		return n >= 0 && (size_t)n < k->size;
+	}
+	case T_LIST: {
+		char buf[FV_CASE_PATH_MAX];
+		if (k->size > sizeof buf || !parse_list(value, buf, k->size))
+			return 0;
+		strcpy(field, buf);
+		return 1;
+	}
+	case T_VEC3:
+	case T_STATE: {
+		double v[3];
+		if (!parse_vec3(value, v) || (k->type == T_STATE && !(v[0] > 0 && v[2] > 0)))
+			return 0;
+		memcpy(field, v, sizeof v);
+		return 1;
+	}
+	case T_BC:
+		break;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ key lookup */
+
+static const section_desc_t *find_section(const char *name)
+{
+	for (size_t s = 0; s < N_SECTIONS; s++)
+		if (strcmp(sections[s].name, name) == 0)
+			return &sections[s];
+	return NULL;
+}
+
+/* The key of that name in section, else the section's T_BC wildcard. */
+static int find_key(const char *section, const char *name)
+{
+	int any = -1;
+	for (size_t i = 0; i < N_KEYS; i++)
+		if (strcmp(keys[i].section, section) == 0) {
+			if (keys[i].type == T_BC)
+				any = (int)i;
+			else if (strcmp(keys[i].name, name) == 0)
+				return (int)i;
+		}
+	return any;
+}
+
+static void section_list(char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (size_t s = 0; s < N_SECTIONS && len < n; s++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", s ? ", " : "", sections[s].name);
+}
+
+static void key_list(const char *section, char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < N_KEYS && len < n; i++)
+		if (strcmp(keys[i].section, section) == 0)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "", keys[i].name);
+}
+
+/* "case.cfg:12", "command line" or "default": where line says a key was set. */
+static void where_text(const fv_case_t *c, int line, char *buf, size_t n)
+{
+	if (line > 0)
+		snprintf(buf, n, "%s:%d", c->path, line);
+	else if (line < 0)
+		snprintf(buf, n, "command line");
+	else
+		snprintf(buf, n, "default");
+}
+
+static fv_err_t set_bc(fv_case_t *c, const key_desc_t *k, const char *where, const char *name,
+		       const char *value, int line)
+{
+	char expected[256];
+	int kind, slot = -1;
+	FV_CHECK(strlen(name) < FV_MARKER_NAME_MAX, FV_ERR_ARG,
+		 "%s: [bc] %s: a marker name has at most %d characters", where, name, FV_MARKER_NAME_MAX - 1);
+	if (!enum_lookup(k, value, &kind)) {
+		expected_text(k, expected, sizeof expected);
+		return FV_ERROR(FV_ERR_ARG, "%s: [bc] %s = '%s': expected %s", where, name, value, expected);
+	}
+	for (int i = 0; i < c->n_bc; i++)
+		if (strcmp(c->bc[i].marker, name) == 0)
+			slot = i;
+	if (slot >= 0) {
+		FV_CHECK(!(line > 0 && c->bc[slot].line > 0), FV_ERR_ARG,
+			 "%s: [bc] %s = '%s': duplicate key (first set at line %d)", where, name, value,
+			 c->bc[slot].line);
+		FV_CHECK(!(line < 0 && c->bc[slot].line < 0), FV_ERR_ARG,
+			 "%s: [bc] %s = '%s': given twice", where, name, value);
+	} else {
+		FV_CHECK(c->n_bc < FV_CASE_MAX_BC, FV_ERR_ARG,
+			 "%s: [bc] %s: more than %d boundary conditions", where, name, FV_CASE_MAX_BC);
+		slot = c->n_bc++;
+		strcpy(c->bc[slot].marker, name);
+	}
+	c->bc[slot].kind = kind;
+	c->bc[slot].line = line;
+	return FV_OK;
+}
+
+/* Sets [section] name = value; where names the source in messages, line
+ * is > 0 for a case-file line and -1 for the command line. */
+static fv_err_t set_key(fv_case_t *c, const char *section, const char *name, const char *raw, const char *where,
+			int line)
+{
+	char value[VALUE_MAX], list[512], expected[256];
+	size_t n = strlen(raw);
+	int ki;
+
+	FV_CHECK(section[0], FV_ERR_ARG, "%s: %s = '%s' comes before any [section]", where, name, raw);
+	if (!find_section(section)) {
+		section_list(list, sizeof list);
+		return FV_ERROR(FV_ERR_ARG, "%s: unknown section [%s] (sections: %s)", where, section, list);
+	}
+	ki = find_key(section, name);
+	if (ki < 0) {
+		key_list(section, list, sizeof list);
+		return FV_ERROR(FV_ERR_ARG, "%s: [%s] unknown key '%s' (keys of [%s]: %s)", where, section, name,
+				section, list);
+	}
+	/* one pair of double quotes around a value is dropped ("1,0,1") */
+	if (n >= 2 && raw[0] == '"' && raw[n - 1] == '"')
+		raw++, n -= 2;
+	FV_CHECK(n < sizeof value, FV_ERR_ARG, "%s: [%s] %s: value longer than %zu characters", where, section,
+		 name, sizeof value - 1);
+	memcpy(value, raw, n);
+	value[n] = '\0';
+
+	const key_desc_t *k = &keys[ki];
+	if (k->type == T_BC)
+		return set_bc(c, k, where, name, value, line);
+	FV_CHECK(!(line > 0 && c->key_line[ki] > 0), FV_ERR_ARG,
+		 "%s: [%s] %s = '%s': duplicate key (first set at line %d)", where, section, name, value,
+		 c->key_line[ki]);
+	FV_CHECK(!(line < 0 && c->key_line[ki] < 0), FV_ERR_ARG, "%s: [%s] %s = '%s': given twice", where,
+		 section, name, value);
+	if (!store_value(c, k, value, line)) {
+		expected_text(k, expected, sizeof expected);
+		return FV_ERROR(FV_ERR_ARG, "%s: [%s] %s = '%s': expected %s", where, section, name, value,
+				expected);
+	}
+	c->key_line[ki] = line;
+	c->finished = 0;
+	return FV_OK;
+}
+
+/* --------------------------------------------------------------- the API */
+
+void fv_case_default(fv_case_t *c)
+{
+	memset(c, 0, sizeof *c);
+	strcpy(c->dir, ".");
+	for (size_t i = 0; i < N_KEYS; i++)
+		if (keys[i].def && !store_value(c, &keys[i], keys[i].def, 0)) {
+			/* the table contradicts itself: test_case_io catches this */
+			fprintf(stderr, "fvstar: bad default '%s' of [%s] %s\n", keys[i].def, keys[i].section,
+				keys[i].name);
+			abort();
+		}
+}
+
+fv_err_t fv_case_set(fv_case_t *c, const char *section_dot_key, const char *value, const char *origin)
+{
+	char section[64];
+	const char *dot = strchr(section_dot_key, '.');
+	const char *where = origin && *origin ? origin : "command line";
+	size_t n = dot ? (size_t)(dot - section_dot_key) : 0;
+	FV_CHECK(dot && n > 0 && n < sizeof section && dot[1], FV_ERR_ARG,
+		 "%s: '%s' is not section.key (as in numerics.cfl=2)", where, section_dot_key);
+	memcpy(section, section_dot_key, n);
+	section[n] = '\0';
+	return set_key(c, section, dot + 1, value, where, -1);
+}
+
+fv_err_t fv_case_set_arg(fv_case_t *c, const char *arg, const char *origin)
+{
+	char key[256];
+	const char *eq = strchr(arg, '=');
+	const char *where = origin && *origin ? origin : "command line";
+	size_t n = eq ? (size_t)(eq - arg) : 0;
+	FV_CHECK(eq && n > 0 && n < sizeof key, FV_ERR_ARG, "%s: '%s' is not section.key=value (as in numerics.cfl=2)",
+		 where, arg);
+	memcpy(key, arg, n);
+	key[n] = '\0';
+	return fv_case_set(c, key, eq + 1, origin);
+}
+
+/* inih reads lines through this, from the file in memory. */
+typedef struct ini_ctx {
+	fv_case_t *c;
+	const char *p, *end;
+	int line;          /* lines handed to inih so far: the current line */
+	int long_line;     /* first line too long for inih's buffer, 0: none */
+	int max_line;      /* the longest line inih takes, in characters */
+	fv_err_t err;      /* first error of a key (message in fv_errmsg) */
+	int err_line;
+} ini_ctx_t;
+
+static char *case_ini_reader(char *str, int num, void *stream)
+{
+	ini_ctx_t *x = stream;
+	const char *s = x->p, *eol, *next;
+	size_t n;
+	if (s >= x->end)
+		return NULL;
+	eol = memchr(s, '\n', (size_t)(x->end - s));
+	next = eol ? eol + 1 : x->end;
+	x->p = next;
+	x->line++;
+	/* inih takes an indented line for the continuation of the previous
+	 * value; dropping the indent makes indented keys plain keys */
+	while (s < next && (*s == ' ' || *s == '\t'))
+		s++;
+	n = (size_t)(next - s);
+	if (n + 1 > (size_t)num) {
+		/* inih would split it into two lines: report it instead, and
+		 * hand inih an empty line so its line count stays right */
+		if (!x->long_line) {
+			x->long_line = x->line;
+			x->max_line = num - 2; /* room for '\n' and '\0' */
+		}
+		n = 0;
+	}
+	memcpy(str, s, n);
+	str[n] = '\0';
+	return str;
+}
+
+static int case_ini_handler(void *user, const char *section, const char *name, const char *value)
+{
+	ini_ctx_t *x = user;
+	char where[FV_CASE_PATH_MAX + 16];
+	if (x->err)
+		return 1; /* only the first error is reported */
+	snprintf(where, sizeof where, "%s:%d", x->c->path, x->line);
+	x->err = set_key(x->c, section, name, value, where, x->line);
+	if (x->err)
+		x->err_line = x->line;
+	return 1;
+}
+
+/* dir and name of the case file at path */
+static fv_err_t set_case_path(fv_case_t *c, const char *path)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	size_t n = strlen(path);
+	FV_CHECK(n > 0 && n < sizeof c->path, FV_ERR_ARG, "case file name '%s' is empty or too long", path);
+	strcpy(c->path, path);
+	if (!slash)
+		strcpy(c->dir, ".");
+	else if (slash == path)
+		strcpy(c->dir, "/");
+	else
+		snprintf(c->dir, sizeof c->dir, "%.*s", (int)(slash - path), path);
+	snprintf(c->name, sizeof c->name, "%s", base);
+	n = strlen(c->name);
+	if (n > 4 && strcmp(c->name + n - 4, ".cfg") == 0)
+		c->name[n - 4] = '\0';
+	return FV_OK;
+}
+
+fv_err_t fv_case_read(fv_case_t *c, const char *path)
+{
+	ini_ctx_t x = {.c = c};
+	char *buf = NULL;
+	size_t len = 0;
+	const char *nul;
+	int ret, bad = 0;
+
+	FV_CHECK(!c->path[0], FV_ERR_ARG, "%s: a case file (%s) was read already", path, c->path);
+	FV_CALL(set_case_path(c, path));
+	FV_CALL(fv_read_file(path, &buf, &len));
+	nul = memchr(buf, '\0', len);
+	if (nul) {
+		int line = 1;
+		for (const char *p = buf; p < nul; p++)
+			line += *p == '\n';
+		free(buf);
+		return FV_ERROR(FV_ERR_FORMAT, "%s:%d: NUL byte: not a text file", path, line);
+	}
+	x.p = buf;
+	x.end = buf + len;
+	ret = ini_parse_stream(case_ini_reader, &x, case_ini_handler, &x);
+	free(buf);
+	FV_CHECK(ret >= 0, FV_ERR_MEM, "%s: the INI parser ran out of memory", path);
+
+	/* the first problem by line: a bad key, a line inih could not read,
+	 * or one too long for it */
+	if (x.err)
+		bad = x.err_line;
+	if (x.long_line && (!bad || x.long_line < bad))
+		bad = x.long_line;
+	if (ret > 0 && (!bad || ret < bad))
+		bad = ret;
+	if (!bad)
+		return FV_OK;
+	if (bad == x.err_line && x.err)
+		return fv_error_trace(x.err, __FILE__, __LINE__);
+	if (bad == x.long_line)
+		return FV_ERROR(FV_ERR_FORMAT, "%s:%d: line longer than %d characters, the INI parser's limit", path,
+				bad, x.max_line);
+	return FV_ERROR(FV_ERR_FORMAT, "%s:%d: expected '[section]', 'key = value' or a comment (; or #)", path,
+			bad);
+}
+
+static int key_index(const char *section, const char *name)
+{
+	for (size_t i = 0; i < N_KEYS; i++)
+		if (strcmp(keys[i].section, section) == 0 && strcmp(keys[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+fv_err_t fv_case_finish(fv_case_t *c)
+{
+	char where[FV_CASE_PATH_MAX + 16];
+	const char *of = c->path[0] ? c->path : "the case (no case file)";
+	int k_time = key_index("numerics", "time"), k_tend = key_index("numerics", "t_end");
+
+	FV_CHECK(c->mesh_file[0], FV_ERR_ARG, "%s: [mesh] file is not set", of);
+	if (c->time_mode == FV_TIME_UNSTEADY && c->t_end == 0) {
+		where_text(c, c->key_line[k_time], where, sizeof where);
+		return FV_ERROR(FV_ERR_ARG, "%s: [numerics] time = unsteady needs [numerics] t_end (the end time)",
+				where);
+	}
+	if (c->time_mode == FV_TIME_STEADY && c->t_end != 0) {
+		where_text(c, c->key_line[k_tend], where, sizeof where);
+		return FV_ERROR(FV_ERR_ARG,
+				"%s: [numerics] t_end = %g is set but time = steady (set time = unsteady or drop t_end)",
+				where, c->t_end);
+	}
+	FV_CHECK(c->ncpu != 0 || c->ncuda != 0, FV_ERR_ARG,
+		 "%s: [runtime] ncpu = 0 and ncuda = 0 leave no worker", of);
+	if (c->p_out == 0)
+		c->p_out = 1.0 / c->gamma;
+	if (!c->out_dir[0]) {
+		int n = snprintf(c->out_dir, sizeof c->out_dir, "out/%s", c->name[0] ? c->name : "fvstar");
+		FV_CHECK(n > 0 && (size_t)n < sizeof c->out_dir, FV_ERR_ARG, "%s: output directory name too long", of);
+	}
+	c->finished = 1;
+	return FV_OK;
+}
+
+/* ------------------------------------------------------------- printing */
+
+/* The shortest %g that reads back as x. */
+static void format_real(double x, char *buf, size_t n)
+{
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, n, "%.*g", prec, x);
+		if (strtod(buf, NULL) == x)
+			return;
+	}
+}
+
+/* The field of k as the text that sets it; 0 when unset (no text). */
+static int format_value(const fv_case_t *c, const key_desc_t *k, char *buf, size_t n)
+{
+	const char *field = (const char *)c + k->off;
+	char a[32], b[32], d[32];
+	switch (k->type) {
+	case T_INT:
+		snprintf(buf, n, "%d", *(const int *)field);
+		return 1;
+	case T_REAL:
+		format_real(*(const double *)field, buf, n);
+		return k->def != NULL || *(const double *)field != 0;
+	case T_ENUM:
+		snprintf(buf, n, "%s", enum_name(k, *(const int *)field));
+		return 1;
+	case T_BOOL:
+		snprintf(buf, n, "%s", *(const int *)field ? "yes" : "no");
+		return 1;
+	case T_STR:
+	case T_WORD:
+	case T_PATH:
+	case T_LIST:
+		snprintf(buf, n, "%s", field);
+		return 1;
+	case T_VEC3:
+	case T_STATE: {
+		const double *v = (const double *)field;
+		format_real(v[0], a, sizeof a);
+		format_real(v[1], b, sizeof b);
+		format_real(v[2], d, sizeof d);
+		snprintf(buf, n, "%s,%s,%s", a, b, d);
+		return 1;
+	}
+	case T_BC:
+		break;
+	}
+	buf[0] = '\0';
+	return 0;
+}
+
+static void print_origin(const fv_case_t *c, int line, FILE *out)
+{
+	char where[FV_CASE_PATH_MAX + 16];
+	if (line != 0) {
+		where_text(c, line, where, sizeof where);
+		fprintf(out, "  ; %s", where);
+	}
+	fputc('\n', out);
+}
+
+void fv_case_print(const fv_case_t *c, FILE *out)
+{
+	char value[VALUE_MAX];
+	const char *section = "";
+	fprintf(out, "; fvstar case %s: effective values%s\n", c->path[0] ? c->path : "(none)",
+		c->finished ? "" : " (before fv_case_finish)");
+	for (size_t i = 0; i < N_KEYS; i++) {
+		const key_desc_t *k = &keys[i];
+		if (strcmp(k->section, section) != 0) {
+			section = k->section;
+			fprintf(out, "\n[%s]\n", section);
+		}
+		if (k->type == T_BC) {
+			for (int b = 0; b < c->n_bc; b++) {
+				fprintf(out, "%s = %s", c->bc[b].marker, fv_bc_kind_name(c->bc[b].kind));
+				print_origin(c, c->bc[b].line, out);
+			}
+			continue;
+		}
+		if (!format_value(c, k, value, sizeof value)) {
+			fprintf(out, "; %s = %s\n", k->name, k->def_doc ? k->def_doc : "");
+			continue;
+		}
+		/* blanks at either end would be lost without the quotes */
+		size_t n = strlen(value);
+		int quote = n && (value[0] == ' ' || value[n - 1] == ' ' || value[0] == '"');
+		fprintf(out, quote ? "%s = \"%s\"" : n ? "%s = %s" : "%s =%s", k->name, value);
+		print_origin(c, c->key_line[i], out);
+	}
+}
+
+static const char *type_doc(const key_desc_t *k, char *buf, size_t n)
+{
+	size_t len = 0;
+	switch (k->type) {
+	case T_INT:
+	case T_REAL:
+		expected_text(k, buf, n);
+		/* "an integer >= 0" reads as a type without the article */
+		return strncmp(buf, "an ", 3) == 0 ? buf + 3 : strncmp(buf, "a ", 2) == 0 ? buf + 2 : buf;
+	case T_ENUM:
+	case T_BC:
+		buf[0] = '\0';
+		for (int i = 0; k->names[i] && len < n; i++)
+			len += (size_t)snprintf(buf + len, n - len, "%s`%s`", i ? ", " : "", k->names[i]);
+		return buf;
+	case T_BOOL:
+		return "`yes`, `no`";
+	case T_STR:
+		return "path";
+	case T_WORD:
+		return "name";
+	case T_PATH:
+		return "path (see above)";
+	case T_LIST:
+		return "list `a,b`";
+	case T_VEC3:
+		return "`x,y,z`";
+	case T_STATE:
+		return "`rho,u,p`";
+	}
+	return "";
+}
+
+void fv_case_write_doc(FILE *out)
+{
+	char type[256];
+	for (size_t s = 0; s < N_SECTIONS; s++) {
+		fprintf(out, "### [%s]\n\n%s\n\n| key | accepts | default | meaning |\n|---|---|---|---|\n",
+			sections[s].name, sections[s].doc);
+		for (size_t i = 0; i < N_KEYS; i++) {
+			const key_desc_t *k = &keys[i];
+			if (strcmp(k->section, sections[s].name) != 0)
+				continue;
+			fprintf(out, "| `%s` | %s | ", k->name, type_doc(k, type, sizeof type));
+			if (k->def_doc)
+				fprintf(out, "%s", k->def_doc);
+			else
+				fprintf(out, k->def[0] ? "`%s`" : "(empty)", k->def);
+			fprintf(out, " | %s |\n", k->doc);
+		}
+		fprintf(out, "\n");
+	}
+}
+
+json_t *fv_case_json(const fv_case_t *c)
+{
+	json_t *root = json_object();
+	json_t *sec = NULL;
+	const char *section = "";
+	if (!root)
+		return NULL;
+	json_object_set_new(root, "file", json_string(c->path));
+	for (size_t i = 0; i < N_KEYS; i++) {
+		const key_desc_t *k = &keys[i];
+		const char *field = (const char *)c + k->off;
+		json_t *v = NULL;
+		if (strcmp(k->section, section) != 0) {
+			section = k->section;
+			sec = json_object();
+			json_object_set_new(root, section, sec);
+		}
+		switch (k->type) {
+		case T_INT:
+			v = json_integer(*(const int *)field);
+			break;
+		case T_REAL:
+			v = k->def || *(const double *)field != 0 ? fv_json_real(*(const double *)field) : json_null();
+			break;
+		case T_ENUM: {
+			/* order = 2 and rk = 3 are numbers, not names */
+			const char *name = enum_name(k, *(const int *)field);
+			v = name[0] >= '0' && name[0] <= '9' ? json_integer(*(const int *)field) : json_string(name);
+			break;
+		}
+		case T_BOOL:
+			v = json_boolean(*(const int *)field);
+			break;
+		case T_STR:
+		case T_WORD:
+		case T_PATH:
+		case T_LIST:
+			v = json_string(field);
+			break;
+		case T_VEC3:
+		case T_STATE: {
+			const double *d = (const double *)field;
+			v = json_pack("[fff]", d[0], d[1], d[2]);
+			break;
+		}
+		case T_BC:
+			for (int b = 0; b < c->n_bc; b++)
+				json_object_set_new(sec, c->bc[b].marker, json_string(fv_bc_kind_name(c->bc[b].kind)));
+			continue;
+		}
+		json_object_set_new(sec, k->name, v ? v : json_null());
+	}
+	return root;
+}
+
+/* ------------------------------------------------------------ markers */
+
+static int find_marker(const fv_mesh_t *m, const char *name)
+{
+	for (int k = 0; k < m->n_markers; k++)
+		if (strcmp(m->markers[k].name, name) == 0)
+			return k;
+	return -1;
+}
+
+static void marker_list(const fv_mesh_t *m, char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < m->n_markers && len < n; k++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", k ? ", " : "", m->markers[k].name);
+}
+
+static const char *case_of(const fv_case_t *c)
+{
+	return c->path[0] ? c->path : "the case";
+}
+
+fv_err_t fv_case_bc_kinds(const fv_case_t *c, const fv_mesh_t *m, int *kind)
+{
+	char missing[512], names[512], where[FV_CASE_PATH_MAX + 16];
+	size_t len = 0;
+	int n_missing = 0, first = -1;
+
+	missing[0] = '\0';
+	for (int k = 0; k < m->n_markers; k++) {
+		int b = 0;
+		while (b < c->n_bc && strcmp(c->bc[b].marker, m->markers[k].name) != 0)
+			b++;
+		if (b < c->n_bc) {
+			if (kind)
+				kind[k] = c->bc[b].kind;
+		} else {
+			if (len < sizeof missing)
+				len += (size_t)snprintf(missing + len, sizeof missing - len, "%s'%s'",
+							n_missing ? ", " : "", m->markers[k].name);
+			if (first < 0)
+				first = k;
+			n_missing++;
+		}
+	}
+	if (n_missing)
+		return FV_ERROR(FV_ERR_ARG,
+				"marker%s %s ha%s no boundary condition in [bc] of %s (add '%s = wall' or %s, "
+				"%s, %s, %s, %s)",
+				n_missing > 1 ? "s" : "", missing, n_missing > 1 ? "ve" : "s", case_of(c),
+				m->markers[first].name, bc_kinds[FV_BC_FARFIELD], bc_kinds[FV_BC_SYMMETRY],
+				bc_kinds[FV_BC_SUPERSONIC_INFLOW], bc_kinds[FV_BC_SUPERSONIC_OUTFLOW],
+				bc_kinds[FV_BC_PRESSURE_OUTLET]);
+	for (int b = 0; b < c->n_bc; b++)
+		if (find_marker(m, c->bc[b].marker) < 0) {
+			where_text(c, c->bc[b].line, where, sizeof where);
+			marker_list(m, names, sizeof names);
+			return FV_ERROR(FV_ERR_ARG, "%s: [bc] %s = %s: the mesh (%s) has no marker '%s' (its markers: %s)",
+					where, c->bc[b].marker, fv_bc_kind_name(c->bc[b].kind), m->source,
+					c->bc[b].marker, names);
+		}
+	return fv_case_force_markers(c, m, NULL);
+}
+
+fv_err_t fv_case_check_markers(const fv_case_t *c, const fv_mesh_t *m)
+{
+	return fv_case_bc_kinds(c, m, NULL);
+}
+
+fv_err_t fv_case_force_markers(const fv_case_t *c, const fv_mesh_t *m, uint8_t *is_force)
+{
+	char item[FV_MARKER_NAME_MAX], names[512], where[FV_CASE_PATH_MAX + 16];
+	const char *s = c->force_markers;
+	if (is_force)
+		memset(is_force, 0, (size_t)m->n_markers);
+	if (!*s) {
+		for (int b = 0; b < c->n_bc && is_force; b++) {
+			int k = find_marker(m, c->bc[b].marker);
+			if (k >= 0 && c->bc[b].kind == FV_BC_SLIP_WALL)
+				is_force[k] = 1;
+		}
+		return FV_OK;
+	}
+	/* the list is normalised ("a,b") by parse_list */
+	while (*s) {
+		const char *comma = strchr(s, ',');
+		size_t n = comma ? (size_t)(comma - s) : strlen(s);
+		snprintf(item, sizeof item, "%.*s", (int)n, s);
+		int k = find_marker(m, item);
+		if (k < 0) {
+			where_text(c, c->key_line[key_index("forces", "markers")], where, sizeof where);
+			marker_list(m, names, sizeof names);
+			return FV_ERROR(FV_ERR_ARG, "%s: [forces] markers: the mesh (%s) has no marker '%s' (its markers: %s)",
+					where, m->source, item, names);
+		}
+		if (is_force)
+			is_force[k] = 1;
+		s += n + (comma != NULL);
+	}
+	return FV_OK;
+}
+
+/* ------------------------------------------------------------- physics */
+
+void fv_case_freestream(const fv_case_t *c, double prim[5])
+{
+	const double deg = acos(-1.0) / 180;
+	double a = c->alpha_deg * deg, b = c->beta_deg * deg;
+	prim[0] = 1;
+	prim[1] = c->mach * cos(a) * cos(b);
+	prim[2] = c->mach * sin(b);
+	prim[3] = c->mach * sin(a) * cos(b);
+	prim[4] = 1 / c->gamma;
+}
+
+void fv_case_force_axes(const fv_case_t *c, double drag[3], double side[3], double lift[3])
+{
+	const double deg = acos(-1.0) / 180;
+	double a = c->alpha_deg * deg, b = c->beta_deg * deg;
+	drag[0] = cos(a) * cos(b);
+	drag[1] = sin(b);
+	drag[2] = sin(a) * cos(b);
+	side[0] = -cos(a) * sin(b);
+	side[1] = cos(b);
+	side[2] = -sin(a) * sin(b);
+	lift[0] = -sin(a);
+	lift[1] = 0;
+	lift[2] = cos(a);
+}

@@ -1,3 +1,300 @@
 /* SPDX-License-Identifier: MIT */
-/* placeholder: being written */
-#include "fvstar/mesh.h"
+/* Run outputs: the output directory, history CSV, summary JSON and the
+ * solution VTU (raw appended binary through mesh/vtu_internal.h). */
+#include "fvstar/output.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "mesh/vtu_internal.h"
+
+fv_err_t fv_output_mkdir(const char *dir)
+{
+	char buf[FV_CASE_PATH_MAX];
+	struct stat st;
+	size_t n = strlen(dir);
+	FV_CHECK(n > 0 && n < sizeof buf, FV_ERR_ARG, "output directory '%s' is empty or too long", dir);
+	memcpy(buf, dir, n + 1);
+	/* each prefix ending before a '/', then the whole path */
+	for (size_t i = 1; i <= n; i++) {
+		if (i < n && buf[i] != '/')
+			continue;
+		buf[i] = '\0';
+		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+			return FV_ERROR(FV_ERR_IO, "%s: cannot create directory %s: %s", dir, buf, strerror(errno));
+		if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode))
+			return FV_ERROR(FV_ERR_IO, "%s: %s exists and is not a directory", dir, buf);
+		if (i < n)
+			buf[i] = '/';
+	}
+	return FV_OK;
+}
+
+/* ------------------------------------------------------------ history */
+
+static fv_err_t history_header(const char *const *columns, int n, char **header)
+{
+	size_t len = 0;
+	char *s;
+	FV_CHECK(n > 0, FV_ERR_ARG, "history: no columns");
+	for (int i = 0; i < n; i++) {
+		FV_CHECK(columns[i] && columns[i][0] && !strpbrk(columns[i], ",\"\r\n"), FV_ERR_ARG,
+			 "history: column %d name '%s' is empty or holds a comma, quote or newline", i,
+			 columns[i] ? columns[i] : "(null)");
+		len += strlen(columns[i]) + 1;
+	}
+	FV_CALL(fv_malloc(&s, len + 1, 1, "history header"));
+	len = 0;
+	for (int i = 0; i < n; i++) {
+		size_t m = strlen(columns[i]);
+		memcpy(s + len, columns[i], m);
+		len += m;
+		s[len++] = i + 1 < n ? ',' : '\n';
+	}
+	s[len] = '\0';
+	*header = s;
+	return FV_OK;
+}
+
+/* Keeps the header and the rows up to iteration after of an existing
+ * history; drops the rest and any incomplete last line (a crash). */
+static fv_err_t history_trim(FILE *f, const char *path, const char *header, long after)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	off_t keep = 0;
+	fv_err_t err = FV_OK;
+
+	len = getline(&line, &cap, f);
+	if (len < 0 || strcmp(line, header) != 0) {
+		size_t n = len > 0 ? strcspn(line, "\r\n") : 0;
+		err = FV_ERROR(FV_ERR_FORMAT,
+			       "%s: its columns '%.*s' are not those of this run ('%.*s'): move it away to "
+			       "continue",
+			       path, (int)(n > 200 ? 200 : n), len > 0 ? line : "", (int)strcspn(header, "\n"), header);
+		goto done;
+	}
+	keep = (off_t)len;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		char *end;
+		double it = strtod(line, &end);
+		if (line[len - 1] != '\n' || end == line || it > (double)after)
+			break;
+		keep += (off_t)len;
+	}
+	if (ferror(f)) {
+		err = FV_ERROR(FV_ERR_IO, "%s: read error: %s", path, strerror(errno));
+		goto done;
+	}
+	fflush(f);
+	if (ftruncate(fileno(f), keep) != 0 || fseeko(f, keep, SEEK_SET) != 0)
+		err = FV_ERROR(FV_ERR_IO, "%s: cannot truncate to %lld bytes: %s", path, (long long)keep,
+			       strerror(errno));
+done:
+	free(line);
+	return err;
+}
+
+fv_err_t fv_history_open(fv_history_t *h, const char *path, const char *const *columns, int n, long append_after)
+{
+	char *header = NULL;
+	fv_err_t err = FV_OK;
+
+	memset(h, 0, sizeof *h);
+	FV_CHECK(strlen(path) < sizeof h->path, FV_ERR_ARG, "%s: history path too long", path);
+	FV_CALL(history_header(columns, n, &header));
+	if (append_after >= 0) {
+		h->f = fopen(path, "r+");
+		if (!h->f && errno != ENOENT) {
+			err = FV_ERROR(FV_ERR_IO, "%s: cannot open for appending: %s", path, strerror(errno));
+			goto done;
+		}
+		if (h->f) {
+			FV_CALL_GOTO(err, done, history_trim(h->f, path, header, append_after));
+			goto opened;
+		}
+	}
+	h->f = fopen(path, "w");
+	if (!h->f) {
+		err = FV_ERROR(FV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+		goto done;
+	}
+	if (fputs(header, h->f) == EOF || fflush(h->f) != 0) {
+		err = FV_ERROR(FV_ERR_IO, "%s: write failed: %s", path, strerror(errno));
+		goto done;
+	}
+opened:
+	strcpy(h->path, path);
+	h->n_columns = n;
+done:
+	free(header);
+	if (err != FV_OK && h->f) {
+		fclose(h->f);
+		h->f = NULL;
+	}
+	return err;
+}
+
+fv_err_t fv_history_row(fv_history_t *h, const double *values)
+{
+	FV_CHECK(h->f, FV_ERR_ARG, "history: not open");
+	for (int i = 0; i < h->n_columns; i++)
+		fprintf(h->f, i + 1 < h->n_columns ? "%.10g," : "%.10g\n", values[i]);
+	/* flushed every row: a run that crashes keeps its history */
+	FV_CHECK(fflush(h->f) == 0 && !ferror(h->f), FV_ERR_IO, "%s: write failed: %s", h->path, strerror(errno));
+	h->rows++;
+	return FV_OK;
+}
+
+fv_err_t fv_history_close(fv_history_t *h)
+{
+	int bad;
+	if (!h->f)
+		return FV_OK;
+	bad = ferror(h->f);
+	bad |= fclose(h->f) != 0;
+	h->f = NULL;
+	FV_CHECK(!bad, FV_ERR_IO, "%s: write failed: %s", h->path, strerror(errno));
+	return FV_OK;
+}
+
+/* -------------------------------------------------------------- summary */
+
+json_t *fv_json_real(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+json_t *fv_json_reals(const double *x, int n)
+{
+	json_t *a = json_array();
+	for (int i = 0; a && i < n; i++)
+		json_array_append_new(a, fv_json_real(x[i]));
+	return a;
+}
+
+fv_err_t fv_summary_write(const char *path, json_t *root)
+{
+	char *tmp;
+	size_t n = strlen(path);
+	FV_CHECK(root, FV_ERR_ARG, "%s: no JSON to write", path);
+	FV_CALL(fv_malloc(&tmp, n + 5, 1, "temporary file name"));
+	memcpy(tmp, path, n);
+	memcpy(tmp + n, ".tmp", 5);
+	errno = 0;
+	if (json_dump_file(root, tmp, JSON_INDENT(2)) != 0) {
+		int e = errno;
+		remove(tmp);
+		free(tmp);
+		return FV_ERROR(FV_ERR_IO, "%s: cannot write: %s", path, e ? strerror(e) : "JSON encoding failed");
+	}
+	if (rename(tmp, path) != 0) {
+		int e = errno;
+		remove(tmp);
+		free(tmp);
+		return FV_ERROR(FV_ERR_IO, "%s: cannot rename %s.tmp to it: %s", path, path, strerror(e));
+	}
+	free(tmp);
+	return FV_OK;
+}
+
+/* --------------------------------------------------------- solution VTU */
+
+enum { SOL_DENSITY, SOL_VELOCITY, SOL_PRESSURE, SOL_MACH, SOL_ENTROPY, SOL_NARRAYS };
+static const char *const sol_names[SOL_NARRAYS] = {"density", "velocity", "pressure", "mach", "entropy"};
+
+/* Array a of cells [i0, i0 + n) into out (3 values per cell for velocity). */
+static void sol_values(int a, const fv_real_t *q, size_t nc, double gamma, size_t i0, size_t n, double *out)
+{
+	for (size_t j = 0; j < n; j++) {
+		size_t i = i0 + j;
+		double rho = q[i], ru = q[nc + i], rv = q[2 * nc + i], rw = q[3 * nc + i], re = q[4 * nc + i];
+		double u = ru / rho, v = rv / rho, w = rw / rho;
+		double p = (gamma - 1) * (re - 0.5 * (ru * u + rv * v + rw * w));
+		int ok = rho > 0 && p > 0;
+		switch (a) {
+		case SOL_DENSITY:
+			out[j] = rho;
+			break;
+		case SOL_VELOCITY:
+			out[3 * j] = u;
+			out[3 * j + 1] = v;
+			out[3 * j + 2] = w;
+			break;
+		case SOL_PRESSURE:
+			out[j] = p;
+			break;
+		case SOL_MACH:
+			out[j] = ok ? sqrt((u * u + v * v + w * w) * rho / (gamma * p)) : NAN;
+			break;
+		case SOL_ENTROPY:
+			out[j] = ok ? p / pow(rho, gamma) : NAN;
+			break;
+		}
+	}
+}
+
+static void write_solution(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_real_t *q, double gamma,
+			   const int32_t *block)
+{
+	const size_t nc = (size_t)m->n_cells, np = (size_t)m->n_nodes;
+	const size_t nconn = nc ? (size_t)m->cell_node_off[nc] : 0;
+	uint64_t off = 0;
+
+	fv_vtu_begin(o);
+	fprintf(o->f, "  <!-- fvstar solution on ");
+	fv_vtu_comment_name(o->f, m->source[0] ? m->source : "memory");
+	fprintf(o->f, " -->\n  <!-- dimensionless: free stream rho = 1, p = 1/gamma, c = 1; gamma = %.17g -->\n"
+		      "  <!-- entropy = p / rho^gamma -->\n  <UnstructuredGrid>\n"
+		      "    <Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n"
+		      "      <CellData Scalars=\"density\" Vectors=\"velocity\">\n",
+		gamma, np, nc);
+	for (int a = 0; a < SOL_NARRAYS; a++)
+		fv_vtu_array_tag(o, "Float64", sol_names[a], a == SOL_VELOCITY ? 3 : 1,
+				 nc * (a == SOL_VELOCITY ? 3 : 1) * sizeof(double), &off);
+	if (block)
+		fv_vtu_array_tag(o, "Int32", "block", 1, nc * sizeof(int32_t), &off);
+	fprintf(o->f, "      </CellData>\n");
+	fv_vtu_geometry_tags(o, np, nc, nconn, &off);
+	fprintf(o->f, "    </Piece>\n  </UnstructuredGrid>\n  <AppendedData encoding=\"raw\">\n   _");
+
+	for (int a = 0; a < SOL_NARRAYS; a++) {
+		size_t ncomp = a == SOL_VELOCITY ? 3 : 1;
+		size_t per = FV_VTU_CHUNK / (ncomp * sizeof(double));
+		fv_vtu_put_block_size(o, nc * ncomp * sizeof(double));
+		for (size_t done = 0; done < nc && !o->err; done += per) {
+			size_t n = nc - done < per ? nc - done : per;
+			sol_values(a, q, nc, gamma, done, n, o->scratch);
+			fv_vtu_put(o, o->scratch, n * ncomp * sizeof(double));
+		}
+	}
+	if (block) {
+		fv_vtu_put_block_size(o, nc * sizeof(int32_t));
+		fv_vtu_put(o, block, nc * sizeof(int32_t));
+	}
+	fv_vtu_put_cell_geometry(o, m);
+	fprintf(o->f, "\n  </AppendedData>\n</VTKFile>\n");
+}
+
+fv_err_t fv_solution_write_vtu(const char *path, const fv_mesh_t *m, const fv_real_t *q, fv_real_t gamma,
+			       const int32_t *block_of_cell)
+{
+	fv_vtu_out_t o;
+	fv_err_t err;
+	FV_CHECK(q, FV_ERR_ARG, "%s: no solution to write", path);
+	FV_CHECK(gamma > 1, FV_ERR_ARG, "%s: gamma = %g is not > 1", path, (double)gamma);
+	FV_CALL(fv_vtu_check_mesh(m, path));
+	err = fv_vtu_open(&o, path);
+	if (err == FV_OK)
+		write_solution(&o, m, q, (double)gamma, block_of_cell);
+	if (fv_vtu_close(&o) != FV_OK && err == FV_OK)
+		err = FV_ERR_IO;
+	return err;
+}

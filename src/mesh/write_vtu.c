@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* VTK XML unstructured-grid writer (.vtu, raw appended binary): the cells
- * as one piece and the marked boundary faces as a second one. */
+ * as one piece and the marked boundary faces as a second one; the shared
+ * appended-data internals of vtu_internal.h live here too. */
 #include "fvstar/mesh.h"
+#include "mesh/vtu_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,18 +17,9 @@ enum {
 	VTU_CELL_MARKER = -1      /* marker of the volume piece */
 };
 
-/* Arrays that need converting go through this many bytes at a time. */
-#define VTU_CHUNK ((size_t)1 << 20)
+/* ------------------------------------------------ shared (vtu_internal.h) */
 
-typedef struct vtu_out {
-	FILE *f;
-	const char *path;
-	char *tmp;        /* path.tmp, renamed to path once complete */
-	void *scratch;    /* VTU_CHUNK bytes */
-	int err;          /* errno of the first failure; later writes are skipped */
-} vtu_out_t;
-
-static void put(vtu_out_t *o, const void *p, size_t n)
+void fv_vtu_put(fv_vtu_out_t *o, const void *p, size_t n)
 {
 	if (o->err || n == 0)
 		return;
@@ -35,80 +28,78 @@ static void put(vtu_out_t *o, const void *p, size_t n)
 		o->err = errno ? errno : EIO;
 }
 
-/* Every appended block starts with its size in bytes (header_type). */
-static void put_block_size(vtu_out_t *o, size_t bytes)
+void fv_vtu_put_block_size(fv_vtu_out_t *o, size_t bytes)
 {
 	uint64_t n = bytes;
-	put(o, &n, sizeof n);
+	fv_vtu_put(o, &n, sizeof n);
 }
 
-/* Writes count copies of the elsize-byte value val. */
-static void put_const(vtu_out_t *o, const void *val, size_t elsize, size_t count)
+void fv_vtu_put_const(fv_vtu_out_t *o, const void *val, size_t elsize, size_t count)
 {
-	size_t per = VTU_CHUNK / elsize;
+	size_t per = FV_VTU_CHUNK / elsize;
 	char *s = o->scratch;
 	for (size_t i = 0; i < per && i < count; i++)
 		memcpy(s + i * elsize, val, elsize);
 	for (size_t done = 0; done < count && !o->err; done += per)
-		put(o, s, (count - done < per ? count - done : per) * elsize);
+		fv_vtu_put(o, s, (count - done < per ? count - done : per) * elsize);
 }
 
 /* Writes map[src[i]] as bytes. */
-static void put_mapped_u8(vtu_out_t *o, const uint8_t *src, size_t count, const uint8_t map[256])
+static void put_mapped_u8(fv_vtu_out_t *o, const uint8_t *src, size_t count, const uint8_t map[256])
 {
 	uint8_t *s = o->scratch;
-	for (size_t done = 0; done < count && !o->err; done += VTU_CHUNK) {
-		size_t n = count - done < VTU_CHUNK ? count - done : VTU_CHUNK;
+	for (size_t done = 0; done < count && !o->err; done += FV_VTU_CHUNK) {
+		size_t n = count - done < FV_VTU_CHUNK ? count - done : FV_VTU_CHUNK;
 		for (size_t i = 0; i < n; i++)
 			s[i] = map[src[done + i]];
-		put(o, s, n);
+		fv_vtu_put(o, s, n);
 	}
 }
 
 /* Writes map[src[i]] as Int32. */
-static void put_mapped_idx(vtu_out_t *o, const fv_idx_t *src, size_t count, const fv_idx_t *map)
+static void put_mapped_idx(fv_vtu_out_t *o, const fv_idx_t *src, size_t count, const fv_idx_t *map)
 {
-	size_t per = VTU_CHUNK / sizeof(int32_t);
+	size_t per = FV_VTU_CHUNK / sizeof(int32_t);
 	int32_t *s = o->scratch;
 	for (size_t done = 0; done < count && !o->err; done += per) {
 		size_t n = count - done < per ? count - done : per;
 		for (size_t i = 0; i < n; i++)
 			s[i] = map[src[done + i]];
-		put(o, s, n * sizeof *s);
+		fv_vtu_put(o, s, n * sizeof *s);
 	}
 }
 
 /* Writes the coordinates of nodes list[0..count) as Float64 triples. */
-static void put_points_of(vtu_out_t *o, const double *xyz, const fv_idx_t *list, size_t count)
+static void put_points_of(fv_vtu_out_t *o, const double *xyz, const fv_idx_t *list, size_t count)
 {
-	size_t per = VTU_CHUNK / (3 * sizeof(double));
+	size_t per = FV_VTU_CHUNK / (3 * sizeof(double));
 	double *s = o->scratch;
 	for (size_t done = 0; done < count && !o->err; done += per) {
 		size_t n = count - done < per ? count - done : per;
 		for (size_t i = 0; i < n; i++)
 			memcpy(s + 3 * i, xyz + 3 * (size_t)list[done + i], 3 * sizeof(double));
-		put(o, s, n * 3 * sizeof(double));
+		fv_vtu_put(o, s, n * 3 * sizeof(double));
 	}
 }
 
-static void put_volumes(vtu_out_t *o, const fv_real_t *vol, size_t count)
+void fv_vtu_put_real_block(fv_vtu_out_t *o, const fv_real_t *v, size_t count)
 {
+	fv_vtu_put_block_size(o, count * sizeof(double));
 	if (sizeof(fv_real_t) == sizeof(double)) {
-		put(o, vol, count * sizeof(double));
+		fv_vtu_put(o, v, count * sizeof(double));
 		return;
 	}
-	size_t per = VTU_CHUNK / sizeof(double);
+	size_t per = FV_VTU_CHUNK / sizeof(double);
 	double *s = o->scratch;
 	for (size_t done = 0; done < count && !o->err; done += per) {
 		size_t n = count - done < per ? count - done : per;
 		for (size_t i = 0; i < n; i++)
-			s[i] = (double)vol[done + i];
-		put(o, s, n * sizeof *s);
+			s[i] = (double)v[done + i];
+		fv_vtu_put(o, s, n * sizeof *s);
 	}
 }
 
-/* An appended DataArray tag; advances *off past the block it announces. */
-static void array_tag(vtu_out_t *o, const char *type, const char *name, int ncomp, size_t bytes,
+void fv_vtu_array_tag(fv_vtu_out_t *o, const char *type, const char *name, int ncomp, size_t bytes,
 		      uint64_t *off)
 {
 	fprintf(o->f, "        <DataArray type=\"%s\" Name=\"%s\"", type, name);
@@ -118,32 +109,39 @@ static void array_tag(vtu_out_t *o, const char *type, const char *name, int ncom
 	*off += sizeof(uint64_t) + bytes;
 }
 
-typedef struct vtu_piece {
-	size_t n_points, n_cells, n_conn;
-} vtu_piece_t;
-
-/* Both pieces carry the same arrays in the same order, as VTK requires;
- * write_piece_data must follow this order. */
-static void piece_tags(vtu_out_t *o, const vtu_piece_t *pc, int with_volume, uint64_t *off)
+void fv_vtu_geometry_tags(fv_vtu_out_t *o, size_t n_points, size_t n_cells, size_t n_conn, uint64_t *off)
 {
-	fprintf(o->f, "    <Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n", pc->n_points, pc->n_cells);
-	fprintf(o->f, "      <CellData Scalars=\"cell_type\">\n");
-	array_tag(o, "UInt8", "cell_type", 1, pc->n_cells, off);
-	if (with_volume)
-		array_tag(o, "Float64", "volume", 1, pc->n_cells * sizeof(double), off);
-	array_tag(o, "Int32", "marker", 1, pc->n_cells * sizeof(int32_t), off);
-	fprintf(o->f, "      </CellData>\n      <Points>\n");
-	array_tag(o, "Float64", "Points", 3, pc->n_points * 3 * sizeof(double), off);
+	fprintf(o->f, "      <Points>\n");
+	fv_vtu_array_tag(o, "Float64", "Points", 3, n_points * 3 * sizeof(double), off);
 	fprintf(o->f, "      </Points>\n      <Cells>\n");
-	array_tag(o, "Int32", "connectivity", 1, pc->n_conn * sizeof(int32_t), off);
-	array_tag(o, "Int32", "offsets", 1, pc->n_cells * sizeof(int32_t), off);
-	array_tag(o, "UInt8", "types", 1, pc->n_cells, off);
-	fprintf(o->f, "      </Cells>\n    </Piece>\n");
+	fv_vtu_array_tag(o, "Int32", "connectivity", 1, n_conn * sizeof(int32_t), off);
+	fv_vtu_array_tag(o, "Int32", "offsets", 1, n_cells * sizeof(int32_t), off);
+	fv_vtu_array_tag(o, "UInt8", "types", 1, n_cells, off);
+	fprintf(o->f, "      </Cells>\n");
 }
 
-/* A marker name inside an XML comment: no "--", no trailing '-', no
- * bytes that would make the file invalid UTF-8. */
-static void put_comment_name(FILE *f, const char *s)
+void fv_vtu_put_cell_geometry(fv_vtu_out_t *o, const fv_mesh_t *m)
+{
+	size_t n_points = (size_t)m->n_nodes, n_cells = (size_t)m->n_cells;
+	size_t n_conn = m->n_cells ? (size_t)m->cell_node_off[m->n_cells] : 0;
+	uint8_t cell_vtk[256] = {0};
+	for (int t = 0; t < FV_NCELLTYPES; t++)
+		cell_vtk[t] = (uint8_t)fv_cell_shapes[t].su2_id;
+	fv_vtu_put_block_size(o, n_points * 3 * sizeof(double));
+	fv_vtu_put(o, m->xyz, n_points * 3 * sizeof(double));
+	/* fv_idx_t is int32_t and the nodes are in VTK order: no conversion */
+	fv_vtu_put_block_size(o, n_conn * sizeof(int32_t));
+	fv_vtu_put(o, m->cell_node, n_conn * sizeof(int32_t));
+	fv_vtu_put_block_size(o, n_cells * sizeof(int32_t));
+	if (n_cells)
+		fv_vtu_put(o, m->cell_node_off + 1, n_cells * sizeof(int32_t));
+	fv_vtu_put_block_size(o, n_cells);
+	put_mapped_u8(o, m->cell_type, n_cells, cell_vtk);
+}
+
+/* A name inside an XML comment: no "--", no trailing '-', no bytes that
+ * would make the file invalid UTF-8. */
+void fv_vtu_comment_name(FILE *f, const char *s)
 {
 	char prev = 0;
 	for (; *s; s++) {
@@ -155,7 +153,18 @@ static void put_comment_name(FILE *f, const char *s)
 	}
 }
 
-static fv_err_t check_mesh(const fv_mesh_t *m, const char *path)
+void fv_vtu_begin(fv_vtu_out_t *o)
+{
+	const uint16_t one = 1;
+	const int little = *(const uint8_t *)&one == 1;
+	/* the host's byte order, which VTK swaps where needed, saves a pass */
+	fprintf(o->f, "<?xml version=\"1.0\"?>\n"
+		      "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"%s\" "
+		      "header_type=\"UInt64\">\n",
+		little ? "LittleEndian" : "BigEndian");
+}
+
+fv_err_t fv_vtu_check_mesh(const fv_mesh_t *m, const char *path)
 {
 	FV_CHECK(m->n_nodes >= 0 && m->n_cells >= 0 && m->n_belems >= 0 && m->n_markers >= 0,
 		 FV_ERR_ARG, "%s: negative mesh counts", path);
@@ -184,41 +193,91 @@ static fv_err_t check_mesh(const fv_mesh_t *m, const char *path)
 	return FV_OK;
 }
 
-static void write_file(vtu_out_t *o, const fv_mesh_t *m, const fv_idx_t *bmap, const fv_idx_t *bnodes,
+fv_err_t fv_vtu_open(fv_vtu_out_t *o, const char *path)
+{
+	size_t n = strlen(path);
+	memset(o, 0, sizeof *o);
+	o->path = path;
+	FV_CALL(fv_malloc(&o->tmp, n + 5, 1, "temporary file name"));
+	memcpy(o->tmp, path, n);
+	memcpy(o->tmp + n, ".tmp", 5);
+	FV_CALL(fv_malloc(&o->scratch, FV_VTU_CHUNK, 1, "output buffer"));
+	o->f = fopen(o->tmp, "wb");
+	FV_CHECK(o->f, FV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+	return FV_OK;
+}
+
+fv_err_t fv_vtu_close(fv_vtu_out_t *o)
+{
+	fv_err_t err = FV_OK;
+	if (o->f) {
+		errno = 0;
+		if (!o->err && (fflush(o->f) != 0 || ferror(o->f)))
+			o->err = errno ? errno : EIO;
+		if (fclose(o->f) != 0 && !o->err)
+			o->err = errno ? errno : EIO;
+		o->f = NULL;
+		if (o->err) {
+			err = FV_ERROR(FV_ERR_IO, "%s: write failed: %s", o->path, strerror(o->err));
+			remove(o->tmp);
+		} else if (rename(o->tmp, o->path) != 0) {
+			err = FV_ERROR(FV_ERR_IO, "%s: cannot rename %s to it: %s", o->path, o->tmp, strerror(errno));
+			remove(o->tmp);
+		}
+	}
+	FV_FREE(o->tmp);
+	FV_FREE(o->scratch);
+	return err;
+}
+
+/* ---------------------------------------------------------- mesh writer */
+
+typedef struct vtu_piece {
+	size_t n_points, n_cells, n_conn;
+} vtu_piece_t;
+
+/* Both pieces carry the same arrays in the same order, as VTK requires;
+ * write_file must follow this order. */
+static void piece_tags(fv_vtu_out_t *o, const vtu_piece_t *pc, int with_volume, uint64_t *off)
+{
+	fprintf(o->f, "    <Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n", pc->n_points, pc->n_cells);
+	fprintf(o->f, "      <CellData Scalars=\"cell_type\">\n");
+	fv_vtu_array_tag(o, "UInt8", "cell_type", 1, pc->n_cells, off);
+	if (with_volume)
+		fv_vtu_array_tag(o, "Float64", "volume", 1, pc->n_cells * sizeof(double), off);
+	fv_vtu_array_tag(o, "Int32", "marker", 1, pc->n_cells * sizeof(int32_t), off);
+	fprintf(o->f, "      </CellData>\n");
+	fv_vtu_geometry_tags(o, pc->n_points, pc->n_cells, pc->n_conn, off);
+	fprintf(o->f, "    </Piece>\n");
+}
+
+static void write_file(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_idx_t *bmap, const fv_idx_t *bnodes,
 		       size_t n_bnodes)
 {
-	const uint16_t one = 1;
-	const int little = *(const uint8_t *)&one == 1;
 	const int with_volume = m->cell_vol != NULL;
 	const vtu_piece_t cells = {(size_t)m->n_nodes, (size_t)m->n_cells,
 				   m->n_cells ? (size_t)m->cell_node_off[m->n_cells] : 0};
 	const vtu_piece_t faces = {n_bnodes, (size_t)m->n_belems,
 				   m->n_belems ? (size_t)m->belem_node_off[m->n_belems] : 0};
-	uint8_t cell_vtk[256] = {0}, face_vtk[256] = {0};
+	uint8_t face_vtk[256] = {0};
 	const int32_t no_marker = VTU_CELL_MARKER;
 	const uint8_t face_cell_type = VTU_FACE_CELL_TYPE;
 	const double zero = 0;
 	uint64_t off = 0;
 
-	for (int t = 0; t < FV_NCELLTYPES; t++)
-		cell_vtk[t] = (uint8_t)fv_cell_shapes[t].su2_id;
 	face_vtk[FV_TRI] = VTK_TRIANGLE;
 	face_vtk[FV_QUAD] = VTK_QUAD;
 
-	/* the host's byte order, which VTK swaps where needed, saves a pass */
-	fprintf(o->f, "<?xml version=\"1.0\"?>\n"
-		      "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"%s\" "
-		      "header_type=\"UInt64\">\n",
-		little ? "LittleEndian" : "BigEndian");
+	fv_vtu_begin(o);
 	fprintf(o->f, "  <!-- fvstar mesh from ");
-	put_comment_name(o->f, m->source[0] ? m->source : "memory");
+	fv_vtu_comment_name(o->f, m->source[0] ? m->source : "memory");
 	fprintf(o->f, " -->\n  <!-- piece 0: cells; piece 1: marked boundary faces -->\n"
 		      "  <!-- cell_type: 0 tetrahedron, 1 pyramid, 2 prism, 3 hexahedron, %d boundary face -->\n"
 		      "  <!-- marker: index below, %d for cells -->\n",
 		VTU_FACE_CELL_TYPE, VTU_CELL_MARKER);
 	for (int k = 0; k < m->n_markers; k++) {
 		fprintf(o->f, "  <!-- marker %d: ", k);
-		put_comment_name(o->f, m->markers[k].name);
+		fv_vtu_comment_name(o->f, m->markers[k].name);
 		fprintf(o->f, " -->\n");
 	}
 	fprintf(o->f, "  <UnstructuredGrid>\n");
@@ -227,42 +286,31 @@ static void write_file(vtu_out_t *o, const fv_mesh_t *m, const fv_idx_t *bmap, c
 	fprintf(o->f, "  </UnstructuredGrid>\n  <AppendedData encoding=\"raw\">\n   _");
 
 	/* piece 0: cells */
-	put_block_size(o, cells.n_cells);
-	put(o, m->cell_type, cells.n_cells);
-	if (with_volume) {
-		put_block_size(o, cells.n_cells * sizeof(double));
-		put_volumes(o, m->cell_vol, cells.n_cells);
-	}
-	put_block_size(o, cells.n_cells * sizeof(int32_t));
-	put_const(o, &no_marker, sizeof no_marker, cells.n_cells);
-	put_block_size(o, cells.n_points * 3 * sizeof(double));
-	put(o, m->xyz, cells.n_points * 3 * sizeof(double));
-	/* fv_idx_t is int32_t and the nodes are in VTK order: no conversion */
-	put_block_size(o, cells.n_conn * sizeof(int32_t));
-	put(o, m->cell_node, cells.n_conn * sizeof(int32_t));
-	put_block_size(o, cells.n_cells * sizeof(int32_t));
-	if (cells.n_cells)
-		put(o, m->cell_node_off + 1, cells.n_cells * sizeof(int32_t));
-	put_block_size(o, cells.n_cells);
-	put_mapped_u8(o, m->cell_type, cells.n_cells, cell_vtk);
+	fv_vtu_put_block_size(o, cells.n_cells);
+	fv_vtu_put(o, m->cell_type, cells.n_cells);
+	if (with_volume)
+		fv_vtu_put_real_block(o, m->cell_vol, cells.n_cells);
+	fv_vtu_put_block_size(o, cells.n_cells * sizeof(int32_t));
+	fv_vtu_put_const(o, &no_marker, sizeof no_marker, cells.n_cells);
+	fv_vtu_put_cell_geometry(o, m);
 
 	/* piece 1: boundary faces on their own, renumbered points */
-	put_block_size(o, faces.n_cells);
-	put_const(o, &face_cell_type, 1, faces.n_cells);
+	fv_vtu_put_block_size(o, faces.n_cells);
+	fv_vtu_put_const(o, &face_cell_type, 1, faces.n_cells);
 	if (with_volume) {
-		put_block_size(o, faces.n_cells * sizeof(double));
-		put_const(o, &zero, sizeof zero, faces.n_cells);
+		fv_vtu_put_block_size(o, faces.n_cells * sizeof(double));
+		fv_vtu_put_const(o, &zero, sizeof zero, faces.n_cells);
 	}
-	put_block_size(o, faces.n_cells * sizeof(int32_t));
-	put(o, m->belem_marker, faces.n_cells * sizeof(int32_t));
-	put_block_size(o, faces.n_points * 3 * sizeof(double));
+	fv_vtu_put_block_size(o, faces.n_cells * sizeof(int32_t));
+	fv_vtu_put(o, m->belem_marker, faces.n_cells * sizeof(int32_t));
+	fv_vtu_put_block_size(o, faces.n_points * 3 * sizeof(double));
 	put_points_of(o, m->xyz, bnodes, faces.n_points);
-	put_block_size(o, faces.n_conn * sizeof(int32_t));
+	fv_vtu_put_block_size(o, faces.n_conn * sizeof(int32_t));
 	put_mapped_idx(o, m->belem_node, faces.n_conn, bmap);
-	put_block_size(o, faces.n_cells * sizeof(int32_t));
+	fv_vtu_put_block_size(o, faces.n_cells * sizeof(int32_t));
 	if (faces.n_cells)
-		put(o, m->belem_node_off + 1, faces.n_cells * sizeof(int32_t));
-	put_block_size(o, faces.n_cells);
+		fv_vtu_put(o, m->belem_node_off + 1, faces.n_cells * sizeof(int32_t));
+	fv_vtu_put_block_size(o, faces.n_cells);
 	put_mapped_u8(o, m->belem_type, faces.n_cells, face_vtk);
 
 	fprintf(o->f, "\n  </AppendedData>\n</VTKFile>\n");
@@ -270,16 +318,12 @@ static void write_file(vtu_out_t *o, const fv_mesh_t *m, const fv_idx_t *bmap, c
 
 fv_err_t fv_mesh_write_vtu(const fv_mesh_t *m, const char *path)
 {
-	vtu_out_t o = {.path = path};
+	fv_vtu_out_t o = {0};
 	fv_idx_t *bmap = NULL, *bnodes = NULL;
-	size_t n_bnodes = 0, n = strlen(path);
+	size_t n_bnodes = 0;
 	fv_err_t err;
 
-	FV_CALL(check_mesh(m, path));
-	FV_CALL(fv_malloc(&o.tmp, n + 5, 1, "temporary file name"));
-	memcpy(o.tmp, path, n);
-	memcpy(o.tmp + n, ".tmp", 5);
-	FV_CALL_GOTO(err, done, fv_malloc(&o.scratch, VTU_CHUNK, 1, "output buffer"));
+	FV_CALL(fv_vtu_check_mesh(m, path));
 	/* the boundary piece holds only the nodes of its faces */
 	FV_CALL_GOTO(err, done, fv_malloc(&bmap, (size_t)m->n_nodes, sizeof *bmap, "boundary node map"));
 	FV_CALL_GOTO(err, done, fv_malloc(&bnodes, (size_t)m->n_nodes, sizeof *bnodes, "boundary nodes"));
@@ -292,29 +336,12 @@ fv_err_t fv_mesh_write_vtu(const fv_mesh_t *m, const char *path)
 		}
 	}
 
-	o.f = fopen(o.tmp, "wb");
-	if (!o.f) {
-		err = FV_ERROR(FV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-		goto done;
-	}
-	write_file(&o, m, bmap, bnodes, n_bnodes);
-	errno = 0;
-	if (!o.err && (fflush(o.f) != 0 || ferror(o.f)))
-		o.err = errno ? errno : EIO;
-	if (fclose(o.f) != 0 && !o.err)
-		o.err = errno ? errno : EIO;
-	if (o.err) {
-		err = FV_ERROR(FV_ERR_IO, "%s: write failed: %s", path, strerror(o.err));
-		remove(o.tmp);
-	} else if (rename(o.tmp, path) != 0) {
-		err = FV_ERROR(FV_ERR_IO, "%s: cannot rename %s to it: %s", path, o.tmp, strerror(errno));
-		remove(o.tmp);
-	} else {
-		err = FV_OK;
-	}
+	err = fv_vtu_open(&o, path);
+	if (err == FV_OK)
+		write_file(&o, m, bmap, bnodes, n_bnodes);
+	if (fv_vtu_close(&o) != FV_OK && err == FV_OK)
+		err = FV_ERR_IO;
 done:
-	free(o.tmp);
-	free(o.scratch);
 	free(bmap);
 	free(bnodes);
 	return err;

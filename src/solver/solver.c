@@ -33,12 +33,22 @@ typedef struct block_data {
 enum { HALO_Q, HALO_GRAD, HALO_PHI };
 static const int halo_nvars[3] = {5, 15, 5};
 
+/* One iteration's residual sums: each block's norms task writes its own
+ * row, the clock task (unsteady) its stamp, and the rows are added in block
+ * order once all have been acquired, so the history does not depend on
+ * which worker ran what (a StarPU reduction would). */
 typedef struct norm_slot {
 	double sums[FV_NORMS];
-	double t, dt;
 	int iter;
+	int pending;            /* acquisitions not yet called back */
 	int ready;
 } norm_slot_t;
+
+typedef struct acquire_ctx {
+	struct fv_solver *s;
+	int slot;
+	int row;                /* block, or nb for the clock stamp */
+} acquire_ctx_t;
 
 struct fv_solver {
 	int nb;
@@ -51,8 +61,9 @@ struct fv_solver {
 
 	fv_clock_t *clock_mem;
 	starpu_data_handle_t clock;          /* unsteady only */
-	double *norm_mem[RING];
-	starpu_data_handle_t norm[RING];
+	double *norm_mem[RING];               /* [(nb + 1) * FV_NORMS] rows */
+	starpu_data_handle_t *norm[RING];     /* [nb + 1] */
+	acquire_ctx_t *actx[RING];            /* [nb + 1] */
 	norm_slot_t slot[RING];
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -257,10 +268,15 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 			s->b[b].nbr_slot[k] = j;
 		}
 	for (int r = 0; r < RING; r++) {
-		FV_CALL(sp_alloc(&s->norm_mem[r], FV_NORMS * sizeof(double), "norms"));
-		starpu_vector_data_register(&s->norm[r], STARPU_MAIN_RAM, (uintptr_t)s->norm_mem[r], FV_NORMS,
-					    sizeof(double));
-		fv_norms_set_reduction(s->norm[r]);
+		FV_CALL(sp_alloc(&s->norm_mem[r], (size_t)(n_blocks + 1) * FV_NORMS * sizeof(double), "norms"));
+		FV_CALL(fv_calloc(&s->norm[r], (size_t)n_blocks + 1, sizeof(starpu_data_handle_t), "norm handles"));
+		FV_CALL(fv_calloc(&s->actx[r], (size_t)n_blocks + 1, sizeof(acquire_ctx_t), "norm callbacks"));
+		for (int j = 0; j <= n_blocks; j++) {
+			starpu_vector_data_register(&s->norm[r][j], STARPU_MAIN_RAM,
+						    (uintptr_t)(s->norm_mem[r] + (size_t)j * FV_NORMS), FV_NORMS,
+						    sizeof(double));
+			s->actx[r][j] = (acquire_ctx_t){s, r, j};
+		}
 	}
 	if (!o->steady) {
 		FV_CALL(sp_alloc(&s->clock_mem, sizeof *s->clock_mem, "clock"));
@@ -312,13 +328,6 @@ static fv_err_t halo(fv_solver_t *s, int h)
 
 static void norms_ready(void *arg);
 
-typedef struct acquire_ctx {
-	fv_solver_t *s;
-	int slot;
-} acquire_ctx_t;
-
-static acquire_ctx_t acquire_ctx[RING];
-
 static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 {
 	int r = iter % RING;
@@ -355,13 +364,13 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 			FV_CALL(fv_insert_flux(d->geo, d->hw, d->hgrad, d->hphi, d->hres, &a));
 			if (st == 0) {
 				FV_CALL(fv_insert_timestep(d->geo, d->hw, d->hdt, s->clock, &a));
-				FV_CALL(fv_insert_norms(d->hres, s->norm[r], &a));
+				FV_CALL(fv_insert_norms(d->hres, s->norm[r][b], &a));
 			}
 		}
 		if (st == 0 && s->clock) {
 			fv_task_args_t a;
 			task_args(s, 0, &a);
-			FV_CALL(fv_insert_clock(s->clock, s->norm[r], &a));
+			FV_CALL(fv_insert_clock(s->clock, s->norm[r][s->nb], &a));
 		}
 		for (int b = 0; b < s->nb; b++) {
 			block_data_t *d = &s->b[b];
@@ -373,33 +382,41 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 		}
 	}
 	/* residuals (and the clock) come back without waiting */
+	int rows = s->nb + (s->clock ? 1 : 0);
 	pthread_mutex_lock(&s->lock);
 	s->slot[r].iter = iter;
 	s->slot[r].ready = 0;
+	s->slot[r].pending = rows;
 	pthread_mutex_unlock(&s->lock);
-	acquire_ctx[r].s = s;
-	acquire_ctx[r].slot = r;
-	FV_CHECK(starpu_data_acquire_cb(s->norm[r], STARPU_RW, norms_ready, &acquire_ctx[r]) == 0, FV_ERR_RUNTIME,
-		 "iteration %d: acquiring the residual norms failed", iter);
+	for (int j = 0; j < rows; j++)
+		FV_CHECK(starpu_data_acquire_cb(s->norm[r][j], STARPU_R, norms_ready, &s->actx[r][j]) == 0,
+			 FV_ERR_RUNTIME, "iteration %d: acquiring the residual norms of block %d failed", iter, j);
 	return FV_OK;
 }
 
-/* Runs in a StarPU thread once the norms of an iteration are reduced (the
- * clock task contributes t and dt, so they are part of the same reduction). */
+/* Runs in a StarPU thread once one row of an iteration's norms is
+ * written; the last one adds the rows in block order. */
 static void norms_ready(void *arg)
 {
 	acquire_ctx_t *c = (acquire_ctx_t *)arg;
 	fv_solver_t *s = c->s;
 	norm_slot_t *sl = &s->slot[c->slot];
-	double *n = s->norm_mem[c->slot];
+	starpu_data_release(s->norm[c->slot][c->row]);
 	pthread_mutex_lock(&s->lock);
-	memcpy(sl->sums, n, sizeof sl->sums);
-	for (int k = 0; k < FV_NORMS; k++)
-		n[k] = 0; /* the next use reduces onto zero */
-	sl->ready = 1;
-	pthread_cond_broadcast(&s->cond);
+	if (--sl->pending == 0) {
+		const double *n = s->norm_mem[c->slot];
+		memset(sl->sums, 0, sizeof sl->sums);
+		for (int b = 0; b < s->nb; b++)
+			for (int k = 0; k <= FV_NORM_CELLS; k++)
+				sl->sums[k] += n[(size_t)b * FV_NORMS + k];
+		if (s->clock) {
+			sl->sums[FV_NORM_T] = n[(size_t)s->nb * FV_NORMS + FV_NORM_T];
+			sl->sums[FV_NORM_DT] = n[(size_t)s->nb * FV_NORMS + FV_NORM_DT];
+		}
+		sl->ready = 1;
+		pthread_cond_broadcast(&s->cond);
+	}
 	pthread_mutex_unlock(&s->lock);
-	starpu_data_release(s->norm[c->slot]);
 }
 
 fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0, fv_iter_cb cb, void *ctx,
@@ -528,8 +545,14 @@ void fv_solver_destroy(fv_solver_t *s)
 		free(d->cell_global);
 	}
 	free(s->b);
-	for (int r = 0; r < RING; r++)
-		unregister_free(&s->norm[r], s->norm_mem[r]);
+	for (int r = 0; r < RING; r++) {
+		for (int j = 0; s->norm[r] && j <= s->nb; j++)
+			unregister_free(&s->norm[r][j], NULL);
+		free(s->norm[r]);
+		free(s->actx[r]);
+		if (s->norm_mem[r])
+			starpu_free(s->norm_mem[r]);
+	}
 	unregister_free(&s->clock, s->clock_mem);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);

@@ -1,3 +1,1075 @@
 /* SPDX-License-Identifier: MIT */
-/* placeholder */
-int main(void) { return 77; }
+/* Unit tests of the case file (parsing, overrides, every kind of error,
+ * marker checks) and of the outputs: history, summary, solution, restart. */
+#include "testutil.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fvstar/case.h"
+#include "fvstar/output.h"
+
+static char tmpdir[256];
+
+static int setup(void **state)
+{
+	const char *base = getenv("TMPDIR");
+	(void)state;
+	snprintf(tmpdir, sizeof tmpdir, "%s/fvstar-caseio-XXXXXX", base && *base ? base : "/tmp");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+/* Removes what the tests left: files and one level of directories. */
+static void remove_tree(const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[900];
+	struct stat st;
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+			if (depth < 4 && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+				remove_tree(path, depth + 1);
+			else
+				remove(path);
+		}
+	closedir(d);
+	rmdir(dir);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	remove_tree(tmpdir, 0);
+	return 0;
+}
+
+static void tmp_path(char *buf, size_t n, const char *name)
+{
+	snprintf(buf, n, "%s/%s", tmpdir, name);
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		fail_msg("cannot write %s: %s", path, strerror(errno));
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+	if (!f)
+		fail_msg("cannot open %s: %s", path, strerror(errno));
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = (size_t)n;
+	return buf;
+}
+
+/* A case file named name in the temporary directory. */
+static const char *case_file(const char *name, const char *text)
+{
+	static char path[512];
+	tmp_path(path, sizeof path, name);
+	write_text(path, text);
+	return path;
+}
+
+/* ------------------------------------------------------------ case file */
+
+static void test_defaults(void **state)
+{
+	fv_case_t c;
+	(void)state;
+	fv_case_default(&c);
+	assert_string_equal(c.path, "");
+	assert_string_equal(c.mesh_file, "");
+	assert_int_equal(c.mesh_refine, 0);
+	assert_int_equal(c.mesh_format, FV_MESH_FORMAT_AUTO);
+	assert_true(c.mach == 0.5 && c.alpha_deg == 0 && c.beta_deg == 0 && c.gamma == 1.4);
+	assert_int_equal(c.init, FV_INIT_FREESTREAM);
+	assert_int_equal(c.riemann_axis, 0);
+	assert_true(c.riemann_x0 == 0.5);
+	assert_true(c.riemann_left[0] == 1 && c.riemann_left[1] == 0 && c.riemann_left[2] == 1);
+	assert_true(c.riemann_right[0] == 0.125 && c.riemann_right[1] == 0 && c.riemann_right[2] == 0.1);
+	assert_int_equal(c.flux, FV_FLUX_ROE);
+	assert_true(c.entropy_fix == 0.1);
+	assert_int_equal(c.order, 2);
+	assert_int_equal(c.gradient, FV_GRAD_GREEN_GAUSS);
+	assert_int_equal(c.limiter, FV_LIMITER_VENKATAKRISHNAN);
+	assert_true(c.limiter_k == 5.0);
+	assert_int_equal(c.limiter_vars, FV_LIMVARS_PRESSURE);
+	assert_int_equal(c.rk_stages, 2);
+	assert_true(c.cfl == 1.0);
+	assert_int_equal(c.time_mode, FV_TIME_STEADY);
+	assert_true(c.t_end == 0);
+	assert_int_equal(c.iterations, 1000);
+	assert_true(c.residual_drop == 0);
+	assert_int_equal(c.n_bc, 0);
+	assert_true(c.p_out == 0);
+	assert_int_equal(c.blocks, 0);
+	assert_int_equal(c.partitioner, FV_PART_METIS);
+	assert_int_equal(c.seed, 0);
+	assert_string_equal(c.sched, "");
+	assert_int_equal(c.ncpu, -1);
+	assert_int_equal(c.ncuda, -1);
+	assert_string_equal(c.out_dir, "");
+	assert_int_equal(c.history_every, 1);
+	assert_int_equal(c.progress_every, 10);
+	assert_int_equal(c.vtu, 1);
+	assert_int_equal(c.vtu_block_id, 0);
+	assert_int_equal(c.restart_every, 0);
+	assert_string_equal(c.restart_from, "");
+	assert_string_equal(c.trace_dir, "");
+	assert_string_equal(c.force_markers, "");
+	assert_true(c.ref_area == 1 && c.ref_length == 1);
+	assert_true(c.moment_center[0] == 0 && c.moment_center[1] == 0 && c.moment_center[2] == 0);
+
+	/* finish: the mesh is required; derived defaults */
+	FV_ASSERT_ERR(fv_case_finish(&c), FV_ERR_ARG, "[mesh] file is not set");
+	FV_ASSERT_OK(fv_case_set(&c, "mesh.file", "box.su2", "command line"));
+	FV_ASSERT_OK(fv_case_finish(&c));
+	assert_true(c.p_out == 1 / 1.4);
+	assert_string_equal(c.out_dir, "out/fvstar");
+	assert_string_equal(c.mesh_file, "box.su2");
+}
+
+static const char *full_case =
+	"; every key, none at its default\n"
+	"[mesh]\n"
+	"file = meshes/wing.su2\n"
+	"refine = 2\n"
+	"format = su2\n"
+	"\n"
+	"[flow]\n"
+	"mach = 0.8 ; inline comment\n"
+	"alpha = 1.25\n"
+	"beta = -2\n"
+	"gamma = 1.3\n"
+	"init = riemann\n"
+	"riemann_axis = z\n"
+	"riemann_x0 = -0.25\n"
+	"left = \"2, 0.5, 3\"\n"
+	"right = 0.5,-1,0.25\n"
+	"\n"
+	"# numerics, indented keys\n"
+	"[numerics]\n"
+	"  flux = roe\n"
+	"  entropy_fix = 0.05\n"
+	"  order = 1\n"
+	"  gradient = least-squares\n"
+	"  limiter = barth\n"
+	"  limiter_k = 0.3\n"
+	"  limiter_vars = all\n"
+	"  rk = 3\n"
+	"  cfl = 2.5\n"
+	"  time = unsteady\n"
+	"  t_end = 0.2\n"
+	"  iterations = 50\n"
+	"  residual_drop = 6\n"
+	"[bc]\n"
+	"wing = wall\n"
+	"far: farfield\n"
+	"sym = symmetry\n"
+	"in = supersonic_inflow\n"
+	"out = supersonic_outflow\n"
+	"exit = pressure_outlet\n"
+	"p_out = 0.8\n"
+	"[partition]\n"
+	"blocks = 12\n"
+	"partitioner = scotch\n"
+	"seed = 7\n"
+	"[runtime]\n"
+	"sched = dmdas\n"
+	"ncpu = 4\n"
+	"ncuda = 0\n"
+	"[output]\n"
+	"dir = results/wing\n"
+	"history_every = 5\n"
+	"progress_every = 0\n"
+	"vtu = no\n"
+	"vtu_block_id = yes\n"
+	"restart_every = 100\n"
+	"restart = old/restart.bin\n"
+	"trace = trace\n"
+	"[forces]\n"
+	"markers = wing , sym\n"
+	"ref_area = 0.5\n"
+	"ref_length = 0.25\n"
+	"moment_center = 0.25, 0, -1e-1\n";
+
+static void check_full(const fv_case_t *c, const char *dir)
+{
+	char mesh[600];
+	snprintf(mesh, sizeof mesh, "%s/meshes/wing.su2", dir);
+	assert_string_equal(c->mesh_file, mesh);
+	assert_int_equal(c->mesh_refine, 2);
+	assert_int_equal(c->mesh_format, FV_MESH_FORMAT_SU2);
+	assert_true(c->mach == 0.8 && c->alpha_deg == 1.25 && c->beta_deg == -2 && c->gamma == 1.3);
+	assert_int_equal(c->init, FV_INIT_RIEMANN);
+	assert_int_equal(c->riemann_axis, 2);
+	assert_true(c->riemann_x0 == -0.25);
+	assert_true(c->riemann_left[0] == 2 && c->riemann_left[1] == 0.5 && c->riemann_left[2] == 3);
+	assert_true(c->riemann_right[0] == 0.5 && c->riemann_right[1] == -1 && c->riemann_right[2] == 0.25);
+	assert_true(c->entropy_fix == 0.05);
+	assert_int_equal(c->order, 1);
+	assert_int_equal(c->gradient, FV_GRAD_LEAST_SQUARES);
+	assert_int_equal(c->limiter, FV_LIMITER_BARTH);
+	assert_true(c->limiter_k == 0.3);
+	assert_int_equal(c->limiter_vars, FV_LIMVARS_ALL);
+	assert_int_equal(c->rk_stages, 3);
+	assert_true(c->cfl == 2.5);
+	assert_int_equal(c->time_mode, FV_TIME_UNSTEADY);
+	assert_true(c->t_end == 0.2);
+	assert_int_equal(c->iterations, 50);
+	assert_true(c->residual_drop == 6);
+	assert_int_equal(c->n_bc, 6);
+	assert_string_equal(c->bc[0].marker, "wing");
+	assert_int_equal(c->bc[0].kind, FV_BC_SLIP_WALL);
+	assert_string_equal(c->bc[1].marker, "far");
+	assert_int_equal(c->bc[1].kind, FV_BC_FARFIELD);
+	assert_int_equal(c->bc[2].kind, FV_BC_SYMMETRY);
+	assert_int_equal(c->bc[3].kind, FV_BC_SUPERSONIC_INFLOW);
+	assert_int_equal(c->bc[4].kind, FV_BC_SUPERSONIC_OUTFLOW);
+	assert_string_equal(c->bc[5].marker, "exit");
+	assert_int_equal(c->bc[5].kind, FV_BC_PRESSURE_OUTLET);
+	assert_true(c->p_out == 0.8);
+	assert_int_equal(c->blocks, 12);
+	assert_int_equal(c->partitioner, FV_PART_SCOTCH);
+	assert_int_equal(c->seed, 7);
+	assert_string_equal(c->sched, "dmdas");
+	assert_int_equal(c->ncpu, 4);
+	assert_int_equal(c->ncuda, 0);
+	assert_string_equal(c->out_dir, "results/wing");
+	assert_int_equal(c->history_every, 5);
+	assert_int_equal(c->progress_every, 0);
+	assert_int_equal(c->vtu, 0);
+	assert_int_equal(c->vtu_block_id, 1);
+	assert_int_equal(c->restart_every, 100);
+	assert_string_equal(c->restart_from, "old/restart.bin");
+	assert_string_equal(c->trace_dir, "trace");
+	assert_string_equal(c->force_markers, "wing,sym");
+	assert_true(c->ref_area == 0.5 && c->ref_length == 0.25);
+	assert_true(c->moment_center[0] == 0.25 && c->moment_center[1] == 0 && c->moment_center[2] == -0.1);
+}
+
+static void test_full_case(void **state)
+{
+	fv_case_t c, d;
+	char printed[512];
+	(void)state;
+	fv_case_default(&c);
+	FV_ASSERT_OK(fv_case_read(&c, case_file("wing.cfg", full_case)));
+	assert_string_equal(c.name, "wing");
+	assert_string_equal(c.dir, tmpdir);
+	assert_int_equal(c.bc[1].line, 35);
+	FV_ASSERT_OK(fv_case_finish(&c));
+	check_full(&c, tmpdir);
+	assert_int_equal(c.finished, 1);
+
+	/* what fv_case_print writes is a case file giving the same values
+	 * (the mesh path is absolute by then, so it is not joined again) */
+	tmp_path(printed, sizeof printed, "printed.cfg");
+	FILE *f = fopen(printed, "w");
+	assert_non_null(f);
+	fv_case_print(&c, f);
+	fclose(f);
+	fv_case_default(&d);
+	FV_ASSERT_OK(fv_case_read(&d, printed));
+	FV_ASSERT_OK(fv_case_finish(&d));
+	check_full(&d, tmpdir);
+	json_t *jc = fv_case_json(&c), *jd = fv_case_json(&d);
+	json_object_del(jc, "file");
+	json_object_del(jd, "file");
+	assert_true(json_equal(jc, jd));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(jc, "numerics"), "limiter")), "barth");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(jc, "numerics"), "rk")), 3);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(jc, "bc"), "exit")), "pressure_outlet");
+	json_decref(jc);
+	json_decref(jd);
+
+	/* the defaults print and read back too (t_end is left out unset) */
+	fv_case_default(&c);
+	FV_ASSERT_OK(fv_case_set(&c, "mesh.file", "/abs/box.su2", NULL));
+	f = fopen(printed, "w");
+	fv_case_print(&c, f);
+	fclose(f);
+	fv_case_default(&d);
+	FV_ASSERT_OK(fv_case_read(&d, printed));
+	jc = fv_case_json(&c);
+	jd = fv_case_json(&d);
+	json_object_del(jc, "file");
+	json_object_del(jd, "file");
+	assert_true(json_equal(jc, jd));
+	json_decref(jc);
+	json_decref(jd);
+}
+
+static void test_paths_and_names(void **state)
+{
+	fv_case_t c;
+	char sub[512], path[600];
+	(void)state;
+	tmp_path(sub, sizeof sub, "cases");
+	FV_ASSERT_OK(fv_output_mkdir(sub));
+	snprintf(path, sizeof path, "%s/ramp.case.cfg", sub);
+	write_text(path, "[mesh]\nfile = ../ramp.su2\n");
+	fv_case_default(&c);
+	FV_ASSERT_OK(fv_case_read(&c, path));
+	FV_ASSERT_OK(fv_case_finish(&c));
+	assert_string_equal(c.name, "ramp.case");
+	assert_string_equal(c.out_dir, "out/ramp.case");
+	snprintf(path, sizeof path, "%s/../ramp.su2", sub);
+	assert_string_equal(c.mesh_file, path);
+
+	/* a second case file into the same struct is refused */
+	FV_ASSERT_ERR(fv_case_read(&c, path), FV_ERR_ARG, "was read already");
+
+	/* absolute paths are kept */
+	snprintf(path, sizeof path, "%s/abs.cfg", sub);
+	write_text(path, "[mesh]\nfile = /data/ramp.su2\n");
+	fv_case_default(&c);
+	FV_ASSERT_OK(fv_case_read(&c, path));
+	assert_string_equal(c.mesh_file, "/data/ramp.su2");
+
+	/* a case file in the working directory: dir ".", nothing joined */
+	char cwd[1024];
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	assert_int_equal(chdir(sub), 0);
+	write_text("local.cfg", "[mesh]\nfile = box.su2\n");
+	fv_case_default(&c);
+	fv_err_t err = fv_case_read(&c, "local.cfg");
+	assert_int_equal(chdir(cwd), 0);
+	FV_ASSERT_OK(err);
+	assert_string_equal(c.dir, ".");
+	assert_string_equal(c.name, "local");
+	assert_string_equal(c.mesh_file, "box.su2");
+}
+
+static void test_overrides(void **state)
+{
+	fv_case_t c;
+	(void)state;
+	fv_case_default(&c);
+	FV_ASSERT_OK(fv_case_read(&c, case_file("over.cfg", "[mesh]\nfile = box.su2\n[numerics]\ncfl = 0.5\n"
+							     "[bc]\nxmin = wall\n")));
+	/* the command line replaces file values, once each */
+	FV_ASSERT_OK(fv_case_set(&c, "numerics.cfl", "3", "command line"));
+	assert_true(c.cfl == 3);
+	FV_ASSERT_ERR(fv_case_set(&c, "numerics.cfl", "4", "command line"), FV_ERR_ARG,
+		      "command line: [numerics] cfl = '4': given twice");
+	FV_ASSERT_OK(fv_case_set_arg(&c, "flow.alpha=2.5", "command line"));
+	assert_true(c.alpha_deg == 2.5);
+	FV_ASSERT_OK(fv_case_set_arg(&c, "bc.xmin=symmetry", "command line"));
+	assert_int_equal(c.n_bc, 1);
+	assert_int_equal(c.bc[0].kind, FV_BC_SYMMETRY);
+	assert_int_equal(c.bc[0].line, -1);
+	FV_ASSERT_OK(fv_case_set_arg(&c, "bc.my.marker=farfield", NULL));
+	assert_string_equal(c.bc[1].marker, "my.marker");
+	/* a mesh given on the command line is relative to the working directory */
+	FV_ASSERT_OK(fv_case_set_arg(&c, "mesh.file=other.su2", NULL));
+	assert_string_equal(c.mesh_file, "other.su2");
+	FV_ASSERT_OK(fv_case_set_arg(&c, "output.dir=", NULL));
+	FV_ASSERT_OK(fv_case_set_arg(&c, "flow.right=1,2,3", NULL));
+	assert_true(c.riemann_right[2] == 3);
+
+	FV_ASSERT_ERR(fv_case_set_arg(&c, "numerics.limiter=venkat", "command line"), FV_ERR_ARG,
+		      "command line: [numerics] limiter = 'venkat': expected venkatakrishnan, barth or none");
+	FV_ASSERT_ERR(fv_case_set_arg(&c, "cfl=2", "command line"), FV_ERR_ARG, "'cfl' is not section.key");
+	FV_ASSERT_ERR(fv_case_set_arg(&c, "numerics.cfl", "command line"), FV_ERR_ARG,
+		      "is not section.key=value");
+	FV_ASSERT_ERR(fv_case_set_arg(&c, "=2", "command line"), FV_ERR_ARG, "is not section.key=value");
+	FV_ASSERT_ERR(fv_case_set_arg(&c, "numerics.=2", "command line"), FV_ERR_ARG, "is not section.key");
+	FV_ASSERT_ERR(fv_case_set_arg(&c, "numerics.foo=2", "argv[3]"), FV_ERR_ARG,
+		      "argv[3]: [numerics] unknown key 'foo'");
+	FV_ASSERT_ERR(fv_case_set_arg(&c, "nosuch.foo=2", NULL), FV_ERR_ARG, "unknown section [nosuch]");
+	/* a failed set leaves the value alone */
+	assert_int_equal(c.limiter, FV_LIMITER_VENKATAKRISHNAN);
+	FV_ASSERT_OK(fv_case_finish(&c));
+}
+
+typedef struct bad_case {
+	const char *text;
+	fv_err_t code;
+	const char *message;
+} bad_case_t;
+
+static void test_errors(void **state)
+{
+	static const bad_case_t bad[] = {
+		{"[mesh]\nfile = a.su2\n\n[numerics]\nlimitr = barth\n", FV_ERR_ARG,
+		 "bad.cfg:5: [numerics] unknown key 'limitr' (keys of [numerics]: flux, entropy_fix"},
+		{"[numerics]\nlimiter = venkat\n", FV_ERR_ARG,
+		 "bad.cfg:2: [numerics] limiter = 'venkat': expected venkatakrishnan, barth or none"},
+		{"[flow]\nmach = 0.5x\n", FV_ERR_ARG, "bad.cfg:2: [flow] mach = '0.5x': expected a number >= 0"},
+		{"[flow]\nmach = nan\n", FV_ERR_ARG, "bad.cfg:2: [flow] mach = 'nan': expected a number >= 0"},
+		{"[flow]\nmach = inf\n", FV_ERR_ARG, "[flow] mach = 'inf'"},
+		{"[flow]\nmach = 1e999\n", FV_ERR_ARG, "[flow] mach = '1e999'"},
+		{"[flow]\nmach = 0x1p1\n", FV_ERR_ARG, "[flow] mach = '0x1p1'"},
+		{"[flow]\nmach =\n", FV_ERR_ARG, "[flow] mach = ''"},
+		{"[flow]\nmach = -0.1\n", FV_ERR_ARG, "bad.cfg:2: [flow] mach = '-0.1': expected a number >= 0"},
+		{"[flow]\ngamma = 1\n", FV_ERR_ARG, "[flow] gamma = '1': expected a number > 1 and <= 10"},
+		{"[flow]\nalpha = 181\n", FV_ERR_ARG, "[flow] alpha = '181': expected a number in [-180, 180]"},
+		{"[numerics]\ncfl = 0\n", FV_ERR_ARG, "[numerics] cfl = '0': expected a number > 0"},
+		{"[numerics]\niterations = 1.5\n", FV_ERR_ARG, "expected an integer >= 0"},
+		{"[numerics]\niterations = 99999999999\n", FV_ERR_ARG, "expected an integer >= 0"},
+		{"[numerics]\norder = 3\n", FV_ERR_ARG, "[numerics] order = '3': expected 1 or 2"},
+		{"[mesh]\nrefine = 11\n", FV_ERR_ARG, "[mesh] refine = '11': expected an integer in [0, 10]"},
+		{"[mesh]\nrefine = -1\n", FV_ERR_ARG, "expected an integer in [0, 10]"},
+		{"[runtime]\nncpu = -2\n", FV_ERR_ARG, "[runtime] ncpu = '-2': expected an integer in [-1, 65536]"},
+		{"[runtime]\nsched = dm da\n", FV_ERR_ARG, "[runtime] sched = 'dm da': expected a name"},
+		{"[output]\nvtu = true\n", FV_ERR_ARG, "[output] vtu = 'true': expected yes or no"},
+		{"[flow]\nleft = 1,2\n", FV_ERR_ARG, "[flow] left = '1,2': expected rho,u,p"},
+		{"[flow]\nleft = 1,2,3,4\n", FV_ERR_ARG, "expected rho,u,p"},
+		{"[flow]\nright = 1,2,-3\n", FV_ERR_ARG, "with rho > 0 and p > 0"},
+		{"[forces]\nmoment_center = 1,,2\n", FV_ERR_ARG, "expected three numbers x,y,z"},
+		{"[forces]\nmarkers = a,,b\n", FV_ERR_ARG, "expected a comma-separated list of marker names"},
+		{"[flow]\nmach = 0.5\nalpha = 1\nmach = 0.6\n", FV_ERR_ARG,
+		 "bad.cfg:4: [flow] mach = '0.6': duplicate key (first set at line 2)"},
+		{"[flow]\nmach = 0.5\n[mesh]\nrefine = 1\n[flow]\nmach = 0.6\n", FV_ERR_ARG,
+		 "bad.cfg:6: [flow] mach = '0.6': duplicate key (first set at line 2)"},
+		{"[bc]\nwing = wall\nwing = wall\n", FV_ERR_ARG,
+		 "bad.cfg:3: [bc] wing = 'wall': duplicate key (first set at line 2)"},
+		{"[bc]\nwing = slip\n", FV_ERR_ARG,
+		 "bad.cfg:2: [bc] wing = 'slip': expected farfield, wall, symmetry, supersonic_inflow, "
+		 "supersonic_outflow or pressure_outlet"},
+		{"[bc]\np_out = 0\n", FV_ERR_ARG, "[bc] p_out = '0': expected a number > 0"},
+		{"[numeric]\nlimiter = barth\n", FV_ERR_ARG,
+		 "bad.cfg:2: unknown section [numeric] (sections: mesh, flow, numerics, bc"},
+		{"mach = 0.5\n", FV_ERR_ARG, "bad.cfg:1: mach = '0.5' comes before any [section]"},
+		{"[flow]\n\nmach\n", FV_ERR_FORMAT, "bad.cfg:3: expected '[section]', 'key = value'"},
+		{"[flow\nmach = 1\n", FV_ERR_FORMAT, "bad.cfg:1: expected '[section]'"},
+		/* the first error wins, whatever its kind */
+		{"[flow]\nmach = 1\nbroken\nmach = 2\n", FV_ERR_FORMAT, "bad.cfg:3: expected"},
+		{"[flow]\nmach = 1\nmach = 2\nbroken\n", FV_ERR_ARG, "bad.cfg:3: [flow] mach = '2': duplicate"},
+	};
+	fv_case_t c;
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		fv_case_default(&c);
+		fv_error_clear();
+		fv_err_t err = fv_case_read(&c, case_file("bad.cfg", bad[i].text));
+		if (err != bad[i].code || !strstr(fv_errmsg(), bad[i].message))
+			fail_msg("case %zu: got %d '%s', expected %d '%s'", i, (int)err, fv_errmsg(), (int)bad[i].code,
+				 bad[i].message);
+	}
+
+	/* a line longer than inih's buffer, a NUL byte, a missing file */
+	char text[600] = "[mesh]\nfile = ";
+	memset(text + strlen(text), 'a', 400);
+	strcat(text, ".su2\n");
+	fv_case_default(&c);
+	FV_ASSERT_ERR(fv_case_read(&c, case_file("long.cfg", text)), FV_ERR_FORMAT,
+		      "long.cfg:2: line longer than");
+	char path[512];
+	tmp_path(path, sizeof path, "nul.cfg");
+	FILE *f = fopen(path, "wb");
+	fwrite("[flow]\nmach = 1\0\n", 1, 17, f);
+	fclose(f);
+	fv_case_default(&c);
+	FV_ASSERT_ERR(fv_case_read(&c, path), FV_ERR_FORMAT, "nul.cfg:2: NUL byte");
+	tmp_path(path, sizeof path, "missing.cfg");
+	fv_case_default(&c);
+	FV_ASSERT_ERR(fv_case_read(&c, path), FV_ERR_IO, "missing.cfg: cannot open: No such file");
+	fv_case_default(&c);
+	FV_ASSERT_ERR(fv_case_read(&c, tmpdir), FV_ERR_IO, "not a regular file");
+}
+
+static void test_finish(void **state)
+{
+	fv_case_t c;
+	(void)state;
+	fv_case_default(&c);
+	FV_ASSERT_OK(fv_case_read(&c, case_file("u.cfg", "[mesh]\nfile = a.su2\n[numerics]\ntime = unsteady\n")));
+	FV_ASSERT_ERR(fv_case_finish(&c), FV_ERR_ARG, "u.cfg:4: [numerics] time = unsteady needs [numerics] t_end");
+	FV_ASSERT_OK(fv_case_set(&c, "numerics.t_end", "2", NULL));
+	FV_ASSERT_OK(fv_case_finish(&c));
+
+	fv_case_default(&c);
+	FV_ASSERT_OK(fv_case_read(&c, case_file("s.cfg", "[mesh]\nfile = a.su2\n[numerics]\nt_end = 1\n")));
+	FV_ASSERT_ERR(fv_case_finish(&c), FV_ERR_ARG, "s.cfg:4: [numerics] t_end = 1 is set but time = steady");
+	FV_ASSERT_OK(fv_case_set(&c, "numerics.time", "unsteady", NULL));
+	FV_ASSERT_OK(fv_case_finish(&c));
+
+	fv_case_default(&c);
+	FV_ASSERT_OK(fv_case_read(&c, case_file("w.cfg", "[mesh]\nfile = a.su2\n[runtime]\nncpu = 0\nncuda = 0\n")));
+	FV_ASSERT_ERR(fv_case_finish(&c), FV_ERR_ARG, "leave no worker");
+
+	fv_case_default(&c);
+	FV_ASSERT_OK(fv_case_read(&c, case_file("m.cfg", "[flow]\ngamma = 1.2\n")));
+	FV_ASSERT_ERR(fv_case_finish(&c), FV_ERR_ARG, "m.cfg: [mesh] file is not set");
+	FV_ASSERT_OK(fv_case_set(&c, "mesh.file", "a.su2", NULL));
+	FV_ASSERT_OK(fv_case_finish(&c));
+	assert_true(c.p_out == 1 / 1.2);
+	assert_string_equal(c.out_dir, "out/m");
+}
+
+static void make_box(fv_mesh_t *m)
+{
+	fv_gen_opts_t o;
+	fv_gen_opts_default(&o);
+	o.nx = o.ny = o.nz = 2;
+	fv_mesh_init(m);
+	FV_ASSERT_OK(fv_mesh_gen_box(m, &o));
+	FV_ASSERT_OK(fv_mesh_prepare(m));
+}
+
+static void test_markers(void **state)
+{
+	fv_mesh_t m;
+	fv_case_t c;
+	int kind[6];
+	uint8_t force[6];
+	(void)state;
+	make_box(&m);
+	assert_int_equal(m.n_markers, 6);
+
+	fv_case_default(&c);
+	FV_ASSERT_OK(fv_case_read(&c, case_file("box.cfg", "[mesh]\nfile = box.su2\n[bc]\nxmin = supersonic_inflow\n"
+							    "xmax = supersonic_outflow\nymin = wall\nymax = symmetry\n"
+							    "zmin = wall\n")));
+	FV_ASSERT_ERR(fv_case_check_markers(&c, &m), FV_ERR_ARG, "marker 'zmax' has no boundary condition in [bc] of ");
+	FV_ASSERT_ERR(fv_case_check_markers(&c, &m), FV_ERR_ARG, "box.cfg");
+	FV_ASSERT_OK(fv_case_set_arg(&c, "bc.zmax=farfield", NULL));
+	FV_ASSERT_OK(fv_case_bc_kinds(&c, &m, kind));
+	assert_int_equal(kind[0], FV_BC_SUPERSONIC_INFLOW);
+	assert_int_equal(kind[1], FV_BC_SUPERSONIC_OUTFLOW);
+	assert_int_equal(kind[2], FV_BC_SLIP_WALL);
+	assert_int_equal(kind[3], FV_BC_SYMMETRY);
+	assert_int_equal(kind[4], FV_BC_SLIP_WALL);
+	assert_int_equal(kind[5], FV_BC_FARFIELD);
+	FV_ASSERT_OK(fv_case_force_markers(&c, &m, force));
+	assert_memory_equal(force, ((uint8_t[]){0, 0, 1, 0, 1, 0}), 6);
+
+	/* two missing markers are named together */
+	fv_case_default(&c);
+	FV_ASSERT_OK(fv_case_read(&c, case_file("two.cfg", "[bc]\nxmin = wall\nxmax = wall\nymin = wall\nymax = wall\n")));
+	FV_ASSERT_ERR(fv_case_check_markers(&c, &m), FV_ERR_ARG, "markers 'zmin', 'zmax' have no boundary condition");
+
+	/* a [bc] key that names no marker: its line and the mesh's markers */
+	fv_case_default(&c);
+	FV_ASSERT_OK(fv_case_read(&c, case_file("extra.cfg", "[bc]\nxmin = wall\nxmax = wall\nymin = wall\n"
+							      "ymax = wall\nzmin = wall\nzmax = wall\nwng = wall\n")));
+	FV_ASSERT_ERR(fv_case_check_markers(&c, &m), FV_ERR_ARG,
+		      "extra.cfg:8: [bc] wng = wall: the mesh (");
+	FV_ASSERT_ERR(fv_case_check_markers(&c, &m), FV_ERR_ARG,
+		      "has no marker 'wng' (its markers: xmin, xmax, ymin, ymax, zmin, zmax)");
+
+	/* [forces] markers: named ones only, all known */
+	fv_case_default(&c);
+	FV_ASSERT_OK(fv_case_read(&c, case_file("f.cfg", "[bc]\nxmin = wall\nxmax = wall\nymin = wall\n"
+							  "ymax = wall\nzmin = wall\nzmax = wall\n"
+							  "[forces]\nmarkers = zmax,xmin\n")));
+	FV_ASSERT_OK(fv_case_force_markers(&c, &m, force));
+	assert_memory_equal(force, ((uint8_t[]){1, 0, 0, 0, 0, 1}), 6);
+	FV_ASSERT_OK(fv_case_set_arg(&c, "forces.markers=xmin,wing", NULL));
+	FV_ASSERT_ERR(fv_case_check_markers(&c, &m), FV_ERR_ARG,
+		      "command line: [forces] markers: the mesh (");
+	FV_ASSERT_ERR(fv_case_force_markers(&c, &m, force), FV_ERR_ARG, "has no marker 'wing'");
+
+	/* more than FV_CASE_MAX_BC entries */
+	fv_case_default(&c);
+	char key[32];
+	for (int i = 0; i < FV_CASE_MAX_BC; i++) {
+		snprintf(key, sizeof key, "bc.m%d", i);
+		FV_ASSERT_OK(fv_case_set(&c, key, "wall", NULL));
+	}
+	FV_ASSERT_ERR(fv_case_set(&c, "bc.one_more", "wall", NULL), FV_ERR_ARG, "more than 64 boundary conditions");
+	fv_mesh_free(&m);
+}
+
+static void test_freestream(void **state)
+{
+	fv_case_t c;
+	double prim[5], d[3], s[3], l[3];
+	(void)state;
+	fv_case_default(&c);
+	FV_ASSERT_OK(fv_case_set(&c, "flow.mach", "2", NULL));
+	FV_ASSERT_OK(fv_case_set(&c, "flow.alpha", "90", NULL));
+	fv_case_freestream(&c, prim);
+	FV_ASSERT_NEAR(prim[0], 1, 1e-15);
+	FV_ASSERT_NEAR(prim[1], 0, 1e-15);
+	FV_ASSERT_NEAR(prim[2], 0, 1e-15);
+	FV_ASSERT_NEAR(prim[3], 2, 1e-15);
+	FV_ASSERT_NEAR(prim[4], 1 / 1.4, 1e-15);
+	FV_ASSERT_OK(fv_case_set(&c, "flow.beta", "30", NULL));
+	c.alpha_deg = 10;
+	fv_case_freestream(&c, prim);
+	FV_ASSERT_NEAR(prim[2], 1, 1e-15); /* 2 sin 30 */
+	FV_ASSERT_NEAR(sqrt(prim[1] * prim[1] + prim[2] * prim[2] + prim[3] * prim[3]), 2, 1e-15);
+	/* drag along the free stream; the axes are orthonormal */
+	fv_case_force_axes(&c, d, s, l);
+	for (int i = 0; i < 3; i++)
+		FV_ASSERT_NEAR(d[i], prim[1 + i] / 2, 1e-15);
+	FV_ASSERT_NEAR(d[0] * s[0] + d[1] * s[1] + d[2] * s[2], 0, 1e-15);
+	FV_ASSERT_NEAR(d[0] * l[0] + d[1] * l[1] + d[2] * l[2], 0, 1e-15);
+	FV_ASSERT_NEAR(s[0] * l[0] + s[1] * l[1] + s[2] * l[2], 0, 1e-15);
+	FV_ASSERT_NEAR(s[0] * s[0] + s[1] * s[1] + s[2] * s[2], 1, 1e-15);
+	FV_ASSERT_NEAR(l[0] * l[0] + l[1] * l[1] + l[2] * l[2], 1, 1e-15);
+}
+
+/* cases/README.md holds fv_case_write_doc's text between its markers. */
+static void test_readme(void **state)
+{
+	const char *top = getenv("top_srcdir");
+	char path[600], *readme, *doc = NULL;
+	size_t doc_len = 0;
+	(void)state;
+	if (!top || !*top)
+		skip();
+	snprintf(path, sizeof path, "%s/cases/README.md", top);
+	readme = slurp(path, NULL);
+	FILE *f = open_memstream(&doc, &doc_len);
+	assert_non_null(f);
+	fv_case_write_doc(f);
+	fclose(f);
+	const char *begin = strstr(readme, "<!-- keys: begin (generated) -->\n\n");
+	const char *end = strstr(readme, "<!-- keys: end -->");
+	assert_non_null(begin);
+	assert_non_null(end);
+	begin += strlen("<!-- keys: begin (generated) -->\n\n");
+	if ((size_t)(end - begin) != doc_len || memcmp(begin, doc, doc_len) != 0) {
+		fail_msg("cases/README.md's key reference differs from fv_case_write_doc; the generated text "
+			 "is:\n%s",
+			 doc);
+	}
+	free(doc);
+	free(readme);
+}
+
+/* -------------------------------------------------------------- outputs */
+
+static void test_history(void **state)
+{
+	static const char *const cols[] = {"iteration", "time", "res_rho"};
+	fv_history_t h;
+	char path[512], *text;
+	(void)state;
+	tmp_path(path, sizeof path, "hist/deeper/history.csv");
+	{
+		char dir[512];
+		tmp_path(dir, sizeof dir, "hist/deeper");
+		FV_ASSERT_OK(fv_output_mkdir(dir));
+		FV_ASSERT_OK(fv_output_mkdir(dir)); /* exists already: fine */
+	}
+	FV_ASSERT_OK(fv_history_open(&h, path, cols, 3, -1));
+	/* the header is on disk before any row */
+	text = slurp(path, NULL);
+	assert_string_equal(text, "iteration,time,res_rho\n");
+	free(text);
+	for (int i = 1; i <= 5; i++) {
+		double row[3] = {i, 0.1 * i, 1.0 / 3 / i};
+		FV_ASSERT_OK(fv_history_row(&h, row));
+	}
+	/* flushed at every row: complete before close */
+	text = slurp(path, NULL);
+	assert_non_null(strstr(text, "\n5,0.5,0.06666666667\n"));
+	free(text);
+	FV_ASSERT_OK(fv_history_close(&h));
+	FV_ASSERT_OK(fv_history_close(&h));
+
+	/* continuing from the restart of iteration 3: rows 4 and 5 go, and
+	 * a torn last line too */
+	FILE *f = fopen(path, "a");
+	fputs("6,0.6,0.0", f);
+	fclose(f);
+	FV_ASSERT_OK(fv_history_open(&h, path, cols, 3, 3));
+	double row[3] = {4, 0.4, NAN};
+	FV_ASSERT_OK(fv_history_row(&h, row));
+	FV_ASSERT_OK(fv_history_close(&h));
+	text = slurp(path, NULL);
+	assert_string_equal(text, "iteration,time,res_rho\n"
+				  "1,0.1,0.3333333333\n"
+				  "2,0.2,0.1666666667\n"
+				  "3,0.3,0.1111111111\n"
+				  "4,0.4,nan\n");
+	free(text);
+
+	/* other columns: refused, the file is left alone */
+	static const char *const other[] = {"iteration", "res_rho"};
+	FV_ASSERT_ERR(fv_history_open(&h, path, other, 2, 3), FV_ERR_FORMAT,
+		      "its columns 'iteration,time,res_rho' are not those of this run ('iteration,res_rho')");
+	assert_null(h.f);
+	/* append to a missing file starts one */
+	char fresh[512];
+	tmp_path(fresh, sizeof fresh, "fresh.csv");
+	FV_ASSERT_OK(fv_history_open(&h, fresh, other, 2, 10));
+	FV_ASSERT_OK(fv_history_close(&h));
+	text = slurp(fresh, NULL);
+	assert_string_equal(text, "iteration,res_rho\n");
+	free(text);
+
+	static const char *const bad[] = {"a,b"};
+	FV_ASSERT_ERR(fv_history_open(&h, fresh, bad, 1, -1), FV_ERR_ARG, "holds a comma");
+	tmp_path(path, sizeof path, "no/such/dir/history.csv");
+	FV_ASSERT_ERR(fv_history_open(&h, path, cols, 3, -1), FV_ERR_IO, "history.csv: cannot write");
+	FV_ASSERT_ERR(fv_history_row(&h, row), FV_ERR_ARG, "not open");
+	/* mkdir through a file */
+	FV_ASSERT_ERR(fv_output_mkdir(fresh), FV_ERR_IO, "is not a directory");
+}
+
+static void test_summary(void **state)
+{
+	char path[512], tmp[600];
+	json_error_t jerr;
+	double v[3] = {1.5, NAN, -INFINITY};
+	fv_case_t c;
+	(void)state;
+	tmp_path(path, sizeof path, "summary.json");
+	fv_case_default(&c);
+	json_t *root = json_pack("{s:s, s:i, s:o, s:o}", "name", "box", "cells", 1000, "residuals",
+				 fv_json_reals(v, 3), "case", fv_case_json(&c));
+	assert_non_null(root);
+	json_object_set_new(root, "seconds", fv_json_real(0.25));
+	FV_ASSERT_OK(fv_summary_write(path, root));
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	assert_false(exists(tmp));
+	json_t *back = json_load_file(path, 0, &jerr);
+	if (!back)
+		fail_msg("%s:%d: %s", path, jerr.line, jerr.text);
+	assert_true(json_equal(root, back));
+	json_t *res = json_object_get(back, "residuals");
+	assert_true(json_real_value(json_array_get(res, 0)) == 1.5);
+	assert_true(json_is_null(json_array_get(res, 1)) && json_is_null(json_array_get(res, 2)));
+	assert_true(json_real_value(json_object_get(json_object_get(json_object_get(back, "case"), "flow"), "mach")) ==
+		    0.5);
+	/* indented two spaces */
+	char *text = slurp(path, NULL);
+	assert_non_null(strstr(text, "{\n  \"name\": \"box\""));
+	free(text);
+	json_decref(back);
+
+	tmp_path(path, sizeof path, "no/such/dir/summary.json");
+	FV_ASSERT_ERR(fv_summary_write(path, root), FV_ERR_IO, "summary.json: cannot write");
+	FV_ASSERT_ERR(fv_summary_write(path, NULL), FV_ERR_ARG, "no JSON");
+	json_decref(root);
+}
+
+/* The appended data after "_": the block of the index-th DataArray. */
+static const char *vtu_block(const char *buf, size_t len, const char *name, uint64_t *bytes)
+{
+	char key[128];
+	const char *tag, *data = strstr(buf, "<AppendedData encoding=\"raw\">\n   _");
+	assert_non_null(data);
+	data += strlen("<AppendedData encoding=\"raw\">\n   _");
+	snprintf(key, sizeof key, "Name=\"%s\"", name);
+	tag = strstr(buf, key);
+	if (!tag || tag > data)
+		return NULL;
+	unsigned long long off = strtoull(strstr(tag, "offset=\"") + 8, NULL, 10);
+	assert_true(data + off + 8 <= buf + len);
+	memcpy(bytes, data + off, 8);
+	assert_true(data + off + 8 + *bytes <= buf + len);
+	return data + off + 8;
+}
+
+static void test_solution_vtu(void **state)
+{
+	fv_mesh_t m;
+	char path[512];
+	size_t len;
+	uint64_t bytes;
+	(void)state;
+	make_box(&m);
+	const size_t n = (size_t)m.n_cells;
+	fv_real_t *q = malloc(5 * n * sizeof *q);
+	int32_t *block = malloc(n * sizeof *block);
+	assert_true(q && block);
+	const double gamma = (double)(fv_real_t)1.4; /* as the writer sees it */
+	for (size_t i = 0; i < n; i++) {
+		double rho = 1 + 0.01 * (double)i, u = 0.5, v = -0.25 * (double)(i % 3), w = 0.125, p = 1 / gamma + 0.001 * (double)i;
+		q[i] = (fv_real_t)rho;
+		q[n + i] = (fv_real_t)(rho * u);
+		q[2 * n + i] = (fv_real_t)(rho * v);
+		q[3 * n + i] = (fv_real_t)(rho * w);
+		q[4 * n + i] = (fv_real_t)(p / (gamma - 1) + 0.5 * rho * (u * u + v * v + w * w));
+		block[i] = (int32_t)(i % 4);
+	}
+	q[4 * n + 1] = 0; /* negative pressure in cell 1: NaN mach, no error */
+	tmp_path(path, sizeof path, "solution.vtu");
+	FV_ASSERT_OK(fv_solution_write_vtu(path, &m, q, (fv_real_t)gamma, block));
+	char *buf = slurp(path, &len);
+	char expect[128];
+	snprintf(expect, sizeof expect, "<Piece NumberOfPoints=\"%d\" NumberOfCells=\"%d\">", (int)m.n_nodes,
+		 (int)m.n_cells);
+	assert_non_null(strstr(buf, expect));
+	assert_true(strncmp(buf, "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\"", 52) == 0);
+	assert_non_null(strstr(buf, "NumberOfComponents=\"3\""));
+	assert_true(len > 11 && strcmp(buf + len - 11, "</VTKFile>\n") == 0);
+
+	/* every array has the size of its cells; values as expected */
+	const char *names[] = {"density", "velocity", "pressure", "mach", "entropy"};
+	const int ncomp[] = {1, 3, 1, 1, 1};
+	for (int a = 0; a < 5; a++) {
+		const double *d = (const double *)vtu_block(buf, len, names[a], &bytes);
+		assert_non_null(d);
+		assert_int_equal(bytes, n * (size_t)ncomp[a] * sizeof(double));
+		for (size_t i = 0; i < n; i++) {
+			double rho = q[i], u = q[n + i] / rho, v = q[2 * n + i] / rho, w = q[3 * n + i] / rho;
+			double p = (gamma - 1) * (q[4 * n + i] - 0.5 * rho * (u * u + v * v + w * w));
+			double val;
+			memcpy(&val, d + (size_t)ncomp[a] * i, sizeof val);
+			switch (a) {
+			case 0: assert_true(val == rho); break;
+			case 1: FV_ASSERT_NEAR(val, u, 1e-14);
+				memcpy(&val, d + 3 * i + 1, sizeof val);
+				FV_ASSERT_NEAR(val, v, 1e-14);
+				break;
+			case 2: FV_ASSERT_NEAR(val, p, 1e-13); break;
+			case 3:
+				if (i == 1)
+					assert_true(isnan(val));
+				else
+					FV_ASSERT_NEAR(val, sqrt((u * u + v * v + w * w) / (gamma * p / rho)), 1e-13);
+				break;
+			case 4:
+				if (i == 1)
+					assert_true(isnan(val));
+				else
+					FV_ASSERT_NEAR(val, p / pow(rho, gamma), 1e-13);
+				break;
+			}
+		}
+	}
+	const int32_t *b = (const int32_t *)vtu_block(buf, len, "block", &bytes);
+	assert_non_null(b);
+	assert_int_equal(bytes, n * sizeof(int32_t));
+	assert_memory_equal(b, block, n * sizeof(int32_t));
+	assert_non_null(vtu_block(buf, len, "Points", &bytes));
+	assert_int_equal(bytes, (size_t)m.n_nodes * 3 * sizeof(double));
+	assert_non_null(vtu_block(buf, len, "connectivity", &bytes));
+	assert_int_equal(bytes, (size_t)m.cell_node_off[n] * sizeof(int32_t));
+	assert_non_null(vtu_block(buf, len, "types", &bytes));
+	assert_int_equal(bytes, n);
+	free(buf);
+
+	/* without blocks: no block array */
+	FV_ASSERT_OK(fv_solution_write_vtu(path, &m, q, (fv_real_t)gamma, NULL));
+	buf = slurp(path, &len);
+	assert_null(vtu_block(buf, len, "block", &bytes));
+	assert_non_null(vtu_block(buf, len, "entropy", &bytes));
+	free(buf);
+
+	/* as VTK reads it, where a Python has vtk (python3-vtk9), found as
+	 * tests/cli/vtu_vtk.sh finds it */
+	const char *candidates[] = {getenv("PYTHON3"), "python3", "/usr/bin/python3"}, *py = NULL;
+	char cmd[1500];
+	for (int i = 0; i < 3 && !py; i++) {
+		if (!candidates[i] || !*candidates[i])
+			continue;
+		snprintf(cmd, sizeof cmd, "'%s' -c 'import vtk' >/dev/null 2>&1", candidates[i]);
+		if (system(cmd) == 0)
+			py = candidates[i];
+	}
+	if (py) {
+		print_message("VTK read-back with %s\n", py);
+		FV_ASSERT_OK(fv_solution_write_vtu(path, &m, q, (fv_real_t)gamma, block));
+		snprintf(cmd, sizeof cmd,
+			 "'%s' -c 'import sys, vtk\n"
+			 "r = vtk.vtkXMLUnstructuredGridReader(); r.SetFileName(sys.argv[1]); r.Update()\n"
+			 "g = r.GetOutput(); cd = g.GetCellData()\n"
+			 "a = {cd.GetArrayName(i): cd.GetArray(i) for i in range(cd.GetNumberOfArrays())}\n"
+			 "assert g.GetNumberOfCells() == %zu and g.GetNumberOfPoints() == %d, (g.GetNumberOfCells(), g.GetNumberOfPoints())\n"
+			 "assert sorted(a) == sorted([\"density\", \"velocity\", \"pressure\", \"mach\", \"entropy\", \"block\"]), sorted(a)\n"
+			 "assert a[\"velocity\"].GetNumberOfComponents() == 3\n"
+			 "assert all(a[k].GetNumberOfTuples() == %zu for k in a)\n"
+			 "assert a[\"density\"].GetValue(2) == %.17g and a[\"block\"].GetValue(3) == 3\n"
+			 "' '%s'",
+			 py, n, (int)m.n_nodes, n, (double)q[2], path);
+		assert_int_equal(system(cmd), 0);
+	} else {
+		print_message("no python3 with vtk: VTK read-back skipped\n");
+	}
+
+	/* errors leave no file behind */
+	tmp_path(path, sizeof path, "no/such/dir/solution.vtu");
+	FV_ASSERT_ERR(fv_solution_write_vtu(path, &m, q, (fv_real_t)gamma, NULL), FV_ERR_IO, "cannot write");
+	FV_ASSERT_ERR(fv_solution_write_vtu(path, &m, q, (fv_real_t)1.0, NULL), FV_ERR_ARG, "gamma");
+	free(q);
+	free(block);
+	fv_mesh_free(&m);
+}
+
+static void fill_restart(fv_restart_t *r, fv_idx_t n)
+{
+	memset(r, 0, sizeof *r);
+	r->n_cells = n;
+	r->n_vars = FV_RESTART_NVARS;
+	r->n_blocks = 7;
+	r->iteration = 123456789012LL;
+	r->time = 1.0 / 3;
+	for (int v = 0; v < 5; v++)
+		r->res0[v] = 1e-3 / (v + 1) + 1e-19;
+	r->q = malloc((size_t)(5 * n) * sizeof(fv_real_t));
+	assert_non_null(r->q);
+	/* values whose every bit matters: random bits, -0, a subnormal */
+	uint64_t x = 88172645463325252ULL;
+	for (size_t i = 0; i < (size_t)(5 * n); i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		r->q[i] = (fv_real_t)((double)(x >> 11) / 9007199254740992.0 * 4 - 1);
+	}
+	r->q[0] = (fv_real_t)-0.0;
+	r->q[1] = (fv_real_t)(sizeof(fv_real_t) == 8 ? 1e-310 : 1e-40);
+}
+
+static void patch_byte(const char *path, long off, int delta)
+{
+	FILE *f = fopen(path, "r+b");
+	assert_non_null(f);
+	fseek(f, off, SEEK_SET);
+	int ch = fgetc(f);
+	fseek(f, off, SEEK_SET);
+	fputc((ch + delta) & 0xff, f);
+	fclose(f);
+}
+
+static void test_restart(void **state)
+{
+	fv_restart_t r, back;
+	char path[512], copy[512], tmp[600];
+	const fv_idx_t n = 1000;
+	size_t len;
+	(void)state;
+	fill_restart(&r, n);
+	tmp_path(path, sizeof path, "restart.bin");
+	FV_ASSERT_OK(fv_restart_write(path, &r));
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	assert_false(exists(tmp));
+
+	/* bit for bit */
+	FV_ASSERT_OK(fv_restart_read(path, &back, n));
+	assert_int_equal(back.n_cells, n);
+	assert_int_equal(back.n_vars, 5);
+	assert_int_equal(back.n_blocks, 7);
+	assert_true(back.iteration == r.iteration);
+	assert_memory_equal(&back.time, &r.time, sizeof r.time);
+	assert_memory_equal(back.res0, r.res0, sizeof r.res0);
+	assert_memory_equal(back.q, r.q, (size_t)(5 * n) * sizeof(fv_real_t));
+	fv_restart_free(&back);
+	FV_ASSERT_OK(fv_restart_read(path, &back, -1));
+	fv_restart_free(&back);
+
+	/* the layout of the header */
+	char *buf = slurp(path, &len);
+	assert_int_equal(len, 88 + 5 * (size_t)n * sizeof(fv_real_t) + 8);
+	assert_memory_equal(buf, "FVSTARRS", 8);
+	assert_int_equal((unsigned char)buf[12], sizeof(fv_real_t));
+	free(buf);
+
+	/* the same with no cells */
+	fv_restart_t empty = {.n_cells = 0, .n_vars = 5};
+	tmp_path(copy, sizeof copy, "empty.bin");
+	FV_ASSERT_OK(fv_restart_write(copy, &empty));
+	FV_ASSERT_OK(fv_restart_read(copy, &back, 0));
+	fv_restart_free(&back);
+
+	/* a flipped byte of the state: checksum */
+	tmp_path(copy, sizeof copy, "corrupt.bin");
+	FV_ASSERT_OK(fv_restart_write(copy, &r));
+	patch_byte(copy, 88 + 777, 1);
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_FORMAT, "corrupt.bin: checksum mismatch");
+	assert_null(back.q);
+	/* ... or of the time in the header */
+	FV_ASSERT_OK(fv_restart_write(copy, &r));
+	patch_byte(copy, 41, 1);
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_FORMAT, "checksum mismatch");
+
+	/* truncated, or longer */
+	FV_ASSERT_OK(fv_restart_write(copy, &r));
+	assert_int_equal(truncate(copy, 88 + 100), 0);
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_FORMAT, "corrupt.bin: truncated: 188 bytes");
+	assert_int_equal(truncate(copy, 40), 0);
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_FORMAT, "corrupt.bin: header: unexpected end of file");
+	FV_ASSERT_OK(fv_restart_write(copy, &r));
+	FILE *f = fopen(copy, "ab");
+	fputs("x", f);
+	fclose(f);
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_FORMAT, "(trailing data)");
+
+	/* wrong mesh, precision, version, magic */
+	FV_ASSERT_OK(fv_restart_write(copy, &r));
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, n + 1), FV_ERR_FORMAT,
+		      "corrupt.bin: restart of 1000 cells, the mesh has 1001");
+	patch_byte(copy, 12, sizeof(fv_real_t) == 8 ? -4 : 4);
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_FORMAT,
+		      sizeof(fv_real_t) == 8 ? "corrupt.bin: written in single precision (4-byte reals), this fvstar is "
+					       "built in double precision"
+					     : "written in double precision");
+	FV_ASSERT_OK(fv_restart_write(copy, &r));
+	patch_byte(copy, 8, 1);
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_FORMAT, "restart format version 2");
+	FV_ASSERT_OK(fv_restart_write(copy, &r));
+	patch_byte(copy, 0, 1);
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_FORMAT, "corrupt.bin: not an fvstar restart file");
+	write_text(copy, "");
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_FORMAT, "not an fvstar restart file");
+	tmp_path(copy, sizeof copy, "missing.bin");
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_IO, "missing.bin: cannot open restart");
+
+	/* a write that fails leaves the last restart intact: path.tmp is a
+	 * directory here, so the new file cannot even be started */
+	FV_ASSERT_OK(mkdir(tmp, 0777) == 0 ? FV_OK : FV_ERR_IO);
+	r.iteration = 1;
+	FV_ASSERT_ERR(fv_restart_write(path, &r), FV_ERR_IO, "restart.bin: cannot write");
+	rmdir(tmp);
+	FV_ASSERT_OK(fv_restart_read(path, &back, n));
+	assert_true(back.iteration == 123456789012LL);
+	fv_restart_free(&back);
+	/* ... and a complete one replaces it */
+	FV_ASSERT_OK(fv_restart_write(path, &r));
+	FV_ASSERT_OK(fv_restart_read(path, &back, n));
+	assert_true(back.iteration == 1);
+	fv_restart_free(&back);
+
+	r.n_vars = 6;
+	FV_ASSERT_ERR(fv_restart_write(path, &r), FV_ERR_ARG, "6 variables");
+	free(r.q);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_full_case),
+		cmocka_unit_test(test_paths_and_names),
+		cmocka_unit_test(test_overrides),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_finish),
+		cmocka_unit_test(test_markers),
+		cmocka_unit_test(test_freestream),
+		cmocka_unit_test(test_readme),
+		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_solution_vtu),
+		cmocka_unit_test(test_restart),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: MIT */
+/* `fvstar run CASE.cfg [section.key=value ...]`: case file -> mesh ->
+ * partition and renumbering -> blocks -> solver on StarPU -> history.csv,
+ * summary.json, solution.vtu and restart files in the output directory. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <starpu.h>
+
+#include "app/app.h"
+#include "fvstar/case.h"
+#include "fvstar/output.h"
+#include "fvstar/partition.h"
+#include "fvstar/runtime.h"
+#include "fvstar/solver.h"
+#include "physics/gas.h"
+#include "util/timer.h"
+
+typedef struct run_ctx {
+	const fv_case_t *c;
+	fv_history_t hist;
+	double res0[5];
+	int have_res0;
+	int last_iter;
+	double last_res[5], t, wall0, wall_before;
+	int first_iter;
+} run_ctx_t;
+
+static int on_iteration(const fv_iter_info_t *info, void *arg)
+{
+	run_ctx_t *r = (run_ctx_t *)arg;
+	double row[9], drop;
+	if (!r->have_res0) {
+		for (int k = 0; k < 5; k++)
+			r->res0[k] = info->res[k] > 0 ? info->res[k] : 1;
+		r->have_res0 = 1;
+	}
+	drop = log10(r->res0[0] / (info->res[0] > 0 ? info->res[0] : 1e-300));
+	row[0] = info->iter;
+	row[1] = r->wall_before + info->wall;
+	row[2] = info->t;
+	for (int k = 0; k < 5; k++)
+		row[3 + k] = info->res[k];
+	row[8] = -drop;
+	if (r->c->history_every > 0 && info->iter % r->c->history_every == 0)
+		(void)fv_history_row(&r->hist, row); /* a failed row is not worth stopping the run */
+	if (r->c->progress_every > 0 && info->iter % r->c->progress_every == 0) {
+		double per = info->wall / (info->iter - r->first_iter + 1);
+		fprintf(stderr, "iter %6d  res(rho) %.4e  log10 drop %6.2f%s", info->iter, info->res[0], drop,
+			r->c->time_mode == FV_TIME_UNSTEADY ? "" : "\n");
+		if (r->c->time_mode == FV_TIME_UNSTEADY)
+			fprintf(stderr, "  t %.6g / %g\n", info->t, r->c->t_end);
+		else if (0)
+			fprintf(stderr, "\n");
+		(void)per;
+	}
+	r->last_iter = info->iter;
+	r->t = info->t;
+	memcpy(r->last_res, info->res, sizeof r->last_res);
+	return r->c->residual_drop > 0 && drop >= r->c->residual_drop;
+}
+
+static void initial_state(const fv_case_t *c, const fv_mesh_t *m, fv_real_t *q)
+{
+	size_t n = (size_t)m->n_cells;
+	double winf[5];
+	fv_case_freestream(c, winf);
+	for (fv_idx_t i = 0; i < m->n_cells; i++) {
+		fv_real_t w[5], qi[5];
+		const double *src = winf;
+		double lr[5] = {0, 0, 0, 0, 0};
+		if (c->init == FV_INIT_RIEMANN) {
+			double x = m->cell_ctr[(size_t)c->riemann_axis * n + (size_t)i];
+			const double *s = x < c->riemann_x0 ? c->riemann_left : c->riemann_right;
+			lr[0] = s[0];
+			lr[1 + c->riemann_axis] = s[1];
+			lr[4] = s[2];
+			src = lr;
+		}
+		for (int k = 0; k < 5; k++)
+			w[k] = (fv_real_t)src[k];
+		fv_prim_to_cons(w, (fv_real_t)c->gamma, qi);
+		for (int k = 0; k < 5; k++)
+			q[(size_t)k * n + (size_t)i] = qi[k];
+	}
+}
+
+static int auto_blocks(const fv_mesh_t *m)
+{
+	int nw = (int)starpu_worker_get_count();
+	int nb = 2 * (nw > 0 ? nw : 1);
+	if (nb > m->n_cells / 256)
+		nb = (int)(m->n_cells / 256);
+	return nb > 0 ? nb : 1;
+}
+
+static fv_err_t write_restart(const char *dir, const fv_case_t *c, fv_solver_t *s, fv_real_t *q, fv_idx_t n,
+			      int nb, int iter, double t, const double res0[5])
+{
+	char path[FV_CASE_PATH_MAX + 32];
+	fv_restart_t r;
+	(void)c;
+	FV_CALL(fv_solver_get_state(s, q));
+	memset(&r, 0, sizeof r);
+	r.n_cells = n;
+	r.n_vars = 5;
+	r.n_blocks = nb;
+	r.iteration = iter;
+	r.time = t;
+	memcpy(r.res0, res0, sizeof r.res0);
+	r.q = q;
+	snprintf(path, sizeof path, "%s/restart.bin", dir);
+	FV_CALL(fv_restart_write(path, &r));
+	return FV_OK;
+}
+
+static json_t *summary_json(const fv_case_t *c, const fv_mesh_t *m, int nb, const fv_partition_stats_t *ps,
+			    const fv_order_stats_t *os, const run_ctx_t *r, int iters, double wall, int n_stages)
+{
+	json_t *root = json_object(), *mesh = json_object(), *part = json_object(), *work = json_object();
+	struct starpu_sched_policy *pol = starpu_sched_ctx_get_sched_policy(0);
+	double ns = iters > 0 ? 1e9 * wall / ((double)iters * n_stages * (double)m->n_cells) : 0;
+	json_object_set_new(root, "case", fv_case_json(c));
+	json_object_set_new(mesh, "file", json_string(c->mesh_file));
+	json_object_set_new(mesh, "cells", json_integer(m->n_cells));
+	json_object_set_new(mesh, "faces", json_integer(m->n_faces));
+	json_object_set_new(mesh, "nodes", json_integer(m->n_nodes));
+	json_object_set_new(root, "mesh", mesh);
+	json_object_set_new(part, "blocks", json_integer(nb));
+	json_object_set_new(part, "edge_cut", json_integer(ps->edge_cut));
+	json_object_set_new(part, "imbalance", fv_json_real(ps->imbalance));
+	json_object_set_new(part, "bandwidth_before", json_integer(os->bandwidth_before));
+	json_object_set_new(part, "bandwidth_after", json_integer(os->bandwidth_after));
+	json_object_set_new(root, "partition", part);
+	json_object_set_new(work, "cpu", json_integer(starpu_cpu_worker_get_count()));
+	json_object_set_new(work, "cuda", json_integer(starpu_cuda_worker_get_count()));
+	json_object_set_new(work, "scheduler", json_string(pol && pol->policy_name ? pol->policy_name : "unknown"));
+	json_object_set_new(root, "workers", work);
+	json_object_set_new(root, "precision", json_string(FV_REAL_NAME));
+	json_object_set_new(root, "iterations", json_integer(r->last_iter));
+	json_object_set_new(root, "time", fv_json_real(r->t));
+	json_object_set_new(root, "final_residuals", fv_json_reals(r->last_res, 5));
+	json_object_set_new(root, "residual_drop_orders",
+			    fv_json_real(r->have_res0 && r->last_res[0] > 0 ? log10(r->res0[0] / r->last_res[0]) : 0));
+	json_object_set_new(root, "wall_seconds", fv_json_real(wall));
+	json_object_set_new(root, "seconds_per_iteration", fv_json_real(iters > 0 ? wall / iters : 0));
+	json_object_set_new(root, "rk_stages", json_integer(n_stages));
+	json_object_set_new(root, "ns_per_cell_per_stage", fv_json_real(ns));
+	return root;
+}
+
+fv_err_t fv_cmd_run(int argc, char **argv)
+{
+	fv_case_t c;
+	fv_mesh_t m;
+	fv_runtime_opts_t ro;
+	fv_partition_stats_t ps;
+	fv_order_stats_t os;
+	fv_solver_opts_t so;
+	fv_solver_t *solver = NULL;
+	fv_block_t *blocks = NULL;
+	int32_t *part = NULL;
+	fv_idx_t *off = NULL;
+	fv_real_t *q = NULL;
+	int *kinds = NULL;
+	int8_t *bc = NULL;
+	run_ctx_t r;
+	int nb = 0, runtime_up = 0, first = 1, done = 0;
+	double t0 = 0, wall = 0;
+	fv_err_t err = FV_OK;
+	char path[FV_CASE_PATH_MAX + 32];
+
+	FV_CHECK(argc >= 2, FV_ERR_ARG, "usage: fvstar run CASE.cfg [section.key=value ...]");
+	fv_case_default(&c);
+	FV_CALL(fv_case_read(&c, argv[1]));
+	for (int i = 2; i < argc; i++)
+		FV_CALL(fv_case_set_arg(&c, argv[i], "command line"));
+	FV_CALL(fv_case_finish(&c));
+	FV_CALL(fv_output_mkdir(c.out_dir));
+	fv_mesh_init(&m);
+	memset(&r, 0, sizeof r);
+
+	fv_runtime_opts_default(&ro);
+	ro.sched = c.sched[0] ? c.sched : NULL;
+	ro.ncpu = c.ncpu;
+	ro.ncuda = c.ncuda;
+	FV_CALL_GOTO(err, out, fv_runtime_init(&ro));
+	runtime_up = 1;
+
+	FV_CALL_GOTO(err, out, fv_mesh_read(&m, c.mesh_file));
+	for (int l = 0; l < c.mesh_refine; l++) {
+		fv_mesh_t fine;
+		fv_mesh_init(&fine);
+		FV_CALL_GOTO(err, out, fv_mesh_refine(&m, &fine));
+		fv_mesh_free(&m);
+		m = fine;
+	}
+	FV_CALL_GOTO(err, out, fv_mesh_prepare(&m));
+	FV_CALL_GOTO(err, out, fv_case_check_markers(&c, &m));
+	FV_CALL_GOTO(err, out, fv_calloc(&kinds, (size_t)m.n_markers + 1, sizeof *kinds, "bc kinds"));
+	FV_CALL_GOTO(err, out, fv_calloc(&bc, (size_t)m.n_markers + 1, 1, "bc kinds"));
+	FV_CALL_GOTO(err, out, fv_case_bc_kinds(&c, &m, kinds));
+	for (int k = 0; k < m.n_markers; k++)
+		bc[k] = (int8_t)kinds[k];
+
+	nb = c.blocks > 0 ? c.blocks : auto_blocks(&m);
+	FV_CALL_GOTO(err, out, fv_malloc(&part, (size_t)m.n_cells, sizeof *part, "partition"));
+	FV_CALL_GOTO(err, out, fv_malloc(&off, (size_t)nb + 1, sizeof *off, "block offsets"));
+	FV_CALL_GOTO(err, out, fv_partition_cells(&m, nb, (fv_partitioner_t)c.partitioner, (unsigned)c.seed, part, &ps));
+	FV_CALL_GOTO(err, out, fv_mesh_renumber(&m, part, nb, off, &os));
+	FV_CALL_GOTO(err, out, fv_blocks_build(&m, off, nb, &blocks));
+	fprintf(stderr,
+		"fvstar: %s: %d cells, %d faces, %d blocks (edge cut %lld, imbalance %.3f), "
+		"index bandwidth %lld -> %lld, %u CPU + %u CUDA workers\n",
+		c.mesh_file, (int)m.n_cells, (int)m.n_faces, nb, (long long)ps.edge_cut, ps.imbalance,
+		(long long)os.bandwidth_before, (long long)os.bandwidth_after, starpu_cpu_worker_get_count(),
+		starpu_cuda_worker_get_count());
+
+	FV_CALL_GOTO(err, out, fv_malloc(&q, 5 * (size_t)m.n_cells, sizeof *q, "state"));
+	if (c.restart_from[0]) {
+		fv_restart_t rs;
+		FV_CALL_GOTO(err, out, fv_restart_read(c.restart_from, &rs, m.n_cells));
+		memcpy(q, rs.q, 5 * (size_t)m.n_cells * sizeof *q);
+		first = (int)rs.iteration + 1;
+		t0 = rs.time;
+		memcpy(r.res0, rs.res0, sizeof r.res0);
+		r.have_res0 = 1;
+		fv_restart_free(&rs);
+		fprintf(stderr, "fvstar: continuing from %s at iteration %d\n", c.restart_from, first);
+	} else {
+		initial_state(&c, &m, q);
+	}
+
+	fv_solver_opts_default(&so);
+	so.gamma = c.gamma;
+	so.entropy_fix = c.entropy_fix;
+	so.cfl = c.cfl;
+	so.limiter_k = c.limiter_k;
+	so.order = c.order;
+	so.limiter = c.limiter == FV_LIMITER_NONE ? 0 : c.limiter == FV_LIMITER_BARTH ? 2 : 1;
+	so.limiter_all = c.limiter_vars == FV_LIMVARS_ALL;
+	so.rk = c.rk_stages;
+	so.steady = c.time_mode == FV_TIME_STEADY;
+	so.t_end = c.t_end;
+	fv_case_freestream(&c, so.winf);
+	so.p_out = c.p_out;
+	so.marker_bc = bc;
+	FV_CALL_GOTO(err, out, fv_solver_create(&solver, &m, blocks, nb, &so));
+	fv_blocks_free(blocks, nb);
+	blocks = NULL;
+	FV_CALL_GOTO(err, out, fv_solver_set_state(solver, q));
+
+	{
+		static const char *const cols[] = {"iteration", "wall_s", "time", "res_rho", "res_rhou", "res_rhov",
+						   "res_rhow", "res_rhoE", "log10_rel_res_rho"};
+		snprintf(path, sizeof path, "%s/history.csv", c.out_dir);
+		FV_CALL_GOTO(err, out, fv_history_open(&r.hist, path, cols, 9, c.restart_from[0] ? first - 1 : -1));
+	}
+	r.c = &c;
+	r.first_iter = first;
+	{
+		double start = fv_now();
+		int from = first, last = first + c.iterations - 1;
+		while (from <= last && err == FV_OK) {
+			int to = c.restart_every > 0 ? from + c.restart_every - 1 : last;
+			if (to > last)
+				to = last;
+			r.wall_before = fv_now() - start;
+			err = fv_solver_run(solver, from, to, r.last_iter ? r.t : t0, on_iteration, &r, &done);
+			if (err != FV_OK)
+				break;
+			FV_CALL_GOTO(err, out, write_restart(c.out_dir, &c, solver, q, m.n_cells, nb, done, r.t, r.res0));
+			if (done < to)
+				break; /* converged or reached t_end */
+			from = to + 1;
+		}
+		wall = fv_now() - start;
+		if (err != FV_OK) {
+			fv_error_trace(err, __FILE__, __LINE__);
+			goto out;
+		}
+	}
+	FV_CALL_GOTO(err, out, fv_solver_get_state(solver, q));
+	if (c.vtu) {
+		snprintf(path, sizeof path, "%s/solution.vtu", c.out_dir);
+		FV_CALL_GOTO(err, out, fv_solution_write_vtu(path, &m, q, (fv_real_t)c.gamma, c.vtu_block_id ? part : NULL));
+	}
+	{
+		/* part is in the old cell order: the renumbered cells of block b
+		 * are off[b] .. off[b+1] */
+		json_t *js;
+		for (int b = 0; b < nb; b++)
+			for (fv_idx_t i = off[b]; i < off[b + 1]; i++)
+				part[i] = b;
+		js = summary_json(&c, &m, nb, &ps, &os, &r, r.last_iter - first + 1, wall, so.rk);
+		snprintf(path, sizeof path, "%s/summary.json", c.out_dir);
+		err = fv_summary_write(path, js);
+		json_decref(js);
+		if (err != FV_OK)
+			goto out;
+	}
+	fprintf(stderr, "fvstar: %d iterations in %.2f s; results in %s (history.csv, summary.json%s, restart.bin)\n",
+		r.last_iter - first + 1, wall, c.out_dir, c.vtu ? ", solution.vtu" : "");
+out:
+	if (r.hist.f)
+		fv_history_close(&r.hist);
+	fv_solver_destroy(solver);
+	if (blocks)
+		fv_blocks_free(blocks, nb);
+	if (runtime_up)
+		fv_runtime_shutdown();
+	fv_mesh_free(&m);
+	free(part);
+	free(off);
+	free(q);
+	free(kinds);
+	free(bc);
+	return err;
+}

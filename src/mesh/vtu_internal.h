@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals of the VTK XML writers (mesh and solution .vtu files): raw
+ * appended binary blocks, written to path.tmp and renamed when complete. */
+#ifndef FVSTAR_VTU_INTERNAL_H
+#define FVSTAR_VTU_INTERNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fvstar/mesh.h"
+
+/* Arrays that need converting go through this many bytes at a time. */
+#define FV_VTU_CHUNK ((size_t)1 << 20)
+
+typedef struct fv_vtu_out {
+	FILE *f;
+	const char *path;
+	char *tmp;        /* path.tmp, renamed to path once complete */
+	void *scratch;    /* FV_VTU_CHUNK bytes */
+	int err;          /* errno of the first failure; later writes are skipped */
+} fv_vtu_out_t;
+
+/* Opens path.tmp for writing (o is set up by this call). */
+fv_err_t fv_vtu_open(fv_vtu_out_t *o, const char *path);
+/* Closes the file, renames it to path if every write succeeded, removes
+ * it otherwise, and frees o's buffers. Safe after a failed fv_vtu_open. */
+fv_err_t fv_vtu_close(fv_vtu_out_t *o);
+
+/* Counts and node ids a writer relies on, with errors naming path. */
+fv_err_t fv_vtu_check_mesh(const fv_mesh_t *m, const char *path);
+
+/* The XML declaration and the VTKFile element (host byte order, UInt64
+ * block headers). */
+void fv_vtu_begin(fv_vtu_out_t *o);
+/* A name inside an XML comment, made safe ("--", control bytes). */
+void fv_vtu_comment_name(FILE *f, const char *s);
+/* An appended DataArray tag; advances *off past the block it announces. */
+void fv_vtu_array_tag(fv_vtu_out_t *o, const char *type, const char *name, int ncomp, size_t bytes,
+		      uint64_t *off);
+/* The Points and Cells elements of a piece (tags only). */
+void fv_vtu_geometry_tags(fv_vtu_out_t *o, size_t n_points, size_t n_cells, size_t n_conn, uint64_t *off);
+
+void fv_vtu_put(fv_vtu_out_t *o, const void *p, size_t n);
+/* Every appended block starts with its size in bytes (header_type). */
+void fv_vtu_put_block_size(fv_vtu_out_t *o, size_t bytes);
+/* count copies of the elsize-byte value val. */
+void fv_vtu_put_const(fv_vtu_out_t *o, const void *val, size_t elsize, size_t count);
+/* fv_real_t values as Float64, with the block size. */
+void fv_vtu_put_real_block(fv_vtu_out_t *o, const fv_real_t *v, size_t count);
+/* The blocks of fv_vtu_geometry_tags for the mesh's cells: points,
+ * connectivity, offsets, types. */
+void fv_vtu_put_cell_geometry(fv_vtu_out_t *o, const fv_mesh_t *m);
+
+#endif

@@ -1,0 +1,107 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# `fvstar run` end to end on a Gmsh-made mesh: all outputs written, the
+# solution opens in VTK's own reader, a restart continues the residual
+# history bit for bit, bad keys are rejected, and a diverging run stops with
+# a clear error leaving the last restart intact. Skips (77) without gmsh.
+set -u
+fv="$top_builddir/fvstar"
+gmsh=${GMSH-$(command -v gmsh || true)}
+[ -n "$gmsh" ] || { echo "no gmsh: SKIP"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+"$gmsh" -3 -format msh41 -o "$tmp/box.msh" "$top_srcdir/tests/data/box.geo" >/dev/null 2>&1 || { fail "gmsh"; exit 1; }
+cat >"$tmp/box.cfg" <<'CFG'
+; Mach 0.5 at 5 degrees through a box (all far field)
+[mesh]
+file = box.msh
+[flow]
+mach = 0.5
+alpha = 5
+init = riemann
+left = 1.2,0.2,1
+right = 1,0.1,0.8
+[numerics]
+iterations = 20
+cfl = 1
+[bc]
+xmin = farfield
+xmax = farfield
+ymin = farfield
+ymax = farfield
+zmin = symmetry
+zmax = wall
+[partition]
+blocks = 3
+CFG
+
+run() { "$fv" run "$@" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; return 1; }; }
+
+run "$tmp/box.cfg" output.dir="$tmp/a" || fail "plain run"
+for f in history.csv summary.json solution.vtu restart.bin; do
+	[ -s "$tmp/a/$f" ] || fail "missing $f"
+done
+[ "$(wc -l <"$tmp/a/history.csv")" = 21 ] || fail "history.csv has $(wc -l <"$tmp/a/history.csv") lines"
+
+py=
+for p in "${PYTHON3:-}" python3 /usr/bin/python3; do
+	[ -n "$p" ] && "$p" -c 'import vtk' 2>/dev/null && { py=$p; break; }
+done
+if [ -n "$py" ]; then
+	"$py" - "$tmp/a/solution.vtu" "$tmp/a/summary.json" <<'PY' || fail "VTK/JSON check"
+import json, sys, vtk
+r = vtk.vtkXMLUnstructuredGridReader()
+r.SetFileName(sys.argv[1]); r.Update()
+g = r.GetOutput()
+s = json.load(open(sys.argv[2]))
+assert g.GetNumberOfCells() == s["mesh"]["cells"], (g.GetNumberOfCells(), s["mesh"])
+cd = g.GetCellData()
+for name in ("density", "velocity", "pressure", "mach", "entropy"):
+    a = cd.GetArray(name)
+    assert a is not None, name
+    lo, hi = a.GetRange(-1 if a.GetNumberOfComponents() > 1 else 0)
+    assert lo == lo and hi == hi and hi < 1e3, (name, lo, hi)
+assert cd.GetArray("density").GetRange()[0] > 0
+for k in ("iterations", "seconds_per_iteration", "ns_per_cell_per_stage", "final_residuals", "workers", "partition"):
+    assert k in s, k
+assert s["iterations"] == 20
+print("VTK: %d cells, density %s; summary: %.3g s/iteration" % (g.GetNumberOfCells(), cd.GetArray("density").GetRange(), s["seconds_per_iteration"]))
+PY
+else
+	echo "python3 with vtk not found: VTK check skipped"
+fi
+
+# restart: 10 + 10 iterations reproduce the last 10 rows of the 20-iteration run
+run "$tmp/box.cfg" output.dir="$tmp/b" numerics.iterations=10 || fail "first half"
+run "$tmp/box.cfg" output.dir="$tmp/b" numerics.iterations=10 output.restart="$tmp/b/restart.bin" || fail "second half"
+cut -d, -f1,3- "$tmp/a/history.csv" >"$tmp/ha"
+cut -d, -f1,3- "$tmp/b/history.csv" >"$tmp/hb"
+cmp -s "$tmp/ha" "$tmp/hb" || { fail "restarted history differs"; diff "$tmp/ha" "$tmp/hb" | head; }
+cmp -s "$tmp/a/restart.bin" "$tmp/b/restart.bin" || fail "restart states differ after 20 iterations"
+
+# bad keys name the key (and the line)
+"$fv" run "$tmp/box.cfg" output.dir="$tmp/c" numerics.cfll=1 2>"$tmp/err" && fail "unknown key accepted"
+grep -q "cfll" "$tmp/err" || { fail "unknown key message"; cat "$tmp/err"; }
+sed 's/^cfl = 1$/cfl = fast/' "$tmp/box.cfg" >"$tmp/bad.cfg"
+"$fv" run "$tmp/bad.cfg" output.dir="$tmp/c" 2>"$tmp/err" && fail "bad value accepted"
+grep -q "bad.cfg:12: \[numerics\] cfl = 'fast'" "$tmp/err" || { fail "bad value message"; cat "$tmp/err"; }
+sed 's/^zmax = wall$//' "$tmp/box.cfg" >"$tmp/nobc.cfg"
+"$fv" run "$tmp/nobc.cfg" output.dir="$tmp/c" 2>"$tmp/err" && fail "missing bc accepted"
+grep -q "marker 'zmax' has no boundary condition" "$tmp/err" || { fail "missing bc message"; cat "$tmp/err"; }
+
+# divergence: a clear error, exit 1, the restart of iteration 5 intact
+run "$tmp/box.cfg" output.dir="$tmp/d" numerics.iterations=5 || fail "run before divergence"
+cp "$tmp/d/restart.bin" "$tmp/restart5.bin"
+"$fv" run "$tmp/box.cfg" output.dir="$tmp/d" numerics.cfl=1000 numerics.iterations=200 \
+	output.restart="$tmp/restart5.bin" output.restart_every=2 2>"$tmp/err"
+rc=$?
+[ "$rc" = 1 ] || fail "diverging run exit $rc"
+grep -q "diverged" "$tmp/err" || { fail "no divergence message"; cat "$tmp/err"; }
+"$fv" run "$tmp/box.cfg" output.dir="$tmp/e" numerics.iterations=1 output.restart="$tmp/d/restart.bin" 2>"$tmp/err" \
+	|| { fail "restart left after divergence is unreadable"; cat "$tmp/err"; }
+
+echo "$fails failure(s)"
+[ "$fails" = 0 ]
