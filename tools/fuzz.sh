@@ -28,9 +28,10 @@ for fmt in su2 gmsh; do
 	cp tests/fuzz/seeds/*.$ext "$corpus/" 2>/dev/null || true
 	echo "fuzz: $fmt for $secs s"
 	# -max_len: seeds are small; larger inputs only slow the search
-	"$out/fuzz_$fmt" "$corpus" -max_total_time="$secs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+	# libFuzzer writes fuzz-N.log into the working directory
+	(cd "$out" && "$out/fuzz_$fmt" "$corpus" -max_total_time="$secs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
 		-jobs="$jobs" -workers="$jobs" -artifact_prefix="$out/crash_$fmt/" -print_final_stats=1 \
-		>"$out/fuzz_$fmt.log" 2>&1 || true
+		>"$out/fuzz_$fmt.log" 2>&1) || true
 	tail -15 "$out/fuzz_$fmt.log"
 	for f in "$out/crash_$fmt"/*; do
 		[ -f "$f" ] || continue
