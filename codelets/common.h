@@ -46,8 +46,8 @@ fv_err_t fv_insert_unpack(starpu_data_handle_t geo, starpu_data_handle_t buf, st
 fv_err_t fv_insert_prim(starpu_data_handle_t q, starpu_data_handle_t w, const fv_task_args_t *a);
 fv_err_t fv_insert_nodes(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t wn,
 			 const fv_task_args_t *a);
-fv_err_t fv_insert_gradient(starpu_data_handle_t geo, starpu_data_handle_t wn, starpu_data_handle_t grad,
-			    const fv_task_args_t *a);
+fv_err_t fv_insert_gradient(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t wn,
+			    starpu_data_handle_t grad, const fv_task_args_t *a);
 fv_err_t fv_insert_limiter(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
 			   starpu_data_handle_t phi, const fv_task_args_t *a);
 fv_err_t fv_insert_flux(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,

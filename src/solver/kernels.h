@@ -32,6 +32,7 @@ typedef struct fv_params {
 	int limiter;        /* 0 none, 1 Venkatakrishnan, 2 Barth-Jespersen */
 	int limiter_all;    /* 1: per variable; 0: from pressure, for all */
 	int steady;         /* local (1) or global (0) time step */
+	int lsq;            /* gradient: 1 weighted least squares, 0 Green-Gauss */
 	fv_real_t winf[FV_NVAR]; /* free stream, primitive */
 	fv_real_t p_out;
 } fv_params_t;
@@ -91,6 +92,53 @@ FV_HD void fv_k_gradient(const fv_view_t *v, const fv_real_t *wn, fv_real_t *gra
 	for (int q = 0; q < FV_NVAR; q++)
 		for (int d = 0; d < 3; d++)
 			grad[(size_t)(q * 3 + d) * v->n_cells + c] = g[q][d] / v->cell_vol[c];
+}
+
+/* Weighted least-squares gradient of an owned cell (weights 1/|d|^2) from
+ * its face neighbours; a boundary face adds its centroid with the cell's own
+ * value (no change across the boundary), which keeps the 3x3 system regular
+ * for cells in one layer. */
+FV_HD void fv_k_gradient_lsq(const fv_view_t *v, const fv_real_t *w, fv_real_t *grad, fv_idx_t c)
+{
+	fv_real_t a[6] = {0, 0, 0, 0, 0, 0}; /* xx xy xz yy yz zz */
+	fv_real_t b[FV_NVAR][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+	fv_real_t xc[3], inv[6], det;
+	for (int d = 0; d < 3; d++)
+		xc[d] = v->cell_ctr[(size_t)d * v->n_cells + c];
+	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
+		fv_idx_t f = v->cell_face[k];
+		fv_idx_t o = v->face_cell[2 * (size_t)f], nb = v->face_cell[2 * (size_t)f + 1];
+		fv_idx_t other = o == c ? nb : o;
+		fv_real_t d[3], wt;
+		for (int q = 0; q < 3; q++)
+			d[q] = (other >= 0 ? v->cell_ctr[(size_t)q * v->n_cells + other]
+					   : v->face_ctr[(size_t)q * v->n_faces + f]) - xc[q];
+		wt = 1 / (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+		a[0] += wt * d[0] * d[0], a[1] += wt * d[0] * d[1], a[2] += wt * d[0] * d[2];
+		a[3] += wt * d[1] * d[1], a[4] += wt * d[1] * d[2], a[5] += wt * d[2] * d[2];
+		if (other < 0)
+			continue;
+		for (int q = 0; q < FV_NVAR; q++) {
+			fv_real_t du = wt * (w[(size_t)q * v->n_cells + other] - w[(size_t)q * v->n_cells + c]);
+			b[q][0] += du * d[0], b[q][1] += du * d[1], b[q][2] += du * d[2];
+		}
+	}
+	/* inverse of the symmetric matrix by its adjugate */
+	inv[0] = a[3] * a[5] - a[4] * a[4];
+	inv[1] = a[2] * a[4] - a[1] * a[5];
+	inv[2] = a[1] * a[4] - a[2] * a[3];
+	inv[3] = a[0] * a[5] - a[2] * a[2];
+	inv[4] = a[1] * a[2] - a[0] * a[4];
+	inv[5] = a[0] * a[3] - a[1] * a[1];
+	det = a[0] * inv[0] + a[1] * inv[1] + a[2] * inv[2];
+	for (int q = 0; q < FV_NVAR; q++) {
+		fv_real_t g0 = (inv[0] * b[q][0] + inv[1] * b[q][1] + inv[2] * b[q][2]) / det;
+		fv_real_t g1 = (inv[1] * b[q][0] + inv[3] * b[q][1] + inv[4] * b[q][2]) / det;
+		fv_real_t g2 = (inv[2] * b[q][0] + inv[4] * b[q][1] + inv[5] * b[q][2]) / det;
+		grad[(size_t)(q * 3) * v->n_cells + c] = g0;
+		grad[(size_t)(q * 3 + 1) * v->n_cells + c] = g1;
+		grad[(size_t)(q * 3 + 2) * v->n_cells + c] = g2;
+	}
 }
 
 FV_HD fv_real_t fv_k_grad_dot(const fv_real_t *grad, fv_idx_t n, fv_idx_t c, int q, const fv_real_t dx[3])

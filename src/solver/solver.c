@@ -219,6 +219,7 @@ static void set_params(fv_solver_t *s)
 	P->limiter = o->limiter;
 	P->limiter_all = o->limiter_all;
 	P->steady = o->steady;
+	P->lsq = o->gradient_lsq;
 	for (int k = 0; k < 5; k++)
 		P->winf[k] = (fv_real_t)o->winf[k];
 	P->p_out = (fv_real_t)o->p_out;
@@ -343,8 +344,9 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 				block_data_t *d = &s->b[b];
 				fv_task_args_t a;
 				task_args(s, b, &a);
-				FV_CALL(fv_insert_nodes(d->geo, d->hw, d->hwn, &a));
-				FV_CALL(fv_insert_gradient(d->geo, d->hwn, d->hgrad, &a));
+				if (!s->P.lsq)
+					FV_CALL(fv_insert_nodes(d->geo, d->hw, d->hwn, &a));
+				FV_CALL(fv_insert_gradient(d->geo, d->hw, d->hwn, d->hgrad, &a));
 			}
 			FV_CALL(halo(s, HALO_GRAD));
 			if (s->P.limiter) {
