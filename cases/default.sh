@@ -1,16 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The default job: generate a perturbed mixed-element box, refine it once,
-# check it and write it for ParaView. (The flow solver's default case
-# replaces this once `fvstar run` exists.)
+# The default job: Mach 2 flow over a 10 degree ramp (cases/wedge), from mesh
+# generation to the converged solution, then the shock against theory.
+# (The ONERA M6 wing replaces it once its geometry and meshes exist.)
 # Usage: cases/default.sh [FVSTAR] [OUTDIR]
 set -eu
-fvstar=${1:-build/fvstar}
+here=$(cd "$(dirname "$0")" && pwd)
+fvstar=${1:-$here/../build/fvstar}
 out=${2:-out/default}
 mkdir -p "$out"
-"$fvstar" mesh gen box --cells mixed -n 24 --perturb 0.2 -o "$out/box.su2"
-"$fvstar" mesh refine "$out/box.su2" -o "$out/box-fine.su2"
-"$fvstar" mesh convert "$out/box-fine.su2" -o "$out/box-fine.vtu" | tee "$out/box-fine.info"
-echo
-echo "default job done: $out/box-fine.su2 (SU2), $out/box-fine.vtu (open in ParaView:"
-echo "  paraview $out/box-fine.vtu), report in $out/box-fine.info"
+"$here/wedge/make_mesh.sh" "$fvstar"
+"$fvstar" run "$here/wedge/wedge.cfg" output.dir="$out" output.progress_every=100
+python3 - "$out/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+print("wedge: %d cells, %d blocks, %d iterations, residual down %.1f orders, %.3g s per iteration"
+      % (s["mesh"]["cells"], s["partition"]["blocks"], s["iterations"], s["residual_drop_orders"],
+         s["seconds_per_iteration"]))
+PY
+echo "default job done: $out/solution.vtu (open in ParaView: paraview $out/solution.vtu;"
+echo "  colour by pressure to see the oblique shock at 39.3 degrees), $out/history.csv, $out/summary.json"

@@ -2,12 +2,21 @@
 /* `fvstar run CASE.cfg [section.key=value ...]`: case file -> mesh ->
  * partition and renumbering -> blocks -> solver on StarPU -> history.csv,
  * summary.json, solution.vtu and restart files in the output directory. */
+#define _GNU_SOURCE /* dladdr */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <starpu.h>
+
+#include "config.h"
 
 #include "app/app.h"
 #include "fvstar/case.h"
@@ -24,7 +33,7 @@ typedef struct run_ctx {
 	double res0[5];
 	int have_res0;
 	int last_iter;
-	double last_res[5], t, wall0, wall_before;
+	double last_res[5], t, t_start, wall_before;
 	int first_iter;
 } run_ctx_t;
 
@@ -47,14 +56,17 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 	if (r->c->history_every > 0 && info->iter % r->c->history_every == 0)
 		(void)fv_history_row(&r->hist, row); /* a failed row is not worth stopping the run */
 	if (r->c->progress_every > 0 && info->iter % r->c->progress_every == 0) {
-		double per = info->wall / (info->iter - r->first_iter + 1);
-		fprintf(stderr, "iter %6d  res(rho) %.4e  log10 drop %6.2f%s", info->iter, info->res[0], drop,
-			r->c->time_mode == FV_TIME_UNSTEADY ? "" : "\n");
+		/* ETA from the mean time per iteration so far: to the iteration
+		 * limit, or (unsteady) to t_end at the current pace */
+		double per = info->wall / (info->iter - r->first_iter + 1), eta;
+		if (r->c->time_mode == FV_TIME_UNSTEADY && info->t > r->t_start)
+			eta = info->wall * (r->c->t_end - info->t) / (info->t - r->t_start);
+		else
+			eta = per * (r->first_iter + r->c->iterations - 1 - info->iter);
+		fprintf(stderr, "iter %6d  res(rho) %.4e  drop %6.2f", info->iter, info->res[0], drop);
 		if (r->c->time_mode == FV_TIME_UNSTEADY)
-			fprintf(stderr, "  t %.6g / %g\n", info->t, r->c->t_end);
-		else if (0)
-			fprintf(stderr, "\n");
-		(void)per;
+			fprintf(stderr, "  t %.6g/%g", info->t, r->c->t_end);
+		fprintf(stderr, "  %.3g s/iter  ETA %.0f s\n", per, eta);
 	}
 	r->last_iter = info->iter;
 	r->t = info->t;
@@ -151,6 +163,85 @@ static json_t *summary_json(const fv_case_t *c, const fv_mesh_t *m, int nb, cons
 	return root;
 }
 
+/*
+ * Traces: the plain StarPU library is loaded by default (FxT costs time
+ * even when not tracing); a traced run re-executes itself with the FxT
+ * build first on the library path, records into the trace directory, and
+ * converts the FxT file with starpu_fxt_tool into paje.trace (ViTE),
+ * tasks.rec and dag.dot there.
+ */
+static int fxt_library_loaded(void)
+{
+	Dl_info info;
+	size_t n = strlen(FV_STARPU_TRACE_LIBDIR);
+	return dladdr((void *)starpu_init, &info) && info.dli_fname &&
+	       strncmp(info.dli_fname, FV_STARPU_TRACE_LIBDIR, n) == 0;
+}
+
+static fv_err_t trace_prepare(const fv_case_t *c, int argc, char **argv)
+{
+	char prefix[FV_CASE_PATH_MAX + 2];
+	if (!c->trace_dir[0])
+		return FV_OK;
+	FV_CALL(fv_output_mkdir(c->trace_dir));
+	if (!fxt_library_loaded()) {
+		const char *old = getenv("LD_LIBRARY_PATH");
+		char *path, **args;
+		FV_CHECK(!getenv("FVSTAR_TRACE_REEXEC"), FV_ERR_RUNTIME,
+			 "[output] trace: the FxT-enabled StarPU in %s could not be loaded", FV_STARPU_TRACE_LIBDIR);
+		FV_CALL(fv_malloc(&path, strlen(FV_STARPU_TRACE_LIBDIR) + (old ? strlen(old) : 0) + 2, 1, "library path"));
+		sprintf(path, "%s%s%s", FV_STARPU_TRACE_LIBDIR, old ? ":" : "", old ? old : "");
+		setenv("LD_LIBRARY_PATH", path, 1);
+		setenv("FVSTAR_TRACE_REEXEC", "1", 1);
+		free(path);
+		FV_CALL(fv_calloc(&args, (size_t)argc + 3, sizeof *args, "arguments"));
+		args[0] = (char *)"fvstar";
+		for (int i = 0; i < argc; i++)
+			args[i + 1] = argv[i];
+		fflush(NULL);
+		execv("/proc/self/exe", args);
+		free(args);
+		return FV_ERROR(FV_ERR_RUNTIME, "re-executing fvstar with the FxT StarPU failed: %s", strerror(errno));
+	}
+	snprintf(prefix, sizeof prefix, "%s/", c->trace_dir);
+	setenv("STARPU_FXT_PREFIX", prefix, 1);
+	setenv("STARPU_FXT_TRACE", "1", 1);
+	return FV_OK;
+}
+
+static fv_err_t trace_convert(const char *dir)
+{
+	char tool[FV_CASE_PATH_MAX], input[FV_CASE_PATH_MAX] = "";
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	pid_t pid;
+	int status;
+	FV_CHECK(d, FV_ERR_IO, "%s: cannot open the trace directory: %s", dir, strerror(errno));
+	while ((e = readdir(d)))
+		if (strncmp(e->d_name, "prof_file_", 10) == 0)
+			snprintf(input, sizeof input, "%s", e->d_name);
+	closedir(d);
+	FV_CHECK(input[0], FV_ERR_RUNTIME, "%s: StarPU wrote no FxT file (prof_file_*)", dir);
+	snprintf(tool, sizeof tool, "%s/starpu_fxt_tool", FV_STARPU_BINDIR);
+	fflush(NULL);
+	pid = fork();
+	FV_CHECK(pid >= 0, FV_ERR_RUNTIME, "fork for starpu_fxt_tool failed: %s", strerror(errno));
+	if (pid == 0) {
+		/* the tool writes its outputs into its working directory */
+		if (chdir(dir) == 0) {
+			int devnull = open("/dev/null", O_WRONLY);
+			if (devnull >= 0)
+				dup2(devnull, 1);
+			execl(tool, "starpu_fxt_tool", "-i", input, (char *)NULL);
+		}
+		_exit(127);
+	}
+	FV_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0, FV_ERR_RUNTIME,
+		 "%s -i %s/%s failed (exit %d)", tool, dir, input, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	fprintf(stderr, "fvstar: trace in %s: paje.trace (ViTE), tasks.rec, dag.dot\n", dir);
+	return FV_OK;
+}
+
 fv_err_t fv_cmd_run(int argc, char **argv)
 {
 	fv_case_t c;
@@ -179,6 +270,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		FV_CALL(fv_case_set_arg(&c, argv[i], "command line"));
 	FV_CALL(fv_case_finish(&c));
 	FV_CALL(fv_output_mkdir(c.out_dir));
+	FV_CALL(trace_prepare(&c, argc, argv));
 	fv_mesh_init(&m);
 	memset(&r, 0, sizeof r);
 
@@ -261,6 +353,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	}
 	r.c = &c;
 	r.first_iter = first;
+	r.t_start = t0;
 	{
 		double start = fv_now();
 		int from = first, last = first + c.iterations - 1;
@@ -284,18 +377,17 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		}
 	}
 	FV_CALL_GOTO(err, out, fv_solver_get_state(solver, q));
+	/* part was in the cell order before renumbering: the renumbered cells
+	 * of block b are off[b] .. off[b+1] */
+	for (int b = 0; b < nb; b++)
+		for (fv_idx_t i = off[b]; i < off[b + 1]; i++)
+			part[i] = b;
 	if (c.vtu) {
 		snprintf(path, sizeof path, "%s/solution.vtu", c.out_dir);
 		FV_CALL_GOTO(err, out, fv_solution_write_vtu(path, &m, q, (fv_real_t)c.gamma, c.vtu_block_id ? part : NULL));
 	}
 	{
-		/* part is in the old cell order: the renumbered cells of block b
-		 * are off[b] .. off[b+1] */
-		json_t *js;
-		for (int b = 0; b < nb; b++)
-			for (fv_idx_t i = off[b]; i < off[b + 1]; i++)
-				part[i] = b;
-		js = summary_json(&c, &m, nb, &ps, &os, &r, r.last_iter - first + 1, wall, so.rk);
+		json_t *js = summary_json(&c, &m, nb, &ps, &os, &r, r.last_iter - first + 1, wall, so.rk);
 		snprintf(path, sizeof path, "%s/summary.json", c.out_dir);
 		err = fv_summary_write(path, js);
 		json_decref(js);
@@ -312,6 +404,8 @@ out:
 		fv_blocks_free(blocks, nb);
 	if (runtime_up)
 		fv_runtime_shutdown();
+	if (err == FV_OK && c.trace_dir[0])
+		err = trace_convert(c.trace_dir);
 	fv_mesh_free(&m);
 	free(part);
 	free(off);

@@ -82,6 +82,19 @@ cut -d, -f1,3- "$tmp/b/history.csv" >"$tmp/hb"
 cmp -s "$tmp/ha" "$tmp/hb" || { fail "restarted history differs"; diff "$tmp/ha" "$tmp/hb" | head; }
 cmp -s "$tmp/a/restart.bin" "$tmp/b/restart.bin" || fail "restart states differ after 20 iterations"
 
+# a traced run: FxT trace converted for ViTE (Paje), with the solver's tasks
+run "$tmp/box.cfg" output.dir="$tmp/t" numerics.iterations=3 output.trace="$tmp/t/trace" || fail "traced run"
+for f in paje.trace tasks.rec dag.dot; do
+	[ -s "$tmp/t/trace/$f" ] || fail "trace: missing $f"
+done
+for task in pack unpack prim nodes gradient limiter flux timestep norms update; do
+	grep -q "^Name: $task\$" "$tmp/t/trace/tasks.rec" || fail "trace: no $task task in tasks.rec"
+done
+if command -v pj_dump >/dev/null; then
+	pj_dump "$tmp/t/trace/paje.trace" >"$tmp/pj" 2>&1 || fail "pj_dump cannot read paje.trace"
+	grep -q "^State," "$tmp/pj" || fail "paje.trace has no worker states"
+fi
+
 # bad keys name the key (and the line)
 "$fv" run "$tmp/box.cfg" output.dir="$tmp/c" numerics.cfll=1 2>"$tmp/err" && fail "unknown key accepted"
 grep -q "cfll" "$tmp/err" || { fail "unknown key message"; cat "$tmp/err"; }
