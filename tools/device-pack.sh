@@ -10,7 +10,7 @@ build=${1:-$top/build}
 dest=$top/device/lib
 rm -rf "$dest"
 mkdir -p "$dest"
-bins=$(find "$build" -maxdepth 3 -type f -perm -u+x \( -name fvstar -o -name 'test_*' -o -name 'bench_*' \) )
+bins="$(find "$build" -maxdepth 3 -type f -perm -u+x \( -name fvstar -o -name 'test_*' -o -name 'bench_*' \) ) $(ls "$top"/deps/*/lib/libstarpu*.so 2>/dev/null)"
 # glibc, the C++ runtime and CUDA come from the GPU machine's own image
 skip='^(linux-vdso|ld-linux|libc\.|libm\.|libpthread|libdl\.|librt\.|libstdc\+\+|libgcc_s|libcu|libnvidia|libnvJitLink)'
 for b in $bins; do
