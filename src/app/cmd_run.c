@@ -24,6 +24,7 @@
 #include "fvstar/partition.h"
 #include "fvstar/runtime.h"
 #include "fvstar/solver.h"
+#include "physics/exact.h"
 #include "physics/gas.h"
 #include "util/timer.h"
 
@@ -78,12 +79,23 @@ static void initial_state(const fv_case_t *c, const fv_mesh_t *m, fv_real_t *q)
 {
 	size_t n = (size_t)m->n_cells;
 	double winf[5];
+	fv_vortex_t vx;
 	fv_case_freestream(c, winf);
+	/* the vortex rides on the free stream (rho 1, p 1/gamma) */
+	vx.x0 = c->vortex_x0, vx.y0 = c->vortex_y0;
+	vx.u_inf = winf[1], vx.v_inf = winf[2];
+	vx.rho_inf = winf[0], vx.p_inf = winf[4];
+	vx.strength = c->vortex_strength, vx.radius = c->vortex_radius;
+	vx.gamma = c->gamma;
 	for (fv_idx_t i = 0; i < m->n_cells; i++) {
 		fv_real_t w[5], qi[5];
 		const double *src = winf;
 		double lr[5] = {0, 0, 0, 0, 0};
-		if (c->init == FV_INIT_RIEMANN) {
+		if (c->init == FV_INIT_VORTEX) {
+			fv_isentropic_vortex(m->cell_ctr[i], m->cell_ctr[n + (size_t)i], 0, &vx, lr);
+			lr[3] = winf[3];
+			src = lr;
+		} else if (c->init == FV_INIT_RIEMANN) {
 			double x = m->cell_ctr[(size_t)c->riemann_axis * n + (size_t)i];
 			const double *s = x < c->riemann_x0 ? c->riemann_left : c->riemann_right;
 			lr[0] = s[0];

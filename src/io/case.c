@@ -63,7 +63,7 @@ static const section_desc_t sections[] = {
 #define N_SECTIONS (sizeof sections / sizeof sections[0])
 
 static const char *const mesh_formats[] = {"auto", "su2", "gmsh", NULL};
-static const char *const inits[] = {"freestream", "riemann", NULL};
+static const char *const inits[] = {"freestream", "riemann", "vortex", NULL};
 static const char *const axes[] = {"x", "y", "z", NULL};
 static const char *const fluxes[] = {"roe", NULL};
 static const char *const orders[] = {"1", "2", NULL};
@@ -110,7 +110,16 @@ static const key_desc_t keys[] = {
 		 "Sideslip angle in degrees (positive: velocity towards +y)."),
 	REAL_KEY("flow", "gamma", gamma, 1, 1, 10, 0, "1.4", NULL, "Ratio of specific heats."),
 	ENUM_KEY("flow", "init", init, inits, NULL, "freestream",
-		 "Initial state: the free stream everywhere, or a Riemann problem (left/right states)."),
+		 "Initial state: the free stream everywhere, a Riemann problem (left/right states), or an "
+		 "isentropic vortex (Shu) in the x-y plane carried by the free stream."),
+	REAL_KEY("flow", "vortex_x0", vortex_x0, -HUGE_VAL, 0, HUGE_VAL, 0, "5", NULL,
+		 "vortex: x of the centre at t = 0."),
+	REAL_KEY("flow", "vortex_y0", vortex_y0, -HUGE_VAL, 0, HUGE_VAL, 0, "5", NULL,
+		 "vortex: y of the centre at t = 0."),
+	REAL_KEY("flow", "vortex_strength", vortex_strength, 0, 1, 50, 0, "5", NULL,
+		 "vortex: strength (Shu's epsilon; 5 in his test)."),
+	REAL_KEY("flow", "vortex_radius", vortex_radius, 0, 1, HUGE_VAL, 0, "1", NULL,
+		 "vortex: length scale R of exp((1 - r^2/R^2)/2)."),
 	ENUM_KEY("flow", "riemann_axis", riemann_axis, axes, NULL, "x",
 		 "riemann: the axis normal to the initial discontinuity."),
 	REAL_KEY("flow", "riemann_x0", riemann_x0, -HUGE_VAL, 0, HUGE_VAL, 0, "0.5", NULL,
