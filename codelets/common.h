@@ -75,6 +75,23 @@ void fv_clock_cpu(void *buffers[], void *cl_arg);
 void fv_update_cpu(void *buffers[], void *cl_arg);
 void fv_norms_cpu(void *buffers[], void *cl_arg);
 
+#ifdef FV_HAVE_CUDA
+/* CUDA implementations (codelets/<stage>/<stage>_cuda.cu). */
+void fv_pack_cuda(void *buffers[], void *cl_arg);
+void fv_unpack_cuda(void *buffers[], void *cl_arg);
+void fv_prim_cuda(void *buffers[], void *cl_arg);
+void fv_nodes_cuda(void *buffers[], void *cl_arg);
+void fv_gradient_cuda(void *buffers[], void *cl_arg);
+void fv_limiter_cuda(void *buffers[], void *cl_arg);
+void fv_flux_cuda(void *buffers[], void *cl_arg);
+void fv_timestep_cuda(void *buffers[], void *cl_arg);
+void fv_clock_cuda(void *buffers[], void *cl_arg);
+void fv_clock_init_cuda(void *buffers[], void *cl_arg);
+void fv_clock_redux_cuda(void *buffers[], void *cl_arg);
+void fv_update_cuda(void *buffers[], void *cl_arg);
+void fv_norms_cuda(void *buffers[], void *cl_arg);
+#endif
+
 /* Submits a task and turns StarPU's error into ours, naming the task. */
 fv_err_t fv_task_check(int ret, const char *name, int block);
 

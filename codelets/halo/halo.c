@@ -15,6 +15,10 @@ static struct starpu_perfmodel unpack_model = {.type = STARPU_HISTORY_BASED, .sy
 static struct starpu_codelet pack_cl = {
 	.cpu_funcs = {fv_pack_cpu},
 	.cpu_funcs_name = {"fv_pack_cpu"},
+#ifdef FV_HAVE_CUDA
+	.cuda_funcs = {fv_pack_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
 	.nbuffers = 3,
 	.modes = {STARPU_R, STARPU_R, STARPU_W},
 	.model = &pack_model,
@@ -24,6 +28,10 @@ static struct starpu_codelet pack_cl = {
 static struct starpu_codelet unpack_cl = {
 	.cpu_funcs = {fv_unpack_cpu},
 	.cpu_funcs_name = {"fv_unpack_cpu"},
+#ifdef FV_HAVE_CUDA
+	.cuda_funcs = {fv_unpack_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
 	.nbuffers = 3,
 	.modes = {STARPU_R, STARPU_R, STARPU_RW},
 	.model = &unpack_model,

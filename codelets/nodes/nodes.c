@@ -6,6 +6,10 @@ static struct starpu_perfmodel model = {.type = STARPU_HISTORY_BASED, .symbol = 
 static struct starpu_codelet cl = {
 	.cpu_funcs = {fv_nodes_cpu},
 	.cpu_funcs_name = {"fv_nodes_cpu"},
+#ifdef FV_HAVE_CUDA
+	.cuda_funcs = {fv_nodes_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
 	.nbuffers = 3,
 	.modes = {STARPU_R, STARPU_R, STARPU_W},
 	.model = &model,

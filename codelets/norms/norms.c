@@ -6,6 +6,10 @@ static struct starpu_perfmodel model = {.type = STARPU_HISTORY_BASED, .symbol = 
 static struct starpu_codelet cl = {
 	.cpu_funcs = {fv_norms_cpu},
 	.cpu_funcs_name = {"fv_norms_cpu"},
+#ifdef FV_HAVE_CUDA
+	.cuda_funcs = {fv_norms_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
 	.nbuffers = 2,
 	.modes = {STARPU_R, STARPU_W},
 	.model = &model,

@@ -10,6 +10,10 @@ static struct starpu_perfmodel model = {.type = STARPU_HISTORY_BASED, .symbol = 
 static struct starpu_codelet cl = {
 	.cpu_funcs = {fv_timestep_cpu},
 	.cpu_funcs_name = {"fv_timestep_cpu"},
+#ifdef FV_HAVE_CUDA
+	.cuda_funcs = {fv_timestep_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
 	.nbuffers = 4,
 	.modes = {STARPU_R, STARPU_R, STARPU_W, STARPU_REDUX},
 	.model = &model,
@@ -19,6 +23,10 @@ static struct starpu_codelet cl = {
 static struct starpu_codelet cl_steady = {
 	.cpu_funcs = {fv_timestep_cpu},
 	.cpu_funcs_name = {"fv_timestep_cpu"},
+#ifdef FV_HAVE_CUDA
+	.cuda_funcs = {fv_timestep_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
 	.nbuffers = 3,
 	.modes = {STARPU_R, STARPU_R, STARPU_W},
 	.model = &model,
@@ -29,6 +37,10 @@ static struct starpu_perfmodel clock_model = {.type = STARPU_HISTORY_BASED, .sym
 static struct starpu_codelet clock_cl = {
 	.cpu_funcs = {fv_clock_cpu},
 	.cpu_funcs_name = {"fv_clock_cpu"},
+#ifdef FV_HAVE_CUDA
+	.cuda_funcs = {fv_clock_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
 	.nbuffers = 2,
 	.modes = {STARPU_RW, STARPU_W},
 	.model = &clock_model,
@@ -52,9 +64,23 @@ static void clock_redux_cpu(void *buffers[], void *cl_arg)
 }
 
 static struct starpu_codelet clock_init_cl = {
-	.cpu_funcs = {clock_init_cpu}, .nbuffers = 1, .modes = {STARPU_W}, .name = "fv_clock_init"};
+	.cpu_funcs = {clock_init_cpu},
+#ifdef FV_HAVE_CUDA
+	.cuda_funcs = {fv_clock_init_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.nbuffers = 1,
+	.modes = {STARPU_W},
+	.name = "fv_clock_init"};
 static struct starpu_codelet clock_redux_cl = {
-	.cpu_funcs = {clock_redux_cpu}, .nbuffers = 2, .modes = {STARPU_RW, STARPU_R}, .name = "fv_clock_redux"};
+	.cpu_funcs = {clock_redux_cpu},
+#ifdef FV_HAVE_CUDA
+	.cuda_funcs = {fv_clock_redux_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.nbuffers = 2,
+	.modes = {STARPU_RW, STARPU_R},
+	.name = "fv_clock_redux"};
 
 void fv_clock_set_reduction(starpu_data_handle_t clock)
 {

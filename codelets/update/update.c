@@ -7,6 +7,10 @@ static struct starpu_perfmodel model = {.type = STARPU_HISTORY_BASED, .symbol = 
 static struct starpu_codelet cl_first = {
 	.cpu_funcs = {fv_update_cpu},
 	.cpu_funcs_name = {"fv_update_cpu"},
+#ifdef FV_HAVE_CUDA
+	.cuda_funcs = {fv_update_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
 	.nbuffers = 5,
 	.modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_RW},
 	.model = &model,
@@ -15,6 +19,10 @@ static struct starpu_codelet cl_first = {
 static struct starpu_codelet cl_next = {
 	.cpu_funcs = {fv_update_cpu},
 	.cpu_funcs_name = {"fv_update_cpu"},
+#ifdef FV_HAVE_CUDA
+	.cuda_funcs = {fv_update_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
 	.nbuffers = 5,
 	.modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_RW},
 	.model = &model,
@@ -23,6 +31,10 @@ static struct starpu_codelet cl_next = {
 static struct starpu_codelet cl_first_clock = {
 	.cpu_funcs = {fv_update_cpu},
 	.cpu_funcs_name = {"fv_update_cpu"},
+#ifdef FV_HAVE_CUDA
+	.cuda_funcs = {fv_update_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
 	.nbuffers = 6,
 	.modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_RW, STARPU_R},
 	.model = &model,
@@ -31,6 +43,10 @@ static struct starpu_codelet cl_first_clock = {
 static struct starpu_codelet cl_next_clock = {
 	.cpu_funcs = {fv_update_cpu},
 	.cpu_funcs_name = {"fv_update_cpu"},
+#ifdef FV_HAVE_CUDA
+	.cuda_funcs = {fv_update_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
 	.nbuffers = 6,
 	.modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_RW, STARPU_R},
 	.model = &model,

@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# GPU path of the solver: ns per cell per RK stage on perturbed tet boxes of
+# 6 N^3 cells (same case as bench/run_solver_cpu.sh), GPU-only
+# (STARPU_NCPU=0, one CUDA worker), double precision, atomic flux summation.
+# Usage: bench/run_solver_gpu.sh [BUILDDIR] [ITERATIONS] [N ...]
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$top/build}
+iters=${2:-20}
+shift 2 2>/dev/null || shift $#
+sizes=${*:-55 119}
+tmp=${BENCH_TMP:-$(mktemp -d)}
+mkdir -p "$tmp"
+export STARPU_SILENT=1 STARPU_NCPU=0 STARPU_NCUDA=1
+for n in $sizes; do
+	"$build/fvstar" mesh gen box --cells tet -n "$n" --perturb 0.1 -o "$tmp/box$n.su2" 2>/dev/null
+	cat >"$tmp/gpu$n.cfg" <<CFG
+[mesh]
+file = box$n.su2
+[flow]
+mach = 0.5
+alpha = 2
+[numerics]
+iterations = $iters
+[bc]
+xmin = farfield
+xmax = farfield
+ymin = farfield
+ymax = farfield
+zmin = farfield
+zmax = farfield
+[partition]
+blocks = 2
+[output]
+vtu = no
+progress_every = 0
+CFG
+	"$build/fvstar" run "$tmp/gpu$n.cfg" output.dir="$tmp/gpu$n" 2>&1 | tail -1
+	python3 - "$tmp/gpu$n/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+print("GPU: %d cells, %d blocks, %d iterations, %.5f s/iteration, %.2f ns/cell/RK stage (wall, incl. the first iteration's transfers)"
+      % (s["mesh"]["cells"], s["partition"]["blocks"], s["iterations"], s["seconds_per_iteration"], s["ns_per_cell_per_stage"]))
+PY
+	rm -f "$tmp/box$n.su2"
+done

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* CUDA: face loop, one thread per face, flux summed into the owned cells
+ * with atomicAdd (the "atomic" strategy, SF-F of the papers). */
+#include "codelets/cuda_common.cuh"
+
+static __global__ void flux_kernel(fv_view_t v, fv_params_t P, const fv_real_t *w, const fv_real_t *grad,
+				   const fv_real_t *phi, fv_real_t *res)
+{
+	fv_idx_t f = blockIdx.x * blockDim.x + threadIdx.x;
+	if (f >= v.n_faces)
+		return;
+	fv_real_t F[FV_NVAR];
+	fv_idx_t o = v.face_cell[2 * (size_t)f], nb = v.face_cell[2 * (size_t)f + 1], no = v.n_owned;
+	fv_k_face_flux(&v, &P, w, grad, phi, f, F);
+	if (o < no)
+		for (int q = 0; q < FV_NVAR; q++)
+			atomicAdd(&res[(size_t)q * no + o], F[q]);
+	if (nb >= 0 && nb < no)
+		for (int q = 0; q < FV_NVAR; q++)
+			atomicAdd(&res[(size_t)q * no + nb], -F[q]);
+}
+
+extern "C" void fv_flux_cuda(void *buffers[], void *cl_arg)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	fv_real_t *res = FV_PTR(4, fv_real_t);
+	cudaMemsetAsync(res, 0, (size_t)FV_NVAR * v.n_owned * sizeof *res, FV_CUDA_STREAM);
+	if (v.n_faces == 0)
+		return;
+	flux_kernel<<<fv_cuda_blocks(v.n_faces), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
+		v, a.P, FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t), FV_PTR(3, const fv_real_t), res);
+	FV_CUDA_CHECK_LAUNCH();
+}

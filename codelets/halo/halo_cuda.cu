@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* CUDA pack and unpack of halo buffers (Alg. 12/13 of the FGCS paper: the
+ * exchange data are gathered and scattered on the GPU, so only the small
+ * buffers move between memory nodes). */
+#include "codelets/cuda_common.cuh"
+
+static __global__ void pack_kernel(fv_view_t v, int nbr, int nvars, const fv_real_t *field, fv_real_t *buf)
+{
+	fv_idx_t b = v.send_off[nbr], n = v.send_off[nbr + 1] - b;
+	fv_idx_t k = blockIdx.x * blockDim.x + threadIdx.x;
+	if (k >= n)
+		return;
+	fv_idx_t c = v.send_cell[b + k];
+	for (int q = 0; q < nvars; q++)
+		buf[(size_t)q * n + k] = field[(size_t)q * v.n_cells + c];
+}
+
+static __global__ void unpack_kernel(fv_view_t v, int nbr, int nvars, const fv_real_t *buf, fv_real_t *field)
+{
+	fv_idx_t g0 = v.n_owned + v.recv_off[nbr], n = v.recv_off[nbr + 1] - v.recv_off[nbr];
+	fv_idx_t k = blockIdx.x * blockDim.x + threadIdx.x;
+	if (k >= n)
+		return;
+	for (int q = 0; q < nvars; q++)
+		field[(size_t)q * v.n_cells + g0 + k] = buf[(size_t)q * n + k];
+}
+
+extern "C" void fv_pack_cuda(void *buffers[], void *cl_arg)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	long n = STARPU_VECTOR_GET_NX(buffers[2]) / (a.nvars > 0 ? a.nvars : 1);
+	if (n == 0)
+		return;
+	pack_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
+		v, a.nbr, a.nvars, FV_PTR(1, const fv_real_t), FV_PTR(2, fv_real_t));
+	FV_CUDA_CHECK_LAUNCH();
+}
+
+extern "C" void fv_unpack_cuda(void *buffers[], void *cl_arg)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	long n = STARPU_VECTOR_GET_NX(buffers[1]) / (a.nvars > 0 ? a.nvars : 1);
+	if (n == 0)
+		return;
+	unpack_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
+		v, a.nbr, a.nvars, FV_PTR(1, const fv_real_t), FV_PTR(2, fv_real_t));
+	FV_CUDA_CHECK_LAUNCH();
+}
