@@ -28,8 +28,10 @@ typedef struct fv_partition_stats {
 fv_err_t fv_partition_cells(const fv_mesh_t *m, int n_blocks, fv_partitioner_t method, unsigned seed,
 			    int32_t *block_of_cell, fv_partition_stats_t *stats);
 
+/* Over the interior faces whose two cells are in the same block (all faces
+ * for one block): what the blocks' local numberings see. */
 typedef struct fv_order_stats {
-	int64_t bandwidth_before;  /* max |c - neighbour| over interior faces */
+	int64_t bandwidth_before;  /* max |c - neighbour| */
 	int64_t bandwidth_after;
 	double mean_jump_before;   /* mean |c - neighbour| */
 	double mean_jump_after;
