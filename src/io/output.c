@@ -290,7 +290,7 @@ fv_err_t fv_solution_write_vtu(const char *path, const fv_mesh_t *m, const fv_re
 	fv_err_t err;
 	FV_CHECK(q, FV_ERR_ARG, "%s: no solution to write", path);
 	FV_CHECK(gamma > 1, FV_ERR_ARG, "%s: gamma = %g is not > 1", path, (double)gamma);
-	FV_CALL(fv_vtu_check_mesh(m, path));
+	FV_CALL(fv_writer_check_mesh(m, path));
 	err = fv_vtu_open(&o, path);
 	if (err == FV_OK)
 		write_solution(&o, m, q, (double)gamma, block_of_cell);

@@ -26,8 +26,9 @@ fv_err_t fv_vtu_open(fv_vtu_out_t *o, const char *path);
  * it otherwise, and frees o's buffers. Safe after a failed fv_vtu_open. */
 fv_err_t fv_vtu_close(fv_vtu_out_t *o);
 
-/* Counts and node ids a writer relies on, with errors naming path. */
-fv_err_t fv_vtu_check_mesh(const fv_mesh_t *m, const char *path);
+/* Counts, cell types and node ids every mesh writer (SU2, VTU) relies on,
+ * with errors naming path. */
+fv_err_t fv_writer_check_mesh(const fv_mesh_t *m, const char *path);
 
 /* The XML declaration and the VTKFile element (host byte order, UInt64
  * block headers). */

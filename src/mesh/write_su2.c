@@ -2,6 +2,7 @@
 /* SU2 native ASCII mesh writer, with numbers formatted by hand for speed,
  * and fv_mesh_write, which picks the writer from the file extension. */
 #include "fvstar/mesh.h"
+#include "mesh/vtu_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -296,41 +297,18 @@ static char *put_double(char *p, double x)
  * before anything is created. */
 static fv_err_t check_mesh(const fv_mesh_t *m, const char *path)
 {
-	FV_CHECK(m->n_nodes >= 0 && m->n_cells >= 0 && m->n_belems >= 0 && m->n_markers >= 0,
-		 FV_ERR_ARG, "%s: negative mesh counts", path);
+	FV_CALL(fv_writer_check_mesh(m, path));
 	FV_CHECK(m->n_cells == 0 || (m->cell_type && m->cell_node_off && m->cell_node && m->xyz),
 		 FV_ERR_ARG, "%s: the mesh has no cell arrays", path);
 	for (size_t i = 0; i < 3 * (size_t)m->n_nodes; i++)
 		FV_CHECK(isfinite(m->xyz[i]), FV_ERR_MESH, "%s: node %zu has a non-finite coordinate",
 			 path, i / 3);
-	for (fv_idx_t c = 0; c < m->n_cells; c++) {
-		int t = m->cell_type[c];
-		FV_CHECK(t < FV_NCELLTYPES, FV_ERR_MESH, "%s: cell %d has an unknown type %d", path, (int)c, t);
-		FV_CHECK(m->cell_node_off[c + 1] - m->cell_node_off[c] == fv_cell_shapes[t].n_nodes,
-			 FV_ERR_MESH, "%s: cell %d (%s) does not have %d nodes", path, (int)c,
-			 fv_cell_shapes[t].name, fv_cell_shapes[t].n_nodes);
-	}
-	for (fv_idx_t i = 0; i < (m->n_cells ? m->cell_node_off[m->n_cells] : 0); i++)
-		FV_CHECK(m->cell_node[i] >= 0 && m->cell_node[i] < m->n_nodes, FV_ERR_MESH,
-			 "%s: cell node id %d out of range [0, %d)", path, (int)m->cell_node[i], (int)m->n_nodes);
 	/* the name runs to the end of its line, and '%' starts a comment */
 	for (int k = 0; k < m->n_markers; k++)
 		for (const char *s = m->markers[k].name; *s; s++)
 			FV_CHECK((unsigned char)*s >= ' ' && *s != 0x7f && *s != '%', FV_ERR_MESH,
 				 "%s: marker %d: name '%s' has a control character or '%%', which SU2 "
 				 "cannot hold", path, k, m->markers[k].name);
-	for (fv_idx_t b = 0; b < m->n_belems; b++) {
-		int t = m->belem_type[b];
-		FV_CHECK((t == FV_TRI || t == FV_QUAD) && m->belem_node_off[b + 1] - m->belem_node_off[b] == t,
-			 FV_ERR_MESH, "%s: boundary element %d is not a triangle or a quadrilateral", path, (int)b);
-		FV_CHECK(m->belem_marker[b] >= 0 && m->belem_marker[b] < m->n_markers, FV_ERR_MESH,
-			 "%s: boundary element %d has marker %d of %d", path, (int)b, (int)m->belem_marker[b],
-			 m->n_markers);
-		for (fv_idx_t i = m->belem_node_off[b]; i < m->belem_node_off[b + 1]; i++)
-			FV_CHECK(m->belem_node[i] >= 0 && m->belem_node[i] < m->n_nodes, FV_ERR_MESH,
-				 "%s: boundary element %d: node id %d out of range [0, %d)", path, (int)b,
-				 (int)m->belem_node[i], (int)m->n_nodes);
-	}
 	return FV_OK;
 }
 

@@ -164,7 +164,7 @@ void fv_vtu_begin(fv_vtu_out_t *o)
 		little ? "LittleEndian" : "BigEndian");
 }
 
-fv_err_t fv_vtu_check_mesh(const fv_mesh_t *m, const char *path)
+fv_err_t fv_writer_check_mesh(const fv_mesh_t *m, const char *path)
 {
 	FV_CHECK(m->n_nodes >= 0 && m->n_cells >= 0 && m->n_belems >= 0 && m->n_markers >= 0,
 		 FV_ERR_ARG, "%s: negative mesh counts", path);
@@ -323,7 +323,7 @@ fv_err_t fv_mesh_write_vtu(const fv_mesh_t *m, const char *path)
 	size_t n_bnodes = 0;
 	fv_err_t err;
 
-	FV_CALL(fv_vtu_check_mesh(m, path));
+	FV_CALL(fv_writer_check_mesh(m, path));
 	/* the boundary piece holds only the nodes of its faces */
 	FV_CALL_GOTO(err, done, fv_malloc(&bmap, (size_t)m->n_nodes, sizeof *bmap, "boundary node map"));
 	FV_CALL_GOTO(err, done, fv_malloc(&bnodes, (size_t)m->n_nodes, sizeof *bnodes, "boundary nodes"));

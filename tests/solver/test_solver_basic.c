@@ -4,9 +4,8 @@
  * 1, 3 and 8 blocks. Run as: tests/solver/test_solver_basic (cmocka). */
 #include <math.h>
 
-#include "../unit/testutil.h"
+#include "solver_testutil.h"
 #include "fvstar/partition.h"
-#include "fvstar/runtime.h"
 #include "fvstar/solver.h"
 #include "physics/bc.h"
 #include "physics/gas.h"
@@ -220,22 +219,6 @@ static void test_block_independence(void **state)
 		free_run(&r[i]);
 }
 
-static int start(void **state)
-{
-	fv_runtime_opts_t o;
-	(void)state;
-	fv_runtime_opts_default(&o);
-	o.ncuda = 0;
-	return fv_runtime_init(&o) == FV_OK ? 0 : -1;
-}
-
-static int stop(void **state)
-{
-	(void)state;
-	fv_runtime_shutdown();
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,5 +226,5 @@ int main(void)
 		cmocka_unit_test(test_conservation_closed_box),
 		cmocka_unit_test(test_block_independence),
 	};
-	return cmocka_run_group_tests(tests, start, stop);
+	return cmocka_run_group_tests(tests, solver_tests_start, solver_tests_stop);
 }

@@ -10,9 +10,8 @@
  * observed order. */
 #include <math.h>
 
-#include "../unit/testutil.h"
+#include "solver_testutil.h"
 #include "fvstar/partition.h"
-#include "fvstar/runtime.h"
 #include "fvstar/solver.h"
 #include "physics/bc.h"
 #include "physics/exact.h"
@@ -344,22 +343,6 @@ static void test_vortex_order(void **state)
 	}
 }
 
-static int start(void **state)
-{
-	fv_runtime_opts_t o;
-	(void)state;
-	fv_runtime_opts_default(&o);
-	o.ncuda = 0;
-	return fv_runtime_init(&o) == FV_OK ? 0 : -1;
-}
-
-static int stop(void **state)
-{
-	(void)state;
-	fv_runtime_shutdown();
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,5 +350,5 @@ int main(void)
 		cmocka_unit_test(test_wedge),
 		cmocka_unit_test(test_vortex_order),
 	};
-	return cmocka_run_group_tests(tests, start, stop);
+	return cmocka_run_group_tests(tests, solver_tests_start, solver_tests_stop);
 }
