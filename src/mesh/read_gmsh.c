@@ -662,7 +662,7 @@ static int cmp_pname(const void *a, const void *b)
 static fv_err_t parse_physical_names(gmsh_t *st, long line)
 {
 	fv_cursor_t *c = &st->c;
-	size_t n;
+	size_t n = 0;
 	if (st->have_pnames)
 		return fv_cursor_error(c, "second $PhysicalNames section");
 	st->have_pnames = 1;
@@ -710,7 +710,7 @@ static int cmp_surf(const void *a, const void *b)
 /* Reads "numPhysicalTags physicalTag ..." keeping the first tag. */
 static fv_err_t read_phys_tags(fv_cursor_t *c, long long *first, int *has)
 {
-	size_t n;
+	size_t n = 0;
 	FV_CALL(read_count(c, 2, &n, "number of physical tags"));
 	*has = n > 0;
 	for (size_t k = 0; k < n; k++) {
@@ -739,7 +739,7 @@ static fv_err_t parse_entities(gmsh_t *st, long line)
 		for (size_t i = 0; i < count[d]; i++) {
 			long long tag, phys = 0, t;
 			int has = 0;
-			size_t nb;
+			size_t nb = 0;
 			FV_CALL(read_int(c, INT32_MIN, INT32_MAX, &tag, "entity tag"));
 			/* coordinates or bounding box: unused, not checked */
 			FV_CALL(skip_tokens(c, d ? 6 : 3, d ? "entity bounding box" : "point coordinates"));
@@ -777,7 +777,7 @@ static fv_err_t alloc_nodes(gmsh_t *st, size_t n)
 static fv_err_t parse_nodes22(gmsh_t *st)
 {
 	fv_cursor_t *c = &st->c;
-	size_t n;
+	size_t n = 0;
 	double *x;
 	/* "t x y z" and a newline at least */
 	FV_CALL(read_count(c, 8, &n, "number of nodes"));
@@ -799,7 +799,7 @@ static fv_err_t parse_nodes22(gmsh_t *st)
 static fv_err_t parse_nodes41(gmsh_t *st)
 {
 	fv_cursor_t *c = &st->c;
-	size_t nblocks, n, done = 0;
+	size_t nblocks = 0, n = 0, done = 0;
 	long long tmin, tmax;
 	long header;
 	double *x;
@@ -814,7 +814,7 @@ static fv_err_t parse_nodes41(gmsh_t *st)
 	x = st->m->xyz;
 	for (size_t b = 0; b < nblocks; b++) {
 		long long dim, etag, param;
-		size_t cnt, extra;
+		size_t cnt = 0, extra = 0;
 		FV_CALL(read_int(c, 0, 3, &dim, "entity dimension"));
 		FV_CALL(fv_cursor_long(c, &etag, "entity tag"));
 		FV_CALL(read_int(c, 0, 1, &param, "parametric flag"));
@@ -849,12 +849,12 @@ static fv_err_t parse_nodes41(gmsh_t *st)
 static fv_err_t parse_elements22(gmsh_t *st)
 {
 	fv_cursor_t *c = &st->c;
-	size_t n;
+	size_t n = 0;
 	/* "e t n v" and a newline at least */
 	FV_CALL(read_count(c, 8, &n, "number of elements"));
 	for (size_t e = 0; e < n; e++) {
 		long long id, type, ntags, phys = 0, elem = 0, t;
-		const etype_t *et;
+		const etype_t *et = NULL;
 		fv_idx_t v[FV_MAX_CELL_NODES];
 		int32_t grp = 0;
 		FV_CALL(fv_cursor_long(c, &id, "element number"));
@@ -894,7 +894,7 @@ static fv_err_t parse_elements22(gmsh_t *st)
 static fv_err_t parse_elements41(gmsh_t *st)
 {
 	fv_cursor_t *c = &st->c;
-	size_t nblocks, n, done = 0;
+	size_t nblocks = 0, n = 0, done = 0;
 	long long t;
 	long header;
 	fv_cursor_skip_space(c);
@@ -905,8 +905,8 @@ static fv_err_t parse_elements41(gmsh_t *st)
 	FV_CALL(fv_cursor_long(c, &t, "largest element tag"));
 	for (size_t b = 0; b < nblocks; b++) {
 		long long dim, etag, type;
-		size_t cnt;
-		const etype_t *et;
+		size_t cnt = 0;
+		const etype_t *et = NULL;
 		int32_t grp = 0;
 		fv_idx_t v[FV_MAX_CELL_NODES];
 		FV_CALL(read_int(c, 0, 3, &dim, "entity dimension"));
