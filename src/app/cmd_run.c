@@ -36,6 +36,7 @@ typedef struct run_ctx {
 	int last_iter;
 	double last_res[5], t, t_start, wall_before;
 	int first_iter;
+	fv_err_t err;           /* a failed history write stops the run */
 } run_ctx_t;
 
 static int on_iteration(const fv_iter_info_t *info, void *arg)
@@ -54,14 +55,14 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 	for (int k = 0; k < 5; k++)
 		row[3 + k] = info->res[k];
 	row[8] = -drop;
-	if (r->c->history_every > 0 && info->iter % r->c->history_every == 0)
-		(void)fv_history_row(&r->hist, row); /* a failed row is not worth stopping the run */
+	if (r->c->history_every > 0 && info->iter % r->c->history_every == 0 && r->err == FV_OK)
+		r->err = fv_history_row(&r->hist, row);
 	if (r->c->progress_every > 0 && info->iter % r->c->progress_every == 0) {
 		/* ETA from the mean time per iteration so far: to the iteration
 		 * limit, or (unsteady) to t_end at the current pace */
-		double per = info->wall / (info->iter - r->first_iter + 1), eta;
+		double wall = r->wall_before + info->wall, per = wall / (info->iter - r->first_iter + 1), eta;
 		if (r->c->time_mode == FV_TIME_UNSTEADY && info->t > r->t_start)
-			eta = info->wall * (r->c->t_end - info->t) / (info->t - r->t_start);
+			eta = wall * (r->c->t_end - info->t) / (info->t - r->t_start);
 		else
 			eta = per * (r->first_iter + r->c->iterations - 1 - info->iter);
 		fprintf(stderr, "iter %6d  res(rho) %.4e  drop %6.2f", info->iter, info->res[0], drop);
@@ -72,7 +73,7 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 	r->last_iter = info->iter;
 	r->t = info->t;
 	memcpy(r->last_res, info->res, sizeof r->last_res);
-	return r->c->residual_drop > 0 && drop >= r->c->residual_drop;
+	return r->err != FV_OK || (r->c->residual_drop > 0 && drop >= r->c->residual_drop);
 }
 
 static void initial_state(const fv_case_t *c, const fv_mesh_t *m, fv_real_t *q)
@@ -375,6 +376,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 				to = last;
 			r.wall_before = fv_now() - start;
 			err = fv_solver_run(solver, from, to, r.last_iter ? r.t : t0, on_iteration, &r, &done);
+			if (err == FV_OK)
+				err = r.err;
 			if (err != FV_OK)
 				break;
 			FV_CALL_GOTO(err, out, write_restart(c.out_dir, &c, solver, q, m.n_cells, nb, done, r.t, r.res0));
