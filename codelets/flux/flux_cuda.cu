@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* CUDA: face loop, one thread per face, flux summed into the owned cells
- * with atomicAdd (the "atomic" strategy, SF-F of the papers). */
+/* CUDA flux summation, two variants (the codelet's cuda_funcs): a face
+ * loop with atomicAdd into the owned cells ("atomic", SF-F of the papers),
+ * and a cell loop over each owned cell's faces ("gather", SF-C: every
+ * interior face computed twice, no atomics, deterministic). */
 #include "codelets/cuda_common.cuh"
 
 static __global__ void flux_kernel(fv_view_t v, fv_params_t P, const fv_real_t *w, const fv_real_t *grad,
@@ -31,5 +33,26 @@ extern "C" void fv_flux_cuda(void *buffers[], void *cl_arg)
 		return;
 	flux_kernel<<<fv_cuda_blocks(v.n_faces), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
 		v, a.P, FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t), FV_PTR(3, const fv_real_t), res);
+	FV_CUDA_CHECK_LAUNCH();
+}
+
+static __global__ void flux_gather_kernel(fv_view_t v, fv_params_t P, const fv_real_t *w, const fv_real_t *grad,
+					  const fv_real_t *phi, fv_real_t *res)
+{
+	fv_idx_t c = blockIdx.x * blockDim.x + threadIdx.x;
+	if (c < v.n_owned)
+		fv_k_cell_flux_gather(&v, &P, w, grad, phi, res, c);
+}
+
+extern "C" void fv_flux_gather_cuda(void *buffers[], void *cl_arg)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	if (v.n_owned == 0)
+		return;
+	flux_gather_kernel<<<fv_cuda_blocks(v.n_owned), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
+		v, a.P, FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t), FV_PTR(3, const fv_real_t),
+		FV_PTR(4, fv_real_t));
 	FV_CUDA_CHECK_LAUNCH();
 }

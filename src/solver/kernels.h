@@ -33,6 +33,7 @@ typedef struct fv_params {
 	int limiter_all;    /* 1: per variable; 0: from pressure, for all */
 	int steady;         /* local (1) or global (0) time step */
 	int lsq;            /* gradient: 1 weighted least squares, 0 Green-Gauss */
+	int flux_sum;       /* GPU flux summation: 0 atomic, 1 gather, 2 auto */
 	fv_real_t winf[FV_NVAR]; /* free stream, primitive */
 	fv_real_t p_out;
 } fv_params_t;
@@ -228,6 +229,22 @@ FV_HD void fv_k_face_flux(const fv_view_t *v, const fv_params_t *P, const fv_rea
 		fv_bc_state(kind, wl, n, P->winf, P->p_out, P->gamma, wr);
 	}
 	fv_roe_flux(wl, wr, s, P->gamma, P->entropy_fix, F);
+}
+
+/* Residual of an owned cell from its own faces (gather, SF-C): each
+ * interior face's flux is computed by both of its cells, no race. */
+FV_HD void fv_k_cell_flux_gather(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
+				 const fv_real_t *phi, fv_real_t *res, fv_idx_t c)
+{
+	fv_real_t r[FV_NVAR] = {0, 0, 0, 0, 0};
+	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
+		fv_real_t F[FV_NVAR];
+		fv_k_face_flux(v, P, w, grad, phi, v->cell_face[k], F);
+		for (int q = 0; q < FV_NVAR; q++)
+			r[q] += v->cell_face_sign[k] > 0 ? F[q] : -F[q];
+	}
+	for (int q = 0; q < FV_NVAR; q++)
+		res[(size_t)q * v->n_owned + c] = r[q];
 }
 
 /* Spectral radius sum of an owned cell: sum over faces of (|u.S| + c|S|). */

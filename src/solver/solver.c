@@ -220,6 +220,7 @@ static void set_params(fv_solver_t *s)
 	P->limiter_all = o->limiter_all;
 	P->steady = o->steady;
 	P->lsq = o->gradient_lsq;
+	P->flux_sum = o->flux_sum;
 	for (int k = 0; k < 5; k++)
 		P->winf[k] = (fv_real_t)o->winf[k];
 	P->p_out = (fv_real_t)o->p_out;
