@@ -9,6 +9,7 @@
 
 #include "app/app.h"
 #include "config.h"
+#include "fvstar/types.h"
 
 static void usage(FILE *out)
 {
@@ -72,7 +73,7 @@ int main(int argc, char **argv)
 		return argc < 2 ? 2 : 0;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
-		printf("fvstar %s\n", PACKAGE_VERSION);
+		printf("fvstar %s (%s precision)\n", PACKAGE_VERSION, FV_REAL_NAME);
 		return 0;
 	}
 	if (strcmp(argv[1], "mesh") == 0)

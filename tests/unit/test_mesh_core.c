@@ -100,15 +100,15 @@ static void test_hex(void **state)
 	assert_int_equal(m.n_bfaces, 6);
 	assert_int_equal(m.n_markers, 2);
 	FV_ASSERT_OK(fv_mesh_check(&m, 0, &s));
-	FV_ASSERT_NEAR(s.vol_sum, 1.0, 1e-14);
-	FV_ASSERT_NEAR(m.cell_ctr[0], 0.5, 1e-14);
-	FV_ASSERT_NEAR(m.cell_ctr[1], 0.5, 1e-14);
-	FV_ASSERT_NEAR(m.cell_ctr[2], 0.5, 1e-14);
+	FV_ASSERT_NEAR(s.vol_sum, 1.0, FV_TOL(1e-14));
+	FV_ASSERT_NEAR(m.cell_ctr[0], 0.5, FV_TOL(1e-14));
+	FV_ASSERT_NEAR(m.cell_ctr[1], 0.5, FV_TOL(1e-14));
+	FV_ASSERT_NEAR(m.cell_ctr[2], 0.5, FV_TOL(1e-14));
 	fv_mesh_marker_area(&m, 0, av, &a);
-	FV_ASSERT_NEAR(a, 1.0, 1e-14);
-	FV_ASSERT_NEAR(av[2], -1.0, 1e-14); /* bottom points down */
+	FV_ASSERT_NEAR(a, 1.0, FV_TOL(1e-14));
+	FV_ASSERT_NEAR(av[2], -1.0, FV_TOL(1e-14)); /* bottom points down */
 	fv_mesh_marker_area(&m, 1, av, &a);
-	FV_ASSERT_NEAR(a, 5.0, 1e-14);
+	FV_ASSERT_NEAR(a, 5.0, FV_TOL(1e-14));
 	assert_connectivity(&m);
 	fv_mesh_free(&m);
 }
@@ -124,10 +124,10 @@ static void test_tets(void **state)
 	assert_int_equal(m.n_faces, 18);
 	assert_int_equal(m.n_bfaces, 12);
 	FV_ASSERT_OK(fv_mesh_check(&m, 0, &s));
-	FV_ASSERT_NEAR(s.vol_sum, 1.0, 1e-14);
-	FV_ASSERT_NEAR(s.vol_min, 1.0 / 6, 1e-14);
-	FV_ASSERT_NEAR(s.vol_max, 1.0 / 6, 1e-14);
-	assert_true(s.closure_max < 1e-14);
+	FV_ASSERT_NEAR(s.vol_sum, 1.0, FV_TOL(1e-14));
+	FV_ASSERT_NEAR(s.vol_min, 1.0 / 6, FV_TOL(1e-14));
+	FV_ASSERT_NEAR(s.vol_max, 1.0 / 6, FV_TOL(1e-14));
+	assert_true(s.closure_max < FV_TOL(1e-14));
 	assert_connectivity(&m);
 	/* node 0 and 6 are in every tet */
 	assert_int_equal(m.node_cell_off[1] - m.node_cell_off[0], 6);
@@ -140,10 +140,10 @@ static void test_pyramid_prism(void **state)
 	fv_mesh_t m;
 	(void)state;
 	load_buf(&m, pyr_prism_su2);
-	FV_ASSERT_NEAR(m.cell_vol[0], 1.0 / 3, 1e-14);
-	FV_ASSERT_NEAR(m.cell_vol[1], 0.5, 1e-14);
+	FV_ASSERT_NEAR(m.cell_vol[0], 1.0 / 3, FV_TOL(1e-14));
+	FV_ASSERT_NEAR(m.cell_vol[1], 0.5, FV_TOL(1e-14));
 	/* pyramid centroid at a quarter of the height */
-	FV_ASSERT_NEAR(m.cell_ctr[2 * 2 + 0], 0.25, 1e-14);
+	FV_ASSERT_NEAR(m.cell_ctr[2 * 2 + 0], 0.25, FV_TOL(1e-14));
 	assert_int_equal(m.n_faces, 10);
 	assert_connectivity(&m);
 	fv_mesh_free(&m);
@@ -167,10 +167,10 @@ static void test_warped_hex_translation(void **state)
 	FV_ASSERT_OK(fv_mesh_prepare(&a));
 	FV_ASSERT_OK(fv_mesh_prepare(&b));
 	FV_ASSERT_OK(fv_mesh_check(&a, 0, &s));
-	assert_true(s.closure_max < 1e-14);
+	assert_true(s.closure_max < FV_TOL(1e-14));
 	assert_true(a.cell_vol[0] > 1.0 && a.cell_vol[0] < 1.3);
-	FV_ASSERT_NEAR(b.cell_vol[0], a.cell_vol[0], 1e-11);
-	FV_ASSERT_NEAR(b.cell_ctr[0] - 1000.0, a.cell_ctr[0], 1e-11);
+	FV_ASSERT_NEAR(b.cell_vol[0], a.cell_vol[0], FV_TOL(1e-11));
+	FV_ASSERT_NEAR(b.cell_ctr[0] - 1000.0, a.cell_ctr[0], FV_TOL(1e-11));
 	fv_mesh_free(&a);
 	fv_mesh_free(&b);
 }
@@ -188,7 +188,7 @@ static void test_any_order_and_comments(void **state)
 	(void)state;
 	load_buf(&m, txt);
 	assert_string_equal(m.markers[0].name, "all");
-	FV_ASSERT_NEAR(m.cell_vol[0], 1.0, 1e-14);
+	FV_ASSERT_NEAR(m.cell_vol[0], 1.0, FV_TOL(1e-14));
 	fv_mesh_free(&m);
 }
 

@@ -35,6 +35,10 @@
 			fail_msg("message '%s' lacks '%s'", fv_errmsg(), (part)); \
 	} while (0)
 
+/* A tolerance stated for double precision, scaled to the build's
+ * precision (x 5.4e8 with --enable-single). */
+#define FV_TOL(t) ((t) * (FV_REAL_EPS / 2.220446049250313e-16))
+
 /* |a - b| <= tol * max(1, |b|) */
 #define FV_ASSERT_NEAR(a, b, tol)                                          \
 	do {                                                               \
