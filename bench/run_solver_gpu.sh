@@ -38,8 +38,7 @@ vtu = no
 progress_every = 0
 CFG
 	for sum in ${FLUX_SUMS:-atomic gather}; do
-		"$build/fvstar" run "$tmp/gpu$n.cfg" output.dir="$tmp/gpu$n-$sum" numerics.flux_sum=$sum 2>&1 | grep -E "colours|iterations in"
-
+		"$build/fvstar" run "$tmp/gpu$n.cfg" output.dir="$tmp/gpu$n-$sum" numerics.flux_sum=$sum 2>&1 | tail -1
 		python3 - "$tmp/gpu$n-$sum/summary.json" "$sum" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))

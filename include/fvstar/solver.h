@@ -58,8 +58,6 @@ fv_err_t fv_solver_get_state(fv_solver_t *s, fv_real_t *q_global);
  * physical time starts at t0. *done receives the last iteration done. */
 fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0, fv_iter_cb cb, void *ctx,
 		       int *done);
-/* Fewest and most greedy face colours over the blocks (GPU "color" sums). */
-void fv_solver_colors(const fv_solver_t *s, int *min_colors, int *max_colors);
 void fv_solver_destroy(fv_solver_t *s);
 
 #ifdef __cplusplus

@@ -355,11 +355,6 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	so.p_out = c.p_out;
 	so.marker_bc = bc;
 	FV_CALL_GOTO(err, out, fv_solver_create(&solver, &m, blocks, nb, &so));
-	{
-		int cmin, cmax;
-		fv_solver_colors(solver, &cmin, &cmax);
-		fprintf(stderr, "fvstar: greedy face colours per block: %d to %d\n", cmin, cmax);
-	}
 	fv_blocks_free(blocks, nb);
 	blocks = NULL;
 	FV_CALL_GOTO(err, out, fv_solver_set_state(solver, q));

@@ -586,17 +586,6 @@ fv_err_t fv_solver_get_state(fv_solver_t *s, fv_real_t *qg)
 	return FV_OK;
 }
 
-void fv_solver_colors(const fv_solver_t *s, int *min_colors, int *max_colors)
-{
-	*min_colors = *max_colors = s->nb > 0 ? s->b[0].L.n_colors : 0;
-	for (int b = 1; b < s->nb; b++) {
-		if (s->b[b].L.n_colors < *min_colors)
-			*min_colors = s->b[b].L.n_colors;
-		if (s->b[b].L.n_colors > *max_colors)
-			*max_colors = s->b[b].L.n_colors;
-	}
-}
-
 static void unregister_free(starpu_data_handle_t *h, void *mem)
 {
 	if (*h) {

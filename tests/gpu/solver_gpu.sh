@@ -3,7 +3,7 @@
 # The CUDA codelets against the CPU ones: the wedge (steady, second order,
 # Venkatakrishnan) and the Sod tube (unsteady, RK3, global time step), 50
 # iterations each, run once on CPU workers only and on the GPU only with each
-# flux summation (atomic, gather, color, auto under dmda); states agree to 1e-10
+# flux summation (atomic, gather, auto under dmda); states agree to 1e-10
 # relative (the GPU sums in another order than the CPU's face loop),
 # residual histories to 1e-8 of each residual's largest value. Exit 77 (SKIP) where there is no CUDA worker.
 set -u
@@ -22,7 +22,7 @@ fails=0
 "$fv" mesh gen box --cells tet --nx 100 --ny 2 --nz 2 --hi 1,0.02,0.02 -o "$tmp/sod.su2" 2>/dev/null
 for c in wedge sod; do
 	sed "s|^file = $c.su2|file = $tmp/$c.su2|" "$top_srcdir/cases/$c/$c.cfg" >"$tmp/$c.cfg"
-	for w in cpu atomic gather color auto; do
+	for w in cpu atomic gather auto; do
 		sched=${STARPU_SCHED:-lws}
 		[ $w != auto ] || sched=dmda # the perf-model scheduler picks a variant
 		if [ $w = cpu ]; then export STARPU_NCPU=2 STARPU_NCUDA=0; else export STARPU_NCPU=0 STARPU_NCUDA=1; fi
@@ -30,7 +30,7 @@ for c in wedge sod; do
 			numerics.residual_drop=0 numerics.flux_sum=$([ $w = cpu ] && echo atomic || echo $w) \
 			output.progress_every=0 output.vtu=no 2>"$tmp/$c-$w.err" || { echo "FAIL: $c on $w"; cat "$tmp/$c-$w.err"; fails=$((fails + 1)); }
 	done
-	for w in atomic gather color auto; do
+	for w in atomic gather auto; do
 	"$py" - "$tmp/$c-cpu" "$tmp/$c-$w" "$c ($w)" <<'PY' || fails=$((fails + 1))
 import sys, numpy as np
 a, b, name = sys.argv[1:4]
