@@ -85,7 +85,6 @@ void fv_gradient_cuda(void *buffers[], void *cl_arg);
 void fv_limiter_cuda(void *buffers[], void *cl_arg);
 void fv_flux_cuda(void *buffers[], void *cl_arg);
 void fv_flux_gather_cuda(void *buffers[], void *cl_arg);
-void fv_flux_color_cuda(void *buffers[], void *cl_arg);
 void fv_timestep_cuda(void *buffers[], void *cl_arg);
 void fv_clock_cuda(void *buffers[], void *cl_arg);
 void fv_clock_init_cuda(void *buffers[], void *cl_arg);

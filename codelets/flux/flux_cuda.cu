@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* CUDA flux summation variants (the codelets' cuda_funcs): a face loop
- * with atomicAdd into the owned cells ("atomic", SF-F of the papers); a
- * cell loop over each owned cell's faces ("gather", SF-C: every interior
- * face computed twice, no atomics); and one launch per greedy colour group
- * ("color", Alg. 5 of the colouring paper: no two faces of a group share
- * an owned cell, so plain adds, in a fixed order). */
+/* CUDA flux summation, two variants (the codelet's cuda_funcs): a face
+ * loop with atomicAdd into the owned cells ("atomic", SF-F of the papers),
+ * and a cell loop over each owned cell's faces ("gather", SF-C: every
+ * interior face computed twice, no atomics, deterministic). */
 #include "codelets/cuda_common.cuh"
 
 static __global__ void flux_kernel(fv_view_t v, fv_params_t P, const fv_real_t *w, const fv_real_t *grad,
@@ -56,44 +54,5 @@ extern "C" void fv_flux_gather_cuda(void *buffers[], void *cl_arg)
 	flux_gather_kernel<<<fv_cuda_blocks(v.n_owned), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
 		v, a.P, FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t), FV_PTR(3, const fv_real_t),
 		FV_PTR(4, fv_real_t));
-	FV_CUDA_CHECK_LAUNCH();
-}
-
-static __global__ void flux_color_kernel(fv_view_t v, fv_params_t P, const fv_real_t *w, const fv_real_t *grad,
-					 const fv_real_t *phi, fv_real_t *res, fv_idx_t begin, fv_idx_t end)
-{
-	fv_idx_t k = begin + blockIdx.x * blockDim.x + threadIdx.x;
-	if (k >= end)
-		return;
-	fv_idx_t f = v.color_face[k];
-	fv_real_t F[FV_NVAR];
-	fv_idx_t o = v.face_cell[2 * (size_t)f], nb = v.face_cell[2 * (size_t)f + 1], no = v.n_owned;
-	fv_k_face_flux(&v, &P, w, grad, phi, f, F);
-	if (o < no)
-		for (int q = 0; q < FV_NVAR; q++)
-			res[(size_t)q * no + o] += F[q];
-	if (nb >= 0 && nb < no)
-		for (int q = 0; q < FV_NVAR; q++)
-			res[(size_t)q * no + nb] -= F[q];
-}
-
-extern "C" void fv_flux_color_cuda(void *buffers[], void *cl_arg)
-{
-	fv_task_args_t a;
-	FV_ARGS_UNPACK(cl_arg, &a);
-	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
-	fv_real_t *res = FV_PTR(4, fv_real_t);
-	const fv_idx_t *off = a.L.color_bounds; /* host copy: no device read */
-	cudaMemsetAsync(res, 0, (size_t)FV_NVAR * v.n_owned * sizeof *res, FV_CUDA_STREAM);
-	if (v.n_faces == 0)
-		return;
-	/* launches on one stream run in order: colour c+1 sees colour c's adds */
-	for (int c = 0; c < v.n_colors; c++) {
-		fv_idx_t n = off[c + 1] - off[c];
-		if (n > 0)
-			flux_color_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-				v, a.P, FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t), FV_PTR(3, const fv_real_t),
-				res, off[c], off[c + 1]);
-	}
 	FV_CUDA_CHECK_LAUNCH();
 }

@@ -25,7 +25,7 @@ typedef enum fv_mesh_format { FV_MESH_FORMAT_AUTO, FV_MESH_FORMAT_SU2, FV_MESH_F
 typedef enum fv_init { FV_INIT_FREESTREAM, FV_INIT_RIEMANN, FV_INIT_VORTEX } fv_init_t;
 typedef enum fv_flux { FV_FLUX_ROE } fv_flux_t;
 typedef enum fv_gradient { FV_GRAD_GREEN_GAUSS, FV_GRAD_LEAST_SQUARES } fv_gradient_t;
-typedef enum fv_flux_sum { FV_FLUX_SUM_ATOMIC, FV_FLUX_SUM_GATHER, FV_FLUX_SUM_AUTO, FV_FLUX_SUM_COLOR } fv_flux_sum_t;
+typedef enum fv_flux_sum { FV_FLUX_SUM_ATOMIC, FV_FLUX_SUM_GATHER, FV_FLUX_SUM_AUTO } fv_flux_sum_t;
 typedef enum fv_limiter { FV_LIMITER_VENKATAKRISHNAN, FV_LIMITER_BARTH, FV_LIMITER_NONE } fv_limiter_t;
 typedef enum fv_limiter_vars { FV_LIMVARS_PRESSURE, FV_LIMVARS_ALL } fv_limiter_vars_t;
 typedef enum fv_time_mode { FV_TIME_STEADY, FV_TIME_UNSTEADY } fv_time_mode_t;

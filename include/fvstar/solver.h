@@ -20,7 +20,7 @@ typedef struct fv_solver_opts {
 	double limiter_k;
 	int order;              /* 1 or 2 */
 	int gradient_lsq;       /* 1 weighted least squares, 0 node-based Green-Gauss */
-	int flux_sum;           /* GPU: 0 atomic, 1 gather, 2 all (scheduler picks), 3 color */
+	int flux_sum;           /* GPU: 0 atomic, 1 gather, 2 both (scheduler picks) */
 	int limiter;            /* 0 none, 1 Venkatakrishnan, 2 Barth */
 	int limiter_all;        /* 1 per variable, 0 from pressure */
 	int rk;                 /* 2 or 3 stages (SSP) */

@@ -69,7 +69,7 @@ static const char *const fluxes[] = {"roe", NULL};
 static const char *const orders[] = {"1", "2", NULL};
 static const int order_values[] = {1, 2};
 static const char *const gradients[] = {"green-gauss", "least-squares", NULL};
-static const char *const flux_sums[] = {"atomic", "gather", "auto", "color", NULL};
+static const char *const flux_sums[] = {"atomic", "gather", "auto", NULL};
 static const char *const limiters[] = {"venkatakrishnan", "barth", "none", NULL};
 static const char *const limiter_vars[] = {"pressure", "all", NULL};
 static const char *const rks[] = {"2", "3", NULL};
@@ -138,9 +138,8 @@ static const key_desc_t keys[] = {
 		 "Spatial order: 1 (piecewise constant) or 2 (MUSCL reconstruction with limited gradients)."),
 	ENUM_KEY("numerics", "flux_sum", flux_sum, flux_sums, NULL, "atomic",
 		 "GPU flux summation: atomic (face loop, atomicAdd), gather (cell loop over its faces, each "
-		 "face flux computed twice, no atomics), color (one launch per greedy face colour group, no "
-		 "atomics), auto (all three; a perf-model scheduler such as dmda picks the fastest). CPU "
-		 "codelets always loop over faces."),
+		 "face flux computed twice, no atomics, deterministic), auto (both variants; a perf-model "
+		 "scheduler such as dmda picks the faster). CPU codelets always loop over faces."),
 	ENUM_KEY("numerics", "gradient", gradient, gradients, NULL, "green-gauss",
 		 "Gradient: node-based Green-Gauss (node values interpolated from cells) or least squares."),
 	ENUM_KEY("numerics", "limiter", limiter, limiters, NULL, "venkatakrishnan", "Slope limiter."),

@@ -33,7 +33,7 @@ typedef struct fv_params {
 	int limiter_all;    /* 1: per variable; 0: from pressure, for all */
 	int steady;         /* local (1) or global (0) time step */
 	int lsq;            /* gradient: 1 weighted least squares, 0 Green-Gauss */
-	int flux_sum;       /* GPU flux summation: 0 atomic, 1 gather, 2 auto, 3 color */
+	int flux_sum;       /* GPU flux summation: 0 atomic, 1 gather, 2 auto */
 	fv_real_t winf[FV_NVAR]; /* free stream, primitive */
 	fv_real_t p_out;
 } fv_params_t;

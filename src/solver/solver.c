@@ -103,67 +103,6 @@ static fv_err_t sp_alloc(void *p, size_t bytes, const char *what)
 	return FV_OK;
 }
 
-/*
- * Greedy face colouring (Alg. 3-4 of the colouring paper): faces in order,
- * each takes the smallest colour that no face already coloured uses at one
- * of its owned cells, so the faces of a colour write distinct cells and a
- * colour group needs no atomics. Ghost cells receive no residual and do not
- * constrain. color_off[k] .. color_off[k+1] in color_face are the faces of
- * colour k, in increasing face order.
- */
-#define MAX_COLORS FV_VIEW_MAX_COLORS
-
-static fv_err_t color_faces(const fv_block_t *bk, int *n_colors, fv_idx_t **color_off, fv_idx_t **color_face)
-{
-	uint64_t *used = NULL;
-	uint8_t *col = NULL;
-	fv_idx_t *off = NULL, *faces = NULL, *pos = NULL;
-	int nc = 0;
-	fv_err_t err = FV_OK;
-	FV_CALL_GOTO(err, out, fv_calloc(&used, (size_t)bk->n_owned + 1, sizeof *used, "colour masks"));
-	FV_CALL_GOTO(err, out, fv_malloc(&col, (size_t)bk->n_faces + 1, 1, "face colours"));
-	for (fv_idx_t f = 0; f < bk->n_faces; f++) {
-		fv_idx_t o = bk->face_cell[2 * (size_t)f], n = bk->face_cell[2 * (size_t)f + 1];
-		uint64_t taken = (o < bk->n_owned ? used[o] : 0) | (n >= 0 && n < bk->n_owned ? used[n] : 0);
-		int k = 0;
-		while (k < MAX_COLORS && (taken >> k & 1))
-			k++;
-		if (k == MAX_COLORS) {
-			err = FV_ERROR(FV_ERR_MESH, "block %d: face %d needs more than %d colours", bk->id, (int)f,
-				       MAX_COLORS);
-			goto out;
-		}
-		col[f] = (uint8_t)k;
-		if (o < bk->n_owned)
-			used[o] |= 1ull << k;
-		if (n >= 0 && n < bk->n_owned)
-			used[n] |= 1ull << k;
-		if (k + 1 > nc)
-			nc = k + 1;
-	}
-	FV_CALL_GOTO(err, out, fv_calloc(&off, (size_t)nc + 1, sizeof *off, "colour offsets"));
-	FV_CALL_GOTO(err, out, fv_malloc(&faces, (size_t)bk->n_faces + 1, sizeof *faces, "colour faces"));
-	FV_CALL_GOTO(err, out, fv_malloc(&pos, (size_t)nc + 1, sizeof *pos, "colour cursors"));
-	for (fv_idx_t f = 0; f < bk->n_faces; f++)
-		off[col[f] + 1]++;
-	for (int k = 0; k < nc; k++)
-		off[k + 1] += off[k];
-	memcpy(pos, off, (size_t)nc * sizeof *pos);
-	for (fv_idx_t f = 0; f < bk->n_faces; f++)
-		faces[pos[col[f]]++] = f;
-	*n_colors = nc;
-	*color_off = off;
-	*color_face = faces;
-	off = faces = NULL;
-out:
-	free(used);
-	free(col);
-	free(off);
-	free(faces);
-	free(pos);
-	return err;
-}
-
 /* Packs one block's mesh arrays into a single buffer (see view.h). */
 static fv_err_t build_geo(const fv_block_t *bk, const int8_t *marker_bc, int n_markers, block_data_t *d)
 {
@@ -173,10 +112,7 @@ static fv_err_t build_geo(const fv_block_t *bk, const int8_t *marker_bc, int n_m
 	size_t nfn = (size_t)bk->face_node_off[bk->n_faces], ncf = (size_t)bk->cell_face_off[bk->n_owned];
 	size_t nnc = (size_t)bk->node_cell_off[bk->n_nodes], nsend = (size_t)bk->send_off[bk->n_nbr];
 	char *g;
-	int n_colors = 0;
-	fv_idx_t *color_off = NULL, *color_face = NULL;
 	memset(L, 0, sizeof *L);
-	FV_CALL(color_faces(bk, &n_colors, &color_off, &color_face));
 	L->n_owned = bk->n_owned;
 	L->n_cells = bk->n_cells;
 	L->n_faces = bk->n_faces;
@@ -200,22 +136,10 @@ static fv_err_t build_geo(const fv_block_t *bk, const int8_t *marker_bc, int n_m
 	PLACE(recv_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
 	PLACE(send_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
 	PLACE(send_cell, nsend * sizeof(fv_idx_t));
-	PLACE(color_off, ((size_t)n_colors + 1) * sizeof(fv_idx_t));
-	PLACE(color_face, nf * sizeof(fv_idx_t));
 #undef PLACE
-	L->n_colors = n_colors;
-	memcpy(L->color_bounds, color_off, ((size_t)n_colors + 1) * sizeof(fv_idx_t));
 	L->bytes = o;
-	if (sp_alloc(&d->geo_mem, o, "block geometry") != FV_OK) {
-		free(color_off);
-		free(color_face);
-		return FV_ERR_MEM;
-	}
+	FV_CALL(sp_alloc(&d->geo_mem, o, "block geometry"));
 	g = (char *)d->geo_mem;
-	memcpy(g + L->color_off, color_off, ((size_t)n_colors + 1) * sizeof(fv_idx_t));
-	memcpy(g + L->color_face, color_face, nf * sizeof(fv_idx_t));
-	free(color_off);
-	free(color_face);
 	memcpy(g + L->face_cell, bk->face_cell, 2 * nf * sizeof(fv_idx_t));
 	memcpy(g + L->face_area, bk->face_area, 3 * nf * sizeof(fv_real_t));
 	memcpy(g + L->face_ctr, bk->face_ctr, 3 * nf * sizeof(fv_real_t));

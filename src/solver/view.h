@@ -20,13 +20,10 @@ extern "C" {
  *   face_node[..] bface_bc[nbf] cell_face_off[no+1] cell_face[..]
  *   cell_face_sign[..] cell_vol[nc] cell_ctr[3 nc] node_cell_off[nn+1]
  *   node_cell[..] recv_off[nnbr+1] send_off[nnbr+1] send_cell[..]
- *   color_off[ncolors+1] color_face[nf]
  *
  * so a task gets the whole mesh of its block through one buffer, and the
  * same offsets work on the CPU and on a GPU copy.
  */
-#define FV_VIEW_MAX_COLORS 64
-
 typedef struct fv_layout {
 	fv_idx_t n_owned, n_cells, n_faces, n_bfaces, n_nodes;
 	int n_nbr;
@@ -35,10 +32,6 @@ typedef struct fv_layout {
 	size_t cell_face_off, cell_face, cell_face_sign, cell_vol, cell_ctr;
 	size_t node_cell_off, node_cell;
 	size_t recv_off, send_off, send_cell;
-	int n_colors;
-	size_t color_off, color_face;
-	/* the colour groups' bounds again, for the host that sizes launches */
-	fv_idx_t color_bounds[FV_VIEW_MAX_COLORS + 1];
 } fv_layout_t;
 
 typedef struct fv_view {
@@ -53,8 +46,6 @@ typedef struct fv_view {
 	const fv_idx_t *node_cell_off, *node_cell;
 	int n_nbr;
 	const fv_idx_t *recv_off, *send_off, *send_cell; /* halo lists */
-	int n_colors;                  /* face colour groups (fv_face_colors) */
-	const fv_idx_t *color_off, *color_face;
 } fv_view_t;
 
 #define FV_VIEW_AT(base, off, type) ((const type *)((const char *)(base) + (off)))
@@ -84,9 +75,6 @@ static inline fv_view_t fv_view_make(const void *blob, const fv_layout_t *L)
 	v.recv_off = FV_VIEW_AT(blob, L->recv_off, fv_idx_t);
 	v.send_off = FV_VIEW_AT(blob, L->send_off, fv_idx_t);
 	v.send_cell = FV_VIEW_AT(blob, L->send_cell, fv_idx_t);
-	v.n_colors = L->n_colors;
-	v.color_off = FV_VIEW_AT(blob, L->color_off, fv_idx_t);
-	v.color_face = FV_VIEW_AT(blob, L->color_face, fv_idx_t);
 	return v;
 }
 
