@@ -12,6 +12,31 @@ static int has_ext(const char *path, const char *ext)
 	return n > e && strcmp(path + n - e, ext) == 0;
 }
 
+typedef fv_err_t (*parse_fn)(fv_mesh_t *, const char *, size_t, const char *);
+
+/* The file into memory, parsed, the buffer freed: every reader's frame. */
+static fv_err_t read_with(fv_mesh_t *m, const char *path, parse_fn parse)
+{
+	char *buf;
+	size_t len;
+	fv_err_t err;
+	fv_mesh_init(m);
+	FV_CALL(fv_read_file(path, &buf, &len));
+	err = parse(m, buf, len, path);
+	free(buf);
+	return err == FV_OK ? FV_OK : fv_error_trace(err, __FILE__, __LINE__);
+}
+
+fv_err_t fv_mesh_read_su2(fv_mesh_t *m, const char *path)
+{
+	return read_with(m, path, fv_mesh_parse_su2);
+}
+
+fv_err_t fv_mesh_read_gmsh(fv_mesh_t *m, const char *path)
+{
+	return read_with(m, path, fv_mesh_parse_gmsh);
+}
+
 fv_err_t fv_mesh_read(fv_mesh_t *m, const char *path)
 {
 	char *buf;

@@ -1116,15 +1116,3 @@ fv_err_t fv_mesh_parse_gmsh(fv_mesh_t *m, const char *buf, size_t len, const cha
 		fv_mesh_free(m);
 	return err;
 }
-
-fv_err_t fv_mesh_read_gmsh(fv_mesh_t *m, const char *path)
-{
-	char *buf;
-	size_t len;
-	fv_err_t err;
-	fv_mesh_init(m);
-	FV_CALL(fv_read_file(path, &buf, &len));
-	err = fv_mesh_parse_gmsh(m, buf, len, path);
-	free(buf);
-	return err;
-}

@@ -334,15 +334,3 @@ fail:
 	fv_mesh_free(m);
 	return err;
 }
-
-fv_err_t fv_mesh_read_su2(fv_mesh_t *m, const char *path)
-{
-	char *buf;
-	size_t len;
-	fv_err_t err;
-	fv_mesh_init(m);
-	FV_CALL(fv_read_file(path, &buf, &len));
-	err = fv_mesh_parse_su2(m, buf, len, path);
-	free(buf);
-	return err == FV_OK ? FV_OK : fv_error_trace(err, __FILE__, __LINE__);
-}
