@@ -22,8 +22,16 @@ AC_DEFUN([FV_CHECK_CUDA], [
     ], [fv_use_cuda=yes])
   ])
   AS_IF([test "x$fv_use_cuda" = xyes], [
-    fv_cuda_dir=`dirname "$NVCC"`
-    fv_cuda_dir=`dirname "$fv_cuda_dir"`
+    # The toolkit root as nvcc itself reports it: nvcc may be a wrapper
+    # script or a symbolic link outside the toolkit (/usr/local/bin/nvcc).
+    fv_cuda_dir=`$NVCC --dryrun -x cu -c /dev/null 2>&1 | sed -n 's/^#\$ TOP=//p' | head -1`
+    AS_IF([test -z "$fv_cuda_dir"], [
+      fv_cuda_dir=`dirname "$NVCC"`
+      fv_cuda_dir=`dirname "$fv_cuda_dir"`])
+    fv_cuda_dir=`cd "$fv_cuda_dir" && pwd -P`
+    AS_IF([test ! -e "$fv_cuda_dir/lib64/libcudart.so"],
+      [AC_MSG_ERROR([libcudart.so not found in $fv_cuda_dir/lib64 (CUDA toolkit of $NVCC); use --disable-cuda or set NVCC])])
+    AC_MSG_NOTICE([CUDA toolkit: $fv_cuda_dir])
     CUDA_CFLAGS="-isystem $fv_cuda_dir/include"
     CUDA_LIBS="-L$fv_cuda_dir/lib64 -Wl,-rpath,$fv_cuda_dir/lib64 -lcudart -lstdc++"
     FV_NVCC_FLAGS="-O3 -std=c++17 -arch=sm_$with_cuda_arch -Xcompiler -Wall,-Wextra"

@@ -95,7 +95,10 @@ set -- --prefix="$prefix" --disable-static --enable-shared \
 	--enable-mpi
 if [ "$fxt" = yes ]; then set -- "$@" --with-fxt; else set -- "$@" --without-fxt; fi
 if [ "$cuda" = yes ]; then
-	cudadir=$(dirname "$(dirname "$nvcc")")
+	# the toolkit root as nvcc reports it (nvcc may be a wrapper script)
+	cudadir=$("$nvcc" --dryrun -x cu -c /dev/null 2>&1 | sed -n 's/^#\$ TOP=//p' | head -1)
+	[ -n "$cudadir" ] || cudadir=$(dirname "$(dirname "$nvcc")")
+	cudadir=$(cd "$cudadir" && pwd -P)
 	set -- "$@" --enable-cuda --with-cuda-dir="$cudadir"
 	export NVCCFLAGS="${NVCCFLAGS:--arch=sm_90}"
 else
