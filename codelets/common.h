@@ -7,6 +7,7 @@
 #include <starpu.h>
 
 #include "config.h"
+#include "fvstar/color.h"
 #include "fvstar/error.h"
 #include "solver/kernels.h"
 #include "solver/view.h"
@@ -23,6 +24,10 @@ typedef struct fv_task_args {
 	int nvars;           /* halo: values per cell of the field */
 	fv_real_t rk_a;      /* update: q = a q0 + b (q - dt/V R) */
 	fv_real_t rk_b;
+	/* flux, colour groups: the faces color_face[color_off[k] ..
+	 * color_off[k+1]) of the geometry blob share no cell */
+	int n_colors;
+	fv_idx_t color_off[FV_COLOR_MAX + 1];
 } fv_task_args_t;
 
 /* The clock of an unsteady run, advanced once per iteration on the host
@@ -32,12 +37,15 @@ typedef struct fv_clock {
 	double dt_min;       /* reduced over blocks (min), reset each iteration */
 } fv_clock_t;
 
-/* A row of residual sums: 5 sums of squares and the number of cells of a
- * block; the clock's row holds the time and step of an unsteady run. */
-#define FV_NORMS 8
+/* A row of residual sums: 5 sums of squares, the number of cells of a
+ * block, and its wall pressure force and moment; the clock's row holds the
+ * time and step of an unsteady run. */
+#define FV_NORMS 14
 #define FV_NORM_CELLS 5
 #define FV_NORM_T 6
 #define FV_NORM_DT 7
+#define FV_NORM_F 8  /* 3 force components */
+#define FV_NORM_M 11 /* 3 moment components */
 
 fv_err_t fv_insert_pack(starpu_data_handle_t geo, starpu_data_handle_t field, starpu_data_handle_t buf,
 			const fv_task_args_t *a);
@@ -58,7 +66,9 @@ fv_err_t fv_insert_clock(starpu_data_handle_t clock, starpu_data_handle_t norms,
 fv_err_t fv_insert_update(starpu_data_handle_t geo, starpu_data_handle_t res, starpu_data_handle_t dt,
 			  starpu_data_handle_t clock, starpu_data_handle_t q0, starpu_data_handle_t q, int first,
 			  const fv_task_args_t *a);
-fv_err_t fv_insert_norms(starpu_data_handle_t res, starpu_data_handle_t norms, const fv_task_args_t *a);
+fv_err_t fv_insert_norms(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
+			 starpu_data_handle_t phi, starpu_data_handle_t res, starpu_data_handle_t norms,
+			 const fv_task_args_t *a);
 /* Reduction (min of dt_min over blocks) of the clock. */
 void fv_clock_set_reduction(starpu_data_handle_t clock);
 
@@ -85,6 +95,7 @@ void fv_gradient_cuda(void *buffers[], void *cl_arg);
 void fv_limiter_cuda(void *buffers[], void *cl_arg);
 void fv_flux_cuda(void *buffers[], void *cl_arg);
 void fv_flux_gather_cuda(void *buffers[], void *cl_arg);
+void fv_flux_color_cuda(void *buffers[], void *cl_arg);
 void fv_timestep_cuda(void *buffers[], void *cl_arg);
 void fv_clock_cuda(void *buffers[], void *cl_arg);
 void fv_clock_init_cuda(void *buffers[], void *cl_arg);

@@ -4,16 +4,17 @@
 #include "codelets/common.h"
 
 /* One codelet per GPU summation strategy (fv_params_t.flux_sum); "auto"
- * offers both CUDA variants and lets a perf-model scheduler choose. The
- * models are per codelet, so each strategy is calibrated separately. */
+ * offers the three CUDA variants and lets a perf-model scheduler choose.
+ * The models are per codelet, so each strategy is calibrated separately. */
 static struct starpu_perfmodel model = {.type = STARPU_HISTORY_BASED, .symbol = "fv_flux"};
 static struct starpu_perfmodel model_gather = {.type = STARPU_HISTORY_BASED, .symbol = "fv_flux_gather"};
+static struct starpu_perfmodel model_color = {.type = STARPU_HISTORY_BASED, .symbol = "fv_flux_color"};
 static struct starpu_perfmodel model_auto = {.type = STARPU_HISTORY_BASED, .symbol = "fv_flux_auto"};
 
 #ifdef FV_HAVE_CUDA
 #define FLUX_CODELET(m, ...)                                                  \
 	{.cpu_funcs = {fv_flux_cpu}, .cpu_funcs_name = {"fv_flux_cpu"}, .cuda_funcs = {__VA_ARGS__}, \
-	 .cuda_flags = {STARPU_CUDA_ASYNC, STARPU_CUDA_ASYNC}, .nbuffers = 5,  \
+	 .cuda_flags = {STARPU_CUDA_ASYNC, STARPU_CUDA_ASYNC, STARPU_CUDA_ASYNC}, .nbuffers = 5, \
 	 .modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W}, .model = &(m), .name = "fv_flux"}
 #else
 #define FLUX_CODELET(m, ...)                                                  \
@@ -21,16 +22,18 @@ static struct starpu_perfmodel model_auto = {.type = STARPU_HISTORY_BASED, .symb
 	 .modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W}, .model = &(m), .name = "fv_flux"}
 #endif
 
-static struct starpu_codelet cls[3] = {
+/* indexed by fv_params_t.flux_sum: atomic, gather, color, auto */
+static struct starpu_codelet cls[4] = {
 	FLUX_CODELET(model, fv_flux_cuda),
 	FLUX_CODELET(model_gather, fv_flux_gather_cuda),
-	FLUX_CODELET(model_auto, fv_flux_cuda, fv_flux_gather_cuda),
+	FLUX_CODELET(model_color, fv_flux_color_cuda),
+	FLUX_CODELET(model_auto, fv_flux_cuda, fv_flux_gather_cuda, fv_flux_color_cuda),
 };
 
 fv_err_t fv_insert_flux(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
 			starpu_data_handle_t phi, starpu_data_handle_t res, const fv_task_args_t *a)
 {
-	struct starpu_codelet *cl = &cls[a->P.flux_sum >= 0 && a->P.flux_sum < 3 ? a->P.flux_sum : 0];
+	struct starpu_codelet *cl = &cls[a->P.flux_sum >= 0 && a->P.flux_sum < 4 ? a->P.flux_sum : 0];
 	return fv_task_check(starpu_task_insert(cl, STARPU_R, geo, STARPU_R, w, STARPU_R, grad, STARPU_R, phi,
 						STARPU_W, res, STARPU_VALUE, a, sizeof *a, STARPU_NAME, "flux", 0),
 			     "flux", a->block);

@@ -20,11 +20,6 @@ void fv_flux_cpu(void *buffers[], void *cl_arg)
 		fv_real_t F[FV_NVAR];
 		fv_idx_t o = v.face_cell[2 * (size_t)f], nb = v.face_cell[2 * (size_t)f + 1];
 		fv_k_face_flux(&v, &a.P, w, grad, phi, f, F);
-		if (o < no)
-			for (int q = 0; q < FV_NVAR; q++)
-				res[(size_t)q * no + o] += F[q];
-		if (nb >= 0 && nb < no)
-			for (int q = 0; q < FV_NVAR; q++)
-				res[(size_t)q * no + nb] -= F[q];
+		fv_k_face_add(res, no, o, nb, F);
 	}
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* CUDA flux summation, two variants (the codelet's cuda_funcs): a face
+/* CUDA flux summation, three variants (the codelet's cuda_funcs): a face
  * loop with atomicAdd into the owned cells ("atomic", SF-F of the papers),
- * and a cell loop over each owned cell's faces ("gather", SF-C: every
- * interior face computed twice, no atomics, deterministic). */
+ * a cell loop over each owned cell's faces ("gather", SF-C: every interior
+ * face computed twice, no atomics, deterministic), and a face loop per
+ * colour group ("color", Alg. 5 of Zhang et al. 2022: one launch per group
+ * of faces that share no cell, plain adds, deterministic). */
 #include "codelets/cuda_common.cuh"
 
 static __global__ void flux_kernel(fv_view_t v, fv_params_t P, const fv_real_t *w, const fv_real_t *grad,
@@ -54,5 +56,41 @@ extern "C" void fv_flux_gather_cuda(void *buffers[], void *cl_arg)
 	flux_gather_kernel<<<fv_cuda_blocks(v.n_owned), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
 		v, a.P, FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t), FV_PTR(3, const fv_real_t),
 		FV_PTR(4, fv_real_t));
+	FV_CUDA_CHECK_LAUNCH();
+}
+
+/* Face flux into owner and neighbour residuals with plain adds: only for
+ * faces of one colour group, which share no cell. */
+static __global__ void flux_color_kernel(fv_view_t v, fv_params_t P, const fv_real_t *w, const fv_real_t *grad,
+					 const fv_real_t *phi, fv_real_t *res, fv_idx_t begin, fv_idx_t end)
+{
+	fv_idx_t i = begin + blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= end)
+		return;
+	fv_real_t F[FV_NVAR];
+	fv_idx_t f = v.color_face[i], no = v.n_owned;
+	fv_idx_t o = v.face_cell[2 * (size_t)f], nb = v.face_cell[2 * (size_t)f + 1];
+	if (o >= no && (nb < 0 || nb >= no))
+		return; /* a face between ghosts */
+	fv_k_face_flux(&v, &P, w, grad, phi, f, F);
+	fv_k_face_add(res, no, o, nb, F);
+}
+
+extern "C" void fv_flux_color_cuda(void *buffers[], void *cl_arg)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	fv_real_t *res = FV_PTR(4, fv_real_t);
+	cudaMemsetAsync(res, 0, (size_t)FV_NVAR * v.n_owned * sizeof *res, FV_CUDA_STREAM);
+	/* the launches of one stream run in order: a group starts when the
+	 * previous one has finished */
+	for (int k = 0; k < a.n_colors; k++) {
+		fv_idx_t b = a.color_off[k], e = a.color_off[k + 1];
+		if (e > b)
+			flux_color_kernel<<<fv_cuda_blocks(e - b), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
+				v, a.P, FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t),
+				FV_PTR(3, const fv_real_t), res, b, e);
+	}
 	FV_CUDA_CHECK_LAUNCH();
 }

@@ -1,8 +1,25 @@
 /* SPDX-License-Identifier: MIT */
-/* CUDA: sums of squared residuals of a block into its norm row (a shared
- * memory reduction per thread block, then one atomicAdd per block and
- * variable; the row's order of summation varies from run to run). */
+/* CUDA: sums of squared residuals of a block into its norm row, and the
+ * wall pressure force and moment (a shared memory reduction per thread
+ * block, then one atomicAdd per block and value; the row's order of
+ * summation varies from run to run). */
 #include "codelets/cuda_common.cuh"
+
+/* Adds part[q][0 .. blockDim) over the thread block into s[q], q < n. */
+template <int N>
+static __device__ void block_sum(double (*part)[FV_CUDA_THREADS], double *s)
+{
+	__syncthreads();
+	for (unsigned h = blockDim.x / 2; h > 0; h /= 2) {
+		if (threadIdx.x < h)
+			for (int q = 0; q < N; q++)
+				part[q][threadIdx.x] += part[q][threadIdx.x + h];
+		__syncthreads();
+	}
+	if (threadIdx.x == 0)
+		for (int q = 0; q < N; q++)
+			atomicAdd(&s[q], part[q][0]);
+}
 
 static __global__ void norms_kernel(fv_idx_t no, const fv_real_t *res, double *s)
 {
@@ -12,16 +29,22 @@ static __global__ void norms_kernel(fv_idx_t no, const fv_real_t *res, double *s
 		double r = c < no ? (double)res[(size_t)q * no + c] : 0.0;
 		part[q][threadIdx.x] = r * r;
 	}
-	__syncthreads();
-	for (unsigned h = blockDim.x / 2; h > 0; h /= 2) {
-		if (threadIdx.x < h)
-			for (int q = 0; q < FV_NVAR; q++)
-				part[q][threadIdx.x] += part[q][threadIdx.x + h];
-		__syncthreads();
+	block_sum<FV_NVAR>(part, s);
+}
+
+static __global__ void force_kernel(fv_view_t v, fv_params_t P, const fv_real_t *w, const fv_real_t *grad,
+				    const fv_real_t *phi, double *s)
+{
+	__shared__ double part[6][FV_CUDA_THREADS];
+	fv_idx_t f = blockIdx.x * blockDim.x + threadIdx.x;
+	fv_real_t F[3] = {0, 0, 0}, M[3] = {0, 0, 0};
+	if (f < v.n_bfaces)
+		fv_k_wall_force(&v, &P, w, grad, phi, f, F, M);
+	for (int d = 0; d < 3; d++) {
+		part[d][threadIdx.x] = F[d];
+		part[3 + d][threadIdx.x] = M[d];
 	}
-	if (threadIdx.x == 0)
-		for (int q = 0; q < FV_NVAR; q++)
-			atomicAdd(&s[q], part[q][0]);
+	block_sum<6>(part, s + FV_NORM_F);
 }
 
 static __global__ void norms_count_kernel(double *s, fv_idx_t no)
@@ -33,11 +56,15 @@ extern "C" void fv_norms_cuda(void *buffers[], void *cl_arg)
 {
 	fv_task_args_t a;
 	FV_ARGS_UNPACK(cl_arg, &a);
-	double *s = FV_PTR(1, double);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	double *s = FV_PTR(5, double);
 	cudaMemsetAsync(s, 0, FV_NORMS * sizeof *s, FV_CUDA_STREAM);
 	norms_count_kernel<<<1, 1, 0, FV_CUDA_STREAM>>>(s, a.L.n_owned);
 	if (a.L.n_owned > 0)
 		norms_kernel<<<fv_cuda_blocks(a.L.n_owned), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-			a.L.n_owned, FV_PTR(0, const fv_real_t), s);
+			a.L.n_owned, FV_PTR(4, const fv_real_t), s);
+	if (v.n_bfaces > 0)
+		force_kernel<<<fv_cuda_blocks(v.n_bfaces), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
+			v, a.P, FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t), FV_PTR(3, const fv_real_t), s);
 	FV_CUDA_CHECK_LAUNCH();
 }

@@ -25,7 +25,7 @@ typedef enum fv_mesh_format { FV_MESH_FORMAT_AUTO, FV_MESH_FORMAT_SU2, FV_MESH_F
 typedef enum fv_init { FV_INIT_FREESTREAM, FV_INIT_RIEMANN, FV_INIT_VORTEX } fv_init_t;
 typedef enum fv_flux { FV_FLUX_ROE } fv_flux_t;
 typedef enum fv_gradient { FV_GRAD_GREEN_GAUSS, FV_GRAD_LEAST_SQUARES } fv_gradient_t;
-typedef enum fv_flux_sum { FV_FLUX_SUM_ATOMIC, FV_FLUX_SUM_GATHER, FV_FLUX_SUM_AUTO } fv_flux_sum_t;
+typedef enum fv_flux_sum { FV_FLUX_SUM_ATOMIC, FV_FLUX_SUM_GATHER, FV_FLUX_SUM_COLOR, FV_FLUX_SUM_AUTO } fv_flux_sum_t;
 typedef enum fv_limiter { FV_LIMITER_VENKATAKRISHNAN, FV_LIMITER_BARTH, FV_LIMITER_NONE } fv_limiter_t;
 typedef enum fv_limiter_vars { FV_LIMVARS_PRESSURE, FV_LIMVARS_ALL } fv_limiter_vars_t;
 typedef enum fv_time_mode { FV_TIME_STEADY, FV_TIME_UNSTEADY } fv_time_mode_t;
@@ -68,6 +68,7 @@ typedef struct fv_case {
 	int order;                        /* 1 or 2 */
 	int gradient;                     /* fv_gradient_t */
 	int flux_sum;                     /* fv_flux_sum_t */
+	int coloring;                     /* fv_color_method_t */
 	int limiter;                      /* fv_limiter_t */
 	double limiter_k;
 	int limiter_vars;                 /* fv_limiter_vars_t */
@@ -152,6 +153,13 @@ void fv_case_freestream(const fv_case_t *c, double prim[5]);
  * drag = (cos a cos b, sin b, sin a cos b), side = (-cos a sin b, cos b,
  * -sin a sin b), lift = (-sin a, 0, cos a). */
 void fv_case_force_axes(const fv_case_t *c, double drag[3], double side[3], double lift[3]);
+/* Force and moment (non-dimensional, as the solver integrates them) to
+ * coefficients coef[FV_NCOEF] = CD, CS, CL, CMx, CMy, CMz: forces over
+ * q_inf ref_area, moments over q_inf ref_area ref_length, with
+ * q_inf = rho_inf |V_inf|^2 / 2 of fv_case_freestream. */
+#define FV_NCOEF 6
+void fv_case_force_coeffs(const fv_case_t *c, const double force[3], const double moment[3],
+			  double coef[FV_NCOEF]);
 
 #ifdef __cplusplus
 }

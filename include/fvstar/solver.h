@@ -20,7 +20,8 @@ typedef struct fv_solver_opts {
 	double limiter_k;
 	int order;              /* 1 or 2 */
 	int gradient_lsq;       /* 1 weighted least squares, 0 node-based Green-Gauss */
-	int flux_sum;           /* GPU: 0 atomic, 1 gather, 2 both (scheduler picks) */
+	int flux_sum;           /* GPU: 0 atomic, 1 gather, 2 color, 3 all (scheduler picks) */
+	int coloring;           /* fv_color_method_t of the colour groups (flux_sum >= 2) */
 	int limiter;            /* 0 none, 1 Venkatakrishnan, 2 Barth */
 	int limiter_all;        /* 1 per variable, 0 from pressure */
 	int rk;                 /* 2 or 3 stages (SSP) */
@@ -29,6 +30,8 @@ typedef struct fv_solver_opts {
 	double winf[5];         /* free stream, primitive (rho u v w p) */
 	double p_out;
 	const int8_t *marker_bc; /* [n_markers] fv_bc_kind of each marker */
+	const uint8_t *marker_force; /* [n_markers] 1: integrate its pressure force (NULL: none) */
+	double moment_center[3];
 	int lookahead;          /* iterations submitted ahead of the last done */
 } fv_solver_opts_t;
 
@@ -38,6 +41,8 @@ typedef struct fv_iter_info {
 	double t;               /* physical time (unsteady) */
 	double dt;              /* global step (unsteady) */
 	double res[5];          /* RMS residual per equation (first RK stage) */
+	double force[3];        /* pressure force (p - p_inf) S on the force markers */
+	double moment[3];       /* its moment about the moment centre */
 	double wall;            /* seconds since fv_solver_run started */
 } fv_iter_info_t;
 

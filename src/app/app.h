@@ -3,11 +3,22 @@
 #ifndef FVSTAR_APP_H
 #define FVSTAR_APP_H
 
+#include "fvstar/case.h"
 #include "fvstar/error.h"
+#include "fvstar/partition.h"
 
 fv_err_t fv_cmd_mesh(int argc, char **argv);
 fv_err_t fv_cmd_runtime(int argc, char **argv);
 fv_err_t fv_cmd_run(int argc, char **argv);
+fv_err_t fv_cmd_surface(int argc, char **argv);
+
+/* The mesh of a run (src/app/cmd_run.c): read, refined [mesh] refine
+ * times, prepared, markers checked against the case. */
+fv_err_t fv_app_load_mesh(const fv_case_t *c, fv_mesh_t *m);
+/* Partition into nb blocks and renumbering as a run does them: the cell
+ * order of its restart files. part[n_cells], off[nb + 1]. */
+fv_err_t fv_app_order_cells(const fv_case_t *c, fv_mesh_t *m, int nb, int32_t *part, fv_idx_t *off,
+			    fv_partition_stats_t *ps, fv_order_stats_t *os);
 
 /* Strict option values: the whole string must parse and lie in range. */
 fv_err_t fv_opt_long(const char *opt, const char *s, long lo, long hi, long *v);

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* `fvstar mesh info|gen|refine|convert`: the mesh pipeline from the command
- * line. Results go to stdout, timings and progress to stderr. */
+/* `fvstar mesh info|gen|refine|convert|color`: the mesh pipeline from the
+ * command line. Results go to stdout, timings and progress to stderr. */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "app/app.h"
+#include "fvstar/color.h"
 #include "fvstar/mesh.h"
 #include "util/timer.h"
 
@@ -18,6 +19,7 @@ static const char mesh_usage[] =
 	"                 [--angle DEG] [--x0 F] [--refine K] [--check] -o OUT\n"
 	"  fvstar mesh refine MESH [--levels K] [--check] -o OUT\n"
 	"  fvstar mesh convert MESH -o OUT\n"
+	"  fvstar mesh color MESH [--method greedy|minimal|both]\n"
 	"\n"
 	"MESH: SU2 (.su2) or Gmsh MSH 2.2/4.1 ASCII (.msh). OUT: .su2 or .vtu.\n"
 	"gen box: markers xmin xmax ymin ymax zmin zmax; nx*ny*nz blocks, each one\n"
@@ -26,7 +28,10 @@ static const char mesh_usage[] =
 	"  --x0 (fraction of the length), extruded in z; markers inlet outlet wall\n"
 	"  top zmin zmax.\n"
 	"--perturb F (<= 0.3) moves interior nodes randomly by up to 2F/3 spacings.\n"
-	"--check builds faces and geometry, runs the checks and prints the report.\n";
+	"refine: --levels K uniform refinements (default 1; each multiplies the cells by 8).\n"
+	"--check builds faces and geometry, runs the checks and prints the report.\n"
+	"color: face colours for race-free flux sums (greedy: Zhang 2022 Alg. 4;\n"
+	"  minimal: Giuliani-Krivodonova, aims at the max faces per cell), group sizes.\n";
 
 static void report(const char *what, double t0, const fv_mesh_t *m)
 {
@@ -79,8 +84,49 @@ static fv_err_t refine_levels(fv_mesh_t *m, long levels)
 	return FV_OK;
 }
 
+/* Colours of both methods, with the group sizes and the lower bound. */
+static fv_err_t color_report(fv_mesh_t *m, int methods)
+{
+	static const char *names[] = {"greedy", "minimal"};
+	if (!m->face_cell)
+		FV_CALL(fv_mesh_build_faces(m));
+	for (int meth = 0; meth < 2; meth++) {
+		fv_coloring_t c;
+		if (!(methods & (1 << meth)))
+			continue;
+		fv_coloring_init(&c);
+		double t0 = fv_now();
+		fv_err_t err = fv_color_faces(m->n_cells, m->n_faces, m->face_cell, (fv_color_method_t)meth, &c);
+		double ms = 1e3 * (fv_now() - t0);
+		if (err == FV_OK)
+			err = fv_color_check(m->n_cells, m->n_faces, m->face_cell, &c);
+		if (err != FV_OK) {
+			fv_coloring_free(&c);
+			return err;
+		}
+		printf("%s: %d colours, lower bound %d (max faces per cell), %.1f ms\n", names[meth], c.n_colors,
+		       c.lower_bound, ms);
+		if (meth == FV_COLOR_MINIMAL)
+			printf("  %d conflicts after the greedy pass, %lld faces swapped, %lld loop breaks, "
+			       "%d faces above the bound\n",
+			       (int)c.n_conflicts, (long long)c.n_swaps, (long long)c.n_loop_breaks, (int)c.n_fallback);
+		printf("  colour   ");
+		for (int k = 0; k < c.n_colors; k++)
+			printf(" %9d", k);
+		printf("\n  interior ");
+		for (int k = 0; k < c.n_colors; k++)
+			printf(" %9d", (int)(c.group_size[k] - c.group_bsize[k]));
+		printf("\n  boundary ");
+		for (int k = 0; k < c.n_colors; k++)
+			printf(" %9d", (int)c.group_bsize[k]);
+		printf("\n");
+		fv_coloring_free(&c);
+	}
+	return FV_OK;
+}
+
 enum { OPT_CELLS = 256, OPT_NX, OPT_NY, OPT_NZ, OPT_LO, OPT_HI, OPT_PERTURB, OPT_SEED, OPT_ANGLE, OPT_X0,
-       OPT_REFINE, OPT_LEVELS, OPT_CHECK, OPT_TOL };
+       OPT_REFINE, OPT_LEVELS, OPT_CHECK, OPT_TOL, OPT_METHOD };
 
 static const struct option long_opts[] = {
 	{"cells", required_argument, NULL, OPT_CELLS}, {"nx", required_argument, NULL, OPT_NX},
@@ -91,10 +137,11 @@ static const struct option long_opts[] = {
 	{"refine", required_argument, NULL, OPT_REFINE}, {"levels", required_argument, NULL, OPT_LEVELS},
 	{"check", no_argument, NULL, OPT_CHECK},       {"tol", required_argument, NULL, OPT_TOL},
 	{"output", required_argument, NULL, 'o'},      {"help", no_argument, NULL, 'h'},
+	{"method", required_argument, NULL, OPT_METHOD},
 	{NULL, 0, NULL, 0}};
 
 typedef struct mesh_args {
-	const char *sub;       /* info gen refine convert */
+	const char *sub;       /* info gen refine convert color */
 	const char *input;     /* MESH, or box|ramp for gen */
 	const char *output;
 	fv_gen_opts_t gen;
@@ -102,6 +149,7 @@ typedef struct mesh_args {
 	int check;
 	double tol;
 	int help;
+	int color_methods;     /* color: bit 0 greedy, bit 1 minimal */
 } mesh_args_t;
 
 static fv_err_t parse_gen_cells(const char *s, fv_gen_cells_t *c)
@@ -115,13 +163,26 @@ static fv_err_t parse_gen_cells(const char *s, fv_gen_cells_t *c)
 	return FV_ERROR(FV_ERR_ARG, "option --cells: '%s' is not hex, tet, prism or mixed", s);
 }
 
+static fv_err_t parse_color_method(const char *s, int *methods)
+{
+	static const char *names[] = {"greedy", "minimal", "both"};
+	for (int k = 0; k < 3; k++)
+		if (strcmp(s, names[k]) == 0) {
+			*methods = k + 1;
+			return FV_OK;
+		}
+	return FV_ERROR(FV_ERR_ARG, "option --method: '%s' is not greedy, minimal or both", s);
+}
+
 static fv_err_t parse_args(int argc, char **argv, mesh_args_t *a)
 {
 	long v;
 	int c;
 	memset(a, 0, sizeof *a);
 	fv_gen_opts_default(&a->gen);
+	a->color_methods = 3;
 	a->sub = argv[1];
+	a->levels = strcmp(a->sub, "refine") == 0; /* refine: one level unless --levels says */
 	optind = 2;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":n:o:h", long_opts, NULL)) != -1) {
@@ -144,6 +205,7 @@ static fv_err_t parse_args(int argc, char **argv, mesh_args_t *a)
 		case OPT_LEVELS: FV_CALL(fv_opt_long(c == OPT_REFINE ? "--refine" : "--levels", optarg, 0, 6, &a->levels)); break;
 		case OPT_CHECK: a->check = 1; break;
 		case OPT_TOL: FV_CALL(fv_opt_double("--tol", optarg, 0, 1, &a->tol)); break;
+		case OPT_METHOD: FV_CALL(parse_color_method(optarg, &a->color_methods)); break;
 		case 'o': a->output = optarg; break;
 		case 'h': a->help = 1; break;
 		case ':': return FV_ERROR(FV_ERR_ARG, "option %s needs a value", argv[optind - 1]);
@@ -172,14 +234,14 @@ fv_err_t fv_cmd_mesh(int argc, char **argv)
 		return argc < 2 ? FV_ERROR(FV_ERR_ARG, "fvstar mesh: missing sub-command") : FV_OK;
 	}
 	FV_CHECK(strcmp(sub, "info") == 0 || strcmp(sub, "gen") == 0 || strcmp(sub, "refine") == 0 ||
-			 strcmp(sub, "convert") == 0,
-		 FV_ERR_ARG, "unknown mesh sub-command '%s' (info, gen, refine, convert)", sub);
+			 strcmp(sub, "convert") == 0 || strcmp(sub, "color") == 0,
+		 FV_ERR_ARG, "unknown mesh sub-command '%s' (info, gen, refine, convert, color)", sub);
 	FV_CALL(parse_args(argc, argv, &a));
 	if (a.help) {
 		fputs(mesh_usage, stdout);
 		return FV_OK;
 	}
-	FV_CHECK(strcmp(sub, "info") == 0 || a.output, FV_ERR_ARG, "fvstar mesh %s: missing -o OUT", sub);
+	FV_CHECK(strcmp(sub, "info") == 0 || strcmp(sub, "color") == 0 || a.output, FV_ERR_ARG, "fvstar mesh %s: missing -o OUT", sub);
 
 	fv_mesh_init(&m);
 	t0 = fv_now();
@@ -202,6 +264,8 @@ fv_err_t fv_cmd_mesh(int argc, char **argv)
 	/* info and convert always check: a converted mesh must be valid */
 	if (err == FV_OK && (a.check || strcmp(sub, "info") == 0 || strcmp(sub, "convert") == 0))
 		err = prepare_and_print(&m, a.tol);
+	if (err == FV_OK && strcmp(sub, "color") == 0)
+		err = color_report(&m, a.color_methods);
 	if (err == FV_OK && a.output)
 		err = write_mesh(&m, a.output);
 	fv_mesh_free(&m);

@@ -35,6 +35,8 @@ typedef struct run_ctx {
 	int have_res0;
 	int last_iter;
 	double last_res[5], t, t_start, wall_before;
+	int forces;             /* the case has force markers */
+	double coef[FV_NCOEF];  /* last CD, CS, CL, CMx, CMy, CMz */
 	int first_iter;
 	fv_err_t err;           /* a failed history write stops the run */
 } run_ctx_t;
@@ -42,7 +44,7 @@ typedef struct run_ctx {
 static int on_iteration(const fv_iter_info_t *info, void *arg)
 {
 	run_ctx_t *r = (run_ctx_t *)arg;
-	double row[9], drop;
+	double row[9 + FV_NCOEF], drop;
 	if (!r->have_res0) {
 		for (int k = 0; k < 5; k++)
 			r->res0[k] = info->res[k] > 0 ? info->res[k] : 1;
@@ -55,6 +57,9 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 	for (int k = 0; k < 5; k++)
 		row[3 + k] = info->res[k];
 	row[8] = -drop;
+	fv_case_force_coeffs(r->c, info->force, info->moment, r->coef);
+	for (int k = 0; k < FV_NCOEF; k++)
+		row[9 + k] = r->coef[k];
 	if (r->c->history_every > 0 && info->iter % r->c->history_every == 0 && r->err == FV_OK)
 		r->err = fv_history_row(&r->hist, row);
 	if (r->c->progress_every > 0 && info->iter % r->c->progress_every == 0) {
@@ -66,6 +71,8 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 		else
 			eta = per * (r->first_iter + r->c->iterations - 1 - info->iter);
 		fprintf(stderr, "iter %6d  res(rho) %.4e  drop %6.2f", info->iter, info->res[0], drop);
+		if (r->forces)
+			fprintf(stderr, "  CL %.6f  CD %.6f", r->coef[2], r->coef[0]);
 		if (r->c->time_mode == FV_TIME_UNSTEADY)
 			fprintf(stderr, "  t %.6g/%g", info->t, r->c->t_end);
 		fprintf(stderr, "  %.3g s/iter  ETA %.0f s\n", per, eta);
@@ -173,6 +180,17 @@ static json_t *summary_json(const fv_case_t *c, const fv_mesh_t *m, int nb, cons
 	json_object_set_new(root, "seconds_per_iteration", fv_json_real(iters > 0 ? wall / iters : 0));
 	json_object_set_new(root, "rk_stages", json_integer(n_stages));
 	json_object_set_new(root, "ns_per_cell_per_stage", fv_json_real(ns));
+	if (r->forces) {
+		static const char *const names[FV_NCOEF] = {"CD", "CS", "CL", "CMx", "CMy", "CMz"};
+		json_t *f = json_object();
+		for (int k = 0; k < FV_NCOEF; k++)
+			json_object_set_new(f, names[k], fv_json_real(r->coef[k]));
+		json_object_set_new(f, "markers", json_string(c->force_markers[0] ? c->force_markers : "all walls"));
+		json_object_set_new(f, "ref_area", fv_json_real(c->ref_area));
+		json_object_set_new(f, "ref_length", fv_json_real(c->ref_length));
+		json_object_set_new(f, "moment_center", fv_json_reals(c->moment_center, 3));
+		json_object_set_new(root, "forces", f);
+	}
 	return root;
 }
 
@@ -255,6 +273,31 @@ static fv_err_t trace_convert(const char *dir)
 	return FV_OK;
 }
 
+fv_err_t fv_app_load_mesh(const fv_case_t *c, fv_mesh_t *m)
+{
+	FV_CALL(fv_mesh_read(m, c->mesh_file));
+	for (int l = 0; l < c->mesh_refine; l++) {
+		fv_mesh_t fine;
+		fv_mesh_init(&fine);
+		fv_err_t err = fv_mesh_refine(m, &fine);
+		if (err != FV_OK) {
+			fv_mesh_free(&fine);
+			return fv_error_trace(err, __FILE__, __LINE__);
+		}
+		fv_mesh_free(m);
+		*m = fine;
+	}
+	FV_CALL(fv_mesh_prepare(m));
+	return fv_case_check_markers(c, m);
+}
+
+fv_err_t fv_app_order_cells(const fv_case_t *c, fv_mesh_t *m, int nb, int32_t *part, fv_idx_t *off,
+			    fv_partition_stats_t *ps, fv_order_stats_t *os)
+{
+	FV_CALL(fv_partition_cells(m, nb, (fv_partitioner_t)c->partitioner, (unsigned)c->seed, part, ps));
+	return fv_mesh_renumber(m, part, nb, off, os);
+}
+
 fv_err_t fv_cmd_run(int argc, char **argv)
 {
 	fv_case_t c;
@@ -270,6 +313,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	fv_real_t *q = NULL;
 	int *kinds = NULL;
 	int8_t *bc = NULL;
+	uint8_t *is_force = NULL;
 	run_ctx_t r;
 	int nb = 0, runtime_up = 0, first = 1, done = 0;
 	double t0 = 0, wall = 0;
@@ -294,27 +338,21 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	FV_CALL_GOTO(err, out, fv_runtime_init(&ro));
 	runtime_up = 1;
 
-	FV_CALL_GOTO(err, out, fv_mesh_read(&m, c.mesh_file));
-	for (int l = 0; l < c.mesh_refine; l++) {
-		fv_mesh_t fine;
-		fv_mesh_init(&fine);
-		FV_CALL_GOTO(err, out, fv_mesh_refine(&m, &fine));
-		fv_mesh_free(&m);
-		m = fine;
-	}
-	FV_CALL_GOTO(err, out, fv_mesh_prepare(&m));
-	FV_CALL_GOTO(err, out, fv_case_check_markers(&c, &m));
+	FV_CALL_GOTO(err, out, fv_app_load_mesh(&c, &m));
 	FV_CALL_GOTO(err, out, fv_calloc(&kinds, (size_t)m.n_markers + 1, sizeof *kinds, "bc kinds"));
 	FV_CALL_GOTO(err, out, fv_calloc(&bc, (size_t)m.n_markers + 1, 1, "bc kinds"));
 	FV_CALL_GOTO(err, out, fv_case_bc_kinds(&c, &m, kinds));
 	for (int k = 0; k < m.n_markers; k++)
 		bc[k] = (int8_t)kinds[k];
+	FV_CALL_GOTO(err, out, fv_calloc(&is_force, (size_t)m.n_markers + 1, 1, "force markers"));
+	FV_CALL_GOTO(err, out, fv_case_force_markers(&c, &m, is_force));
+	for (int k = 0; k < m.n_markers; k++)
+		r.forces |= is_force[k];
 
 	nb = c.blocks > 0 ? c.blocks : auto_blocks(&m);
 	FV_CALL_GOTO(err, out, fv_malloc(&part, (size_t)m.n_cells, sizeof *part, "partition"));
 	FV_CALL_GOTO(err, out, fv_malloc(&off, (size_t)nb + 1, sizeof *off, "block offsets"));
-	FV_CALL_GOTO(err, out, fv_partition_cells(&m, nb, (fv_partitioner_t)c.partitioner, (unsigned)c.seed, part, &ps));
-	FV_CALL_GOTO(err, out, fv_mesh_renumber(&m, part, nb, off, &os));
+	FV_CALL_GOTO(err, out, fv_app_order_cells(&c, &m, nb, part, off, &ps, &os));
 	FV_CALL_GOTO(err, out, fv_blocks_build(&m, off, nb, &blocks));
 	fprintf(stderr,
 		"fvstar: %s: %d cells, %d faces, %d blocks (edge cut %lld, imbalance %.3f), "
@@ -346,6 +384,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	so.order = c.order;
 	so.gradient_lsq = c.gradient == FV_GRAD_LEAST_SQUARES;
 	so.flux_sum = c.flux_sum;
+	so.coloring = c.coloring;
 	so.limiter = c.limiter == FV_LIMITER_NONE ? 0 : c.limiter == FV_LIMITER_BARTH ? 2 : 1;
 	so.limiter_all = c.limiter_vars == FV_LIMVARS_ALL;
 	so.rk = c.rk_stages;
@@ -354,6 +393,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	fv_case_freestream(&c, so.winf);
 	so.p_out = c.p_out;
 	so.marker_bc = bc;
+	so.marker_force = is_force;
+	memcpy(so.moment_center, c.moment_center, sizeof so.moment_center);
 	FV_CALL_GOTO(err, out, fv_solver_create(&solver, &m, blocks, nb, &so));
 	fv_blocks_free(blocks, nb);
 	blocks = NULL;
@@ -361,9 +402,11 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 
 	{
 		static const char *const cols[] = {"iteration", "wall_s", "time", "res_rho", "res_rhou", "res_rhov",
-						   "res_rhow", "res_rhoE", "log10_rel_res_rho"};
+						   "res_rhow", "res_rhoE", "log10_rel_res_rho", "CD", "CS", "CL",
+						   "CMx", "CMy", "CMz"};
 		snprintf(path, sizeof path, "%s/history.csv", c.out_dir);
-		FV_CALL_GOTO(err, out, fv_history_open(&r.hist, path, cols, 9, c.restart_from[0] ? first - 1 : -1));
+		FV_CALL_GOTO(err, out,
+			     fv_history_open(&r.hist, path, cols, 9 + FV_NCOEF, c.restart_from[0] ? first - 1 : -1));
 	}
 	r.c = &c;
 	r.first_iter = first;
@@ -410,6 +453,9 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		if (err != FV_OK)
 			goto out;
 	}
+	if (r.forces)
+		fprintf(stderr, "fvstar: CL %.6f  CD %.6f  CMy %.6f (reference area %g, length %g)\n", r.coef[2],
+			r.coef[0], r.coef[4], c.ref_area, c.ref_length);
 	fprintf(stderr, "fvstar: %d iterations in %.2f s; results in %s (history.csv, summary.json%s, restart.bin)\n",
 		r.last_iter - first + 1, wall, c.out_dir, c.vtu ? ", solution.vtu" : "");
 out:
@@ -428,5 +474,6 @@ out:
 	free(q);
 	free(kinds);
 	free(bc);
+	free(is_force);
 	return err;
 }

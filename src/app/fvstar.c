@@ -17,10 +17,12 @@ static void usage(FILE *out)
 		"usage: fvstar COMMAND [ARGS]\n"
 		"\n"
 		"  fvstar run CASE.cfg [section.key=value ...]   solve; writes into the output directory\n"
+		"  fvstar surface CASE.cfg [--stations E,..] [--exp FILE] [--out DIR]  wall Cp at span stations\n"
 		"  fvstar mesh info MESH                 counts, cell types, markers, ranges, checks\n"
 		"  fvstar mesh gen box|ramp [OPTIONS] -o OUT   generate a mesh (.su2 or .vtu)\n"
 		"  fvstar mesh refine MESH -o OUT [--levels K] uniform refinement (x8 per level)\n"
 		"  fvstar mesh convert MESH -o OUT       write .su2 or .vtu\n"
+		"  fvstar mesh color MESH [--method M]   face colour groups: greedy, minimal or both\n"
 		"  fvstar runtime info                   StarPU build, scheduler and workers\n"
 		"  fvstar runtime check                  run a codelet on every worker\n"
 		"  fvstar --version\n"
@@ -80,6 +82,8 @@ int main(int argc, char **argv)
 		err = fv_cmd_mesh(argc - 1, argv + 1);
 	else if (strcmp(argv[1], "run") == 0)
 		err = fv_cmd_run(argc - 1, argv + 1);
+	else if (strcmp(argv[1], "surface") == 0)
+		err = fv_cmd_surface(argc - 1, argv + 1);
 	else if (strcmp(argv[1], "runtime") == 0)
 		err = fv_cmd_runtime(argc - 1, argv + 1);
 	else

@@ -69,7 +69,8 @@ static const char *const fluxes[] = {"roe", NULL};
 static const char *const orders[] = {"1", "2", NULL};
 static const int order_values[] = {1, 2};
 static const char *const gradients[] = {"green-gauss", "least-squares", NULL};
-static const char *const flux_sums[] = {"atomic", "gather", "auto", NULL};
+static const char *const flux_sums[] = {"atomic", "gather", "color", "auto", NULL};
+static const char *const colorings[] = {"greedy", "minimal", NULL};
 static const char *const limiters[] = {"venkatakrishnan", "barth", "none", NULL};
 static const char *const limiter_vars[] = {"pressure", "all", NULL};
 static const char *const rks[] = {"2", "3", NULL};
@@ -138,8 +139,14 @@ static const key_desc_t keys[] = {
 		 "Spatial order: 1 (piecewise constant) or 2 (MUSCL reconstruction with limited gradients)."),
 	ENUM_KEY("numerics", "flux_sum", flux_sum, flux_sums, NULL, "atomic",
 		 "GPU flux summation: atomic (face loop, atomicAdd), gather (cell loop over its faces, each "
-		 "face flux computed twice, no atomics, deterministic), auto (both variants; a perf-model "
-		 "scheduler such as dmda picks the faster). CPU codelets always loop over faces."),
+		 "face flux computed twice, no atomics, deterministic), color (face loop, one launch per "
+		 "colour group of faces that share no cell, no atomics, deterministic), auto (all three "
+		 "variants; a perf-model scheduler such as dmda picks the fastest). CPU codelets always loop "
+		 "over faces."),
+	ENUM_KEY("numerics", "coloring", coloring, colorings, NULL, "minimal",
+		 "Face colouring for flux_sum = color or auto: greedy (Zhang et al. 2022, Alg. 3-4) or "
+		 "minimal (Giuliani & Krivodonova: as many colours as the most faces of a cell, where it "
+		 "can)."),
 	ENUM_KEY("numerics", "gradient", gradient, gradients, NULL, "green-gauss",
 		 "Gradient: node-based Green-Gauss (node values interpolated from cells) or least squares."),
 	ENUM_KEY("numerics", "limiter", limiter, limiters, NULL, "venkatakrishnan", "Slope limiter."),
@@ -1089,6 +1096,20 @@ void fv_case_freestream(const fv_case_t *c, double prim[5])
 	prim[2] = c->mach * sin(b);
 	prim[3] = c->mach * sin(a) * cos(b);
 	prim[4] = 1 / c->gamma;
+}
+
+void fv_case_force_coeffs(const fv_case_t *c, const double force[3], const double moment[3], double coef[FV_NCOEF])
+{
+	double w[5], axes[3][3], q, fq, mq;
+	fv_case_freestream(c, w);
+	fv_case_force_axes(c, axes[0], axes[1], axes[2]);
+	q = 0.5 * w[0] * (w[1] * w[1] + w[2] * w[2] + w[3] * w[3]);
+	fq = q > 0 ? 1 / (q * c->ref_area) : 0;
+	mq = fq / c->ref_length;
+	for (int k = 0; k < 3; k++) {
+		coef[k] = fq * (force[0] * axes[k][0] + force[1] * axes[k][1] + force[2] * axes[k][2]);
+		coef[3 + k] = mq * moment[k];
+	}
 }
 
 void fv_case_force_axes(const fv_case_t *c, double drag[3], double side[3], double lift[3])

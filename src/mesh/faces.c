@@ -42,10 +42,15 @@ static uint64_t hash_key(const face_key_t *k)
  * the key itself is rebuilt from the face's nodes on a tag match. */
 #define SLOT_EMPTY UINT64_MAX
 
+/* The table is cut into one region per node, sized from the number of
+ * cell faces whose smallest node it is (counted before the pass): a face
+ * lives in the region of its smallest node, so cells visited in order
+ * probe nearby memory, and no region can overflow however the nodes are
+ * numbered (a mesh generator that numbers surface nodes first makes a few
+ * nodes the smallest of many faces). */
 typedef struct face_table {
 	uint64_t *slot;
-	uint64_t mask;
-	uint64_t per_node;   /* slots per node: cap / n_nodes, at least 1 */
+	uint64_t *off;       /* [n_nodes + 1] first slot of each node's region */
 } face_table_t;
 
 typedef struct face_build {
@@ -71,26 +76,21 @@ static inline uint64_t slot_value(uint64_t h, fv_idx_t f)
 	return (h & 0xffffffff00000000ULL) | (uint32_t)f;
 }
 
-/* Regions must not overlap: n_nodes * per_node <= cap. */
-static uint64_t per_node(uint64_t cap, fv_idx_t n_nodes)
-{
-	uint64_t p = n_nodes > 0 ? cap / (uint64_t)n_nodes : cap;
-	return p > 0 ? p : 1;
-}
-
-/* A face's first slot lies in the table region of its smallest node, at a
- * hashed offset: cells visited in order touch nearby nodes, so the probes
- * stay in cache instead of landing anywhere in a table larger than it. */
+/* A face's first slot lies in the region of its smallest node, at a
+ * hashed offset. */
 static inline uint64_t home_slot(const face_table_t *t, const face_key_t *k, uint64_t h)
 {
-	return ((uint64_t)(uint32_t)k->n[0] * t->per_node + (h >> 40) % t->per_node) & t->mask;
+	uint64_t b = t->off[k->n[0]], n = t->off[k->n[0] + 1] - b;
+	return b + (h >> 40) % n;
 }
 
 /* Returns the face with this key, or -1; *slot_out is where it would go
- * and *h_out the hash whose tag the slot keeps: slot_value(h, f). */
+ * and *h_out the hash whose tag the slot keeps: slot_value(h, f). Probes
+ * wrap inside the region, which always keeps a free slot. */
 static fv_idx_t table_find(const face_build_t *b, const face_key_t *k, int nn, uint64_t *slot_out, uint64_t *h_out)
 {
 	uint64_t h = hash_key(k), s = home_slot(&b->t, k, h);
+	uint64_t lo = b->t.off[k->n[0]], hi = b->t.off[k->n[0] + 1];
 	*h_out = h;
 	for (;;) {
 		uint64_t v = b->t.slot[s];
@@ -102,7 +102,8 @@ static fv_idx_t table_find(const face_build_t *b, const face_key_t *k, int nn, u
 			*slot_out = s;
 			return (fv_idx_t)(uint32_t)v;
 		}
-		s = (s + 1) & b->t.mask;
+		if (++s == hi)
+			s = lo;
 	}
 }
 
@@ -127,28 +128,6 @@ static void prefetch_cell(const face_build_t *b, fv_idx_t c)
 		make_key(fn, sh->face_n_nodes[lf], &k);
 		__builtin_prefetch(&b->t.slot[home_slot(&b->t, &k, hash_key(&k))]);
 	}
-}
-
-/* Keeps the load under 3/4: an invalid mesh can have up to twice the
- * faces the table was planned for. */
-static fv_err_t grow_table(face_build_t *b)
-{
-	uint64_t cap = 2 * (b->t.mask + 1);
-	uint64_t *slot;
-	FV_CALL(fv_malloc(&slot, cap, sizeof *slot, "face hash table"));
-	memset(slot, 0xff, cap * sizeof *slot);
-	free(b->t.slot);
-	b->t.slot = slot;
-	b->t.mask = cap - 1;
-	b->t.per_node = per_node(cap, b->m->n_nodes);
-	for (fv_idx_t f = 0; f < b->n_faces; f++) {
-		face_key_t k;
-		uint64_t s, h;
-		make_key(b->fnode + 4 * (size_t)f, b->nn[f], &k);
-		table_find(b, &k, b->nn[f], &s, &h);
-		b->t.slot[s] = slot_value(h, f);
-	}
-	return FV_OK;
 }
 
 static fv_err_t grow_faces(face_build_t *b)
@@ -199,7 +178,6 @@ static fv_err_t match_cell_faces(face_build_t *b)
 	for (fv_idx_t c = 0; c < m->n_cells; c++) {
 		const fv_cell_shape_t *sh = &fv_cell_shapes[m->cell_type[c]];
 		const fv_idx_t *cn = m->cell_node + m->cell_node_off[c];
-		FV_CALL(check_cell_nodes(m, c));
 		prefetch_cell(b, c + 8);
 		for (int lf = 0; lf < sh->n_faces; lf++) {
 			fv_idx_t fn[FV_MAX_FACE_NODES];
@@ -214,10 +192,6 @@ static fv_err_t match_cell_faces(face_build_t *b)
 			if (f < 0) {
 				if (b->n_faces == b->cap)
 					FV_CALL(grow_faces(b));
-				if ((uint64_t)b->n_faces + 1 > (b->t.mask + 1) / 4 * 3) {
-					FV_CALL(grow_table(b));
-					table_find(b, &k, nn, &s, &h);
-				}
 				f = b->n_faces++;
 				b->t.slot[s] = slot_value(h, f);
 				b->owner[f] = c;
@@ -357,9 +331,42 @@ static fv_err_t build_cell_cell(fv_mesh_t *m)
 	return FV_OK;
 }
 
+/* Checks every cell's nodes and sizes the table regions: a node's region
+ * holds 1.5 times the cell faces whose smallest node it is, plus one, so
+ * its load stays under 2/3 (each distinct face is counted at least once). */
+static fv_err_t plan_table(face_build_t *b)
+{
+	fv_mesh_t *m = b->m;
+	uint64_t *off, total = 0;
+	FV_CALL(fv_calloc(&off, (size_t)m->n_nodes + 2, sizeof *off, "face hash regions"));
+	b->t.off = off;
+	for (fv_idx_t c = 0; c < m->n_cells; c++) {
+		const fv_cell_shape_t *sh = &fv_cell_shapes[m->cell_type[c]];
+		const fv_idx_t *cn = m->cell_node + m->cell_node_off[c];
+		FV_CALL(check_cell_nodes(m, c));
+		for (int lf = 0; lf < sh->n_faces; lf++) {
+			fv_idx_t v = cn[sh->face_node[lf][0]];
+			for (int i = 1; i < sh->face_n_nodes[lf]; i++)
+				if (cn[sh->face_node[lf][i]] < v)
+					v = cn[sh->face_node[lf][i]];
+			off[v + 1]++;
+		}
+	}
+	for (fv_idx_t v = 0; v < m->n_nodes; v++) {
+		uint64_t n = off[v + 1];
+		off[v] = total;
+		total += n + n / 2 + 1;
+	}
+	off[m->n_nodes] = total;
+	FV_CALL(fv_malloc(&b->t.slot, total, sizeof *b->t.slot, "face hash table"));
+	memset(b->t.slot, 0xff, total * sizeof *b->t.slot); /* SLOT_EMPTY */
+	return FV_OK;
+}
+
 static void free_build(face_build_t *b)
 {
 	free(b->t.slot);
+	free(b->t.off);
 	free(b->owner);
 	free(b->nbr);
 	free(b->nn);
@@ -371,7 +378,7 @@ fv_err_t fv_mesh_build_faces(fv_mesh_t *m)
 	face_build_t b = {.m = m};
 	int32_t *marker = NULL;
 	fv_idx_t *new_of_old = NULL;
-	size_t n_slots = 0, expect, cap;
+	size_t n_slots = 0, expect;
 	fv_err_t err;
 
 	fv_mesh_free_derived(m);
@@ -390,13 +397,8 @@ fv_err_t fv_mesh_build_faces(fv_mesh_t *m)
 
 	/* A valid mesh has (cell faces + boundary faces) / 2 faces. */
 	expect = (n_slots + (size_t)m->n_belems) / 2 + 16;
-	for (cap = 1024; cap < expect + expect / 2; cap *= 2)
-		;
-	b.t.mask = cap - 1;
-	b.t.per_node = per_node(cap, m->n_nodes);
 	b.cap = (fv_idx_t)(expect > FV_IDX_MAX ? FV_IDX_MAX : expect);
-	FV_CALL_GOTO(err, fail, fv_malloc(&b.t.slot, cap, sizeof *b.t.slot, "face hash table"));
-	memset(b.t.slot, 0xff, cap * sizeof *b.t.slot); /* SLOT_EMPTY */
+	FV_CALL_GOTO(err, fail, plan_table(&b));
 	FV_CALL_GOTO(err, fail, fv_malloc(&b.owner, (size_t)b.cap, sizeof *b.owner, "face owners"));
 	FV_CALL_GOTO(err, fail, fv_malloc(&b.nbr, (size_t)b.cap, sizeof *b.nbr, "face neighbours"));
 	FV_CALL_GOTO(err, fail, fv_malloc(&b.nn, (size_t)b.cap, sizeof *b.nn, "face sizes"));
@@ -406,6 +408,7 @@ fv_err_t fv_mesh_build_faces(fv_mesh_t *m)
 	FV_CALL_GOTO(err, fail, fv_malloc(&marker, (size_t)b.n_faces + 1, sizeof *marker, "face markers"));
 	FV_CALL_GOTO(err, fail, match_boundary(&b, marker));
 	FV_FREE(b.t.slot);
+	FV_FREE(b.t.off);
 	FV_CALL_GOTO(err, fail, fv_malloc(&new_of_old, (size_t)b.n_faces + 1, sizeof *new_of_old, "face numbering"));
 	FV_CALL_GOTO(err, fail, number_faces(&b, marker, new_of_old));
 	FV_CALL_GOTO(err, fail, store_faces(&b, marker, new_of_old));

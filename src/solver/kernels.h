@@ -33,9 +33,10 @@ typedef struct fv_params {
 	int limiter_all;    /* 1: per variable; 0: from pressure, for all */
 	int steady;         /* local (1) or global (0) time step */
 	int lsq;            /* gradient: 1 weighted least squares, 0 Green-Gauss */
-	int flux_sum;       /* GPU flux summation: 0 atomic, 1 gather, 2 auto */
+	int flux_sum;       /* GPU flux summation: 0 atomic, 1 gather, 2 color, 3 auto */
 	fv_real_t winf[FV_NVAR]; /* free stream, primitive */
 	fv_real_t p_out;
+	fv_real_t xref[3];  /* moment centre */
 } fv_params_t;
 
 FV_HD void fv_k_load(const fv_real_t *f, fv_idx_t n, fv_idx_t i, fv_real_t x[FV_NVAR])
@@ -231,6 +232,19 @@ FV_HD void fv_k_face_flux(const fv_view_t *v, const fv_params_t *P, const fv_rea
 	fv_roe_flux(wl, wr, s, P->gamma, P->entropy_fix, F);
 }
 
+/* Adds face flux F to its owner's residual and subtracts it from its
+ * neighbour's, for those that are owned cells (no < n_owned); plain adds:
+ * for one thread per block, or faces of one colour group. */
+FV_HD void fv_k_face_add(fv_real_t *res, fv_idx_t no, fv_idx_t o, fv_idx_t nb, const fv_real_t F[FV_NVAR])
+{
+	if (o < no)
+		for (int q = 0; q < FV_NVAR; q++)
+			res[(size_t)q * no + o] += F[q];
+	if (nb >= 0 && nb < no)
+		for (int q = 0; q < FV_NVAR; q++)
+			res[(size_t)q * no + nb] -= F[q];
+}
+
 /* Residual of an owned cell from its own faces (gather, SF-C): each
  * interior face's flux is computed by both of its cells, no race. */
 FV_HD void fv_k_cell_flux_gather(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
@@ -245,6 +259,28 @@ FV_HD void fv_k_cell_flux_gather(const fv_view_t *v, const fv_params_t *P, const
 	}
 	for (int q = 0; q < FV_NVAR; q++)
 		res[(size_t)q * v->n_owned + c] = r[q];
+}
+
+/* Pressure force (p - p_inf) S on boundary face f of the wall markers, with
+ * the wall pressure the flux uses (owner state reconstructed to the face),
+ * and its moment about P->xref; zero for any other face. S points out of
+ * the fluid, so this is the force the fluid exerts on the body. */
+FV_HD void fv_k_wall_force(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
+			   const fv_real_t *phi, fv_idx_t f, fv_real_t F[3], fv_real_t M[3])
+{
+	F[0] = F[1] = F[2] = M[0] = M[1] = M[2] = 0;
+	if (!v->bface_force[f])
+		return;
+	fv_real_t s[3], wl[FV_NVAR], r[3];
+	fv_k_face_vec(v->face_area, v->n_faces, f, s);
+	fv_k_reconstruct(v, P, w, grad, phi, v->face_cell[2 * (size_t)f], f, wl);
+	for (int d = 0; d < 3; d++) {
+		F[d] = (wl[4] - P->winf[4]) * s[d];
+		r[d] = v->face_ctr[(size_t)d * v->n_faces + f] - P->xref[d];
+	}
+	M[0] = r[1] * F[2] - r[2] * F[1];
+	M[1] = r[2] * F[0] - r[0] * F[2];
+	M[2] = r[0] * F[1] - r[1] * F[0];
 }
 
 /* Spectral radius sum of an owned cell: sum over faces of (|u.S| + c|S|). */

@@ -28,6 +28,8 @@ typedef struct block_data {
 	fv_real_t **buf_mem[3];            /* [field][k] */
 	starpu_data_handle_t *buf[3];      /* Q (5), gradient (15), limiter (5) */
 	fv_idx_t *cell_global; /* [n_cells] for set/get state */
+	int n_colors;          /* colour groups of the faces (flux_sum color/auto) */
+	fv_idx_t color_off[FV_COLOR_MAX + 1];
 } block_data_t;
 
 enum { HALO_Q, HALO_GRAD, HALO_PHI };
@@ -104,7 +106,7 @@ static fv_err_t sp_alloc(void *p, size_t bytes, const char *what)
 }
 
 /* Packs one block's mesh arrays into a single buffer (see view.h). */
-static fv_err_t build_geo(const fv_block_t *bk, const int8_t *marker_bc, int n_markers, block_data_t *d)
+static fv_err_t build_geo(const fv_block_t *bk, const fv_solver_opts_t *so, int n_markers, block_data_t *d)
 {
 	fv_layout_t *L = &d->L;
 	size_t o = 0;
@@ -126,6 +128,7 @@ static fv_err_t build_geo(const fv_block_t *bk, const int8_t *marker_bc, int n_m
 	PLACE(face_node_off, (nf + 1) * sizeof(fv_idx_t));
 	PLACE(face_node, nfn * sizeof(fv_idx_t));
 	PLACE(bface_bc, (size_t)bk->n_bfaces);
+	PLACE(bface_force, (size_t)bk->n_bfaces);
 	PLACE(cell_face_off, (no + 1) * sizeof(fv_idx_t));
 	PLACE(cell_face, ncf * sizeof(fv_idx_t));
 	PLACE(cell_face_sign, ncf);
@@ -136,6 +139,7 @@ static fv_err_t build_geo(const fv_block_t *bk, const int8_t *marker_bc, int n_m
 	PLACE(recv_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
 	PLACE(send_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
 	PLACE(send_cell, nsend * sizeof(fv_idx_t));
+	PLACE(color_face, (so->flux_sum >= 2 ? nf : 0) * sizeof(fv_idx_t));
 #undef PLACE
 	L->bytes = o;
 	FV_CALL(sp_alloc(&d->geo_mem, o, "block geometry"));
@@ -149,7 +153,10 @@ static fv_err_t build_geo(const fv_block_t *bk, const int8_t *marker_bc, int n_m
 		int mk = bk->face_marker[f];
 		FV_CHECK(mk >= 0 && mk < n_markers, FV_ERR_MESH, "block %d: boundary face %d has marker %d", bk->id,
 			 (int)f, mk);
-		((int8_t *)(g + L->bface_bc))[f] = marker_bc[mk];
+		((int8_t *)(g + L->bface_bc))[f] = so->marker_bc[mk];
+		/* each wall face counts once: in the block that owns its cell */
+		((uint8_t *)(g + L->bface_force))[f] =
+			so->marker_force && so->marker_force[mk] && bk->face_cell[2 * (size_t)f] < bk->n_owned;
 	}
 	memcpy(g + L->cell_face_off, bk->cell_face_off, (no + 1) * sizeof(fv_idx_t));
 	memcpy(g + L->cell_face, bk->cell_face, ncf * sizeof(fv_idx_t));
@@ -161,6 +168,23 @@ static fv_err_t build_geo(const fv_block_t *bk, const int8_t *marker_bc, int n_m
 	memcpy(g + L->recv_off, bk->recv_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
 	memcpy(g + L->send_off, bk->send_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
 	memcpy(g + L->send_cell, bk->send_cell, nsend * sizeof(fv_idx_t));
+	if (so->flux_sum >= 2) {
+		/* colour groups of the block's faces for the colour flux kernels */
+		fv_coloring_t col;
+		fv_coloring_init(&col);
+		fv_err_t err = fv_color_faces(bk->n_cells, bk->n_faces, bk->face_cell, (fv_color_method_t)so->coloring,
+					      &col);
+		if (err == FV_OK)
+			err = fv_color_check(bk->n_cells, bk->n_faces, bk->face_cell, &col);
+		if (err != FV_OK) {
+			fv_coloring_free(&col);
+			return fv_error_trace(err, __FILE__, __LINE__);
+		}
+		d->n_colors = col.n_colors;
+		memcpy(d->color_off, col.group_off, ((size_t)col.n_colors + 1) * sizeof(fv_idx_t));
+		memcpy(g + L->color_face, col.group_face, nf * sizeof(fv_idx_t));
+		fv_coloring_free(&col);
+	}
 	starpu_vector_data_register(&d->geo, STARPU_MAIN_RAM, (uintptr_t)d->geo_mem, (uint32_t)o, 1);
 	return FV_OK;
 }
@@ -177,7 +201,7 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
 {
 	block_data_t *d = &s->b[bk->id];
 	size_t nc = (size_t)bk->n_cells, no = (size_t)bk->n_owned, nn = (size_t)bk->n_nodes;
-	FV_CALL(build_geo(bk, s->o.marker_bc, n_markers, d));
+	FV_CALL(build_geo(bk, &s->o, n_markers, d));
 	FV_CALL(field(&d->q, &d->hq, 5 * nc, "state"));
 	FV_CALL(field(&d->q0, &d->hq0, 5 * no, "stage state"));
 	FV_CALL(field(&d->w, &d->hw, 5 * nc, "primitives"));
@@ -224,6 +248,8 @@ static void set_params(fv_solver_t *s)
 	for (int k = 0; k < 5; k++)
 		P->winf[k] = (fv_real_t)o->winf[k];
 	P->p_out = (fv_real_t)o->p_out;
+	for (int d = 0; d < 3; d++)
+		P->xref[d] = (fv_real_t)o->moment_center[d];
 	/* SSP Runge-Kutta (Shu-Osher): q = a q0 + b (q - dt/V R) */
 	if (o->rk == 3) {
 		s->n_stages = 3;
@@ -296,6 +322,8 @@ static void task_args(const fv_solver_t *s, int b, fv_task_args_t *a)
 	a->L = s->b[b].L;
 	a->P = s->P;
 	a->block = b;
+	a->n_colors = s->b[b].n_colors;
+	memcpy(a->color_off, s->b[b].color_off, sizeof a->color_off);
 }
 
 /* Pack every block's field for each neighbour, unpack into their ghosts. */
@@ -367,7 +395,7 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 			FV_CALL(fv_insert_flux(d->geo, d->hw, d->hgrad, d->hphi, d->hres, &a));
 			if (st == 0) {
 				FV_CALL(fv_insert_timestep(d->geo, d->hw, d->hdt, s->clock, &a));
-				FV_CALL(fv_insert_norms(d->hres, s->norm[r][b], &a));
+				FV_CALL(fv_insert_norms(d->geo, d->hw, d->hgrad, d->hphi, d->hres, s->norm[r][b], &a));
 			}
 		}
 		if (st == 0 && s->clock) {
@@ -410,8 +438,9 @@ static void norms_ready(void *arg)
 		const double *n = s->norm_mem[c->slot];
 		memset(sl->sums, 0, sizeof sl->sums);
 		for (int b = 0; b < s->nb; b++)
-			for (int k = 0; k <= FV_NORM_CELLS; k++)
-				sl->sums[k] += n[(size_t)b * FV_NORMS + k];
+			for (int k = 0; k < FV_NORMS; k++)
+				if (k != FV_NORM_T && k != FV_NORM_DT)
+					sl->sums[k] += n[(size_t)b * FV_NORMS + k];
 		if (s->clock) {
 			sl->sums[FV_NORM_T] = n[(size_t)s->nb * FV_NORMS + FV_NORM_T];
 			sl->sums[FV_NORM_DT] = n[(size_t)s->nb * FV_NORMS + FV_NORM_DT];
@@ -457,6 +486,10 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		info.wall = fv_now() - start;
 		for (int k = 0; k < 5; k++)
 			info.res[k] = sqrt(sl->sums[k] / (sl->sums[FV_NORM_CELLS] > 0 ? sl->sums[FV_NORM_CELLS] : 1));
+		for (int d = 0; d < 3; d++) {
+			info.force[d] = sl->sums[FV_NORM_F + d];
+			info.moment[d] = sl->sums[FV_NORM_M + d];
+		}
 		info.t = sl->sums[FV_NORM_T];
 		info.dt = sl->sums[FV_NORM_DT];
 		*done = next_done;
@@ -510,10 +543,12 @@ fv_err_t fv_solver_get_state(fv_solver_t *s, fv_real_t *qg)
 	return FV_OK;
 }
 
+/* The solver's data is dropped at the end: the state has been read back
+ * (fv_solver_get_state), so no GPU copy is written home on the way out. */
 static void unregister_free(starpu_data_handle_t *h, void *mem)
 {
 	if (*h) {
-		starpu_data_unregister(*h);
+		starpu_data_unregister_no_coherency(*h);
 		*h = NULL;
 	}
 	if (mem)

@@ -17,9 +17,10 @@ extern "C" {
  * The blob holds, at the byte offsets of fv_layout_t (each aligned to 64):
  *
  *   face_cell[2 nf] face_area[3 nf] face_ctr[3 nf] face_node_off[nf+1]
- *   face_node[..] bface_bc[nbf] cell_face_off[no+1] cell_face[..]
+ *   face_node[..] bface_bc[nbf] bface_force[nbf] cell_face_off[no+1] cell_face[..]
  *   cell_face_sign[..] cell_vol[nc] cell_ctr[3 nc] node_cell_off[nn+1]
  *   node_cell[..] recv_off[nnbr+1] send_off[nnbr+1] send_cell[..]
+ *   color_face[nf] (faces by colour group; empty without colouring)
  *
  * so a task gets the whole mesh of its block through one buffer, and the
  * same offsets work on the CPU and on a GPU copy.
@@ -28,10 +29,11 @@ typedef struct fv_layout {
 	fv_idx_t n_owned, n_cells, n_faces, n_bfaces, n_nodes;
 	int n_nbr;
 	size_t bytes;
-	size_t face_cell, face_area, face_ctr, face_node_off, face_node, bface_bc;
+	size_t face_cell, face_area, face_ctr, face_node_off, face_node, bface_bc, bface_force;
 	size_t cell_face_off, cell_face, cell_face_sign, cell_vol, cell_ctr;
 	size_t node_cell_off, node_cell;
 	size_t recv_off, send_off, send_cell;
+	size_t color_face;
 } fv_layout_t;
 
 typedef struct fv_view {
@@ -40,12 +42,14 @@ typedef struct fv_view {
 	const fv_real_t *face_area, *face_ctr;
 	const fv_idx_t *face_node_off, *face_node;
 	const int8_t *bface_bc;        /* fv_bc_kind of each boundary face */
+	const uint8_t *bface_force;    /* 1: the face's pressure force is integrated */
 	const fv_idx_t *cell_face_off, *cell_face;
 	const int8_t *cell_face_sign;
 	const fv_real_t *cell_vol, *cell_ctr;
 	const fv_idx_t *node_cell_off, *node_cell;
 	int n_nbr;
 	const fv_idx_t *recv_off, *send_off, *send_cell; /* halo lists */
+	const fv_idx_t *color_face;    /* faces in colour-group order */
 } fv_view_t;
 
 #define FV_VIEW_AT(base, off, type) ((const type *)((const char *)(base) + (off)))
@@ -64,6 +68,7 @@ static inline fv_view_t fv_view_make(const void *blob, const fv_layout_t *L)
 	v.face_node_off = FV_VIEW_AT(blob, L->face_node_off, fv_idx_t);
 	v.face_node = FV_VIEW_AT(blob, L->face_node, fv_idx_t);
 	v.bface_bc = FV_VIEW_AT(blob, L->bface_bc, int8_t);
+	v.bface_force = FV_VIEW_AT(blob, L->bface_force, uint8_t);
 	v.cell_face_off = FV_VIEW_AT(blob, L->cell_face_off, fv_idx_t);
 	v.cell_face = FV_VIEW_AT(blob, L->cell_face, fv_idx_t);
 	v.cell_face_sign = FV_VIEW_AT(blob, L->cell_face_sign, int8_t);
@@ -75,6 +80,7 @@ static inline fv_view_t fv_view_make(const void *blob, const fv_layout_t *L)
 	v.recv_off = FV_VIEW_AT(blob, L->recv_off, fv_idx_t);
 	v.send_off = FV_VIEW_AT(blob, L->send_off, fv_idx_t);
 	v.send_cell = FV_VIEW_AT(blob, L->send_cell, fv_idx_t);
+	v.color_face = FV_VIEW_AT(blob, L->color_face, fv_idx_t);
 	return v;
 }
 

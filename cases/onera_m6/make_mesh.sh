@@ -1,0 +1,125 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Tetrahedral meshes of the ONERA M6 wing, written as SU2 with the markers
+# wing, symmetry and farfield (see README.md).
+#
+# Usage: make_mesh.sh LEVEL [OUT]
+#   LEVEL  coarse | medium | fine         onera_m6.geo (original M6, root chord 0.8059 m)
+#          step-coarse | step-medium      onera_m6_step.geo (sharp-TE M6 STEP, root chord 1)
+#   OUT    default: cases/onera_m6/onera_m6_LEVEL.su2
+# Environment:
+#   GMSH        the gmsh command (default gmsh; 4.8 or newer, with OpenCASCADE)
+#   MESH_ALGO   delaunay (default: one thread, the same mesh on every run) or
+#               hxt (3-4x faster, all cores, a slightly different mesh each run)
+#   FVSTAR      fvstar binary used to check the mesh (default ../../build/fvstar;
+#               the check is skipped if it is not there)
+#   ONERA_M6_STEP  the STEP file (default ../shared/data/validation/onera-m6-sharp-te.stp
+#               next to the repository)
+#
+# Skips the work when OUT exists and is newer than the .geo (and the STEP file)
+# and this script. The mesh is written to a temporary file and kept only if
+# gmsh succeeded without errors, it has the three markers and (if fvstar is
+# there) it passes `fvstar mesh info`.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+self="$here/$(basename "$0")"
+gmsh=${GMSH:-gmsh}
+fvstar=${FVSTAR:-$here/../../build/fvstar}
+step_file=${ONERA_M6_STEP:-$here/../../../shared/data/validation/onera-m6-sharp-te.stp}
+
+usage() {
+    echo "usage: $0 coarse|medium|fine|step-coarse|step-medium [OUT]" >&2
+    exit 2
+}
+[ $# -ge 1 ] && [ $# -le 2 ] || usage
+level=$1
+# sf: the size factor of the .geo (all sizes scale with it; tets ~ sf^-3).
+case $level in
+    coarse)      geo=$here/onera_m6.geo;      sf=1.05 ;;
+    medium)      geo=$here/onera_m6.geo;      sf=0.70 ;;
+    fine)        geo=$here/onera_m6.geo;      sf=0.48 ;;
+    step-coarse) geo=$here/onera_m6_step.geo; sf=1.05 ;;
+    step-medium) geo=$here/onera_m6_step.geo; sf=0.70 ;;
+    *) usage ;;
+esac
+out=${2:-$here/onera_m6_$level.su2}
+
+fail() {
+    echo "make_mesh.sh: $level: $*" >&2
+    exit 1
+}
+
+[ -f "$geo" ] || fail "$geo is missing"
+deps="$geo $self"
+extra=""
+case $level in
+    step-*)
+        [ -f "$step_file" ] || fail "STEP file $step_file is missing (set ONERA_M6_STEP)"
+        deps="$deps $step_file"
+        extra="-setstring step_file $step_file"
+        ;;
+esac
+
+uptodate=yes
+if [ -f "$out" ]; then
+    for d in $deps; do
+        [ -n "$(find "$out" -newer "$d")" ] || uptodate=no
+    done
+else
+    uptodate=no
+fi
+if [ $uptodate = yes ]; then
+    echo "$out is up to date ($(awk '/^NELEM=/ { print $2; exit }' "$out") tetrahedra); delete it to remake it"
+    exit 0
+fi
+
+command -v "$gmsh" >/dev/null 2>&1 ||
+    fail "gmsh not found (install it: apt-get install gmsh; version 4.8 or newer with OpenCASCADE, or set GMSH)"
+
+case ${MESH_ALGO:-delaunay} in
+    delaunay) algo=1;  threads=1 ;;
+    hxt)      algo=10; threads=$(nproc 2>/dev/null || echo 1) ;;
+    *) fail "MESH_ALGO must be delaunay or hxt" ;;
+esac
+
+mkdir -p "$(dirname "$out")"
+tmp="${out%.su2}.tmp$$.su2"
+log="${out%.su2}.tmp$$.log"
+trap 'rm -f "$tmp" "$log"' EXIT
+trap 'exit 1' INT TERM
+
+echo "meshing $level: $(basename "$geo"), size factor $sf, ${MESH_ALGO:-delaunay}, $threads thread(s) -> $out"
+t0=$(date +%s.%N)
+# shellcheck disable=SC2086
+if ! "$gmsh" -3 -nt "$threads" -setnumber sf "$sf" -setnumber algo3d "$algo" $extra \
+        -format su2 "$geo" -o "$tmp" >"$log" 2>&1; then
+    tail -n 20 "$log" >&2
+    fail "gmsh failed (log above)"
+fi
+t1=$(date +%s.%N)
+if grep -q -e '^Error' -e 'ill-shaped tets are still in the mesh' "$log"; then
+    grep -e '^Error' -e 'ill-shaped tets are still' "$log" | head -n 20 >&2
+    fail "gmsh reported errors or left flat tetrahedra (above); the mesh is not kept"
+fi
+[ -s "$tmp" ] || fail "gmsh wrote no mesh"
+cells=$(awk '/^NELEM=/ { print $2; exit }' "$tmp")
+nodes=$(awk '/^NPOIN=/ { print $2; exit }' "$tmp")
+[ -n "$cells" ] && [ "$cells" -gt 0 ] || fail "the mesh has no cells"
+for m in wing symmetry farfield; do
+    grep -q "^MARKER_TAG= $m\$" "$tmp" || fail "the mesh has no marker $m"
+done
+if [ -x "$fvstar" ]; then
+    if ! "$fvstar" mesh info "$tmp" >"$log" 2>&1 || ! grep -q '^checks: passed' "$log"; then
+        grep -v '^fvstar: [a-z]*: [0-9.]* s' "$log" | tail -n 5 >&2
+        hint=""
+        [ "$algo" = 10 ] && hint=" (hxt: running again may help)"
+        fail "the mesh fails fvstar mesh info (above); not kept$hint"
+    fi
+    checked="checked by fvstar mesh info"
+else
+    checked="not checked: no $fvstar"
+fi
+mv "$tmp" "$out"
+t2=$(date +%s.%N)
+awk -v a="$t0" -v b="$t1" -v e="$t2" -v c="$cells" -v n="$nodes" -v o="$out" -v k="$checked" \
+    'BEGIN { printf "%s: %d tetrahedra, %d nodes; wall time gmsh %.1f s, total %.1f s; %s\n", o, c, n, b - a, e - a, k }'

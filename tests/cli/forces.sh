@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Wall force integration: a gas at rest at uniform pressure p in a closed box
+# of slip walls (a closed body in uniform flow, seen from inside) gives zero
+# force and moment on all the walls together, to round-off; the xmax wall
+# alone gives exactly (p - p_inf) times its area, and the moment of that
+# force about the moment centre, in the coefficients of the case's axes and
+# references. The pressure stays uniform, so every iteration agrees.
+set -u
+fv="$top_builddir/fvstar"
+py=${PYTHON3:-python3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+"$fv" mesh gen box --cells mixed --nx 6 --ny 5 --nz 4 --hi 2,1.5,1 --perturb 0.2 -o "$tmp/box.su2" >/dev/null 2>&1 ||
+	{ echo "FAIL: mesh gen"; exit 1; }
+cat >"$tmp/f.cfg" <<'CFG'
+[mesh]
+file = box.su2
+[flow]
+mach = 0.5
+alpha = 3
+init = riemann
+left = 1,0,2
+right = 1,0,2
+[numerics]
+iterations = 3
+[bc]
+xmin = wall
+xmax = wall
+ymin = wall
+ymax = wall
+zmin = wall
+zmax = wall
+[forces]
+ref_area = 2
+ref_length = 0.5
+moment_center = 0.1,0.2,0.3
+CFG
+
+for blocks in 1 4; do
+	"$fv" run "$tmp/f.cfg" output.dir="$tmp/all$blocks" partition.blocks=$blocks >/dev/null 2>"$tmp/err" ||
+		{ cat "$tmp/err"; fail "run, all walls, $blocks blocks"; }
+	"$fv" run "$tmp/f.cfg" output.dir="$tmp/x$blocks" partition.blocks=$blocks forces.markers=xmax >/dev/null \
+		2>"$tmp/err" || { cat "$tmp/err"; fail "run, xmax, $blocks blocks"; }
+	"$py" - "$tmp/all$blocks" "$tmp/x$blocks" <<'PY' || fail "force coefficients, $blocks blocks"
+import csv, json, math, sys
+closed, xmax = sys.argv[1], sys.argv[2]
+names = ["CD", "CS", "CL", "CMx", "CMy", "CMz"]
+# all walls: a closed surface, zero force and moment
+f = json.load(open(closed + "/summary.json"))["forces"]
+for k in names:
+    assert abs(f[k]) < 1e-13, ("closed surface", k, f[k])
+# xmax wall (x = 2, 1.5 x 1, centroid (2, 0.75, 0.5)): F = (p - p_inf) A x
+gamma, mach, alpha = 1.4, 0.5, math.radians(3)
+q = 0.5 * mach * mach
+F = (2 - 1 / gamma) * 1.5
+r = (2 - 0.1, 0.75 - 0.2, 0.5 - 0.3)
+M = (0.0, r[2] * F, -r[1] * F)
+exact = {"CD": F * math.cos(alpha) / (q * 2), "CS": 0.0, "CL": -F * math.sin(alpha) / (q * 2),
+         "CMx": M[0] / (q * 2 * 0.5), "CMy": M[1] / (q * 2 * 0.5), "CMz": M[2] / (q * 2 * 0.5)}
+f = json.load(open(xmax + "/summary.json"))["forces"]
+for k in names:
+    assert abs(f[k] - exact[k]) < 1e-12 * (1 + abs(exact[k])), (k, f[k], exact[k])
+# every history row holds the same coefficients
+rows = list(csv.DictReader(open(xmax + "/history.csv")))
+assert len(rows) == 3, len(rows)
+for row in rows:
+    for k in names:
+        assert abs(float(row[k]) - exact[k]) < 1e-9 * (1 + abs(exact[k])), (row["iteration"], k, row[k])
+print("forces ok:", {k: round(f[k], 6) for k in names})
+PY
+done
+[ "$fails" = 0 ] || exit 1

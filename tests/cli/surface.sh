@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# `fvstar surface` end to end: a gas at rest at uniform pressure p = 2 in a
+# closed box of slip walls stays uniform, so after a run every wall point of
+# every station has Cp = (p - 1/gamma) / (M^2 / 2) = 10.285714... exactly
+# (M = 0.5); the cut of the box at y = eta * span is its x-z rectangle
+# (chord 2, one closed curve); --exp writes the measured sections; the
+# default output directory is OUT/surface; errors: no restart, bad
+# stations, a station off the wall.
+set -u
+fv="$top_builddir/fvstar"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+"$fv" mesh gen box --cells mixed --nx 6 --ny 5 --nz 4 --hi 2,1.5,1 --perturb 0.2 -o "$tmp/box.su2" >/dev/null 2>&1 ||
+	{ echo "FAIL: mesh gen"; exit 1; }
+cat >"$tmp/s.cfg" <<'CFG'
+[mesh]
+file = box.su2
+[flow]
+mach = 0.5
+alpha = 3
+init = riemann
+left = 1,0,2
+right = 1,0,2
+[numerics]
+iterations = 3
+[bc]
+xmin = wall
+xmax = wall
+ymin = wall
+ymax = wall
+zmin = wall
+zmax = wall
+[partition]
+blocks = 3
+[output]
+vtu = no
+CFG
+"$fv" run "$tmp/s.cfg" output.dir="$tmp/out" >/dev/null 2>"$tmp/run.err" || { cat "$tmp/run.err"; exit 1; }
+
+exp="$top_srcdir/cases/onera_m6/onera_m6_exp_2308.dat"
+"$fv" surface "$tmp/s.cfg" output.dir="$tmp/out" --stations 0.2,0.44 --span 1.5 --exp "$exp" --out "$tmp/s" \
+	>"$tmp/out.txt" 2>"$tmp/err.txt" || { cat "$tmp/err.txt"; fail "surface"; }
+for f in cp_eta0.20.csv cp_eta0.44.csv exp_eta0.20.csv exp_eta0.44.csv stations.csv; do
+	[ -s "$tmp/s/$f" ] || fail "missing $f"
+done
+for e in 0.20:0.3 0.44:0.66; do
+	f="$tmp/s/cp_eta${e%:*}.csv"
+	awk -F, -v y="${e#*:}" '
+		NR == 1 { ok = $0 == "x_over_c,z_over_c,cp,surface,x,y,z"; next }
+		{ n++; d = $3 - 10.285714285714286; if (d < 0) d = -d; if (d > 1e-12) bad++
+		  dy = $6 - y; if (dy < 0) dy = -dy; if (dy > 1e-12) bad++
+		  if ($1 < -1e-12 || $1 > 1 + 1e-12 || ($4 != "upper" && $4 != "lower")) bad++ }
+		END { exit !(ok && n > 20 && !bad) }' "$f" || fail "$f: Cp, y or columns wrong"
+done
+awk -F, 'NR > 1 { if ($3 != 1 || $10 < 2 - 1e-12 || $10 > 2 + 1e-12 || $6 != 0 || $8 != 2) bad++; n++ }
+	END { exit !(n == 2 && !bad) }' "$tmp/s/stations.csv" || fail "stations.csv: $(cat "$tmp/s/stations.csv")"
+[ "$(wc -l <"$tmp/s/exp_eta0.20.csv")" = 35 ] || fail "exp_eta0.20.csv: $(wc -l <"$tmp/s/exp_eta0.20.csv") lines"
+[ "$(grep -c ',upper,' "$tmp/s/exp_eta0.44.csv")" = 22 ] || fail "exp_eta0.44.csv: upper taps"
+
+# the default: the seven M6 stations in OUT/surface
+"$fv" surface "$tmp/s.cfg" output.dir="$tmp/out" --span 1.5 >/dev/null 2>"$tmp/err.txt" || { cat "$tmp/err.txt"; fail "default"; }
+[ "$(ls "$tmp/out/surface" | grep -c '^cp_eta')" = 7 ] || fail "default stations: $(ls "$tmp/out/surface")"
+
+expect() { # code, message part, args...
+	code=$1 part=$2; shift 2
+	"$fv" surface "$@" >/dev/null 2>"$tmp/e.txt"
+	rc=$?
+	[ $rc = "$code" ] && grep -q -- "$part" "$tmp/e.txt" || fail "surface $*: exit $rc, $(cat "$tmp/e.txt")"
+}
+expect 1 "nowhere/restart.bin: cannot open" "$tmp/s.cfg" output.dir="$tmp/nowhere"
+expect 2 "option --stations" "$tmp/s.cfg" output.dir="$tmp/out" --stations 0.2,0
+expect 2 "the cut of the surface is empty" "$tmp/s.cfg" output.dir="$tmp/out" --stations 0.5 --span 4
+expect 1 "x.dat: cannot open" "$tmp/s.cfg" output.dir="$tmp/out" --exp "$tmp/x.dat"
+expect 2 "usage: fvstar surface" --span 2
+
+[ $fails = 0 ] && echo "surface: all checks passed"
+exit $((fails > 0))
