@@ -13,8 +13,9 @@
 #               hxt (3-4x faster, all cores, a slightly different mesh each run)
 #   FVSTAR      fvstar binary used to check the mesh (default ../../build/fvstar;
 #               the check is skipped if it is not there)
-#   ONERA_M6_STEP  the STEP file (default ../shared/data/validation/onera-m6-sharp-te.stp
-#               next to the repository)
+#   ONERA_M6_STEP  the STEP file (default onera-m6-sharp-te.stp here, a copy of
+#                  ../shared/data/validation/onera-m6-sharp-te.stp
+#                  next to the repository)
 #
 # Skips the work when OUT exists and is newer than the .geo (and the STEP file)
 # and this script. The mesh is written to a temporary file and kept only if
@@ -25,7 +26,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 self="$here/$(basename "$0")"
 gmsh=${GMSH:-gmsh}
 fvstar=${FVSTAR:-$here/../../build/fvstar}
-step_file=${ONERA_M6_STEP:-$here/../../../shared/data/validation/onera-m6-sharp-te.stp}
+step_file=${ONERA_M6_STEP:-$here/onera-m6-sharp-te.stp}
 
 usage() {
     echo "usage: $0 coarse|medium|fine|step-coarse|step-medium [OUT]" >&2

@@ -23,7 +23,7 @@
 SetFactory("OpenCASCADE");
 
 DefineConstant[
-  step_file = {"../../../shared/data/validation/onera-m6-sharp-te.stp",
+  step_file = {"onera-m6-sharp-te.stp",
                Name "Geometry/STEP file"},
   sf        = {1.0,     Name "Mesh/1size factor (all sizes)"},
   wing_size = {0.02978, Name "Mesh/2wing surface size at the root"},
