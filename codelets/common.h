@@ -28,6 +28,7 @@ typedef struct fv_task_args {
 	 * color_off[k+1]) of the geometry blob share no cell */
 	int n_colors;
 	fv_idx_t color_off[FV_COLOR_MAX + 1];
+	int group;           /* flux_group: the colour group of the task */
 } fv_task_args_t;
 
 /* The clock of an unsteady run, advanced once per iteration on the host
@@ -60,6 +61,10 @@ fv_err_t fv_insert_limiter(starpu_data_handle_t geo, starpu_data_handle_t w, sta
 			   starpu_data_handle_t phi, const fv_task_args_t *a);
 fv_err_t fv_insert_flux(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
 			starpu_data_handle_t phi, starpu_data_handle_t res, const fv_task_args_t *a);
+/* One colour group's faces into the residual (color_tasks): group 0 writes
+ * it, the others add to it, ordered by their access to it. */
+fv_err_t fv_insert_flux_group(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
+			      starpu_data_handle_t phi, starpu_data_handle_t res, const fv_task_args_t *a);
 fv_err_t fv_insert_timestep(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t dt,
 			    starpu_data_handle_t clock, const fv_task_args_t *a);
 fv_err_t fv_insert_clock(starpu_data_handle_t clock, starpu_data_handle_t norms, const fv_task_args_t *a);
@@ -80,6 +85,7 @@ void fv_nodes_cpu(void *buffers[], void *cl_arg);
 void fv_gradient_cpu(void *buffers[], void *cl_arg);
 void fv_limiter_cpu(void *buffers[], void *cl_arg);
 void fv_flux_cpu(void *buffers[], void *cl_arg);
+void fv_flux_group_cpu(void *buffers[], void *cl_arg);
 void fv_timestep_cpu(void *buffers[], void *cl_arg);
 void fv_clock_cpu(void *buffers[], void *cl_arg);
 void fv_update_cpu(void *buffers[], void *cl_arg);
@@ -96,6 +102,7 @@ void fv_limiter_cuda(void *buffers[], void *cl_arg);
 void fv_flux_cuda(void *buffers[], void *cl_arg);
 void fv_flux_gather_cuda(void *buffers[], void *cl_arg);
 void fv_flux_color_cuda(void *buffers[], void *cl_arg);
+void fv_flux_group_cuda(void *buffers[], void *cl_arg);
 void fv_timestep_cuda(void *buffers[], void *cl_arg);
 void fv_clock_cuda(void *buffers[], void *cl_arg);
 void fv_clock_init_cuda(void *buffers[], void *cl_arg);

@@ -76,21 +76,42 @@ static __global__ void flux_color_kernel(fv_view_t v, fv_params_t P, const fv_re
 	fv_k_face_add(res, no, o, nb, F);
 }
 
+/* Launches colour groups k0 .. k1-1 in order on the task's stream: the
+ * launches of one stream run in order, so a group starts when the previous
+ * one has finished. */
+static void launch_groups(void *buffers[], const fv_task_args_t *a, int k0, int k1)
+{
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a->L);
+	fv_real_t *res = FV_PTR(4, fv_real_t);
+	for (int k = k0; k < k1; k++) {
+		fv_idx_t b = a->color_off[k], e = a->color_off[k + 1];
+		if (e > b)
+			flux_color_kernel<<<fv_cuda_blocks(e - b), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
+				v, a->P, FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t),
+				FV_PTR(3, const fv_real_t), res, b, e);
+	}
+	FV_CUDA_CHECK_LAUNCH();
+}
+
+static void zero_residual(void *buffers[], const fv_task_args_t *a)
+{
+	cudaMemsetAsync(FV_PTR(4, fv_real_t), 0, (size_t)FV_NVAR * a->L.n_owned * sizeof(fv_real_t), FV_CUDA_STREAM);
+}
+
 extern "C" void fv_flux_color_cuda(void *buffers[], void *cl_arg)
 {
 	fv_task_args_t a;
 	FV_ARGS_UNPACK(cl_arg, &a);
-	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
-	fv_real_t *res = FV_PTR(4, fv_real_t);
-	cudaMemsetAsync(res, 0, (size_t)FV_NVAR * v.n_owned * sizeof *res, FV_CUDA_STREAM);
-	/* the launches of one stream run in order: a group starts when the
-	 * previous one has finished */
-	for (int k = 0; k < a.n_colors; k++) {
-		fv_idx_t b = a.color_off[k], e = a.color_off[k + 1];
-		if (e > b)
-			flux_color_kernel<<<fv_cuda_blocks(e - b), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-				v, a.P, FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t),
-				FV_PTR(3, const fv_real_t), res, b, e);
-	}
-	FV_CUDA_CHECK_LAUNCH();
+	zero_residual(buffers, &a);
+	launch_groups(buffers, &a, 0, a.n_colors);
+}
+
+/* color_tasks: one group per task, group 0 zeroing the residual first. */
+extern "C" void fv_flux_group_cuda(void *buffers[], void *cl_arg)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	if (a.group == 0)
+		zero_residual(buffers, &a);
+	launch_groups(buffers, &a, a.group, a.group + 1);
 }

@@ -69,6 +69,7 @@ typedef struct fv_case {
 	int gradient;                     /* fv_gradient_t */
 	int flux_sum;                     /* fv_flux_sum_t */
 	int coloring;                     /* fv_color_method_t */
+	int color_tasks;                  /* 0/1: a flux task per colour group */
 	int limiter;                      /* fv_limiter_t */
 	double limiter_k;
 	int limiter_vars;                 /* fv_limiter_vars_t */

@@ -21,7 +21,8 @@ typedef struct fv_solver_opts {
 	int order;              /* 1 or 2 */
 	int gradient_lsq;       /* 1 weighted least squares, 0 node-based Green-Gauss */
 	int flux_sum;           /* GPU: 0 atomic, 1 gather, 2 color, 3 all (scheduler picks) */
-	int coloring;           /* fv_color_method_t of the colour groups (flux_sum >= 2) */
+	int coloring;           /* fv_color_method_t of the colour groups (flux_sum >= 2, color_tasks) */
+	int color_tasks;        /* 1: one flux task per colour group and block */
 	int limiter;            /* 0 none, 1 Venkatakrishnan, 2 Barth */
 	int limiter_all;        /* 1 per variable, 0 from pressure */
 	int rk;                 /* 2 or 3 stages (SSP) */

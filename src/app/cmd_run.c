@@ -385,6 +385,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	so.gradient_lsq = c.gradient == FV_GRAD_LEAST_SQUARES;
 	so.flux_sum = c.flux_sum;
 	so.coloring = c.coloring;
+	so.color_tasks = c.color_tasks;
 	so.limiter = c.limiter == FV_LIMITER_NONE ? 0 : c.limiter == FV_LIMITER_BARTH ? 2 : 1;
 	so.limiter_all = c.limiter_vars == FV_LIMVARS_ALL;
 	so.rk = c.rk_stages;

@@ -143,8 +143,12 @@ static const key_desc_t keys[] = {
 		 "colour group of faces that share no cell, no atomics, deterministic), auto (all three "
 		 "variants; a perf-model scheduler such as dmda picks the fastest). CPU codelets always loop "
 		 "over faces."),
+	OTHER_KEY("numerics", "color_tasks", T_BOOL, color_tasks, "no",
+		  "Flux as one task per colour group of faces and block (CPU and GPU), each adding into the "
+		  "block's residual after the previous group: the groups show in a trace."),
 	ENUM_KEY("numerics", "coloring", coloring, colorings, NULL, "minimal",
-		 "Face colouring for flux_sum = color or auto: greedy (Zhang et al. 2022, Alg. 3-4) or "
+		 "Face colouring for flux_sum = color or auto, and color_tasks: greedy (Zhang et al. 2022, "
+		 "Alg. 3-4) or "
 		 "minimal (Giuliani & Krivodonova: as many colours as the most faces of a cell, where it "
 		 "can)."),
 	ENUM_KEY("numerics", "gradient", gradient, gradients, NULL, "green-gauss",

@@ -114,6 +114,7 @@ static fv_err_t build_geo(const fv_block_t *bk, const fv_solver_opts_t *so, int 
 	size_t nfn = (size_t)bk->face_node_off[bk->n_faces], ncf = (size_t)bk->cell_face_off[bk->n_owned];
 	size_t nnc = (size_t)bk->node_cell_off[bk->n_nodes], nsend = (size_t)bk->send_off[bk->n_nbr];
 	char *g;
+	int colored = so->flux_sum >= 2 || so->color_tasks;
 	memset(L, 0, sizeof *L);
 	L->n_owned = bk->n_owned;
 	L->n_cells = bk->n_cells;
@@ -139,7 +140,7 @@ static fv_err_t build_geo(const fv_block_t *bk, const fv_solver_opts_t *so, int 
 	PLACE(recv_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
 	PLACE(send_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
 	PLACE(send_cell, nsend * sizeof(fv_idx_t));
-	PLACE(color_face, (so->flux_sum >= 2 ? nf : 0) * sizeof(fv_idx_t));
+	PLACE(color_face, (colored ? nf : 0) * sizeof(fv_idx_t));
 #undef PLACE
 	L->bytes = o;
 	FV_CALL(sp_alloc(&d->geo_mem, o, "block geometry"));
@@ -168,7 +169,7 @@ static fv_err_t build_geo(const fv_block_t *bk, const fv_solver_opts_t *so, int 
 	memcpy(g + L->recv_off, bk->recv_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
 	memcpy(g + L->send_off, bk->send_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
 	memcpy(g + L->send_cell, bk->send_cell, nsend * sizeof(fv_idx_t));
-	if (so->flux_sum >= 2) {
+	if (colored) {
 		/* colour groups of the block's faces for the colour flux kernels */
 		fv_coloring_t col;
 		fv_coloring_init(&col);
@@ -392,7 +393,13 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 			block_data_t *d = &s->b[b];
 			fv_task_args_t a;
 			task_args(s, b, &a);
-			FV_CALL(fv_insert_flux(d->geo, d->hw, d->hgrad, d->hphi, d->hres, &a));
+			if (s->o.color_tasks)
+				for (int k = 0; k < d->n_colors; k++) {
+					a.group = k;
+					FV_CALL(fv_insert_flux_group(d->geo, d->hw, d->hgrad, d->hphi, d->hres, &a));
+				}
+			else
+				FV_CALL(fv_insert_flux(d->geo, d->hw, d->hgrad, d->hphi, d->hres, &a));
 			if (st == 0) {
 				FV_CALL(fv_insert_timestep(d->geo, d->hw, d->hdt, s->clock, &a));
 				FV_CALL(fv_insert_norms(d->geo, d->hw, d->hgrad, d->hphi, d->hres, s->norm[r][b], &a));

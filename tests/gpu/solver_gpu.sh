@@ -3,8 +3,8 @@
 # The CUDA codelets against the CPU ones: the wedge (steady, second order,
 # Venkatakrishnan) and the Sod tube (unsteady, RK3, global time step), 50
 # iterations each, run once on CPU workers only and on the GPU only with each
-# flux summation (atomic, gather, color with both colourings, auto under
-# dmda); states agree to 1e-12 of each conserved variable's largest value
+# flux summation (atomic, gather, color with both colourings, color as one
+# task per colour group, auto under dmda); states agree to 1e-12 of each conserved variable's largest value
 # for gather and color, whose sums are deterministic, and 1e-10 for atomic
 # and auto; residual and force histories to 1e-8 of each column's largest
 # value. Exit 77 (SKIP) where there is no
@@ -25,17 +25,17 @@ fails=0
 "$fv" mesh gen box --cells tet --nx 100 --ny 2 --nz 2 --hi 1,0.02,0.02 -o "$tmp/sod.su2" 2>/dev/null
 for c in wedge sod; do
 	sed "s|^file = $c.su2|file = $tmp/$c.su2|" "$top_srcdir/cases/$c/$c.cfg" >"$tmp/$c.cfg"
-	for w in cpu atomic gather color greedy auto; do
+	for w in cpu atomic gather color greedy tasks auto; do
 		sched=${STARPU_SCHED:-lws}
 		[ $w != auto ] || sched=dmda # the perf-model scheduler picks a variant
 		if [ $w = cpu ]; then export STARPU_NCPU=2 STARPU_NCUDA=0; else export STARPU_NCPU=0 STARPU_NCUDA=1; fi
-		sum=$w coloring=minimal
-		case $w in cpu) sum=atomic ;; greedy) sum=color coloring=greedy ;; esac
+		sum=$w coloring=minimal tasks=no
+		case $w in cpu) sum=atomic ;; greedy) sum=color coloring=greedy ;; tasks) sum=color tasks=yes ;; esac
 		STARPU_SCHED=$sched "$fv" run "$tmp/$c.cfg" output.dir="$tmp/$c-$w" numerics.iterations=50 \
-			numerics.residual_drop=0 numerics.flux_sum=$sum numerics.coloring=$coloring \
+			numerics.residual_drop=0 numerics.flux_sum=$sum numerics.coloring=$coloring numerics.color_tasks=$tasks \
 			output.progress_every=0 output.vtu=no 2>"$tmp/$c-$w.err" || { echo "FAIL: $c on $w"; cat "$tmp/$c-$w.err"; fails=$((fails + 1)); }
 	done
-	for w in atomic gather color greedy auto; do
+	for w in atomic gather color greedy tasks auto; do
 	tol=1e-12
 	case $w in atomic | auto) tol=1e-10 ;; esac
 	"$py" - "$tmp/$c-cpu" "$tmp/$c-$w" "$c ($w)" $tol <<'PY' || fails=$((fails + 1))

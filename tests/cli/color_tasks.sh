@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# numerics.color_tasks: the flux of every block as one task per colour group
+# of its faces, ordered by their access to the block's residual. On CPU
+# workers the residual history agrees with the one-task flux to 1e-12
+# (only the order of each cell's sum may change), for greedy and minimal
+# colourings, 1 and 4 blocks; a trace holds flux_color<k> tasks for every
+# group, block, RK stage and iteration (when the FxT StarPU is there).
+set -u
+fv="$top_builddir/fvstar"
+py=${PYTHON3:-python3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+"$fv" mesh gen ramp --cells mixed --nx 30 --ny 16 --nz 2 --hi 1.5,1,0.1 --angle 10 -o "$tmp/w.su2" >/dev/null 2>&1 ||
+	{ echo "FAIL: mesh gen"; exit 1; }
+sed "s|^file = wedge.su2|file = $tmp/w.su2|" "$top_srcdir/cases/wedge/wedge.cfg" >"$tmp/w.cfg"
+run() { "$fv" run "$tmp/w.cfg" numerics.iterations=30 numerics.residual_drop=0 output.vtu=no \
+	output.progress_every=0 "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; return 1; }; }
+for nb in 1 4; do
+	run output.dir="$tmp/ref$nb" partition.blocks=$nb || fail "reference run, $nb blocks"
+	for col in greedy minimal; do
+		run output.dir="$tmp/$col$nb" partition.blocks=$nb numerics.color_tasks=yes numerics.coloring=$col ||
+			fail "color_tasks run ($col, $nb blocks)"
+		"$py" - "$tmp/ref$nb/history.csv" "$tmp/$col$nb/history.csv" "$col, $nb blocks" <<'PY' || fail "history ($col, $nb blocks)"
+import csv, sys
+a = list(csv.reader(open(sys.argv[1])))[1:]
+b = list(csv.reader(open(sys.argv[2])))[1:]
+assert len(a) == len(b) == 30, (len(a), len(b))
+worst = max(abs(float(x[k]) - float(y[k])) / abs(float(x[k])) for x, y in zip(a, b) for k in (3, 4, 7))
+print("%s: color_tasks vs one flux task, residual history max rel diff %.3g" % (sys.argv[3], worst))
+sys.exit(0 if worst <= 1e-12 else 1)
+PY
+	done
+done
+# the groups in a trace: 2 iterations x 2 RK stages x 4 blocks of each
+if "$fv" run "$tmp/w.cfg" output.dir="$tmp/tr" partition.blocks=4 numerics.iterations=2 numerics.residual_drop=0 \
+	numerics.color_tasks=yes output.vtu=no output.progress_every=0 output.trace="$tmp/trace" >/dev/null 2>"$tmp/err"; then
+	groups=$(grep '^Name: flux_color' "$tmp/trace/tasks.rec" | sort | uniq -c | awk '$1 != 16 { bad = 1 } END { print (bad ? "bad" : NR) }')
+	case $groups in
+	bad | 0) fail "trace: flux_color tasks are not 16 per group"; grep '^Name: flux' "$tmp/trace/tasks.rec" | sort | uniq -c ;;
+	*) echo "trace: $groups colour groups, each as 16 flux_color tasks" ;;
+	esac
+elif grep -q "FxT-enabled StarPU" "$tmp/err"; then
+	echo "no FxT StarPU: trace part skipped"
+else
+	cat "$tmp/err"; fail "traced run"
+fi
+[ "$fails" = 0 ] || exit 1
