@@ -11,7 +11,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 fvstar=${1:-$here/../build/fvstar}
 out=${2:-out/default}
-iters=${3:-150}
+iters=${3:-600}
 mkdir -p "$out"
 "$here/onera_m6/make_mesh.sh" coarse
 "$fvstar" run "$here/onera_m6/onera_m6.cfg" output.dir="$out" numerics.iterations="$iters" \
