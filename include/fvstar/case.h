@@ -72,6 +72,7 @@ typedef struct fv_case {
 	int color_tasks;                  /* 0/1: a flux task per colour group */
 	int limiter;                      /* fv_limiter_t */
 	double limiter_k;
+	int limiter_freeze;               /* 0: never */
 	int limiter_vars;                 /* fv_limiter_vars_t */
 	int rk_stages;                    /* 2 or 3 */
 	double cfl;

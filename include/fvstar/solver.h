@@ -25,6 +25,7 @@ typedef struct fv_solver_opts {
 	int color_tasks;        /* 1: one flux task per colour group and block */
 	int limiter;            /* 0 none, 1 Venkatakrishnan, 2 Barth */
 	int limiter_all;        /* 1 per variable, 0 from pressure */
+	int limiter_freeze;     /* > 0: keep the limiter of iteration limiter_freeze after it */
 	int rk;                 /* 2 or 3 stages (SSP) */
 	int steady;             /* 1: local time step; 0: global, up to t_end */
 	double t_end;

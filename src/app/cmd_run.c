@@ -388,6 +388,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	so.color_tasks = c.color_tasks;
 	so.limiter = c.limiter == FV_LIMITER_NONE ? 0 : c.limiter == FV_LIMITER_BARTH ? 2 : 1;
 	so.limiter_all = c.limiter_vars == FV_LIMVARS_ALL;
+	so.limiter_freeze = c.limiter_freeze;
 	so.rk = c.rk_stages;
 	so.steady = c.time_mode == FV_TIME_STEADY;
 	so.t_end = c.t_end;

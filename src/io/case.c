@@ -156,6 +156,10 @@ static const key_desc_t keys[] = {
 	ENUM_KEY("numerics", "limiter", limiter, limiters, NULL, "venkatakrishnan", "Slope limiter."),
 	REAL_KEY("numerics", "limiter_k", limiter_k, 0, 0, HUGE_VAL, 0, "5", NULL,
 		 "Venkatakrishnan's constant K (eps^2 = (K h)^3)."),
+	INT_KEY("numerics", "limiter_freeze", limiter_freeze, 0, INT_MAX, "0", NULL,
+		"Iteration after which the limiter is no longer recomputed (its last values are kept), as "
+		"SU2's LIMITER_ITER, so that a steady residual keeps falling; 0: never. A run continued "
+		"from a restart past it computes the limiter once at its first iteration."),
 	ENUM_KEY("numerics", "limiter_vars", limiter_vars, limiter_vars, NULL, "pressure",
 		 "pressure: one limiter per cell from the local min/max of pressure, applied to every "
 		 "variable (as in the papers); all: one limiter per variable."),

@@ -71,6 +71,7 @@ struct fv_solver {
 	pthread_cond_t cond;
 	double res0[5];                      /* first iteration's residuals */
 	int have_res0;
+	int phi_valid;                       /* limiter tasks have been submitted */
 };
 
 void fv_solver_opts_default(fv_solver_opts_t *o)
@@ -379,7 +380,11 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 				FV_CALL(fv_insert_gradient(d->geo, d->hw, d->hwn, d->hgrad, &a));
 			}
 			FV_CALL(halo(s, HALO_GRAD));
-			if (s->P.limiter) {
+			/* past limiter_freeze the last limiter (owned and ghost
+			 * values) stays; a solver that has not computed one yet
+			 * (a run continued from a restart) computes it once */
+			int frozen = s->o.limiter_freeze > 0 && iter > s->o.limiter_freeze && s->phi_valid;
+			if (s->P.limiter && !frozen) {
 				for (int b = 0; b < s->nb; b++) {
 					block_data_t *d = &s->b[b];
 					fv_task_args_t a;
@@ -387,6 +392,7 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 					FV_CALL(fv_insert_limiter(d->geo, d->hw, d->hgrad, d->hphi, &a));
 				}
 				FV_CALL(halo(s, HALO_PHI));
+				s->phi_valid = 1;
 			}
 		}
 		for (int b = 0; b < s->nb; b++) {
