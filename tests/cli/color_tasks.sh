@@ -6,17 +6,9 @@
 # (only the order of each cell's sum may change), for greedy and minimal
 # colourings, 1 and 4 blocks; a trace holds flux_color<k> tasks for every
 # group, block, RK stage and iteration (when the FxT StarPU is there).
-set -u
-fv="$top_builddir/fvstar"
-py=${PYTHON3:-python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$top_srcdir/tests/cli/lib.sh"
 
-"$fv" mesh gen ramp --cells mixed --nx 30 --ny 16 --nz 2 --hi 1.5,1,0.1 --angle 10 -o "$tmp/w.su2" >/dev/null 2>&1 ||
-	{ echo "FAIL: mesh gen"; exit 1; }
-sed "s|^file = wedge.su2|file = $tmp/w.su2|" "$top_srcdir/cases/wedge/wedge.cfg" >"$tmp/w.cfg"
+wedge_case
 run() { "$fv" run "$tmp/w.cfg" numerics.iterations=30 numerics.residual_drop=0 output.vtu=no \
 	output.progress_every=0 "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; return 1; }; }
 for nb in 1 4; do
@@ -48,4 +40,4 @@ elif grep -q "FxT-enabled StarPU" "$tmp/err"; then
 else
 	cat "$tmp/err"; fail "traced run"
 fi
-[ "$fails" = 0 ] || exit 1
+finish

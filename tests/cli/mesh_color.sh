@@ -4,12 +4,7 @@
 # lower bound, the largest face count of a cell (4 for tets, 5 for prisms,
 # 6 for hexes and the mixed mesh), greedy never uses fewer colours, every
 # face is in one group; a bad method is an error naming the option.
-set -u
-fv="$top_builddir/fvstar"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$top_srcdir/tests/cli/lib.sh"
 
 for spec in tet:4 prism:5 hex:6 mixed:6; do
 	cells=${spec%:*} bound=${spec#*:}
@@ -31,4 +26,4 @@ if "$fv" mesh color "$tmp/tet.su2" --method bogus >"$tmp/err" 2>&1; then
 else
 	grep -q "option --method: 'bogus'" "$tmp/err" || { cat "$tmp/err"; fail "bad --method message"; }
 fi
-[ "$fails" = 0 ] || exit 1
+finish

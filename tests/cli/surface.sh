@@ -7,33 +7,10 @@
 # (chord 2, one closed curve); --exp writes the measured sections; the
 # default output directory is OUT/surface; errors: no restart, bad
 # stations, a station off the wall.
-set -u
-fv="$top_builddir/fvstar"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$top_srcdir/tests/cli/lib.sh"
 
-"$fv" mesh gen box --cells mixed --nx 6 --ny 5 --nz 4 --hi 2,1.5,1 --perturb 0.2 -o "$tmp/box.su2" >/dev/null 2>&1 ||
-	{ echo "FAIL: mesh gen"; exit 1; }
-cat >"$tmp/s.cfg" <<'CFG'
-[mesh]
-file = box.su2
-[flow]
-mach = 0.5
-alpha = 3
-init = riemann
-left = 1,0,2
-right = 1,0,2
-[numerics]
-iterations = 3
-[bc]
-xmin = wall
-xmax = wall
-ymin = wall
-ymax = wall
-zmin = wall
-zmax = wall
+uniform_box_case s
+cat >>"$tmp/s.cfg" <<'CFG'
 [partition]
 blocks = 3
 [output]

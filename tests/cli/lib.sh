@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: MIT
+# Sourced by the command-line tests: the fvstar binary and python3, a
+# temporary directory removed at exit, failure counting, and the small cases
+# several tests run. Needs top_builddir and top_srcdir (set by make check).
+set -u
+fv="$top_builddir/fvstar"
+py=${PYTHON3:-python3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# The exit status of the test from the failures counted.
+finish() {
+	[ "$fails" = 0 ] || exit 1
+	exit 0
+}
+
+# wedge_case: the Mach 2 ramp of cases/wedge on a small mixed mesh, as
+# $tmp/w.cfg (mesh $tmp/w.su2).
+wedge_case() {
+	"$fv" mesh gen ramp --cells mixed --nx 30 --ny 16 --nz 2 --hi 1.5,1,0.1 --angle 10 -o "$tmp/w.su2" \
+		>/dev/null 2>&1 || { echo "FAIL: mesh gen ramp"; exit 1; }
+	sed "s|^file = wedge.su2|file = $tmp/w.su2|" "$top_srcdir/cases/wedge/wedge.cfg" >"$tmp/w.cfg"
+}
+
+# uniform_box_case NAME: gas at rest at uniform pressure 2 (free stream:
+# Mach 0.5 at alpha 3 deg, p 1/1.4) in a perturbed mixed box [0,2]x[0,1.5]x[0,1]
+# of slip walls, 3 iterations, as $tmp/NAME.cfg (mesh $tmp/box.su2); the
+# caller appends further sections.
+uniform_box_case() {
+	"$fv" mesh gen box --cells mixed --nx 6 --ny 5 --nz 4 --hi 2,1.5,1 --perturb 0.2 -o "$tmp/box.su2" \
+		>/dev/null 2>&1 || { echo "FAIL: mesh gen box"; exit 1; }
+	cat >"$tmp/$1.cfg" <<'CFG'
+[mesh]
+file = box.su2
+[flow]
+mach = 0.5
+alpha = 3
+init = riemann
+left = 1,0,2
+right = 1,0,2
+[numerics]
+iterations = 3
+[bc]
+xmin = wall
+xmax = wall
+ymin = wall
+ymax = wall
+zmin = wall
+zmax = wall
+CFG
+}
