@@ -74,7 +74,7 @@ typedef struct fv_case {
 	double limiter_k;
 	int limiter_freeze;               /* 0: never */
 	int limiter_vars;                 /* fv_limiter_vars_t */
-	int rk_stages;                    /* 2 or 3 */
+	int rk_stages;                    /* 1 (forward Euler), 2 or 3 */
 	double cfl;
 	int time_mode;                    /* fv_time_mode_t */
 	double t_end;                     /* 0: not set (then required for unsteady) */

@@ -26,7 +26,7 @@ typedef struct fv_solver_opts {
 	int limiter;            /* 0 none, 1 Venkatakrishnan, 2 Barth */
 	int limiter_all;        /* 1 per variable, 0 from pressure */
 	int limiter_freeze;     /* > 0: keep the limiter of iteration limiter_freeze after it */
-	int rk;                 /* 2 or 3 stages (SSP) */
+	int rk;                 /* 1 (forward Euler), 2 or 3 stages (SSP) */
 	int steady;             /* 1: local time step; 0: global, up to t_end */
 	double t_end;
 	double winf[5];         /* free stream, primitive (rho u v w p) */

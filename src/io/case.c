@@ -73,8 +73,8 @@ static const char *const flux_sums[] = {"atomic", "gather", "color", "auto", NUL
 static const char *const colorings[] = {"greedy", "minimal", NULL};
 static const char *const limiters[] = {"venkatakrishnan", "barth", "none", NULL};
 static const char *const limiter_vars[] = {"pressure", "all", NULL};
-static const char *const rks[] = {"2", "3", NULL};
-static const int rk_values[] = {2, 3};
+static const char *const rks[] = {"1", "2", "3", NULL};
+static const int rk_values[] = {1, 2, 3};
 static const char *const time_modes[] = {"steady", "unsteady", NULL};
 static const char *const partitioners[] = {"metis", "scotch", "linear", NULL};
 static const int partitioner_values[] = {FV_PART_METIS, FV_PART_SCOTCH, FV_PART_LINEAR};
@@ -164,7 +164,8 @@ static const key_desc_t keys[] = {
 		 "pressure: one limiter per cell from the local min/max of pressure, applied to every "
 		 "variable (as in the papers); all: one limiter per variable."),
 	ENUM_KEY("numerics", "rk", rk_stages, rks, rk_values, "2",
-		 "Stages of the explicit SSP Runge-Kutta scheme (2 as in PHengLEI, or 3)."),
+		 "Stages of the explicit SSP Runge-Kutta scheme (2 as in PHengLEI, or 3; 1: forward Euler, "
+		 "first order in time)."),
 	REAL_KEY("numerics", "cfl", cfl, 0, 1, HUGE_VAL, 0, "1", NULL, "CFL number."),
 	ENUM_KEY("numerics", "time", time_mode, time_modes, NULL, "steady",
 		 "steady: local time step per cell; unsteady: one global time step, up to t_end."),

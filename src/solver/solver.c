@@ -253,7 +253,10 @@ static void set_params(fv_solver_t *s)
 	for (int d = 0; d < 3; d++)
 		P->xref[d] = (fv_real_t)o->moment_center[d];
 	/* SSP Runge-Kutta (Shu-Osher): q = a q0 + b (q - dt/V R) */
-	if (o->rk == 3) {
+	if (o->rk == 1) {
+		s->n_stages = 1;
+		s->rk_a[0] = 0, s->rk_b[0] = 1;
+	} else if (o->rk == 3) {
 		s->n_stages = 3;
 		s->rk_a[0] = 0, s->rk_b[0] = 1;
 		s->rk_a[1] = (fv_real_t)0.75, s->rk_b[1] = (fv_real_t)0.25;
@@ -271,7 +274,7 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	fv_solver_t *s;
 	FV_CHECK(n_blocks >= 1, FV_ERR_ARG, "solver needs at least one block");
 	FV_CHECK(o->order == 1 || o->order == 2, FV_ERR_ARG, "order must be 1 or 2 (got %d)", o->order);
-	FV_CHECK(o->rk == 2 || o->rk == 3, FV_ERR_ARG, "rk must be 2 or 3 (got %d)", o->rk);
+	FV_CHECK(o->rk >= 1 && o->rk <= 3, FV_ERR_ARG, "rk must be 1, 2 or 3 (got %d)", o->rk);
 	FV_CHECK(o->marker_bc, FV_ERR_ARG, "solver needs a boundary condition for each marker");
 	FV_CALL(fv_calloc(&s, 1, sizeof *s, "solver"));
 	*sp = s;
