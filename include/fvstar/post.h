@@ -41,6 +41,11 @@ fv_err_t fv_surface_extract(fv_surface_t *s, const fv_mesh_t *m, const uint8_t *
 /* node_val[n_nodes] = sum over the faces around a node of area * face_val,
  * divided by the sum of their areas. */
 fv_err_t fv_surface_face_to_node(const fv_surface_t *s, const double *face_val, double *node_val);
+/* The surface as a VTK XML unstructured grid of triangles and quads (raw
+ * appended binary, written to path.tmp and renamed), with the scalar
+ * `name` as point data (node_val) and cell data (face_val), for ParaView. */
+fv_err_t fv_surface_write_vtu(const char *path, const fv_surface_t *s, const char *name, const double *node_val,
+			      const double *face_val);
 
 /* ------------------------------------------------------------------ cuts */
 

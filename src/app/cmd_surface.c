@@ -24,7 +24,8 @@ static const char surface_usage[] =
 	"Cuts the wall ([forces] markers, or every wall marker) of the run's restart\n"
 	"(OUT/restart.bin of the case; --restart to name another) at y = eta * B and\n"
 	"writes, per station, DIR/cp_etaE.csv: x_over_c, z_over_c, cp, surface\n"
-	"(upper|lower), x, y, z; DIR/stations.csv lists LE, TE and chords.\n"
+	"(upper|lower), x, y, z; DIR/stations.csv lists LE, TE and chords;\n"
+	"DIR/surface.vtu is the wall with Cp at nodes and faces (ParaView).\n"
 	"Cp = (p - p_inf) / (rho_inf |V_inf|^2 / 2) from the cell at each wall face,\n"
 	"averaged to the nodes by face area and interpolated along the cut.\n"
 	"  --stations  2y/b of the stations (default the ONERA M6 sections:\n"
@@ -225,6 +226,8 @@ fv_err_t fv_cmd_surface(int argc, char **argv)
 		fprintf(stderr, "fvstar: warning: %ld wall faces have rho <= 0 or p <= 0\n", n_bad);
 
 	FV_CALL_GOTO(err, out, fv_output_mkdir(dir));
+	snprintf(path, sizeof path, "%s/surface.vtu", dir);
+	FV_CALL_GOTO(err, out, fv_surface_write_vtu(path, &s, "cp", node_cp, face_cp));
 	snprintf(path, sizeof path, "%s/stations.csv", dir);
 	sf = fopen(path, "w");
 	if (!sf) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fvstar/post.h"
+#include "mesh/vtu_internal.h"
 
 #define DEG (3.14159265358979323846 / 180)
 
@@ -153,6 +154,54 @@ fv_err_t fv_surface_face_to_node(const fv_surface_t *s, const double *face_val, 
 		node_val[i] = w[i] > 0 ? node_val[i] / w[i] : NAN;
 	free(w);
 	return FV_OK;
+}
+
+static void write_surface(fv_vtu_out_t *o, const fv_surface_t *s, const char *name, const double *node_val,
+			  const double *face_val)
+{
+	size_t np = (size_t)s->n_nodes, nf = (size_t)s->n_faces, nconn = (size_t)s->face_node_off[s->n_faces];
+	uint64_t off = 0;
+	fv_vtu_begin(o);
+	fprintf(o->f, "  <UnstructuredGrid>\n    <Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n"
+		      "      <PointData Scalars=\"%s\">\n", np, nf, name);
+	fv_vtu_array_tag(o, "Float64", name, 1, np * sizeof(double), &off);
+	fprintf(o->f, "      </PointData>\n      <CellData Scalars=\"%s\">\n", name);
+	fv_vtu_array_tag(o, "Float64", name, 1, nf * sizeof(double), &off);
+	fprintf(o->f, "      </CellData>\n");
+	fv_vtu_geometry_tags(o, np, nf, nconn, &off);
+	fprintf(o->f, "    </Piece>\n  </UnstructuredGrid>\n  <AppendedData encoding=\"raw\">\n   _");
+	fv_vtu_put_block_size(o, np * sizeof(double));
+	fv_vtu_put(o, node_val, np * sizeof(double));
+	fv_vtu_put_block_size(o, nf * sizeof(double));
+	fv_vtu_put(o, face_val, nf * sizeof(double));
+	fv_vtu_put_block_size(o, np * 3 * sizeof(double));
+	fv_vtu_put(o, s->xyz, np * 3 * sizeof(double));
+	/* fv_idx_t is int32_t: connectivity and offsets as they are */
+	fv_vtu_put_block_size(o, nconn * sizeof(int32_t));
+	fv_vtu_put(o, s->face_node, nconn * sizeof(int32_t));
+	fv_vtu_put_block_size(o, nf * sizeof(int32_t));
+	fv_vtu_put(o, s->face_node_off + 1, nf * sizeof(int32_t));
+	fv_vtu_put_block_size(o, nf);
+	for (size_t f = 0; f < nf; f++) {
+		uint8_t t = s->face_node_off[f + 1] - s->face_node_off[f] == 3 ? 5 : 9; /* VTK_TRIANGLE, VTK_QUAD */
+		fv_vtu_put(o, &t, 1);
+	}
+	fprintf(o->f, "\n  </AppendedData>\n</VTKFile>\n");
+}
+
+fv_err_t fv_surface_write_vtu(const char *path, const fv_surface_t *s, const char *name, const double *node_val,
+			      const double *face_val)
+{
+	fv_vtu_out_t o;
+	fv_err_t err;
+	FV_CHECK(s->n_faces > 0 && node_val && face_val, FV_ERR_ARG, "%s: an empty surface or no values to write",
+		 path);
+	err = fv_vtu_open(&o, path);
+	if (err == FV_OK)
+		write_surface(&o, s, name, node_val, face_val);
+	if (fv_vtu_close(&o) != FV_OK && err == FV_OK)
+		err = FV_ERR_IO;
+	return err;
 }
 
 /* ------------------------------------------------------------------ cuts */

@@ -21,9 +21,33 @@ CFG
 exp="$top_srcdir/cases/onera_m6/onera_m6_exp_2308.dat"
 "$fv" surface "$tmp/s.cfg" output.dir="$tmp/out" --stations 0.2,0.44 --span 1.5 --exp "$exp" --out "$tmp/s" \
 	>"$tmp/out.txt" 2>"$tmp/err.txt" || { cat "$tmp/err.txt"; fail "surface"; }
-for f in cp_eta0.20.csv cp_eta0.44.csv exp_eta0.20.csv exp_eta0.44.csv stations.csv; do
+for f in cp_eta0.20.csv cp_eta0.44.csv exp_eta0.20.csv exp_eta0.44.csv stations.csv surface.vtu; do
 	[ -s "$tmp/s/$f" ] || fail "missing $f"
 done
+# surface.vtu in VTK's own reader: the box's 6 walls, Cp at every point and face
+vpy=
+for p in "${PYTHON3:-}" python3 /usr/bin/python3; do
+	[ -n "$p" ] && "$p" -c 'import vtk' 2>/dev/null && { vpy=$p; break; }
+done
+if [ -n "$vpy" ]; then
+	"$vpy" - "$tmp/s/surface.vtu" "$("$fv" mesh info "$tmp/box.su2" 2>/dev/null | sed -n 's/^faces: .*(boundary \([0-9]*\).*/\1/p')" <<'PY' ||
+import sys, vtk
+r = vtk.vtkXMLUnstructuredGridReader()
+r.SetFileName(sys.argv[1])
+r.Update()
+g = r.GetOutput()
+assert g.GetNumberOfCells() == int(sys.argv[2]), (g.GetNumberOfCells(), sys.argv[2])
+for a in (g.GetPointData().GetArray("cp"), g.GetCellData().GetArray("cp")):
+    lo, hi = a.GetRange()
+    assert abs(lo - 10.285714285714286) < 1e-12 and abs(hi - 10.285714285714286) < 1e-12, (lo, hi)
+types = {g.GetCellType(i) for i in range(g.GetNumberOfCells())}
+assert types <= {5, 9} and types, types
+print("surface.vtu: %d points, %d faces, Cp 10.2857 everywhere" % (g.GetNumberOfPoints(), g.GetNumberOfCells()))
+PY
+		fail "surface.vtu in VTK"
+else
+	echo "no python3 with vtk: surface.vtu not read back"
+fi
 for e in 0.20:0.3 0.44:0.66; do
 	f="$tmp/s/cp_eta${e%:*}.csv"
 	awk -F, -v y="${e#*:}" '
