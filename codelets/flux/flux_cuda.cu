@@ -7,6 +7,12 @@
  * of faces that share no cell, plain adds, deterministic). */
 #include "codelets/cuda_common.cuh"
 
+/* Zeroes the owned cells' residual (buffer 4) before a summation. */
+static void zero_residual(void *buffers[], const fv_task_args_t *a)
+{
+	cudaMemsetAsync(FV_PTR(4, fv_real_t), 0, (size_t)FV_NVAR * a->L.n_owned * sizeof(fv_real_t), FV_CUDA_STREAM);
+}
+
 static __global__ void flux_kernel(fv_view_t v, fv_params_t P, const fv_real_t *w, const fv_real_t *grad,
 				   const fv_real_t *phi, fv_real_t *res)
 {
@@ -30,7 +36,7 @@ extern "C" void fv_flux_cuda(void *buffers[], void *cl_arg)
 	FV_ARGS_UNPACK(cl_arg, &a);
 	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
 	fv_real_t *res = FV_PTR(4, fv_real_t);
-	cudaMemsetAsync(res, 0, (size_t)FV_NVAR * v.n_owned * sizeof *res, FV_CUDA_STREAM);
+	zero_residual(buffers, &a);
 	if (v.n_faces == 0)
 		return;
 	flux_kernel<<<fv_cuda_blocks(v.n_faces), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
@@ -91,11 +97,6 @@ static void launch_groups(void *buffers[], const fv_task_args_t *a, int k0, int 
 				FV_PTR(3, const fv_real_t), res, b, e);
 	}
 	FV_CUDA_CHECK_LAUNCH();
-}
-
-static void zero_residual(void *buffers[], const fv_task_args_t *a)
-{
-	cudaMemsetAsync(FV_PTR(4, fv_real_t), 0, (size_t)FV_NVAR * a->L.n_owned * sizeof(fv_real_t), FV_CUDA_STREAM);
 }
 
 extern "C" void fv_flux_color_cuda(void *buffers[], void *cl_arg)

@@ -4,54 +4,21 @@
 #include "codelets/common.h"
 
 static struct starpu_perfmodel model = {.type = STARPU_HISTORY_BASED, .symbol = "fv_update"};
-static struct starpu_codelet cl_first = {
-	.cpu_funcs = {fv_update_cpu},
-	.cpu_funcs_name = {"fv_update_cpu"},
+/* Four variants of one codelet: q0 written (first stage) or read, and
+ * with or without the clock of an unsteady run as a sixth buffer. */
 #ifdef FV_HAVE_CUDA
-	.cuda_funcs = {fv_update_cuda},
-	.cuda_flags = {STARPU_CUDA_ASYNC},
+#define UPDATE_CUDA .cuda_funcs = {fv_update_cuda}, .cuda_flags = {STARPU_CUDA_ASYNC},
+#else
+#define UPDATE_CUDA
 #endif
-	.nbuffers = 5,
-	.modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_RW},
-	.model = &model,
-	.name = "fv_update",
-};
-static struct starpu_codelet cl_next = {
-	.cpu_funcs = {fv_update_cpu},
-	.cpu_funcs_name = {"fv_update_cpu"},
-#ifdef FV_HAVE_CUDA
-	.cuda_funcs = {fv_update_cuda},
-	.cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
-	.nbuffers = 5,
-	.modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_RW},
-	.model = &model,
-	.name = "fv_update",
-};
-static struct starpu_codelet cl_first_clock = {
-	.cpu_funcs = {fv_update_cpu},
-	.cpu_funcs_name = {"fv_update_cpu"},
-#ifdef FV_HAVE_CUDA
-	.cuda_funcs = {fv_update_cuda},
-	.cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
-	.nbuffers = 6,
-	.modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_RW, STARPU_R},
-	.model = &model,
-	.name = "fv_update",
-};
-static struct starpu_codelet cl_next_clock = {
-	.cpu_funcs = {fv_update_cpu},
-	.cpu_funcs_name = {"fv_update_cpu"},
-#ifdef FV_HAVE_CUDA
-	.cuda_funcs = {fv_update_cuda},
-	.cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
-	.nbuffers = 6,
-	.modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_RW, STARPU_R},
-	.model = &model,
-	.name = "fv_update",
-};
+#define UPDATE_CODELET(n, q0_mode)                                                                      \
+	{.cpu_funcs = {fv_update_cpu}, .cpu_funcs_name = {"fv_update_cpu"}, UPDATE_CUDA.nbuffers = (n),     \
+	 .modes = {STARPU_R, STARPU_R, STARPU_R, q0_mode, STARPU_RW, STARPU_R}, .model = &model,            \
+	 .name = "fv_update"}
+static struct starpu_codelet cl_first = UPDATE_CODELET(5, STARPU_W);
+static struct starpu_codelet cl_next = UPDATE_CODELET(5, STARPU_R);
+static struct starpu_codelet cl_first_clock = UPDATE_CODELET(6, STARPU_W);
+static struct starpu_codelet cl_next_clock = UPDATE_CODELET(6, STARPU_R);
 
 fv_err_t fv_insert_update(starpu_data_handle_t geo, starpu_data_handle_t res, starpu_data_handle_t dt,
 			  starpu_data_handle_t clock, starpu_data_handle_t q0, starpu_data_handle_t q, int first,
