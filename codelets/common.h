@@ -16,6 +16,33 @@
 extern "C" {
 #endif
 
+/*
+ * A codelet with a CPU function, its CUDA functions (a parenthesised list:
+ * several variants let a perf-model scheduler pick), a history model and
+ * its buffers' access modes:
+ *   FV_CODELET(fv_x_cpu, (fv_x_cuda, fv_x_other_cuda), model, "fv_x", 2, STARPU_R, STARPU_W)
+ */
+#define FV_UNPAREN(...) __VA_ARGS__
+#ifdef FV_HAVE_CUDA
+#define FV_CODELET_CUDA(cuda) \
+	.cuda_funcs = {FV_UNPAREN cuda}, .cuda_flags = {STARPU_CUDA_ASYNC, STARPU_CUDA_ASYNC, STARPU_CUDA_ASYNC},
+#else
+#define FV_CODELET_CUDA(cuda)
+#endif
+#define FV_CODELET(cpu, cuda, model_, name_, n, ...)                                                       \
+	{.cpu_funcs = {cpu}, .cpu_funcs_name = {#cpu}, FV_CODELET_CUDA(cuda).nbuffers = (n), .modes = {__VA_ARGS__}, \
+	 .model = &(model_), .name = (name_)}
+
+/* The faces of a CPU face loop in the order of its strategy: the colour
+ * groups one after another (color), or the block's order (NULL). */
+#define FV_CPU_FACE_LIST(v, sum) ((sum) == FV_SUM_COLOR ? (v)->color_face : (const fv_idx_t *)NULL)
+
+/* A stage's codelet array index from its strategy (FV_SUM_*). */
+static inline int fv_sum_index(int sum)
+{
+	return sum >= 0 && sum < 4 ? sum : FV_SUM_GATHER;
+}
+
 typedef struct fv_task_args {
 	fv_layout_t L;       /* the block's mesh layout (offsets into geo) */
 	fv_params_t P;
@@ -57,8 +84,9 @@ fv_err_t fv_insert_nodes(starpu_data_handle_t geo, starpu_data_handle_t w, starp
 			 const fv_task_args_t *a);
 fv_err_t fv_insert_gradient(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t wn,
 			    starpu_data_handle_t grad, const fv_task_args_t *a);
+/* mm: the face-loop variants' min/max (2 FV_NVAR values per owned cell) */
 fv_err_t fv_insert_limiter(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
-			   starpu_data_handle_t phi, const fv_task_args_t *a);
+			   starpu_data_handle_t phi, starpu_data_handle_t mm, const fv_task_args_t *a);
 fv_err_t fv_insert_flux(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
 			starpu_data_handle_t phi, starpu_data_handle_t res, const fv_task_args_t *a);
 /* One colour group's faces into the residual (color_tasks): group 0 writes
@@ -99,11 +127,18 @@ void fv_prim_cuda(void *buffers[], void *cl_arg);
 void fv_nodes_cuda(void *buffers[], void *cl_arg);
 void fv_gradient_cuda(void *buffers[], void *cl_arg);
 void fv_limiter_cuda(void *buffers[], void *cl_arg);
+void fv_nodes_atomic_cuda(void *buffers[], void *cl_arg);
+void fv_gradient_atomic_cuda(void *buffers[], void *cl_arg);
+void fv_gradient_color_cuda(void *buffers[], void *cl_arg);
+void fv_limiter_atomic_cuda(void *buffers[], void *cl_arg);
+void fv_limiter_color_cuda(void *buffers[], void *cl_arg);
 void fv_flux_cuda(void *buffers[], void *cl_arg);
 void fv_flux_gather_cuda(void *buffers[], void *cl_arg);
 void fv_flux_color_cuda(void *buffers[], void *cl_arg);
 void fv_flux_group_cuda(void *buffers[], void *cl_arg);
 void fv_timestep_cuda(void *buffers[], void *cl_arg);
+void fv_timestep_atomic_cuda(void *buffers[], void *cl_arg);
+void fv_timestep_color_cuda(void *buffers[], void *cl_arg);
 void fv_clock_cuda(void *buffers[], void *cl_arg);
 void fv_clock_init_cuda(void *buffers[], void *cl_arg);
 void fv_clock_redux_cuda(void *buffers[], void *cl_arg);

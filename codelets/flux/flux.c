@@ -11,29 +11,19 @@ static struct starpu_perfmodel model_gather = {.type = STARPU_HISTORY_BASED, .sy
 static struct starpu_perfmodel model_color = {.type = STARPU_HISTORY_BASED, .symbol = "fv_flux_color"};
 static struct starpu_perfmodel model_auto = {.type = STARPU_HISTORY_BASED, .symbol = "fv_flux_auto"};
 
-#ifdef FV_HAVE_CUDA
-#define FLUX_CODELET(m, ...)                                                  \
-	{.cpu_funcs = {fv_flux_cpu}, .cpu_funcs_name = {"fv_flux_cpu"}, .cuda_funcs = {__VA_ARGS__}, \
-	 .cuda_flags = {STARPU_CUDA_ASYNC, STARPU_CUDA_ASYNC, STARPU_CUDA_ASYNC}, .nbuffers = 5, \
-	 .modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W}, .model = &(m), .name = "fv_flux"}
-#else
-#define FLUX_CODELET(m, ...)                                                  \
-	{.cpu_funcs = {fv_flux_cpu}, .cpu_funcs_name = {"fv_flux_cpu"}, .nbuffers = 5, \
-	 .modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W}, .model = &(m), .name = "fv_flux"}
-#endif
-
-/* indexed by fv_params_t.flux_sum: atomic, gather, color, auto */
+#define FLUX_CODELET(m, cuda) \
+	FV_CODELET(fv_flux_cpu, cuda, m, "fv_flux", 5, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W)
 static struct starpu_codelet cls[4] = {
-	FLUX_CODELET(model, fv_flux_cuda),
-	FLUX_CODELET(model_gather, fv_flux_gather_cuda),
-	FLUX_CODELET(model_color, fv_flux_color_cuda),
-	FLUX_CODELET(model_auto, fv_flux_cuda, fv_flux_gather_cuda, fv_flux_color_cuda),
+	[FV_SUM_ATOMIC] = FLUX_CODELET(model, (fv_flux_cuda)),
+	[FV_SUM_GATHER] = FLUX_CODELET(model_gather, (fv_flux_gather_cuda)),
+	[FV_SUM_COLOR] = FLUX_CODELET(model_color, (fv_flux_color_cuda)),
+	[FV_SUM_AUTO] = FLUX_CODELET(model_auto, (fv_flux_cuda, fv_flux_gather_cuda, fv_flux_color_cuda)),
 };
 
 fv_err_t fv_insert_flux(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
 			starpu_data_handle_t phi, starpu_data_handle_t res, const fv_task_args_t *a)
 {
-	struct starpu_codelet *cl = &cls[a->P.flux_sum >= 0 && a->P.flux_sum < 4 ? a->P.flux_sum : 0];
+	struct starpu_codelet *cl = &cls[fv_sum_index(a->P.flux_sum)];
 	return fv_task_check(starpu_task_insert(cl, STARPU_R, geo, STARPU_R, w, STARPU_R, grad, STARPU_R, phi,
 						STARPU_W, res, STARPU_VALUE, a, sizeof *a, STARPU_NAME, "flux", 0),
 			     "flux", a->block);
@@ -52,17 +42,9 @@ static uint32_t group_footprint(struct starpu_task *task)
 static struct starpu_perfmodel model_group = {
 	.type = STARPU_HISTORY_BASED, .symbol = "fv_flux_group", .footprint = group_footprint};
 
-#ifdef FV_HAVE_CUDA
-#define GROUP_CODELET(mode)                                                                              \
-	{.cpu_funcs = {fv_flux_group_cpu}, .cpu_funcs_name = {"fv_flux_group_cpu"},                          \
-	 .cuda_funcs = {fv_flux_group_cuda}, .cuda_flags = {STARPU_CUDA_ASYNC}, .nbuffers = 5,               \
-	 .modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_R, mode}, .model = &model_group, .name = "fv_flux_group"}
-#else
-#define GROUP_CODELET(mode)                                                                              \
-	{.cpu_funcs = {fv_flux_group_cpu}, .cpu_funcs_name = {"fv_flux_group_cpu"}, .nbuffers = 5,           \
-	 .modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_R, mode}, .model = &model_group, .name = "fv_flux_group"}
-#endif
-
+#define GROUP_CODELET(mode) \
+	FV_CODELET(fv_flux_group_cpu, (fv_flux_group_cuda), model_group, "fv_flux_group", 5, STARPU_R, STARPU_R, \
+		   STARPU_R, STARPU_R, mode)
 static struct starpu_codelet group_cls[2] = {GROUP_CODELET(STARPU_W), GROUP_CODELET(STARPU_RW)};
 
 fv_err_t fv_insert_flux_group(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,

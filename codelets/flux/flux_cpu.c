@@ -22,7 +22,7 @@ static void sum_faces(void *buffers[], const fv_task_args_t *a, const fv_idx_t *
 		fv_real_t F[FV_NVAR];
 		fv_idx_t f = list ? list[i] : i;
 		fv_k_face_flux(&v, &a->P, w, grad, phi, f, F);
-		fv_k_face_add(res, no, v.face_cell[2 * (size_t)f], v.face_cell[2 * (size_t)f + 1], F);
+		fv_k_face_add(res, no, v.face_cell[2 * (size_t)f], v.face_cell[2 * (size_t)f + 1], F, 0);
 	}
 }
 

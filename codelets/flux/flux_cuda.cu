@@ -7,112 +7,49 @@
  * of faces that share no cell, plain adds, deterministic). */
 #include "codelets/cuda_common.cuh"
 
-/* Zeroes the owned cells' residual (buffer 4) before a summation. */
-static void zero_residual(void *buffers[], const fv_task_args_t *a)
-{
-	cudaMemsetAsync(FV_PTR(4, fv_real_t), 0, (size_t)FV_NVAR * a->L.n_owned * sizeof(fv_real_t), FV_CUDA_STREAM);
-}
-
-static __global__ void flux_kernel(fv_view_t v, fv_params_t P, const fv_real_t *w, const fv_real_t *grad,
-				   const fv_real_t *phi, fv_real_t *res)
-{
-	fv_idx_t f = blockIdx.x * blockDim.x + threadIdx.x;
-	if (f >= v.n_faces)
-		return;
-	fv_real_t F[FV_NVAR];
-	fv_idx_t o = v.face_cell[2 * (size_t)f], nb = v.face_cell[2 * (size_t)f + 1], no = v.n_owned;
-	fv_k_face_flux(&v, &P, w, grad, phi, f, F);
-	if (o < no)
-		for (int q = 0; q < FV_NVAR; q++)
-			atomicAdd(&res[(size_t)q * no + o], F[q]);
-	if (nb >= 0 && nb < no)
-		for (int q = 0; q < FV_NVAR; q++)
-			atomicAdd(&res[(size_t)q * no + nb], -F[q]);
-}
-
-extern "C" void fv_flux_cuda(void *buffers[], void *cl_arg)
-{
-	fv_task_args_t a;
-	FV_ARGS_UNPACK(cl_arg, &a);
-	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
-	fv_real_t *res = FV_PTR(4, fv_real_t);
-	zero_residual(buffers, &a);
-	if (v.n_faces == 0)
-		return;
-	flux_kernel<<<fv_cuda_blocks(v.n_faces), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-		v, a.P, FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t), FV_PTR(3, const fv_real_t), res);
-	FV_CUDA_CHECK_LAUNCH();
-}
-
-static __global__ void flux_gather_kernel(fv_view_t v, fv_params_t P, const fv_real_t *w, const fv_real_t *grad,
-					  const fv_real_t *phi, fv_real_t *res)
-{
-	fv_idx_t c = blockIdx.x * blockDim.x + threadIdx.x;
-	if (c < v.n_owned)
-		fv_k_cell_flux_gather(&v, &P, w, grad, phi, res, c);
-}
-
-extern "C" void fv_flux_gather_cuda(void *buffers[], void *cl_arg)
-{
-	fv_task_args_t a;
-	FV_ARGS_UNPACK(cl_arg, &a);
-	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
-	if (v.n_owned == 0)
-		return;
-	flux_gather_kernel<<<fv_cuda_blocks(v.n_owned), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-		v, a.P, FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t), FV_PTR(3, const fv_real_t),
-		FV_PTR(4, fv_real_t));
-	FV_CUDA_CHECK_LAUNCH();
-}
-
-/* Face flux into owner and neighbour residuals with plain adds: only for
- * faces of one colour group, which share no cell. */
-static __global__ void flux_color_kernel(fv_view_t v, fv_params_t P, const fv_real_t *w, const fv_real_t *grad,
-					 const fv_real_t *phi, fv_real_t *res, fv_idx_t begin, fv_idx_t end)
-{
-	fv_idx_t i = begin + blockIdx.x * blockDim.x + threadIdx.x;
-	if (i >= end)
-		return;
-	fv_real_t F[FV_NVAR];
-	fv_idx_t f = v.color_face[i], no = v.n_owned;
-	fv_idx_t o = v.face_cell[2 * (size_t)f], nb = v.face_cell[2 * (size_t)f + 1];
-	if (o >= no && (nb < 0 || nb >= no))
-		return; /* a face between ghosts */
-	fv_k_face_flux(&v, &P, w, grad, phi, f, F);
-	fv_k_face_add(res, no, o, nb, F);
-}
-
-/* Launches colour groups k0 .. k1-1 in order on the task's stream: the
- * launches of one stream run in order, so a group starts when the previous
- * one has finished. */
-static void launch_groups(void *buffers[], const fv_task_args_t *a, int k0, int k1)
-{
-	fv_view_t v = fv_view_make(FV_PTR(0, void), &a->L);
-	fv_real_t *res = FV_PTR(4, fv_real_t);
-	for (int k = k0; k < k1; k++) {
-		fv_idx_t b = a->color_off[k], e = a->color_off[k + 1];
-		if (e > b)
-			flux_color_kernel<<<fv_cuda_blocks(e - b), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-				v, a->P, FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t),
-				FV_PTR(3, const fv_real_t), res, b, e);
+struct face_flux_body {
+	fv_view_t v;
+	fv_params_t P;
+	const fv_real_t *w, *grad, *phi;
+	fv_real_t *res;
+	__device__ void operator()(fv_idx_t f, int atomic) const
+	{
+		fv_idx_t o, nb;
+		if (!fv_k_face_owned(&v, f, &o, &nb))
+			return; /* a face between ghosts */
+		fv_real_t F[FV_NVAR];
+		fv_k_face_flux(&v, &P, w, grad, phi, f, F);
+		fv_k_face_add(res, v.n_owned, o, nb, F, atomic);
 	}
-	FV_CUDA_CHECK_LAUNCH();
+};
+
+struct cell_flux_body {
+	fv_view_t v;
+	fv_params_t P;
+	const fv_real_t *w, *grad, *phi;
+	fv_real_t *res;
+	__device__ void operator()(fv_idx_t c) const { fv_k_cell_flux_gather(&v, &P, w, grad, phi, res, c); }
+};
+
+extern "C" void fv_flux_launch(const fv_task_args_t *a, int sum, int k0, int k1, const void *geo, const fv_real_t *w,
+			       const fv_real_t *grad, const fv_real_t *phi, fv_real_t *res, cudaStream_t st)
+{
+	fv_view_t v = fv_view_make(geo, &a->L);
+	if (sum == FV_SUM_GATHER) {
+		fv_cuda_items(v.n_owned, cell_flux_body{v, a->P, w, grad, phi, res}, st);
+		return;
+	}
+	if (sum != FV_SUM_COLOR || k0 == 0)
+		cudaMemsetAsync(res, 0, (size_t)FV_NVAR * v.n_owned * sizeof *res, st);
+	fv_cuda_faces(v, a, sum, k0, k1, face_flux_body{v, a->P, w, grad, phi, res}, st);
 }
 
-extern "C" void fv_flux_color_cuda(void *buffers[], void *cl_arg)
-{
-	fv_task_args_t a;
-	FV_ARGS_UNPACK(cl_arg, &a);
-	zero_residual(buffers, &a);
-	launch_groups(buffers, &a, 0, a.n_colors);
-}
-
-/* color_tasks: one group per task, group 0 zeroing the residual first. */
-extern "C" void fv_flux_group_cuda(void *buffers[], void *cl_arg)
-{
-	fv_task_args_t a;
-	FV_ARGS_UNPACK(cl_arg, &a);
-	if (a.group == 0)
-		zero_residual(buffers, &a);
-	launch_groups(buffers, &a, a.group, a.group + 1);
-}
+#define FLUX_FUNC(name, sum, k0, k1)                                                                  \
+	FV_CUDA_FUNC(name, fv_flux_launch(&a, sum, k0, k1, FV_PTR(0, void), FV_PTR(1, const fv_real_t), \
+					  FV_PTR(2, const fv_real_t), FV_PTR(3, const fv_real_t),       \
+					  FV_PTR(4, fv_real_t), FV_CUDA_STREAM))
+FLUX_FUNC(fv_flux_cuda, FV_SUM_ATOMIC, 0, 0)
+FLUX_FUNC(fv_flux_gather_cuda, FV_SUM_GATHER, 0, 0)
+FLUX_FUNC(fv_flux_color_cuda, FV_SUM_COLOR, 0, a.n_colors)
+/* color_tasks: one group per task, group 0 zeroing the residual first */
+FLUX_FUNC(fv_flux_group_cuda, FV_SUM_COLOR, a.group, a.group + 1)

@@ -1,27 +1,31 @@
 /* SPDX-License-Identifier: MIT */
 /* Gradients of the primitive variables on owned cells: node-based
- * Green-Gauss (from node values) or weighted least squares (from cells). */
+ * Green-Gauss (from node values) or weighted least squares (from cells).
+ * One codelet per strategy (fv_params_t.grad_sum), each with its model. */
 #include "codelets/common.h"
 
 static struct starpu_perfmodel model = {.type = STARPU_HISTORY_BASED, .symbol = "fv_gradient"};
-static struct starpu_codelet cl = {
-	.cpu_funcs = {fv_gradient_cpu},
-	.cpu_funcs_name = {"fv_gradient_cpu"},
-#ifdef FV_HAVE_CUDA
-	.cuda_funcs = {fv_gradient_cuda},
-	.cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
-	.nbuffers = 4,
-	.modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_W},
-	.model = &model,
-	.name = "fv_gradient",
+static struct starpu_perfmodel model_atomic = {.type = STARPU_HISTORY_BASED, .symbol = "fv_gradient_atomic"};
+static struct starpu_perfmodel model_color = {.type = STARPU_HISTORY_BASED, .symbol = "fv_gradient_color"};
+static struct starpu_perfmodel model_auto = {.type = STARPU_HISTORY_BASED, .symbol = "fv_gradient_auto"};
+
+#define GRADIENT_CODELET(m, cuda) \
+	FV_CODELET(fv_gradient_cpu, cuda, m, "fv_gradient", 4, STARPU_R, STARPU_R, STARPU_R, STARPU_W)
+static struct starpu_codelet cls[4] = {
+	[FV_SUM_ATOMIC] = GRADIENT_CODELET(model_atomic, (fv_gradient_atomic_cuda)),
+	[FV_SUM_GATHER] = GRADIENT_CODELET(model, (fv_gradient_cuda)),
+	[FV_SUM_COLOR] = GRADIENT_CODELET(model_color, (fv_gradient_color_cuda)),
+	[FV_SUM_AUTO] = GRADIENT_CODELET(model_auto,
+					 (fv_gradient_cuda, fv_gradient_atomic_cuda, fv_gradient_color_cuda)),
 };
 
 fv_err_t fv_insert_gradient(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t wn,
 			    starpu_data_handle_t grad, const fv_task_args_t *a)
 {
+	/* least squares has only the cell loop */
+	int k = a->P.lsq ? FV_SUM_GATHER : fv_sum_index(a->P.grad_sum);
 	/* W on the whole field: ghost gradients come from the halo afterwards */
-	return fv_task_check(starpu_task_insert(&cl, STARPU_R, geo, STARPU_R, w, STARPU_R, wn, STARPU_W, grad,
+	return fv_task_check(starpu_task_insert(&cls[k], STARPU_R, geo, STARPU_R, w, STARPU_R, wn, STARPU_W, grad,
 						STARPU_VALUE, a, sizeof *a, STARPU_NAME, "gradient", 0),
 			     "gradient", a->block);
 }

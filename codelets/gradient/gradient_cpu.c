@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* CPU: cell loop over faces (GQ-C), or least squares over neighbours. */
+/* CPU gradients: cell loop over faces (GQ-C) or least squares over
+ * neighbours; for gradient_sum = atomic or color the face loop (GQ-F) in
+ * face or colour order, plain adds on one thread. */
+#include <string.h>
+
 #include "codelets/common.h"
 
 void fv_gradient_cpu(void *buffers[], void *cl_arg)
@@ -10,10 +14,18 @@ void fv_gradient_cpu(void *buffers[], void *cl_arg)
 	const fv_real_t *w = FV_PTR(1, const fv_real_t);
 	const fv_real_t *wn = FV_PTR(2, const fv_real_t);
 	fv_real_t *grad = FV_PTR(3, fv_real_t);
-	if (a.P.lsq)
+	if (a.P.lsq) {
 		for (fv_idx_t c = 0; c < v.n_owned; c++)
 			fv_k_gradient_lsq(&v, w, grad, c);
-	else
+	} else if (a.P.grad_sum == FV_SUM_GATHER || a.P.grad_sum == FV_SUM_AUTO) {
 		for (fv_idx_t c = 0; c < v.n_owned; c++)
 			fv_k_gradient(&v, wn, grad, c);
+	} else {
+		const fv_idx_t *list = FV_CPU_FACE_LIST(&v, a.P.grad_sum);
+		memset(grad, 0, (size_t)3 * FV_NVAR * v.n_cells * sizeof *grad);
+		for (fv_idx_t i = 0; i < v.n_faces; i++)
+			fv_k_face_gradient(&v, wn, grad, list ? list[i] : i, 0);
+		for (fv_idx_t c = 0; c < v.n_owned; c++)
+			fv_k_gradient_finish(&v, grad, c);
+	}
 }

@@ -1,26 +1,52 @@
 /* SPDX-License-Identifier: MIT */
-/* CUDA: cell loop (GQ-C, or least squares), one thread per owned cell. */
+/* CUDA gradients: cell loop (gather, GQ-C, and least squares), face loop
+ * with atomics (GQ-F) or per colour group; the face loops zero the owned
+ * sums first and divide by the volumes after. */
 #include "codelets/cuda_common.cuh"
 
-static __global__ void gradient_kernel(fv_view_t v, int lsq, const fv_real_t *w, const fv_real_t *wn, fv_real_t *grad)
+struct gradient_body {
+	fv_view_t v;
+	int lsq;
+	const fv_real_t *w, *wn;
+	fv_real_t *grad;
+	__device__ void operator()(fv_idx_t c) const
+	{
+		if (lsq)
+			fv_k_gradient_lsq(&v, w, grad, c);
+		else
+			fv_k_gradient(&v, wn, grad, c);
+	}
+};
+
+struct face_gradient_body {
+	fv_view_t v;
+	const fv_real_t *wn;
+	fv_real_t *grad;
+	__device__ void operator()(fv_idx_t f, int atomic) const { fv_k_face_gradient(&v, wn, grad, f, atomic); }
+};
+
+struct gradient_finish_body {
+	fv_view_t v;
+	fv_real_t *grad;
+	__device__ void operator()(fv_idx_t c) const { fv_k_gradient_finish(&v, grad, c); }
+};
+
+extern "C" void fv_gradient_launch(const fv_task_args_t *a, int sum, const void *geo, const fv_real_t *w,
+				   const fv_real_t *wn, fv_real_t *grad, cudaStream_t st)
 {
-	fv_idx_t c = blockIdx.x * blockDim.x + threadIdx.x;
-	if (c >= v.n_owned)
+	fv_view_t v = fv_view_make(geo, &a->L);
+	if (a->P.lsq || sum == FV_SUM_GATHER || sum == FV_SUM_AUTO) {
+		fv_cuda_items(v.n_owned, gradient_body{v, a->P.lsq, w, wn, grad}, st);
 		return;
-	if (lsq)
-		fv_k_gradient_lsq(&v, w, grad, c);
-	else
-		fv_k_gradient(&v, wn, grad, c);
+	}
+	cudaMemsetAsync(grad, 0, (size_t)3 * FV_NVAR * v.n_cells * sizeof *grad, st);
+	fv_cuda_faces(v, a, sum, face_gradient_body{v, wn, grad}, st);
+	fv_cuda_items(v.n_owned, gradient_finish_body{v, grad}, st);
 }
 
-extern "C" void fv_gradient_cuda(void *buffers[], void *cl_arg)
-{
-	fv_task_args_t a;
-	FV_ARGS_UNPACK(cl_arg, &a);
-	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
-	if (v.n_owned == 0)
-		return;
-	gradient_kernel<<<fv_cuda_blocks(v.n_owned), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-		v, a.P.lsq, FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t), FV_PTR(3, fv_real_t));
-	FV_CUDA_CHECK_LAUNCH();
-}
+#define GRADIENT_FUNC(name, sum) \
+	FV_CUDA_FUNC(name, fv_gradient_launch(&a, sum, FV_PTR(0, void), FV_PTR(1, const fv_real_t), \
+					      FV_PTR(2, const fv_real_t), FV_PTR(3, fv_real_t), FV_CUDA_STREAM))
+GRADIENT_FUNC(fv_gradient_cuda, FV_SUM_GATHER)
+GRADIENT_FUNC(fv_gradient_atomic_cuda, FV_SUM_ATOMIC)
+GRADIENT_FUNC(fv_gradient_color_cuda, FV_SUM_COLOR)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* CPU: cell loop (LM-C). */
+/* CPU limiter: cell loop (LM-C); for limiter_sum = atomic or color the
+ * local min/max from a face loop (LM-F) in face or colour order first. */
 #include "codelets/common.h"
 
 void fv_limiter_cpu(void *buffers[], void *cl_arg)
@@ -10,6 +11,17 @@ void fv_limiter_cpu(void *buffers[], void *cl_arg)
 	const fv_real_t *w = FV_PTR(1, const fv_real_t);
 	const fv_real_t *grad = FV_PTR(2, const fv_real_t);
 	fv_real_t *phi = FV_PTR(3, fv_real_t);
+	fv_real_t *mm = FV_PTR(4, fv_real_t);
+	if (a.P.lim_sum == FV_SUM_GATHER || a.P.lim_sum == FV_SUM_AUTO) {
+		for (fv_idx_t c = 0; c < v.n_owned; c++)
+			fv_k_limiter(&v, &a.P, w, grad, phi, c);
+		return;
+	}
+	const fv_idx_t *list = FV_CPU_FACE_LIST(&v, a.P.lim_sum);
 	for (fv_idx_t c = 0; c < v.n_owned; c++)
-		fv_k_limiter(&v, &a.P, w, grad, phi, c);
+		fv_k_minmax_start(&v, w, mm, c);
+	for (fv_idx_t i = 0; i < v.n_faces; i++)
+		fv_k_face_minmax(&v, &a.P, w, mm, list ? list[i] : i, 0);
+	for (fv_idx_t c = 0; c < v.n_owned; c++)
+		fv_k_limiter_mm(&v, &a.P, w, grad, mm, phi, c);
 }

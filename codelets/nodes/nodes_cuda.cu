@@ -1,22 +1,44 @@
 /* SPDX-License-Identifier: MIT */
-/* CUDA: node loop (NV-N): one thread per node gathers its cells, no race. */
+/* CUDA node values: node loop (gather, NV-N: each node averages its cells,
+ * no race) or cell loop (atomic, NV-C: each cell adds into its nodes with
+ * atomicAdd, then each node divides by its cell count). */
 #include "codelets/cuda_common.cuh"
 
-static __global__ void nodes_kernel(fv_view_t v, const fv_real_t *w, fv_real_t *wn)
+struct node_body {
+	fv_view_t v;
+	const fv_real_t *w;
+	fv_real_t *wn;
+	__device__ void operator()(fv_idx_t n) const { fv_k_node(&v, w, wn, n); }
+};
+
+struct cell_to_nodes_body {
+	fv_view_t v;
+	const fv_real_t *w;
+	fv_real_t *wn;
+	__device__ void operator()(fv_idx_t c) const { fv_k_cell_to_nodes(&v, w, wn, c, 1); }
+};
+
+struct node_finish_body {
+	fv_view_t v;
+	fv_real_t *wn;
+	__device__ void operator()(fv_idx_t n) const { fv_k_node_finish(&v, wn, n); }
+};
+
+extern "C" void fv_nodes_launch(const fv_task_args_t *a, int sum, const void *geo, const fv_real_t *w, fv_real_t *wn,
+				cudaStream_t st)
 {
-	fv_idx_t i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < v.n_nodes)
-		fv_k_node(&v, w, wn, i);
+	fv_view_t v = fv_view_make(geo, &a->L);
+	if (sum != FV_SUM_ATOMIC) {
+		fv_cuda_items(v.n_nodes, node_body{v, w, wn}, st);
+		return;
+	}
+	cudaMemsetAsync(wn, 0, (size_t)FV_NVAR * v.n_nodes * sizeof *wn, st);
+	fv_cuda_items(v.n_cells, cell_to_nodes_body{v, w, wn}, st);
+	fv_cuda_items(v.n_nodes, node_finish_body{v, wn}, st);
 }
 
-extern "C" void fv_nodes_cuda(void *buffers[], void *cl_arg)
-{
-	fv_task_args_t a;
-	FV_ARGS_UNPACK(cl_arg, &a);
-	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
-	if (v.n_nodes == 0)
-		return;
-	nodes_kernel<<<fv_cuda_blocks(v.n_nodes), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-		v, FV_PTR(1, const fv_real_t), FV_PTR(2, fv_real_t));
-	FV_CUDA_CHECK_LAUNCH();
-}
+#define NODES_FUNC(name, sum) \
+	FV_CUDA_FUNC(name, fv_nodes_launch(&a, sum, FV_PTR(0, void), FV_PTR(1, const fv_real_t), \
+					   FV_PTR(2, fv_real_t), FV_CUDA_STREAM))
+NODES_FUNC(fv_nodes_cuda, FV_SUM_GATHER)
+NODES_FUNC(fv_nodes_atomic_cuda, FV_SUM_ATOMIC)

@@ -52,19 +52,19 @@ static __global__ void norms_count_kernel(double *s, fv_idx_t no)
 	s[FV_NORM_CELLS] = no;
 }
 
-extern "C" void fv_norms_cuda(void *buffers[], void *cl_arg)
+extern "C" void fv_norms_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *w, const fv_real_t *grad,
+				const fv_real_t *phi, const fv_real_t *res, double *s, cudaStream_t st)
 {
-	fv_task_args_t a;
-	FV_ARGS_UNPACK(cl_arg, &a);
-	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
-	double *s = FV_PTR(5, double);
-	cudaMemsetAsync(s, 0, FV_NORMS * sizeof *s, FV_CUDA_STREAM);
-	norms_count_kernel<<<1, 1, 0, FV_CUDA_STREAM>>>(s, a.L.n_owned);
-	if (a.L.n_owned > 0)
-		norms_kernel<<<fv_cuda_blocks(a.L.n_owned), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-			a.L.n_owned, FV_PTR(4, const fv_real_t), s);
+	fv_view_t v = fv_view_make(geo, &a->L);
+	cudaMemsetAsync(s, 0, FV_NORMS * sizeof *s, st);
+	norms_count_kernel<<<1, 1, 0, st>>>(s, a->L.n_owned);
+	if (a->L.n_owned > 0)
+		norms_kernel<<<fv_cuda_blocks(a->L.n_owned), FV_CUDA_THREADS, 0, st>>>(a->L.n_owned, res, s);
 	if (v.n_bfaces > 0)
-		force_kernel<<<fv_cuda_blocks(v.n_bfaces), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-			v, a.P, FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t), FV_PTR(3, const fv_real_t), s);
+		force_kernel<<<fv_cuda_blocks(v.n_bfaces), FV_CUDA_THREADS, 0, st>>>(v, a->P, w, grad, phi, s);
 	FV_CUDA_CHECK_LAUNCH();
 }
+
+FV_CUDA_FUNC(fv_norms_cuda, fv_norms_launch(&a, FV_PTR(0, void), FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t),
+					    FV_PTR(3, const fv_real_t), FV_PTR(4, const fv_real_t), FV_PTR(5, double),
+					    FV_CUDA_STREAM))

@@ -6,32 +6,27 @@
 
 #include "codelets/common.h"
 
+/* One codelet per strategy (fv_params_t.dt_sum) and per kind of run:
+ * unsteady runs reduce the minimum step into the clock (fourth buffer). */
 static struct starpu_perfmodel model = {.type = STARPU_HISTORY_BASED, .symbol = "fv_timestep"};
-static struct starpu_codelet cl = {
-	.cpu_funcs = {fv_timestep_cpu},
-	.cpu_funcs_name = {"fv_timestep_cpu"},
-#ifdef FV_HAVE_CUDA
-	.cuda_funcs = {fv_timestep_cuda},
-	.cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
-	.nbuffers = 4,
-	.modes = {STARPU_R, STARPU_R, STARPU_W, STARPU_REDUX},
-	.model = &model,
-	.name = "fv_timestep",
-};
+static struct starpu_perfmodel model_atomic = {.type = STARPU_HISTORY_BASED, .symbol = "fv_timestep_atomic"};
+static struct starpu_perfmodel model_color = {.type = STARPU_HISTORY_BASED, .symbol = "fv_timestep_color"};
+static struct starpu_perfmodel model_auto = {.type = STARPU_HISTORY_BASED, .symbol = "fv_timestep_auto"};
 
-static struct starpu_codelet cl_steady = {
-	.cpu_funcs = {fv_timestep_cpu},
-	.cpu_funcs_name = {"fv_timestep_cpu"},
-#ifdef FV_HAVE_CUDA
-	.cuda_funcs = {fv_timestep_cuda},
-	.cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
-	.nbuffers = 3,
-	.modes = {STARPU_R, STARPU_R, STARPU_W},
-	.model = &model,
-	.name = "fv_timestep",
-};
+#define TIMESTEP_CODELETS(n, ...)                                                                               \
+	{                                                                                                       \
+		[FV_SUM_ATOMIC] = FV_CODELET(fv_timestep_cpu, (fv_timestep_atomic_cuda), model_atomic, "fv_timestep", \
+					     n, __VA_ARGS__),                                                 \
+		[FV_SUM_GATHER] = FV_CODELET(fv_timestep_cpu, (fv_timestep_cuda), model, "fv_timestep", n,       \
+					     __VA_ARGS__),                                                    \
+		[FV_SUM_COLOR] = FV_CODELET(fv_timestep_cpu, (fv_timestep_color_cuda), model_color, "fv_timestep", \
+					    n, __VA_ARGS__),                                                  \
+		[FV_SUM_AUTO] = FV_CODELET(fv_timestep_cpu,                                                     \
+					   (fv_timestep_cuda, fv_timestep_atomic_cuda, fv_timestep_color_cuda),  \
+					   model_auto, "fv_timestep", n, __VA_ARGS__),                        \
+	}
+static struct starpu_codelet cls[4] = TIMESTEP_CODELETS(4, STARPU_R, STARPU_R, STARPU_W, STARPU_REDUX);
+static struct starpu_codelet cls_steady[4] = TIMESTEP_CODELETS(3, STARPU_R, STARPU_R, STARPU_W);
 
 static struct starpu_perfmodel clock_model = {.type = STARPU_HISTORY_BASED, .symbol = "fv_clock"};
 static struct starpu_codelet clock_cl = {
@@ -90,11 +85,12 @@ void fv_clock_set_reduction(starpu_data_handle_t clock)
 fv_err_t fv_insert_timestep(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t dt,
 			    starpu_data_handle_t clock, const fv_task_args_t *a)
 {
+	int k = fv_sum_index(a->P.dt_sum);
 	if (!clock)
-		return fv_task_check(starpu_task_insert(&cl_steady, STARPU_R, geo, STARPU_R, w, STARPU_W, dt,
+		return fv_task_check(starpu_task_insert(&cls_steady[k], STARPU_R, geo, STARPU_R, w, STARPU_W, dt,
 							STARPU_VALUE, a, sizeof *a, STARPU_NAME, "timestep", 0),
 				     "timestep", a->block);
-	return fv_task_check(starpu_task_insert(&cl, STARPU_R, geo, STARPU_R, w, STARPU_W, dt, STARPU_REDUX, clock,
+	return fv_task_check(starpu_task_insert(&cls[k], STARPU_R, geo, STARPU_R, w, STARPU_W, dt, STARPU_REDUX, clock,
 						STARPU_VALUE, a, sizeof *a, STARPU_NAME, "timestep", 0),
 			     "timestep", a->block);
 }

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* CPU: local time step per owned cell; the clock update of unsteady runs. */
+/* CPU: local time step per owned cell (cell loop, or for timestep_sum =
+ * atomic or color a face loop adding each side's spectral radius); the
+ * clock update of unsteady runs. */
 #include <math.h>
+#include <string.h>
 
 #include "codelets/common.h"
 
@@ -12,8 +15,15 @@ void fv_timestep_cpu(void *buffers[], void *cl_arg)
 	const fv_real_t *w = FV_PTR(1, const fv_real_t);
 	fv_real_t *dt = FV_PTR(2, fv_real_t);
 	double dmin = INFINITY;
+	int gather = a.P.dt_sum == FV_SUM_GATHER || a.P.dt_sum == FV_SUM_AUTO;
+	if (!gather) {
+		const fv_idx_t *list = FV_CPU_FACE_LIST(&v, a.P.dt_sum);
+		memset(dt, 0, (size_t)v.n_owned * sizeof *dt);
+		for (fv_idx_t i = 0; i < v.n_faces; i++)
+			fv_k_face_spectral_add(&v, &a.P, w, dt, list ? list[i] : i, 0);
+	}
 	for (fv_idx_t c = 0; c < v.n_owned; c++) {
-		dt[c] = a.P.cfl * v.cell_vol[c] / fv_k_spectral(&v, &a.P, w, c);
+		dt[c] = fv_k_dt(&v, &a.P, gather ? fv_k_spectral(&v, &a.P, w, c) : dt[c], c);
 		if (dt[c] < dmin)
 			dmin = dt[c];
 	}

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* CUDA: local time step per owned cell; for unsteady runs the minimum over
- * the block goes into this worker's copy of the clock (reduced over blocks
- * by StarPU with the init/redux functions below). */
+/* CUDA: local time step per owned cell, from a cell loop over its faces
+ * (gather) or a face loop adding each side's spectral radius (atomic, or
+ * per colour group); for unsteady runs the minimum over the block goes into
+ * this worker's copy of the clock (reduced over blocks by StarPU with the
+ * init/redux functions below). */
 #include <math.h>
 
 #include "codelets/cuda_common.cuh"
@@ -12,27 +14,49 @@ static __device__ void atomic_min_positive(double *addr, double x)
 	atomicMin((unsigned long long *)addr, (unsigned long long)__double_as_longlong(x));
 }
 
-static __global__ void timestep_kernel(fv_view_t v, fv_params_t P, const fv_real_t *w, fv_real_t *dt, fv_clock_t *k)
+/* dt of owned cell c: from its faces' spectral radii (gather) or from the
+ * sum the face loop left in dt; the minimum goes into the clock (unsteady) */
+struct dt_body {
+	fv_view_t v;
+	fv_params_t P;
+	int gather;
+	const fv_real_t *w;
+	fv_real_t *dt;
+	fv_clock_t *k;
+	__device__ void operator()(fv_idx_t c) const
+	{
+		dt[c] = fv_k_dt(&v, &P, gather ? fv_k_spectral(&v, &P, w, c) : dt[c], c);
+		if (k)
+			atomic_min_positive(&k->dt_min, (double)dt[c]);
+	}
+};
+
+struct face_spectral_body {
+	fv_view_t v;
+	fv_params_t P;
+	const fv_real_t *w;
+	fv_real_t *lam;
+	__device__ void operator()(fv_idx_t f, int atomic) const { fv_k_face_spectral_add(&v, &P, w, lam, f, atomic); }
+};
+
+extern "C" void fv_timestep_launch(const fv_task_args_t *a, int sum, const void *geo, const fv_real_t *w,
+				   fv_real_t *dt, fv_clock_t *clock, cudaStream_t st)
 {
-	fv_idx_t c = blockIdx.x * blockDim.x + threadIdx.x;
-	if (c >= v.n_owned)
-		return;
-	dt[c] = P.cfl * v.cell_vol[c] / fv_k_spectral(&v, &P, w, c);
-	if (k)
-		atomic_min_positive(&k->dt_min, (double)dt[c]);
+	fv_view_t v = fv_view_make(geo, &a->L);
+	int gather = sum == FV_SUM_GATHER || sum == FV_SUM_AUTO;
+	if (!gather) {
+		cudaMemsetAsync(dt, 0, (size_t)v.n_owned * sizeof *dt, st);
+		fv_cuda_faces(v, a, sum, face_spectral_body{v, a->P, w, dt}, st);
+	}
+	fv_cuda_items(v.n_owned, dt_body{v, a->P, gather, w, dt, a->P.steady ? NULL : clock}, st);
 }
 
-extern "C" void fv_timestep_cuda(void *buffers[], void *cl_arg)
-{
-	fv_task_args_t a;
-	FV_ARGS_UNPACK(cl_arg, &a);
-	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
-	if (v.n_owned == 0)
-		return;
-	timestep_kernel<<<fv_cuda_blocks(v.n_owned), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-		v, a.P, FV_PTR(1, const fv_real_t), FV_PTR(2, fv_real_t), a.P.steady ? NULL : FV_PTR(3, fv_clock_t));
-	FV_CUDA_CHECK_LAUNCH();
-}
+#define TIMESTEP_FUNC(name, sum) \
+	FV_CUDA_FUNC(name, fv_timestep_launch(&a, sum, FV_PTR(0, void), FV_PTR(1, const fv_real_t), FV_PTR(2, fv_real_t), \
+					      a.P.steady ? NULL : FV_PTR(3, fv_clock_t), FV_CUDA_STREAM))
+TIMESTEP_FUNC(fv_timestep_cuda, FV_SUM_GATHER)
+TIMESTEP_FUNC(fv_timestep_atomic_cuda, FV_SUM_ATOMIC)
+TIMESTEP_FUNC(fv_timestep_color_cuda, FV_SUM_COLOR)
 
 static __global__ void clock_init_kernel(fv_clock_t *k)
 {

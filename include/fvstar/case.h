@@ -67,7 +67,9 @@ typedef struct fv_case {
 	double entropy_fix;
 	int order;                        /* 1 or 2 */
 	int gradient;                     /* fv_gradient_t */
-	int flux_sum;                     /* fv_flux_sum_t */
+	int flux_sum;                     /* fv_flux_sum_t, as the other stages' */
+	int nodes_sum, grad_sum, lim_sum, dt_sum;
+	int face_order;                   /* 0 natural, 1 color */
 	int coloring;                     /* fv_color_method_t */
 	int color_tasks;                  /* 0/1: a flux task per colour group */
 	int limiter;                      /* fv_limiter_t */

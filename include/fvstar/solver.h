@@ -20,9 +20,16 @@ typedef struct fv_solver_opts {
 	double limiter_k;
 	int order;              /* 1 or 2 */
 	int gradient_lsq;       /* 1 weighted least squares, 0 node-based Green-Gauss */
-	int flux_sum;           /* GPU: 0 atomic, 1 gather, 2 color, 3 all (scheduler picks) */
-	int coloring;           /* fv_color_method_t of the colour groups (flux_sum >= 2, color_tasks) */
+	/* race strategy of each scatter stage: 0 atomic, 1 gather, 2 color,
+	 * 3 auto (every CUDA variant, the scheduler picks); see kernels.h */
+	int flux_sum;
+	int nodes_sum;          /* atomic or gather only */
+	int grad_sum;           /* Green-Gauss; least squares gathers */
+	int lim_sum;
+	int dt_sum;
+	int coloring;           /* fv_color_method_t of the colour groups */
 	int color_tasks;        /* 1: one flux task per colour group and block */
+	int face_order_color;   /* 1: each block's faces stored by colour group (Alg. 11) */
 	int limiter;            /* 0 none, 1 Venkatakrishnan, 2 Barth */
 	int limiter_all;        /* 1 per variable, 0 from pressure */
 	int limiter_freeze;     /* > 0: keep the limiter of iteration limiter_freeze after it */

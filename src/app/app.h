@@ -6,11 +6,13 @@
 #include "fvstar/case.h"
 #include "fvstar/error.h"
 #include "fvstar/partition.h"
+#include "fvstar/solver.h"
 
 fv_err_t fv_cmd_mesh(int argc, char **argv);
 fv_err_t fv_cmd_runtime(int argc, char **argv);
 fv_err_t fv_cmd_run(int argc, char **argv);
 fv_err_t fv_cmd_surface(int argc, char **argv);
+fv_err_t fv_cmd_bench(int argc, char **argv);
 
 /* The mesh of a run (src/app/cmd_run.c): read, refined [mesh] refine
  * times, prepared, markers checked against the case. */
@@ -19,6 +21,13 @@ fv_err_t fv_app_load_mesh(const fv_case_t *c, fv_mesh_t *m);
  * order of its restart files. part[n_cells], off[nb + 1]. */
 fv_err_t fv_app_order_cells(const fv_case_t *c, fv_mesh_t *m, int nb, int32_t *part, fv_idx_t *off,
 			    fv_partition_stats_t *ps, fv_order_stats_t *os);
+
+/* The initial conservative state of a case, SoA over the mesh's cells. */
+void fv_app_initial_state(const fv_case_t *c, const fv_mesh_t *m, fv_real_t *q);
+/* The solver options of a case on mesh m; so->marker_bc and marker_force
+ * point to *bc and *force ([n_markers + 1] each, the caller frees them). */
+fv_err_t fv_app_solver_opts(const fv_case_t *c, const fv_mesh_t *m, fv_solver_opts_t *so, int8_t **bc,
+			    uint8_t **force);
 
 /* Strict option values: the whole string must parse and lie in range. */
 fv_err_t fv_opt_long(const char *opt, const char *s, long lo, long hi, long *v);

@@ -83,7 +83,7 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 	return r->err != FV_OK || (r->c->residual_drop > 0 && drop >= r->c->residual_drop);
 }
 
-static void initial_state(const fv_case_t *c, const fv_mesh_t *m, fv_real_t *q)
+void fv_app_initial_state(const fv_case_t *c, const fv_mesh_t *m, fv_real_t *q)
 {
 	size_t n = (size_t)m->n_cells;
 	double winf[5];
@@ -298,6 +298,56 @@ fv_err_t fv_app_order_cells(const fv_case_t *c, fv_mesh_t *m, int nb, int32_t *p
 	return fv_mesh_renumber(m, part, nb, off, os);
 }
 
+fv_err_t fv_app_solver_opts(const fv_case_t *c, const fv_mesh_t *m, fv_solver_opts_t *so, int8_t **bc,
+			    uint8_t **force)
+{
+	int *kinds = NULL;
+	fv_err_t err = FV_OK;
+	*bc = NULL;
+	*force = NULL;
+	FV_CALL_GOTO(err, out, fv_calloc(&kinds, (size_t)m->n_markers + 1, sizeof *kinds, "bc kinds"));
+	FV_CALL_GOTO(err, out, fv_calloc(bc, (size_t)m->n_markers + 1, 1, "bc kinds"));
+	FV_CALL_GOTO(err, out, fv_case_bc_kinds(c, m, kinds));
+	for (int k = 0; k < m->n_markers; k++)
+		(*bc)[k] = (int8_t)kinds[k];
+	FV_CALL_GOTO(err, out, fv_calloc(force, (size_t)m->n_markers + 1, 1, "force markers"));
+	FV_CALL_GOTO(err, out, fv_case_force_markers(c, m, *force));
+
+	fv_solver_opts_default(so);
+	so->gamma = c->gamma;
+	so->entropy_fix = c->entropy_fix;
+	so->cfl = c->cfl;
+	so->limiter_k = c->limiter_k;
+	so->order = c->order;
+	so->gradient_lsq = c->gradient == FV_GRAD_LEAST_SQUARES;
+	so->flux_sum = c->flux_sum;
+	so->nodes_sum = c->nodes_sum;
+	so->grad_sum = c->grad_sum;
+	so->lim_sum = c->lim_sum;
+	so->dt_sum = c->dt_sum;
+	so->face_order_color = c->face_order == 1;
+	so->coloring = c->coloring;
+	so->color_tasks = c->color_tasks;
+	so->limiter = c->limiter == FV_LIMITER_NONE ? 0 : c->limiter == FV_LIMITER_BARTH ? 2 : 1;
+	so->limiter_all = c->limiter_vars == FV_LIMVARS_ALL;
+	so->limiter_freeze = c->limiter_freeze;
+	so->rk = c->rk_stages;
+	so->steady = c->time_mode == FV_TIME_STEADY;
+	so->t_end = c->t_end;
+	fv_case_freestream(c, so->winf);
+	so->p_out = c->p_out;
+	so->marker_bc = *bc;
+	so->marker_force = *force;
+	memcpy(so->moment_center, c->moment_center, sizeof so->moment_center);
+out:
+	free(kinds);
+	if (err != FV_OK) {
+		FV_FREE(*bc);
+		FV_FREE(*force);
+	}
+	return err;
+}
+
 fv_err_t fv_cmd_run(int argc, char **argv)
 {
 	fv_case_t c;
@@ -311,7 +361,6 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	int32_t *part = NULL;
 	fv_idx_t *off = NULL;
 	fv_real_t *q = NULL;
-	int *kinds = NULL;
 	int8_t *bc = NULL;
 	uint8_t *is_force = NULL;
 	run_ctx_t r;
@@ -339,13 +388,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	runtime_up = 1;
 
 	FV_CALL_GOTO(err, out, fv_app_load_mesh(&c, &m));
-	FV_CALL_GOTO(err, out, fv_calloc(&kinds, (size_t)m.n_markers + 1, sizeof *kinds, "bc kinds"));
-	FV_CALL_GOTO(err, out, fv_calloc(&bc, (size_t)m.n_markers + 1, 1, "bc kinds"));
-	FV_CALL_GOTO(err, out, fv_case_bc_kinds(&c, &m, kinds));
-	for (int k = 0; k < m.n_markers; k++)
-		bc[k] = (int8_t)kinds[k];
-	FV_CALL_GOTO(err, out, fv_calloc(&is_force, (size_t)m.n_markers + 1, 1, "force markers"));
-	FV_CALL_GOTO(err, out, fv_case_force_markers(&c, &m, is_force));
+	FV_CALL_GOTO(err, out, fv_app_solver_opts(&c, &m, &so, &bc, &is_force));
 	for (int k = 0; k < m.n_markers; k++)
 		r.forces |= is_force[k];
 
@@ -373,30 +416,9 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		fv_restart_free(&rs);
 		fprintf(stderr, "fvstar: continuing from %s at iteration %d\n", c.restart_from, first);
 	} else {
-		initial_state(&c, &m, q);
+		fv_app_initial_state(&c, &m, q);
 	}
 
-	fv_solver_opts_default(&so);
-	so.gamma = c.gamma;
-	so.entropy_fix = c.entropy_fix;
-	so.cfl = c.cfl;
-	so.limiter_k = c.limiter_k;
-	so.order = c.order;
-	so.gradient_lsq = c.gradient == FV_GRAD_LEAST_SQUARES;
-	so.flux_sum = c.flux_sum;
-	so.coloring = c.coloring;
-	so.color_tasks = c.color_tasks;
-	so.limiter = c.limiter == FV_LIMITER_NONE ? 0 : c.limiter == FV_LIMITER_BARTH ? 2 : 1;
-	so.limiter_all = c.limiter_vars == FV_LIMVARS_ALL;
-	so.limiter_freeze = c.limiter_freeze;
-	so.rk = c.rk_stages;
-	so.steady = c.time_mode == FV_TIME_STEADY;
-	so.t_end = c.t_end;
-	fv_case_freestream(&c, so.winf);
-	so.p_out = c.p_out;
-	so.marker_bc = bc;
-	so.marker_force = is_force;
-	memcpy(so.moment_center, c.moment_center, sizeof so.moment_center);
 	FV_CALL_GOTO(err, out, fv_solver_create(&solver, &m, blocks, nb, &so));
 	fv_blocks_free(blocks, nb);
 	blocks = NULL;
@@ -474,7 +496,6 @@ out:
 	free(part);
 	free(off);
 	free(q);
-	free(kinds);
 	free(bc);
 	free(is_force);
 	return err;

@@ -23,6 +23,9 @@ static void usage(FILE *out)
 		"  fvstar mesh refine MESH -o OUT [--levels K] uniform refinement (x8 per level)\n"
 		"  fvstar mesh convert MESH -o OUT       write .su2 or .vtu\n"
 		"  fvstar mesh color MESH [--method M]   face colour groups: greedy, minimal or both\n"
+		"  fvstar bench stage CASE.cfg [key=value ...] [--iterations N] [--warmup N] [--history F] [--json F]\n"
+		"                                        the case's kernels on one GPU without StarPU (bare driver)\n"
+		"  fvstar bench kernels [ARGS]           the papers' kernel experiments (bench/bench_kernels)\n"
 		"  fvstar runtime info                   StarPU build, scheduler and workers\n"
 		"  fvstar runtime check                  run a codelet on every worker\n"
 		"  fvstar --version\n"
@@ -84,6 +87,8 @@ int main(int argc, char **argv)
 		err = fv_cmd_run(argc - 1, argv + 1);
 	else if (strcmp(argv[1], "surface") == 0)
 		err = fv_cmd_surface(argc - 1, argv + 1);
+	else if (strcmp(argv[1], "bench") == 0)
+		err = fv_cmd_bench(argc - 1, argv + 1);
 	else if (strcmp(argv[1], "runtime") == 0)
 		err = fv_cmd_runtime(argc - 1, argv + 1);
 	else

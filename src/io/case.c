@@ -71,6 +71,11 @@ static const int order_values[] = {1, 2};
 static const char *const gradients[] = {"green-gauss", "least-squares", NULL};
 static const char *const flux_sums[] = {"atomic", "gather", "color", "auto", NULL};
 static const char *const colorings[] = {"greedy", "minimal", NULL};
+static const char *const stage_sums[] = {"gather", "atomic", "color", "auto", NULL};
+static const int stage_sum_values[] = {FV_FLUX_SUM_GATHER, FV_FLUX_SUM_ATOMIC, FV_FLUX_SUM_COLOR, FV_FLUX_SUM_AUTO};
+static const char *const node_sums[] = {"gather", "atomic", "auto", NULL};
+static const int node_sum_values[] = {FV_FLUX_SUM_GATHER, FV_FLUX_SUM_ATOMIC, FV_FLUX_SUM_AUTO};
+static const char *const face_orders[] = {"natural", "color", NULL};
 static const char *const limiters[] = {"venkatakrishnan", "barth", "none", NULL};
 static const char *const limiter_vars[] = {"pressure", "all", NULL};
 static const char *const rks[] = {"1", "2", "3", NULL};
@@ -143,11 +148,29 @@ static const key_desc_t keys[] = {
 		 "colour group of faces that share no cell, no atomics, deterministic), auto (all three "
 		 "variants; a perf-model scheduler such as dmda picks the fastest). CPU codelets always loop "
 		 "over faces."),
+	ENUM_KEY("numerics", "nodes_sum", nodes_sum, node_sums, node_sum_values, "gather",
+		 "Node values (Green-Gauss): gather (node loop over its cells, NV-N), atomic (cell loop adding "
+		 "into its nodes, NV-C: atomicAdd on a GPU), auto (both CUDA variants; the scheduler picks). "
+		 "No colour variant: colour groups are of faces."),
+	ENUM_KEY("numerics", "gradient_sum", grad_sum, stage_sums, stage_sum_values, "gather",
+		 "Green-Gauss gradient: gather (cell loop over its faces, GQ-C), atomic (face loop adding into "
+		 "both cells, GQ-F), color (face loop per colour group), auto. Least squares gathers only."),
+	ENUM_KEY("numerics", "limiter_sum", lim_sum, stage_sums, stage_sum_values, "gather",
+		 "Local min/max of the limiter: gather (cell loop over its neighbours, LM-C), atomic (face loop "
+		 "with atomic min/max, LM-F), color (face loop per colour group), auto."),
+	ENUM_KEY("numerics", "timestep_sum", dt_sum, stage_sums, stage_sum_values, "gather",
+		 "Spectral radius sums of the time step: gather (cell loop), atomic (face loop adding each "
+		 "side's radius), color (face loop per colour group), auto."),
+	ENUM_KEY("numerics", "face_order", face_order, face_orders, NULL, "natural",
+		 "Face data of each block: natural (boundary faces, then interior faces in Alg. 2 order) or "
+		 "color (boundary faces, then interior faces, each by colour group: Zhang et al. 2022 Alg. "
+		 "11), so that colour kernels read contiguous faces. Changes only the summation order."),
 	OTHER_KEY("numerics", "color_tasks", T_BOOL, color_tasks, "no",
 		  "Flux as one task per colour group of faces and block (CPU and GPU), each adding into the "
 		  "block's residual after the previous group: the groups show in a trace."),
 	ENUM_KEY("numerics", "coloring", coloring, colorings, NULL, "minimal",
-		 "Face colouring for flux_sum = color or auto, and color_tasks: greedy (Zhang et al. 2022, "
+		 "Face colouring for the *_sum = color or auto strategies, color_tasks and face_order = color: "
+		 "greedy (Zhang et al. 2022, "
 		 "Alg. 3-4) or "
 		 "minimal (Giuliani & Krivodonova: as many colours as the most faces of a cell, where it "
 		 "can)."),
@@ -779,6 +802,13 @@ fv_err_t fv_case_finish(fv_case_t *c)
 	}
 	FV_CHECK(c->ncpu != 0 || c->ncuda != 0, FV_ERR_ARG,
 		 "%s: [runtime] ncpu = 0 and ncuda = 0 leave no worker", of);
+	if (c->gradient == FV_GRAD_LEAST_SQUARES && (c->grad_sum == FV_FLUX_SUM_ATOMIC || c->grad_sum == FV_FLUX_SUM_COLOR)) {
+		where_text(c, c->key_line[key_index("numerics", "gradient_sum")], where, sizeof where);
+		return FV_ERROR(FV_ERR_ARG,
+				"%s: [numerics] gradient_sum = %s needs gradient = green-gauss (least squares has only "
+				"the cell loop: gather or auto)",
+				where, c->grad_sum == FV_FLUX_SUM_ATOMIC ? "atomic" : "color");
+	}
 	if (c->p_out == 0)
 		c->p_out = 1.0 / c->gamma;
 	if (!c->out_dir[0]) {

@@ -22,6 +22,68 @@
 
 #define FV_NVAR 5
 
+/* Accumulation into a shared target: with atomic set and on a GPU, an
+ * atomic operation (a face loop over all faces at once); otherwise a plain
+ * one (one CPU thread, or the faces of one colour group). */
+FV_HD void fv_k_add(fv_real_t *p, fv_real_t x, int atomic)
+{
+#ifdef __CUDA_ARCH__
+	if (atomic) {
+		atomicAdd(p, x);
+		return;
+	}
+#endif
+	(void)atomic;
+	*p += x;
+}
+
+#ifdef __CUDA_ARCH__
+/* min (sign -1: max) by compare-and-swap on the value's bits */
+__device__ __forceinline__ void fv_k_atomic_minmax(double *p, double x, int max)
+{
+	unsigned long long *a = (unsigned long long *)p, old = *a, was;
+	while (max ? x > __longlong_as_double((long long)old) : x < __longlong_as_double((long long)old)) {
+		was = old;
+		old = atomicCAS(a, was, (unsigned long long)__double_as_longlong(x));
+		if (old == was)
+			break;
+	}
+}
+
+__device__ __forceinline__ void fv_k_atomic_minmax(float *p, float x, int max)
+{
+	unsigned *a = (unsigned *)p, old = *a, was;
+	while (max ? x > __int_as_float((int)old) : x < __int_as_float((int)old)) {
+		was = old;
+		old = atomicCAS(a, was, (unsigned)__float_as_int(x));
+		if (old == was)
+			break;
+	}
+}
+#endif
+
+/* *p = min(*p, x), or max with max set; atomic as fv_k_add. */
+FV_HD void fv_k_minmax(fv_real_t *p, fv_real_t x, int max, int atomic)
+{
+#ifdef __CUDA_ARCH__
+	if (atomic) {
+		fv_k_atomic_minmax(p, x, max);
+		return;
+	}
+#endif
+	(void)atomic;
+	if (max ? x > *p : x < *p)
+		*p = x;
+}
+
+/* Race strategies of a scatter stage (a loop over faces or cells adding
+ * into cells or nodes): FV_SUM_ATOMIC, a face loop (cell loop for node
+ * values) with atomics; FV_SUM_GATHER, a loop over the targets, each
+ * gathering its own sum (no race, deterministic); FV_SUM_COLOR, a face loop
+ * per colour group of faces that share no cell (plain adds, deterministic);
+ * FV_SUM_AUTO, every CUDA variant in the codelet, the scheduler picks. */
+enum { FV_SUM_ATOMIC = 0, FV_SUM_GATHER = 1, FV_SUM_COLOR = 2, FV_SUM_AUTO = 3 };
+
 /* Scalars every stage may need; passed by value with each task. */
 typedef struct fv_params {
 	fv_real_t gamma;
@@ -33,7 +95,14 @@ typedef struct fv_params {
 	int limiter_all;    /* 1: per variable; 0: from pressure, for all */
 	int steady;         /* local (1) or global (0) time step */
 	int lsq;            /* gradient: 1 weighted least squares, 0 Green-Gauss */
-	int flux_sum;       /* GPU flux summation: 0 atomic, 1 gather, 2 color, 3 auto */
+	/* race strategy of each scatter stage (fv_sum_t): the GPU variant
+	 * that runs, and the loop the CPU codelet runs (face loops in face or
+	 * colour order for atomic and color, plain adds on one thread) */
+	int flux_sum;
+	int nodes_sum;      /* gather (NV-N) or atomic (NV-C); no colour variant */
+	int grad_sum;       /* Green-Gauss only; least squares always gathers */
+	int lim_sum;        /* local min/max of the limiter */
+	int dt_sum;         /* spectral radius sums of the time step */
 	fv_real_t winf[FV_NVAR]; /* free stream, primitive */
 	fv_real_t p_out;
 	fv_real_t xref[3];  /* moment centre */
@@ -73,27 +142,46 @@ FV_HD void fv_k_node(const fv_view_t *v, const fv_real_t *w, fv_real_t *wn, fv_i
 		wn[(size_t)q * v->n_nodes + node] = acc[q] / (fv_real_t)(e - b);
 }
 
-/* Node-based Green-Gauss gradient of an owned cell: the face value is the
- * mean of its node values. grad[(q * 3 + d) * n_cells + c]. */
+/* Green-Gauss term of face f: the mean of its node values times its area
+ * vector, gf[q][d]; a cell adds it with the sign of its side, then divides
+ * by its volume. */
+FV_HD void fv_k_face_gg(const fv_view_t *v, const fv_real_t *wn, fv_idx_t f, fv_real_t gf[FV_NVAR][3])
+{
+	fv_idx_t b = v->face_node_off[f], e = v->face_node_off[f + 1];
+	fv_real_t s[3], inv = (fv_real_t)1 / (fv_real_t)(e - b);
+	fv_k_face_vec(v->face_area, v->n_faces, f, s);
+	for (int q = 0; q < FV_NVAR; q++) {
+		fv_real_t sum = 0;
+		for (fv_idx_t j = b; j < e; j++)
+			sum += wn[(size_t)q * v->n_nodes + v->face_node[j]];
+		for (int d = 0; d < 3; d++)
+			gf[q][d] = inv * sum * s[d];
+	}
+}
+
+/* Node-based Green-Gauss gradient of an owned cell from its own faces
+ * (GQ-C). grad[(q * 3 + d) * n_cells + c]. */
 FV_HD void fv_k_gradient(const fv_view_t *v, const fv_real_t *wn, fv_real_t *grad, fv_idx_t c)
 {
 	fv_real_t g[FV_NVAR][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
 	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
-		fv_idx_t f = v->cell_face[k];
-		fv_idx_t b = v->face_node_off[f], e = v->face_node_off[f + 1];
-		fv_real_t s[3], sg = (fv_real_t)v->cell_face_sign[k] / (fv_real_t)(e - b);
-		fv_k_face_vec(v->face_area, v->n_faces, f, s);
-		for (int q = 0; q < FV_NVAR; q++) {
-			fv_real_t sum = 0;
-			for (fv_idx_t j = b; j < e; j++)
-				sum += wn[(size_t)q * v->n_nodes + v->face_node[j]];
+		fv_real_t gf[FV_NVAR][3];
+		fv_k_face_gg(v, wn, v->cell_face[k], gf);
+		for (int q = 0; q < FV_NVAR; q++)
 			for (int d = 0; d < 3; d++)
-				g[q][d] += sg * sum * s[d];
-		}
+				g[q][d] += v->cell_face_sign[k] > 0 ? gf[q][d] : -gf[q][d];
 	}
 	for (int q = 0; q < FV_NVAR; q++)
 		for (int d = 0; d < 3; d++)
 			grad[(size_t)(q * 3 + d) * v->n_cells + c] = g[q][d] / v->cell_vol[c];
+}
+
+/* Face-loop gradient (GQ-F): after face sums into grad (owner +, owned
+ * neighbour -), each owned cell divides by its volume. */
+FV_HD void fv_k_gradient_finish(const fv_view_t *v, fv_real_t *grad, fv_idx_t c)
+{
+	for (int j = 0; j < 3 * FV_NVAR; j++)
+		grad[(size_t)j * v->n_cells + c] /= v->cell_vol[c];
 }
 
 /* Weighted least-squares gradient of an owned cell (weights 1/|d|^2) from
@@ -155,28 +243,22 @@ FV_HD void fv_k_to_face(const fv_view_t *v, fv_idx_t c, fv_idx_t f, fv_real_t dx
 		dx[d] = v->face_ctr[(size_t)d * v->n_faces + f] - v->cell_ctr[(size_t)d * v->n_cells + c];
 }
 
-/* Limiter of an owned cell from the min/max over its face neighbours. */
-FV_HD void fv_k_limiter(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
-			fv_real_t *phi, fv_idx_t c)
+/* Variables the limiter looks at: all, or the pressure only. */
+FV_HD void fv_k_limiter_vars(const fv_params_t *P, int *q0, int *q1)
 {
-	fv_real_t wc[FV_NVAR], wmin[FV_NVAR], wmax[FV_NVAR], lim[FV_NVAR] = {1, 1, 1, 1, 1};
+	*q0 = P->limiter_all ? 0 : 4;
+	*q1 = FV_NVAR;
+}
+
+/* Limiter of owned cell c from the min/max of its neighbourhood. */
+FV_HD void fv_k_limiter_from(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
+			     const fv_real_t wmin[FV_NVAR], const fv_real_t wmax[FV_NVAR], fv_real_t *phi, fv_idx_t c)
+{
+	fv_real_t wc[FV_NVAR], lim[FV_NVAR] = {1, 1, 1, 1, 1};
 	fv_real_t eps2 = fv_venkat_eps2(P->limiter_k, v->cell_vol[c]);
-	int q0 = P->limiter_all ? 0 : 4, q1 = P->limiter_all ? FV_NVAR : 5;
+	int q0, q1;
+	fv_k_limiter_vars(P, &q0, &q1);
 	fv_k_load(w, v->n_cells, c, wc);
-	for (int q = 0; q < FV_NVAR; q++)
-		wmin[q] = wmax[q] = wc[q];
-	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
-		fv_idx_t f = v->cell_face[k];
-		fv_idx_t o = v->face_cell[2 * (size_t)f], nb = v->face_cell[2 * (size_t)f + 1];
-		fv_idx_t other = o == c ? nb : o;
-		if (other < 0)
-			continue;
-		for (int q = q0; q < q1; q++) {
-			fv_real_t x = w[(size_t)q * v->n_cells + other];
-			wmin[q] = FV_MIN(wmin[q], x);
-			wmax[q] = FV_MAX(wmax[q], x);
-		}
-	}
 	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
 		fv_real_t dx[3];
 		fv_k_to_face(v, c, v->cell_face[k], dx);
@@ -189,6 +271,45 @@ FV_HD void fv_k_limiter(const fv_view_t *v, const fv_params_t *P, const fv_real_
 	}
 	for (int q = 0; q < FV_NVAR; q++)
 		phi[(size_t)q * v->n_cells + c] = P->limiter_all ? lim[q] : lim[4];
+}
+
+/* Limiter of an owned cell, gathering the min/max over its face
+ * neighbours (LM-C). */
+FV_HD void fv_k_limiter(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
+			fv_real_t *phi, fv_idx_t c)
+{
+	fv_real_t wmin[FV_NVAR], wmax[FV_NVAR];
+	int q0, q1;
+	fv_k_limiter_vars(P, &q0, &q1);
+	fv_k_load(w, v->n_cells, c, wmin);
+	fv_k_load(w, v->n_cells, c, wmax);
+	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
+		fv_idx_t f = v->cell_face[k];
+		fv_idx_t o = v->face_cell[2 * (size_t)f], nb = v->face_cell[2 * (size_t)f + 1];
+		fv_idx_t other = o == c ? nb : o;
+		if (other < 0)
+			continue;
+		for (int q = q0; q < q1; q++) {
+			fv_real_t x = w[(size_t)q * v->n_cells + other];
+			wmin[q] = FV_MIN(wmin[q], x);
+			wmax[q] = FV_MAX(wmax[q], x);
+		}
+	}
+	fv_k_limiter_from(v, P, w, grad, wmin, wmax, phi, c);
+}
+
+/* Face-loop limiter (LM-F), last pass: phi of owned cell c from the
+ * min/max the face loop left in mm: min of variable q at mm[q * no + c],
+ * max at mm[(FV_NVAR + q) * no + c]. */
+FV_HD void fv_k_limiter_mm(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
+			   const fv_real_t *mm, fv_real_t *phi, fv_idx_t c)
+{
+	fv_real_t wmin[FV_NVAR], wmax[FV_NVAR];
+	for (int q = 0; q < FV_NVAR; q++) {
+		wmin[q] = mm[(size_t)q * v->n_owned + c];
+		wmax[q] = mm[(size_t)(FV_NVAR + q) * v->n_owned + c];
+	}
+	fv_k_limiter_from(v, P, w, grad, wmin, wmax, phi, c);
 }
 
 /* The state of cell c extrapolated to face f (MUSCL, limited). */
@@ -233,16 +354,17 @@ FV_HD void fv_k_face_flux(const fv_view_t *v, const fv_params_t *P, const fv_rea
 }
 
 /* Adds face flux F to its owner's residual and subtracts it from its
- * neighbour's, for those that are owned cells (no < n_owned); plain adds:
- * for one thread per block, or faces of one colour group. */
-FV_HD void fv_k_face_add(fv_real_t *res, fv_idx_t no, fv_idx_t o, fv_idx_t nb, const fv_real_t F[FV_NVAR])
+ * neighbour's, for those that are owned cells (no < n_owned); atomic as
+ * fv_k_add. */
+FV_HD void fv_k_face_add(fv_real_t *res, fv_idx_t no, fv_idx_t o, fv_idx_t nb, const fv_real_t F[FV_NVAR],
+			 int atomic)
 {
 	if (o < no)
 		for (int q = 0; q < FV_NVAR; q++)
-			res[(size_t)q * no + o] += F[q];
+			fv_k_add(&res[(size_t)q * no + o], F[q], atomic);
 	if (nb >= 0 && nb < no)
 		for (int q = 0; q < FV_NVAR; q++)
-			res[(size_t)q * no + nb] -= F[q];
+			fv_k_add(&res[(size_t)q * no + nb], -F[q], atomic);
 }
 
 /* Residual of an owned cell from its own faces (gather, SF-C): each
@@ -283,7 +405,30 @@ FV_HD void fv_k_wall_force(const fv_view_t *v, const fv_params_t *P, const fv_re
 	M[2] = r[0] * F[1] - r[1] * F[0];
 }
 
-/* Spectral radius sum of an owned cell: sum over faces of (|u.S| + c|S|). */
+/* One SSP Runge-Kutta stage on owned cell c: q = a q0 + b (q - r R) with
+ * r = dt / V; the first stage (a = 0) saves q into q0. */
+FV_HD void fv_k_update(fv_idx_t no, fv_idx_t nc, fv_real_t rk_a, fv_real_t rk_b, fv_real_t r, const fv_real_t *res,
+		       fv_real_t *q0, fv_real_t *q, fv_idx_t c)
+{
+	for (int k = 0; k < FV_NVAR; k++) {
+		size_t i = (size_t)k * nc + c, j = (size_t)k * no + c;
+		if (rk_a == 0)
+			q0[j] = q[i];
+		q[i] = rk_a * q0[j] + rk_b * (q[i] - r * res[j]);
+	}
+}
+
+/* Spectral radius of cell c's state through face f: |u.S| + c|S|. */
+FV_HD fv_real_t fv_k_face_spectral(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, fv_idx_t c,
+				   fv_idx_t f)
+{
+	fv_real_t wc[FV_NVAR], s[3];
+	fv_k_load(w, v->n_cells, c, wc);
+	fv_k_face_vec(v->face_area, v->n_faces, f, s);
+	return fv_spectral_radius(wc, s, P->gamma);
+}
+
+/* Spectral radius sum of an owned cell over its faces (gather). */
 FV_HD fv_real_t fv_k_spectral(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, fv_idx_t c)
 {
 	fv_real_t wc[FV_NVAR], lam = 0;
@@ -294,6 +439,109 @@ FV_HD fv_real_t fv_k_spectral(const fv_view_t *v, const fv_params_t *P, const fv
 		lam += fv_spectral_radius(wc, s, P->gamma);
 	}
 	return lam;
+}
+
+/* Local time step of owned cell c from its spectral radius sum. */
+FV_HD fv_real_t fv_k_dt(const fv_view_t *v, const fv_params_t *P, fv_real_t lam, fv_idx_t c)
+{
+	return P->cfl * v->cell_vol[c] / lam;
+}
+
+/* A face of the block that touches an owned cell (faces between two
+ * ghosts contribute nothing to a scatter into owned cells). */
+FV_HD int fv_k_face_owned(const fv_view_t *v, fv_idx_t f, fv_idx_t *o, fv_idx_t *nb)
+{
+	*o = v->face_cell[2 * (size_t)f];
+	*nb = v->face_cell[2 * (size_t)f + 1];
+	return *o < v->n_owned || (*nb >= 0 && *nb < v->n_owned);
+}
+
+/*
+ * The face-loop forms of the scatter stages (the papers' "-F" loops): each
+ * face adds into its owned cells, with atomics (all faces at once on a GPU)
+ * or plain adds (one CPU thread; the faces of one colour group). The target
+ * is set before (fv_k_*_start, or zeroed) and finished after, per cell.
+ */
+
+/* GQ-F: face f's Green-Gauss term into the gradient sums of its cells
+ * (grad zeroed; then fv_k_gradient_finish). */
+FV_HD void fv_k_face_gradient(const fv_view_t *v, const fv_real_t *wn, fv_real_t *grad, fv_idx_t f, int atomic)
+{
+	fv_idx_t o, nb, no = v->n_owned;
+	if (!fv_k_face_owned(v, f, &o, &nb))
+		return;
+	fv_real_t gf[FV_NVAR][3];
+	fv_k_face_gg(v, wn, f, gf);
+	for (int q = 0; q < FV_NVAR; q++)
+		for (int d = 0; d < 3; d++) {
+			size_t j = (size_t)(q * 3 + d) * v->n_cells;
+			if (o < no)
+				fv_k_add(&grad[j + o], gf[q][d], atomic);
+			if (nb >= 0 && nb < no)
+				fv_k_add(&grad[j + nb], -gf[q][d], atomic);
+		}
+}
+
+/* LM-F: the min/max of owned cell c start at its own values. */
+FV_HD void fv_k_minmax_start(const fv_view_t *v, const fv_real_t *w, fv_real_t *mm, fv_idx_t c)
+{
+	for (int q = 0; q < FV_NVAR; q++)
+		mm[(size_t)q * v->n_owned + c] = mm[(size_t)(FV_NVAR + q) * v->n_owned + c] =
+			w[(size_t)q * v->n_cells + c];
+}
+
+/* LM-F: interior face f brings each of its owned cells the other's values
+ * (then fv_k_limiter_mm). */
+FV_HD void fv_k_face_minmax(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, fv_real_t *mm, fv_idx_t f,
+			    int atomic)
+{
+	fv_idx_t o, nb, no = v->n_owned, nc = v->n_cells;
+	int q0, q1;
+	if (!fv_k_face_owned(v, f, &o, &nb) || nb < 0)
+		return;
+	fv_k_limiter_vars(P, &q0, &q1);
+	for (int q = q0; q < q1; q++) {
+		if (o < no) {
+			fv_real_t x = w[(size_t)q * nc + nb];
+			fv_k_minmax(&mm[(size_t)q * no + o], x, 0, atomic);
+			fv_k_minmax(&mm[(size_t)(FV_NVAR + q) * no + o], x, 1, atomic);
+		}
+		if (nb < no) {
+			fv_real_t x = w[(size_t)q * nc + o];
+			fv_k_minmax(&mm[(size_t)q * no + nb], x, 0, atomic);
+			fv_k_minmax(&mm[(size_t)(FV_NVAR + q) * no + nb], x, 1, atomic);
+		}
+	}
+}
+
+/* Time step, face loop: each owned cell of face f adds the spectral radius
+ * of its own state through f (dt zeroed; then dt = fv_k_dt(dt)). */
+FV_HD void fv_k_face_spectral_add(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, fv_real_t *lam,
+				  fv_idx_t f, int atomic)
+{
+	fv_idx_t o, nb, no = v->n_owned;
+	if (!fv_k_face_owned(v, f, &o, &nb))
+		return;
+	if (o < no)
+		fv_k_add(&lam[o], fv_k_face_spectral(v, P, w, o, f), atomic);
+	if (nb >= 0 && nb < no)
+		fv_k_add(&lam[nb], fv_k_face_spectral(v, P, w, nb, f), atomic);
+}
+
+/* NV-C: local cell c adds its values to its local nodes (wn zeroed; then
+ * fv_k_node_finish). */
+FV_HD void fv_k_cell_to_nodes(const fv_view_t *v, const fv_real_t *w, fv_real_t *wn, fv_idx_t c, int atomic)
+{
+	for (fv_idx_t k = v->cell_node_off[c]; k < v->cell_node_off[c + 1]; k++)
+		for (int q = 0; q < FV_NVAR; q++)
+			fv_k_add(&wn[(size_t)q * v->n_nodes + v->cell_node[k]], w[(size_t)q * v->n_cells + c], atomic);
+}
+
+FV_HD void fv_k_node_finish(const fv_view_t *v, fv_real_t *wn, fv_idx_t node)
+{
+	fv_real_t n = (fv_real_t)(v->node_cell_off[node + 1] - v->node_cell_off[node]);
+	for (int q = 0; q < FV_NVAR; q++)
+		wn[(size_t)q * v->n_nodes + node] /= n;
 }
 
 #endif

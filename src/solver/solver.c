@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "codelets/common.h"
+#include "solver/geo.h"
 #include "util/timer.h"
 
 #define RING 32
@@ -19,8 +20,8 @@
 typedef struct block_data {
 	fv_layout_t L;
 	void *geo_mem;
-	fv_real_t *q, *q0, *w, *wn, *grad, *phi, *res, *dt;
-	starpu_data_handle_t geo, hq, hq0, hw, hwn, hgrad, hphi, hres, hdt;
+	fv_real_t *q, *q0, *w, *wn, *grad, *phi, *mm, *res, *dt;
+	starpu_data_handle_t geo, hq, hq0, hw, hwn, hgrad, hphi, hmm, hres, hdt;
 	int n_nbr;
 	int *nbr;              /* neighbour block ids */
 	int *nbr_slot;         /* index of this block in each neighbour's list */
@@ -28,7 +29,7 @@ typedef struct block_data {
 	fv_real_t **buf_mem[3];            /* [field][k] */
 	starpu_data_handle_t *buf[3];      /* Q (5), gradient (15), limiter (5) */
 	fv_idx_t *cell_global; /* [n_cells] for set/get state */
-	int n_colors;          /* colour groups of the faces (flux_sum color/auto) */
+	int n_colors;          /* colour groups of the faces (geo.h) */
 	fv_idx_t color_off[FV_COLOR_MAX + 1];
 } block_data_t;
 
@@ -89,11 +90,8 @@ void fv_solver_opts_default(fv_solver_opts_t *o)
 	o->winf[4] = 1 / 1.4;
 	o->p_out = 1 / 1.4;
 	o->lookahead = 3;
-}
-
-static size_t align64(size_t x)
-{
-	return (x + 63) & ~(size_t)63;
+	o->flux_sum = FV_SUM_ATOMIC;
+	o->nodes_sum = o->grad_sum = o->lim_sum = o->dt_sum = FV_SUM_GATHER;
 }
 
 static fv_err_t sp_alloc(void *p, size_t bytes, const char *what)
@@ -103,91 +101,6 @@ static fv_err_t sp_alloc(void *p, size_t bytes, const char *what)
 		 bytes, what);
 	memset(mem, 0, bytes ? bytes : 8);
 	*(void **)p = mem;
-	return FV_OK;
-}
-
-/* Packs one block's mesh arrays into a single buffer (see view.h). */
-static fv_err_t build_geo(const fv_block_t *bk, const fv_solver_opts_t *so, int n_markers, block_data_t *d)
-{
-	fv_layout_t *L = &d->L;
-	size_t o = 0;
-	size_t nf = (size_t)bk->n_faces, nc = (size_t)bk->n_cells, no = (size_t)bk->n_owned;
-	size_t nfn = (size_t)bk->face_node_off[bk->n_faces], ncf = (size_t)bk->cell_face_off[bk->n_owned];
-	size_t nnc = (size_t)bk->node_cell_off[bk->n_nodes], nsend = (size_t)bk->send_off[bk->n_nbr];
-	char *g;
-	int colored = so->flux_sum >= 2 || so->color_tasks;
-	memset(L, 0, sizeof *L);
-	L->n_owned = bk->n_owned;
-	L->n_cells = bk->n_cells;
-	L->n_faces = bk->n_faces;
-	L->n_bfaces = bk->n_bfaces;
-	L->n_nodes = bk->n_nodes;
-	L->n_nbr = bk->n_nbr;
-#define PLACE(field, bytes) (L->field = o, o = align64(o + (bytes)))
-	PLACE(face_cell, 2 * nf * sizeof(fv_idx_t));
-	PLACE(face_area, 3 * nf * sizeof(fv_real_t));
-	PLACE(face_ctr, 3 * nf * sizeof(fv_real_t));
-	PLACE(face_node_off, (nf + 1) * sizeof(fv_idx_t));
-	PLACE(face_node, nfn * sizeof(fv_idx_t));
-	PLACE(bface_bc, (size_t)bk->n_bfaces);
-	PLACE(bface_force, (size_t)bk->n_bfaces);
-	PLACE(cell_face_off, (no + 1) * sizeof(fv_idx_t));
-	PLACE(cell_face, ncf * sizeof(fv_idx_t));
-	PLACE(cell_face_sign, ncf);
-	PLACE(cell_vol, nc * sizeof(fv_real_t));
-	PLACE(cell_ctr, 3 * nc * sizeof(fv_real_t));
-	PLACE(node_cell_off, ((size_t)bk->n_nodes + 1) * sizeof(fv_idx_t));
-	PLACE(node_cell, nnc * sizeof(fv_idx_t));
-	PLACE(recv_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
-	PLACE(send_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
-	PLACE(send_cell, nsend * sizeof(fv_idx_t));
-	PLACE(color_face, (colored ? nf : 0) * sizeof(fv_idx_t));
-#undef PLACE
-	L->bytes = o;
-	FV_CALL(sp_alloc(&d->geo_mem, o, "block geometry"));
-	g = (char *)d->geo_mem;
-	memcpy(g + L->face_cell, bk->face_cell, 2 * nf * sizeof(fv_idx_t));
-	memcpy(g + L->face_area, bk->face_area, 3 * nf * sizeof(fv_real_t));
-	memcpy(g + L->face_ctr, bk->face_ctr, 3 * nf * sizeof(fv_real_t));
-	memcpy(g + L->face_node_off, bk->face_node_off, (nf + 1) * sizeof(fv_idx_t));
-	memcpy(g + L->face_node, bk->face_node, nfn * sizeof(fv_idx_t));
-	for (fv_idx_t f = 0; f < bk->n_bfaces; f++) {
-		int mk = bk->face_marker[f];
-		FV_CHECK(mk >= 0 && mk < n_markers, FV_ERR_MESH, "block %d: boundary face %d has marker %d", bk->id,
-			 (int)f, mk);
-		((int8_t *)(g + L->bface_bc))[f] = so->marker_bc[mk];
-		/* each wall face counts once: in the block that owns its cell */
-		((uint8_t *)(g + L->bface_force))[f] =
-			so->marker_force && so->marker_force[mk] && bk->face_cell[2 * (size_t)f] < bk->n_owned;
-	}
-	memcpy(g + L->cell_face_off, bk->cell_face_off, (no + 1) * sizeof(fv_idx_t));
-	memcpy(g + L->cell_face, bk->cell_face, ncf * sizeof(fv_idx_t));
-	memcpy(g + L->cell_face_sign, bk->cell_face_sign, ncf);
-	memcpy(g + L->cell_vol, bk->cell_vol, nc * sizeof(fv_real_t));
-	memcpy(g + L->cell_ctr, bk->cell_ctr, 3 * nc * sizeof(fv_real_t));
-	memcpy(g + L->node_cell_off, bk->node_cell_off, ((size_t)bk->n_nodes + 1) * sizeof(fv_idx_t));
-	memcpy(g + L->node_cell, bk->node_cell, nnc * sizeof(fv_idx_t));
-	memcpy(g + L->recv_off, bk->recv_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
-	memcpy(g + L->send_off, bk->send_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
-	memcpy(g + L->send_cell, bk->send_cell, nsend * sizeof(fv_idx_t));
-	if (colored) {
-		/* colour groups of the block's faces for the colour flux kernels */
-		fv_coloring_t col;
-		fv_coloring_init(&col);
-		fv_err_t err = fv_color_faces(bk->n_cells, bk->n_faces, bk->face_cell, (fv_color_method_t)so->coloring,
-					      &col);
-		if (err == FV_OK)
-			err = fv_color_check(bk->n_cells, bk->n_faces, bk->face_cell, &col);
-		if (err != FV_OK) {
-			fv_coloring_free(&col);
-			return fv_error_trace(err, __FILE__, __LINE__);
-		}
-		d->n_colors = col.n_colors;
-		memcpy(d->color_off, col.group_off, ((size_t)col.n_colors + 1) * sizeof(fv_idx_t));
-		memcpy(g + L->color_face, col.group_face, nf * sizeof(fv_idx_t));
-		fv_coloring_free(&col);
-	}
-	starpu_vector_data_register(&d->geo, STARPU_MAIN_RAM, (uintptr_t)d->geo_mem, (uint32_t)o, 1);
 	return FV_OK;
 }
 
@@ -203,13 +116,20 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
 {
 	block_data_t *d = &s->b[bk->id];
 	size_t nc = (size_t)bk->n_cells, no = (size_t)bk->n_owned, nn = (size_t)bk->n_nodes;
-	FV_CALL(build_geo(bk, &s->o, n_markers, d));
+	fv_geo_colors_t colors;
+	FV_CALL(fv_geo_build(bk, &s->o, n_markers, sp_alloc, &d->L, &d->geo_mem, &colors));
+	starpu_vector_data_register(&d->geo, STARPU_MAIN_RAM, (uintptr_t)d->geo_mem, (uint32_t)d->L.bytes, 1);
+	d->n_colors = colors.n;
+	memcpy(d->color_off, colors.off, sizeof d->color_off);
 	FV_CALL(field(&d->q, &d->hq, 5 * nc, "state"));
 	FV_CALL(field(&d->q0, &d->hq0, 5 * no, "stage state"));
 	FV_CALL(field(&d->w, &d->hw, 5 * nc, "primitives"));
 	FV_CALL(field(&d->wn, &d->hwn, 5 * nn, "node values"));
 	FV_CALL(field(&d->grad, &d->hgrad, 15 * nc, "gradients"));
 	FV_CALL(field(&d->phi, &d->hphi, 5 * nc, "limiter"));
+	/* the face-loop limiters' min/max (one value when unused) */
+	int mm = s->o.lim_sum != FV_SUM_GATHER && s->o.order == 2 && s->o.limiter;
+	FV_CALL(field(&d->mm, &d->hmm, mm ? 2 * FV_NVAR * no : 1, "limiter min/max"));
 	FV_CALL(field(&d->res, &d->hres, 5 * no, "residual"));
 	FV_CALL(field(&d->dt, &d->hdt, no, "time step"));
 	d->n_nbr = bk->n_nbr;
@@ -232,42 +152,6 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
 	return FV_OK;
 }
 
-static void set_params(fv_solver_t *s)
-{
-	const fv_solver_opts_t *o = &s->o;
-	fv_params_t *P = &s->P;
-	memset(P, 0, sizeof *P);
-	P->gamma = (fv_real_t)o->gamma;
-	P->entropy_fix = (fv_real_t)o->entropy_fix;
-	P->cfl = (fv_real_t)o->cfl;
-	P->limiter_k = (fv_real_t)o->limiter_k;
-	P->order = o->order;
-	P->limiter = o->limiter;
-	P->limiter_all = o->limiter_all;
-	P->steady = o->steady;
-	P->lsq = o->gradient_lsq;
-	P->flux_sum = o->flux_sum;
-	for (int k = 0; k < 5; k++)
-		P->winf[k] = (fv_real_t)o->winf[k];
-	P->p_out = (fv_real_t)o->p_out;
-	for (int d = 0; d < 3; d++)
-		P->xref[d] = (fv_real_t)o->moment_center[d];
-	/* SSP Runge-Kutta (Shu-Osher): q = a q0 + b (q - dt/V R) */
-	if (o->rk == 1) {
-		s->n_stages = 1;
-		s->rk_a[0] = 0, s->rk_b[0] = 1;
-	} else if (o->rk == 3) {
-		s->n_stages = 3;
-		s->rk_a[0] = 0, s->rk_b[0] = 1;
-		s->rk_a[1] = (fv_real_t)0.75, s->rk_b[1] = (fv_real_t)0.25;
-		s->rk_a[2] = (fv_real_t)(1.0 / 3), s->rk_b[2] = (fv_real_t)(2.0 / 3);
-	} else {
-		s->n_stages = 2;
-		s->rk_a[0] = 0, s->rk_b[0] = 1;
-		s->rk_a[1] = (fv_real_t)0.5, s->rk_b[1] = (fv_real_t)0.5;
-	}
-}
-
 fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t *blocks, int n_blocks,
 			  const fv_solver_opts_t *o)
 {
@@ -276,6 +160,7 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	FV_CHECK(o->order == 1 || o->order == 2, FV_ERR_ARG, "order must be 1 or 2 (got %d)", o->order);
 	FV_CHECK(o->rk >= 1 && o->rk <= 3, FV_ERR_ARG, "rk must be 1, 2 or 3 (got %d)", o->rk);
 	FV_CHECK(o->marker_bc, FV_ERR_ARG, "solver needs a boundary condition for each marker");
+	FV_CALL(fv_geo_check_opts(o));
 	FV_CALL(fv_calloc(&s, 1, sizeof *s, "solver"));
 	*sp = s;
 	s->o = *o;
@@ -283,7 +168,7 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	s->n_cells = m->n_cells;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
-	set_params(s);
+	fv_geo_params(o, &s->P, &s->n_stages, s->rk_a, s->rk_b);
 	FV_CALL(fv_calloc(&s->b, (size_t)n_blocks, sizeof *s->b, "block data"));
 	for (int b = 0; b < n_blocks; b++) {
 		FV_CHECK(blocks[b].id == b, FV_ERR_ARG, "block %d has id %d", b, blocks[b].id);
@@ -392,7 +277,7 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 					block_data_t *d = &s->b[b];
 					fv_task_args_t a;
 					task_args(s, b, &a);
-					FV_CALL(fv_insert_limiter(d->geo, d->hw, d->hgrad, d->hphi, &a));
+					FV_CALL(fv_insert_limiter(d->geo, d->hw, d->hgrad, d->hphi, d->hmm, &a));
 				}
 				FV_CALL(halo(s, HALO_PHI));
 				s->phi_valid = 1;
@@ -585,6 +470,7 @@ void fv_solver_destroy(fv_solver_t *s)
 		unregister_free(&d->hwn, d->wn);
 		unregister_free(&d->hgrad, d->grad);
 		unregister_free(&d->hphi, d->phi);
+		unregister_free(&d->hmm, d->mm);
 		unregister_free(&d->hres, d->res);
 		unregister_free(&d->hdt, d->dt);
 		for (int h = 0; h < 3; h++) {

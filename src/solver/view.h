@@ -21,6 +21,8 @@ extern "C" {
  *   cell_face_sign[..] cell_vol[nc] cell_ctr[3 nc] node_cell_off[nn+1]
  *   node_cell[..] recv_off[nnbr+1] send_off[nnbr+1] send_cell[..]
  *   color_face[nf] (faces by colour group; empty without colouring)
+ *   cell_node_off[nc+1] cell_node[..] (local nodes of each local cell, for
+ *   the cell-loop node values; empty unless nodes_sum needs them)
  *
  * so a task gets the whole mesh of its block through one buffer, and the
  * same offsets work on the CPU and on a GPU copy.
@@ -34,6 +36,8 @@ typedef struct fv_layout {
 	size_t node_cell_off, node_cell;
 	size_t recv_off, send_off, send_cell;
 	size_t color_face;
+	size_t cell_node_off, cell_node;
+	int has_cell_node;
 } fv_layout_t;
 
 typedef struct fv_view {
@@ -50,6 +54,7 @@ typedef struct fv_view {
 	int n_nbr;
 	const fv_idx_t *recv_off, *send_off, *send_cell; /* halo lists */
 	const fv_idx_t *color_face;    /* faces in colour-group order */
+	const fv_idx_t *cell_node_off, *cell_node; /* local nodes of local cells */
 } fv_view_t;
 
 #define FV_VIEW_AT(base, off, type) ((const type *)((const char *)(base) + (off)))
@@ -81,6 +86,8 @@ static inline fv_view_t fv_view_make(const void *blob, const fv_layout_t *L)
 	v.send_off = FV_VIEW_AT(blob, L->send_off, fv_idx_t);
 	v.send_cell = FV_VIEW_AT(blob, L->send_cell, fv_idx_t);
 	v.color_face = FV_VIEW_AT(blob, L->color_face, fv_idx_t);
+	v.cell_node_off = FV_VIEW_AT(blob, L->cell_node_off, fv_idx_t);
+	v.cell_node = FV_VIEW_AT(blob, L->cell_node, fv_idx_t);
 	return v;
 }
 

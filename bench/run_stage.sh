@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A whole RK stage on one GPU, StarPU against the bare driver: for each
+# strategy set, `fvstar bench stage` (the solver's kernels in the task
+# graph's order on one stream, no runtime) and `fvstar run` (GPU only, one
+# CUDA worker, one block) on the same case: a perturbed tet box of 6 N^3
+# cells in a Mach 0.5 free stream, second order, Venkatakrishnan, SSP-RK2,
+# local time step. StarPU's time per iteration is taken from history.csv
+# (wall clock when each iteration's residuals reach the host) over the
+# iterations after the warm-up, the driver's from CUDA events over the same
+# iterations. Prints one line per set and the driver's stage split.
+# Usage: bench/run_stage.sh BUILDDIR N ITERATIONS WARMUP [SET ...]
+#   SET: a name and numerics keys, e.g. "atomic:flux_sum=atomic,nodes_sum=atomic"
+set -eu
+build=${1:?usage: bench/run_stage.sh BUILDDIR N ITERATIONS WARMUP [SET ...]}
+n=${2:?N}
+iters=${3:?ITERATIONS}
+warm=${4:?WARMUP}
+shift 4
+sets=${*:-default:flux_sum=atomic}
+tmp=${BENCH_TMP:-$(mktemp -d)}
+mkdir -p "$tmp"
+py=${PYTHON3:-python3}
+export STARPU_SILENT=1
+[ -f "$tmp/box$n.su2" ] || "$build/fvstar" mesh gen box --cells tet -n "$n" --perturb 0.1 -o "$tmp/box$n.su2" 2>/dev/null
+cat >"$tmp/stage$n.cfg" <<CFG
+[mesh]
+file = box$n.su2
+[flow]
+mach = 0.5
+alpha = 2
+[numerics]
+iterations = $((iters + warm))
+[bc]
+xmin = farfield
+xmax = farfield
+ymin = farfield
+ymax = farfield
+zmin = farfield
+zmax = farfield
+[partition]
+blocks = 1
+[output]
+vtu = no
+progress_every = 0
+CFG
+for set in $sets; do
+	name=${set%%:*}
+	args=$(echo "${set#*:}" | tr ',' '\n' | sed 's/^/numerics./')
+	# shellcheck disable=SC2086
+	"$build/fvstar" bench stage "$tmp/stage$n.cfg" $args --iterations "$iters" --warmup "$warm" \
+		--json "$tmp/bare-$name.json" >"$tmp/bare-$name.txt"
+	# shellcheck disable=SC2086
+	STARPU_NCPU=0 STARPU_NCUDA=1 "$build/fvstar" run "$tmp/stage$n.cfg" $args output.dir="$tmp/run-$name" \
+		>/dev/null 2>"$tmp/run-$name.err" || { cat "$tmp/run-$name.err"; exit 1; }
+	"$py" - "$tmp/bare-$name.json" "$tmp/run-$name/history.csv" "$name" "$warm" "${set#*:}" <<'PY'
+import csv, json, sys
+b = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+warm = int(sys.argv[4])
+t = [float(r["wall_s"]) for r in rows]
+n = len(t) - warm
+starpu = (t[-1] - t[warm - 1]) / n * 1e3 if warm > 0 else t[-1] / n * 1e3
+bare = b["ms_per_iteration"]
+ns = lambda ms: ms * 1e6 / (b["cells"] * b["rk_stages"])
+print("%-10s %s | %d cells, %s, %s | bare %.3f ms/it (%.3f ns/cell/stage) | StarPU %.3f ms/it (%.3f ns) | StarPU/bare %.3f"
+      % (sys.argv[3], sys.argv[5], b["cells"], b["device"], b["precision"], bare, ns(bare), starpu, ns(starpu), starpu / bare))
+st = b["stages_ms_per_iteration"]
+print("           stages (bare, ns/cell/stage): " + ", ".join("%s %.3f" % (k, ns(v)) for k, v in st.items()))
+PY
+done

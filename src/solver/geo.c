@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/* A block's geometry blob and the kernels' parameters (geo.h). */
+#include "solver/geo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t align64(size_t x)
+{
+	return (x + 63) & ~(size_t)63;
+}
+
+static int uses_colors(const fv_solver_opts_t *o)
+{
+	const int sums[] = {o->flux_sum, o->grad_sum, o->lim_sum, o->dt_sum};
+	int used = o->color_tasks || o->face_order_color;
+	for (int k = 0; k < 4; k++)
+		used |= sums[k] == FV_SUM_COLOR || sums[k] == FV_SUM_AUTO;
+	return used;
+}
+
+fv_err_t fv_geo_check_opts(const fv_solver_opts_t *o)
+{
+	const char *names[] = {"flux_sum", "nodes_sum", "gradient_sum", "limiter_sum", "timestep_sum"};
+	const int sums[] = {o->flux_sum, o->nodes_sum, o->grad_sum, o->lim_sum, o->dt_sum};
+	for (int k = 0; k < 5; k++)
+		FV_CHECK(sums[k] >= FV_SUM_ATOMIC && sums[k] <= FV_SUM_AUTO, FV_ERR_ARG, "%s: strategy %d unknown",
+			 names[k], sums[k]);
+	FV_CHECK(o->nodes_sum != FV_SUM_COLOR, FV_ERR_ARG,
+		 "nodes_sum = color: node values have no colour variant (colour groups are of faces sharing no "
+		 "cell; node values scatter into nodes); use gather, atomic or auto");
+	FV_CHECK(!o->gradient_lsq || o->grad_sum == FV_SUM_GATHER || o->grad_sum == FV_SUM_AUTO, FV_ERR_ARG,
+		 "gradient_sum = %s needs the Green-Gauss gradient: least squares has only the cell loop (gather)",
+		 o->grad_sum == FV_SUM_ATOMIC ? "atomic" : "color");
+	return FV_OK;
+}
+
+/* The colouring of the block's faces, and with face_order the new face
+ * order perm[new] = old (boundary faces stay first, Alg. 11). */
+static fv_err_t color_block(const fv_block_t *bk, const fv_solver_opts_t *o, fv_coloring_t *col, fv_idx_t **perm)
+{
+	fv_idx_t *blocks = NULL;
+	FV_CALL(fv_color_faces(bk->n_cells, bk->n_faces, bk->face_cell, (fv_color_method_t)o->coloring, col));
+	FV_CALL(fv_color_check(bk->n_cells, bk->n_faces, bk->face_cell, col));
+	if (!o->face_order_color)
+		return FV_OK;
+	FV_CALL(fv_malloc(perm, (size_t)bk->n_faces + 1, sizeof **perm, "face order"));
+	FV_CALL(fv_malloc(&blocks, 2 * (size_t)col->n_colors + 2, sizeof *blocks, "face order blocks"));
+	fv_err_t err = fv_color_face_order(bk->n_cells, bk->face_cell, col, NULL, 1, NULL, *perm, blocks);
+	free(blocks);
+	return err == FV_OK ? FV_OK : fv_error_trace(err, __FILE__, __LINE__);
+}
+
+/* Fills the face arrays of the blob in the order perm (NULL: the block's). */
+static void fill_faces(const fv_block_t *bk, const fv_idx_t *perm, const fv_layout_t *L, char *g)
+{
+	size_t nf = (size_t)bk->n_faces;
+	fv_idx_t *fc = (fv_idx_t *)(g + L->face_cell), *fno = (fv_idx_t *)(g + L->face_node_off);
+	fv_idx_t *fn = (fv_idx_t *)(g + L->face_node);
+	fv_real_t *fa = (fv_real_t *)(g + L->face_area), *fx = (fv_real_t *)(g + L->face_ctr);
+	fno[0] = 0;
+	for (size_t i = 0; i < nf; i++) {
+		size_t f = perm ? (size_t)perm[i] : i;
+		fv_idx_t b = bk->face_node_off[f], e = bk->face_node_off[f + 1];
+		fc[2 * i] = bk->face_cell[2 * f];
+		fc[2 * i + 1] = bk->face_cell[2 * f + 1];
+		for (int d = 0; d < 3; d++) {
+			fa[d * nf + i] = bk->face_area[d * nf + f];
+			fx[d * nf + i] = bk->face_ctr[d * nf + f];
+		}
+		memcpy(fn + fno[i], bk->face_node + b, (size_t)(e - b) * sizeof *fn);
+		fno[i + 1] = fno[i] + (e - b);
+	}
+}
+
+/* color_face and the group offsets: faces of colour k in increasing
+ * (new) face id, from the colour of each old face. */
+static void fill_colors(const fv_block_t *bk, const fv_coloring_t *col, const fv_idx_t *perm, const fv_layout_t *L,
+			char *g, fv_geo_colors_t *colors)
+{
+	fv_idx_t *cf = (fv_idx_t *)(g + L->color_face), next[FV_COLOR_MAX];
+	colors->n = col->n_colors;
+	memcpy(colors->off, col->group_off, ((size_t)col->n_colors + 1) * sizeof *colors->off);
+	memcpy(next, col->group_off, (size_t)col->n_colors * sizeof *next);
+	for (fv_idx_t i = 0; i < bk->n_faces; i++)
+		cf[next[col->color[perm ? perm[i] : i]]++] = i;
+}
+
+/* Local nodes of each local cell: the transpose of node_cell. */
+static void fill_cell_nodes(const fv_block_t *bk, const fv_layout_t *L, char *g)
+{
+	fv_idx_t *off = (fv_idx_t *)(g + L->cell_node_off), *cn = (fv_idx_t *)(g + L->cell_node);
+	size_t nc = (size_t)bk->n_cells;
+	memset(off, 0, (nc + 1) * sizeof *off);
+	for (fv_idx_t k = 0; k < bk->node_cell_off[bk->n_nodes]; k++)
+		off[bk->node_cell[k] + 1]++;
+	for (size_t c = 0; c < nc; c++)
+		off[c + 1] += off[c];
+	for (fv_idx_t n = 0; n < bk->n_nodes; n++)
+		for (fv_idx_t k = bk->node_cell_off[n]; k < bk->node_cell_off[n + 1]; k++)
+			cn[off[bk->node_cell[k]]++] = n;
+	for (size_t c = nc; c > 0; c--)
+		off[c] = off[c - 1];
+	off[0] = 0;
+}
+
+fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_markers, fv_geo_alloc_t alloc,
+		      fv_layout_t *L, void **mem, fv_geo_colors_t *colors)
+{
+	size_t o = 0;
+	size_t nf = (size_t)bk->n_faces, nc = (size_t)bk->n_cells, no = (size_t)bk->n_owned;
+	size_t nfn = (size_t)bk->face_node_off[bk->n_faces], ncf = (size_t)bk->cell_face_off[bk->n_owned];
+	size_t nnc = (size_t)bk->node_cell_off[bk->n_nodes], nsend = (size_t)bk->send_off[bk->n_nbr];
+	int colored = uses_colors(so);
+	int cell_nodes = so->nodes_sum == FV_SUM_ATOMIC || so->nodes_sum == FV_SUM_AUTO;
+	fv_coloring_t col;
+	fv_idx_t *perm = NULL, *inv = NULL;
+	fv_err_t err = FV_OK;
+	char *g;
+
+	memset(L, 0, sizeof *L);
+	memset(colors, 0, sizeof *colors);
+	*mem = NULL;
+	L->n_owned = bk->n_owned;
+	L->n_cells = bk->n_cells;
+	L->n_faces = bk->n_faces;
+	L->n_bfaces = bk->n_bfaces;
+	L->n_nodes = bk->n_nodes;
+	L->n_nbr = bk->n_nbr;
+	L->has_cell_node = cell_nodes;
+#define PLACE(field, bytes) (L->field = o, o = align64(o + (bytes)))
+	PLACE(face_cell, 2 * nf * sizeof(fv_idx_t));
+	PLACE(face_area, 3 * nf * sizeof(fv_real_t));
+	PLACE(face_ctr, 3 * nf * sizeof(fv_real_t));
+	PLACE(face_node_off, (nf + 1) * sizeof(fv_idx_t));
+	PLACE(face_node, nfn * sizeof(fv_idx_t));
+	PLACE(bface_bc, (size_t)bk->n_bfaces);
+	PLACE(bface_force, (size_t)bk->n_bfaces);
+	PLACE(cell_face_off, (no + 1) * sizeof(fv_idx_t));
+	PLACE(cell_face, ncf * sizeof(fv_idx_t));
+	PLACE(cell_face_sign, ncf);
+	PLACE(cell_vol, nc * sizeof(fv_real_t));
+	PLACE(cell_ctr, 3 * nc * sizeof(fv_real_t));
+	PLACE(node_cell_off, ((size_t)bk->n_nodes + 1) * sizeof(fv_idx_t));
+	PLACE(node_cell, nnc * sizeof(fv_idx_t));
+	PLACE(recv_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
+	PLACE(send_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
+	PLACE(send_cell, nsend * sizeof(fv_idx_t));
+	PLACE(color_face, (colored ? nf : 0) * sizeof(fv_idx_t));
+	PLACE(cell_node_off, (cell_nodes ? nc + 1 : 0) * sizeof(fv_idx_t));
+	PLACE(cell_node, (cell_nodes ? nnc : 0) * sizeof(fv_idx_t));
+#undef PLACE
+	L->bytes = o;
+
+	fv_coloring_init(&col);
+	if (colored)
+		FV_CALL_GOTO(err, out, color_block(bk, so, &col, &perm));
+	if (perm) {
+		FV_CALL_GOTO(err, out, fv_malloc(&inv, nf + 1, sizeof *inv, "face order"));
+		for (size_t i = 0; i < nf; i++)
+			inv[perm[i]] = (fv_idx_t)i;
+		for (fv_idx_t i = 0; i < bk->n_bfaces; i++)
+			FV_CALL_GOTO(err, out,
+				     perm[i] < bk->n_bfaces
+					     ? FV_OK
+					     : FV_ERROR(FV_ERR_MESH, "block %d: the face order put interior face %d "
+								     "among the boundary faces",
+							bk->id, (int)perm[i]));
+	}
+	FV_CALL_GOTO(err, out, alloc(mem, o, "block geometry"));
+	g = (char *)*mem;
+	fill_faces(bk, perm, L, g);
+	for (fv_idx_t i = 0; i < bk->n_bfaces; i++) {
+		fv_idx_t f = perm ? perm[i] : i;
+		int mk = bk->face_marker[f];
+		FV_CALL_GOTO(err, out,
+			     mk >= 0 && mk < n_markers
+				     ? FV_OK
+				     : FV_ERROR(FV_ERR_MESH, "block %d: boundary face %d has marker %d", bk->id, (int)f, mk));
+		((int8_t *)(g + L->bface_bc))[i] = so->marker_bc[mk];
+		/* each wall face counts once: in the block that owns its cell */
+		((uint8_t *)(g + L->bface_force))[i] =
+			so->marker_force && so->marker_force[mk] && bk->face_cell[2 * (size_t)f] < bk->n_owned;
+	}
+	memcpy(g + L->cell_face_off, bk->cell_face_off, (no + 1) * sizeof(fv_idx_t));
+	if (inv)
+		for (size_t k = 0; k < ncf; k++)
+			((fv_idx_t *)(g + L->cell_face))[k] = inv[bk->cell_face[k]];
+	else
+		memcpy(g + L->cell_face, bk->cell_face, ncf * sizeof(fv_idx_t));
+	memcpy(g + L->cell_face_sign, bk->cell_face_sign, ncf);
+	memcpy(g + L->cell_vol, bk->cell_vol, nc * sizeof(fv_real_t));
+	memcpy(g + L->cell_ctr, bk->cell_ctr, 3 * nc * sizeof(fv_real_t));
+	memcpy(g + L->node_cell_off, bk->node_cell_off, ((size_t)bk->n_nodes + 1) * sizeof(fv_idx_t));
+	memcpy(g + L->node_cell, bk->node_cell, nnc * sizeof(fv_idx_t));
+	memcpy(g + L->recv_off, bk->recv_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
+	memcpy(g + L->send_off, bk->send_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
+	memcpy(g + L->send_cell, bk->send_cell, nsend * sizeof(fv_idx_t));
+	if (colored)
+		fill_colors(bk, &col, perm, L, g, colors);
+	if (cell_nodes)
+		fill_cell_nodes(bk, L, g);
+out:
+	fv_coloring_free(&col);
+	free(perm);
+	free(inv);
+	return err;
+}
+
+void fv_geo_params(const fv_solver_opts_t *o, fv_params_t *P, int *n_stages, fv_real_t rk_a[3], fv_real_t rk_b[3])
+{
+	memset(P, 0, sizeof *P);
+	P->gamma = (fv_real_t)o->gamma;
+	P->entropy_fix = (fv_real_t)o->entropy_fix;
+	P->cfl = (fv_real_t)o->cfl;
+	P->limiter_k = (fv_real_t)o->limiter_k;
+	P->order = o->order;
+	P->limiter = o->limiter;
+	P->limiter_all = o->limiter_all;
+	P->steady = o->steady;
+	P->lsq = o->gradient_lsq;
+	P->flux_sum = o->flux_sum;
+	P->nodes_sum = o->nodes_sum;
+	P->grad_sum = o->grad_sum;
+	P->lim_sum = o->lim_sum;
+	P->dt_sum = o->dt_sum;
+	for (int k = 0; k < 5; k++)
+		P->winf[k] = (fv_real_t)o->winf[k];
+	P->p_out = (fv_real_t)o->p_out;
+	for (int d = 0; d < 3; d++)
+		P->xref[d] = (fv_real_t)o->moment_center[d];
+	/* SSP Runge-Kutta (Shu-Osher): q = a q0 + b (q - dt/V R) */
+	rk_a[0] = 0, rk_b[0] = 1;
+	if (o->rk == 1) {
+		*n_stages = 1;
+	} else if (o->rk == 3) {
+		*n_stages = 3;
+		rk_a[1] = (fv_real_t)0.75, rk_b[1] = (fv_real_t)0.25;
+		rk_a[2] = (fv_real_t)(1.0 / 3), rk_b[2] = (fv_real_t)(2.0 / 3);
+	} else {
+		*n_stages = 2;
+		rk_a[1] = (fv_real_t)0.5, rk_b[1] = (fv_real_t)0.5;
+	}
+}

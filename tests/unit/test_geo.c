@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/* The solver's geometry blob (src/solver/geo.c): with the faces stored by
+ * colour group (Alg. 11) it describes the same mesh as in the block's
+ * order (boundary faces first with their conditions, each cell's faces
+ * closing it, the same faces and areas), every colour group is made of at
+ * most two contiguous runs (its boundary and its interior faces) of faces
+ * sharing no cell; the cell-to-node lists are the transpose of node_cell. */
+#include "testutil.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "fvstar/partition.h"
+#include "solver/geo.h"
+
+static void gen(fv_mesh_t *m, fv_gen_cells_t cells, int nb, fv_block_t **bl)
+{
+	fv_gen_opts_t o;
+	fv_idx_t off[5];
+	int32_t *part;
+	fv_gen_opts_default(&o);
+	o.cells = cells;
+	o.nx = 6, o.ny = 5, o.nz = 4;
+	o.perturb = 0.1;
+	o.seed = 3;
+	fv_mesh_init(m);
+	FV_ASSERT_OK(fv_mesh_gen_box(m, &o));
+	FV_ASSERT_OK(fv_mesh_prepare(m));
+	part = malloc((size_t)m->n_cells * sizeof *part);
+	FV_ASSERT_OK(fv_partition_cells(m, nb, FV_PART_LINEAR, 1, part, NULL));
+	FV_ASSERT_OK(fv_mesh_renumber(m, part, nb, off, NULL));
+	FV_ASSERT_OK(fv_blocks_build(m, off, nb, bl));
+	free(part);
+}
+
+static fv_err_t plain_alloc(void *p, size_t bytes, const char *what)
+{
+	return fv_calloc(p, bytes ? bytes : 1, 1, what);
+}
+
+/* Sum of the signed area vectors of each owned cell's faces: zero. */
+static void check_closed(const fv_view_t *v)
+{
+	for (fv_idx_t c = 0; c < v->n_owned; c++) {
+		double s[3] = {0, 0, 0}, a = 0;
+		for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
+			fv_idx_t f = v->cell_face[k];
+			assert_true(v->face_cell[2 * f] == c || v->face_cell[2 * f + 1] == c);
+			assert_int_equal(v->cell_face_sign[k], v->face_cell[2 * f] == c ? 1 : -1);
+			for (int d = 0; d < 3; d++) {
+				s[d] += v->cell_face_sign[k] * v->face_area[d * v->n_faces + f];
+				a += fabs(v->face_area[d * v->n_faces + f]);
+			}
+		}
+		for (int d = 0; d < 3; d++)
+			assert_true(fabs(s[d]) <= 1e-13 * a);
+	}
+}
+
+static void test_face_order(void **state)
+{
+	(void)state;
+	for (int mixed = 0; mixed < 2; mixed++)
+		for (int nb = 1; nb <= 3; nb += 2) {
+			fv_mesh_t m;
+			fv_block_t *bl;
+			gen(&m, mixed ? FV_GEN_MIXED : FV_GEN_TET, nb, &bl);
+			int8_t bc[16];
+			for (int k = 0; k < 16; k++)
+				bc[k] = (int8_t)(k % 3);
+			for (int b = 0; b < nb; b++) {
+				fv_solver_opts_t o;
+				fv_layout_t L0, L1;
+				void *g0, *g1;
+				fv_geo_colors_t c0, c1;
+				fv_solver_opts_default(&o);
+				o.marker_bc = bc;
+				o.coloring = FV_COLOR_MINIMAL;
+				o.flux_sum = FV_SUM_COLOR;
+				FV_ASSERT_OK(fv_geo_build(&bl[b], &o, m.n_markers, plain_alloc, &L0, &g0, &c0));
+				o.face_order_color = 1;
+				o.nodes_sum = FV_SUM_ATOMIC;
+				FV_ASSERT_OK(fv_geo_build(&bl[b], &o, m.n_markers, plain_alloc, &L1, &g1, &c1));
+				fv_view_t v0 = fv_view_make(g0, &L0), v1 = fv_view_make(g1, &L1);
+				assert_int_equal(c0.n, c1.n);
+				assert_memory_equal(c0.off, c1.off, sizeof c0.off[0] * (size_t)(c0.n + 1));
+				assert_int_equal(v1.n_faces, v0.n_faces);
+				check_closed(&v0);
+				check_closed(&v1);
+				/* boundary faces first, with the same conditions in the same multiset */
+				int count0[3] = {0, 0, 0}, count1[3] = {0, 0, 0};
+				for (fv_idx_t f = 0; f < v1.n_faces; f++)
+					assert_int_equal(v1.face_cell[2 * f + 1] < 0, f < v1.n_bfaces);
+				for (fv_idx_t f = 0; f < v1.n_bfaces; f++) {
+					count0[v0.bface_bc[f]]++;
+					count1[v1.bface_bc[f]]++;
+				}
+				assert_memory_equal(count0, count1, sizeof count0);
+				/* the same faces: each face of v1 is a face of v0 with equal
+				 * cells, nodes and area (matched through the owner's list) */
+				for (fv_idx_t f = 0; f < v1.n_faces; f++) {
+					fv_idx_t o1 = v1.face_cell[2 * f], g = -1;
+					fv_idx_t cell = o1 < v1.n_owned ? o1 : v1.face_cell[2 * f + 1];
+					for (fv_idx_t k = v0.cell_face_off[cell]; k < v0.cell_face_off[cell + 1]; k++) {
+						fv_idx_t h = v0.cell_face[k];
+						if (v0.face_cell[2 * h] == o1 && v0.face_cell[2 * h + 1] == v1.face_cell[2 * f + 1] &&
+						    v0.face_area[h] == v1.face_area[f] &&
+						    v0.face_ctr[v0.n_faces + h] == v1.face_ctr[v1.n_faces + f])
+							g = h;
+					}
+					assert_true(g >= 0);
+					assert_int_equal(v0.face_node_off[g + 1] - v0.face_node_off[g],
+							 v1.face_node_off[f + 1] - v1.face_node_off[f]);
+					assert_memory_equal(v0.face_node + v0.face_node_off[g], v1.face_node + v1.face_node_off[f],
+							    sizeof(fv_idx_t) * (size_t)(v1.face_node_off[f + 1] - v1.face_node_off[f]));
+					if (f < v1.n_bfaces)
+						assert_int_equal(v0.bface_bc[g], v1.bface_bc[f]);
+				}
+				/* colour groups: at most two runs of consecutive faces, no
+				 * shared cell inside a group */
+				for (int k = 0; k < c1.n; k++) {
+					int runs = 1;
+					for (fv_idx_t i = c1.off[k] + 1; i < c1.off[k + 1]; i++) {
+						assert_true(v1.color_face[i] > v1.color_face[i - 1]);
+						runs += v1.color_face[i] != v1.color_face[i - 1] + 1;
+					}
+					assert_true(runs <= 2);
+					char *seen = calloc((size_t)v1.n_cells, 1);
+					for (fv_idx_t i = c1.off[k]; i < c1.off[k + 1]; i++)
+						for (int s = 0; s < 2; s++) {
+							fv_idx_t c = v1.face_cell[2 * v1.color_face[i] + s];
+							if (c >= 0) {
+								assert_false(seen[c]);
+								seen[c] = 1;
+							}
+						}
+					free(seen);
+				}
+				/* cell_node: the transpose of node_cell */
+				assert_true(L1.has_cell_node);
+				assert_int_equal(v1.cell_node_off[v1.n_cells], v1.node_cell_off[v1.n_nodes]);
+				for (fv_idx_t n = 0; n < v1.n_nodes; n++)
+					for (fv_idx_t k = v1.node_cell_off[n]; k < v1.node_cell_off[n + 1]; k++) {
+						fv_idx_t c = v1.node_cell[k], hits = 0;
+						for (fv_idx_t j = v1.cell_node_off[c]; j < v1.cell_node_off[c + 1]; j++)
+							hits += v1.cell_node[j] == n;
+						assert_int_equal(hits, 1);
+					}
+				free(g0);
+				free(g1);
+			}
+			fv_blocks_free(bl, nb);
+			fv_mesh_free(&m);
+		}
+}
+
+static void test_opts_errors(void **state)
+{
+	fv_solver_opts_t o;
+	(void)state;
+	fv_solver_opts_default(&o);
+	FV_ASSERT_OK(fv_geo_check_opts(&o));
+	o.nodes_sum = FV_SUM_COLOR;
+	FV_ASSERT_ERR(fv_geo_check_opts(&o), FV_ERR_ARG, "nodes_sum = color");
+	fv_solver_opts_default(&o);
+	o.gradient_lsq = 1;
+	o.grad_sum = FV_SUM_ATOMIC;
+	FV_ASSERT_ERR(fv_geo_check_opts(&o), FV_ERR_ARG, "needs the Green-Gauss gradient");
+	o.grad_sum = FV_SUM_AUTO;
+	FV_ASSERT_OK(fv_geo_check_opts(&o));
+	o.lim_sum = 9;
+	FV_ASSERT_ERR(fv_geo_check_opts(&o), FV_ERR_ARG, "limiter_sum");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_face_order),
+		cmocka_unit_test(test_opts_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
