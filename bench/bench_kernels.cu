@@ -238,16 +238,33 @@ static __global__ void k_gq_divide(fv_idx_t nc, const real *vol, real *g)
 		g[(size_t)k * nc + c] /= vol[c];
 }
 
-/* GQ-C (Alg. 6), all five variables: the solver's fv_k_gradient. */
+/* GQ-C (Alg. 6), all five variables: a cell loop over its faces with the
+ * solver's face term (the solver's own gather gradient regroups this sum
+ * by node with precomputed weights, src/solver/geo.c). */
+FV_HD void gq_cell_faces(const fv_view_t *v, const real *wn, real *g, fv_idx_t c)
+{
+	real acc[FV_NVAR][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
+		real gf[FV_NVAR][3];
+		fv_k_face_gg(v, wn, v->cell_face[k], gf);
+		for (int q = 0; q < FV_NVAR; q++)
+			for (int d = 0; d < 3; d++)
+				acc[q][d] += v->cell_face_sign[k] > 0 ? gf[q][d] : -gf[q][d];
+	}
+	for (int q = 0; q < FV_NVAR; q++)
+		for (int d = 0; d < 3; d++)
+			g[(size_t)(q * 3 + d) * v->n_cells + c] = acc[q][d] / v->cell_vol[c];
+}
+
 static __global__ void k_gq_cell(fv_view_t v, const real *wn, real *g)
 {
 	fv_idx_t c = tid();
 	if (c < v.n_cells)
-		fv_k_gradient(&v, wn, g, c);
+		gq_cell_faces(&v, wn, g, c);
 }
 
 /* GQ-C for one variable (the papers' kernels do one per launch): the loop
- * of fv_k_gradient restricted to that variable. */
+ * of gq_cell_faces restricted to that variable. */
 static __global__ void k_gq_cell1(fv_view_t v, const real *wn, real *g)
 {
 	fv_idx_t c = tid();
@@ -1078,7 +1095,7 @@ int main(int argc, char **argv)
 	double gq_scale[3 * FV_NVAR] = {0};
 	for (fv_idx_t c = 0; c < nc; c++) {
 		double a[3 * FV_NVAR] = {0};
-		fv_k_gradient(&hv, wn_ref.data(), grad_ref.data(), c);
+		gq_cell_faces(&hv, wn_ref.data(), grad_ref.data(), c);
 		for (fv_idx_t k = m.cell_face_off[c]; k < m.cell_face_off[c + 1]; k++) {
 			fv_idx_t f = m.cell_face[k], b = m.face_node_off[f], e = m.face_node_off[f + 1];
 			for (int q = 0; q < FV_NVAR; q++) {

@@ -157,7 +157,7 @@ static fv_err_t write_history(const char *path, const double *rows, int n, int f
 		double cells = r[FV_NORM_CELLS] > 0 ? r[FV_NORM_CELLS] : 1;
 		fprintf(f, "%d", first + i);
 		for (int k = 0; k < 5; k++)
-			fprintf(f, ",%.10e", sqrt(r[k] / cells));
+			fprintf(f, ",%.10g", sqrt(r[k] / cells)); /* as history.csv */
 		fprintf(f, "\n");
 	}
 	FV_CHECK(fclose(f) == 0, FV_ERR_IO, "%s: write failed", path);

@@ -104,6 +104,43 @@ static void fill_cell_nodes(const fv_block_t *bk, const fv_layout_t *L, char *g)
 	off[0] = 0;
 }
 
+/* Green-Gauss weights of each owned cell's nodes: the face formula
+ *   grad_c = 1/V sum_f sign_f (1/|f| sum_{n in f} w_n) S_f
+ * regrouped by node, grad_c = sum_n w_n G_cn with
+ *   G_cn = 1/V sum_{f of c containing n} sign_f S_f / |f|,
+ * stored by component: cell_node_grad[d * m + k], m = cell_node_off[n_owned]. */
+static fv_err_t fill_gradient_weights(const fv_block_t *bk, const fv_layout_t *L, char *g)
+{
+	const fv_idx_t *off = (const fv_idx_t *)(g + L->cell_node_off), *cn = (const fv_idx_t *)(g + L->cell_node);
+	fv_real_t *wt = (fv_real_t *)(g + L->cell_node_grad);
+	size_t m = (size_t)off[bk->n_owned], nf = (size_t)bk->n_faces;
+	for (fv_idx_t c = 0; c < bk->n_owned; c++) {
+		double acc[3][FV_MAX_CELL_NODES];
+		fv_idx_t b = off[c], e = off[c + 1];
+		FV_CHECK(e - b <= FV_MAX_CELL_NODES, FV_ERR_MESH, "block %d: cell %d has %d nodes", bk->id, (int)c,
+			 (int)(e - b));
+		memset(acc, 0, sizeof acc);
+		for (fv_idx_t k = bk->cell_face_off[c]; k < bk->cell_face_off[c + 1]; k++) {
+			fv_idx_t f = bk->cell_face[k];
+			fv_idx_t fb = bk->face_node_off[f], fe = bk->face_node_off[f + 1];
+			double sg = (double)bk->cell_face_sign[k] / (double)(fe - fb);
+			for (fv_idx_t j = fb; j < fe; j++) {
+				fv_idx_t i = b;
+				while (i < e && cn[i] != bk->face_node[j])
+					i++;
+				FV_CHECK(i < e, FV_ERR_MESH, "block %d: node %d of face %d is not a node of its cell %d",
+					 bk->id, (int)bk->face_node[j], (int)f, (int)c);
+				for (int d = 0; d < 3; d++)
+					acc[d][i - b] += sg * bk->face_area[(size_t)d * nf + (size_t)f];
+			}
+		}
+		for (fv_idx_t i = b; i < e; i++)
+			for (int d = 0; d < 3; d++)
+				wt[(size_t)d * m + (size_t)i] = (fv_real_t)(acc[d][i - b] / bk->cell_vol[c]);
+	}
+	return FV_OK;
+}
+
 fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_markers, fv_geo_alloc_t alloc,
 		      fv_layout_t *L, void **mem, fv_geo_colors_t *colors)
 {
@@ -112,7 +149,9 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	size_t nfn = (size_t)bk->face_node_off[bk->n_faces], ncf = (size_t)bk->cell_face_off[bk->n_owned];
 	size_t nnc = (size_t)bk->node_cell_off[bk->n_nodes], nsend = (size_t)bk->send_off[bk->n_nbr];
 	int colored = uses_colors(so);
-	int cell_nodes = so->nodes_sum == FV_SUM_ATOMIC || so->nodes_sum == FV_SUM_AUTO;
+	int gg = so->order == 2 && !so->gradient_lsq;
+	int cell_nodes = gg || so->nodes_sum == FV_SUM_ATOMIC || so->nodes_sum == FV_SUM_AUTO;
+	size_t ncn_owned = 0;
 	fv_coloring_t col;
 	fv_idx_t *perm = NULL, *inv = NULL;
 	fv_err_t err = FV_OK;
@@ -128,6 +167,7 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	L->n_nodes = bk->n_nodes;
 	L->n_nbr = bk->n_nbr;
 	L->has_cell_node = cell_nodes;
+	L->has_gradient_weights = gg;
 #define PLACE(field, bytes) (L->field = o, o = align64(o + (bytes)))
 	PLACE(face_cell, 2 * nf * sizeof(fv_idx_t));
 	PLACE(face_area, 3 * nf * sizeof(fv_real_t));
@@ -149,6 +189,11 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	PLACE(color_face, (colored ? nf : 0) * sizeof(fv_idx_t));
 	PLACE(cell_node_off, (cell_nodes ? nc + 1 : 0) * sizeof(fv_idx_t));
 	PLACE(cell_node, (cell_nodes ? nnc : 0) * sizeof(fv_idx_t));
+	if (gg) /* node entries of the owned cells */
+		for (fv_idx_t n = 0; n < bk->n_nodes; n++)
+			for (fv_idx_t k = bk->node_cell_off[n]; k < bk->node_cell_off[n + 1]; k++)
+				ncn_owned += bk->node_cell[k] < bk->n_owned;
+	PLACE(cell_node_grad, 3 * ncn_owned * sizeof(fv_real_t));
 #undef PLACE
 	L->bytes = o;
 
@@ -200,6 +245,8 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 		fill_colors(bk, &col, perm, L, g, colors);
 	if (cell_nodes)
 		fill_cell_nodes(bk, L, g);
+	if (gg)
+		FV_CALL_GOTO(err, out, fill_gradient_weights(bk, L, g));
 out:
 	fv_coloring_free(&col);
 	free(perm);

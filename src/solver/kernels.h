@@ -159,21 +159,27 @@ FV_HD void fv_k_face_gg(const fv_view_t *v, const fv_real_t *wn, fv_idx_t f, fv_
 	}
 }
 
-/* Node-based Green-Gauss gradient of an owned cell from its own faces
- * (GQ-C). grad[(q * 3 + d) * n_cells + c]. */
+/* Node-based Green-Gauss gradient of an owned cell (GQ-C): the face sum
+ * regrouped by the cell's nodes with precomputed weight vectors (geo.c),
+ * so each node value is read once, not once per face that holds it.
+ * grad[(q * 3 + d) * n_cells + c]. */
 FV_HD void fv_k_gradient(const fv_view_t *v, const fv_real_t *wn, fv_real_t *grad, fv_idx_t c)
 {
 	fv_real_t g[FV_NVAR][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
-	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
-		fv_real_t gf[FV_NVAR][3];
-		fv_k_face_gg(v, wn, v->cell_face[k], gf);
-		for (int q = 0; q < FV_NVAR; q++)
-			for (int d = 0; d < 3; d++)
-				g[q][d] += v->cell_face_sign[k] > 0 ? gf[q][d] : -gf[q][d];
+	size_t m = (size_t)v->cell_node_off[v->n_owned];
+	for (fv_idx_t k = v->cell_node_off[c]; k < v->cell_node_off[c + 1]; k++) {
+		fv_idx_t n = v->cell_node[k];
+		fv_real_t gx = v->cell_node_grad[k], gy = v->cell_node_grad[m + k], gz = v->cell_node_grad[2 * m + k];
+		for (int q = 0; q < FV_NVAR; q++) {
+			fv_real_t x = wn[(size_t)q * v->n_nodes + n];
+			g[q][0] += x * gx;
+			g[q][1] += x * gy;
+			g[q][2] += x * gz;
+		}
 	}
 	for (int q = 0; q < FV_NVAR; q++)
 		for (int d = 0; d < 3; d++)
-			grad[(size_t)(q * 3 + d) * v->n_cells + c] = g[q][d] / v->cell_vol[c];
+			grad[(size_t)(q * 3 + d) * v->n_cells + c] = g[q][d];
 }
 
 /* Face-loop gradient (GQ-F): after face sums into grad (owner +, owned
@@ -269,8 +275,10 @@ FV_HD void fv_k_limiter_from(const fv_view_t *v, const fv_params_t *P, const fv_
 			lim[q] = FV_MIN(lim[q], p);
 		}
 	}
-	for (int q = 0; q < FV_NVAR; q++)
-		phi[(size_t)q * v->n_cells + c] = P->limiter_all ? lim[q] : lim[4];
+	/* from pressure: one value, at variable 4, read for all (the others
+	 * are left unset) */
+	for (int q = P->limiter_all ? 0 : 4; q < FV_NVAR; q++)
+		phi[(size_t)q * v->n_cells + c] = lim[q];
 }
 
 /* Limiter of an owned cell, gathering the min/max over its face
@@ -320,9 +328,12 @@ FV_HD void fv_k_reconstruct(const fv_view_t *v, const fv_params_t *P, const fv_r
 	if (P->order < 2)
 		return;
 	fv_real_t dx[3], r[FV_NVAR];
+	/* one limiter for all variables (pressure) is read once */
+	fv_real_t lim = P->limiter && !P->limiter_all ? phi[(size_t)4 * v->n_cells + c] : (fv_real_t)1;
 	fv_k_to_face(v, c, f, dx);
 	for (int q = 0; q < FV_NVAR; q++) {
-		fv_real_t lim = P->limiter ? phi[(size_t)q * v->n_cells + c] : (fv_real_t)1;
+		if (P->limiter && P->limiter_all)
+			lim = phi[(size_t)q * v->n_cells + c];
 		r[q] = out[q] + lim * fv_k_grad_dot(grad, v->n_cells, c, q, dx);
 	}
 	/* keep the first-order state where the extrapolation is not physical */

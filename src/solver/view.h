@@ -22,7 +22,9 @@ extern "C" {
  *   node_cell[..] recv_off[nnbr+1] send_off[nnbr+1] send_cell[..]
  *   color_face[nf] (faces by colour group; empty without colouring)
  *   cell_node_off[nc+1] cell_node[..] (local nodes of each local cell, for
- *   the cell-loop node values; empty unless nodes_sum needs them)
+ *   the Green-Gauss gradient and the cell-loop node values)
+ *   cell_node_grad[3 m] (Green-Gauss weight vector of each owned cell's
+ *   nodes, m = cell_node_off[n_owned], component-major)
  *
  * so a task gets the whole mesh of its block through one buffer, and the
  * same offsets work on the CPU and on a GPU copy.
@@ -36,8 +38,8 @@ typedef struct fv_layout {
 	size_t node_cell_off, node_cell;
 	size_t recv_off, send_off, send_cell;
 	size_t color_face;
-	size_t cell_node_off, cell_node;
-	int has_cell_node;
+	size_t cell_node_off, cell_node, cell_node_grad;
+	int has_cell_node, has_gradient_weights;
 } fv_layout_t;
 
 typedef struct fv_view {
@@ -55,6 +57,7 @@ typedef struct fv_view {
 	const fv_idx_t *recv_off, *send_off, *send_cell; /* halo lists */
 	const fv_idx_t *color_face;    /* faces in colour-group order */
 	const fv_idx_t *cell_node_off, *cell_node; /* local nodes of local cells */
+	const fv_real_t *cell_node_grad;           /* Green-Gauss node weights */
 } fv_view_t;
 
 #define FV_VIEW_AT(base, off, type) ((const type *)((const char *)(base) + (off)))
@@ -88,6 +91,7 @@ static inline fv_view_t fv_view_make(const void *blob, const fv_layout_t *L)
 	v.color_face = FV_VIEW_AT(blob, L->color_face, fv_idx_t);
 	v.cell_node_off = FV_VIEW_AT(blob, L->cell_node_off, fv_idx_t);
 	v.cell_node = FV_VIEW_AT(blob, L->cell_node, fv_idx_t);
+	v.cell_node_grad = FV_VIEW_AT(blob, L->cell_node_grad, fv_real_t);
 	return v;
 }
 

@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: MIT
 # The bare CUDA driver (fvstar bench stage) runs what a GPU-only run does:
 # 50 iterations of the wedge as one block, its residual history against
-# that of `fvstar run` on one CUDA worker, within 1e-12 of each column's
-# largest value with deterministic sums (gather everywhere, and every stage
-# by colour with the faces stored by colour) and 1e-10 with the atomic flux;
-# it also reports a time for every stage. Exit 77 (SKIP) without a CUDA
-# worker.
+# that of `fvstar run` on one CUDA worker, within 2e-9 of each column's
+# largest value (both histories hold 10 significant digits) with gather
+# loops everywhere, every stage by colour with the faces stored by colour,
+# and every stage atomic; it also reports a time for every stage. Exit 77
+# (SKIP) without a CUDA worker.
 . "$top_srcdir/tests/cli/lib.sh"
 ncuda=$(env -u STARPU_NCUDA STARPU_NCPU=0 "$fv" runtime info 2>/dev/null | sed -n 's/^workers: .*(\([0-9]*\) CPU, \([0-9]*\) CUDA).*/\2/p')
 [ "${ncuda:-0}" -gt 0 ] || { echo "no CUDA worker: SKIP"; exit 77; }
@@ -15,8 +15,7 @@ for v in "gather:flux_sum=gather" "color:flux_sum=color gradient_sum=color limit
 	"atomic:flux_sum=atomic nodes_sum=atomic gradient_sum=atomic limiter_sum=atomic timestep_sum=atomic"; do
 	w=${v%%:*}
 	args=$(for kv in ${v#*:}; do printf 'numerics.%s ' "$kv"; done)
-	tol=1e-12
-	[ $w != atomic ] || tol=1e-10
+	tol=2e-9
 	# shellcheck disable=SC2086
 	"$fv" bench stage "$tmp/w.cfg" partition.blocks=1 $args --iterations 45 --warmup 5 --history "$tmp/bare-$w.csv" \
 		>"$tmp/bare-$w.out" 2>&1 || { cat "$tmp/bare-$w.out"; fail "bench stage ($w)"; continue; }

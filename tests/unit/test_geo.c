@@ -4,7 +4,9 @@
  * order (boundary faces first with their conditions, each cell's faces
  * closing it, the same faces and areas), every colour group is made of at
  * most two contiguous runs (its boundary and its interior faces) of faces
- * sharing no cell; the cell-to-node lists are the transpose of node_cell. */
+ * sharing no cell; the cell-to-node lists are the transpose of node_cell;
+ * the gather gradient's node weights give the face loop's gradient, exact
+ * for linear fields on tets. */
 #include "testutil.h"
 
 #include <math.h>
@@ -154,6 +156,58 @@ static void test_face_order(void **state)
 		}
 }
 
+/* The gather gradient (node weights) is exact for a linear field on
+ * planar faces (tets), and equals the face loop (GQ-F) on any mesh. */
+static void test_gradient_weights(void **state)
+{
+	(void)state;
+	for (int mixed = 0; mixed < 2; mixed++) {
+		fv_mesh_t m;
+		fv_block_t *bl;
+		int8_t bc[16] = {0};
+		gen(&m, mixed ? FV_GEN_MIXED : FV_GEN_TET, 3, &bl);
+		for (int b = 0; b < 3; b++) {
+			fv_solver_opts_t o;
+			fv_layout_t L;
+			void *g;
+			fv_geo_colors_t col;
+			fv_solver_opts_default(&o);
+			o.marker_bc = bc;
+			FV_ASSERT_OK(fv_geo_build(&bl[b], &o, m.n_markers, plain_alloc, &L, &g, &col));
+			assert_true(L.has_gradient_weights);
+			fv_view_t v = fv_view_make(g, &L);
+			size_t nn = (size_t)v.n_nodes, nc = (size_t)v.n_cells;
+			fv_real_t *wn = calloc(5 * nn, sizeof *wn), *g1 = calloc(15 * nc, sizeof *g1);
+			fv_real_t *g2 = calloc(15 * nc, sizeof *g2);
+			const double a[5][3] = {{1, 2, 3}, {-0.5, 0.25, 4}, {0, 0, 1}, {7, -3, 0.5}, {0.1, 0.2, -0.3}};
+			for (size_t n = 0; n < nn; n++) {
+				const double *x = m.xyz + 3 * (size_t)bl[b].node_global[n];
+				for (int q = 0; q < 5; q++)
+					wn[q * nn + n] = q + a[q][0] * x[0] + a[q][1] * x[1] + a[q][2] * x[2];
+			}
+			for (fv_idx_t c = 0; c < v.n_owned; c++)
+				fv_k_gradient(&v, wn, g1, c);
+			for (fv_idx_t f = 0; f < v.n_faces; f++)
+				fv_k_face_gradient(&v, wn, g2, f, 0);
+			for (fv_idx_t c = 0; c < v.n_owned; c++) {
+				fv_k_gradient_finish(&v, g2, c);
+				for (int j = 0; j < 15; j++) {
+					double x = g1[j * nc + c], y = g2[j * nc + c];
+					assert_true(fabs(x - y) <= 1e-11 * (1 + fabs(y)));
+					if (!mixed)
+						assert_true(fabs(x - a[j / 3][j % 3]) <= 1e-10);
+				}
+			}
+			free(wn);
+			free(g1);
+			free(g2);
+			free(g);
+		}
+		fv_blocks_free(bl, 3);
+		fv_mesh_free(&m);
+	}
+}
+
 static void test_opts_errors(void **state)
 {
 	fv_solver_opts_t o;
@@ -176,6 +230,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_face_order),
+		cmocka_unit_test(test_gradient_weights),
 		cmocka_unit_test(test_opts_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
