@@ -8,9 +8,13 @@
 # local time step. StarPU's time per iteration is taken from history.csv
 # (wall clock when each iteration's residuals reach the host) over the
 # iterations after the warm-up, the driver's from CUDA events over the same
-# iterations. Prints one line per set and the driver's stage split.
+# iterations. Prints one line per set and the driver's stage split. A set
+# named auto* has no bare run (auto is the scheduler's choice): the run
+# goes under dmda twice, the first calibrating the history models.
 # Usage: bench/run_stage.sh BUILDDIR N ITERATIONS WARMUP [SET ...]
 #   SET: a name and numerics keys, e.g. "atomic:flux_sum=atomic,nodes_sum=atomic"
+#   CASE=FILE.cfg in the environment runs that case instead of the box (N
+#   is then ignored; MESH_ARGS adds overrides such as mesh.refine=2).
 set -eu
 build=${1:?usage: bench/run_stage.sh BUILDDIR N ITERATIONS WARMUP [SET ...]}
 n=${2:?N}
@@ -22,15 +26,17 @@ tmp=${BENCH_TMP:-$(mktemp -d)}
 mkdir -p "$tmp"
 py=${PYTHON3:-python3}
 export STARPU_SILENT=1
-[ -f "$tmp/box$n.su2" ] || "$build/fvstar" mesh gen box --cells tet -n "$n" --perturb 0.1 -o "$tmp/box$n.su2" 2>/dev/null
-cat >"$tmp/stage$n.cfg" <<CFG
+cfg=${CASE:-$tmp/stage$n.cfg}
+common="numerics.iterations=$((iters + warm)) numerics.residual_drop=0 partition.blocks=1 output.vtu=no
+output.progress_every=0 ${MESH_ARGS:-}"
+[ -n "${CASE:-}" ] || [ -f "$tmp/box$n.su2" ] ||
+	"$build/fvstar" mesh gen box --cells tet -n "$n" --perturb 0.1 -o "$tmp/box$n.su2" 2>/dev/null
+[ -n "${CASE:-}" ] || cat >"$cfg" <<CFG
 [mesh]
 file = box$n.su2
 [flow]
 mach = 0.5
 alpha = 2
-[numerics]
-iterations = $((iters + warm))
 [bc]
 xmin = farfield
 xmax = farfield
@@ -38,29 +44,39 @@ ymin = farfield
 ymax = farfield
 zmin = farfield
 zmax = farfield
-[partition]
-blocks = 1
-[output]
-vtu = no
-progress_every = 0
 CFG
 for set in $sets; do
 	name=${set%%:*}
-	args=$(echo "${set#*:}" | tr ',' '\n' | sed 's/^/numerics./')
+	args="$common $(echo "${set#*:}" | tr ',' '\n' | sed 's/^/numerics./')"
+	sched=${STARPU_SCHED:-lws}
+	case $name in
+	auto*)
+		sched=dmda
+		rm -f "$tmp/bare-$name.json"
+		# shellcheck disable=SC2086
+		STARPU_SCHED=$sched STARPU_NCPU=0 STARPU_NCUDA=1 "$build/fvstar" run "$cfg" $args \
+			output.dir="$tmp/cal-$name" >/dev/null 2>&1 || true
+		;;
+	*)
+		# shellcheck disable=SC2086
+		"$build/fvstar" bench stage "$cfg" $args --iterations "$iters" --warmup "$warm" \
+			--json "$tmp/bare-$name.json" >"$tmp/bare-$name.txt"
+		;;
+	esac
 	# shellcheck disable=SC2086
-	"$build/fvstar" bench stage "$tmp/stage$n.cfg" $args --iterations "$iters" --warmup "$warm" \
-		--json "$tmp/bare-$name.json" >"$tmp/bare-$name.txt"
-	# shellcheck disable=SC2086
-	STARPU_NCPU=0 STARPU_NCUDA=1 "$build/fvstar" run "$tmp/stage$n.cfg" $args output.dir="$tmp/run-$name" \
-		>/dev/null 2>"$tmp/run-$name.err" || { cat "$tmp/run-$name.err"; exit 1; }
+	STARPU_SCHED=$sched STARPU_NCPU=0 STARPU_NCUDA=1 "$build/fvstar" run "$cfg" $args \
+		output.dir="$tmp/run-$name" >/dev/null 2>"$tmp/run-$name.err" || { cat "$tmp/run-$name.err"; exit 1; }
 	"$py" - "$tmp/bare-$name.json" "$tmp/run-$name/history.csv" "$name" "$warm" "${set#*:}" <<'PY'
-import csv, json, sys
-b = json.load(open(sys.argv[1]))
+import csv, json, os, sys
 rows = list(csv.DictReader(open(sys.argv[2])))
 warm = int(sys.argv[4])
 t = [float(r["wall_s"]) for r in rows]
 n = len(t) - warm
 starpu = (t[-1] - t[warm - 1]) / n * 1e3 if warm > 0 else t[-1] / n * 1e3
+if not os.path.exists(sys.argv[1]):
+    print("%-10s %s | StarPU (dmda, calibrated) %.3f ms/it" % (sys.argv[3], sys.argv[5], starpu))
+    sys.exit(0)
+b = json.load(open(sys.argv[1]))
 bare = b["ms_per_iteration"]
 ns = lambda ms: ms * 1e6 / (b["cells"] * b["rk_stages"])
 print("%-10s %s | %d cells, %s, %s | bare %.3f ms/it (%.3f ns/cell/stage) | StarPU %.3f ms/it (%.3f ns) | StarPU/bare %.3f"

@@ -118,7 +118,11 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
 	size_t nc = (size_t)bk->n_cells, no = (size_t)bk->n_owned, nn = (size_t)bk->n_nodes;
 	fv_geo_colors_t colors;
 	FV_CALL(fv_geo_build(bk, &s->o, n_markers, sp_alloc, &d->L, &d->geo_mem, &colors));
-	starpu_vector_data_register(&d->geo, STARPU_MAIN_RAM, (uintptr_t)d->geo_mem, (uint32_t)d->L.bytes, 1);
+	/* 64-byte elements (the blob's alignment): a vector's element count is
+	 * 32-bit, and the blob of a 20M-cell block passes 4 GB */
+	FV_CHECK(d->L.bytes % 64 == 0 && d->L.bytes / 64 < UINT32_MAX, FV_ERR_MEM,
+		 "block %d: geometry of %zu bytes exceeds a StarPU vector", bk->id, d->L.bytes);
+	starpu_vector_data_register(&d->geo, STARPU_MAIN_RAM, (uintptr_t)d->geo_mem, (uint32_t)(d->L.bytes / 64), 64);
 	d->n_colors = colors.n;
 	memcpy(d->color_off, colors.off, sizeof d->color_off);
 	FV_CALL(field(&d->q, &d->hq, 5 * nc, "state"));
