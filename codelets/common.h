@@ -33,10 +33,6 @@ extern "C" {
 	{.cpu_funcs = {cpu}, .cpu_funcs_name = {#cpu}, FV_CODELET_CUDA(cuda).nbuffers = (n), .modes = {__VA_ARGS__}, \
 	 .model = &(model_), .name = (name_)}
 
-/* The faces of a CPU face loop in the order of its strategy: the colour
- * groups one after another (color), or the block's order (NULL). */
-#define FV_CPU_FACE_LIST(v, sum) ((sum) == FV_SUM_COLOR ? (v)->color_face : (const fv_idx_t *)NULL)
-
 /* A stage's codelet array index from its strategy (FV_SUM_*). */
 static inline int fv_sum_index(int sum)
 {
@@ -55,8 +51,42 @@ typedef struct fv_task_args {
 	 * color_off[k+1]) of the geometry blob share no cell */
 	int n_colors;
 	fv_idx_t color_off[FV_COLOR_MAX + 1];
-	int group;           /* flux_group: the colour group of the task */
+	int group;           /* color_tasks: the colour group of the task, */
+	int grouped;         /* when set (the task does that group alone) */
 } fv_task_args_t;
+
+/* The colour groups k0 .. k1-1 a task covers (all, or its own with
+ * color_tasks), and whether it opens (start: zero or set the accumulator)
+ * and closes (finish: per-cell pass after the sums) the stage. */
+static inline void fv_task_groups(const fv_task_args_t *a, int *k0, int *k1, int *start, int *finish)
+{
+	*k0 = a->grouped ? a->group : 0;
+	*k1 = a->grouped ? a->group + 1 : a->n_colors;
+	*start = *k0 == 0;
+	*finish = *k1 >= a->n_colors;
+}
+
+/* The faces of a CPU face loop: list[i] for i in [*b, *e): the colour
+ * groups k0 .. k1-1 one after another (color), or every face in the
+ * block's order (list NULL). */
+static inline const fv_idx_t *fv_cpu_faces(const fv_view_t *v, const fv_task_args_t *a, int sum, int k0, int k1,
+					   fv_idx_t *b, fv_idx_t *e)
+{
+	if (sum == FV_SUM_COLOR) {
+		*b = a->color_off[k0];
+		*e = a->color_off[k1];
+		return v->color_face;
+	}
+	*b = 0;
+	*e = v->n_faces;
+	return NULL;
+}
+
+/* color_tasks: the history model of a group task keys on the group's face
+ * count (every group of a block has the same buffers), and a task name per
+ * stage and group ("flux_color3") that lasts, as StarPU keeps it. */
+uint32_t fv_group_footprint(struct starpu_task *task);
+const char *fv_group_name(const char *stage, int group);
 
 /* The clock of an unsteady run, advanced once per iteration on the host
  * side of the task graph: dt = min(dt_min over cells, t_end - t). */
@@ -89,8 +119,15 @@ fv_err_t fv_insert_limiter(starpu_data_handle_t geo, starpu_data_handle_t w, sta
 			   starpu_data_handle_t phi, starpu_data_handle_t mm, const fv_task_args_t *a);
 fv_err_t fv_insert_flux(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
 			starpu_data_handle_t phi, starpu_data_handle_t res, const fv_task_args_t *a);
-/* One colour group's faces into the residual (color_tasks): group 0 writes
- * it, the others add to it, ordered by their access to it. */
+/* One colour group's faces (color_tasks, a->grouped): group 0 writes the
+ * stage's accumulator, the others add to it, ordered by their access to
+ * it; the last group finishes the stage. */
+fv_err_t fv_insert_gradient_group(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t wn,
+				  starpu_data_handle_t grad, const fv_task_args_t *a);
+fv_err_t fv_insert_limiter_group(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
+				 starpu_data_handle_t phi, starpu_data_handle_t mm, const fv_task_args_t *a);
+fv_err_t fv_insert_timestep_group(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t dt,
+				  starpu_data_handle_t clock, const fv_task_args_t *a);
 fv_err_t fv_insert_flux_group(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
 			      starpu_data_handle_t phi, starpu_data_handle_t res, const fv_task_args_t *a);
 fv_err_t fv_insert_timestep(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t dt,
@@ -151,6 +188,15 @@ fv_err_t fv_task_check(int ret, const char *name, int block);
 
 #define FV_ARGS_UNPACK(cl_arg, a) starpu_codelet_unpack_args((cl_arg), (a))
 #define FV_PTR(i, type) ((type *)STARPU_VECTOR_GET_PTR(buffers[i]))
+
+/* The clock of an unsteady run's time step task (fourth buffer): every
+ * one-task time step has it; of a colour group's tasks, the last. */
+static inline fv_clock_t *fv_timestep_clock(void *buffers[], const fv_task_args_t *a)
+{
+	int k0, k1, start, finish;
+	fv_task_groups(a, &k0, &k1, &start, &finish);
+	return a->P.steady || !finish ? NULL : FV_PTR(3, fv_clock_t);
+}
 
 #ifdef __cplusplus
 }

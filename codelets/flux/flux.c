@@ -29,18 +29,10 @@ fv_err_t fv_insert_flux(starpu_data_handle_t geo, starpu_data_handle_t w, starpu
 			     "flux", a->block);
 }
 
-/* color_tasks: one task per colour group. The history model keys on the
- * group's face count, not on the buffers (all groups of a block share
- * them). Group 0 writes the residual, the later groups read and add. */
-static uint32_t group_footprint(struct starpu_task *task)
-{
-	fv_task_args_t a;
-	starpu_codelet_unpack_args(task->cl_arg, &a);
-	return starpu_hash_crc32c_be((uint32_t)(a.color_off[a.group + 1] - a.color_off[a.group]), 0);
-}
-
+/* color_tasks: one task per colour group; group 0 writes the residual,
+ * the later groups read and add. */
 static struct starpu_perfmodel model_group = {
-	.type = STARPU_HISTORY_BASED, .symbol = "fv_flux_group", .footprint = group_footprint};
+	.type = STARPU_HISTORY_BASED, .symbol = "fv_flux_group", .footprint = fv_group_footprint};
 
 #define GROUP_CODELET(mode) \
 	FV_CODELET(fv_flux_group_cpu, (fv_flux_group_cuda), model_group, "fv_flux_group", 5, STARPU_R, STARPU_R, \
@@ -50,14 +42,10 @@ static struct starpu_codelet group_cls[2] = {GROUP_CODELET(STARPU_W), GROUP_CODE
 fv_err_t fv_insert_flux_group(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
 			      starpu_data_handle_t phi, starpu_data_handle_t res, const fv_task_args_t *a)
 {
-	/* StarPU keeps the name's pointer: one lasting string per group */
-	static char names[FV_COLOR_MAX][16];
 	int first = a->group == 0;
-	if (a->group < 0 || a->group >= FV_COLOR_MAX)
-		return FV_ERROR(FV_ERR_ARG, "block %d: colour group %d out of range", a->block, a->group);
-	if (!names[a->group][0])
-		snprintf(names[a->group], sizeof names[a->group], "flux_color%d", a->group);
-	const char *name = names[a->group];
+	FV_CHECK(a->grouped && a->group >= 0 && a->group < a->n_colors, FV_ERR_ARG, "block %d: colour group %d of %d",
+		 a->block, a->group, a->n_colors);
+	const char *name = fv_group_name("flux", a->group);
 	return fv_task_check(starpu_task_insert(&group_cls[first ? 0 : 1], STARPU_R, geo, STARPU_R, w, STARPU_R, grad,
 						STARPU_R, phi, first ? STARPU_W : STARPU_RW, res, STARPU_VALUE, a,
 						sizeof *a, STARPU_NAME, name, 0),

@@ -29,3 +29,24 @@ fv_err_t fv_insert_gradient(starpu_data_handle_t geo, starpu_data_handle_t w, st
 						STARPU_VALUE, a, sizeof *a, STARPU_NAME, "gradient", 0),
 			     "gradient", a->block);
 }
+
+/* color_tasks: one task per colour group, the sums in grad (group 0 writes,
+ * the others read and add; the last divides by the volumes) */
+static struct starpu_perfmodel model_group = {
+	.type = STARPU_HISTORY_BASED, .symbol = "fv_gradient_group", .footprint = fv_group_footprint};
+#define GROUP_CODELET(mode) \
+	FV_CODELET(fv_gradient_cpu, (fv_gradient_color_cuda), model_group, "fv_gradient_group", 4, STARPU_R, STARPU_R, \
+		   STARPU_R, mode)
+static struct starpu_codelet group_cls[2] = {GROUP_CODELET(STARPU_W), GROUP_CODELET(STARPU_RW)};
+
+fv_err_t fv_insert_gradient_group(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t wn,
+				  starpu_data_handle_t grad, const fv_task_args_t *a)
+{
+	int first = a->group == 0;
+	FV_CHECK(a->grouped && a->group >= 0 && a->group < a->n_colors, FV_ERR_ARG, "block %d: colour group %d of %d",
+		 a->block, a->group, a->n_colors);
+	return fv_task_check(starpu_task_insert(&group_cls[first ? 0 : 1], STARPU_R, geo, STARPU_R, w, STARPU_R, wn,
+						first ? STARPU_W : STARPU_RW, grad, STARPU_VALUE, a, sizeof *a,
+						STARPU_NAME, fv_group_name("gradient", a->group), 0),
+			     "gradient colour group", a->block);
+}

@@ -39,9 +39,13 @@ extern "C" void fv_gradient_launch(const fv_task_args_t *a, int sum, const void 
 		fv_cuda_items(v.n_owned, gradient_body{v, a->P.lsq, w, wn, grad}, st);
 		return;
 	}
-	cudaMemsetAsync(grad, 0, (size_t)3 * FV_NVAR * v.n_cells * sizeof *grad, st);
-	fv_cuda_faces(v, a, sum, face_gradient_body{v, wn, grad}, st);
-	fv_cuda_items(v.n_owned, gradient_finish_body{v, grad}, st);
+	int k0, k1, start, finish;
+	fv_task_groups(a, &k0, &k1, &start, &finish);
+	if (start)
+		cudaMemsetAsync(grad, 0, (size_t)3 * FV_NVAR * v.n_cells * sizeof *grad, st);
+	fv_cuda_faces(v, a, sum, k0, k1, face_gradient_body{v, wn, grad}, st);
+	if (finish)
+		fv_cuda_items(v.n_owned, gradient_finish_body{v, grad}, st);
 }
 
 #define GRADIENT_FUNC(name, sum) \

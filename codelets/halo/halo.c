@@ -38,13 +38,6 @@ static struct starpu_codelet unpack_cl = {
 	.name = "fv_unpack",
 };
 
-fv_err_t fv_task_check(int ret, const char *name, int block)
-{
-	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "task %s (block %d): no worker can run it", name, block);
-	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "task %s (block %d): submission failed (%d)", name, block, ret);
-	return FV_OK;
-}
-
 fv_err_t fv_insert_pack(starpu_data_handle_t geo, starpu_data_handle_t field, starpu_data_handle_t buf,
 			const fv_task_args_t *a)
 {

@@ -26,3 +26,25 @@ fv_err_t fv_insert_limiter(starpu_data_handle_t geo, starpu_data_handle_t w, sta
 						STARPU_NAME, "limiter", 0),
 			     "limiter", a->block);
 }
+
+/* color_tasks: one task per colour group, the min/max in mm (group 0
+ * writes, the others read and update; the last writes the limiter) */
+static struct starpu_perfmodel model_group = {
+	.type = STARPU_HISTORY_BASED, .symbol = "fv_limiter_group", .footprint = fv_group_footprint};
+#define GROUP_CODELET(mode) \
+	FV_CODELET(fv_limiter_cpu, (fv_limiter_color_cuda), model_group, "fv_limiter_group", 5, STARPU_R, STARPU_R, \
+		   STARPU_R, mode, mode)
+static struct starpu_codelet group_cls[2] = {GROUP_CODELET(STARPU_W), GROUP_CODELET(STARPU_RW)};
+
+fv_err_t fv_insert_limiter_group(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
+				 starpu_data_handle_t phi, starpu_data_handle_t mm, const fv_task_args_t *a)
+{
+	int first = a->group == 0;
+	FV_CHECK(a->grouped && a->group >= 0 && a->group < a->n_colors, FV_ERR_ARG, "block %d: colour group %d of %d",
+		 a->block, a->group, a->n_colors);
+	return fv_task_check(starpu_task_insert(&group_cls[first ? 0 : 1], STARPU_R, geo, STARPU_R, w, STARPU_R, grad,
+						first ? STARPU_W : STARPU_RW, phi, first ? STARPU_W : STARPU_RW, mm,
+						STARPU_VALUE, a, sizeof *a, STARPU_NAME, fv_group_name("limiter", a->group),
+						0),
+			     "limiter colour group", a->block);
+}

@@ -17,11 +17,14 @@ void fv_limiter_cpu(void *buffers[], void *cl_arg)
 			fv_k_limiter(&v, &a.P, w, grad, phi, c);
 		return;
 	}
-	const fv_idx_t *list = FV_CPU_FACE_LIST(&v, a.P.lim_sum);
-	for (fv_idx_t c = 0; c < v.n_owned; c++)
+	int k0, k1, start, finish;
+	fv_idx_t b, e;
+	fv_task_groups(&a, &k0, &k1, &start, &finish);
+	const fv_idx_t *list = fv_cpu_faces(&v, &a, a.P.lim_sum, k0, k1, &b, &e);
+	for (fv_idx_t c = 0; start && c < v.n_owned; c++)
 		fv_k_minmax_start(&v, w, mm, c);
-	for (fv_idx_t i = 0; i < v.n_faces; i++)
+	for (fv_idx_t i = b; i < e; i++)
 		fv_k_face_minmax(&v, &a.P, w, mm, list ? list[i] : i, 0);
-	for (fv_idx_t c = 0; c < v.n_owned; c++)
+	for (fv_idx_t c = 0; finish && c < v.n_owned; c++)
 		fv_k_limiter_mm(&v, &a.P, w, grad, mm, phi, c);
 }

@@ -43,9 +43,13 @@ extern "C" void fv_limiter_launch(const fv_task_args_t *a, int sum, const void *
 		fv_cuda_items(v.n_owned, limiter_body{v, a->P, w, grad, phi}, st);
 		return;
 	}
-	fv_cuda_items(v.n_owned, minmax_start_body{v, w, mm}, st);
-	fv_cuda_faces(v, a, sum, face_minmax_body{v, a->P, w, mm}, st);
-	fv_cuda_items(v.n_owned, limiter_mm_body{v, a->P, w, grad, mm, phi}, st);
+	int k0, k1, start, finish;
+	fv_task_groups(a, &k0, &k1, &start, &finish);
+	if (start)
+		fv_cuda_items(v.n_owned, minmax_start_body{v, w, mm}, st);
+	fv_cuda_faces(v, a, sum, k0, k1, face_minmax_body{v, a->P, w, mm}, st);
+	if (finish)
+		fv_cuda_items(v.n_owned, limiter_mm_body{v, a->P, w, grad, mm, phi}, st);
 }
 
 #define LIMITER_FUNC(name, sum) \

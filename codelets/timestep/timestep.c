@@ -28,6 +28,20 @@ static struct starpu_perfmodel model_auto = {.type = STARPU_HISTORY_BASED, .symb
 static struct starpu_codelet cls[4] = TIMESTEP_CODELETS(4, STARPU_R, STARPU_R, STARPU_W, STARPU_REDUX);
 static struct starpu_codelet cls_steady[4] = TIMESTEP_CODELETS(3, STARPU_R, STARPU_R, STARPU_W);
 
+/* color_tasks: one task per colour group, the spectral radius sums in dt
+ * (group 0 writes, the others read and add); the last turns them into
+ * steps and, in an unsteady run, takes the clock's reduction. */
+static struct starpu_perfmodel model_group = {
+	.type = STARPU_HISTORY_BASED, .symbol = "fv_timestep_group", .footprint = fv_group_footprint};
+#define GROUP_CODELET(n, ...) \
+	FV_CODELET(fv_timestep_cpu, (fv_timestep_color_cuda), model_group, "fv_timestep_group", n, __VA_ARGS__)
+static struct starpu_codelet group_cls[3] = {
+	GROUP_CODELET(3, STARPU_R, STARPU_R, STARPU_W),
+	GROUP_CODELET(3, STARPU_R, STARPU_R, STARPU_RW),
+	GROUP_CODELET(4, STARPU_R, STARPU_R, STARPU_RW, STARPU_REDUX),
+};
+static struct starpu_codelet group_first_clock = GROUP_CODELET(4, STARPU_R, STARPU_R, STARPU_W, STARPU_REDUX);
+
 static struct starpu_perfmodel clock_model = {.type = STARPU_HISTORY_BASED, .symbol = "fv_clock"};
 static struct starpu_codelet clock_cl = {
 	.cpu_funcs = {fv_clock_cpu},
@@ -101,4 +115,23 @@ fv_err_t fv_insert_clock(starpu_data_handle_t clock, starpu_data_handle_t norms,
 						sizeof *a,
 						STARPU_NAME, "clock", 0),
 			     "clock", -1);
+}
+
+fv_err_t fv_insert_timestep_group(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t dt,
+				  starpu_data_handle_t clock, const fv_task_args_t *a)
+{
+	int first = a->group == 0, last = a->group == a->n_colors - 1;
+	FV_CHECK(a->grouped && a->group >= 0 && a->group < a->n_colors, FV_ERR_ARG, "block %d: colour group %d of %d",
+		 a->block, a->group, a->n_colors);
+	const char *name = fv_group_name("timestep", a->group);
+	int ret;
+	if (clock && last)
+		ret = starpu_task_insert(first ? &group_first_clock : &group_cls[2], STARPU_R, geo, STARPU_R, w,
+					 first ? STARPU_W : STARPU_RW, dt, STARPU_REDUX, clock, STARPU_VALUE, a, sizeof *a,
+					 STARPU_NAME, name, 0);
+	else
+		ret = starpu_task_insert(&group_cls[first ? 0 : 1], STARPU_R, geo, STARPU_R, w,
+					 first ? STARPU_W : STARPU_RW, dt, STARPU_VALUE, a, sizeof *a, STARPU_NAME, name,
+					 0);
+	return fv_task_check(ret, "time step colour group", a->block);
 }

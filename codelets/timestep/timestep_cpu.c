@@ -15,23 +15,26 @@ void fv_timestep_cpu(void *buffers[], void *cl_arg)
 	const fv_real_t *w = FV_PTR(1, const fv_real_t);
 	fv_real_t *dt = FV_PTR(2, fv_real_t);
 	double dmin = INFINITY;
-	int gather = a.P.dt_sum == FV_SUM_GATHER || a.P.dt_sum == FV_SUM_AUTO;
+	int gather = a.P.dt_sum == FV_SUM_GATHER || a.P.dt_sum == FV_SUM_AUTO, k0, k1, start, finish;
+	fv_task_groups(&a, &k0, &k1, &start, &finish);
 	if (!gather) {
-		const fv_idx_t *list = FV_CPU_FACE_LIST(&v, a.P.dt_sum);
-		memset(dt, 0, (size_t)v.n_owned * sizeof *dt);
-		for (fv_idx_t i = 0; i < v.n_faces; i++)
+		fv_idx_t b, e;
+		const fv_idx_t *list = fv_cpu_faces(&v, &a, a.P.dt_sum, k0, k1, &b, &e);
+		if (start)
+			memset(dt, 0, (size_t)v.n_owned * sizeof *dt);
+		for (fv_idx_t i = b; i < e; i++)
 			fv_k_face_spectral_add(&v, &a.P, w, dt, list ? list[i] : i, 0);
+		if (!finish)
+			return;
 	}
 	for (fv_idx_t c = 0; c < v.n_owned; c++) {
 		dt[c] = fv_k_dt(&v, &a.P, gather ? fv_k_spectral(&v, &a.P, w, c) : dt[c], c);
 		if (dt[c] < dmin)
 			dmin = dt[c];
 	}
-	if (!a.P.steady) {
-		fv_clock_t *k = FV_PTR(3, fv_clock_t);
-		if (dmin < k->dt_min)
-			k->dt_min = dmin;
-	}
+	fv_clock_t *k = fv_timestep_clock(buffers, &a);
+	if (k && dmin < k->dt_min)
+		k->dt_min = dmin;
 }
 
 void fv_clock_cpu(void *buffers[], void *cl_arg)

@@ -43,17 +43,20 @@ extern "C" void fv_timestep_launch(const fv_task_args_t *a, int sum, const void 
 				   fv_real_t *dt, fv_clock_t *clock, cudaStream_t st)
 {
 	fv_view_t v = fv_view_make(geo, &a->L);
-	int gather = sum == FV_SUM_GATHER || sum == FV_SUM_AUTO;
+	int gather = sum == FV_SUM_GATHER || sum == FV_SUM_AUTO, k0, k1, start, finish;
+	fv_task_groups(a, &k0, &k1, &start, &finish);
 	if (!gather) {
-		cudaMemsetAsync(dt, 0, (size_t)v.n_owned * sizeof *dt, st);
-		fv_cuda_faces(v, a, sum, face_spectral_body{v, a->P, w, dt}, st);
+		if (start)
+			cudaMemsetAsync(dt, 0, (size_t)v.n_owned * sizeof *dt, st);
+		fv_cuda_faces(v, a, sum, k0, k1, face_spectral_body{v, a->P, w, dt}, st);
 	}
-	fv_cuda_items(v.n_owned, dt_body{v, a->P, gather, w, dt, a->P.steady ? NULL : clock}, st);
+	if (gather || finish)
+		fv_cuda_items(v.n_owned, dt_body{v, a->P, gather, w, dt, a->P.steady ? NULL : clock}, st);
 }
 
 #define TIMESTEP_FUNC(name, sum) \
 	FV_CUDA_FUNC(name, fv_timestep_launch(&a, sum, FV_PTR(0, void), FV_PTR(1, const fv_real_t), FV_PTR(2, fv_real_t), \
-					      a.P.steady ? NULL : FV_PTR(3, fv_clock_t), FV_CUDA_STREAM))
+					      fv_timestep_clock(buffers, &a), FV_CUDA_STREAM))
 TIMESTEP_FUNC(fv_timestep_cuda, FV_SUM_GATHER)
 TIMESTEP_FUNC(fv_timestep_atomic_cuda, FV_SUM_ATOMIC)
 TIMESTEP_FUNC(fv_timestep_color_cuda, FV_SUM_COLOR)

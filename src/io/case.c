@@ -167,7 +167,8 @@ static const key_desc_t keys[] = {
 		 "11), so that colour kernels read contiguous faces. Changes only the summation order."),
 	OTHER_KEY("numerics", "color_tasks", T_BOOL, color_tasks, "no",
 		  "Flux as one task per colour group of faces and block (CPU and GPU), each adding into the "
-		  "block's residual after the previous group: the groups show in a trace."),
+		  "block's residual after the previous group: the groups show in a trace. The gradient, "
+		  "limiter and time step become group tasks too where their strategy is color."),
 	ENUM_KEY("numerics", "coloring", coloring, colorings, NULL, "minimal",
 		 "Face colouring for the *_sum = color or auto strategies, color_tasks and face_order = color: "
 		 "greedy (Zhang et al. 2022, "

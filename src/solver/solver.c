@@ -252,6 +252,13 @@ static fv_err_t halo(fv_solver_t *s, int h)
 
 static void norms_ready(void *arg);
 
+/* color_tasks: a stage run by colour groups becomes one task per group
+ * (the flux always; the other scatter stages when their strategy is color) */
+static int group_tasks(const fv_solver_t *s, int sum)
+{
+	return s->o.color_tasks && sum == FV_SUM_COLOR;
+}
+
 static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 {
 	int r = iter % RING;
@@ -269,7 +276,11 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 				task_args(s, b, &a);
 				if (!s->P.lsq)
 					FV_CALL(fv_insert_nodes(d->geo, d->hw, d->hwn, &a));
-				FV_CALL(fv_insert_gradient(d->geo, d->hw, d->hwn, d->hgrad, &a));
+				if (group_tasks(s, s->P.grad_sum) && !s->P.lsq)
+					for (a.grouped = 1, a.group = 0; a.group < d->n_colors; a.group++)
+						FV_CALL(fv_insert_gradient_group(d->geo, d->hw, d->hwn, d->hgrad, &a));
+				else
+					FV_CALL(fv_insert_gradient(d->geo, d->hw, d->hwn, d->hgrad, &a));
 			}
 			FV_CALL(halo(s, HALO_GRAD));
 			/* past limiter_freeze the last limiter (owned and ghost
@@ -281,7 +292,12 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 					block_data_t *d = &s->b[b];
 					fv_task_args_t a;
 					task_args(s, b, &a);
-					FV_CALL(fv_insert_limiter(d->geo, d->hw, d->hgrad, d->hphi, d->hmm, &a));
+					if (group_tasks(s, s->P.lim_sum))
+						for (a.grouped = 1, a.group = 0; a.group < d->n_colors; a.group++)
+							FV_CALL(fv_insert_limiter_group(d->geo, d->hw, d->hgrad, d->hphi,
+											d->hmm, &a));
+					else
+						FV_CALL(fv_insert_limiter(d->geo, d->hw, d->hgrad, d->hphi, d->hmm, &a));
 				}
 				FV_CALL(halo(s, HALO_PHI));
 				s->phi_valid = 1;
@@ -292,14 +308,19 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 			fv_task_args_t a;
 			task_args(s, b, &a);
 			if (s->o.color_tasks)
-				for (int k = 0; k < d->n_colors; k++) {
-					a.group = k;
+				for (a.grouped = 1, a.group = 0; a.group < d->n_colors; a.group++)
 					FV_CALL(fv_insert_flux_group(d->geo, d->hw, d->hgrad, d->hphi, d->hres, &a));
-				}
 			else
 				FV_CALL(fv_insert_flux(d->geo, d->hw, d->hgrad, d->hphi, d->hres, &a));
-			if (st == 0) {
+			a.grouped = a.group = 0;
+			if (st == 0 && group_tasks(s, s->P.dt_sum)) {
+				for (a.grouped = 1, a.group = 0; a.group < d->n_colors; a.group++)
+					FV_CALL(fv_insert_timestep_group(d->geo, d->hw, d->hdt, s->clock, &a));
+				a.grouped = a.group = 0;
+			} else if (st == 0) {
 				FV_CALL(fv_insert_timestep(d->geo, d->hw, d->hdt, s->clock, &a));
+			}
+			if (st == 0) {
 				FV_CALL(fv_insert_norms(d->geo, d->hw, d->hgrad, d->hphi, d->hres, s->norm[r][b], &a));
 			}
 		}

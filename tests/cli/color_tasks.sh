@@ -5,7 +5,8 @@
 # workers the residual history agrees with the one-task flux to 1e-12
 # (only the order of each cell's sum may change), for greedy and minimal
 # colourings, 1 and 4 blocks; a trace holds flux_color<k> tasks for every
-# group, block, RK stage and iteration (when the FxT StarPU is there).
+# group, block, RK stage and iteration (when the FxT StarPU is there), and
+# so do the gradient, limiter and time step when their strategy is color.
 . "$top_srcdir/tests/cli/lib.sh"
 
 wedge_case
@@ -27,14 +28,21 @@ sys.exit(0 if worst <= 1e-12 else 1)
 PY
 	done
 done
-# the groups in a trace: 2 iterations x 2 RK stages x 4 blocks of each
+# the groups in a trace, every colour stage as group tasks: 2 iterations x
+# 2 RK stages x 4 blocks of each flux, gradient and limiter group, 2 x 4 of
+# each time step group (first RK stage only)
 if "$fv" run "$tmp/w.cfg" output.dir="$tmp/tr" partition.blocks=4 numerics.iterations=2 numerics.residual_drop=0 \
-	numerics.color_tasks=yes output.vtu=no output.progress_every=0 output.trace="$tmp/trace" >/dev/null 2>"$tmp/err"; then
-	groups=$(grep '^Name: flux_color' "$tmp/trace/tasks.rec" | sort | uniq -c | awk '$1 != 16 { bad = 1 } END { print (bad ? "bad" : NR) }')
-	case $groups in
-	bad | 0) fail "trace: flux_color tasks are not 16 per group"; grep '^Name: flux' "$tmp/trace/tasks.rec" | sort | uniq -c ;;
-	*) echo "trace: $groups colour groups, each as 16 flux_color tasks" ;;
-	esac
+	numerics.color_tasks=yes numerics.gradient_sum=color numerics.limiter_sum=color numerics.timestep_sum=color \
+	output.vtu=no output.progress_every=0 output.trace="$tmp/trace" >/dev/null 2>"$tmp/err"; then
+	for stage in flux:16 gradient:16 limiter:16 timestep:8; do
+		name=${stage%:*} want=${stage#*:}
+		groups=$(grep "^Name: ${name}_color" "$tmp/trace/tasks.rec" | sort | uniq -c |
+			awk -v n="$want" '$1 != n { bad = 1 } END { print (bad ? "bad" : NR) }')
+		case $groups in
+		bad | 0) fail "trace: ${name}_color tasks are not $want per group"; grep "^Name: $name" "$tmp/trace/tasks.rec" | sort | uniq -c ;;
+		*) echo "trace: $groups colour groups, each as $want ${name}_color tasks" ;;
+		esac
+	done
 elif grep -q "FxT-enabled StarPU" "$tmp/err"; then
 	echo "no FxT StarPU: trace part skipped"
 else

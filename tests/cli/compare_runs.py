@@ -9,7 +9,8 @@ The state differences are taken relative to each quantity's largest
 magnitude over the mesh: density and energy by themselves, the three
 momentum components against the largest momentum component (a component
 that is zero up to round-off, such as rho w in a 2D case, is not compared
-with its own noise). Residual columns (rho, rhou, rhov, rhoE) and force
+with its own noise). The time (unsteady runs), the residual columns (rho,
+rhou, rhov, rhoE) and the force
 coefficients are compared relative to each column's largest value. Exit 0
 when the state is within STATE_TOL and the histories within HIST_TOL
 (default 1e-8). Plain Python, no numpy."""
@@ -47,7 +48,7 @@ def main():
         print("%s: histories of %d and %d iterations" % (name, len(ha), len(hb)))
         return 1
     hrel = 0.0
-    for col in [3, 4, 5, 7] + list(range(9, 15)):
+    for col in [2, 3, 4, 5, 7] + list(range(9, 15)):  # time (unsteady), residuals, forces
         top = max(abs(r[col]) for r in ha)
         if top > 0:
             hrel = max(hrel, max(abs(x[col] - y[col]) for x, y in zip(ha, hb)) / top)

@@ -6,7 +6,8 @@
 # each race strategy: the flux summation (atomic, gather, color with both
 # colourings, color as one task per colour group), the node values, gradient,
 # limiter min/max and time step (atomic and color face loops), everything
-# by colour with the faces stored by colour (Alg. 11), everything atomic,
+# by colour with the faces stored by colour (Alg. 11), every colour stage
+# as one task per colour group, everything atomic,
 # and every stage auto under dmda. States agree to 1e-12 of each quantity's
 # largest value for gather and color, whose sums are deterministic, and
 # 1e-10 for atomic and auto; residual and force histories to 1e-8 of each
@@ -30,7 +31,8 @@ nodes-atomic:nodes_sum=atomic grad-atomic:gradient_sum=atomic grad-color:gradien
 lim-atomic:limiter_sum=atomic lim-color:limiter_sum=color dt-atomic:timestep_sum=atomic dt-color:timestep_sum=color
 all-color-fo:flux_sum=color,gradient_sum=color,limiter_sum=color,timestep_sum=color,face_order=color
 all-atomic:flux_sum=atomic,nodes_sum=atomic,gradient_sum=atomic,limiter_sum=atomic,timestep_sum=atomic
-all-auto:flux_sum=auto,nodes_sum=auto,gradient_sum=auto,limiter_sum=auto,timestep_sum=auto"
+all-auto:flux_sum=auto,nodes_sum=auto,gradient_sum=auto,limiter_sum=auto,timestep_sum=auto
+all-tasks:color_tasks=yes,gradient_sum=color,limiter_sum=color,timestep_sum=color"
 for c in wedge sod; do
 	sed "s|^file = $c.su2|file = $tmp/$c.su2|" "$top_srcdir/cases/$c/$c.cfg" >"$tmp/$c.cfg"
 	for v in cpu:flux_sum=atomic $variants; do
