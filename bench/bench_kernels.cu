@@ -1418,7 +1418,7 @@ int main(int argc, char **argv)
 					else
 						launch("k_gq_cell", k_gq_cell, nc, dv, wn_in, d_g);
 				}, reps);
-				record(nC.c_str(), one ? "gradient, cell loop" : "gradient, cell loop (solver)", ms,
+				record(nC.c_str(), one ? "gradient, cell loop" : "gradient, cell loop over its faces (Alg. 6)", ms,
 				       B_cf + B_fn + B_geo + io, rel_err(dget(d_g, gsz), ref, scale, 3 * nv, nc, NULL),
 				       tol_det);
 			}
