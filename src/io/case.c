@@ -153,8 +153,9 @@ static const key_desc_t keys[] = {
 		 "into its nodes, NV-C: atomicAdd on a GPU), auto (both CUDA variants; the scheduler picks). "
 		 "No colour variant: colour groups are of faces."),
 	ENUM_KEY("numerics", "gradient_sum", grad_sum, stage_sums, stage_sum_values, "gather",
-		 "Green-Gauss gradient: gather (cell loop over its faces, GQ-C), atomic (face loop adding into "
-		 "both cells, GQ-F), color (face loop per colour group), auto. Least squares gathers only."),
+		 "Green-Gauss gradient: gather (cell loop, GQ-C, over the cell's nodes with precomputed "
+		 "weights: each node value read once), atomic (face loop adding into both cells, GQ-F), color "
+		 "(face loop per colour group), auto. Least squares gathers only."),
 	ENUM_KEY("numerics", "limiter_sum", lim_sum, stage_sums, stage_sum_values, "gather",
 		 "Local min/max of the limiter: gather (cell loop over its neighbours, LM-C), atomic (face loop "
 		 "with atomic min/max, LM-F), color (face loop per colour group), auto."),
