@@ -38,7 +38,7 @@ FV_HD void fv_k_add(fv_real_t *p, fv_real_t x, int atomic)
 }
 
 #ifdef __CUDA_ARCH__
-/* min (sign -1: max) by compare-and-swap on the value's bits */
+/* *p = min(*p, x), or max with max set, by compare-and-swap on the bits */
 __device__ __forceinline__ void fv_k_atomic_minmax(double *p, double x, int max)
 {
 	unsigned long long *a = (unsigned long long *)p, old = *a, was;
