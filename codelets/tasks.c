@@ -38,4 +38,3 @@ const char *fv_group_name(const char *stage, int group)
 		snprintf(tab[i].name[group], sizeof tab[i].name[group], "%s_color%d", stage, group);
 	return tab[i].name[group];
 }
-
