@@ -123,6 +123,9 @@ static int auto_blocks(const fv_mesh_t *m)
 {
 	int nw = (int)starpu_worker_get_count();
 	int nb = 2 * (nw > 0 ? nw : 1);
+	/* GPUs only: one block each (no halo exchange on a single GPU) */
+	if (starpu_cpu_worker_get_count() == 0 && starpu_cuda_worker_get_count() > 0)
+		nb = (int)starpu_cuda_worker_get_count();
 	if (nb > m->n_cells / 256)
 		nb = (int)(m->n_cells / 256);
 	return nb > 0 ? nb : 1;
@@ -386,6 +389,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	ro.ncuda = c.ncuda;
 	FV_CALL_GOTO(err, out, fv_runtime_init(&ro));
 	runtime_up = 1;
+	if (fv_runtime_gpu_only_default())
+		fprintf(stderr, "fvstar: a GPU is there: running on the GPU only (runtime.ncpu = N adds N CPU workers)\n");
 
 	FV_CALL_GOTO(err, out, fv_app_load_mesh(&c, &m));
 	FV_CALL_GOTO(err, out, fv_app_solver_opts(&c, &m, &so, &bc, &is_force));

@@ -9,9 +9,32 @@
 #include <string.h>
 
 #include "codelets/smoke/smoke.h"
+#include "config.h"
 #include "fvstar/types.h"
 
+#ifdef FV_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
 static int runtime_up;
+static int gpu_only_default;
+
+/* GPUs the CUDA runtime sees (0 without CUDA, a driver or a device). */
+static int cuda_devices(void)
+{
+	int n = 0;
+#ifdef FV_HAVE_CUDA
+	if (cudaGetDeviceCount(&n) != cudaSuccess)
+		n = 0;
+	cudaGetLastError(); /* clear the error of a machine without GPU */
+#endif
+	return n;
+}
+
+int fv_runtime_gpu_only_default(void)
+{
+	return gpu_only_default;
+}
 
 void fv_runtime_opts_default(fv_runtime_opts_t *o)
 {
@@ -32,8 +55,16 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_conf_init failed (%d)", ret);
 	if (o && o->sched && !getenv("STARPU_SCHED"))
 		conf.sched_policy_name = o->sched;
-	if (o && o->ncpu >= 0)
+	if (o && o->ncpu >= 0) {
 		conf.ncpus = o->ncpu;
+	} else if (!getenv("STARPU_NCPU") && (!o || o->ncuda != 0) && !(getenv("STARPU_NCUDA") && atoi(getenv("STARPU_NCUDA")) == 0) &&
+		   cuda_devices() > 0) {
+		/* with a GPU, the default is GPU only: equal blocks on CPU cores
+		 * make a GPU's iteration wait for them (a GPU here runs a stage
+		 * 40x faster than all 16 cores; bench/results) */
+		conf.ncpus = 0;
+		gpu_only_default = 1;
+	}
 	if (o && o->ncuda >= 0)
 		conf.ncuda = o->ncuda;
 	conf.nopencl = 0;
