@@ -13,16 +13,19 @@ with its own noise). The time (unsteady runs), the residual columns (rho,
 rhou, rhov, rhoE) and the force
 coefficients are compared relative to each column's largest value. Exit 0
 when the state is within STATE_TOL and the histories within HIST_TOL
-(default 1e-8). Plain Python, no numpy."""
+(default 1e-8), both multiplied by FV_TOL_SCALE from the environment (1e8
+in a single-precision tree, tests/cli/lib.sh). Plain Python, no numpy."""
 import array
 import csv
+import os
 import sys
 
 
 def state(d):
     raw = open(d + "/restart.bin", "rb").read()
-    q = array.array("d")
-    q.frombytes(raw[88:-8])  # 88-byte header, the state (float64), a checksum
+    # 88-byte header (bytes 12-15: the size of a value), the state, a checksum
+    q = array.array("f" if int.from_bytes(raw[12:16], "little") == 4 else "d")
+    q.frombytes(raw[88:-8])
     n = len(q) // 5
     return [q[k * n:(k + 1) * n] for k in range(5)], n
 
@@ -33,8 +36,9 @@ def history(d):
 
 
 def main():
-    a, b, name, tol = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
-    htol = float(sys.argv[5]) if len(sys.argv) > 5 else 1e-8
+    scale = float(os.environ.get("FV_TOL_SCALE", "1"))
+    a, b, name, tol = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]) * scale
+    htol = (float(sys.argv[5]) if len(sys.argv) > 5 else 1e-8) * scale
     (qa, na), (qb, nb) = state(a), state(b)
     if na != nb:
         print("%s: states of %d and %d cells" % (name, na, nb))

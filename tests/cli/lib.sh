@@ -10,6 +10,18 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
+# Tolerances are written for double precision; a tree configured
+# --enable-single scales them by FV_TOL_SCALE = 1e8 (the unit roundoffs of
+# the two differ by 5e8): `tol 1e-12` prints the one to use. Python checks
+# read FV_TOL_SCALE from the environment.
+if "$fv" --version 2>/dev/null | grep -q "single precision"; then
+	FV_TOL_SCALE=1e8
+else
+	FV_TOL_SCALE=1
+fi
+export FV_TOL_SCALE
+tol() { awk -v t="$1" -v s="$FV_TOL_SCALE" 'BEGIN { printf "%g", t * s }'; }
+
 # The exit status of the test from the failures counted.
 finish() {
 	[ "$fails" = 0 ] || exit 1
