@@ -53,6 +53,7 @@ typedef struct fv_task_args {
 	fv_idx_t color_off[FV_COLOR_MAX + 1];
 	int group;           /* color_tasks: the colour group of the task, */
 	int grouped;         /* when set (the task does that group alone) */
+	int worker;          /* the worker the block's tasks run on; -1: any */
 } fv_task_args_t;
 
 /* The colour groups k0 .. k1-1 a task covers (all, or its own with

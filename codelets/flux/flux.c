@@ -25,7 +25,7 @@ fv_err_t fv_insert_flux(starpu_data_handle_t geo, starpu_data_handle_t w, starpu
 {
 	struct starpu_codelet *cl = &cls[fv_sum_index(a->P.flux_sum)];
 	return fv_task_check(starpu_task_insert(cl, STARPU_R, geo, STARPU_R, w, STARPU_R, grad, STARPU_R, phi,
-						STARPU_W, res, STARPU_VALUE, a, sizeof *a, STARPU_NAME, "flux", 0),
+						STARPU_W, res, STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, "flux", 0),
 			     "flux", a->block);
 }
 
@@ -48,6 +48,6 @@ fv_err_t fv_insert_flux_group(starpu_data_handle_t geo, starpu_data_handle_t w, 
 	const char *name = fv_group_name("flux", a->group);
 	return fv_task_check(starpu_task_insert(&group_cls[first ? 0 : 1], STARPU_R, geo, STARPU_R, w, STARPU_R, grad,
 						STARPU_R, phi, first ? STARPU_W : STARPU_RW, res, STARPU_VALUE, a,
-						sizeof *a, STARPU_NAME, name, 0),
+						sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, name, 0),
 			     "flux colour group", a->block);
 }

@@ -26,7 +26,7 @@ fv_err_t fv_insert_gradient(starpu_data_handle_t geo, starpu_data_handle_t w, st
 	int k = a->P.lsq ? FV_SUM_GATHER : fv_sum_index(a->P.grad_sum);
 	/* W on the whole field: ghost gradients come from the halo afterwards */
 	return fv_task_check(starpu_task_insert(&cls[k], STARPU_R, geo, STARPU_R, w, STARPU_R, wn, STARPU_W, grad,
-						STARPU_VALUE, a, sizeof *a, STARPU_NAME, "gradient", 0),
+						STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, "gradient", 0),
 			     "gradient", a->block);
 }
 
@@ -46,7 +46,7 @@ fv_err_t fv_insert_gradient_group(starpu_data_handle_t geo, starpu_data_handle_t
 	FV_CHECK(a->grouped && a->group >= 0 && a->group < a->n_colors, FV_ERR_ARG, "block %d: colour group %d of %d",
 		 a->block, a->group, a->n_colors);
 	return fv_task_check(starpu_task_insert(&group_cls[first ? 0 : 1], STARPU_R, geo, STARPU_R, w, STARPU_R, wn,
-						first ? STARPU_W : STARPU_RW, grad, STARPU_VALUE, a, sizeof *a,
+						first ? STARPU_W : STARPU_RW, grad, STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker,
 						STARPU_NAME, fv_group_name("gradient", a->group), 0),
 			     "gradient colour group", a->block);
 }

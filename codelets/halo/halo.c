@@ -42,7 +42,7 @@ fv_err_t fv_insert_pack(starpu_data_handle_t geo, starpu_data_handle_t field, st
 			const fv_task_args_t *a)
 {
 	return fv_task_check(starpu_task_insert(&pack_cl, STARPU_R, geo, STARPU_R, field, STARPU_W, buf,
-						STARPU_VALUE, a, sizeof *a, STARPU_NAME, "pack", 0),
+						STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, "pack", 0),
 			     "pack", a->block);
 }
 
@@ -50,6 +50,6 @@ fv_err_t fv_insert_unpack(starpu_data_handle_t geo, starpu_data_handle_t buf, st
 			  const fv_task_args_t *a)
 {
 	return fv_task_check(starpu_task_insert(&unpack_cl, STARPU_R, geo, STARPU_R, buf, STARPU_RW, field,
-						STARPU_VALUE, a, sizeof *a, STARPU_NAME, "unpack", 0),
+						STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, "unpack", 0),
 			     "unpack", a->block);
 }

@@ -22,7 +22,7 @@ fv_err_t fv_insert_limiter(starpu_data_handle_t geo, starpu_data_handle_t w, sta
 			   starpu_data_handle_t phi, starpu_data_handle_t mm, const fv_task_args_t *a)
 {
 	return fv_task_check(starpu_task_insert(&cls[fv_sum_index(a->P.lim_sum)], STARPU_R, geo, STARPU_R, w,
-						STARPU_R, grad, STARPU_W, phi, STARPU_W, mm, STARPU_VALUE, a, sizeof *a,
+						STARPU_R, grad, STARPU_W, phi, STARPU_W, mm, STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker,
 						STARPU_NAME, "limiter", 0),
 			     "limiter", a->block);
 }
@@ -44,7 +44,7 @@ fv_err_t fv_insert_limiter_group(starpu_data_handle_t geo, starpu_data_handle_t 
 		 a->block, a->group, a->n_colors);
 	return fv_task_check(starpu_task_insert(&group_cls[first ? 0 : 1], STARPU_R, geo, STARPU_R, w, STARPU_R, grad,
 						first ? STARPU_W : STARPU_RW, phi, first ? STARPU_W : STARPU_RW, mm,
-						STARPU_VALUE, a, sizeof *a, STARPU_NAME, fv_group_name("limiter", a->group),
+						STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, fv_group_name("limiter", a->group),
 						0),
 			     "limiter colour group", a->block);
 }

@@ -21,6 +21,6 @@ fv_err_t fv_insert_nodes(starpu_data_handle_t geo, starpu_data_handle_t w, starp
 			 const fv_task_args_t *a)
 {
 	return fv_task_check(starpu_task_insert(&cls[fv_sum_index(a->P.nodes_sum)], STARPU_R, geo, STARPU_R, w,
-						STARPU_W, wn, STARPU_VALUE, a, sizeof *a, STARPU_NAME, "nodes", 0),
+						STARPU_W, wn, STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, "nodes", 0),
 			     "nodes", a->block);
 }

@@ -22,7 +22,7 @@ fv_err_t fv_insert_norms(starpu_data_handle_t geo, starpu_data_handle_t w, starp
 			 const fv_task_args_t *a)
 {
 	return fv_task_check(starpu_task_insert(&cl, STARPU_R, geo, STARPU_R, w, STARPU_R, grad, STARPU_R, phi,
-						STARPU_R, res, STARPU_W, norms, STARPU_VALUE, a, sizeof *a,
+						STARPU_R, res, STARPU_W, norms, STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker,
 						STARPU_NAME, "norms", 0),
 			     "norms", a->block);
 }

@@ -18,7 +18,7 @@ static struct starpu_codelet cl = {
 
 fv_err_t fv_insert_prim(starpu_data_handle_t q, starpu_data_handle_t w, const fv_task_args_t *a)
 {
-	return fv_task_check(starpu_task_insert(&cl, STARPU_R, q, STARPU_W, w, STARPU_VALUE, a, sizeof *a,
+	return fv_task_check(starpu_task_insert(&cl, STARPU_R, q, STARPU_W, w, STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker,
 						STARPU_NAME, "prim", 0),
 			     "prim", a->block);
 }

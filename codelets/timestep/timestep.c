@@ -102,17 +102,17 @@ fv_err_t fv_insert_timestep(starpu_data_handle_t geo, starpu_data_handle_t w, st
 	int k = fv_sum_index(a->P.dt_sum);
 	if (!clock)
 		return fv_task_check(starpu_task_insert(&cls_steady[k], STARPU_R, geo, STARPU_R, w, STARPU_W, dt,
-							STARPU_VALUE, a, sizeof *a, STARPU_NAME, "timestep", 0),
+							STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, "timestep", 0),
 				     "timestep", a->block);
 	return fv_task_check(starpu_task_insert(&cls[k], STARPU_R, geo, STARPU_R, w, STARPU_W, dt, STARPU_REDUX, clock,
-						STARPU_VALUE, a, sizeof *a, STARPU_NAME, "timestep", 0),
+						STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, "timestep", 0),
 			     "timestep", a->block);
 }
 
 fv_err_t fv_insert_clock(starpu_data_handle_t clock, starpu_data_handle_t norms, const fv_task_args_t *a)
 {
 	return fv_task_check(starpu_task_insert(&clock_cl, STARPU_RW, clock, STARPU_W, norms, STARPU_VALUE, a,
-						sizeof *a,
+						sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker,
 						STARPU_NAME, "clock", 0),
 			     "clock", -1);
 }
@@ -127,11 +127,11 @@ fv_err_t fv_insert_timestep_group(starpu_data_handle_t geo, starpu_data_handle_t
 	int ret;
 	if (clock && last)
 		ret = starpu_task_insert(first ? &group_first_clock : &group_cls[2], STARPU_R, geo, STARPU_R, w,
-					 first ? STARPU_W : STARPU_RW, dt, STARPU_REDUX, clock, STARPU_VALUE, a, sizeof *a,
+					 first ? STARPU_W : STARPU_RW, dt, STARPU_REDUX, clock, STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker,
 					 STARPU_NAME, name, 0);
 	else
 		ret = starpu_task_insert(&group_cls[first ? 0 : 1], STARPU_R, geo, STARPU_R, w,
-					 first ? STARPU_W : STARPU_RW, dt, STARPU_VALUE, a, sizeof *a, STARPU_NAME, name,
+					 first ? STARPU_W : STARPU_RW, dt, STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, name,
 					 0);
 	return fv_task_check(ret, "time step colour group", a->block);
 }

@@ -28,10 +28,10 @@ fv_err_t fv_insert_update(starpu_data_handle_t geo, starpu_data_handle_t res, st
 	int ret;
 	if (clock)
 		ret = starpu_task_insert(c, STARPU_R, geo, STARPU_R, res, STARPU_R, dt, first ? STARPU_W : STARPU_R, q0,
-					 STARPU_RW, q, STARPU_R, clock, STARPU_VALUE, a, sizeof *a, STARPU_NAME,
+					 STARPU_RW, q, STARPU_R, clock, STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME,
 					 "update", 0);
 	else
 		ret = starpu_task_insert(c, STARPU_R, geo, STARPU_R, res, STARPU_R, dt, first ? STARPU_W : STARPU_R, q0,
-					 STARPU_RW, q, STARPU_VALUE, a, sizeof *a, STARPU_NAME, "update", 0);
+					 STARPU_RW, q, STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, "update", 0);
 	return fv_task_check(ret, "update", a->block);
 }

@@ -96,6 +96,7 @@ typedef struct fv_case {
 	/* [runtime] */
 	char sched[64];                   /* empty: STARPU_SCHED or StarPU's default */
 	int ncpu, ncuda;                  /* -1: StarPU's default */
+	int pin_blocks;                   /* 0/1: several GPUs only: a block per GPU */
 
 	/* [output] */
 	char out_dir[FV_CASE_PATH_MAX];   /* empty until fv_case_finish: out/<name> */

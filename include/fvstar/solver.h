@@ -42,6 +42,7 @@ typedef struct fv_solver_opts {
 	const uint8_t *marker_force; /* [n_markers] 1: integrate its pressure force (NULL: none) */
 	double moment_center[3];
 	int lookahead;          /* iterations submitted ahead of the last done */
+	int pin_blocks;         /* 1: with only GPUs working, block b runs on GPU b mod n */
 } fv_solver_opts_t;
 
 /* One finished iteration, handed to the caller in order. */

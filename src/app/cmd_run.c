@@ -330,6 +330,7 @@ fv_err_t fv_app_solver_opts(const fv_case_t *c, const fv_mesh_t *m, fv_solver_op
 	so->dt_sum = c->dt_sum;
 	so->face_order_color = c->face_order == 1;
 	so->coloring = c->coloring;
+	so->pin_blocks = c->pin_blocks;
 	so->color_tasks = c->color_tasks;
 	so->limiter = c->limiter == FV_LIMITER_NONE ? 0 : c->limiter == FV_LIMITER_BARTH ? 2 : 1;
 	so->limiter_all = c->limiter_vars == FV_LIMVARS_ALL;

@@ -222,6 +222,9 @@ static const key_desc_t keys[] = {
 		"faster than 16 cores, and equal blocks on the cores would hold it back), else all cores."),
 	INT_KEY("runtime", "ncuda", ncuda, -1, 1 << 10, "-1", NULL,
 		"CUDA workers; -1: StarPU's default (STARPU_NCUDA or all GPUs)."),
+	OTHER_KEY("runtime", "pin_blocks", T_BOOL, pin_blocks, "yes",
+		  "With several GPUs and no CPU worker, run block b's tasks on GPU b mod n (the schedulers "
+		  "put the blocks of a 2-GPU run on one GPU); no: the scheduler places every task."),
 
 	TEXT_KEY("output", "dir", T_STR, out_dir, NULL, "`out/<case name>`",
 		 "Output directory (relative to the working directory), created if needed; the case "

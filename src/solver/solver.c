@@ -29,6 +29,7 @@ typedef struct block_data {
 	fv_real_t **buf_mem[3];            /* [field][k] */
 	starpu_data_handle_t *buf[3];      /* Q (5), gradient (15), limiter (5) */
 	fv_idx_t *cell_global; /* [n_cells] for set/get state */
+	int worker;            /* the worker its tasks run on; -1: the scheduler picks */
 	int n_colors;          /* colour groups of the faces (geo.h) */
 	fv_idx_t color_off[FV_COLOR_MAX + 1];
 } block_data_t;
@@ -90,6 +91,7 @@ void fv_solver_opts_default(fv_solver_opts_t *o)
 	o->winf[4] = 1 / 1.4;
 	o->p_out = 1 / 1.4;
 	o->lookahead = 3;
+	o->pin_blocks = 1;
 	o->flux_sum = FV_SUM_ATOMIC;
 	o->nodes_sum = o->grad_sum = o->lim_sum = o->dt_sum = FV_SUM_GATHER;
 }
@@ -178,6 +180,16 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 		FV_CHECK(blocks[b].id == b, FV_ERR_ARG, "block %d has id %d", b, blocks[b].id);
 		FV_CALL(build_block(s, &blocks[b], m->n_markers));
 	}
+	/* several GPUs and no CPU worker: each block stays on one GPU (a
+	 * scheduler left to itself put both blocks of a 2-GPU run on one) */
+	{
+		int ncuda = (int)starpu_cuda_worker_get_count(), ids[STARPU_NMAXWORKERS];
+		int pin = o->pin_blocks && starpu_cpu_worker_get_count() == 0 && ncuda > 1;
+		if (pin)
+			starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, ids, ncuda);
+		for (int b = 0; b < n_blocks; b++)
+			s->b[b].worker = pin ? ids[b % ncuda] : -1;
+	}
 	/* where each block sits in its neighbours' lists */
 	for (int b = 0; b < n_blocks; b++)
 		for (int k = 0; k < s->b[b].n_nbr; k++) {
@@ -216,6 +228,7 @@ static void task_args(const fv_solver_t *s, int b, fv_task_args_t *a)
 	a->L = s->b[b].L;
 	a->P = s->P;
 	a->block = b;
+	a->worker = s->b[b].worker;
 	a->n_colors = s->b[b].n_colors;
 	memcpy(a->color_off, s->b[b].color_off, sizeof a->color_off);
 }
