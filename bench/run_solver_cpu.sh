@@ -14,30 +14,13 @@ shift 3 2>/dev/null || shift $#
 ncpus=${*:-1 2}
 tmp=${BENCH_TMP:-$(mktemp -d)}
 mkdir -p "$tmp"
-"$build/fvstar" mesh gen box --cells tet -n "$n" --perturb 0.1 -o "$tmp/box.su2" 2>/dev/null
-cat >"$tmp/bench.cfg" <<CFG
-[mesh]
-file = box.su2
-[flow]
-mach = 0.5
-alpha = 2
-[numerics]
-iterations = $iters
-[bc]
-xmin = farfield
-xmax = farfield
-ymin = farfield
-ymax = farfield
-zmin = farfield
-zmax = farfield
-[output]
-vtu = no
-progress_every = 0
-CFG
+. "$top/bench/box_case.sh"
+box_case "$build" "$n" "$tmp" bench
 export STARPU_SILENT=1 STARPU_NCUDA=0
 for p in $ncpus; do
 	export STARPU_NCPU=$p
-	"$build/fvstar" run "$tmp/bench.cfg" output.dir="$tmp/run$p" partition.blocks=$((4 * p)) 2>&1 | tail -1
+	"$build/fvstar" run "$tmp/bench.cfg" output.dir="$tmp/run$p" partition.blocks=$((4 * p)) \
+		numerics.iterations="$iters" 2>&1 | tail -1
 	"$build/fvstar" run "$tmp/bench.cfg" output.dir="$tmp/trace$p" partition.blocks=$((4 * p)) \
 		output.trace="$tmp/trace$p/trace" numerics.iterations=3 >/dev/null 2>&1
 	python3 - "$tmp/run$p/summary.json" "$p" <<'PY'

@@ -14,31 +14,12 @@ sizes=${*:-55 119}
 tmp=${BENCH_TMP:-$(mktemp -d)}
 mkdir -p "$tmp"
 export STARPU_SILENT=1 STARPU_NCPU=0 STARPU_NCUDA=1
+. "$top/bench/box_case.sh"
 for n in $sizes; do
-	"$build/fvstar" mesh gen box --cells tet -n "$n" --perturb 0.1 -o "$tmp/box$n.su2" 2>/dev/null
-	cat >"$tmp/gpu$n.cfg" <<CFG
-[mesh]
-file = box$n.su2
-[flow]
-mach = 0.5
-alpha = 2
-[numerics]
-iterations = $iters
-[bc]
-xmin = farfield
-xmax = farfield
-ymin = farfield
-ymax = farfield
-zmin = farfield
-zmax = farfield
-[partition]
-blocks = 2
-[output]
-vtu = no
-progress_every = 0
-CFG
+	box_case "$build" "$n" "$tmp" "gpu$n"
 	for sum in ${FLUX_SUMS:-atomic gather}; do
-		"$build/fvstar" run "$tmp/gpu$n.cfg" output.dir="$tmp/gpu$n-$sum" numerics.flux_sum=$sum 2>&1 | tail -1
+		"$build/fvstar" run "$tmp/gpu$n.cfg" output.dir="$tmp/gpu$n-$sum" numerics.flux_sum=$sum \
+			numerics.iterations="$iters" partition.blocks=2 2>&1 | tail -1
 		python3 - "$tmp/gpu$n-$sum/summary.json" "$sum" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))

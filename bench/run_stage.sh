@@ -29,22 +29,9 @@ export STARPU_SILENT=1
 cfg=${CASE:-$tmp/stage$n.cfg}
 common="numerics.iterations=$((iters + warm)) numerics.residual_drop=0 partition.blocks=1 output.vtu=no
 output.progress_every=0 ${MESH_ARGS:-}"
-[ -n "${CASE:-}" ] || [ -f "$tmp/box$n.su2" ] ||
-	"$build/fvstar" mesh gen box --cells tet -n "$n" --perturb 0.1 -o "$tmp/box$n.su2" 2>/dev/null
-[ -n "${CASE:-}" ] || cat >"$cfg" <<CFG
-[mesh]
-file = box$n.su2
-[flow]
-mach = 0.5
-alpha = 2
-[bc]
-xmin = farfield
-xmax = farfield
-ymin = farfield
-ymax = farfield
-zmin = farfield
-zmax = farfield
-CFG
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/box_case.sh"
+[ -n "${CASE:-}" ] || box_case "$build" "$n" "$tmp" "stage$n"
 for set in $sets; do
 	name=${set%%:*}
 	args="$common $(echo "${set#*:}" | tr ',' '\n' | sed 's/^/numerics./')"
