@@ -100,13 +100,13 @@ static fv_err_t bench_args(int argc, char **argv, fv_case_t *c, bench_opts_t *bo
 
 static fv_err_t check_fixed(const fv_solver_opts_t *so)
 {
-	const char *names[] = {"flux_sum", "nodes_sum", "gradient_sum", "limiter_sum", "timestep_sum"};
-	const int sums[] = {so->flux_sum, so->nodes_sum, so->grad_sum, so->lim_sum, so->dt_sum};
-	for (int k = 0; k < 5; k++)
+	int sums[FV_N_SUMS];
+	fv_geo_sums(so, sums);
+	for (int k = 0; k < FV_N_SUMS; k++)
 		FV_CHECK(sums[k] != FV_SUM_AUTO, FV_ERR_ARG,
 			 "numerics.%s = auto: the bare driver runs one fixed variant per stage (auto is the "
 			 "scheduler's choice); name atomic, gather or color",
-			 names[k]);
+			 fv_sum_keys[k]);
 	FV_CHECK(!so->color_tasks, FV_ERR_ARG, "numerics.color_tasks = yes: the bare driver launches the flux "
 					       "colour groups in one sequence (color_tasks is a task-graph option)");
 	return FV_OK;
@@ -162,11 +162,6 @@ static fv_err_t write_history(const char *path, const double *rows, int n, int f
 	}
 	FV_CHECK(fclose(f) == 0, FV_ERR_IO, "%s: write failed", path);
 	return FV_OK;
-}
-
-static const char *sum_name(int s)
-{
-	return s == FV_SUM_ATOMIC ? "atomic" : s == FV_SUM_GATHER ? "gather" : "color";
 }
 
 static fv_err_t bench_stage(int argc, char **argv)
@@ -289,8 +284,8 @@ static fv_err_t bench_stage(int argc, char **argv)
 		       (long long)no, prop.name, FV_REAL_NAME, n_stages);
 		printf("strategies: flux %s, nodes %s, gradient %s, limiter %s, timestep %s, faces %s, %d colour "
 		       "groups\n",
-		       sum_name(so.flux_sum), sum_name(so.nodes_sum), sum_name(so.grad_sum), sum_name(so.lim_sum),
-		       sum_name(so.dt_sum), so.face_order_color ? "by colour" : "natural", colors.n);
+		       fv_sum_name(so.flux_sum), fv_sum_name(so.nodes_sum), fv_sum_name(so.grad_sum), fv_sum_name(so.lim_sum),
+		       fv_sum_name(so.dt_sum), so.face_order_color ? "by colour" : "natural", colors.n);
 		printf("%ld timed iterations after %ld warm-up: %.4f ms per iteration, %.4f ns per cell per RK stage\n",
 		       bo.iterations, bo.warmup, per_it, ns);
 		printf("stage       ms/iteration  ns/cell/RK-stage  share\n");

@@ -10,28 +10,47 @@ static size_t align64(size_t x)
 	return (x + 63) & ~(size_t)63;
 }
 
+const char *const fv_sum_keys[FV_N_SUMS] = {"flux_sum", "nodes_sum", "gradient_sum", "limiter_sum", "timestep_sum"};
+
+void fv_geo_sums(const fv_solver_opts_t *o, int sums[FV_N_SUMS])
+{
+	sums[0] = o->flux_sum;
+	sums[1] = o->nodes_sum;
+	sums[2] = o->grad_sum;
+	sums[3] = o->lim_sum;
+	sums[4] = o->dt_sum;
+}
+
+const char *fv_sum_name(int sum)
+{
+	static const char *const names[] = {"atomic", "gather", "color", "auto"};
+	return sum >= FV_SUM_ATOMIC && sum <= FV_SUM_AUTO ? names[sum] : "?";
+}
+
+/* Colour groups are needed by a face stage by colour or auto (node values
+ * have no colour variant), colour group tasks and the face order. */
 static int uses_colors(const fv_solver_opts_t *o)
 {
-	const int sums[] = {o->flux_sum, o->grad_sum, o->lim_sum, o->dt_sum};
-	int used = o->color_tasks || o->face_order_color;
-	for (int k = 0; k < 4; k++)
-		used |= sums[k] == FV_SUM_COLOR || sums[k] == FV_SUM_AUTO;
+	int sums[FV_N_SUMS], used = o->color_tasks || o->face_order_color;
+	fv_geo_sums(o, sums);
+	for (int k = 0; k < FV_N_SUMS; k++)
+		used |= k != 1 && (sums[k] == FV_SUM_COLOR || sums[k] == FV_SUM_AUTO);
 	return used;
 }
 
 fv_err_t fv_geo_check_opts(const fv_solver_opts_t *o)
 {
-	const char *names[] = {"flux_sum", "nodes_sum", "gradient_sum", "limiter_sum", "timestep_sum"};
-	const int sums[] = {o->flux_sum, o->nodes_sum, o->grad_sum, o->lim_sum, o->dt_sum};
-	for (int k = 0; k < 5; k++)
+	int sums[FV_N_SUMS];
+	fv_geo_sums(o, sums);
+	for (int k = 0; k < FV_N_SUMS; k++)
 		FV_CHECK(sums[k] >= FV_SUM_ATOMIC && sums[k] <= FV_SUM_AUTO, FV_ERR_ARG, "%s: strategy %d unknown",
-			 names[k], sums[k]);
+			 fv_sum_keys[k], sums[k]);
 	FV_CHECK(o->nodes_sum != FV_SUM_COLOR, FV_ERR_ARG,
 		 "nodes_sum = color: node values have no colour variant (colour groups are of faces sharing no "
 		 "cell; node values scatter into nodes); use gather, atomic or auto");
 	FV_CHECK(!o->gradient_lsq || o->grad_sum == FV_SUM_GATHER || o->grad_sum == FV_SUM_AUTO, FV_ERR_ARG,
 		 "gradient_sum = %s needs the Green-Gauss gradient: least squares has only the cell loop (gather)",
-		 o->grad_sum == FV_SUM_ATOMIC ? "atomic" : "color");
+		 fv_sum_name(o->grad_sum));
 	return FV_OK;
 }
 

@@ -31,6 +31,14 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *o, int n_mar
 /* The kernels' parameters and the Runge-Kutta coefficients of o. */
 void fv_geo_params(const fv_solver_opts_t *o, fv_params_t *P, int *n_stages, fv_real_t rk_a[3], fv_real_t rk_b[3]);
 
+/* The race strategies of o, in the order of their case keys
+ * fv_sum_keys[] (flux_sum, nodes_sum, gradient_sum, limiter_sum,
+ * timestep_sum), and the name of a strategy value. */
+#define FV_N_SUMS 5
+extern const char *const fv_sum_keys[FV_N_SUMS];
+void fv_geo_sums(const fv_solver_opts_t *o, int sums[FV_N_SUMS]);
+const char *fv_sum_name(int sum);
+
 /* Checks the strategy options of o, naming the offending one. */
 fv_err_t fv_geo_check_opts(const fv_solver_opts_t *o);
 

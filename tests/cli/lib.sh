@@ -22,6 +22,13 @@ fi
 export FV_TOL_SCALE
 tol() { awk -v t="$1" -v s="$FV_TOL_SCALE" 'BEGIN { printf "%g", t * s }'; }
 
+# The CUDA workers StarPU starts here (0 without a GPU), for GPU tests.
+cuda_workers() {
+	n=$(env -u STARPU_NCUDA STARPU_NCPU=0 "$fv" runtime info 2>/dev/null |
+		sed -n 's/^workers: .*(\([0-9]*\) CPU, \([0-9]*\) CUDA).*/\2/p')
+	echo "${n:-0}"
+}
+
 # The exit status of the test from the failures counted.
 finish() {
 	[ "$fails" = 0 ] || exit 1

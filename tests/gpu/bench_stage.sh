@@ -8,8 +8,7 @@
 # and every stage atomic; it also reports a time for every stage. Exit 77
 # (SKIP) without a CUDA worker.
 . "$top_srcdir/tests/cli/lib.sh"
-ncuda=$(env -u STARPU_NCUDA STARPU_NCPU=0 "$fv" runtime info 2>/dev/null | sed -n 's/^workers: .*(\([0-9]*\) CPU, \([0-9]*\) CUDA).*/\2/p')
-[ "${ncuda:-0}" -gt 0 ] || { echo "no CUDA worker: SKIP"; exit 77; }
+[ "$(cuda_workers)" -gt 0 ] || { echo "no CUDA worker: SKIP"; exit 77; }
 wedge_case
 for v in "gather:flux_sum=gather" "color:flux_sum=color gradient_sum=color limiter_sum=color timestep_sum=color face_order=color" \
 	"atomic:flux_sum=atomic nodes_sum=atomic gradient_sum=atomic limiter_sum=atomic timestep_sum=atomic"; do

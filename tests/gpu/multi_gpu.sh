@@ -6,8 +6,7 @@
 # bus statistics: host to CUDA 1 is not empty). Exit 77 (SKIP) with fewer
 # than 2 GPUs.
 . "$top_srcdir/tests/cli/lib.sh"
-ncuda=$(env -u STARPU_NCUDA STARPU_NCPU=0 "$fv" runtime info 2>/dev/null | sed -n 's/^workers: .*(\([0-9]*\) CPU, \([0-9]*\) CUDA).*/\2/p')
-[ "${ncuda:-0}" -ge 2 ] || { echo "fewer than 2 GPUs: SKIP"; exit 77; }
+[ "$(cuda_workers)" -ge 2 ] || { echo "fewer than 2 GPUs: SKIP"; exit 77; }
 wedge_case
 run() { "$fv" run "$tmp/w.cfg" partition.blocks=2 numerics.iterations=50 numerics.residual_drop=0 output.vtu=no \
 	output.progress_every=0 "$@"; }

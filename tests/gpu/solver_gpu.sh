@@ -13,14 +13,8 @@
 # 1e-10 for atomic and auto; residual and force histories to 1e-8 of each
 # column's largest value (tests/cli/compare_runs.py). Exit 77 (SKIP) where
 # there is no CUDA worker.
-set -u
-fv="$top_builddir/fvstar"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ncuda=$(env -u STARPU_NCUDA STARPU_NCPU=0 "$fv" runtime info 2>/dev/null | sed -n 's/^workers: .*(\([0-9]*\) CPU, \([0-9]*\) CUDA).*/\2/p')
-[ "${ncuda:-0}" -gt 0 ] || { echo "no CUDA worker: SKIP"; exit 77; }
-py=${PYTHON3:-python3}
-fails=0
+. "$top_srcdir/tests/cli/lib.sh"
+[ "$(cuda_workers)" -gt 0 ] || { echo "no CUDA worker: SKIP"; exit 77; }
 "$fv" mesh gen ramp --cells tet --nx 40 --ny 24 --nz 2 --hi 1.5,1,0.1 --angle 10 -o "$tmp/wedge.su2" 2>/dev/null
 "$fv" mesh gen box --cells tet --nx 100 --ny 2 --nz 2 --hi 1,0.02,0.02 -o "$tmp/sod.su2" 2>/dev/null
 # name:strategy options (numerics.*) of each GPU run; the CPU reference
