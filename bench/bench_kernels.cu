@@ -37,7 +37,7 @@
 
 #include "fvstar/color.h"
 #include "fvstar/mesh.h"
-#include "solver/kernels.h"
+#include "kernels/kernels.h"
 extern "C" {
 #include "util/timer.h" /* a C header without its own extern "C" */
 }
@@ -55,49 +55,6 @@ typedef fv_real_t real;
 			exit(1);                                                                        \
 		}                                                                                       \
 	} while (0)
-
-/* ------------------------------------------------------------------------
- * Atomic min / max of a real in place, by the integer ordering of IEEE
- * values: non-negative values order like their bits as signed integers,
- * negative ones in reverse as unsigned integers (so min of a negative is
- * an unsigned max). Exact, no CAS loop, no encoding pass. Not static:
- * the overloads of the precision not built are unused.
- * ---------------------------------------------------------------------- */
-__device__ __forceinline__ void atomic_min_real(double *a, double v)
-{
-	long long b = __double_as_longlong(v);
-	if (b >= 0)
-		atomicMin((long long *)a, b);
-	else
-		atomicMax((unsigned long long *)a, (unsigned long long)b);
-}
-
-__device__ __forceinline__ void atomic_max_real(double *a, double v)
-{
-	long long b = __double_as_longlong(v);
-	if (b >= 0)
-		atomicMax((long long *)a, b);
-	else
-		atomicMin((unsigned long long *)a, (unsigned long long)b);
-}
-
-__device__ __forceinline__ void atomic_min_real(float *a, float v)
-{
-	int b = __float_as_int(v);
-	if (b >= 0)
-		atomicMin((int *)a, b);
-	else
-		atomicMax((unsigned int *)a, (unsigned int)b);
-}
-
-__device__ __forceinline__ void atomic_max_real(float *a, float v)
-{
-	int b = __float_as_int(v);
-	if (b >= 0)
-		atomicMax((int *)a, b);
-	else
-		atomicMin((unsigned int *)a, (unsigned int)b);
-}
 
 static __device__ __forceinline__ fv_idx_t tid(void)
 {
@@ -402,10 +359,10 @@ static __global__ void k_lm_face(fv_idx_t nf, const fv_idx_t *fc, const real *p,
 	if (nb < 0)
 		return;
 	real po = p[o], pn = p[nb];
-	atomic_min_real(&pmin[o], pn);
-	atomic_max_real(&pmax[o], pn);
-	atomic_min_real(&pmin[nb], po);
-	atomic_max_real(&pmax[nb], po);
+	fv_k_atomic_minmax(&pmin[o], pn, 0);
+	fv_k_atomic_minmax(&pmax[o], pn, 1);
+	fv_k_atomic_minmax(&pmin[nb], po, 0);
+	fv_k_atomic_minmax(&pmax[nb], po, 1);
 }
 
 /* LM-C (Alg. 11, without its needless atomics): each cell scans its faces. */

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* What every solver codelet shares: the scalar arguments of a task, and the
- * fv_insert_<stage>() functions the solver calls (one per stage). */
+/* What the codelets share on the StarPU side: one way to declare a
+ * codelet, one submission helper (buffers, arguments, worker, name, flop
+ * count, errors naming the task and block), the CPU and CUDA functions of
+ * every stage. Included by codelets/ only; the solver includes insert.h. */
 #ifndef FVSTAR_CODELETS_COMMON_H
 #define FVSTAR_CODELETS_COMMON_H
 
 #include <starpu.h>
 
 #include "config.h"
-#include "fvstar/color.h"
+#include "codelets/insert.h"
 #include "fvstar/error.h"
-#include "solver/kernels.h"
-#include "solver/view.h"
+#include "kernels/task.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,6 +22,7 @@ extern "C" {
  * several variants let a perf-model scheduler pick), a history model and
  * its buffers' access modes:
  *   FV_CODELET(fv_x_cpu, (fv_x_cuda, fv_x_other_cuda), model, "fv_x", 2, STARPU_R, STARPU_W)
+ * and the history model of symbol name: FV_MODEL(model, "fv_x").
  */
 #define FV_UNPAREN(...) __VA_ARGS__
 #ifdef FV_HAVE_CUDA
@@ -32,116 +34,35 @@ extern "C" {
 #define FV_CODELET(cpu, cuda, model_, name_, n, ...)                                                       \
 	{.cpu_funcs = {cpu}, .cpu_funcs_name = {#cpu}, FV_CODELET_CUDA(cuda).nbuffers = (n), .modes = {__VA_ARGS__}, \
 	 .model = &(model_), .name = (name_)}
+#define FV_MODEL(var, symbol_) static struct starpu_perfmodel var = {.type = STARPU_HISTORY_BASED, .symbol = (symbol_)}
 
-/* A stage's codelet array index from its strategy (FV_SUM_*). */
-static inline int fv_sum_index(int sum)
-{
-	return sum >= 0 && sum < 4 ? sum : FV_SUM_GATHER;
-}
+/* The StarPU handle behind a runtime handle. */
+#define FV_SP(h) ((starpu_data_handle_t)(void *)(h))
 
-typedef struct fv_task_args {
-	fv_layout_t L;       /* the block's mesh layout (offsets into geo) */
-	fv_params_t P;
-	int block;
-	int nbr;             /* halo: neighbour index in the block's lists */
-	int nvars;           /* halo: values per cell of the field */
-	fv_real_t rk_a;      /* update: q = a q0 + b (q - dt/V R) */
-	fv_real_t rk_b;
-	/* flux, colour groups: the faces color_face[color_off[k] ..
-	 * color_off[k+1]) of the geometry blob share no cell */
-	int n_colors;
-	fv_idx_t color_off[FV_COLOR_MAX + 1];
-	int group;           /* color_tasks: the colour group of the task, */
-	int grouped;         /* when set (the task does that group alone) */
-	int worker;          /* the worker the block's tasks run on; -1: any */
-} fv_task_args_t;
-
-/* The colour groups k0 .. k1-1 a task covers (all, or its own with
- * color_tasks), and whether it opens (start: zero or set the accumulator)
- * and closes (finish: per-cell pass after the sums) the stage. */
-static inline void fv_task_groups(const fv_task_args_t *a, int *k0, int *k1, int *start, int *finish)
-{
-	*k0 = a->grouped ? a->group : 0;
-	*k1 = a->grouped ? a->group + 1 : a->n_colors;
-	*start = *k0 == 0;
-	*finish = *k1 >= a->n_colors;
-}
-
-/* The faces of a CPU face loop: list[i] for i in [*b, *e): the colour
- * groups k0 .. k1-1 one after another (color), or every face in the
- * block's order (list NULL). */
-static inline const fv_idx_t *fv_cpu_faces(const fv_view_t *v, const fv_task_args_t *a, int sum, int k0, int k1,
-					   fv_idx_t *b, fv_idx_t *e)
-{
-	if (sum == FV_SUM_COLOR) {
-		*b = a->color_off[k0];
-		*e = a->color_off[k1];
-		return v->color_face;
-	}
-	*b = 0;
-	*e = v->n_faces;
-	return NULL;
-}
+/* Submits a task of codelet cl on the buffers d[0 .. n) with a's values
+ * as its arguments, on a->worker (-1: the scheduler picks), named name
+ * (traces, errors) with flops floating-point operations (perf models'
+ * GFlop/s). */
+fv_err_t fv_task_submit(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a, double flops,
+			struct starpu_data_descr *d, int n);
+#define FV_SUBMIT(cl, name, a, flops, ...)                                                          \
+	fv_task_submit((cl), (name), (a), (flops), (struct starpu_data_descr[]){__VA_ARGS__},        \
+		       (int)(sizeof((struct starpu_data_descr[]){__VA_ARGS__}) / sizeof(struct starpu_data_descr)))
+#define FV_BUF(h, mode) {FV_SP(h), (mode)}
 
 /* color_tasks: the history model of a group task keys on the group's face
  * count (every group of a block has the same buffers), and a task name per
  * stage and group ("flux_color3") that lasts, as StarPU keeps it. */
 uint32_t fv_group_footprint(struct starpu_task *task);
 const char *fv_group_name(const char *stage, int group);
-
-/* The clock of an unsteady run, advanced once per iteration on the host
- * side of the task graph: dt = min(dt_min over cells, t_end - t). */
-typedef struct fv_clock {
-	double t, t_end, dt;
-	double dt_min;       /* reduced over blocks (min), reset each iteration */
-} fv_clock_t;
-
-/* A row of residual sums: 5 sums of squares, the number of cells of a
- * block, and its wall pressure force and moment; the clock's row holds the
- * time and step of an unsteady run. */
-#define FV_NORMS 14
-#define FV_NORM_CELLS 5
-#define FV_NORM_T 6
-#define FV_NORM_DT 7
-#define FV_NORM_F 8  /* 3 force components */
-#define FV_NORM_M 11 /* 3 moment components */
-
-fv_err_t fv_insert_pack(starpu_data_handle_t geo, starpu_data_handle_t field, starpu_data_handle_t buf,
-			const fv_task_args_t *a);
-fv_err_t fv_insert_unpack(starpu_data_handle_t geo, starpu_data_handle_t buf, starpu_data_handle_t field,
-			  const fv_task_args_t *a);
-fv_err_t fv_insert_prim(starpu_data_handle_t q, starpu_data_handle_t w, const fv_task_args_t *a);
-fv_err_t fv_insert_nodes(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t wn,
-			 const fv_task_args_t *a);
-fv_err_t fv_insert_gradient(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t wn,
-			    starpu_data_handle_t grad, const fv_task_args_t *a);
-/* mm: the face-loop variants' min/max (2 FV_NVAR values per owned cell) */
-fv_err_t fv_insert_limiter(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
-			   starpu_data_handle_t phi, starpu_data_handle_t mm, const fv_task_args_t *a);
-fv_err_t fv_insert_flux(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
-			starpu_data_handle_t phi, starpu_data_handle_t res, const fv_task_args_t *a);
-/* One colour group's faces (color_tasks, a->grouped): group 0 writes the
- * stage's accumulator, the others add to it, ordered by their access to
- * it; the last group finishes the stage. */
-fv_err_t fv_insert_gradient_group(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t wn,
-				  starpu_data_handle_t grad, const fv_task_args_t *a);
-fv_err_t fv_insert_limiter_group(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
-				 starpu_data_handle_t phi, starpu_data_handle_t mm, const fv_task_args_t *a);
-fv_err_t fv_insert_timestep_group(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t dt,
-				  starpu_data_handle_t clock, const fv_task_args_t *a);
-fv_err_t fv_insert_flux_group(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
-			      starpu_data_handle_t phi, starpu_data_handle_t res, const fv_task_args_t *a);
-fv_err_t fv_insert_timestep(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t dt,
-			    starpu_data_handle_t clock, const fv_task_args_t *a);
-fv_err_t fv_insert_clock(starpu_data_handle_t clock, starpu_data_handle_t norms, const fv_task_args_t *a);
-fv_err_t fv_insert_update(starpu_data_handle_t geo, starpu_data_handle_t res, starpu_data_handle_t dt,
-			  starpu_data_handle_t clock, starpu_data_handle_t q0, starpu_data_handle_t q, int first,
-			  const fv_task_args_t *a);
-fv_err_t fv_insert_norms(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
-			 starpu_data_handle_t phi, starpu_data_handle_t res, starpu_data_handle_t norms,
-			 const fv_task_args_t *a);
-/* Reduction (min of dt_min over blocks) of the clock. */
-void fv_clock_set_reduction(starpu_data_handle_t clock);
+/* A colour group task's arguments are checked (group in range). */
+fv_err_t fv_group_check(const fv_task_args_t *a, const char *stage);
+/* The share of the block's faces in the task's colour group (flop counts). */
+static inline double fv_group_share(const fv_task_args_t *a)
+{
+	fv_idx_t n = a->color_off[a->n_colors];
+	return n > 0 ? (double)(a->color_off[a->group + 1] - a->color_off[a->group]) / (double)n : 0.0;
+}
 
 /* CPU implementations (codelets/<stage>/<stage>_cpu.c). */
 void fv_pack_cpu(void *buffers[], void *cl_arg);
@@ -183,9 +104,6 @@ void fv_clock_redux_cuda(void *buffers[], void *cl_arg);
 void fv_update_cuda(void *buffers[], void *cl_arg);
 void fv_norms_cuda(void *buffers[], void *cl_arg);
 #endif
-
-/* Submits a task and turns StarPU's error into ours, naming the task. */
-fv_err_t fv_task_check(int ret, const char *name, int block);
 
 #define FV_ARGS_UNPACK(cl_arg, a) starpu_codelet_unpack_args((cl_arg), (a))
 #define FV_PTR(i, type) ((type *)STARPU_VECTOR_GET_PTR(buffers[i]))

@@ -7,6 +7,7 @@
 #ifndef FVSTAR_CODELETS_CUDA_COMMON_CUH
 #define FVSTAR_CODELETS_CUDA_COMMON_CUH
 
+#include "codelets/common.h"
 #include "codelets/launch.h"
 
 #define FV_CUDA_THREADS 256

@@ -9,7 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "codelets/common.h"
+#include "kernels/task.h"
 
 #ifdef __cplusplus
 extern "C" {

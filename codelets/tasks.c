@@ -1,16 +1,26 @@
 /* SPDX-License-Identifier: MIT */
-/* What the task insertion of every stage shares: StarPU's submission
- * errors as ours, and the model footprint and names of colour group tasks. */
+/* What the task insertion of every stage shares: the one submission
+ * helper, and the model footprint and names of colour group tasks. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "codelets/common.h"
 
-fv_err_t fv_task_check(int ret, const char *name, int block)
+fv_err_t fv_task_submit(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a, double flops,
+			struct starpu_data_descr *d, int n)
 {
-	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "task %s (block %d): no worker can run it", name, block);
-	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "task %s (block %d): submission failed (%d)", name, block, ret);
+	int ret = starpu_task_insert(cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, a, sizeof *a,
+				     STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, name, STARPU_FLOPS, flops, 0);
+	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "task %s (block %d): no worker can run it", name, a->block);
+	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "task %s (block %d): submission failed (%d)", name, a->block, ret);
+	return FV_OK;
+}
+
+fv_err_t fv_group_check(const fv_task_args_t *a, const char *stage)
+{
+	FV_CHECK(a->group >= 0 && a->group < a->n_colors, FV_ERR_ARG, "task %s (block %d): colour group %d of %d",
+		 stage, a->block, a->group, a->n_colors);
 	return FV_OK;
 }
 

@@ -22,13 +22,10 @@ void fv_gradient_cpu(void *buffers[], void *cl_arg)
 			fv_k_gradient(&v, wn, grad, c);
 	} else {
 		int k0, k1, start, finish;
-		fv_idx_t b, e;
 		fv_task_groups(&a, &k0, &k1, &start, &finish);
-		const fv_idx_t *list = fv_cpu_faces(&v, &a, a.P.grad_sum, k0, k1, &b, &e);
 		if (start)
 			memset(grad, 0, (size_t)3 * FV_NVAR * v.n_cells * sizeof *grad);
-		for (fv_idx_t i = b; i < e; i++)
-			fv_k_face_gradient(&v, wn, grad, list ? list[i] : i, 0);
+		FV_CPU_FACES(&v, &a, a.P.grad_sum, k0, k1, f, fv_k_face_gradient(&v, wn, grad, f, 0));
 		for (fv_idx_t c = 0; finish && c < v.n_owned; c++)
 			fv_k_gradient_finish(&v, grad, c);
 	}

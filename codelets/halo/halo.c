@@ -9,47 +9,22 @@
  */
 #include "codelets/common.h"
 
-static struct starpu_perfmodel pack_model = {.type = STARPU_HISTORY_BASED, .symbol = "fv_pack"};
-static struct starpu_perfmodel unpack_model = {.type = STARPU_HISTORY_BASED, .symbol = "fv_unpack"};
+FV_MODEL(pack_model, "fv_pack");
+FV_MODEL(unpack_model, "fv_unpack");
+static struct starpu_codelet pack_cl =
+	FV_CODELET(fv_pack_cpu, (fv_pack_cuda), pack_model, "fv_pack", 3, STARPU_R, STARPU_R, STARPU_W);
+static struct starpu_codelet unpack_cl =
+	FV_CODELET(fv_unpack_cpu, (fv_unpack_cuda), unpack_model, "fv_unpack", 3, STARPU_R, STARPU_R, STARPU_RW);
 
-static struct starpu_codelet pack_cl = {
-	.cpu_funcs = {fv_pack_cpu},
-	.cpu_funcs_name = {"fv_pack_cpu"},
-#ifdef FV_HAVE_CUDA
-	.cuda_funcs = {fv_pack_cuda},
-	.cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
-	.nbuffers = 3,
-	.modes = {STARPU_R, STARPU_R, STARPU_W},
-	.model = &pack_model,
-	.name = "fv_pack",
-};
-
-static struct starpu_codelet unpack_cl = {
-	.cpu_funcs = {fv_unpack_cpu},
-	.cpu_funcs_name = {"fv_unpack_cpu"},
-#ifdef FV_HAVE_CUDA
-	.cuda_funcs = {fv_unpack_cuda},
-	.cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
-	.nbuffers = 3,
-	.modes = {STARPU_R, STARPU_R, STARPU_RW},
-	.model = &unpack_model,
-	.name = "fv_unpack",
-};
-
-fv_err_t fv_insert_pack(starpu_data_handle_t geo, starpu_data_handle_t field, starpu_data_handle_t buf,
-			const fv_task_args_t *a)
+/* Copies only: no floating-point operation. */
+fv_err_t fv_insert_pack(fv_handle_t geo, fv_handle_t field, fv_handle_t buf, const fv_task_args_t *a)
 {
-	return fv_task_check(starpu_task_insert(&pack_cl, STARPU_R, geo, STARPU_R, field, STARPU_W, buf,
-						STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, "pack", 0),
-			     "pack", a->block);
+	return FV_SUBMIT(&pack_cl, "pack", a, 0.0, FV_BUF(geo, STARPU_R), FV_BUF(field, STARPU_R),
+			 FV_BUF(buf, STARPU_W));
 }
 
-fv_err_t fv_insert_unpack(starpu_data_handle_t geo, starpu_data_handle_t buf, starpu_data_handle_t field,
-			  const fv_task_args_t *a)
+fv_err_t fv_insert_unpack(fv_handle_t geo, fv_handle_t buf, fv_handle_t field, const fv_task_args_t *a)
 {
-	return fv_task_check(starpu_task_insert(&unpack_cl, STARPU_R, geo, STARPU_R, buf, STARPU_RW, field,
-						STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, "unpack", 0),
-			     "unpack", a->block);
+	return FV_SUBMIT(&unpack_cl, "unpack", a, 0.0, FV_BUF(geo, STARPU_R), FV_BUF(buf, STARPU_R),
+			 FV_BUF(field, STARPU_RW));
 }

@@ -18,13 +18,10 @@ void fv_limiter_cpu(void *buffers[], void *cl_arg)
 		return;
 	}
 	int k0, k1, start, finish;
-	fv_idx_t b, e;
 	fv_task_groups(&a, &k0, &k1, &start, &finish);
-	const fv_idx_t *list = fv_cpu_faces(&v, &a, a.P.lim_sum, k0, k1, &b, &e);
 	for (fv_idx_t c = 0; start && c < v.n_owned; c++)
 		fv_k_minmax_start(&v, w, mm, c);
-	for (fv_idx_t i = b; i < e; i++)
-		fv_k_face_minmax(&v, &a.P, w, mm, list ? list[i] : i, 0);
+	FV_CPU_FACES(&v, &a, a.P.lim_sum, k0, k1, f, fv_k_face_minmax(&v, &a.P, w, mm, f, 0));
 	for (fv_idx_t c = 0; finish && c < v.n_owned; c++)
 		fv_k_limiter_mm(&v, &a.P, w, grad, mm, phi, c);
 }

@@ -4,23 +4,26 @@
  * gather (node loop), atomic (cell loop), auto (both CUDA variants). */
 #include "codelets/common.h"
 
-static struct starpu_perfmodel model = {.type = STARPU_HISTORY_BASED, .symbol = "fv_nodes"};
-static struct starpu_perfmodel model_atomic = {.type = STARPU_HISTORY_BASED, .symbol = "fv_nodes_atomic"};
-static struct starpu_perfmodel model_auto = {.type = STARPU_HISTORY_BASED, .symbol = "fv_nodes_auto"};
+/* Operations: 5 adds per cell around a node (about 4 nodes per cell for
+ * tets, 8 for hexes: 6 taken), and 5 divisions per node. */
+#define FLOPS_PER_CELL 30.0
+#define FLOPS_PER_NODE 5.0
 
+FV_MODEL(model, "fv_nodes");
+FV_MODEL(model_atomic, "fv_nodes_atomic");
+FV_MODEL(model_auto, "fv_nodes_auto");
 #define NODES_CODELET(m, cuda) FV_CODELET(fv_nodes_cpu, cuda, m, "fv_nodes", 3, STARPU_R, STARPU_R, STARPU_W)
-/* indexed by FV_SUM_*; there is no colour variant (the solver refuses it) */
-static struct starpu_codelet cls[4] = {
+/* indexed by FV_SUM_*; there is no colour variant (fv_numerics_check refuses it) */
+static struct starpu_codelet cls[FV_N_SUM_KINDS] = {
 	[FV_SUM_ATOMIC] = NODES_CODELET(model_atomic, (fv_nodes_atomic_cuda)),
 	[FV_SUM_GATHER] = NODES_CODELET(model, (fv_nodes_cuda)),
 	[FV_SUM_COLOR] = NODES_CODELET(model, (fv_nodes_cuda)),
 	[FV_SUM_AUTO] = NODES_CODELET(model_auto, (fv_nodes_cuda, fv_nodes_atomic_cuda)),
 };
 
-fv_err_t fv_insert_nodes(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t wn,
-			 const fv_task_args_t *a)
+fv_err_t fv_insert_nodes(fv_handle_t geo, fv_handle_t w, fv_handle_t wn, const fv_task_args_t *a)
 {
-	return fv_task_check(starpu_task_insert(&cls[fv_sum_index(a->P.nodes_sum)], STARPU_R, geo, STARPU_R, w,
-						STARPU_W, wn, STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, "nodes", 0),
-			     "nodes", a->block);
+	return FV_SUBMIT(&cls[fv_sum_index(a->P.nodes_sum)], "nodes", a,
+			 FLOPS_PER_CELL * a->L.n_cells + FLOPS_PER_NODE * a->L.n_nodes, FV_BUF(geo, STARPU_R),
+			 FV_BUF(w, STARPU_R), FV_BUF(wn, STARPU_W));
 }

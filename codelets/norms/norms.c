@@ -3,26 +3,19 @@
  * and its pressure force and moment into its own row. */
 #include "codelets/common.h"
 
-static struct starpu_perfmodel model = {.type = STARPU_HISTORY_BASED, .symbol = "fv_norms"};
-static struct starpu_codelet cl = {
-	.cpu_funcs = {fv_norms_cpu},
-	.cpu_funcs_name = {"fv_norms_cpu"},
-#ifdef FV_HAVE_CUDA
-	.cuda_funcs = {fv_norms_cuda},
-	.cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
-	.nbuffers = 6,
-	.modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W},
-	.model = &model,
-	.name = "fv_norms",
-};
+/* Operations: 10 per owned cell (5 squares, 5 sums); per boundary face
+ * the owner's reconstruction (35), the force and its moment (20). */
+#define FLOPS_PER_CELL 10.0
+#define FLOPS_PER_BFACE 55.0
 
-fv_err_t fv_insert_norms(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t grad,
-			 starpu_data_handle_t phi, starpu_data_handle_t res, starpu_data_handle_t norms,
-			 const fv_task_args_t *a)
+FV_MODEL(model, "fv_norms");
+static struct starpu_codelet cl = FV_CODELET(fv_norms_cpu, (fv_norms_cuda), model, "fv_norms", 6, STARPU_R, STARPU_R,
+					     STARPU_R, STARPU_R, STARPU_R, STARPU_W);
+
+fv_err_t fv_insert_norms(fv_handle_t geo, fv_handle_t w, fv_handle_t grad, fv_handle_t phi, fv_handle_t res,
+			 fv_handle_t norms, const fv_task_args_t *a)
 {
-	return fv_task_check(starpu_task_insert(&cl, STARPU_R, geo, STARPU_R, w, STARPU_R, grad, STARPU_R, phi,
-						STARPU_R, res, STARPU_W, norms, STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker,
-						STARPU_NAME, "norms", 0),
-			     "norms", a->block);
+	return FV_SUBMIT(&cl, "norms", a, FLOPS_PER_CELL * a->L.n_owned + FLOPS_PER_BFACE * a->L.n_bfaces,
+			 FV_BUF(geo, STARPU_R), FV_BUF(w, STARPU_R), FV_BUF(grad, STARPU_R), FV_BUF(phi, STARPU_R),
+			 FV_BUF(res, STARPU_R), FV_BUF(norms, STARPU_W));
 }

@@ -1,24 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Codelet and task insertion of the smoke codelet (see smoke.h). */
+#include "codelets/common.h"
 #include "codelets/smoke/smoke.h"
 
-static struct starpu_perfmodel smoke_model = {
-	.type = STARPU_HISTORY_BASED,
-	.symbol = "fv_smoke_axpy",
-};
-
-static struct starpu_codelet smoke_cl = {
-	.cpu_funcs = {fv_smoke_axpy_cpu},
-	.cpu_funcs_name = {"fv_smoke_axpy_cpu"},
-#ifdef FV_HAVE_CUDA
-	.cuda_funcs = {fv_smoke_axpy_cuda},
-	.cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
-	.nbuffers = 2,
-	.modes = {STARPU_R, STARPU_RW},
-	.model = &smoke_model,
-	.name = "fv_smoke_axpy",
-};
+FV_MODEL(smoke_model, "fv_smoke_axpy");
+static struct starpu_codelet smoke_cl =
+	FV_CODELET(fv_smoke_axpy_cpu, (fv_smoke_axpy_cuda), smoke_model, "fv_smoke_axpy", 2, STARPU_R, STARPU_RW);
 
 fv_err_t fv_insert_smoke_axpy(starpu_data_handle_t x, starpu_data_handle_t y, fv_real_t alpha, int worker)
 {

@@ -6,13 +6,16 @@
 
 #include "codelets/common.h"
 
+/* Operations per owned cell: the spectral radius through about 5 faces
+ * (|u.S| + c|S|: 12 each) and CFL V / sum. */
+#define FLOPS_PER_CELL 62.0
+
 /* One codelet per strategy (fv_params_t.dt_sum) and per kind of run:
  * unsteady runs reduce the minimum step into the clock (fourth buffer). */
-static struct starpu_perfmodel model = {.type = STARPU_HISTORY_BASED, .symbol = "fv_timestep"};
-static struct starpu_perfmodel model_atomic = {.type = STARPU_HISTORY_BASED, .symbol = "fv_timestep_atomic"};
-static struct starpu_perfmodel model_color = {.type = STARPU_HISTORY_BASED, .symbol = "fv_timestep_color"};
-static struct starpu_perfmodel model_auto = {.type = STARPU_HISTORY_BASED, .symbol = "fv_timestep_auto"};
-
+FV_MODEL(model, "fv_timestep");
+FV_MODEL(model_atomic, "fv_timestep_atomic");
+FV_MODEL(model_color, "fv_timestep_color");
+FV_MODEL(model_auto, "fv_timestep_auto");
 #define TIMESTEP_CODELETS(n, ...)                                                                               \
 	{                                                                                                       \
 		[FV_SUM_ATOMIC] = FV_CODELET(fv_timestep_cpu, (fv_timestep_atomic_cuda), model_atomic, "fv_timestep", \
@@ -25,8 +28,8 @@ static struct starpu_perfmodel model_auto = {.type = STARPU_HISTORY_BASED, .symb
 					   (fv_timestep_cuda, fv_timestep_atomic_cuda, fv_timestep_color_cuda),  \
 					   model_auto, "fv_timestep", n, __VA_ARGS__),                        \
 	}
-static struct starpu_codelet cls[4] = TIMESTEP_CODELETS(4, STARPU_R, STARPU_R, STARPU_W, STARPU_REDUX);
-static struct starpu_codelet cls_steady[4] = TIMESTEP_CODELETS(3, STARPU_R, STARPU_R, STARPU_W);
+static struct starpu_codelet cls[FV_N_SUM_KINDS] = TIMESTEP_CODELETS(4, STARPU_R, STARPU_R, STARPU_W, STARPU_REDUX);
+static struct starpu_codelet cls_steady[FV_N_SUM_KINDS] = TIMESTEP_CODELETS(3, STARPU_R, STARPU_R, STARPU_W);
 
 /* color_tasks: one task per colour group, the spectral radius sums in dt
  * (group 0 writes, the others read and add); the last turns them into
@@ -35,26 +38,16 @@ static struct starpu_perfmodel model_group = {
 	.type = STARPU_HISTORY_BASED, .symbol = "fv_timestep_group", .footprint = fv_group_footprint};
 #define GROUP_CODELET(n, ...) \
 	FV_CODELET(fv_timestep_cpu, (fv_timestep_color_cuda), model_group, "fv_timestep_group", n, __VA_ARGS__)
-static struct starpu_codelet group_cls[3] = {
-	GROUP_CODELET(3, STARPU_R, STARPU_R, STARPU_W),
-	GROUP_CODELET(3, STARPU_R, STARPU_R, STARPU_RW),
-	GROUP_CODELET(4, STARPU_R, STARPU_R, STARPU_RW, STARPU_REDUX),
+static struct starpu_codelet group_cls[2][2] = {
+	/* [last with a clock][first] */
+	{GROUP_CODELET(3, STARPU_R, STARPU_R, STARPU_RW), GROUP_CODELET(3, STARPU_R, STARPU_R, STARPU_W)},
+	{GROUP_CODELET(4, STARPU_R, STARPU_R, STARPU_RW, STARPU_REDUX),
+	 GROUP_CODELET(4, STARPU_R, STARPU_R, STARPU_W, STARPU_REDUX)},
 };
-static struct starpu_codelet group_first_clock = GROUP_CODELET(4, STARPU_R, STARPU_R, STARPU_W, STARPU_REDUX);
 
-static struct starpu_perfmodel clock_model = {.type = STARPU_HISTORY_BASED, .symbol = "fv_clock"};
-static struct starpu_codelet clock_cl = {
-	.cpu_funcs = {fv_clock_cpu},
-	.cpu_funcs_name = {"fv_clock_cpu"},
-#ifdef FV_HAVE_CUDA
-	.cuda_funcs = {fv_clock_cuda},
-	.cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
-	.nbuffers = 2,
-	.modes = {STARPU_RW, STARPU_W},
-	.model = &clock_model,
-	.name = "fv_clock",
-};
+FV_MODEL(clock_model, "fv_clock");
+static struct starpu_codelet clock_cl =
+	FV_CODELET(fv_clock_cpu, (fv_clock_cuda), clock_model, "fv_clock", 2, STARPU_RW, STARPU_W);
 
 static void clock_init_cpu(void *buffers[], void *cl_arg)
 {
@@ -72,66 +65,43 @@ static void clock_redux_cpu(void *buffers[], void *cl_arg)
 		dst->dt_min = src->dt_min;
 }
 
-static struct starpu_codelet clock_init_cl = {
-	.cpu_funcs = {clock_init_cpu},
-#ifdef FV_HAVE_CUDA
-	.cuda_funcs = {fv_clock_init_cuda},
-	.cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
-	.nbuffers = 1,
-	.modes = {STARPU_W},
-	.name = "fv_clock_init"};
-static struct starpu_codelet clock_redux_cl = {
-	.cpu_funcs = {clock_redux_cpu},
-#ifdef FV_HAVE_CUDA
-	.cuda_funcs = {fv_clock_redux_cuda},
-	.cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
-	.nbuffers = 2,
-	.modes = {STARPU_RW, STARPU_R},
-	.name = "fv_clock_redux"};
+FV_MODEL(clock_init_model, "fv_clock_init");
+FV_MODEL(clock_redux_model, "fv_clock_redux");
+static struct starpu_codelet clock_init_cl =
+	FV_CODELET(clock_init_cpu, (fv_clock_init_cuda), clock_init_model, "fv_clock_init", 1, STARPU_W);
+static struct starpu_codelet clock_redux_cl = FV_CODELET(clock_redux_cpu, (fv_clock_redux_cuda), clock_redux_model,
+							 "fv_clock_redux", 2, STARPU_RW, STARPU_R);
 
-void fv_clock_set_reduction(starpu_data_handle_t clock)
+void fv_clock_set_reduction(fv_handle_t clock)
 {
-	starpu_data_set_reduction_methods(clock, &clock_redux_cl, &clock_init_cl);
+	starpu_data_set_reduction_methods(FV_SP(clock), &clock_redux_cl, &clock_init_cl);
 }
 
-fv_err_t fv_insert_timestep(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t dt,
-			    starpu_data_handle_t clock, const fv_task_args_t *a)
+fv_err_t fv_insert_timestep(fv_handle_t geo, fv_handle_t w, fv_handle_t dt, fv_handle_t clock,
+			    const fv_task_args_t *a)
 {
-	int k = fv_sum_index(a->P.dt_sum);
-	if (!clock)
-		return fv_task_check(starpu_task_insert(&cls_steady[k], STARPU_R, geo, STARPU_R, w, STARPU_W, dt,
-							STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, "timestep", 0),
-				     "timestep", a->block);
-	return fv_task_check(starpu_task_insert(&cls[k], STARPU_R, geo, STARPU_R, w, STARPU_W, dt, STARPU_REDUX, clock,
-						STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, "timestep", 0),
-			     "timestep", a->block);
-}
-
-fv_err_t fv_insert_clock(starpu_data_handle_t clock, starpu_data_handle_t norms, const fv_task_args_t *a)
-{
-	return fv_task_check(starpu_task_insert(&clock_cl, STARPU_RW, clock, STARPU_W, norms, STARPU_VALUE, a,
-						sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker,
-						STARPU_NAME, "clock", 0),
-			     "clock", -1);
-}
-
-fv_err_t fv_insert_timestep_group(starpu_data_handle_t geo, starpu_data_handle_t w, starpu_data_handle_t dt,
-				  starpu_data_handle_t clock, const fv_task_args_t *a)
-{
+	double flops = FLOPS_PER_CELL * a->L.n_owned;
+	if (!a->grouped) {
+		int k = fv_sum_index(a->P.dt_sum);
+		if (!clock)
+			return FV_SUBMIT(&cls_steady[k], "timestep", a, flops, FV_BUF(geo, STARPU_R), FV_BUF(w, STARPU_R),
+					 FV_BUF(dt, STARPU_W));
+		return FV_SUBMIT(&cls[k], "timestep", a, flops, FV_BUF(geo, STARPU_R), FV_BUF(w, STARPU_R),
+				 FV_BUF(dt, STARPU_W), FV_BUF(clock, STARPU_REDUX));
+	}
+	FV_CALL(fv_group_check(a, "timestep"));
 	int first = a->group == 0, last = a->group == a->n_colors - 1;
-	FV_CHECK(a->grouped && a->group >= 0 && a->group < a->n_colors, FV_ERR_ARG, "block %d: colour group %d of %d",
-		 a->block, a->group, a->n_colors);
+	int dt_mode = first ? STARPU_W : STARPU_RW;
 	const char *name = fv_group_name("timestep", a->group);
-	int ret;
+	flops *= fv_group_share(a);
 	if (clock && last)
-		ret = starpu_task_insert(first ? &group_first_clock : &group_cls[2], STARPU_R, geo, STARPU_R, w,
-					 first ? STARPU_W : STARPU_RW, dt, STARPU_REDUX, clock, STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker,
-					 STARPU_NAME, name, 0);
-	else
-		ret = starpu_task_insert(&group_cls[first ? 0 : 1], STARPU_R, geo, STARPU_R, w,
-					 first ? STARPU_W : STARPU_RW, dt, STARPU_VALUE, a, sizeof *a, STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, name,
-					 0);
-	return fv_task_check(ret, "time step colour group", a->block);
+		return FV_SUBMIT(&group_cls[1][first], name, a, flops, FV_BUF(geo, STARPU_R), FV_BUF(w, STARPU_R),
+				 FV_BUF(dt, dt_mode), FV_BUF(clock, STARPU_REDUX));
+	return FV_SUBMIT(&group_cls[0][first], name, a, flops, FV_BUF(geo, STARPU_R), FV_BUF(w, STARPU_R),
+			 FV_BUF(dt, dt_mode));
+}
+
+fv_err_t fv_insert_clock(fv_handle_t clock, fv_handle_t norms, const fv_task_args_t *a)
+{
+	return FV_SUBMIT(&clock_cl, "clock", a, 5.0, FV_BUF(clock, STARPU_RW), FV_BUF(norms, STARPU_W));
 }

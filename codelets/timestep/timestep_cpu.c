@@ -18,12 +18,9 @@ void fv_timestep_cpu(void *buffers[], void *cl_arg)
 	int gather = a.P.dt_sum == FV_SUM_GATHER || a.P.dt_sum == FV_SUM_AUTO, k0, k1, start, finish;
 	fv_task_groups(&a, &k0, &k1, &start, &finish);
 	if (!gather) {
-		fv_idx_t b, e;
-		const fv_idx_t *list = fv_cpu_faces(&v, &a, a.P.dt_sum, k0, k1, &b, &e);
 		if (start)
 			memset(dt, 0, (size_t)v.n_owned * sizeof *dt);
-		for (fv_idx_t i = b; i < e; i++)
-			fv_k_face_spectral_add(&v, &a.P, w, dt, list ? list[i] : i, 0);
+		FV_CPU_FACES(&v, &a, a.P.dt_sum, k0, k1, f, fv_k_face_spectral_add(&v, &a.P, w, dt, f, 0));
 		if (!finish)
 			return;
 	}

@@ -8,6 +8,7 @@
 
 #include "fvstar/error.h"
 #include "fvstar/mesh.h"
+#include "fvstar/numerics.h"
 #include "fvstar/partition.h"
 #include "physics/bc.h"
 
@@ -19,16 +20,11 @@ extern "C" {
 #define FV_CASE_MAX_BC 64     /* [bc] entries (one per mesh marker) */
 #define FV_CASE_MAX_KEYS 96   /* table keys; src/io/case.c checks its table */
 
-/* The values of the enumerated keys. Fields of fv_case_t that hold them
+/* The values of the enumerated keys of the case file (the numerical
+ * method's are in fvstar/numerics.h). Fields of fv_case_t that hold them
  * are int so that one table can set every field through its offset. */
 typedef enum fv_mesh_format { FV_MESH_FORMAT_AUTO, FV_MESH_FORMAT_SU2, FV_MESH_FORMAT_GMSH } fv_mesh_format_t;
 typedef enum fv_init { FV_INIT_FREESTREAM, FV_INIT_RIEMANN, FV_INIT_VORTEX } fv_init_t;
-typedef enum fv_flux { FV_FLUX_ROE } fv_flux_t;
-typedef enum fv_gradient { FV_GRAD_GREEN_GAUSS, FV_GRAD_LEAST_SQUARES } fv_gradient_t;
-typedef enum fv_flux_sum { FV_FLUX_SUM_ATOMIC, FV_FLUX_SUM_GATHER, FV_FLUX_SUM_COLOR, FV_FLUX_SUM_AUTO } fv_flux_sum_t;
-typedef enum fv_limiter { FV_LIMITER_VENKATAKRISHNAN, FV_LIMITER_BARTH, FV_LIMITER_NONE } fv_limiter_t;
-typedef enum fv_limiter_vars { FV_LIMVARS_PRESSURE, FV_LIMVARS_ALL } fv_limiter_vars_t;
-typedef enum fv_time_mode { FV_TIME_STEADY, FV_TIME_UNSTEADY } fv_time_mode_t;
 /* Boundary-condition kinds: enum fv_bc_kind of src/physics/bc.h (the kernels'
  * own definition), FV_BC_FARFIELD .. FV_BC_PRESSURE_OUTLET. */
 typedef enum fv_bc_kind fv_bc_kind_t;
@@ -62,26 +58,8 @@ typedef struct fv_case {
 	double riemann_right[3];
 	double vortex_x0, vortex_y0, vortex_strength, vortex_radius;
 
-	/* [numerics] */
-	int flux;                         /* fv_flux_t */
-	double entropy_fix;
-	int order;                        /* 1 or 2 */
-	int gradient;                     /* fv_gradient_t */
-	int flux_sum;                     /* fv_flux_sum_t, as the other stages' */
-	int nodes_sum, grad_sum, lim_sum, dt_sum;
-	int face_order;                   /* 0 natural, 1 color */
-	int coloring;                     /* fv_color_method_t */
-	int color_tasks;                  /* 0/1: a flux task per colour group */
-	int limiter;                      /* fv_limiter_t */
-	double limiter_k;
-	int limiter_freeze;               /* 0: never */
-	int limiter_vars;                 /* fv_limiter_vars_t */
-	int rk_stages;                    /* 1 (forward Euler), 2 or 3 */
-	double cfl;
-	int time_mode;                    /* fv_time_mode_t */
-	double t_end;                     /* 0: not set (then required for unsteady) */
-	int iterations;
-	double residual_drop;             /* orders of magnitude; 0: off */
+	/* [numerics]: the solver reads it as it is */
+	fv_numerics_t num;
 
 	/* [bc] */
 	int n_bc;
@@ -140,6 +118,8 @@ void fv_case_print(const fv_case_t *c, FILE *out);
 /* The key reference (Markdown tables: key, type, default, meaning), as
  * cases/README.md holds it. */
 void fv_case_write_doc(FILE *out);
+/* The same for one section (NULL: all); an unknown section is an error. */
+fv_err_t fv_case_write_doc_section(FILE *out, const char *section);
 
 /* The boundary condition of every mesh marker into kind[n_markers]
  * (kind may be NULL to check only). Errors name markers missing from [bc],

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* StarPU start-up and shutdown, and what the runtime found on this node. */
+/* The runtime (StarPU) as the rest of fvstar sees it: start-up and
+ * shutdown, the workers it found, where blocks run, execution traces.
+ * Data and tasks: src/runtime/data.h and codelets/insert.h. */
 #ifndef FVSTAR_RUNTIME_H
 #define FVSTAR_RUNTIME_H
 
@@ -12,17 +14,42 @@ extern "C" {
 #endif
 
 typedef struct fv_runtime_opts {
-	const char *sched;   /* NULL: STARPU_SCHED or StarPU's default */
+	const char *sched;   /* NULL: STARPU_SCHED or chosen for the workers */
 	int ncpu;            /* -1: STARPU_NCPU, else 0 when a GPU is used, else all cores */
 	int ncuda;           /* -1: StarPU's default (STARPU_NCUDA or all GPUs) */
+	int verbose;         /* 1: say on stderr what was chosen and why */
 } fv_runtime_opts_t;
 
 void fv_runtime_opts_default(fv_runtime_opts_t *o);
+/* Starts StarPU: a writable StarPU directory (STARPU_HOME when set, else
+ * $HOME, else a directory under the temporary one, said on stderr), the
+ * workers of o, the scheduler (o->sched, STARPU_SCHED, or the one chosen
+ * for the workers found, said in one line on stderr when verbose), and
+ * StarPU's own warnings silenced unless STARPU_SILENT is set to 0. */
 fv_err_t fv_runtime_init(const fv_runtime_opts_t *o);
 void fv_runtime_shutdown(void);
 /* 1 when fv_runtime_init left the CPU cores out because a GPU was found
  * and no CPU worker count was asked for (runtime.ncpu, STARPU_NCPU). */
 int fv_runtime_gpu_only_default(void);
+/* The workers StarPU started, and the scheduler's name. */
+void fv_runtime_workers(int *ncpu, int *ncuda);
+const char *fv_runtime_sched_name(void);
+/* Blocks for n_cells cells when the case says 0: one per GPU when only
+ * GPUs work, else two per worker, at least 256 cells each. */
+int fv_runtime_auto_blocks(long n_cells);
+/* The worker block b's tasks run on (-1: the scheduler picks): with pin
+ * set, several GPUs and no CPU worker, GPU b mod n (a scheduler left to
+ * itself put both blocks of a 2-GPU run on one). */
+int fv_runtime_block_worker(int block, int pin);
+
+/* Traces (src/runtime/trace.c). Before fv_runtime_init: with a trace
+ * directory, runs this process again on the FxT build of StarPU if the
+ * plain one is loaded (FxT costs time even when not recording), and makes
+ * StarPU record into dir. After fv_runtime_shutdown: converts the FxT file
+ * with starpu_fxt_tool into paje.trace (ViTE), tasks.rec and dag.dot. */
+fv_err_t fv_runtime_trace_prepare(const char *dir, int argc, char **argv);
+fv_err_t fv_runtime_trace_convert(const char *dir);
+
 /* StarPU version, build options (CUDA, FxT, MPI, limits), scheduler, workers. */
 void fv_runtime_print(FILE *out);
 /* Runs the smoke codelet (y = a x + y) on every worker and compares with

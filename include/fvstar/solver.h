@@ -5,6 +5,7 @@
 #define FVSTAR_SOLVER_H
 
 #include "fvstar/mesh.h"
+#include "fvstar/numerics.h"
 #include "fvstar/partition.h"
 
 #ifdef __cplusplus
@@ -14,28 +15,8 @@ extern "C" {
 typedef struct fv_solver fv_solver_t;
 
 typedef struct fv_solver_opts {
+	fv_numerics_t num;      /* the [numerics] section as the case file sets it */
 	double gamma;
-	double entropy_fix;
-	double cfl;
-	double limiter_k;
-	int order;              /* 1 or 2 */
-	int gradient_lsq;       /* 1 weighted least squares, 0 node-based Green-Gauss */
-	/* race strategy of each scatter stage: 0 atomic, 1 gather, 2 color,
-	 * 3 auto (every CUDA variant, the scheduler picks); see kernels.h */
-	int flux_sum;
-	int nodes_sum;          /* atomic or gather only */
-	int grad_sum;           /* Green-Gauss; least squares gathers */
-	int lim_sum;
-	int dt_sum;
-	int coloring;           /* fv_color_method_t of the colour groups */
-	int color_tasks;        /* 1: one flux task per colour group and block */
-	int face_order_color;   /* 1: each block's faces stored by colour group (Alg. 11) */
-	int limiter;            /* 0 none, 1 Venkatakrishnan, 2 Barth */
-	int limiter_all;        /* 1 per variable, 0 from pressure */
-	int limiter_freeze;     /* > 0: keep the limiter of iteration limiter_freeze after it */
-	int rk;                 /* 1 (forward Euler), 2 or 3 stages (SSP) */
-	int steady;             /* 1: local time step; 0: global, up to t_end */
-	double t_end;
 	double winf[5];         /* free stream, primitive (rho u v w p) */
 	double p_out;
 	const int8_t *marker_bc; /* [n_markers] fv_bc_kind of each marker */
@@ -59,6 +40,8 @@ typedef struct fv_iter_info {
 /* Return non-zero to stop after this iteration. */
 typedef int (*fv_iter_cb)(const fv_iter_info_t *info, void *ctx);
 
+/* The case file's defaults (one key table, src/io/case.c), gas at rest
+ * (rho 1, p 1/gamma) as free stream, no markers. */
 void fv_solver_opts_default(fv_solver_opts_t *o);
 /* m must be renumbered with the blocks (fv_mesh_renumber); the blocks are
  * copied into StarPU buffers and may be freed afterwards. */

@@ -29,9 +29,11 @@
 #include "codelets/launch.h"
 #include "solver/geo.h"
 
-enum { ST_PRIM, ST_NODES, ST_GRAD, ST_LIM, ST_FLUX, ST_DT, ST_NORMS, ST_UPDATE, N_ST };
-static const char *const stage_names[N_ST] = {"prim",  "nodes",    "gradient", "limiter",
-					      "flux",  "timestep", "norms",    "update"};
+#include "kernels/stages.h"
+
+/* The solver's stages (kernels/stages.h) in its order; halo stages take no
+ * time with one block. */
+#define N_ST FV_N_STAGES
 
 typedef struct bench_opts {
 	long iterations, warmup;
@@ -92,7 +94,7 @@ static fv_err_t bench_args(int argc, char **argv, fv_case_t *c, bench_opts_t *bo
 			return FV_ERROR(FV_ERR_ARG, "unknown option '%s' of fvstar bench stage", o);
 	}
 	FV_CALL(fv_case_finish(c));
-	FV_CHECK(c->time_mode == FV_TIME_STEADY, FV_ERR_ARG,
+	FV_CHECK(c->num.time_mode == FV_TIME_STEADY, FV_ERR_ARG,
 		 "%s: fvstar bench stage runs steady cases only (an unsteady run's clock is a StarPU reduction)",
 		 argv[2]);
 	return FV_OK;
@@ -101,49 +103,61 @@ static fv_err_t bench_args(int argc, char **argv, fv_case_t *c, bench_opts_t *bo
 static fv_err_t check_fixed(const fv_solver_opts_t *so)
 {
 	int sums[FV_N_SUMS];
-	fv_geo_sums(so, sums);
+	fv_numerics_sums(&so->num, sums);
 	for (int k = 0; k < FV_N_SUMS; k++)
 		FV_CHECK(sums[k] != FV_SUM_AUTO, FV_ERR_ARG,
 			 "numerics.%s = auto: the bare driver runs one fixed variant per stage (auto is the "
 			 "scheduler's choice); name atomic, gather or color",
 			 fv_sum_keys[k]);
-	FV_CHECK(!so->color_tasks, FV_ERR_ARG, "numerics.color_tasks = yes: the bare driver launches the flux "
+	FV_CHECK(!so->num.color_tasks, FV_ERR_ARG, "numerics.color_tasks = yes: the bare driver launches the flux "
 					       "colour groups in one sequence (color_tasks is a task-graph option)");
 	return FV_OK;
 }
 
-/* One iteration in the solver's task order for one block, stage events
- * ev[st][k] recorded before each stage k and after the last. */
+/* One iteration in the solver's stage order for one block, stage events
+ * ev[s][k] recorded before each stage k and after the last. */
 static void iteration(const block_dev_t *d, fv_task_args_t *a, int n_stages, const fv_real_t *rk_a,
 		      const fv_real_t *rk_b, int limit, int row, cudaEvent_t (*ev)[N_ST + 1], cudaStream_t st)
 {
 	const fv_params_t *P = &a->P;
 	for (int s = 0; s < n_stages; s++) {
-		cudaEvent_t *e = ev[s];
 		a->rk_a = rk_a[s];
 		a->rk_b = rk_b[s];
-		cudaEventRecord(e[ST_PRIM], st);
-		fv_prim_launch(a, d->q, d->w, st);
-		cudaEventRecord(e[ST_NODES], st);
-		if (P->order == 2 && !P->lsq)
-			fv_nodes_launch(a, P->nodes_sum, d->geo, d->w, d->wn, st);
-		cudaEventRecord(e[ST_GRAD], st);
-		if (P->order == 2)
-			fv_gradient_launch(a, P->grad_sum, d->geo, d->w, d->wn, d->grad, st);
-		cudaEventRecord(e[ST_LIM], st);
-		if (P->order == 2 && P->limiter && limit)
-			fv_limiter_launch(a, P->lim_sum, d->geo, d->w, d->grad, d->phi, d->mm, st);
-		cudaEventRecord(e[ST_FLUX], st);
-		fv_flux_launch(a, P->flux_sum, 0, a->n_colors, d->geo, d->w, d->grad, d->phi, d->res, st);
-		cudaEventRecord(e[ST_DT], st);
-		if (s == 0)
-			fv_timestep_launch(a, P->dt_sum, d->geo, d->w, d->dt, NULL, st);
-		cudaEventRecord(e[ST_NORMS], st);
-		if (s == 0)
-			fv_norms_launch(a, d->geo, d->w, d->grad, d->phi, d->res, d->norms + (size_t)row * FV_NORMS, st);
-		cudaEventRecord(e[ST_UPDATE], st);
-		fv_update_launch(a, d->geo, d->res, d->dt, d->q0, d->q, NULL, st);
-		cudaEventRecord(e[N_ST], st);
+		for (int k = 0; k < N_ST; k++) {
+			cudaEventRecord(ev[s][k], st);
+			if (!fv_stage_runs(k, P, s, limit))
+				continue;
+			switch (k) {
+			case FV_STAGE_PRIM:
+				fv_prim_launch(a, d->q, d->w, st);
+				break;
+			case FV_STAGE_NODES:
+				fv_nodes_launch(a, P->nodes_sum, d->geo, d->w, d->wn, st);
+				break;
+			case FV_STAGE_GRADIENT:
+				fv_gradient_launch(a, P->grad_sum, d->geo, d->w, d->wn, d->grad, st);
+				break;
+			case FV_STAGE_LIMITER:
+				fv_limiter_launch(a, P->lim_sum, d->geo, d->w, d->grad, d->phi, d->mm, st);
+				break;
+			case FV_STAGE_FLUX:
+				fv_flux_launch(a, P->flux_sum, 0, a->n_colors, d->geo, d->w, d->grad, d->phi, d->res, st);
+				break;
+			case FV_STAGE_TIMESTEP:
+				fv_timestep_launch(a, P->dt_sum, d->geo, d->w, d->dt, NULL, st);
+				break;
+			case FV_STAGE_NORMS:
+				fv_norms_launch(a, d->geo, d->w, d->grad, d->phi, d->res, d->norms + (size_t)row * FV_NORMS,
+						st);
+				break;
+			case FV_STAGE_UPDATE:
+				fv_update_launch(a, d->geo, d->res, d->dt, d->q0, d->q, NULL, st);
+				break;
+			default: /* halo stages: one block */
+				break;
+			}
+		}
+		cudaEventRecord(ev[s][N_ST], st);
 	}
 }
 
@@ -195,7 +209,7 @@ static fv_err_t bench_stage(int argc, char **argv)
 	FV_CALL_GOTO(err, out, fv_app_load_mesh(&c, &m));
 	FV_CALL_GOTO(err, out, fv_app_solver_opts(&c, &m, &so, &bc, &force));
 	FV_CALL_GOTO(err, out, check_fixed(&so));
-	FV_CALL_GOTO(err, out, fv_geo_check_opts(&so));
+	FV_CALL_GOTO(err, out, fv_numerics_check(&so.num, NULL));
 	FV_CALL_GOTO(err, out, fv_malloc(&part, (size_t)m.n_cells, sizeof *part, "partition"));
 	FV_CALL_GOTO(err, out, fv_app_order_cells(&c, &m, 1, part, off, NULL, NULL));
 	FV_CALL_GOTO(err, out, fv_blocks_build(&m, off, 1, &blocks));
@@ -243,7 +257,7 @@ static fv_err_t bench_stage(int argc, char **argv)
 
 	int phi_valid = 0;
 	for (int it = 1; it <= n_rows; it++) {
-		int limit = !(so.limiter_freeze > 0 && it > so.limiter_freeze && phi_valid);
+		int limit = !(so.num.limiter_freeze > 0 && it > so.num.limiter_freeze && phi_valid);
 		iteration(&d, &a, n_stages, rk_a, rk_b, limit, it - 1, ev[it - 1], st);
 		phi_valid = 1;
 		/* the row comes back as the run's norms do, without waiting */
@@ -284,13 +298,15 @@ static fv_err_t bench_stage(int argc, char **argv)
 		       (long long)no, prop.name, FV_REAL_NAME, n_stages);
 		printf("strategies: flux %s, nodes %s, gradient %s, limiter %s, timestep %s, faces %s, %d colour "
 		       "groups\n",
-		       fv_sum_name(so.flux_sum), fv_sum_name(so.nodes_sum), fv_sum_name(so.grad_sum), fv_sum_name(so.lim_sum),
-		       fv_sum_name(so.dt_sum), so.face_order_color ? "by colour" : "natural", colors.n);
+		       fv_sum_name(so.num.flux_sum), fv_sum_name(so.num.nodes_sum), fv_sum_name(so.num.grad_sum),
+		       fv_sum_name(so.num.lim_sum), fv_sum_name(so.num.dt_sum),
+		       so.num.face_order == FV_FACE_ORDER_COLOR ? "by colour" : "natural", colors.n);
 		printf("%ld timed iterations after %ld warm-up: %.4f ms per iteration, %.4f ns per cell per RK stage\n",
 		       bo.iterations, bo.warmup, per_it, ns);
 		printf("stage       ms/iteration  ns/cell/RK-stage  share\n");
 		for (int k = 0; k < N_ST; k++)
-			printf("%-10s  %12.4f  %16.4f  %5.1f%%\n", stage_names[k], stage_ms[k] / (double)bo.iterations,
+			if (!fv_stage_is_halo(k))
+				printf("%-10s  %12.4f  %16.4f  %5.1f%%\n", fv_stage_names[k], stage_ms[k] / (double)bo.iterations,
 			       stage_ms[k] / (double)bo.iterations * 1e6 / ((double)no * n_stages),
 			       total_ms > 0 ? 100 * stage_ms[k] / total_ms : 0.0);
 		if (bo.json) {
@@ -301,9 +317,10 @@ static fv_err_t bench_stage(int argc, char **argv)
 				   "\"ns_per_cell_stage\": %.6f, \"stages_ms_per_iteration\": {",
 				c.mesh_file, (long long)no, prop.name, FV_REAL_NAME, n_stages, bo.iterations, bo.warmup,
 				per_it, ns);
-			for (int k = 0; k < N_ST; k++)
-				fprintf(f, "%s\"%s\": %.6f", k ? ", " : "", stage_names[k],
-					stage_ms[k] / (double)bo.iterations);
+			for (int k = 0, n = 0; k < N_ST; k++)
+				if (!fv_stage_is_halo(k))
+					fprintf(f, "%s\"%s\": %.6f", n++ ? ", " : "", fv_stage_names[k],
+						stage_ms[k] / (double)bo.iterations);
 			fprintf(f, "}}\n");
 			FV_CALL_GOTO(err, out, fclose(f) == 0 ? FV_OK : FV_ERROR(FV_ERR_IO, "%s: write failed", bo.json));
 		}

@@ -2,19 +2,10 @@
 /* `fvstar run CASE.cfg [section.key=value ...]`: case file -> mesh ->
  * partition and renumbering -> blocks -> solver on StarPU -> history.csv,
  * summary.json, solution.vtu and restart files in the output directory. */
-#define _GNU_SOURCE /* dladdr */
-#include <dirent.h>
-#include <dlfcn.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <starpu.h>
 
 #include "config.h"
 
@@ -66,21 +57,21 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 		/* ETA from the mean time per iteration so far: to the iteration
 		 * limit, or (unsteady) to t_end at the current pace */
 		double wall = r->wall_before + info->wall, per = wall / (info->iter - r->first_iter + 1), eta;
-		if (r->c->time_mode == FV_TIME_UNSTEADY && info->t > r->t_start)
-			eta = wall * (r->c->t_end - info->t) / (info->t - r->t_start);
+		if (r->c->num.time_mode == FV_TIME_UNSTEADY && info->t > r->t_start)
+			eta = wall * (r->c->num.t_end - info->t) / (info->t - r->t_start);
 		else
-			eta = per * (r->first_iter + r->c->iterations - 1 - info->iter);
+			eta = per * (r->first_iter + r->c->num.iterations - 1 - info->iter);
 		fprintf(stderr, "iter %6d  res(rho) %.4e  drop %6.2f", info->iter, info->res[0], drop);
 		if (r->forces)
 			fprintf(stderr, "  CL %.6f  CD %.6f", r->coef[2], r->coef[0]);
-		if (r->c->time_mode == FV_TIME_UNSTEADY)
-			fprintf(stderr, "  t %.6g/%g", info->t, r->c->t_end);
+		if (r->c->num.time_mode == FV_TIME_UNSTEADY)
+			fprintf(stderr, "  t %.6g/%g", info->t, r->c->num.t_end);
 		fprintf(stderr, "  %.3g s/iter  ETA %.0f s\n", per, eta);
 	}
 	r->last_iter = info->iter;
 	r->t = info->t;
 	memcpy(r->last_res, info->res, sizeof r->last_res);
-	return r->err != FV_OK || (r->c->residual_drop > 0 && drop >= r->c->residual_drop);
+	return r->err != FV_OK || (r->c->num.residual_drop > 0 && drop >= r->c->num.residual_drop);
 }
 
 void fv_app_initial_state(const fv_case_t *c, const fv_mesh_t *m, fv_real_t *q)
@@ -119,18 +110,6 @@ void fv_app_initial_state(const fv_case_t *c, const fv_mesh_t *m, fv_real_t *q)
 	}
 }
 
-static int auto_blocks(const fv_mesh_t *m)
-{
-	int nw = (int)starpu_worker_get_count();
-	int nb = 2 * (nw > 0 ? nw : 1);
-	/* GPUs only: one block each (no halo exchange on a single GPU) */
-	if (starpu_cpu_worker_get_count() == 0 && starpu_cuda_worker_get_count() > 0)
-		nb = (int)starpu_cuda_worker_get_count();
-	if (nb > m->n_cells / 256)
-		nb = (int)(m->n_cells / 256);
-	return nb > 0 ? nb : 1;
-}
-
 static fv_err_t write_restart(const char *dir, const fv_case_t *c, fv_solver_t *s, fv_real_t *q, fv_idx_t n,
 			      int nb, int iter, double t, const double res0[5])
 {
@@ -155,7 +134,7 @@ static json_t *summary_json(const fv_case_t *c, const fv_mesh_t *m, int nb, cons
 			    const fv_order_stats_t *os, const run_ctx_t *r, int iters, double wall, int n_stages)
 {
 	json_t *root = json_object(), *mesh = json_object(), *part = json_object(), *work = json_object();
-	struct starpu_sched_policy *pol = starpu_sched_ctx_get_sched_policy(0);
+	int ncpu, ncuda;
 	double ns = iters > 0 ? 1e9 * wall / ((double)iters * n_stages * (double)m->n_cells) : 0;
 	json_object_set_new(root, "case", fv_case_json(c));
 	json_object_set_new(mesh, "file", json_string(c->mesh_file));
@@ -169,9 +148,10 @@ static json_t *summary_json(const fv_case_t *c, const fv_mesh_t *m, int nb, cons
 	json_object_set_new(part, "bandwidth_before", json_integer(os->bandwidth_before));
 	json_object_set_new(part, "bandwidth_after", json_integer(os->bandwidth_after));
 	json_object_set_new(root, "partition", part);
-	json_object_set_new(work, "cpu", json_integer(starpu_cpu_worker_get_count()));
-	json_object_set_new(work, "cuda", json_integer(starpu_cuda_worker_get_count()));
-	json_object_set_new(work, "scheduler", json_string(pol && pol->policy_name ? pol->policy_name : "unknown"));
+	fv_runtime_workers(&ncpu, &ncuda);
+	json_object_set_new(work, "cpu", json_integer(ncpu));
+	json_object_set_new(work, "cuda", json_integer(ncuda));
+	json_object_set_new(work, "scheduler", json_string(fv_runtime_sched_name()));
 	json_object_set_new(root, "workers", work);
 	json_object_set_new(root, "precision", json_string(FV_REAL_NAME));
 	json_object_set_new(root, "iterations", json_integer(r->last_iter));
@@ -195,85 +175,6 @@ static json_t *summary_json(const fv_case_t *c, const fv_mesh_t *m, int nb, cons
 		json_object_set_new(root, "forces", f);
 	}
 	return root;
-}
-
-/*
- * Traces: the plain StarPU library is loaded by default (FxT costs time
- * even when not tracing); a traced run re-executes itself with the FxT
- * build first on the library path, records into the trace directory, and
- * converts the FxT file with starpu_fxt_tool into paje.trace (ViTE),
- * tasks.rec and dag.dot there.
- */
-static int fxt_library_loaded(void)
-{
-	Dl_info info;
-	size_t n = strlen(FV_STARPU_TRACE_LIBDIR);
-	return dladdr((void *)starpu_init, &info) && info.dli_fname &&
-	       strncmp(info.dli_fname, FV_STARPU_TRACE_LIBDIR, n) == 0;
-}
-
-static fv_err_t trace_prepare(const fv_case_t *c, int argc, char **argv)
-{
-	char prefix[FV_CASE_PATH_MAX + 2];
-	if (!c->trace_dir[0])
-		return FV_OK;
-	FV_CALL(fv_output_mkdir(c->trace_dir));
-	if (!fxt_library_loaded()) {
-		const char *old = getenv("LD_LIBRARY_PATH");
-		char *path, **args;
-		FV_CHECK(!getenv("FVSTAR_TRACE_REEXEC"), FV_ERR_RUNTIME,
-			 "[output] trace: the FxT-enabled StarPU in %s could not be loaded", FV_STARPU_TRACE_LIBDIR);
-		FV_CALL(fv_malloc(&path, strlen(FV_STARPU_TRACE_LIBDIR) + (old ? strlen(old) : 0) + 2, 1, "library path"));
-		sprintf(path, "%s%s%s", FV_STARPU_TRACE_LIBDIR, old ? ":" : "", old ? old : "");
-		setenv("LD_LIBRARY_PATH", path, 1);
-		setenv("FVSTAR_TRACE_REEXEC", "1", 1);
-		free(path);
-		FV_CALL(fv_calloc(&args, (size_t)argc + 3, sizeof *args, "arguments"));
-		args[0] = (char *)"fvstar";
-		for (int i = 0; i < argc; i++)
-			args[i + 1] = argv[i];
-		fflush(NULL);
-		execv("/proc/self/exe", args);
-		free(args);
-		return FV_ERROR(FV_ERR_RUNTIME, "re-executing fvstar with the FxT StarPU failed: %s", strerror(errno));
-	}
-	snprintf(prefix, sizeof prefix, "%s/", c->trace_dir);
-	setenv("STARPU_FXT_PREFIX", prefix, 1);
-	setenv("STARPU_FXT_TRACE", "1", 1);
-	return FV_OK;
-}
-
-static fv_err_t trace_convert(const char *dir)
-{
-	char tool[FV_CASE_PATH_MAX], input[FV_CASE_PATH_MAX] = "";
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	pid_t pid;
-	int status;
-	FV_CHECK(d, FV_ERR_IO, "%s: cannot open the trace directory: %s", dir, strerror(errno));
-	while ((e = readdir(d)))
-		if (strncmp(e->d_name, "prof_file_", 10) == 0)
-			snprintf(input, sizeof input, "%s", e->d_name);
-	closedir(d);
-	FV_CHECK(input[0], FV_ERR_RUNTIME, "%s: StarPU wrote no FxT file (prof_file_*)", dir);
-	snprintf(tool, sizeof tool, "%s/starpu_fxt_tool", FV_STARPU_BINDIR);
-	fflush(NULL);
-	pid = fork();
-	FV_CHECK(pid >= 0, FV_ERR_RUNTIME, "fork for starpu_fxt_tool failed: %s", strerror(errno));
-	if (pid == 0) {
-		/* the tool writes its outputs into its working directory */
-		if (chdir(dir) == 0) {
-			int devnull = open("/dev/null", O_WRONLY);
-			if (devnull >= 0)
-				dup2(devnull, 1);
-			execl(tool, "starpu_fxt_tool", "-i", input, (char *)NULL);
-		}
-		_exit(127);
-	}
-	FV_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0, FV_ERR_RUNTIME,
-		 "%s -i %s/%s failed (exit %d)", tool, dir, input, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	fprintf(stderr, "fvstar: trace in %s: paje.trace (ViTE), tasks.rec, dag.dot\n", dir);
-	return FV_OK;
 }
 
 fv_err_t fv_app_load_mesh(const fv_case_t *c, fv_mesh_t *m)
@@ -317,27 +218,9 @@ fv_err_t fv_app_solver_opts(const fv_case_t *c, const fv_mesh_t *m, fv_solver_op
 	FV_CALL_GOTO(err, out, fv_case_force_markers(c, m, *force));
 
 	fv_solver_opts_default(so);
+	so->num = c->num;
 	so->gamma = c->gamma;
-	so->entropy_fix = c->entropy_fix;
-	so->cfl = c->cfl;
-	so->limiter_k = c->limiter_k;
-	so->order = c->order;
-	so->gradient_lsq = c->gradient == FV_GRAD_LEAST_SQUARES;
-	so->flux_sum = c->flux_sum;
-	so->nodes_sum = c->nodes_sum;
-	so->grad_sum = c->grad_sum;
-	so->lim_sum = c->lim_sum;
-	so->dt_sum = c->dt_sum;
-	so->face_order_color = c->face_order == 1;
-	so->coloring = c->coloring;
 	so->pin_blocks = c->pin_blocks;
-	so->color_tasks = c->color_tasks;
-	so->limiter = c->limiter == FV_LIMITER_NONE ? 0 : c->limiter == FV_LIMITER_BARTH ? 2 : 1;
-	so->limiter_all = c->limiter_vars == FV_LIMVARS_ALL;
-	so->limiter_freeze = c->limiter_freeze;
-	so->rk = c->rk_stages;
-	so->steady = c->time_mode == FV_TIME_STEADY;
-	so->t_end = c->t_end;
 	fv_case_freestream(c, so->winf);
 	so->p_out = c->p_out;
 	so->marker_bc = *bc;
@@ -380,7 +263,9 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		FV_CALL(fv_case_set_arg(&c, argv[i], "command line"));
 	FV_CALL(fv_case_finish(&c));
 	FV_CALL(fv_output_mkdir(c.out_dir));
-	FV_CALL(trace_prepare(&c, argc, argv));
+	if (c.trace_dir[0])
+		FV_CALL(fv_output_mkdir(c.trace_dir));
+	FV_CALL(fv_runtime_trace_prepare(c.trace_dir, argc, argv));
 	fv_mesh_init(&m);
 	memset(&r, 0, sizeof r);
 
@@ -388,27 +273,25 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	ro.sched = c.sched[0] ? c.sched : NULL;
 	ro.ncpu = c.ncpu;
 	ro.ncuda = c.ncuda;
+	ro.verbose = 1;
 	FV_CALL_GOTO(err, out, fv_runtime_init(&ro));
 	runtime_up = 1;
-	if (fv_runtime_gpu_only_default())
-		fprintf(stderr, "fvstar: a GPU is there: running on the GPU only (runtime.ncpu = N adds N CPU workers)\n");
 
 	FV_CALL_GOTO(err, out, fv_app_load_mesh(&c, &m));
 	FV_CALL_GOTO(err, out, fv_app_solver_opts(&c, &m, &so, &bc, &is_force));
 	for (int k = 0; k < m.n_markers; k++)
 		r.forces |= is_force[k];
 
-	nb = c.blocks > 0 ? c.blocks : auto_blocks(&m);
+	nb = c.blocks > 0 ? c.blocks : fv_runtime_auto_blocks(m.n_cells);
 	FV_CALL_GOTO(err, out, fv_malloc(&part, (size_t)m.n_cells, sizeof *part, "partition"));
 	FV_CALL_GOTO(err, out, fv_malloc(&off, (size_t)nb + 1, sizeof *off, "block offsets"));
 	FV_CALL_GOTO(err, out, fv_app_order_cells(&c, &m, nb, part, off, &ps, &os));
 	FV_CALL_GOTO(err, out, fv_blocks_build(&m, off, nb, &blocks));
 	fprintf(stderr,
 		"fvstar: %s: %d cells, %d faces, %d blocks (edge cut %lld, imbalance %.3f), "
-		"index bandwidth %lld -> %lld, %u CPU + %u CUDA workers\n",
+		"index bandwidth %lld -> %lld\n",
 		c.mesh_file, (int)m.n_cells, (int)m.n_faces, nb, (long long)ps.edge_cut, ps.imbalance,
-		(long long)os.bandwidth_before, (long long)os.bandwidth_after, starpu_cpu_worker_get_count(),
-		starpu_cuda_worker_get_count());
+		(long long)os.bandwidth_before, (long long)os.bandwidth_after);
 
 	FV_CALL_GOTO(err, out, fv_malloc(&q, 5 * (size_t)m.n_cells, sizeof *q, "state"));
 	if (c.restart_from[0]) {
@@ -443,7 +326,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	r.t_start = t0;
 	{
 		double start = fv_now();
-		int from = first, last = first + c.iterations - 1;
+		int from = first, last = first + c.num.iterations - 1;
 		while (from <= last && err == FV_OK) {
 			int to = c.restart_every > 0 ? from + c.restart_every - 1 : last;
 			if (to > last)
@@ -476,7 +359,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		FV_CALL_GOTO(err, out, fv_solution_write_vtu(path, &m, q, (fv_real_t)c.gamma, c.vtu_block_id ? part : NULL));
 	}
 	{
-		json_t *js = summary_json(&c, &m, nb, &ps, &os, &r, r.last_iter - first + 1, wall, so.rk);
+		json_t *js = summary_json(&c, &m, nb, &ps, &os, &r, r.last_iter - first + 1, wall, so.num.rk);
 		snprintf(path, sizeof path, "%s/summary.json", c.out_dir);
 		err = fv_summary_write(path, js);
 		json_decref(js);
@@ -497,7 +380,7 @@ out:
 	if (runtime_up)
 		fv_runtime_shutdown();
 	if (err == FV_OK && c.trace_dir[0])
-		err = trace_convert(c.trace_dir);
+		err = fv_runtime_trace_convert(c.trace_dir);
 	fv_mesh_free(&m);
 	free(part);
 	free(off);

@@ -9,6 +9,7 @@
 
 #include "app/app.h"
 #include "config.h"
+#include "fvstar/case.h"
 #include "fvstar/types.h"
 
 static void usage(FILE *out)
@@ -28,9 +29,53 @@ static void usage(FILE *out)
 		"  fvstar bench kernels [ARGS]           the papers' kernel experiments (bench/bench_kernels)\n"
 		"  fvstar runtime info                   StarPU build, scheduler and workers\n"
 		"  fvstar runtime check                  run a codelet on every worker\n"
+		"  fvstar keys [SECTION]                 the case-file keys: type, default, meaning (Markdown)\n"
 		"  fvstar --version\n"
 		"\n"
-		"Run 'fvstar mesh --help' for the options of each mesh command.\n");
+		"'fvstar COMMAND --help' gives the usage of each command.\n");
+}
+
+/* The usage of the commands that have no option parser of their own
+ * (mesh and surface print theirs). */
+static const struct {
+	const char *cmd, *text;
+} helps[] = {
+	{"run", "usage: fvstar run CASE.cfg [section.key=value ...]\n"
+		"\n"
+		"Solves the case: reads the mesh, partitions it into blocks, runs the solver's\n"
+		"tasks on StarPU's workers, and writes into the output directory ([output] dir,\n"
+		"default out/<case name>): history.csv (residuals and forces per iteration),\n"
+		"summary.json, solution.vtu (ParaView) and restart.bin (continue with\n"
+		"output.restart=DIR/restart.bin). Any case key can be set on the command line,\n"
+		"as numerics.cfl=2 or partition.blocks=8; 'fvstar keys' lists them all.\n"
+		"The effective case, with where each value came from, opens the log.\n"
+		"\n"
+		"Environment: STARPU_SCHED, STARPU_NCPU, STARPU_NCUDA override [runtime];\n"
+		"STARPU_HOME is where StarPU keeps its performance models.\n"},
+	{"bench", "usage: fvstar bench stage CASE.cfg [section.key=value ...] [--iterations N] [--warmup N]\n"
+		  "                          [--history FILE] [--json FILE]\n"
+		  "       fvstar bench kernels [ARGS]\n"
+		  "\n"
+		  "stage: the case's kernels on one GPU in the solver's stage order, without\n"
+		  "StarPU (the bare driver), timed with CUDA events per stage: what the runtime\n"
+		  "costs is fvstar run's time per iteration against this one.\n"
+		  "kernels: the papers' kernel experiments (bench/bench_kernels of the build tree;\n"
+		  "its --help lists its arguments).\n"},
+	{"runtime", "usage: fvstar runtime info|check\n"
+		    "\n"
+		    "info: the StarPU build (CUDA, FxT, MPI, limits), the library loaded, the\n"
+		    "scheduler and the workers. check: also runs a codelet on every worker and\n"
+		    "compares its result with the exact one.\n"},
+	{"keys", "usage: fvstar keys [SECTION]\n"
+		 "\n"
+		 "The keys of the case file (all sections, or one: mesh, flow, numerics, bc,\n"
+		 "partition, runtime, output, forces) with what they accept, their default and\n"
+		 "their meaning, as Markdown tables (cases/README.md holds the same text).\n"},
+};
+
+static int is_help(const char *a)
+{
+	return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
 }
 
 fv_err_t fv_opt_long(const char *opt, const char *s, long lo, long hi, long *v)
@@ -81,6 +126,13 @@ int main(int argc, char **argv)
 		printf("fvstar %s (%s precision)\n", PACKAGE_VERSION, FV_REAL_NAME);
 		return 0;
 	}
+	for (size_t k = 0; k < sizeof helps / sizeof helps[0]; k++)
+		if (strcmp(argv[1], helps[k].cmd) == 0)
+			for (int i = 2; i < argc; i++)
+				if (is_help(argv[i])) {
+					fputs(helps[k].text, stdout);
+					return 0;
+				}
 	if (strcmp(argv[1], "mesh") == 0)
 		err = fv_cmd_mesh(argc - 1, argv + 1);
 	else if (strcmp(argv[1], "run") == 0)
@@ -91,6 +143,9 @@ int main(int argc, char **argv)
 		err = fv_cmd_bench(argc - 1, argv + 1);
 	else if (strcmp(argv[1], "runtime") == 0)
 		err = fv_cmd_runtime(argc - 1, argv + 1);
+	else if (strcmp(argv[1], "keys") == 0)
+		err = argc <= 3 ? fv_case_write_doc_section(stdout, argc == 3 ? argv[2] : NULL)
+				: FV_ERROR(FV_ERR_ARG, "usage: fvstar keys [SECTION]");
 	else
 		err = FV_ERROR(FV_ERR_ARG, "unknown command '%s' (try fvstar --help)", argv[1]);
 	if (err != FV_OK) {

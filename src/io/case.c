@@ -69,14 +69,10 @@ static const char *const fluxes[] = {"roe", NULL};
 static const char *const orders[] = {"1", "2", NULL};
 static const int order_values[] = {1, 2};
 static const char *const gradients[] = {"green-gauss", "least-squares", NULL};
-static const char *const flux_sums[] = {"atomic", "gather", "color", "auto", NULL};
 static const char *const colorings[] = {"greedy", "minimal", NULL};
-static const char *const stage_sums[] = {"gather", "atomic", "color", "auto", NULL};
-static const int stage_sum_values[] = {FV_FLUX_SUM_GATHER, FV_FLUX_SUM_ATOMIC, FV_FLUX_SUM_COLOR, FV_FLUX_SUM_AUTO};
-static const char *const node_sums[] = {"gather", "atomic", "auto", NULL};
-static const int node_sum_values[] = {FV_FLUX_SUM_GATHER, FV_FLUX_SUM_ATOMIC, FV_FLUX_SUM_AUTO};
 static const char *const face_orders[] = {"natural", "color", NULL};
 static const char *const limiters[] = {"venkatakrishnan", "barth", "none", NULL};
+static const int limiter_values[] = {FV_LIMITER_VENKATAKRISHNAN, FV_LIMITER_BARTH, FV_LIMITER_NONE};
 static const char *const limiter_vars[] = {"pressure", "all", NULL};
 static const char *const rks[] = {"1", "2", "3", NULL};
 static const int rk_values[] = {1, 2, 3};
@@ -137,68 +133,68 @@ static const key_desc_t keys[] = {
 	OTHER_KEY("flow", "right", T_STATE, riemann_right, "0.125,0,0.1",
 		  "riemann: the same where the coordinate >= riemann_x0."),
 
-	ENUM_KEY("numerics", "flux", flux, fluxes, NULL, "roe", "Inviscid flux."),
-	REAL_KEY("numerics", "entropy_fix", entropy_fix, 0, 0, 1, 0, "0.1", NULL,
+	ENUM_KEY("numerics", "flux", num.flux, fluxes, NULL, "roe", "Inviscid flux."),
+	REAL_KEY("numerics", "entropy_fix", num.entropy_fix, 0, 0, 1, 0, "0.1", NULL,
 		 "Harten entropy fix: eigenvalues below this fraction of the spectral radius are smoothed."),
-	ENUM_KEY("numerics", "order", order, orders, order_values, "2",
+	ENUM_KEY("numerics", "order", num.order, orders, order_values, "2",
 		 "Spatial order: 1 (piecewise constant) or 2 (MUSCL reconstruction with limited gradients)."),
-	ENUM_KEY("numerics", "flux_sum", flux_sum, flux_sums, NULL, "atomic",
+	ENUM_KEY("numerics", "flux_sum", num.flux_sum, fv_sum_names, NULL, "atomic",
 		 "GPU flux summation: atomic (face loop, atomicAdd), gather (cell loop over its faces, each "
 		 "face flux computed twice, no atomics, deterministic), color (face loop, one launch per "
 		 "colour group of faces that share no cell, no atomics, deterministic), auto (all three "
 		 "variants; a perf-model scheduler such as dmda picks the fastest). CPU codelets always loop "
 		 "over faces."),
-	ENUM_KEY("numerics", "nodes_sum", nodes_sum, node_sums, node_sum_values, "gather",
+	ENUM_KEY("numerics", "nodes_sum", num.nodes_sum, fv_sum_names, NULL, "gather",
 		 "Node values (Green-Gauss): gather (node loop over its cells, NV-N), atomic (cell loop adding "
 		 "into its nodes, NV-C: atomicAdd on a GPU), auto (both CUDA variants; the scheduler picks). "
 		 "No colour variant: colour groups are of faces."),
-	ENUM_KEY("numerics", "gradient_sum", grad_sum, stage_sums, stage_sum_values, "gather",
+	ENUM_KEY("numerics", "gradient_sum", num.grad_sum, fv_sum_names, NULL, "gather",
 		 "Green-Gauss gradient: gather (cell loop, GQ-C, over the cell's nodes with precomputed "
 		 "weights: each node value read once), atomic (face loop adding into both cells, GQ-F), color "
 		 "(face loop per colour group), auto. Least squares gathers only."),
-	ENUM_KEY("numerics", "limiter_sum", lim_sum, stage_sums, stage_sum_values, "gather",
+	ENUM_KEY("numerics", "limiter_sum", num.lim_sum, fv_sum_names, NULL, "gather",
 		 "Local min/max of the limiter: gather (cell loop over its neighbours, LM-C), atomic (face loop "
 		 "with atomic min/max, LM-F), color (face loop per colour group), auto."),
-	ENUM_KEY("numerics", "timestep_sum", dt_sum, stage_sums, stage_sum_values, "gather",
+	ENUM_KEY("numerics", "timestep_sum", num.dt_sum, fv_sum_names, NULL, "gather",
 		 "Spectral radius sums of the time step: gather (cell loop), atomic (face loop adding each "
 		 "side's radius), color (face loop per colour group), auto."),
-	ENUM_KEY("numerics", "face_order", face_order, face_orders, NULL, "natural",
+	ENUM_KEY("numerics", "face_order", num.face_order, face_orders, NULL, "natural",
 		 "Face data of each block: natural (boundary faces, then interior faces in Alg. 2 order) or "
 		 "color (boundary faces, then interior faces, each by colour group: Zhang et al. 2022 Alg. "
 		 "11), so that colour kernels read contiguous faces. Changes only the summation order."),
-	OTHER_KEY("numerics", "color_tasks", T_BOOL, color_tasks, "no",
+	OTHER_KEY("numerics", "color_tasks", T_BOOL, num.color_tasks, "no",
 		  "Flux as one task per colour group of faces and block (CPU and GPU), each adding into the "
 		  "block's residual after the previous group: the groups show in a trace. The gradient, "
 		  "limiter and time step become group tasks too where their strategy is color."),
-	ENUM_KEY("numerics", "coloring", coloring, colorings, NULL, "minimal",
+	ENUM_KEY("numerics", "coloring", num.coloring, colorings, NULL, "minimal",
 		 "Face colouring for the *_sum = color or auto strategies, color_tasks and face_order = color: "
 		 "greedy (Zhang et al. 2022, "
 		 "Alg. 3-4) or "
 		 "minimal (Giuliani & Krivodonova: as many colours as the most faces of a cell, where it "
 		 "can)."),
-	ENUM_KEY("numerics", "gradient", gradient, gradients, NULL, "green-gauss",
+	ENUM_KEY("numerics", "gradient", num.gradient, gradients, NULL, "green-gauss",
 		 "Gradient: node-based Green-Gauss (node values interpolated from cells) or least squares."),
-	ENUM_KEY("numerics", "limiter", limiter, limiters, NULL, "venkatakrishnan", "Slope limiter."),
-	REAL_KEY("numerics", "limiter_k", limiter_k, 0, 0, HUGE_VAL, 0, "5", NULL,
+	ENUM_KEY("numerics", "limiter", num.limiter, limiters, limiter_values, "venkatakrishnan", "Slope limiter."),
+	REAL_KEY("numerics", "limiter_k", num.limiter_k, 0, 0, HUGE_VAL, 0, "5", NULL,
 		 "Venkatakrishnan's constant K (eps^2 = (K h)^3)."),
-	INT_KEY("numerics", "limiter_freeze", limiter_freeze, 0, INT_MAX, "0", NULL,
+	INT_KEY("numerics", "limiter_freeze", num.limiter_freeze, 0, INT_MAX, "0", NULL,
 		"Iteration after which the limiter is no longer recomputed (its last values are kept), as "
 		"SU2's LIMITER_ITER, so that a steady residual keeps falling; 0: never. A run continued "
 		"from a restart past it computes the limiter once at its first iteration."),
-	ENUM_KEY("numerics", "limiter_vars", limiter_vars, limiter_vars, NULL, "pressure",
+	ENUM_KEY("numerics", "limiter_vars", num.limiter_vars, limiter_vars, NULL, "pressure",
 		 "pressure: one limiter per cell from the local min/max of pressure, applied to every "
 		 "variable (as in the papers); all: one limiter per variable."),
-	ENUM_KEY("numerics", "rk", rk_stages, rks, rk_values, "2",
+	ENUM_KEY("numerics", "rk", num.rk, rks, rk_values, "2",
 		 "Stages of the explicit SSP Runge-Kutta scheme (2 as in PHengLEI, or 3; 1: forward Euler, "
 		 "first order in time)."),
-	REAL_KEY("numerics", "cfl", cfl, 0, 1, HUGE_VAL, 0, "1", NULL, "CFL number."),
-	ENUM_KEY("numerics", "time", time_mode, time_modes, NULL, "steady",
+	REAL_KEY("numerics", "cfl", num.cfl, 0, 1, HUGE_VAL, 0, "1", NULL, "CFL number."),
+	ENUM_KEY("numerics", "time", num.time_mode, time_modes, NULL, "steady",
 		 "steady: local time step per cell; unsteady: one global time step, up to t_end."),
-	REAL_KEY("numerics", "t_end", t_end, 0, 1, HUGE_VAL, 0, NULL, "(none)",
+	REAL_KEY("numerics", "t_end", num.t_end, 0, 1, HUGE_VAL, 0, NULL, "(none)",
 		 "Dimensionless end time; required with time = unsteady, an error otherwise."),
-	INT_KEY("numerics", "iterations", iterations, 0, INT_MAX, "1000", NULL,
+	INT_KEY("numerics", "iterations", num.iterations, 0, INT_MAX, "1000", NULL,
 		"Most iterations (time steps) to run; unsteady runs also stop at t_end."),
-	REAL_KEY("numerics", "residual_drop", residual_drop, 0, 0, 300, 0, "0", NULL,
+	REAL_KEY("numerics", "residual_drop", num.residual_drop, 0, 0, 300, 0, "0", NULL,
 		 "Stop when the density residual has dropped this many orders of magnitude below its "
 		 "first-iteration value; 0: off."),
 
@@ -255,6 +251,65 @@ static const key_desc_t keys[] = {
 };
 #define N_KEYS (sizeof keys / sizeof keys[0])
 _Static_assert(N_KEYS <= FV_CASE_MAX_KEYS, "raise FV_CASE_MAX_KEYS");
+
+/* ------------------------------------------------------------ numerics */
+
+const char *const fv_sum_keys[FV_N_SUMS] = {"flux_sum", "nodes_sum", "gradient_sum", "limiter_sum", "timestep_sum"};
+const char *const fv_sum_names[FV_N_SUM_KINDS + 1] = {"atomic", "gather", "color", "auto", NULL};
+
+void fv_numerics_sums(const fv_numerics_t *n, int sums[FV_N_SUMS])
+{
+	sums[0] = n->flux_sum;
+	sums[1] = n->nodes_sum;
+	sums[2] = n->grad_sum;
+	sums[3] = n->lim_sum;
+	sums[4] = n->dt_sum;
+}
+
+const char *fv_sum_name(int sum)
+{
+	return sum >= 0 && sum < FV_N_SUM_KINDS ? fv_sum_names[sum] : "?";
+}
+
+void fv_numerics_default(fv_numerics_t *n)
+{
+	fv_case_t *c = malloc(sizeof *c);
+	if (!c) { /* a default struct is too small to fail on; keep zeros if it does */
+		memset(n, 0, sizeof *n);
+		return;
+	}
+	fv_case_default(c);
+	*n = c->num;
+	free(c);
+}
+
+/* key receives the name of the offending key ("nodes_sum"). */
+fv_err_t fv_numerics_check(const fv_numerics_t *n, const char **key)
+{
+	int sums[FV_N_SUMS];
+	fv_numerics_sums(n, sums);
+	for (int i = 0; i < FV_N_SUMS; i++) {
+		if (key)
+			*key = fv_sum_keys[i];
+		FV_CHECK(sums[i] >= 0 && sums[i] < FV_N_SUM_KINDS, FV_ERR_ARG, "%s: strategy %d unknown", fv_sum_keys[i],
+			 sums[i]);
+	}
+	if (key)
+		*key = "nodes_sum";
+	FV_CHECK(n->nodes_sum != FV_SUM_COLOR, FV_ERR_ARG,
+		 "nodes_sum = color: node values have no colour variant (colour groups are of faces sharing no "
+		 "cell; node values scatter into nodes); use gather, atomic or auto");
+	if (key)
+		*key = "gradient_sum";
+	FV_CHECK(n->gradient != FV_GRAD_LEAST_SQUARES || n->grad_sum == FV_SUM_GATHER || n->grad_sum == FV_SUM_AUTO,
+		 FV_ERR_ARG,
+		 "gradient_sum = %s needs gradient = green-gauss (least squares has only the cell loop: gather or "
+		 "auto)",
+		 fv_sum_name(n->grad_sum));
+	if (key)
+		*key = "";
+	return FV_OK;
+}
 
 /* Longest value accepted (the command line has no inih line limit). */
 #define VALUE_MAX (2 * FV_CASE_PATH_MAX)
@@ -796,25 +851,27 @@ fv_err_t fv_case_finish(fv_case_t *c)
 	int k_time = key_index("numerics", "time"), k_tend = key_index("numerics", "t_end");
 
 	FV_CHECK(c->mesh_file[0], FV_ERR_ARG, "%s: [mesh] file is not set", of);
-	if (c->time_mode == FV_TIME_UNSTEADY && c->t_end == 0) {
+	if (c->num.time_mode == FV_TIME_UNSTEADY && c->num.t_end == 0) {
 		where_text(c, c->key_line[k_time], where, sizeof where);
 		return FV_ERROR(FV_ERR_ARG, "%s: [numerics] time = unsteady needs [numerics] t_end (the end time)",
 				where);
 	}
-	if (c->time_mode == FV_TIME_STEADY && c->t_end != 0) {
+	if (c->num.time_mode == FV_TIME_STEADY && c->num.t_end != 0) {
 		where_text(c, c->key_line[k_tend], where, sizeof where);
 		return FV_ERROR(FV_ERR_ARG,
 				"%s: [numerics] t_end = %g is set but time = steady (set time = unsteady or drop t_end)",
-				where, c->t_end);
+				where, c->num.t_end);
 	}
 	FV_CHECK(c->ncpu != 0 || c->ncuda != 0, FV_ERR_ARG,
 		 "%s: [runtime] ncpu = 0 and ncuda = 0 leave no worker", of);
-	if (c->gradient == FV_GRAD_LEAST_SQUARES && (c->grad_sum == FV_FLUX_SUM_ATOMIC || c->grad_sum == FV_FLUX_SUM_COLOR)) {
-		where_text(c, c->key_line[key_index("numerics", "gradient_sum")], where, sizeof where);
-		return FV_ERROR(FV_ERR_ARG,
-				"%s: [numerics] gradient_sum = %s needs gradient = green-gauss (least squares has only "
-				"the cell loop: gather or auto)",
-				where, c->grad_sum == FV_FLUX_SUM_ATOMIC ? "atomic" : "color");
+	{
+		const char *key = NULL;
+		if (fv_numerics_check(&c->num, &key) != FV_OK) {
+			char msg[512];
+			snprintf(msg, sizeof msg, "%s", fv_errmsg());
+			where_text(c, c->key_line[key_index("numerics", key)], where, sizeof where);
+			return FV_ERROR(FV_ERR_ARG, "%s: [numerics] %s", where, msg);
+		}
 	}
 	if (c->p_out == 0)
 		c->p_out = 1.0 / c->gamma;
@@ -954,8 +1011,20 @@ static const char *type_doc(const key_desc_t *k, char *buf, size_t n)
 
 void fv_case_write_doc(FILE *out)
 {
+	fv_case_write_doc_section(out, NULL);
+}
+
+fv_err_t fv_case_write_doc_section(FILE *out, const char *section)
+{
 	char type[256];
+	if (section && !find_section(section)) {
+		char list[256];
+		section_list(list, sizeof list);
+		return FV_ERROR(FV_ERR_ARG, "no section [%s] in a case file (sections: %s)", section, list);
+	}
 	for (size_t s = 0; s < N_SECTIONS; s++) {
+		if (section && strcmp(section, sections[s].name) != 0)
+			continue;
 		fprintf(out, "### [%s]\n\n%s\n\n| key | accepts | default | meaning |\n|---|---|---|---|\n",
 			sections[s].name, sections[s].doc);
 		for (size_t i = 0; i < N_KEYS; i++) {
@@ -971,6 +1040,7 @@ void fv_case_write_doc(FILE *out)
 		}
 		fprintf(out, "\n");
 	}
+	return FV_OK;
 }
 
 json_t *fv_case_json(const fv_case_t *c)

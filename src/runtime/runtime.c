@@ -4,9 +4,13 @@
 #include "fvstar/runtime.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <starpu.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "codelets/smoke/smoke.h"
 #include "config.h"
@@ -41,20 +45,88 @@ void fv_runtime_opts_default(fv_runtime_opts_t *o)
 	o->sched = NULL;
 	o->ncpu = -1;
 	o->ncuda = -1;
+	o->verbose = 0;
+}
+
+/* mkdir -p of a directory that must end up writable. */
+static int writable_dir(const char *dir)
+{
+	char buf[4096];
+	size_t n = strlen(dir);
+	if (n == 0 || n >= sizeof buf)
+		return 0;
+	memcpy(buf, dir, n + 1);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(buf, 0700) != 0 && errno != EEXIST)
+				return 0;
+			*p = '/';
+		}
+	if (mkdir(buf, 0700) != 0 && errno != EEXIST)
+		return 0;
+	return access(buf, W_OK | X_OK) == 0;
+}
+
+/* StarPU keeps its performance models and bus calibration under
+ * $STARPU_HOME/.starpu (default $HOME) and aborts when it cannot write
+ * there, as with a read-only home in a container or a batch job. */
+static fv_err_t starpu_home(int verbose)
+{
+	char dir[4096 + 16];
+	const char *home = getenv("STARPU_HOME");
+	if (home) {
+		snprintf(dir, sizeof dir, "%s/.starpu", home);
+		FV_CHECK(writable_dir(dir), FV_ERR_RUNTIME,
+			 "STARPU_HOME=%s: cannot create or write %s (StarPU keeps its performance models there); "
+			 "set STARPU_HOME to a writable directory",
+			 home, dir);
+		return FV_OK;
+	}
+	home = getenv("HOME");
+	snprintf(dir, sizeof dir, "%s/.starpu", home && home[0] ? home : "/nonexistent");
+	if (home && home[0] && writable_dir(dir))
+		return FV_OK;
+	const char *tmp = getenv("TMPDIR");
+	char fallback[4000];
+	snprintf(fallback, sizeof fallback, "%s/fvstar-starpu-%ld", tmp && tmp[0] ? tmp : "/tmp", (long)getuid());
+	snprintf(dir, sizeof dir, "%s/.starpu", fallback);
+	FV_CHECK(writable_dir(dir), FV_ERR_RUNTIME,
+		 "neither %s/.starpu nor %s is writable: StarPU needs a directory for its performance models; set "
+		 "STARPU_HOME to a writable directory",
+		 home && home[0] ? home : "$HOME", dir);
+	setenv("STARPU_HOME", fallback, 1);
+	if (verbose)
+		fprintf(stderr,
+			"fvstar: %s is not writable: StarPU's performance models go to %s (set STARPU_HOME to keep "
+			"them elsewhere)\n",
+			home && home[0] ? home : "$HOME", fallback);
+	return FV_OK;
 }
 
 fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 {
 	struct starpu_conf conf;
 	int ret;
+	const char *why = NULL;
+	int verbose = o && o->verbose;
 	FV_CHECK(!runtime_up, FV_ERR_RUNTIME, "StarPU is already initialised");
+	FV_CALL(starpu_home(verbose));
 	/* an FxT-enabled StarPU traces every run into /tmp unless told not to;
 	 * tracing is asked for explicitly (STARPU_FXT_TRACE=1) */
 	setenv("STARPU_FXT_TRACE", "0", 0);
+	/* StarPU's warnings (uncalibrated models, "too big deviation" by the
+	 * thousand, slow first transfers) are not the user's business; a user
+	 * who wants them sets STARPU_SILENT=0 */
+	setenv("STARPU_SILENT", "1", 0);
 	ret = starpu_conf_init(&conf);
 	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_conf_init failed (%d)", ret);
-	if (o && o->sched && !getenv("STARPU_SCHED"))
+	if (getenv("STARPU_SCHED")) {
+		why = "STARPU_SCHED";
+	} else if (o && o->sched) {
 		conf.sched_policy_name = o->sched;
+		why = "runtime.sched";
+	}
 	if (o && o->ncpu >= 0) {
 		conf.ncpus = o->ncpu;
 	} else if (!getenv("STARPU_NCPU") && (!o || o->ncuda != 0) && !(getenv("STARPU_NCUDA") && atoi(getenv("STARPU_NCUDA")) == 0) &&
@@ -68,11 +140,65 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 	if (o && o->ncuda >= 0)
 		conf.ncuda = o->ncuda;
 	conf.nopencl = 0;
+	if (!why) {
+		/* one kind of worker: locality work stealing needs no model; CPU
+		 * and GPU workers together: deque model data aware sorted, whose
+		 * history models place each task where it ends first */
+		int cpus = conf.ncpus != 0 && !(getenv("STARPU_NCPU") && atoi(getenv("STARPU_NCPU")) == 0);
+		int gpus = conf.ncuda != 0 && !(getenv("STARPU_NCUDA") && atoi(getenv("STARPU_NCUDA")) == 0) &&
+			   cuda_devices() > 0;
+		conf.sched_policy_name = cpus && gpus ? "dmdas" : "lws";
+		why = cpus && gpus ? "CPU and CUDA workers: tasks placed by history-based performance models"
+				   : "one kind of worker: locality work stealing, no model to calibrate";
+	}
 	ret = starpu_init(&conf);
 	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "StarPU found no worker (STARPU_NCPU=0 and no GPU?)");
 	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_init failed (%d)", ret);
 	runtime_up = 1;
+	if (verbose) {
+		int nc, ng;
+		fv_runtime_workers(&nc, &ng);
+		fprintf(stderr, "fvstar: %d CPU + %d CUDA workers%s; scheduler %s (%s; runtime.sched to change)\n", nc,
+			ng,
+			gpu_only_default ? " (a GPU is there: GPU only; runtime.ncpu = N adds N CPU workers)" : "",
+			fv_runtime_sched_name(), why);
+	}
 	return FV_OK;
+}
+
+void fv_runtime_workers(int *ncpu, int *ncuda)
+{
+	*ncpu = runtime_up ? (int)starpu_cpu_worker_get_count() : 0;
+	*ncuda = runtime_up ? (int)starpu_cuda_worker_get_count() : 0;
+}
+
+const char *fv_runtime_sched_name(void)
+{
+	struct starpu_sched_policy *p = runtime_up ? starpu_sched_ctx_get_sched_policy(0) : NULL;
+	return p && p->policy_name ? p->policy_name : "unknown";
+}
+
+int fv_runtime_auto_blocks(long n_cells)
+{
+	int ncpu, ncuda;
+	fv_runtime_workers(&ncpu, &ncuda);
+	int nb = 2 * (ncpu + ncuda > 0 ? ncpu + ncuda : 1);
+	/* GPUs only: one block each (no halo exchange on a single GPU) */
+	if (ncpu == 0 && ncuda > 0)
+		nb = ncuda;
+	if (nb > n_cells / 256)
+		nb = (int)(n_cells / 256);
+	return nb > 0 ? nb : 1;
+}
+
+int fv_runtime_block_worker(int block, int pin)
+{
+	int ncpu, ncuda, ids[STARPU_NMAXWORKERS];
+	fv_runtime_workers(&ncpu, &ncuda);
+	if (!pin || ncpu != 0 || ncuda < 2)
+		return -1;
+	starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, ids, ncuda);
+	return ids[block % ncuda];
 }
 
 void fv_runtime_shutdown(void)
@@ -115,10 +241,7 @@ void fv_runtime_print(FILE *out)
 	fprintf(out, "precision: %s\n", FV_REAL_NAME);
 	if (!runtime_up)
 		return;
-	{
-		struct starpu_sched_policy *p = starpu_sched_ctx_get_sched_policy(0);
-		fprintf(out, "scheduler: %s\n", p && p->policy_name ? p->policy_name : "unknown");
-	}
+	fprintf(out, "scheduler: %s\n", fv_runtime_sched_name());
 	fprintf(out, "workers: %u (%u CPU, %u CUDA)\n", starpu_worker_get_count(), starpu_cpu_worker_get_count(),
 		starpu_cuda_worker_get_count());
 	for (unsigned w = 0; w < starpu_worker_get_count(); w++) {

@@ -10,48 +10,15 @@ static size_t align64(size_t x)
 	return (x + 63) & ~(size_t)63;
 }
 
-const char *const fv_sum_keys[FV_N_SUMS] = {"flux_sum", "nodes_sum", "gradient_sum", "limiter_sum", "timestep_sum"};
-
-void fv_geo_sums(const fv_solver_opts_t *o, int sums[FV_N_SUMS])
-{
-	sums[0] = o->flux_sum;
-	sums[1] = o->nodes_sum;
-	sums[2] = o->grad_sum;
-	sums[3] = o->lim_sum;
-	sums[4] = o->dt_sum;
-}
-
-const char *fv_sum_name(int sum)
-{
-	static const char *const names[] = {"atomic", "gather", "color", "auto"};
-	return sum >= FV_SUM_ATOMIC && sum <= FV_SUM_AUTO ? names[sum] : "?";
-}
-
 /* Colour groups are needed by a face stage by colour or auto (node values
  * have no colour variant), colour group tasks and the face order. */
 static int uses_colors(const fv_solver_opts_t *o)
 {
-	int sums[FV_N_SUMS], used = o->color_tasks || o->face_order_color;
-	fv_geo_sums(o, sums);
+	int sums[FV_N_SUMS], used = o->num.color_tasks || o->num.face_order == FV_FACE_ORDER_COLOR;
+	fv_numerics_sums(&o->num, sums);
 	for (int k = 0; k < FV_N_SUMS; k++)
 		used |= k != 1 && (sums[k] == FV_SUM_COLOR || sums[k] == FV_SUM_AUTO);
 	return used;
-}
-
-fv_err_t fv_geo_check_opts(const fv_solver_opts_t *o)
-{
-	int sums[FV_N_SUMS];
-	fv_geo_sums(o, sums);
-	for (int k = 0; k < FV_N_SUMS; k++)
-		FV_CHECK(sums[k] >= FV_SUM_ATOMIC && sums[k] <= FV_SUM_AUTO, FV_ERR_ARG, "%s: strategy %d unknown",
-			 fv_sum_keys[k], sums[k]);
-	FV_CHECK(o->nodes_sum != FV_SUM_COLOR, FV_ERR_ARG,
-		 "nodes_sum = color: node values have no colour variant (colour groups are of faces sharing no "
-		 "cell; node values scatter into nodes); use gather, atomic or auto");
-	FV_CHECK(!o->gradient_lsq || o->grad_sum == FV_SUM_GATHER || o->grad_sum == FV_SUM_AUTO, FV_ERR_ARG,
-		 "gradient_sum = %s needs the Green-Gauss gradient: least squares has only the cell loop (gather)",
-		 fv_sum_name(o->grad_sum));
-	return FV_OK;
 }
 
 /* The colouring of the block's faces, and with face_order the new face
@@ -59,9 +26,9 @@ fv_err_t fv_geo_check_opts(const fv_solver_opts_t *o)
 static fv_err_t color_block(const fv_block_t *bk, const fv_solver_opts_t *o, fv_coloring_t *col, fv_idx_t **perm)
 {
 	fv_idx_t *blocks = NULL;
-	FV_CALL(fv_color_faces(bk->n_cells, bk->n_faces, bk->face_cell, (fv_color_method_t)o->coloring, col));
+	FV_CALL(fv_color_faces(bk->n_cells, bk->n_faces, bk->face_cell, (fv_color_method_t)o->num.coloring, col));
 	FV_CALL(fv_color_check(bk->n_cells, bk->n_faces, bk->face_cell, col));
-	if (!o->face_order_color)
+	if (o->num.face_order != FV_FACE_ORDER_COLOR)
 		return FV_OK;
 	FV_CALL(fv_malloc(perm, (size_t)bk->n_faces + 1, sizeof **perm, "face order"));
 	FV_CALL(fv_malloc(&blocks, 2 * (size_t)col->n_colors + 2, sizeof *blocks, "face order blocks"));
@@ -168,8 +135,9 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	size_t nfn = (size_t)bk->face_node_off[bk->n_faces], ncf = (size_t)bk->cell_face_off[bk->n_owned];
 	size_t nnc = (size_t)bk->node_cell_off[bk->n_nodes], nsend = (size_t)bk->send_off[bk->n_nbr];
 	int colored = uses_colors(so);
-	int gg = so->order == 2 && !so->gradient_lsq;
-	int cell_nodes = gg || so->nodes_sum == FV_SUM_ATOMIC || so->nodes_sum == FV_SUM_AUTO;
+	const fv_numerics_t *num = &so->num;
+	int gg = num->order == 2 && num->gradient == FV_GRAD_GREEN_GAUSS;
+	int cell_nodes = gg || num->nodes_sum == FV_SUM_ATOMIC || num->nodes_sum == FV_SUM_AUTO;
 	size_t ncn_owned = 0;
 	fv_coloring_t col;
 	fv_idx_t *perm = NULL, *inv = NULL;
@@ -275,21 +243,22 @@ out:
 
 void fv_geo_params(const fv_solver_opts_t *o, fv_params_t *P, int *n_stages, fv_real_t rk_a[3], fv_real_t rk_b[3])
 {
+	const fv_numerics_t *n = &o->num;
 	memset(P, 0, sizeof *P);
 	P->gamma = (fv_real_t)o->gamma;
-	P->entropy_fix = (fv_real_t)o->entropy_fix;
-	P->cfl = (fv_real_t)o->cfl;
-	P->limiter_k = (fv_real_t)o->limiter_k;
-	P->order = o->order;
-	P->limiter = o->limiter;
-	P->limiter_all = o->limiter_all;
-	P->steady = o->steady;
-	P->lsq = o->gradient_lsq;
-	P->flux_sum = o->flux_sum;
-	P->nodes_sum = o->nodes_sum;
-	P->grad_sum = o->grad_sum;
-	P->lim_sum = o->lim_sum;
-	P->dt_sum = o->dt_sum;
+	P->entropy_fix = (fv_real_t)n->entropy_fix;
+	P->cfl = (fv_real_t)n->cfl;
+	P->limiter_k = (fv_real_t)n->limiter_k;
+	P->order = n->order;
+	P->limiter = n->limiter;
+	P->limiter_all = n->limiter_vars == FV_LIMVARS_ALL;
+	P->steady = n->time_mode == FV_TIME_STEADY;
+	P->lsq = n->gradient == FV_GRAD_LEAST_SQUARES;
+	P->flux_sum = n->flux_sum;
+	P->nodes_sum = n->nodes_sum;
+	P->grad_sum = n->grad_sum;
+	P->lim_sum = n->lim_sum;
+	P->dt_sum = n->dt_sum;
 	for (int k = 0; k < 5; k++)
 		P->winf[k] = (fv_real_t)o->winf[k];
 	P->p_out = (fv_real_t)o->p_out;
@@ -297,9 +266,9 @@ void fv_geo_params(const fv_solver_opts_t *o, fv_params_t *P, int *n_stages, fv_
 		P->xref[d] = (fv_real_t)o->moment_center[d];
 	/* SSP Runge-Kutta (Shu-Osher): q = a q0 + b (q - dt/V R) */
 	rk_a[0] = 0, rk_b[0] = 1;
-	if (o->rk == 1) {
+	if (n->rk == 1) {
 		*n_stages = 1;
-	} else if (o->rk == 3) {
+	} else if (n->rk == 3) {
 		*n_stages = 3;
 		rk_a[1] = (fv_real_t)0.75, rk_b[1] = (fv_real_t)0.25;
 		rk_a[2] = (fv_real_t)(1.0 / 3), rk_b[2] = (fv_real_t)(2.0 / 3);

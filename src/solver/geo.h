@@ -9,8 +9,8 @@
 #include "fvstar/color.h"
 #include "fvstar/partition.h"
 #include "fvstar/solver.h"
-#include "solver/kernels.h"
-#include "solver/view.h"
+#include "kernels/kernels.h"
+#include "kernels/view.h"
 
 /* The colour groups of a blob's faces: color_face[off[k] .. off[k+1]). */
 typedef struct fv_geo_colors {
@@ -18,28 +18,17 @@ typedef struct fv_geo_colors {
 	fv_idx_t off[FV_COLOR_MAX + 1];
 } fv_geo_colors_t;
 
-/* Allocator of the blob into *(void **)pptr (the solver: starpu_malloc). */
+/* Allocator of the blob into *(void **)pptr (the solver: the runtime's pinned memory). */
 typedef fv_err_t (*fv_geo_alloc_t)(void *pptr, size_t bytes, const char *what);
 
 /* Lays out and fills the blob of block bk: the colour groups when a stage
- * uses them (o->*_sum color or auto, o->color_tasks), its faces reordered
- * by colour when o->face_order_color (Zhang 2022 Alg. 11), the cell-to-node
- * lists when o->nodes_sum needs them. *mem receives the blob. */
+ * uses them (o->num.*_sum color or auto, color_tasks), its faces reordered
+ * by colour when num.face_order = color (Zhang 2022 Alg. 11), the cell-to-node
+ * lists when num.nodes_sum needs them. *mem receives the blob. */
 fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *o, int n_markers, fv_geo_alloc_t alloc,
 		      fv_layout_t *L, void **mem, fv_geo_colors_t *colors);
 
 /* The kernels' parameters and the Runge-Kutta coefficients of o. */
 void fv_geo_params(const fv_solver_opts_t *o, fv_params_t *P, int *n_stages, fv_real_t rk_a[3], fv_real_t rk_b[3]);
-
-/* The race strategies of o, in the order of their case keys
- * fv_sum_keys[] (flux_sum, nodes_sum, gradient_sum, limiter_sum,
- * timestep_sum), and the name of a strategy value. */
-#define FV_N_SUMS 5
-extern const char *const fv_sum_keys[FV_N_SUMS];
-void fv_geo_sums(const fv_solver_opts_t *o, int sums[FV_N_SUMS]);
-const char *fv_sum_name(int sum);
-
-/* Checks the strategy options of o, naming the offending one. */
-fv_err_t fv_geo_check_opts(const fv_solver_opts_t *o);
 
 #endif

@@ -31,7 +31,7 @@ expect 2 "color_tasks = yes" bench stage "$tmp/w.cfg" numerics.color_tasks=yes
 expect 2 "option --iterations: '0' is not an integer" bench stage "$tmp/w.cfg" --iterations 0
 expect 2 "unknown option '--nope'" bench stage "$tmp/w.cfg" --nope 3
 expect 2 "option --warmup needs a value" bench stage "$tmp/w.cfg" --warmup
-expect 2 "nodes_sum = 'color'" bench stage "$tmp/w.cfg" numerics.nodes_sum=color
+expect 2 "nodes_sum = color" bench stage "$tmp/w.cfg" numerics.nodes_sum=color
 "$fv" mesh gen box --cells tet --nx 20 --ny 2 --nz 2 -o "$tmp/sod.su2" >/dev/null 2>&1 || fail "mesh gen box"
 sed "s|^file = sod.su2|file = $tmp/sod.su2|" "$top_srcdir/cases/sod/sod.cfg" >"$tmp/sod.cfg"
 expect 2 "runs steady cases only" bench stage "$tmp/sod.cfg"

@@ -150,9 +150,9 @@ static void test_conservation_closed_box(void **state)
 	for (int k = 0; k < 5; k++)
 		before[k] = total(&r, k);
 	fv_solver_opts_default(&o);
-	o.steady = 0;
-	o.t_end = 1e9;
-	o.cfl = 0.5;
+	o.num.time_mode = FV_TIME_UNSTEADY;
+	o.num.t_end = 1e9;
+	o.num.cfl = 0.5;
 	solve(&r, &o, 30, &l);
 	for (int k = 0; k < 5; k++)
 		after[k] = total(&r, k);
@@ -204,10 +204,10 @@ static void test_momentum_closed_box(void **state)
 		for (int d = 0; d < 3; d++)
 			before[d] = total(&r, 1 + d);
 		fv_solver_opts_default(&o);
-		o.steady = 0;
-		o.t_end = 1e9;
-		o.cfl = 0.4;
-		o.rk = 1;
+		o.num.time_mode = FV_TIME_UNSTEADY;
+		o.num.t_end = 1e9;
+		o.num.cfl = 0.4;
+		o.num.rk = 1;
 		o.marker_bc = r.bc;
 		o.marker_force = walls;
 		memset(&im, 0, sizeof im);

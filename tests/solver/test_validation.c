@@ -131,11 +131,11 @@ static double sod_error(int nx)
 		set_prim(&s, c, s.m.cell_ctr[c] < 0.5 ? left : right);
 	}
 	fv_solver_opts_default(&o);
-	o.steady = 0;
-	o.t_end = 0.2;
-	o.cfl = 0.5;
-	o.rk = 3;
-	o.limiter_all = 1;
+	o.num.time_mode = FV_TIME_UNSTEADY;
+	o.num.t_end = 0.2;
+	o.num.cfl = 0.5;
+	o.num.rk = 3;
+	o.num.limiter_vars = FV_LIMVARS_ALL;
 	run(&s, &o, 100000, &p);
 	FV_ASSERT_NEAR(p.t, 0.2, 1e-12);
 	for (fv_idx_t c = 0; c < s.m.n_cells; c++) {
@@ -200,7 +200,7 @@ static void test_wedge(void **state)
 		set_prim(&s, c, winf);
 	fv_solver_opts_default(&o);
 	memcpy(o.winf, winf, sizeof winf);
-	o.cfl = 1.5;
+	o.num.cfl = 1.5;
 	p.stop_drop = 6;
 	run(&s, &o, 3000, &p);
 	print_message("wedge: %d iterations, residual drop %.2f orders\n", p.iters, p.drop);
@@ -307,12 +307,12 @@ static double vortex_error(int n, int lsq)
 	}
 	fv_solver_opts_default(&o);
 	memcpy(o.winf, winf, sizeof winf);
-	o.steady = 0;
-	o.t_end = t_end;
-	o.cfl = 0.5;
-	o.rk = 3;
-	o.limiter = 0;
-	o.gradient_lsq = lsq;
+	o.num.time_mode = FV_TIME_UNSTEADY;
+	o.num.t_end = t_end;
+	o.num.cfl = 0.5;
+	o.num.rk = 3;
+	o.num.limiter = FV_LIMITER_NONE;
+	o.num.gradient = lsq ? FV_GRAD_LEAST_SQUARES : FV_GRAD_GREEN_GAUSS;
 	run(&s, &o, 100000, &p);
 	for (fv_idx_t c = 0; c < s.m.n_cells; c++) {
 		double w[5], x = s.m.cell_ctr[c], y = s.m.cell_ctr[nc + (size_t)c];

@@ -118,19 +118,19 @@ static void test_defaults(void **state)
 	assert_true(c.riemann_x0 == 0.5);
 	assert_true(c.riemann_left[0] == 1 && c.riemann_left[1] == 0 && c.riemann_left[2] == 1);
 	assert_true(c.riemann_right[0] == 0.125 && c.riemann_right[1] == 0 && c.riemann_right[2] == 0.1);
-	assert_int_equal(c.flux, FV_FLUX_ROE);
-	assert_true(c.entropy_fix == 0.1);
-	assert_int_equal(c.order, 2);
-	assert_int_equal(c.gradient, FV_GRAD_GREEN_GAUSS);
-	assert_int_equal(c.limiter, FV_LIMITER_VENKATAKRISHNAN);
-	assert_true(c.limiter_k == 5.0);
-	assert_int_equal(c.limiter_vars, FV_LIMVARS_PRESSURE);
-	assert_int_equal(c.rk_stages, 2);
-	assert_true(c.cfl == 1.0);
-	assert_int_equal(c.time_mode, FV_TIME_STEADY);
-	assert_true(c.t_end == 0);
-	assert_int_equal(c.iterations, 1000);
-	assert_true(c.residual_drop == 0);
+	assert_int_equal(c.num.flux, FV_FLUX_ROE);
+	assert_true(c.num.entropy_fix == 0.1);
+	assert_int_equal(c.num.order, 2);
+	assert_int_equal(c.num.gradient, FV_GRAD_GREEN_GAUSS);
+	assert_int_equal(c.num.limiter, FV_LIMITER_VENKATAKRISHNAN);
+	assert_true(c.num.limiter_k == 5.0);
+	assert_int_equal(c.num.limiter_vars, FV_LIMVARS_PRESSURE);
+	assert_int_equal(c.num.rk, 2);
+	assert_true(c.num.cfl == 1.0);
+	assert_int_equal(c.num.time_mode, FV_TIME_STEADY);
+	assert_true(c.num.t_end == 0);
+	assert_int_equal(c.num.iterations, 1000);
+	assert_true(c.num.residual_drop == 0);
 	assert_int_equal(c.n_bc, 0);
 	assert_true(c.p_out == 0);
 	assert_int_equal(c.blocks, 0);
@@ -237,18 +237,18 @@ static void check_full(const fv_case_t *c, const char *dir)
 	assert_true(c->riemann_x0 == -0.25);
 	assert_true(c->riemann_left[0] == 2 && c->riemann_left[1] == 0.5 && c->riemann_left[2] == 3);
 	assert_true(c->riemann_right[0] == 0.5 && c->riemann_right[1] == -1 && c->riemann_right[2] == 0.25);
-	assert_true(c->entropy_fix == 0.05);
-	assert_int_equal(c->order, 1);
-	assert_int_equal(c->gradient, FV_GRAD_LEAST_SQUARES);
-	assert_int_equal(c->limiter, FV_LIMITER_BARTH);
-	assert_true(c->limiter_k == 0.3);
-	assert_int_equal(c->limiter_vars, FV_LIMVARS_ALL);
-	assert_int_equal(c->rk_stages, 3);
-	assert_true(c->cfl == 2.5);
-	assert_int_equal(c->time_mode, FV_TIME_UNSTEADY);
-	assert_true(c->t_end == 0.2);
-	assert_int_equal(c->iterations, 50);
-	assert_true(c->residual_drop == 6);
+	assert_true(c->num.entropy_fix == 0.05);
+	assert_int_equal(c->num.order, 1);
+	assert_int_equal(c->num.gradient, FV_GRAD_LEAST_SQUARES);
+	assert_int_equal(c->num.limiter, FV_LIMITER_BARTH);
+	assert_true(c->num.limiter_k == 0.3);
+	assert_int_equal(c->num.limiter_vars, FV_LIMVARS_ALL);
+	assert_int_equal(c->num.rk, 3);
+	assert_true(c->num.cfl == 2.5);
+	assert_int_equal(c->num.time_mode, FV_TIME_UNSTEADY);
+	assert_true(c->num.t_end == 0.2);
+	assert_int_equal(c->num.iterations, 50);
+	assert_true(c->num.residual_drop == 6);
 	assert_int_equal(c->n_bc, 6);
 	assert_string_equal(c->bc[0].marker, "wing");
 	assert_int_equal(c->bc[0].kind, FV_BC_SLIP_WALL);
@@ -381,7 +381,7 @@ static void test_overrides(void **state)
 							     "[bc]\nxmin = wall\n")));
 	/* the command line replaces file values, once each */
 	FV_ASSERT_OK(fv_case_set(&c, "numerics.cfl", "3", "command line"));
-	assert_true(c.cfl == 3);
+	assert_true(c.num.cfl == 3);
 	FV_ASSERT_ERR(fv_case_set(&c, "numerics.cfl", "4", "command line"), FV_ERR_ARG,
 		      "command line: [numerics] cfl = '4': given twice");
 	FV_ASSERT_OK(fv_case_set_arg(&c, "flow.alpha=2.5", "command line"));
@@ -410,7 +410,7 @@ static void test_overrides(void **state)
 		      "argv[3]: [numerics] unknown key 'foo'");
 	FV_ASSERT_ERR(fv_case_set_arg(&c, "nosuch.foo=2", NULL), FV_ERR_ARG, "unknown section [nosuch]");
 	/* a failed set leaves the value alone */
-	assert_int_equal(c.limiter, FV_LIMITER_VENKATAKRISHNAN);
+	assert_int_equal(c.num.limiter, FV_LIMITER_VENKATAKRISHNAN);
 	FV_ASSERT_OK(fv_case_finish(&c));
 }
 

@@ -80,11 +80,11 @@ static void test_face_order(void **state)
 				fv_geo_colors_t c0, c1;
 				fv_solver_opts_default(&o);
 				o.marker_bc = bc;
-				o.coloring = FV_COLOR_MINIMAL;
-				o.flux_sum = FV_SUM_COLOR;
+				o.num.coloring = FV_COLOR_MINIMAL;
+				o.num.flux_sum = FV_SUM_COLOR;
 				FV_ASSERT_OK(fv_geo_build(&bl[b], &o, m.n_markers, plain_alloc, &L0, &g0, &c0));
-				o.face_order_color = 1;
-				o.nodes_sum = FV_SUM_ATOMIC;
+				o.num.face_order = FV_FACE_ORDER_COLOR;
+				o.num.nodes_sum = FV_SUM_ATOMIC;
 				FV_ASSERT_OK(fv_geo_build(&bl[b], &o, m.n_markers, plain_alloc, &L1, &g1, &c1));
 				fv_view_t v0 = fv_view_make(g0, &L0), v1 = fv_view_make(g1, &L1);
 				assert_int_equal(c0.n, c1.n);
@@ -216,17 +216,21 @@ static void test_opts_errors(void **state)
 	fv_solver_opts_t o;
 	(void)state;
 	fv_solver_opts_default(&o);
-	FV_ASSERT_OK(fv_geo_check_opts(&o));
-	o.nodes_sum = FV_SUM_COLOR;
-	FV_ASSERT_ERR(fv_geo_check_opts(&o), FV_ERR_ARG, "nodes_sum = color");
+	const char *key = NULL;
+	FV_ASSERT_OK(fv_numerics_check(&o.num, NULL));
+	o.num.nodes_sum = FV_SUM_COLOR;
+	FV_ASSERT_ERR(fv_numerics_check(&o.num, &key), FV_ERR_ARG, "nodes_sum = color");
+	assert_string_equal(key, "nodes_sum");
 	fv_solver_opts_default(&o);
-	o.gradient_lsq = 1;
-	o.grad_sum = FV_SUM_ATOMIC;
-	FV_ASSERT_ERR(fv_geo_check_opts(&o), FV_ERR_ARG, "needs the Green-Gauss gradient");
-	o.grad_sum = FV_SUM_AUTO;
-	FV_ASSERT_OK(fv_geo_check_opts(&o));
-	o.lim_sum = 9;
-	FV_ASSERT_ERR(fv_geo_check_opts(&o), FV_ERR_ARG, "limiter_sum");
+	o.num.gradient = FV_GRAD_LEAST_SQUARES;
+	o.num.grad_sum = FV_SUM_ATOMIC;
+	FV_ASSERT_ERR(fv_numerics_check(&o.num, &key), FV_ERR_ARG, "needs gradient = green-gauss");
+	assert_string_equal(key, "gradient_sum");
+	o.num.grad_sum = FV_SUM_AUTO;
+	FV_ASSERT_OK(fv_numerics_check(&o.num, NULL));
+	o.num.lim_sum = 9;
+	FV_ASSERT_ERR(fv_numerics_check(&o.num, &key), FV_ERR_ARG, "limiter_sum");
+	assert_string_equal(key, "limiter_sum");
 }
 
 int main(void)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* One block's read-only mesh data as a single buffer (one StarPU handle,
  * copied once to each GPU) and the typed view the kernels read it through. */
-#ifndef FVSTAR_SOLVER_VIEW_H
-#define FVSTAR_SOLVER_VIEW_H
+#ifndef FVSTAR_KERNELS_VIEW_H
+#define FVSTAR_KERNELS_VIEW_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,15 +2,16 @@
 /* Loop bodies of the solver stages, one per cell, face or node, shared by
  * the CPU codelets (plain loops) and the CUDA codelets (one thread each).
  * Fields are SoA over the block's local cells: w[v * n_cells + c]. */
-#ifndef FVSTAR_SOLVER_KERNELS_H
-#define FVSTAR_SOLVER_KERNELS_H
+#ifndef FVSTAR_KERNELS_KERNELS_H
+#define FVSTAR_KERNELS_KERNELS_H
 
+#include "fvstar/numerics.h"
 #include "fvstar/types.h"
 #include "physics/bc.h"
 #include "physics/gas.h"
 #include "physics/limiter.h"
 #include "physics/roe.h"
-#include "solver/view.h"
+#include "kernels/view.h"
 
 #ifdef __CUDACC__
 #define FV_MIN(a, b) fmin((a), (b))
@@ -38,27 +39,28 @@ FV_HD void fv_k_add(fv_real_t *p, fv_real_t x, int atomic)
 }
 
 #ifdef __CUDA_ARCH__
-/* *p = min(*p, x), or max with max set, by compare-and-swap on the bits */
+/* *p = min(*p, x), or max with max set, atomically, by the integer ordering
+ * of IEEE values: non-negative values order like their bits as signed
+ * integers, negative ones in reverse as unsigned integers (so the min of a
+ * negative is an unsigned max). Exact, one atomic, no CAS loop. */
 __device__ __forceinline__ void fv_k_atomic_minmax(double *p, double x, int max)
 {
-	unsigned long long *a = (unsigned long long *)p, old = *a, was;
-	while (max ? x > __longlong_as_double((long long)old) : x < __longlong_as_double((long long)old)) {
-		was = old;
-		old = atomicCAS(a, was, (unsigned long long)__double_as_longlong(x));
-		if (old == was)
-			break;
-	}
+	long long b = __double_as_longlong(x);
+	unsigned long long u = (unsigned long long)b;
+	if (b >= 0)
+		max ? atomicMax((long long *)p, b) : atomicMin((long long *)p, b);
+	else
+		max ? atomicMin((unsigned long long *)p, u) : atomicMax((unsigned long long *)p, u);
 }
 
 __device__ __forceinline__ void fv_k_atomic_minmax(float *p, float x, int max)
 {
-	unsigned *a = (unsigned *)p, old = *a, was;
-	while (max ? x > __int_as_float((int)old) : x < __int_as_float((int)old)) {
-		was = old;
-		old = atomicCAS(a, was, (unsigned)__float_as_int(x));
-		if (old == was)
-			break;
-	}
+	int b = __float_as_int(x);
+	unsigned u = (unsigned)b;
+	if (b >= 0)
+		max ? atomicMax((int *)p, b) : atomicMin((int *)p, b);
+	else
+		max ? atomicMin((unsigned *)p, u) : atomicMax((unsigned *)p, u);
 }
 #endif
 
@@ -76,14 +78,6 @@ FV_HD void fv_k_minmax(fv_real_t *p, fv_real_t x, int max, int atomic)
 		*p = x;
 }
 
-/* Race strategies of a scatter stage (a loop over faces or cells adding
- * into cells or nodes): FV_SUM_ATOMIC, a face loop (cell loop for node
- * values) with atomics; FV_SUM_GATHER, a loop over the targets, each
- * gathering its own sum (no race, deterministic); FV_SUM_COLOR, a face loop
- * per colour group of faces that share no cell (plain adds, deterministic);
- * FV_SUM_AUTO, every CUDA variant in the codelet, the scheduler picks. */
-enum { FV_SUM_ATOMIC = 0, FV_SUM_GATHER = 1, FV_SUM_COLOR = 2, FV_SUM_AUTO = 3 };
-
 /* Scalars every stage may need; passed by value with each task. */
 typedef struct fv_params {
 	fv_real_t gamma;
@@ -91,11 +85,11 @@ typedef struct fv_params {
 	fv_real_t cfl;
 	fv_real_t limiter_k;
 	int order;          /* 1 or 2 */
-	int limiter;        /* 0 none, 1 Venkatakrishnan, 2 Barth-Jespersen */
+	int limiter;        /* fv_limiter_t */
 	int limiter_all;    /* 1: per variable; 0: from pressure, for all */
 	int steady;         /* local (1) or global (0) time step */
 	int lsq;            /* gradient: 1 weighted least squares, 0 Green-Gauss */
-	/* race strategy of each scatter stage (fv_sum_t): the GPU variant
+	/* race strategy of each scatter stage (fv_sum_t, fvstar/numerics.h): the GPU variant
 	 * that runs, and the loop the CPU codelet runs (face loops in face or
 	 * colour order for atomic and color, plain adds on one thread) */
 	int flux_sum;
@@ -270,7 +264,7 @@ FV_HD void fv_k_limiter_from(const fv_view_t *v, const fv_params_t *P, const fv_
 		fv_k_to_face(v, c, v->cell_face[k], dx);
 		for (int q = q0; q < q1; q++) {
 			fv_real_t d2 = fv_k_grad_dot(grad, v->n_cells, c, q, dx);
-			fv_real_t p = P->limiter == 2 ? fv_barth(wmax[q] - wc[q], wmin[q] - wc[q], d2)
+			fv_real_t p = P->limiter == FV_LIMITER_BARTH ? fv_barth(wmax[q] - wc[q], wmin[q] - wc[q], d2)
 						      : fv_venkat(wmax[q] - wc[q], wmin[q] - wc[q], d2, eps2);
 			lim[q] = FV_MIN(lim[q], p);
 		}

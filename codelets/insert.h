@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/* The tasks the solver submits, one fv_insert_<stage>() per stage (and per
+ * colour group with color_tasks). Each names its task and block in errors,
+ * sets the task's flop count and its worker (a->worker, -1: the scheduler
+ * picks). This is all the solver knows of the codelets: handles are the
+ * runtime's opaque fv_handle_t, arguments the plain fv_task_args_t. */
+#ifndef FVSTAR_CODELETS_INSERT_H
+#define FVSTAR_CODELETS_INSERT_H
+
+#include "fvstar/error.h"
+#include "kernels/task.h"
+#include "runtime/data.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+fv_err_t fv_insert_pack(fv_handle_t geo, fv_handle_t field, fv_handle_t buf, const fv_task_args_t *a);
+fv_err_t fv_insert_unpack(fv_handle_t geo, fv_handle_t buf, fv_handle_t field, const fv_task_args_t *a);
+fv_err_t fv_insert_prim(fv_handle_t q, fv_handle_t w, const fv_task_args_t *a);
+fv_err_t fv_insert_nodes(fv_handle_t geo, fv_handle_t w, fv_handle_t wn, const fv_task_args_t *a);
+/* With a->grouped, the gradient, limiter, time step and flux tasks do one
+ * colour group (color_tasks): group 0 writes the stage's accumulator, the
+ * others add to it, ordered by their access to it; the last finishes the
+ * stage. */
+fv_err_t fv_insert_gradient(fv_handle_t geo, fv_handle_t w, fv_handle_t wn, fv_handle_t grad,
+			    const fv_task_args_t *a);
+/* mm: the face-loop variants' min/max (2 FV_NVAR values per owned cell) */
+fv_err_t fv_insert_limiter(fv_handle_t geo, fv_handle_t w, fv_handle_t grad, fv_handle_t phi, fv_handle_t mm,
+			   const fv_task_args_t *a);
+fv_err_t fv_insert_flux(fv_handle_t geo, fv_handle_t w, fv_handle_t grad, fv_handle_t phi, fv_handle_t res,
+			const fv_task_args_t *a);
+/* clock: NULL in steady runs; unsteady, the time step reduces its minimum
+ * step into it */
+fv_err_t fv_insert_timestep(fv_handle_t geo, fv_handle_t w, fv_handle_t dt, fv_handle_t clock,
+			    const fv_task_args_t *a);
+fv_err_t fv_insert_clock(fv_handle_t clock, fv_handle_t norms, const fv_task_args_t *a);
+fv_err_t fv_insert_update(fv_handle_t geo, fv_handle_t res, fv_handle_t dt, fv_handle_t clock, fv_handle_t q0,
+			  fv_handle_t q, int first, const fv_task_args_t *a);
+fv_err_t fv_insert_norms(fv_handle_t geo, fv_handle_t w, fv_handle_t grad, fv_handle_t phi, fv_handle_t res,
+			 fv_handle_t norms, const fv_task_args_t *a);
+/* The clock's reduction (min of dt_min over blocks). */
+void fv_clock_set_reduction(fv_handle_t clock);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

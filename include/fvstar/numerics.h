@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* The numerical method's choices, defined once: the enumerations shared by
+ * the case file, the solver and the kernels, and the [numerics] section as
+ * one struct that the case file fills and the solver reads as it is. */
+#ifndef FVSTAR_NUMERICS_H
+#define FVSTAR_NUMERICS_H
+
+#include "fvstar/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Race strategy of a scatter stage (a loop over faces or cells adding into
+ * cells or nodes): ATOMIC, a face loop (cell loop for node values) with
+ * atomics on a GPU; GATHER, a loop over the targets, each gathering its
+ * own sum (no race, deterministic); COLOR, a face loop per colour group of
+ * faces that share no cell (plain adds, deterministic); AUTO, every CUDA
+ * variant in the codelet, a perf-model scheduler picks. */
+typedef enum fv_sum { FV_SUM_ATOMIC = 0, FV_SUM_GATHER = 1, FV_SUM_COLOR = 2, FV_SUM_AUTO = 3 } fv_sum_t;
+#define FV_N_SUM_KINDS 4
+typedef enum fv_flux { FV_FLUX_ROE } fv_flux_t;
+typedef enum fv_gradient { FV_GRAD_GREEN_GAUSS, FV_GRAD_LEAST_SQUARES } fv_gradient_t;
+typedef enum fv_limiter { FV_LIMITER_NONE = 0, FV_LIMITER_VENKATAKRISHNAN = 1, FV_LIMITER_BARTH = 2 } fv_limiter_t;
+typedef enum fv_limiter_vars { FV_LIMVARS_PRESSURE, FV_LIMVARS_ALL } fv_limiter_vars_t;
+typedef enum fv_time_mode { FV_TIME_STEADY, FV_TIME_UNSTEADY } fv_time_mode_t;
+typedef enum fv_face_order { FV_FACE_ORDER_NATURAL, FV_FACE_ORDER_COLOR } fv_face_order_t;
+
+/* The [numerics] section. Enumerated fields are int so that the case
+ * file's key table sets every field through its offset; their values are
+ * the enums above (coloring: fv_color_method_t of fvstar/color.h). */
+typedef struct fv_numerics {
+	int flux;               /* fv_flux_t */
+	double entropy_fix;
+	int order;              /* 1 or 2 */
+	int gradient;           /* fv_gradient_t */
+	/* race strategy of each scatter stage (fv_sum_t) */
+	int flux_sum;
+	int nodes_sum;          /* no colour variant: node values scatter into nodes */
+	int grad_sum;           /* Green-Gauss; least squares always gathers */
+	int lim_sum;
+	int dt_sum;
+	int face_order;         /* fv_face_order_t */
+	int coloring;           /* fv_color_method_t */
+	int color_tasks;        /* 0/1: one task per colour group and block */
+	int limiter;            /* fv_limiter_t */
+	double limiter_k;
+	int limiter_freeze;     /* > 0: keep the limiter of that iteration after it */
+	int limiter_vars;       /* fv_limiter_vars_t */
+	int rk;                 /* 1 (forward Euler), 2 or 3 stages (SSP) */
+	double cfl;
+	int time_mode;          /* fv_time_mode_t */
+	double t_end;           /* 0: not set */
+	int iterations;
+	double residual_drop;   /* orders of magnitude; 0: off */
+} fv_numerics_t;
+
+/* The five strategy keys, in this order, and their values in n. */
+#define FV_N_SUMS 5
+extern const char *const fv_sum_keys[FV_N_SUMS]; /* flux_sum, nodes_sum, gradient_sum, limiter_sum, timestep_sum */
+extern const char *const fv_sum_names[FV_N_SUM_KINDS + 1]; /* atomic, gather, color, auto, NULL */
+void fv_numerics_sums(const fv_numerics_t *n, int sums[FV_N_SUMS]);
+const char *fv_sum_name(int sum);
+
+/* Every [numerics] key at the default of the case file's key table
+ * (src/io/case.c): the one place defaults are written. */
+void fv_numerics_default(fv_numerics_t *n);
+/* The combinations the solver cannot run, refused naming the key. */
+/* key (may be NULL) receives the offending key's name. */
+fv_err_t fv_numerics_check(const fv_numerics_t *n, const char **key);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

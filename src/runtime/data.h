@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/* The solver's data as the runtime holds it: registered arrays (vectors of
+ * values in main memory that StarPU copies to the workers that need them),
+ * their acquisition by the host, and the residual/force ring read back
+ * without waiting. The solver sees opaque handles; only src/runtime and
+ * codelets/ know they are StarPU handles. */
+#ifndef FVSTAR_RUNTIME_DATA_H
+#define FVSTAR_RUNTIME_DATA_H
+
+#include <stddef.h>
+
+#include "fvstar/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A registered array (a starpu_data_handle_t). */
+typedef struct fv_handle *fv_handle_t;
+
+/* n elements of elem bytes in pinned main memory, zeroed, registered:
+ * *(void **)mem receives the memory, *h the handle; what names it in
+ * errors (a count over StarPU's 32-bit vector size is refused). */
+fv_err_t fv_runtime_vector(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what);
+/* Allocation alone (pinned, zeroed, at least 8 bytes) into *(void **)mem,
+ * and its release; then the registration of such memory as n elements of
+ * elem bytes. */
+fv_err_t fv_runtime_alloc(void *mem, size_t bytes, const char *what);
+void fv_runtime_free(void *mem);
+fv_err_t fv_runtime_register(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what);
+/* Drops the handle without writing a device copy back (the caller has read
+ * what it needs), then frees mem (may be NULL). Safe on a NULL handle. */
+void fv_runtime_drop(fv_handle_t *h, void *mem);
+
+/* The host's own access to a handle's data, waiting for the tasks before
+ * it: read, or write (the tasks after it see the host's values). */
+fv_err_t fv_runtime_acquire(fv_handle_t h, int write, const char *what);
+void fv_runtime_release(fv_handle_t h);
+/* Waits for every submitted task. */
+void fv_runtime_wait_all(void);
+
+/*
+ * The ring of reductions read back without waiting: n_slots slots of
+ * n_rows rows of row_len doubles, one handle per row. A slot serves one
+ * iteration: tasks write its rows (one per block, plus extra rows such as
+ * the clock's), fv_ring_post asks for all of them asynchronously, and
+ * fv_ring_wait returns the slot's rows once every one has been written,
+ * in row order, whichever worker wrote them and in whatever order.
+ */
+typedef struct fv_ring fv_ring_t;
+fv_err_t fv_ring_create(fv_ring_t **r, int n_slots, int n_rows, int row_len);
+fv_handle_t fv_ring_row(const fv_ring_t *r, int slot, int row);
+/* Reads rows 0 .. n_rows-1 of the slot back as soon as they are written;
+ * tag (the iteration) names it in errors. */
+fv_err_t fv_ring_post(fv_ring_t *r, int slot, int n_rows, int tag);
+/* The rows of the slot, [n_rows * row_len], once all have been read. */
+const double *fv_ring_wait(fv_ring_t *r, int slot);
+void fv_ring_destroy(fv_ring_t *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/* Execution traces: FxT recording by the FxT build of StarPU, and the
+ * conversion of its file for ViTE and StarVZ (fvstar/runtime.h). */
+#define _GNU_SOURCE /* dladdr */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <starpu.h>
+
+#include "config.h"
+#include "fvstar/runtime.h"
+
+#define PATH_MAX_ 4096
+
+/*
+ * Traces: the plain StarPU library is loaded by default (FxT costs time
+ * even when not tracing); a traced run re-executes itself with the FxT
+ * build first on the library path, records into the trace directory, and
+ * converts the FxT file with starpu_fxt_tool into paje.trace (ViTE),
+ * tasks.rec and dag.dot there.
+ */
+static int fxt_library_loaded(void)
+{
+	Dl_info info;
+	size_t n = strlen(FV_STARPU_TRACE_LIBDIR);
+	return dladdr((void *)starpu_init, &info) && info.dli_fname &&
+	       strncmp(info.dli_fname, FV_STARPU_TRACE_LIBDIR, n) == 0;
+}
+
+fv_err_t fv_runtime_trace_prepare(const char *dir, int argc, char **argv)
+{
+	char prefix[PATH_MAX_ + 2];
+	if (!dir || !dir[0])
+		return FV_OK;
+	if (!fxt_library_loaded()) {
+		const char *old = getenv("LD_LIBRARY_PATH");
+		char *path, **args;
+		FV_CHECK(!getenv("FVSTAR_TRACE_REEXEC"), FV_ERR_RUNTIME,
+			 "[output] trace: the FxT-enabled StarPU in %s could not be loaded", FV_STARPU_TRACE_LIBDIR);
+		FV_CALL(fv_malloc(&path, strlen(FV_STARPU_TRACE_LIBDIR) + (old ? strlen(old) : 0) + 2, 1, "library path"));
+		sprintf(path, "%s%s%s", FV_STARPU_TRACE_LIBDIR, old ? ":" : "", old ? old : "");
+		setenv("LD_LIBRARY_PATH", path, 1);
+		setenv("FVSTAR_TRACE_REEXEC", "1", 1);
+		free(path);
+		FV_CALL(fv_calloc(&args, (size_t)argc + 3, sizeof *args, "arguments"));
+		args[0] = (char *)"fvstar";
+		for (int i = 0; i < argc; i++)
+			args[i + 1] = argv[i];
+		fflush(NULL);
+		execv("/proc/self/exe", args);
+		free(args);
+		return FV_ERROR(FV_ERR_RUNTIME, "re-executing fvstar with the FxT StarPU failed: %s", strerror(errno));
+	}
+	snprintf(prefix, sizeof prefix, "%s/", dir);
+	setenv("STARPU_FXT_PREFIX", prefix, 1);
+	setenv("STARPU_FXT_TRACE", "1", 1);
+	return FV_OK;
+}
+
+fv_err_t fv_runtime_trace_convert(const char *dir)
+{
+	char tool[PATH_MAX_], input[PATH_MAX_] = "";
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	pid_t pid;
+	int status;
+	FV_CHECK(d, FV_ERR_IO, "%s: cannot open the trace directory: %s", dir, strerror(errno));
+	while ((e = readdir(d)))
+		if (strncmp(e->d_name, "prof_file_", 10) == 0)
+			snprintf(input, sizeof input, "%s", e->d_name);
+	closedir(d);
+	FV_CHECK(input[0], FV_ERR_RUNTIME, "%s: StarPU wrote no FxT file (prof_file_*)", dir);
+	snprintf(tool, sizeof tool, "%s/starpu_fxt_tool", FV_STARPU_BINDIR);
+	fflush(NULL);
+	pid = fork();
+	FV_CHECK(pid >= 0, FV_ERR_RUNTIME, "fork for starpu_fxt_tool failed: %s", strerror(errno));
+	if (pid == 0) {
+		/* the tool writes its outputs into its working directory */
+		if (chdir(dir) == 0) {
+			int devnull = open("/dev/null", O_WRONLY);
+			if (devnull >= 0)
+				dup2(devnull, 1);
+			execl(tool, "starpu_fxt_tool", "-i", input, (char *)NULL);
+		}
+		_exit(127);
+	}
+	FV_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0, FV_ERR_RUNTIME,
+		 "%s -i %s/%s failed (exit %d)", tool, dir, input, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	fprintf(stderr, "fvstar: trace in %s: paje.trace (ViTE), tasks.rec, dag.dot\n", dir);
+	return FV_OK;
+}
+
