@@ -83,6 +83,7 @@ typedef struct fv_case {
 	int vtu;                          /* 0/1 */
 	int vtu_block_id;                 /* 0/1 */
 	int restart_every;                /* 0: only at the end */
+	int snapshot_every;               /* 0: no state kept for a diverged run */
 	char restart_from[FV_CASE_PATH_MAX];
 	char trace_dir[FV_CASE_PATH_MAX];
 

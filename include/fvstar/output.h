@@ -20,6 +20,9 @@ extern "C" {
 
 /* Creates dir and its missing parents (like mkdir -p). */
 fv_err_t fv_output_mkdir(const char *dir);
+/* A file can be created and written in dir (checked before a run starts,
+ * not after its last iteration); what names the setting in the message. */
+fv_err_t fv_output_check_writable(const char *dir, const char *what);
 
 /* ----------------------------------------------------------- history CSV */
 

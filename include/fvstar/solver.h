@@ -24,6 +24,9 @@ typedef struct fv_solver_opts {
 	double moment_center[3];
 	int lookahead;          /* iterations submitted ahead of the last done */
 	int pin_blocks;         /* 1: with only GPUs working, block b runs on GPU b mod n */
+	int snapshot_every;     /* > 0: keep copies of the state of every such
+	                           iteration (two, where the state lives), the last
+	                           good one for a diverged run; 0: none */
 } fv_solver_opts_t;
 
 /* One finished iteration, handed to the caller in order. */
@@ -56,6 +59,11 @@ fv_err_t fv_solver_get_state(fv_solver_t *s, fv_real_t *q_global);
  * physical time starts at t0. *done receives the last iteration done. */
 fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0, fv_iter_cb cb, void *ctx,
 		       int *done);
+/* After fv_solver_run stopped on a divergence first seen at iteration
+ * bad: the last kept state whose next residual was finite (iteration
+ * <= bad - 2) into q_global, its iteration into *iter; FV_ERR_ARG when
+ * none is kept (snapshot_every 0, or the run diverged before the first). */
+fv_err_t fv_solver_get_good_state(fv_solver_t *s, int bad, fv_real_t *q_global, int *iter);
 void fv_solver_destroy(fv_solver_t *s);
 
 #ifdef __cplusplus

@@ -32,6 +32,18 @@ typedef struct run_ctx {
 	fv_err_t err;           /* a failed history write stops the run */
 } run_ctx_t;
 
+/* "42 s", "3 min 05 s", "2 h 10 min". */
+static void duration_text(double t, char *buf, size_t n)
+{
+	long s = t > 0 && t < 1e9 ? (long)(t + 0.5) : 0;
+	if (s < 60)
+		snprintf(buf, n, "%ld s", s);
+	else if (s < 3600)
+		snprintf(buf, n, "%ld min %02ld s", s / 60, s % 60);
+	else
+		snprintf(buf, n, "%ld h %02ld min", s / 3600, s % 3600 / 60);
+}
+
 static int on_iteration(const fv_iter_info_t *info, void *arg)
 {
 	run_ctx_t *r = (run_ctx_t *)arg;
@@ -61,12 +73,18 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 			eta = wall * (r->c->num.t_end - info->t) / (info->t - r->t_start);
 		else
 			eta = per * (r->first_iter + r->c->num.iterations - 1 - info->iter);
-		fprintf(stderr, "iter %6d  res(rho) %.4e  drop %6.2f", info->iter, info->res[0], drop);
+		char eta_text[32];
+		int last = r->first_iter + r->c->num.iterations - 1, w = snprintf(NULL, 0, "%d", last);
+		duration_text(eta, eta_text, sizeof eta_text);
+		/* the drop in orders of magnitude of the density residual since
+		 * the first iteration, positive as it falls */
+		fprintf(stderr, "iteration %*d/%d  res(rho) %.3e  %s %5.2f orders", w, info->iter, last, info->res[0],
+			drop >= 0 ? "dropped" : "rose", fabs(drop));
 		if (r->forces)
 			fprintf(stderr, "  CL %.6f  CD %.6f", r->coef[2], r->coef[0]);
 		if (r->c->num.time_mode == FV_TIME_UNSTEADY)
 			fprintf(stderr, "  t %.6g/%g", info->t, r->c->num.t_end);
-		fprintf(stderr, "  %.3g s/iter  ETA %.0f s\n", per, eta);
+		fprintf(stderr, "  %.3g s/it  ETA %s\n", per, eta_text);
 	}
 	r->last_iter = info->iter;
 	r->t = info->t;
@@ -177,6 +195,74 @@ static json_t *summary_json(const fv_case_t *c, const fv_mesh_t *m, int nb, cons
 	return root;
 }
 
+/* A cell's number in the mesh file, from 1. */
+static long long cell_number(const fv_mesh_t *m, fv_idx_t i)
+{
+	(void)m;
+	return (long long)i + 1;
+}
+
+/* A cell as the user knows it: its number in the mesh file and where it is. */
+static void cell_label(const fv_mesh_t *m, fv_idx_t i, char *buf, size_t n)
+{
+	size_t N = (size_t)m->n_cells;
+	snprintf(buf, n, "cell %lld of %s at (%.6g, %.6g, %.6g)", (long long)cell_number(m, i), m->source,
+		 (double)m->cell_ctr[i], (double)m->cell_ctr[N + (size_t)i], (double)m->cell_ctr[2 * N + (size_t)i]);
+}
+
+/* A run stopped on a non-finite residual at iteration bad: the cells that
+ * hold non-physical values, the last good state into solution.vtu (the
+ * restart file stays as it was), and what usually helps. */
+static fv_err_t diverged(const fv_case_t *c, const fv_mesh_t *m, fv_solver_t *s, fv_real_t *q, int bad,
+			 int restart_at)
+{
+	char what[1024], where[FV_CASE_PATH_MAX + 256] = "", saved[FV_CASE_PATH_MAX + 160], path[FV_CASE_PATH_MAX + 32];
+	size_t N = (size_t)m->n_cells;
+	fv_idx_t n_bad = 0, first = -1;
+	int good = -1;
+	char restart[FV_CASE_PATH_MAX + 96];
+	snprintf(what, sizeof what, "%s", fv_errmsg());
+	if (restart_at >= 0)
+		snprintf(restart, sizeof restart, "%s/restart.bin of iteration %d is intact%s", c->out_dir, restart_at,
+			 restart_at >= bad - 1 ? " (but its state already leads to the divergence)" : "");
+	else
+		snprintf(restart, sizeof restart, "this run wrote no restart file (output.restart_every)");
+	if (fv_solver_get_state(s, q) == FV_OK) {
+		double gm1 = c->gamma - 1;
+		for (size_t i = 0; i < N; i++) {
+			double rho = q[i], e = q[4 * N + i], ke = 0;
+			for (int d = 1; d <= 3; d++)
+				ke += 0.5 * (double)q[d * N + i] * (double)q[d * N + i] / rho;
+			int ok = isfinite(rho) && rho > 0 && isfinite(e) && gm1 * (e - ke) > 0;
+			for (int k = 1; k <= 3; k++)
+				ok = ok && isfinite(q[k * N + i]);
+			if (!ok) {
+				n_bad++;
+				/* the first in the file's order */
+				if (first < 0 || cell_number(m, (fv_idx_t)i) < cell_number(m, first))
+					first = (fv_idx_t)i;
+			}
+		}
+		if (first >= 0) {
+			char label[FV_CASE_PATH_MAX + 96];
+			cell_label(m, first, label, sizeof label);
+			snprintf(where, sizeof where, "; when it stopped, %lld cells held a non-physical state, the first %s",
+				 (long long)n_bad, label);
+		}
+	}
+	snprintf(path, sizeof path, "%s/solution.vtu", c->out_dir);
+	if (fv_solver_get_good_state(s, bad, q, &good) == FV_OK &&
+	    fv_solution_write_vtu(path, m, q, (fv_real_t)c->gamma, NULL) == FV_OK)
+		snprintf(saved, sizeof saved, "; %s holds the state of iteration %d, the last good one kept", path, good);
+	else
+		snprintf(saved, sizeof saved, "; no good state was kept (output.snapshot_every)");
+	return FV_ERROR(FV_ERR_NUMERIC,
+			"%s%s%s; %s. Usual remedies: a lower CFL (numerics.cfl = %g now), a first-order start "
+			"(numerics.order = 1 for a few hundred iterations, then continue from its restart with order = "
+			"2), boundary conditions that match the flow",
+			what, where, saved, restart, c->num.cfl);
+}
+
 fv_err_t fv_app_load_mesh(const fv_case_t *c, fv_mesh_t *m)
 {
 	FV_CALL(fv_mesh_read(m, c->mesh_file));
@@ -221,6 +307,7 @@ fv_err_t fv_app_solver_opts(const fv_case_t *c, const fv_mesh_t *m, fv_solver_op
 	so->num = c->num;
 	so->gamma = c->gamma;
 	so->pin_blocks = c->pin_blocks;
+	so->snapshot_every = c->snapshot_every;
 	fv_case_freestream(c, so->winf);
 	so->p_out = c->p_out;
 	so->marker_bc = *bc;
@@ -251,7 +338,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	int8_t *bc = NULL;
 	uint8_t *is_force = NULL;
 	run_ctx_t r;
-	int nb = 0, runtime_up = 0, first = 1, done = 0;
+	int nb = 0, runtime_up = 0, first = 1, done = 0, restart_at = -1;
 	double t0 = 0, wall = 0;
 	fv_err_t err = FV_OK;
 	char path[FV_CASE_PATH_MAX + 32];
@@ -262,9 +349,19 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	for (int i = 2; i < argc; i++)
 		FV_CALL(fv_case_set_arg(&c, argv[i], "command line"));
 	FV_CALL(fv_case_finish(&c));
+	/* the effective case opens the log: every key, and where each value
+	 * that is not a default came from */
+	if (!getenv("FVSTAR_TRACE_REEXEC")) {
+		fprintf(stderr, "fvstar: the effective case (fvstar keys explains each key):\n");
+		fv_case_print(&c, stderr);
+	}
+	/* every output place is checked now, not after the last iteration */
 	FV_CALL(fv_output_mkdir(c.out_dir));
-	if (c.trace_dir[0])
+	FV_CALL(fv_output_check_writable(c.out_dir, "[output] dir ="));
+	if (c.trace_dir[0]) {
 		FV_CALL(fv_output_mkdir(c.trace_dir));
+		FV_CALL(fv_output_check_writable(c.trace_dir, "[output] trace ="));
+	}
 	FV_CALL(fv_runtime_trace_prepare(c.trace_dir, argc, argv));
 	fv_mesh_init(&m);
 	memset(&r, 0, sizeof r);
@@ -338,11 +435,14 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 			if (err != FV_OK)
 				break;
 			FV_CALL_GOTO(err, out, write_restart(c.out_dir, &c, solver, q, m.n_cells, nb, done, r.t, r.res0));
+			restart_at = done;
 			if (done < to)
 				break; /* converged or reached t_end */
 			from = to + 1;
 		}
 		wall = fv_now() - start;
+		if (err == FV_ERR_NUMERIC)
+			err = diverged(&c, &m, solver, q, done, restart_at);
 		if (err != FV_OK) {
 			fv_error_trace(err, __FILE__, __LINE__);
 			goto out;

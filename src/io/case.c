@@ -237,6 +237,10 @@ static const key_desc_t keys[] = {
 	TEXT_KEY("output", "restart", T_STR, restart_from, "", NULL,
 		 "Restart file to continue from (relative to the working directory); empty: start from "
 		 "the initial state."),
+	INT_KEY("output", "snapshot_every", snapshot_every, 0, INT_MAX, "50", NULL,
+		"Keep a copy of the state every this many iterations (two copies, where the state lives: 10 "
+		"values per cell more on a GPU), so that a run that diverges writes the last good state to "
+		"solution.vtu; 0: none. At least 6."),
 	TEXT_KEY("output", "trace", T_STR, trace_dir, "", NULL,
 		 "Directory for an execution trace (FxT, converted for ViTE/StarVZ); empty: no trace."),
 

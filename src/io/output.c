@@ -4,6 +4,7 @@
 #include "fvstar/output.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,23 @@ fv_err_t fv_output_mkdir(const char *dir)
 			buf[i] = '/';
 	}
 	return FV_OK;
+}
+
+fv_err_t fv_output_check_writable(const char *dir, const char *what)
+{
+	char path[FV_CASE_PATH_MAX + 64];
+	snprintf(path, sizeof path, "%s/.fvstar-write-test-%ld", dir, (long)getpid());
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	int e = errno;
+	if (fd >= 0) {
+		ssize_t w = write(fd, "x", 1);
+		e = errno;
+		int c = close(fd);
+		unlink(path);
+		if (w == 1 && c == 0)
+			return FV_OK;
+	}
+	return FV_ERROR(FV_ERR_IO, "%s %s: cannot write there (%s); nothing has been run", what, dir, strerror(e));
 }
 
 /* ------------------------------------------------------------ history */

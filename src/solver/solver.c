@@ -24,9 +24,10 @@
 
 /* The fields of a block, SoA over its local cells (or nodes, or owned
  * cells), each one registered array. */
-enum { F_Q, F_Q0, F_W, F_WN, F_GRAD, F_PHI, F_MM, F_RES, F_DT, N_FIELDS };
-static const char *const field_names[N_FIELDS] = {"state",     "stage state", "primitives", "node values", "gradients",
-						  "limiter",   "limiter min/max", "residual", "time step"};
+enum { F_Q, F_Q0, F_W, F_WN, F_GRAD, F_PHI, F_MM, F_RES, F_DT, F_SNAP0, F_SNAP1, N_FIELDS };
+static const char *const field_names[N_FIELDS] = {
+	"state",  "stage state", "primitives", "node values", "gradients", "limiter", "limiter min/max",
+	"residual", "time step", "state snapshot", "state snapshot"};
 
 /* The fields the halo exchanges move, and their values per cell. */
 enum { HALO_Q, HALO_GRAD, HALO_PHI, N_HALOS };
@@ -62,6 +63,7 @@ struct fv_solver {
 	fv_handle_t clock;     /* unsteady only */
 	fv_ring_t *ring;       /* RING slots of nb rows (+ the clock's) of FV_NORMS */
 	int phi_valid;         /* limiter tasks have been submitted */
+	int snap_iter[2];      /* the iteration each snapshot holds (-1: none) */
 };
 
 void fv_solver_opts_default(fv_solver_opts_t *o)
@@ -90,8 +92,9 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
 	size_t nc = (size_t)bk->n_cells, no = (size_t)bk->n_owned, nn = (size_t)bk->n_nodes;
 	/* the face-loop limiters' min/max (one value when unused) */
 	int mm = s->o.num.lim_sum != FV_SUM_GATHER && s->o.num.order == 2 && s->o.num.limiter != FV_LIMITER_NONE;
+	size_t snap = s->o.snapshot_every > 0 ? FV_NVAR * nc : 1;
 	const size_t n[N_FIELDS] = {FV_NVAR * nc, FV_NVAR * no, FV_NVAR * nc, FV_NVAR * nn, 3 * FV_NVAR * nc,
-				    FV_NVAR * nc, mm ? 2 * FV_NVAR * no : 1, FV_NVAR * no, no};
+				    FV_NVAR * nc, mm ? 2 * FV_NVAR * no : 1, FV_NVAR * no, no, snap, snap};
 	fv_geo_colors_t colors;
 	FV_CALL(fv_geo_build(bk, &s->o, n_markers, fv_runtime_alloc, &d->L, &d->geo_mem, &colors));
 	/* 64-byte elements (the blob's alignment): a vector's element count is
@@ -134,6 +137,11 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	s->o = *o;
 	s->nb = n_blocks;
 	s->n_cells = m->n_cells;
+	s->snap_iter[0] = s->snap_iter[1] = -1;
+	/* two snapshots, and far enough apart that the iterations in flight
+	 * when a divergence shows overwrite at most one of them */
+	if (s->o.snapshot_every > 0 && s->o.snapshot_every < s->o.lookahead + 3)
+		s->o.snapshot_every = s->o.lookahead + 3;
 	fv_geo_params(o, &s->P, &s->n_stages, s->rk_a, s->rk_b);
 	FV_CALL(fv_calloc(&s->b, (size_t)n_blocks, sizeof *s->b, "block data"));
 	for (int b = 0; b < n_blocks; b++) {
@@ -290,6 +298,12 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 				FV_CALL(fv_insert_clock(s->clock, fv_ring_row(s->ring, slot, s->nb), &a));
 			}
 		}
+	if (s->o.snapshot_every > 0 && iter % s->o.snapshot_every == 0) {
+		int k = s->snap_iter[0] <= s->snap_iter[1] ? 0 : 1; /* the older one */
+		for (int b = 0; b < s->nb; b++)
+			FV_CALL(fv_runtime_copy(s->b[b].h[F_SNAP0 + k], s->b[b].h[F_Q], "the state snapshot"));
+		s->snap_iter[k] = iter;
+	}
 	/* residuals (and the clock) come back without waiting */
 	return fv_ring_post(s->ring, slot, s->nb + (s->clock ? 1 : 0), iter);
 }
@@ -322,6 +336,12 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		s->clock_mem->dt_min = INFINITY;
 		fv_runtime_release(s->clock);
 	}
+	/* the state the run starts from is the first one kept */
+	if (s->o.snapshot_every > 0 && s->snap_iter[0] < 0 && s->snap_iter[1] < 0) {
+		for (int b = 0; b < s->nb; b++)
+			FV_CALL(fv_runtime_copy(s->b[b].h[F_SNAP0], s->b[b].h[F_Q], "the state snapshot"));
+		s->snap_iter[0] = first_iter - 1;
+	}
 	while (next_done <= last_iter && err == FV_OK) {
 		while (!stop && next_submit <= last_iter && next_submit < next_done + s->o.lookahead + 1 &&
 		       next_submit - next_done < RING - 1) {
@@ -351,9 +371,9 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		next_done++;
 		for (int k = 0; k < 5; k++)
 			if (!isfinite(info.res[k])) {
-				err = FV_ERROR(FV_ERR_NUMERIC,
-					       "iteration %d: residual of equation %d is %g: the solution diverged",
-					       info.iter, k, info.res[k]);
+				static const char *const var[5] = {"rho", "rho u", "rho v", "rho w", "rho E"};
+				err = FV_ERROR(FV_ERR_NUMERIC, "iteration %d: the residual of %s is %s: the solution diverged",
+					       info.iter, var[k], isnan(info.res[k]) ? "NaN" : "infinite");
 				break;
 			}
 		/* iterations submitted before a stop still run; they are not reported */
@@ -384,20 +404,38 @@ fv_err_t fv_solver_set_state(fv_solver_t *s, const fv_real_t *qg)
 	return FV_OK;
 }
 
-fv_err_t fv_solver_get_state(fv_solver_t *s, fv_real_t *qg)
+/* Field f (the state or a snapshot) of every block's owned cells into a
+ * global array (waits for the tasks writing it). */
+static fv_err_t gather_field(fv_solver_t *s, int f, fv_real_t *qg)
 {
 	size_t N = (size_t)s->n_cells;
 	for (int b = 0; b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
 		size_t nc = (size_t)d->L.n_cells, no = (size_t)d->L.n_owned;
-		const fv_real_t *q = d->mem[F_Q];
-		FV_CALL(fv_runtime_acquire(d->h[F_Q], 0, "the state"));
+		const fv_real_t *q = d->mem[f];
+		FV_CALL(fv_runtime_acquire(d->h[f], 0, field_names[f]));
 		for (int k = 0; k < FV_NVAR; k++)
 			for (size_t i = 0; i < no; i++)
 				qg[k * N + (size_t)d->cell_global[i]] = q[k * nc + i];
-		fv_runtime_release(d->h[F_Q]);
+		fv_runtime_release(d->h[f]);
 	}
 	return FV_OK;
+}
+
+fv_err_t fv_solver_get_state(fv_solver_t *s, fv_real_t *qg)
+{
+	return gather_field(s, F_Q, qg);
+}
+
+fv_err_t fv_solver_get_good_state(fv_solver_t *s, int bad, fv_real_t *qg, int *iter)
+{
+	int k = -1;
+	for (int j = 0; j < 2; j++)
+		if (s->snap_iter[j] >= 0 && s->snap_iter[j] <= bad - 2 && (k < 0 || s->snap_iter[j] > s->snap_iter[k]))
+			k = j;
+	FV_CHECK(k >= 0, FV_ERR_ARG, "no state kept from before iteration %d", bad - 1);
+	*iter = s->snap_iter[k];
+	return gather_field(s, F_SNAP0 + k, qg);
 }
 
 /* The solver's data is dropped at the end: the state has been read back
