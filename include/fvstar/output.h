@@ -90,9 +90,9 @@ fv_err_t fv_solution_write_vtu(const char *path, const fv_mesh_t *m, const fv_re
  * 104  real[n_vars * n_cells]  q, SoA in the mesh file's cell order (the
  *               order of the file, or of its refinement), raw values
  *  ..  u64      FNV-1a 64 of every byte before it
- * The state and checksum end the file (readers of older tools find the
- * state from the end). Any block count, renumbering, scheduler or worker
- * count reads it. Written into an unnamed file (O_TMPFILE) or path.tmp in
+ * The state and checksum end the file, so scripts find the state from the
+ * end whatever the header size. Any block count, renumbering, scheduler or
+ * worker count reads it. Written into an unnamed file (O_TMPFILE) or path.tmp in
  * the same directory, synced, then renamed over path: the previous restart
  * stays intact until the new one is complete.
  */
