@@ -6,11 +6,13 @@
 # in the state of the uninterrupted 4-block run to 1e-12 of the largest
 # value, cell by cell in file order, with the same residual and force
 # history (20 rows, iterations 1..20 in order); on 4 blocks and the same
-# scheduler, bit for bit. A restart for another mesh (other cell count,
-# same counts with a moved node, a refinement level) and one of the old
-# format are refused with messages that name both files. solution.vtu of
-# 1 and 4 blocks lists the same points and cells (the file's order and
-# connectivity) with the same values to round-off.
+# scheduler, bit for bit; the same on a refined mesh. solution.vtu of 1 and
+# 4 blocks lists the same points and cells (the file's order and
+# connectivity) with the same values to round-off, and `fvstar surface`
+# reads the restarts of 1 and 4 blocks to the same wall Cp. A restart for
+# another mesh (other cell count, same counts with a moved node, a
+# refinement level) and one of the old format are refused with messages
+# that name both files.
 . "$top_srcdir/tests/cli/lib.sh"
 
 wedge_case
@@ -80,6 +82,30 @@ d = max(abs(x - y) for x, y in zip(da, db)) / max(abs(x) for x in da)
 assert len(da) == len(db) and d <= float(sys.argv[3]), d
 print("solution.vtu, 1 and 4 blocks: %d cells, same points and connectivity, density within %.2g" % (len(da), d))
 PY
+
+# a refined mesh ([mesh] refine): its own order, continued on other blocks
+run rref numerics.iterations=6 partition.blocks=2 mesh.refine=1 || fail "refined, 6 iterations"
+run rhalf numerics.iterations=3 partition.blocks=2 mesh.refine=1 || fail "refined, 3 iterations"
+cp -r "$tmp/rhalf" "$tmp/r5"
+run r5 numerics.iterations=3 partition.blocks=5 mesh.refine=1 output.restart="$tmp/rhalf/restart.bin" &&
+	{ cmp_runs "$tmp/rref" "$tmp/r5" "refined mesh: 2 blocks, restart at 3, continued on 5" 1e-12 1e-10 ||
+		fail "refined mesh continued on 5 blocks"; }
+
+# fvstar surface reads a restart in file order, without partitioning: a
+# box with a Riemann problem inside gives the same wall Cp from 1 and 4 blocks
+uniform_box_case s
+sed -i 's/^right = 1,0,2$/right = 0.5,0,1/' "$tmp/s.cfg"
+for nb in 1 4; do
+	"$fv" run "$tmp/s.cfg" output.dir="$tmp/sb$nb" partition.blocks=$nb output.vtu=no >/dev/null 2>"$tmp/s.err" &&
+		"$fv" surface "$tmp/s.cfg" output.dir="$tmp/sb$nb" --stations 0.2,0.44 --span 1.5 --out "$tmp/sb$nb/cp" \
+			>/dev/null 2>>"$tmp/s.err" || { cat "$tmp/s.err"; fail "surface of the $nb-block box"; }
+done
+for e in 0.20 0.44; do
+	paste -d, "$tmp/sb1/cp/cp_eta$e.csv" "$tmp/sb4/cp/cp_eta$e.csv" | awk -F, -v t="$(tol 1e-12)" '
+		NR > 1 { n++; d = $3 - $10; if (d < 0) d = -d; if (d > m) m = d; if ($3 < lo || n == 1) lo = $3; if ($3 > hi || n == 1) hi = $3 }
+		END { printf "surface Cp at 2y/b = %s, 1 and 4 blocks: %d points, Cp %.3f..%.3f, max difference %.2g\n", e, n, lo, hi, m
+		      exit !(n > 10 && hi - lo > 1 && m <= t * (hi - lo)) }' e=$e || fail "surface Cp at $e of 1 and 4 blocks"
+done
 
 # refused: another mesh or the old format, naming the restart, the mesh and
 # what differs
