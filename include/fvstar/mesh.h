@@ -112,7 +112,45 @@ typedef struct fv_mesh {
 	fv_real_t *cell_ctr;       /* [3 * n_cells] SoA */
 	fv_real_t *face_area;      /* [3 * n_faces] SoA, |S| = face area */
 	fv_real_t *face_ctr;       /* [3 * n_faces] SoA */
+
+	/* The file's order and numbers, so that restart and solution files and
+	 * messages do not depend on renumbering (fv_mesh_renumber permutes
+	 * these with the cells and nodes). NULL means the identity: a reader
+	 * or generator that produces cells and nodes in file order may leave
+	 * the orders NULL, and one whose file numbers elements from 1 in that
+	 * order may leave the tags NULL too. */
+	fv_idx_t *cell_orig;       /* [n_cells] 0-based position of the cell in
+	                              the order the file (generator, refinement)
+	                              produced the cells */
+	fv_idx_t *node_orig;       /* [n_nodes] the same for nodes */
+	int64_t *cell_tag;         /* [n_cells] the element's number in the
+	                              file, for messages: Gmsh element tag, SU2
+	                              element index (from 0, as SU2 numbers them);
+	                              NULL: cell_orig + 1. After refinement: the
+	                              tag of the file's element the cell is in */
+	int64_t *node_tag;         /* [n_nodes] the same for nodes (Gmsh node tag,
+	                              SU2 point index); NULL: node_orig + 1 */
+	int refine_levels;         /* uniform refinements between the file's
+	                              elements (cell_tag) and these cells */
 } fv_mesh_t;
+
+/* File position and file number of cell c and node v (see above). */
+static inline fv_idx_t fv_mesh_cell_orig(const fv_mesh_t *m, fv_idx_t c)
+{
+	return m->cell_orig ? m->cell_orig[c] : c;
+}
+static inline fv_idx_t fv_mesh_node_orig(const fv_mesh_t *m, fv_idx_t v)
+{
+	return m->node_orig ? m->node_orig[v] : v;
+}
+static inline int64_t fv_mesh_cell_tag(const fv_mesh_t *m, fv_idx_t c)
+{
+	return m->cell_tag ? m->cell_tag[c] : (int64_t)fv_mesh_cell_orig(m, c) + 1;
+}
+static inline int64_t fv_mesh_node_tag(const fv_mesh_t *m, fv_idx_t v)
+{
+	return m->node_tag ? m->node_tag[v] : (int64_t)fv_mesh_node_orig(m, v) + 1;
+}
 
 void fv_mesh_init(fv_mesh_t *m);
 void fv_mesh_free(fv_mesh_t *m);
@@ -198,6 +236,34 @@ fv_err_t fv_mesh_gen_ramp(fv_mesh_t *m, const fv_gen_opts_t *o);
  * 4 tets; boundary elements into 4; markers kept. out must be initialised;
  * in needs only nodes, cells and boundary elements. */
 fv_err_t fv_mesh_refine(const fv_mesh_t *in, fv_mesh_t *out);
+
+/* ------------------------------------------------ file order and numbers */
+
+/* Cell c as users find it in their file, for messages: "element 542"; on a
+ * refined mesh "cell 4331 (refined from element 542)", the cell counted
+ * from 1 in the refined mesh's own order. Returns buf. */
+const char *fv_mesh_cell_name(const fv_mesh_t *m, fv_idx_t c, char *buf, size_t size);
+/* Up to n nodes as their file numbers, "12 13 14", into buf. */
+const char *fv_mesh_node_list(const fv_mesh_t *m, const fv_idx_t *nodes, int n, char *buf, size_t size);
+
+/* The inverse of cell_orig (node_orig): the mesh cell (node) at each file
+ * position, allocated into *of_file (the caller frees it); *of_file is
+ * NULL when the mesh is in file order. An order that is not a permutation
+ * is an error. */
+fv_err_t fv_mesh_file_cells(const fv_mesh_t *m, fv_idx_t **of_file);
+fv_err_t fv_mesh_file_nodes(const fv_mesh_t *m, fv_idx_t **of_file);
+
+/* What a restart file is written for: counts and a 64-bit hash of the cell
+ * types, the cells' nodes and the node coordinates (bit patterns), each
+ * cell and node keyed by its file position, so the same file (and the same
+ * refinement of it) gives the same hash under any partition, renumbering
+ * or block count; markers are not part of it. */
+typedef struct fv_mesh_id {
+	int64_t n_cells, n_nodes;
+	uint64_t hash;
+} fv_mesh_id_t;
+
+fv_err_t fv_mesh_identity(const fv_mesh_t *m, fv_mesh_id_t *id);
 
 /* Human-readable report of counts, markers, ranges and checks. */
 void fv_mesh_print_info(const fv_mesh_t *m, const fv_mesh_stats_t *s, FILE *out);

@@ -61,8 +61,10 @@ json_t *fv_case_json(const fv_case_t *c);
 /* The solution as one VTK piece over the mesh's cells, with cell data
  * density, velocity (3 components), pressure, mach, entropy (p / rho^gamma:
  * 1/gamma in the free stream) and, when block_of_cell is given, block.
- * q is conservative, SoA over the global cells: q[v * n_cells + i],
- * v = rho, rho u, rho v, rho w, rho E. Non-physical states (rho <= 0 or
+ * q is conservative, SoA over the mesh's cells in its current order:
+ * q[v * n_cells + i], v = rho, rho u, rho v, rho w, rho E; the file lists
+ * cells and points in the mesh file's order (cell_orig, node_orig) with
+ * the file's connectivity, whatever the partition and renumbering. Non-physical states (rho <= 0 or
  * p <= 0) give NaN mach and entropy rather than an error, so a diverged
  * run can still be looked at. Written to path.tmp, renamed when complete. */
 fv_err_t fv_solution_write_vtu(const char *path, const fv_mesh_t *m, const fv_real_t *q, fv_real_t gamma,
@@ -71,13 +73,14 @@ fv_err_t fv_solution_write_vtu(const char *path, const fv_mesh_t *m, const fv_re
 /* --------------------------------------------------------------- restart */
 
 #define FV_RESTART_MAGIC "FVSTARRS"
-#define FV_RESTART_VERSION 1
+#define FV_RESTART_VERSION 2
 #define FV_RESTART_NVARS 5
 
 /*
  * Restart file, little-endian:
  *   0  char[8]  "FVSTARRS"
- *   8  u32      version (1)
+ *   8  u32      version (2; version 1 held the run's block order and no
+ *               mesh identity, and is refused)
  *  12  u32      precision: sizeof(fv_real_t) of the writer (4 or 8)
  *  16  u64      n_cells
  *  24  u32      n_vars (5)
@@ -85,10 +88,16 @@ fv_err_t fv_solution_write_vtu(const char *path, const fv_mesh_t *m, const fv_re
  *  32  i64      iteration
  *  40  f64      time
  *  48  f64[5]   residual normalisation (the first-iteration residuals)
- *  88  real[n_vars * n_cells]  q, SoA in global cell order, raw values
+ *  88  u64      n_nodes of the mesh
+ *  96  u64      mesh checksum (fv_mesh_identity)
+ * 104  real[n_vars * n_cells]  q, SoA in the mesh file's cell order (the
+ *               order of the file, or of its refinement), raw values
  *  ..  u64      FNV-1a 64 of every byte before it
- * Written to path.tmp, synced and renamed: the previous restart stays
- * intact until the new one is complete.
+ * The state and checksum end the file, so scripts find the state from the
+ * end whatever the header size. Any block count, renumbering, scheduler or
+ * worker count reads it. Written into an unnamed file (O_TMPFILE) or path.tmp in
+ * the same directory, synced, then renamed over path: the previous restart
+ * stays intact until the new one is complete.
  */
 typedef struct fv_restart {
 	fv_idx_t n_cells;
@@ -97,16 +106,42 @@ typedef struct fv_restart {
 	int64_t iteration;
 	double time;
 	double res0[FV_RESTART_NVARS];
+	fv_mesh_id_t mesh;                 /* the mesh it is (was written) for */
 	fv_real_t *q;                      /* [n_vars * n_cells] */
+	/* writing only: NULL when q is in the file's cell order; else file
+	 * position i holds q's cell cell_of_file[i] (fv_mesh_file_cells) */
+	const fv_idx_t *cell_of_file;
 } fv_restart_t;
 
 fv_err_t fv_restart_write(const char *path, const fv_restart_t *r);
-/* Reads a restart of expect_cells cells (< 0: any), allocating r->q
- * (fv_restart_free).
- * Errors name the file: bad magic, version, precision, sizes, truncation,
- * checksum. */
-fv_err_t fv_restart_read(const char *path, fv_restart_t *r, fv_idx_t expect_cells);
+/* Reads a restart, allocating r->q (fv_restart_free), in file order.
+ * expect (NULL: any) is the mesh it must be for, named mesh_name in
+ * messages. Errors name the file: bad magic, version (1 is named as the
+ * old format), precision, sizes, truncation, checksum, then a cell count,
+ * node count or mesh checksum that differs from expect. */
+fv_err_t fv_restart_read(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name);
+/* The same from len bytes in memory (name for messages; the fuzzer). */
+fv_err_t fv_restart_parse(const void *data, size_t len, const char *name, fv_restart_t *r,
+			  const fv_mesh_id_t *expect, const char *mesh_name);
 void fv_restart_free(fv_restart_t *r);
+
+/* A run's mesh as restart files see it: its identity and the cell at each
+ * file position, computed once (fv_restart_layout_init after
+ * renumbering) and used for every restart written or read. */
+typedef struct fv_restart_layout {
+	fv_mesh_id_t mesh;
+	fv_idx_t *cell_of_file;            /* NULL: the mesh is in file order */
+	char mesh_name[256];
+} fv_restart_layout_t;
+
+fv_err_t fv_restart_layout_init(fv_restart_layout_t *l, const fv_mesh_t *m);
+void fv_restart_layout_free(fv_restart_layout_t *l);
+/* Writes r (q in the mesh's current cell order) in the file's order with
+ * the mesh's identity (r->mesh and r->cell_of_file are set from l). */
+fv_err_t fv_restart_write_layout(const char *path, const fv_restart_layout_t *l, fv_restart_t *r);
+/* Reads a restart for l's mesh (refusing another mesh) into r, and its
+ * state into q[n_vars * n_cells] in the mesh's current cell order. */
+fv_err_t fv_restart_read_layout(const char *path, const fv_restart_layout_t *l, fv_restart_t *r, fv_real_t *q);
 
 #ifdef __cplusplus
 }

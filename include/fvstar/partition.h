@@ -41,7 +41,9 @@ typedef struct fv_order_stats {
  * inside each block; nodes by first use in the new cell order; then
  * rebuilds faces (boundary first by marker, interior faces by Alg. 2 of the
  * FGCS paper), node cells and geometry (fv_mesh_prepare). block_off
- * [n_blocks + 1] receives the cell range of each block. */
+ * [n_blocks + 1] receives the cell range of each block. The file order and
+ * numbers (cell_orig, node_orig, cell_tag, node_tag) move with the cells
+ * and nodes, so outputs and messages keep the file's terms. */
 fv_err_t fv_mesh_renumber(fv_mesh_t *m, const int32_t *block_of_cell, int n_blocks, fv_idx_t *block_off,
 			  fv_order_stats_t *stats);
 

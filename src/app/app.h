@@ -17,8 +17,9 @@ fv_err_t fv_cmd_bench(int argc, char **argv);
 /* The mesh of a run (src/app/cmd_run.c): read, refined [mesh] refine
  * times, prepared, markers checked against the case. */
 fv_err_t fv_app_load_mesh(const fv_case_t *c, fv_mesh_t *m);
-/* Partition into nb blocks and renumbering as a run does them: the cell
- * order of its restart files. part[n_cells], off[nb + 1]. */
+/* Partition into nb blocks and renumbering as a run does them (restart and
+ * solution files keep the mesh file's order, m->cell_orig).
+ * part[n_cells], off[nb + 1]. */
 fv_err_t fv_app_order_cells(const fv_case_t *c, fv_mesh_t *m, int nb, int32_t *part, fv_idx_t *off,
 			    fv_partition_stats_t *ps, fv_order_stats_t *os);
 

@@ -128,8 +128,8 @@ void fv_app_initial_state(const fv_case_t *c, const fv_mesh_t *m, fv_real_t *q)
 	}
 }
 
-static fv_err_t write_restart(const char *dir, const fv_case_t *c, fv_solver_t *s, fv_real_t *q, fv_idx_t n,
-			      int nb, int iter, double t, const double res0[5])
+static fv_err_t write_restart(const char *dir, const fv_case_t *c, fv_solver_t *s, const fv_restart_layout_t *rl,
+			      fv_real_t *q, fv_idx_t n, int nb, int iter, double t, const double res0[5])
 {
 	char path[FV_CASE_PATH_MAX + 32];
 	fv_restart_t r;
@@ -144,7 +144,7 @@ static fv_err_t write_restart(const char *dir, const fv_case_t *c, fv_solver_t *
 	memcpy(r.res0, res0, sizeof r.res0);
 	r.q = q;
 	snprintf(path, sizeof path, "%s/restart.bin", dir);
-	FV_CALL(fv_restart_write(path, &r));
+	FV_CALL(fv_restart_write_layout(path, rl, &r));
 	return FV_OK;
 }
 
@@ -195,18 +195,12 @@ static json_t *summary_json(const fv_case_t *c, const fv_mesh_t *m, int nb, cons
 	return root;
 }
 
-/* A cell's number in the mesh file, from 1. */
-static long long cell_number(const fv_mesh_t *m, fv_idx_t i)
-{
-	(void)m;
-	return (long long)i + 1;
-}
-
-/* A cell as the user knows it: its number in the mesh file and where it is. */
+/* A cell as the user knows it: its element in the mesh file and where it is. */
 static void cell_label(const fv_mesh_t *m, fv_idx_t i, char *buf, size_t n)
 {
+	char name[160];
 	size_t N = (size_t)m->n_cells;
-	snprintf(buf, n, "cell %lld of %s at (%.6g, %.6g, %.6g)", (long long)cell_number(m, i), m->source,
+	snprintf(buf, n, "%s of %s at (%.6g, %.6g, %.6g)", fv_mesh_cell_name(m, i, name, sizeof name), m->source,
 		 (double)m->cell_ctr[i], (double)m->cell_ctr[N + (size_t)i], (double)m->cell_ctr[2 * N + (size_t)i]);
 }
 
@@ -239,7 +233,7 @@ static fv_err_t diverged(const fv_case_t *c, const fv_mesh_t *m, fv_solver_t *s,
 			if (!ok) {
 				n_bad++;
 				/* the first in the file's order */
-				if (first < 0 || cell_number(m, (fv_idx_t)i) < cell_number(m, first))
+				if (first < 0 || fv_mesh_cell_orig(m, (fv_idx_t)i) < fv_mesh_cell_orig(m, first))
 					first = (fv_idx_t)i;
 			}
 		}
@@ -338,6 +332,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	int8_t *bc = NULL;
 	uint8_t *is_force = NULL;
 	run_ctx_t r;
+	fv_restart_layout_t rl;
 	int nb = 0, runtime_up = 0, first = 1, done = 0, restart_at = -1;
 	double t0 = 0, wall = 0;
 	fv_err_t err = FV_OK;
@@ -365,6 +360,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	FV_CALL(fv_runtime_trace_prepare(c.trace_dir, argc, argv));
 	fv_mesh_init(&m);
 	memset(&r, 0, sizeof r);
+	memset(&rl, 0, sizeof rl);
 
 	fv_runtime_opts_default(&ro);
 	ro.sched = c.sched[0] ? c.sched : NULL;
@@ -383,6 +379,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	FV_CALL_GOTO(err, out, fv_malloc(&part, (size_t)m.n_cells, sizeof *part, "partition"));
 	FV_CALL_GOTO(err, out, fv_malloc(&off, (size_t)nb + 1, sizeof *off, "block offsets"));
 	FV_CALL_GOTO(err, out, fv_app_order_cells(&c, &m, nb, part, off, &ps, &os));
+	/* restarts hold the mesh file's cell order: any block count reads them */
+	FV_CALL_GOTO(err, out, fv_restart_layout_init(&rl, &m));
 	FV_CALL_GOTO(err, out, fv_blocks_build(&m, off, nb, &blocks));
 	fprintf(stderr,
 		"fvstar: %s: %d cells, %d faces, %d blocks (edge cut %lld, imbalance %.3f), "
@@ -393,8 +391,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	FV_CALL_GOTO(err, out, fv_malloc(&q, 5 * (size_t)m.n_cells, sizeof *q, "state"));
 	if (c.restart_from[0]) {
 		fv_restart_t rs;
-		FV_CALL_GOTO(err, out, fv_restart_read(c.restart_from, &rs, m.n_cells));
-		memcpy(q, rs.q, 5 * (size_t)m.n_cells * sizeof *q);
+		FV_CALL_GOTO(err, out, fv_restart_read_layout(c.restart_from, &rl, &rs, q));
 		first = (int)rs.iteration + 1;
 		t0 = rs.time;
 		memcpy(r.res0, rs.res0, sizeof r.res0);
@@ -434,7 +431,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 				err = r.err;
 			if (err != FV_OK)
 				break;
-			FV_CALL_GOTO(err, out, write_restart(c.out_dir, &c, solver, q, m.n_cells, nb, done, r.t, r.res0));
+			FV_CALL_GOTO(err, out, write_restart(c.out_dir, &c, solver, &rl, q, m.n_cells, nb, done, r.t, r.res0));
 			restart_at = done;
 			if (done < to)
 				break; /* converged or reached t_end */
@@ -482,6 +479,7 @@ out:
 	if (err == FV_OK && c.trace_dir[0])
 		err = fv_runtime_trace_convert(c.trace_dir);
 	fv_mesh_free(&m);
+	fv_restart_layout_free(&rl);
 	free(part);
 	free(off);
 	free(q);

@@ -12,7 +12,6 @@
 #include "app/app.h"
 #include "fvstar/case.h"
 #include "fvstar/output.h"
-#include "fvstar/partition.h"
 #include "fvstar/post.h"
 
 #define MAX_STATIONS 64
@@ -155,10 +154,7 @@ fv_err_t fv_cmd_surface(int argc, char **argv)
 	fv_cut_t cut;
 	fv_station_t st;
 	fv_expdata_t exp;
-	fv_partition_stats_t ps;
-	fv_order_stats_t os;
-	int32_t *part = NULL;
-	fv_idx_t *off = NULL;
+	fv_mesh_id_t id;
 	uint8_t *wall = NULL;
 	double *face_cp = NULL, *node_cp = NULL;
 	FILE *sf = NULL;
@@ -189,17 +185,10 @@ fv_err_t fv_cmd_surface(int argc, char **argv)
 	memset(&exp, 0, sizeof exp);
 	if (a.exp)
 		FV_CALL_GOTO(err, out, fv_expdata_read(&exp, a.exp));
+	/* the mesh as read (and refined) is in file order, the restart's */
 	FV_CALL_GOTO(err, out, fv_app_load_mesh(&c, &m));
-	FV_CALL_GOTO(err, out, fv_restart_read(restart, &rs, m.n_cells));
-	if (rs.n_blocks < 1 || rs.n_blocks > m.n_cells) {
-		err = FV_ERROR(FV_ERR_FORMAT, "%s: %d blocks for %d cells", restart, rs.n_blocks, (int)m.n_cells);
-		goto out;
-	}
-	/* the restart holds the cells in the run's order: partition and
-	 * renumber into as many blocks as the run had */
-	FV_CALL_GOTO(err, out, fv_malloc(&part, (size_t)m.n_cells, sizeof *part, "partition"));
-	FV_CALL_GOTO(err, out, fv_malloc(&off, (size_t)rs.n_blocks + 1, sizeof *off, "block offsets"));
-	FV_CALL_GOTO(err, out, fv_app_order_cells(&c, &m, rs.n_blocks, part, off, &ps, &os));
+	FV_CALL_GOTO(err, out, fv_mesh_identity(&m, &id));
+	FV_CALL_GOTO(err, out, fv_restart_read(restart, &rs, &id, m.source));
 
 	FV_CALL_GOTO(err, out, fv_calloc(&wall, (size_t)m.n_markers + 1, 1, "wall markers"));
 	FV_CALL_GOTO(err, out, fv_case_force_markers(&c, &m, wall));
@@ -219,7 +208,7 @@ fv_err_t fv_cmd_surface(int argc, char **argv)
 	FV_CALL_GOTO(err, out, wall_cp(&c, &m, &s, rs.q, face_cp, &n_bad));
 	FV_CALL_GOTO(err, out, fv_surface_face_to_node(&s, face_cp, node_cp));
 	fprintf(stderr,
-		"fvstar: %s: iteration %lld, %d blocks; wall: %d faces, %d nodes%s\n", restart,
+		"fvstar: %s: iteration %lld (a run of %d blocks); wall: %d faces, %d nodes%s\n", restart,
 		(long long)rs.iteration, rs.n_blocks, (int)s.n_faces, (int)s.n_nodes,
 		n_bad ? " (with non-physical states)" : "");
 	if (n_bad)
@@ -290,8 +279,6 @@ out:
 	fv_restart_free(&rs);
 	fv_expdata_free(&exp);
 	fv_mesh_free(&m);
-	free(part);
-	free(off);
 	free(wall);
 	free(face_cp);
 	free(node_cp);

@@ -228,11 +228,13 @@ fv_err_t fv_summary_write(const char *path, json_t *root)
 enum { SOL_DENSITY, SOL_VELOCITY, SOL_PRESSURE, SOL_MACH, SOL_ENTROPY, SOL_NARRAYS };
 static const char *const sol_names[SOL_NARRAYS] = {"density", "velocity", "pressure", "mach", "entropy"};
 
-/* Array a of cells [i0, i0 + n) into out (3 values per cell for velocity). */
-static void sol_values(int a, const fv_real_t *q, size_t nc, double gamma, size_t i0, size_t n, double *out)
+/* Array a of the cells at file positions [i0, i0 + n) into out (3 values
+ * per cell for velocity); cell maps positions to mesh cells (NULL: same). */
+static void sol_values(int a, const fv_real_t *q, size_t nc, const fv_idx_t *cell, double gamma, size_t i0, size_t n,
+		       double *out)
 {
 	for (size_t j = 0; j < n; j++) {
-		size_t i = i0 + j;
+		size_t i = cell ? (size_t)cell[i0 + j] : i0 + j;
 		double rho = q[i], ru = q[nc + i], rv = q[2 * nc + i], rw = q[3 * nc + i], re = q[4 * nc + i];
 		double u = ru / rho, v = rv / rho, w = rw / rho;
 		double p = (gamma - 1) * (re - 0.5 * (ru * u + rv * v + rw * w));
@@ -259,8 +261,8 @@ static void sol_values(int a, const fv_real_t *q, size_t nc, double gamma, size_
 	}
 }
 
-static void write_solution(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_real_t *q, double gamma,
-			   const int32_t *block)
+static void write_solution(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_vtu_order_t *ord, const fv_real_t *q,
+			   double gamma, const int32_t *block)
 {
 	const size_t nc = (size_t)m->n_cells, np = (size_t)m->n_nodes;
 	const size_t nconn = nc ? (size_t)m->cell_node_off[nc] : 0;
@@ -289,15 +291,22 @@ static void write_solution(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_real_t 
 		fv_vtu_put_block_size(o, nc * ncomp * sizeof(double));
 		for (size_t done = 0; done < nc && !o->err; done += per) {
 			size_t n = nc - done < per ? nc - done : per;
-			sol_values(a, q, nc, gamma, done, n, o->scratch);
+			sol_values(a, q, nc, ord->cell, gamma, done, n, o->scratch);
 			fv_vtu_put(o, o->scratch, n * ncomp * sizeof(double));
 		}
 	}
 	if (block) {
+		size_t per = FV_VTU_CHUNK / sizeof(int32_t);
+		int32_t *s = o->scratch;
 		fv_vtu_put_block_size(o, nc * sizeof(int32_t));
-		fv_vtu_put(o, block, nc * sizeof(int32_t));
+		for (size_t done = 0; done < nc && !o->err; done += per) {
+			size_t n = nc - done < per ? nc - done : per;
+			for (size_t j = 0; j < n; j++)
+				s[j] = block[ord->cell ? (size_t)ord->cell[done + j] : done + j];
+			fv_vtu_put(o, s, n * sizeof *s);
+		}
 	}
-	fv_vtu_put_cell_geometry(o, m);
+	fv_vtu_put_cell_geometry(o, m, ord);
 	fprintf(o->f, "\n  </AppendedData>\n</VTKFile>\n");
 }
 
@@ -305,14 +314,17 @@ fv_err_t fv_solution_write_vtu(const char *path, const fv_mesh_t *m, const fv_re
 			       const int32_t *block_of_cell)
 {
 	fv_vtu_out_t o;
+	fv_vtu_order_t ord;
 	fv_err_t err;
 	FV_CHECK(q, FV_ERR_ARG, "%s: no solution to write", path);
 	FV_CHECK(gamma > 1, FV_ERR_ARG, "%s: gamma = %g is not > 1", path, (double)gamma);
 	FV_CALL(fv_writer_check_mesh(m, path));
+	FV_CALL(fv_vtu_order_file(&ord, m));
 	err = fv_vtu_open(&o, path);
 	if (err == FV_OK)
-		write_solution(&o, m, q, (double)gamma, block_of_cell);
+		write_solution(&o, m, &ord, q, (double)gamma, block_of_cell);
 	if (fv_vtu_close(&o) != FV_OK && err == FV_OK)
 		err = FV_ERR_IO;
+	fv_vtu_order_free(&ord);
 	return err;
 }

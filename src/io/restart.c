@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: MIT */
-/* Restart files: the conservative state in global cell order, raw values
- * in little-endian byte order, a header and an FNV-1a 64 checksum. */
+/* Restart files: the conservative state in the mesh file's cell order, raw
+ * values in little-endian byte order, a header with the mesh's identity,
+ * and an FNV-1a 64 checksum; written so that no partial file is ever seen
+ * under the restart's name (or, where the file system allows it, any). */
+#define _GNU_SOURCE /* O_TMPFILE */
 #include "fvstar/output.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define HEADER_BYTES 88
+#define HEADER_BYTES 104
 #define CHUNK ((size_t)1 << 20)
 #define FNV_OFFSET 14695981039346656037ULL
 #define FNV_PRIME 1099511628211ULL
@@ -87,153 +93,357 @@ static void encode_header(const fv_restart_t *r, uint8_t h[HEADER_BYTES])
 	put_le(h + 40, double_bits(r->time), 8);
 	for (int v = 0; v < FV_RESTART_NVARS; v++)
 		put_le(h + 48 + 8 * v, double_bits(r->res0[v]), 8);
+	put_le(h + 88, (uint64_t)r->mesh.n_nodes, 8);
+	put_le(h + 96, r->mesh.hash, 8);
+}
+
+/* ------------------------------------------------------------- writing */
+
+typedef struct sink {
+	int fd;
+	uint64_t hash;
+	int err;            /* errno of the first failed write */
+} sink_t;
+
+static void sink_put(sink_t *s, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	s->hash = fnv1a(s->hash, p, n);
+	while (n > 0 && !s->err) {
+		ssize_t w = write(s->fd, b, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			s->err = w < 0 ? errno : EIO;
+			break;
+		}
+		b += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Header, state (through cell_of_file when given) and checksum into fd,
+ * then fsync: on disk before the file gets its name. */
+static int write_contents(int fd, const fv_restart_t *r, uint8_t *buf, fv_real_t *gather)
+{
+	uint8_t header[HEADER_BYTES], tail[8];
+	sink_t s = {fd, FNV_OFFSET, 0};
+	size_t n = (size_t)r->n_cells, per = CHUNK / sizeof(fv_real_t);
+	encode_header(r, header);
+	sink_put(&s, header, sizeof header);
+	for (int v = 0; v < r->n_vars && !s.err; v++) {
+		const fv_real_t *qv = r->q + (size_t)v * n;
+		for (size_t at = 0; at < n && !s.err; at += per) {
+			size_t k = n - at < per ? n - at : per;
+			const fv_real_t *src = qv + at;
+			if (r->cell_of_file) {
+				for (size_t i = 0; i < k; i++)
+					gather[i] = qv[r->cell_of_file[at + i]];
+				src = gather;
+			}
+			to_from_le(buf, src, k);
+			sink_put(&s, buf, k * sizeof(fv_real_t));
+		}
+	}
+	put_le(tail, s.hash, 8);
+	sink_put(&s, tail, sizeof tail);
+	if (!s.err && fsync(fd) != 0)
+		s.err = errno;
+	return s.err;
+}
+
+/* The directory of path ("." when it has none), for the temporary file
+ * and the fsync that makes the rename durable. */
+static fv_err_t dir_of(const char *path, char **dir)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 1;
+	if (slash && n == 0)
+		n = 1; /* "/restart.bin" */
+	FV_CALL(fv_malloc(dir, n + 1, 1, "directory name"));
+	memcpy(*dir, slash ? path : ".", n);
+	(*dir)[n] = '\0';
+	return FV_OK;
+}
+
+static void sync_dir(const char *dir)
+{
+	/* best effort: the file is complete and renamed; some file systems
+	 * refuse fsync on a directory */
+	int fd = open(dir, O_RDONLY);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+}
+
+/* Gives the complete anonymous file fd the name tmp (Linux O_TMPFILE). */
+static int link_anonymous(int fd, const char *tmp)
+{
+	char proc[64];
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+	if (unlink(tmp) != 0 && errno != ENOENT)
+		return -1;
+	return linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW);
 }
 
 fv_err_t fv_restart_write(const char *path, const fv_restart_t *r)
 {
-	uint8_t header[HEADER_BYTES], tail[8];
 	uint8_t *buf = NULL;
-	char *tmp = NULL;
-	FILE *f = NULL;
-	size_t n = strlen(path), count, per = CHUNK / sizeof(fv_real_t);
-	uint64_t hash;
-	int bad = 0;
+	fv_real_t *gather = NULL;
+	char *tmp = NULL, *dir = NULL;
+	size_t n = strlen(path);
+	int fd = -1, e, named = 0;
 	fv_err_t err = FV_OK;
 
 	FV_CHECK(r->n_vars == FV_RESTART_NVARS, FV_ERR_ARG, "%s: %d variables, a restart holds %d", path, r->n_vars,
 		 FV_RESTART_NVARS);
 	FV_CHECK(r->n_cells >= 0 && (r->q || r->n_cells == 0), FV_ERR_ARG, "%s: no state to write", path);
-	count = (size_t)r->n_vars * (size_t)r->n_cells;
+	FV_CHECK(r->mesh.n_cells == r->n_cells, FV_ERR_ARG, "%s: state of %d cells for a mesh of %lld", path,
+		 (int)r->n_cells, (long long)r->mesh.n_cells);
 	FV_CALL(fv_malloc(&tmp, n + 5, 1, "temporary file name"));
 	memcpy(tmp, path, n);
 	memcpy(tmp + n, ".tmp", 5);
+	FV_CALL_GOTO(err, done, dir_of(path, &dir));
 	FV_CALL_GOTO(err, done, fv_malloc(&buf, CHUNK, 1, "restart buffer"));
+	if (r->cell_of_file)
+		FV_CALL_GOTO(err, done, fv_malloc(&gather, CHUNK / sizeof(fv_real_t), sizeof *gather, "restart buffer"));
 
-	f = fopen(tmp, "wb");
-	if (!f) {
-		err = FV_ERROR(FV_ERR_IO, "%s: cannot write %s: %s", path, tmp, strerror(errno));
+#ifdef O_TMPFILE
+	/* an unnamed file in the target directory: a crash while writing
+	 * leaves nothing behind, not even a partial path.tmp */
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	if (fd >= 0) {
+		e = write_contents(fd, r, buf, gather);
+		if (e == 0 && link_anonymous(fd, tmp) != 0) {
+			/* no /proc, or a file system without links: write again
+			 * under the temporary name */
+			close(fd);
+			fd = -1;
+		} else if (e != 0) {
+			err = FV_ERROR(FV_ERR_IO, "%s: write failed: %s", path, strerror(e));
+			goto done;
+		} else {
+			named = 1;
+		}
+	}
+#endif
+	if (!named) {
+		if (fd >= 0)
+			close(fd);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd < 0) {
+			err = FV_ERROR(FV_ERR_IO, "%s: cannot write %s: %s", path, tmp, strerror(errno));
+			goto done;
+		}
+		e = write_contents(fd, r, buf, gather);
+		if (e != 0) {
+			err = FV_ERROR(FV_ERR_IO, "%s: write failed: %s", path, strerror(e));
+			remove(tmp);
+			goto done;
+		}
+	}
+	if (close(fd) != 0) {
+		fd = -1;
+		err = FV_ERROR(FV_ERR_IO, "%s: write failed: %s", path, strerror(errno));
+		remove(tmp);
 		goto done;
 	}
-	encode_header(r, header);
-	hash = fnv1a(FNV_OFFSET, header, sizeof header);
-	bad |= fwrite(header, 1, sizeof header, f) != sizeof header;
-	for (size_t at = 0; at < count && !bad; at += per) {
-		size_t k = count - at < per ? count - at : per;
-		to_from_le(buf, r->q + at, k);
-		hash = fnv1a(hash, buf, k * sizeof(fv_real_t));
-		bad |= fwrite(buf, sizeof(fv_real_t), k, f) != k;
-	}
-	put_le(tail, hash, 8);
-	bad |= fwrite(tail, 1, sizeof tail, f) != sizeof tail;
-	/* on disk before the rename, so a crash cannot leave a renamed but
-	 * incomplete file in place of the previous restart */
-	bad |= fflush(f) != 0 || fsync(fileno(f)) != 0;
-	if (bad)
-		err = FV_ERROR(FV_ERR_IO, "%s: write failed: %s", path, strerror(errno));
-	if (fclose(f) != 0 && err == FV_OK)
-		err = FV_ERROR(FV_ERR_IO, "%s: write failed: %s", path, strerror(errno));
-	if (err == FV_OK && rename(tmp, path) != 0)
+	fd = -1;
+	/* the previous restart stays in place until the new one is complete */
+	if (rename(tmp, path) != 0) {
 		err = FV_ERROR(FV_ERR_IO, "%s: cannot rename %s to it: %s", path, tmp, strerror(errno));
-	if (err != FV_OK)
 		remove(tmp);
+		goto done;
+	}
+	sync_dir(dir);
 done:
+	if (fd >= 0)
+		close(fd);
 	free(tmp);
+	free(dir);
 	free(buf);
+	free(gather);
 	return err;
 }
 
-/* Reads n bytes or fails naming path and what. */
-static fv_err_t read_exact(FILE *f, void *p, size_t n, const char *path, const char *what)
+/* ------------------------------------------------------------- reading */
+
+static fv_err_t need(size_t len, size_t n, const char *name, const char *what)
 {
-	size_t got = fread(p, 1, n, f);
-	FV_CHECK(got == n, FV_ERR_FORMAT, "%s: %s: %s", path, what,
-		 ferror(f) ? strerror(errno) : "unexpected end of file (truncated)");
+	FV_CHECK(len >= n, FV_ERR_FORMAT, "%s: %s: unexpected end of file (truncated)", name, what);
 	return FV_OK;
 }
 
-static fv_err_t read_file(FILE *f, const char *path, fv_restart_t *r, fv_idx_t expect_cells)
+fv_err_t fv_restart_parse(const void *data, size_t len, const char *name, fv_restart_t *r,
+			  const fv_mesh_id_t *expect, const char *mesh_name)
 {
-	uint8_t header[HEADER_BYTES], tail[8];
-	struct stat st;
-	uint64_t n_cells, hash, stored;
+	const uint8_t *p = data, *state;
+	uint64_t n_cells, hash, stored, n_nodes, mesh_hash;
 	uint32_t version, precision, n_vars;
-	size_t count, per = CHUNK / sizeof(fv_real_t);
-	long long expected_size;
-	uint8_t *buf = NULL;
+	size_t count, expected_size;
+	int64_t iteration;
+	double time;
 	fv_err_t err = FV_OK;
 
-	FV_CHECK(fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode), FV_ERR_IO, "%s: not a regular file", path);
-	FV_CHECK(st.st_size >= 8 && fread(header, 1, 8, f) == 8 && memcmp(header, FV_RESTART_MAGIC, 8) == 0,
-		 FV_ERR_FORMAT, "%s: not an fvstar restart file (no %s magic)", path, FV_RESTART_MAGIC);
-	FV_CALL(read_exact(f, header + 8, HEADER_BYTES - 8, path, "header"));
-	version = (uint32_t)get_le(header + 8, 4);
-	precision = (uint32_t)get_le(header + 12, 4);
-	n_cells = get_le(header + 16, 8);
-	n_vars = (uint32_t)get_le(header + 24, 4);
-	FV_CHECK(version == FV_RESTART_VERSION, FV_ERR_FORMAT,
-		 "%s: restart format version %u, this fvstar reads version %d", path, version, FV_RESTART_VERSION);
+	memset(r, 0, sizeof *r);
+	if (!name)
+		name = "(buffer)";
+	if (!mesh_name)
+		mesh_name = "the mesh";
+	FV_CHECK(len >= 8 && memcmp(p, FV_RESTART_MAGIC, 8) == 0, FV_ERR_FORMAT,
+		 "%s: not an fvstar restart file (no %s magic)", name, FV_RESTART_MAGIC);
+	FV_CALL(need(len, 12, name, "header"));
+	version = (uint32_t)get_le(p + 8, 4);
+	FV_CHECK(version != 1, FV_ERR_FORMAT,
+		 "%s: restart format version 1, written by an older fvstar in that run's block order and "
+		 "without a mesh checksum: this fvstar reads version %d only. Start the run again, or continue it "
+		 "with the fvstar that wrote the file and the same block count",
+		 name, FV_RESTART_VERSION);
+	FV_CHECK(version == FV_RESTART_VERSION, FV_ERR_FORMAT, "%s: restart format version %u, this fvstar reads version %d",
+		 name, version, FV_RESTART_VERSION);
+	FV_CALL(need(len, HEADER_BYTES, name, "header"));
+	precision = (uint32_t)get_le(p + 12, 4);
+	n_cells = get_le(p + 16, 8);
+	n_vars = (uint32_t)get_le(p + 24, 4);
 	FV_CHECK(precision == sizeof(fv_real_t), FV_ERR_FORMAT,
 		 "%s: written in %s precision (%u-byte reals), this fvstar is built in %s precision: restart "
 		 "with a build of the same precision (--enable-single)",
-		 path, precision == 4 ? "single" : precision == 8 ? "double" : "unknown", precision, FV_REAL_NAME);
-	FV_CHECK(n_vars == FV_RESTART_NVARS, FV_ERR_FORMAT, "%s: %u variables per cell, expected %d", path, n_vars,
+		 name, precision == 4 ? "single" : precision == 8 ? "double" : "unknown", precision, FV_REAL_NAME);
+	FV_CHECK(n_vars == FV_RESTART_NVARS, FV_ERR_FORMAT, "%s: %u variables per cell, expected %d", name, n_vars,
 		 FV_RESTART_NVARS);
-	FV_CHECK(n_cells <= (uint64_t)FV_IDX_MAX, FV_ERR_FORMAT, "%s: %llu cells is over the index limit", path,
+	FV_CHECK(n_cells <= (uint64_t)FV_IDX_MAX, FV_ERR_FORMAT, "%s: %llu cells is over the index limit", name,
 		 (unsigned long long)n_cells);
-	FV_CHECK(expect_cells < 0 || n_cells == (uint64_t)expect_cells, FV_ERR_FORMAT,
-		 "%s: restart of %llu cells, the mesh has %d (another mesh or refinement level?)", path,
-		 (unsigned long long)n_cells, (int)expect_cells);
 	count = (size_t)n_vars * (size_t)n_cells;
-	expected_size = HEADER_BYTES + (long long)(count * sizeof(fv_real_t)) + 8;
-	FV_CHECK((long long)st.st_size >= expected_size, FV_ERR_FORMAT,
-		 "%s: truncated: %lld bytes, a restart of %llu cells has %lld", path, (long long)st.st_size,
-		 (unsigned long long)n_cells, expected_size);
-	FV_CHECK((long long)st.st_size == expected_size, FV_ERR_FORMAT,
-		 "%s: %lld bytes, a restart of %llu cells has %lld (trailing data)", path, (long long)st.st_size,
-		 (unsigned long long)n_cells, expected_size);
+	expected_size = HEADER_BYTES + count * sizeof(fv_real_t) + 8;
+	FV_CHECK(len >= expected_size, FV_ERR_FORMAT, "%s: truncated: %zu bytes, a restart of %llu cells has %zu", name,
+		 len, (unsigned long long)n_cells, expected_size);
+	FV_CHECK(len == expected_size, FV_ERR_FORMAT, "%s: %zu bytes, a restart of %llu cells has %zu (trailing data)",
+		 name, len, (unsigned long long)n_cells, expected_size);
+	state = p + HEADER_BYTES;
+	hash = fnv1a(FNV_OFFSET, p, HEADER_BYTES + count * sizeof(fv_real_t));
+	stored = get_le(state + count * sizeof(fv_real_t), 8);
+	FV_CHECK(stored == hash, FV_ERR_FORMAT,
+		 "%s: checksum mismatch (stored %016llx, computed %016llx): the file is corrupted", name,
+		 (unsigned long long)stored, (unsigned long long)hash);
+
+	/* intact: now whether it belongs to this mesh, and makes sense */
+	n_nodes = get_le(p + 88, 8);
+	mesh_hash = get_le(p + 96, 8);
+	if (expect) {
+		FV_CHECK(n_cells == (uint64_t)expect->n_cells, FV_ERR_FORMAT,
+			 "%s: cell count differs: the restart holds %llu cells, %s has %lld (another mesh or "
+			 "refinement level?)",
+			 name, (unsigned long long)n_cells, mesh_name, (long long)expect->n_cells);
+		FV_CHECK(n_nodes == (uint64_t)expect->n_nodes, FV_ERR_FORMAT,
+			 "%s: node count differs: the restart was written for a mesh of %llu nodes, %s has %lld "
+			 "(another mesh with as many cells?)",
+			 name, (unsigned long long)n_nodes, mesh_name, (long long)expect->n_nodes);
+		FV_CHECK(mesh_hash == expect->hash, FV_ERR_FORMAT,
+			 "%s: mesh checksum differs: the restart was written for another mesh than %s (same %llu "
+			 "cells and %llu nodes; other coordinates or connectivity)",
+			 name, mesh_name, (unsigned long long)n_cells, (unsigned long long)n_nodes);
+	}
+	iteration = (int64_t)get_le(p + 32, 8);
+	time = bits_double(get_le(p + 40, 8));
+	FV_CHECK(iteration >= 0 && iteration < INT32_MAX, FV_ERR_FORMAT, "%s: iteration %lld out of range", name,
+		 (long long)iteration);
+	FV_CHECK(isfinite(time), FV_ERR_FORMAT, "%s: the time is not finite", name);
+	for (int v = 0; v < FV_RESTART_NVARS; v++) {
+		r->res0[v] = bits_double(get_le(p + 48 + 8 * v, 8));
+		FV_CHECK(isfinite(r->res0[v]) && r->res0[v] >= 0, FV_ERR_FORMAT,
+			 "%s: residual normalisation %d is %g, not a finite value >= 0", name, v, r->res0[v]);
+	}
 
 	r->n_cells = (fv_idx_t)n_cells;
 	r->n_vars = (int)n_vars;
-	r->n_blocks = (int)(int32_t)get_le(header + 28, 4);
-	r->iteration = (int64_t)get_le(header + 32, 8);
-	r->time = bits_double(get_le(header + 40, 8));
-	for (int v = 0; v < FV_RESTART_NVARS; v++)
-		r->res0[v] = bits_double(get_le(header + 48 + 8 * v, 8));
-	FV_CALL(fv_malloc(&r->q, count, sizeof(fv_real_t), "restart state"));
-	FV_CALL_GOTO(err, done, fv_malloc(&buf, CHUNK, 1, "restart buffer"));
-	hash = fnv1a(FNV_OFFSET, header, sizeof header);
-	for (size_t at = 0; at < count; at += per) {
-		size_t k = count - at < per ? count - at : per;
-		FV_CALL_GOTO(err, done, read_exact(f, buf, k * sizeof(fv_real_t), path, "state"));
-		hash = fnv1a(hash, buf, k * sizeof(fv_real_t));
-		to_from_le(r->q + at, buf, k);
-	}
-	FV_CALL_GOTO(err, done, read_exact(f, tail, sizeof tail, path, "checksum"));
-	stored = get_le(tail, 8);
-	if (stored != hash)
-		err = FV_ERROR(FV_ERR_FORMAT, "%s: checksum mismatch (stored %016llx, computed %016llx): the file is "
-					      "corrupted",
-			       path, (unsigned long long)stored, (unsigned long long)hash);
-done:
-	free(buf);
+	r->n_blocks = (int)(int32_t)get_le(p + 28, 4);
+	r->iteration = iteration;
+	r->time = time;
+	r->mesh.n_cells = (int64_t)n_cells;
+	r->mesh.n_nodes = (int64_t)n_nodes;
+	r->mesh.hash = mesh_hash;
+	FV_CALL_GOTO(err, fail, fv_malloc(&r->q, count + 1, sizeof(fv_real_t), "restart state"));
+	to_from_le(r->q, state, count);
+	return FV_OK;
+fail:
+	fv_restart_free(r);
 	return err;
 }
 
-fv_err_t fv_restart_read(const char *path, fv_restart_t *r, fv_idx_t expect_cells)
+fv_err_t fv_restart_read(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name)
 {
-	FILE *f;
+	struct stat st;
+	void *map = NULL;
+	size_t len;
+	int fd;
 	fv_err_t err;
 	memset(r, 0, sizeof *r);
-	f = fopen(path, "rb");
-	FV_CHECK(f, FV_ERR_IO, "%s: cannot open restart: %s", path, strerror(errno));
-	err = read_file(f, path, r, expect_cells);
-	fclose(f);
-	if (err != FV_OK)
-		fv_restart_free(r);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	FV_CHECK(fd >= 0, FV_ERR_IO, "%s: cannot open restart: %s", path, strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return FV_ERROR(FV_ERR_IO, "%s: not a regular file", path);
+	}
+	len = (size_t)st.st_size;
+	/* mapped, not read: the state is converted once, straight into r->q */
+	if (len > 0) {
+		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map == MAP_FAILED) {
+			int e = errno;
+			close(fd);
+			return FV_ERROR(FV_ERR_IO, "%s: cannot read restart: %s", path, strerror(e));
+		}
+	}
+	close(fd);
+	err = fv_restart_parse(len ? map : "", len, path, r, expect, mesh_name);
+	if (map)
+		munmap(map, len);
 	return err;
 }
 
 void fv_restart_free(fv_restart_t *r)
 {
 	FV_FREE(r->q);
+}
+
+/* ---------------------------------------------------- the mesh's order */
+
+fv_err_t fv_restart_layout_init(fv_restart_layout_t *l, const fv_mesh_t *m)
+{
+	memset(l, 0, sizeof *l);
+	FV_CALL(fv_mesh_identity(m, &l->mesh));
+	FV_CALL(fv_mesh_file_cells(m, &l->cell_of_file));
+	snprintf(l->mesh_name, sizeof l->mesh_name, "%s", m->source);
+	return FV_OK;
+}
+
+void fv_restart_layout_free(fv_restart_layout_t *l)
+{
+	FV_FREE(l->cell_of_file);
+}
+
+fv_err_t fv_restart_write_layout(const char *path, const fv_restart_layout_t *l, fv_restart_t *r)
+{
+	r->mesh = l->mesh;
+	r->cell_of_file = l->cell_of_file;
+	return fv_restart_write(path, r);
+}
+
+fv_err_t fv_restart_read_layout(const char *path, const fv_restart_layout_t *l, fv_restart_t *r, fv_real_t *q)
+{
+	size_t n;
+	FV_CALL(fv_restart_read(path, r, &l->mesh, l->mesh_name));
+	n = (size_t)r->n_cells;
+	for (int v = 0; v < r->n_vars; v++) {
+		const fv_real_t *src = r->q + (size_t)v * n;
+		fv_real_t *dst = q + (size_t)v * n;
+		if (!l->cell_of_file) {
+			memcpy(dst, src, n * sizeof *dst);
+			continue;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[l->cell_of_file[i]] = src[i];
+	}
+	return FV_OK;
 }

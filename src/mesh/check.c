@@ -19,8 +19,8 @@ static fv_err_t check_coords(const fv_mesh_t *m, fv_mesh_stats_t *s)
 	for (fv_idx_t i = 0; i < m->n_nodes; i++)
 		for (int d = 0; d < 3; d++) {
 			double x = m->xyz[3 * (size_t)i + d];
-			FV_CHECK(isfinite(x), FV_ERR_MESH, "%s: node %d has a non-finite coordinate (%g)",
-				 m->source, (int)i, x);
+			FV_CHECK(isfinite(x), FV_ERR_MESH, "%s: node %lld has a non-finite coordinate (%g)",
+				 m->source, (long long)fv_mesh_node_tag(m, i), x);
 			if (x < s->bbox[2 * d])
 				s->bbox[2 * d] = x;
 			if (x > s->bbox[2 * d + 1])
@@ -29,16 +29,17 @@ static fv_err_t check_coords(const fv_mesh_t *m, fv_mesh_stats_t *s)
 	return FV_OK;
 }
 
+/* The cell as its file numbers it (element tag, node tags) and where it
+ * is: after renumbering, internal indices would mean nothing to a user. */
 static fv_err_t cell_error(const fv_mesh_t *m, fv_idx_t c, fv_idx_t n_bad, const char *what, double value)
 {
-	char nodes[128];
-	size_t o = 0;
+	char nodes[160], name[96];
 	size_t n = (size_t)m->n_cells;
-	nodes[0] = '\0';
-	for (fv_idx_t i = m->cell_node_off[c]; i < m->cell_node_off[c + 1] && o < sizeof nodes; i++)
-		o += (size_t)snprintf(nodes + o, sizeof nodes - o, " %d", (int)m->cell_node[i]);
-	return FV_ERROR(FV_ERR_MESH, "%s: cell %d (%s, nodes%s, centroid %g %g %g) %s %g%s", m->source,
-			(int)c, fv_cell_shapes[m->cell_type[c]].name, nodes, (double)m->cell_ctr[c],
+	fv_mesh_node_list(m, m->cell_node + m->cell_node_off[c], m->cell_node_off[c + 1] - m->cell_node_off[c], nodes,
+			  sizeof nodes);
+	return FV_ERROR(FV_ERR_MESH, "%s: %s (%s, nodes %s, centroid %g %g %g) %s %g%s", m->source,
+			fv_mesh_cell_name(m, c, name, sizeof name), fv_cell_shapes[m->cell_type[c]].name, nodes,
+			(double)m->cell_ctr[c],
 			(double)m->cell_ctr[n + c], (double)m->cell_ctr[2 * n + c], what, value,
 			n_bad > 1 ? " (and other cells)" : "");
 }
@@ -47,7 +48,7 @@ fv_err_t fv_mesh_check(const fv_mesh_t *m, double tol, fv_mesh_stats_t *s)
 {
 	fv_mesh_stats_t local;
 	fv_idx_t bad_vol = -1, bad_closure = -1, n_bad_vol = 0, n_bad_closure = 0;
-	double worst_closure = 0;
+	double worst_closure = 0, bad_closure_value = 0;
 	size_t nf = (size_t)m->n_faces;
 
 	if (!s)
@@ -68,7 +69,9 @@ fv_err_t fv_mesh_check(const fv_mesh_t *m, double tol, fv_mesh_stats_t *s)
 			s->vol_min = v;
 		if (v > s->vol_max)
 			s->vol_max = v;
-		if (!(v > 0) && n_bad_vol++ == 0)
+		/* the bad cell reported is the first in file order, the same
+		 * whatever the renumbering */
+		if (!(v > 0) && (n_bad_vol++ == 0 || fv_mesh_cell_orig(m, c) < fv_mesh_cell_orig(m, bad_vol)))
 			bad_vol = c;
 		for (fv_idx_t k = m->cell_face_off[c]; k < m->cell_face_off[c + 1]; k++) {
 			fv_idx_t f = m->cell_face[k];
@@ -81,8 +84,11 @@ fv_err_t fv_mesh_check(const fv_mesh_t *m, double tol, fv_mesh_stats_t *s)
 		cl = mag > 0 ? sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]) / mag : INFINITY;
 		if (cl > worst_closure || !(cl == cl))
 			worst_closure = cl;
-		if (!(cl <= tol) && n_bad_closure++ == 0)
+		if (!(cl <= tol) &&
+		    (n_bad_closure++ == 0 || fv_mesh_cell_orig(m, c) < fv_mesh_cell_orig(m, bad_closure))) {
 			bad_closure = c;
+			bad_closure_value = cl;
+		}
 	}
 	s->closure_max = worst_closure;
 	s->area_min = INFINITY;
@@ -100,7 +106,7 @@ fv_err_t fv_mesh_check(const fv_mesh_t *m, double tol, fv_mesh_stats_t *s)
 		return cell_error(m, bad_vol, n_bad_vol, "is inverted or degenerate: volume", (double)m->cell_vol[bad_vol]);
 	if (bad_closure >= 0)
 		return cell_error(m, bad_closure, n_bad_closure, "is not closed: |sum of face area vectors| / surface =",
-				  worst_closure);
+				  bad_closure_value);
 	return FV_OK;
 }
 

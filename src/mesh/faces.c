@@ -144,29 +144,28 @@ static fv_err_t grow_faces(face_build_t *b)
 	return FV_OK;
 }
 
-static const char *fmt_nodes(char *buf, size_t len, const fv_idx_t *n, int nn)
+/* Messages name cells and nodes by their numbers in the file. */
+static const char *fmt_nodes(const fv_mesh_t *m, char *buf, size_t len, const fv_idx_t *n, int nn)
 {
-	size_t o = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < nn && o < len; i++)
-		o += (size_t)snprintf(buf + o, len - o, i ? " %d" : "%d", (int)n[i]);
-	return buf;
+	return fv_mesh_node_list(m, n, nn, buf, len);
 }
 
 static fv_err_t check_cell_nodes(const fv_mesh_t *m, fv_idx_t c)
 {
 	const fv_idx_t *cn = m->cell_node + m->cell_node_off[c];
 	int nn = m->cell_node_off[c + 1] - m->cell_node_off[c];
+	char name[96];
 	FV_CHECK(m->cell_type[c] < FV_NCELLTYPES && nn == fv_cell_shapes[m->cell_type[c]].n_nodes,
-		 FV_ERR_MESH, "%s: cell %d has type %d with %d nodes", m->source, (int)c,
+		 FV_ERR_MESH, "%s: %s has type %d with %d nodes", m->source, fv_mesh_cell_name(m, c, name, sizeof name),
 		 (int)m->cell_type[c], nn);
 	for (int i = 0; i < nn; i++) {
 		FV_CHECK(cn[i] >= 0 && cn[i] < m->n_nodes, FV_ERR_MESH,
-			 "%s: cell %d: node id %d out of range [0, %d)", m->source, (int)c, (int)cn[i],
-			 (int)m->n_nodes);
+			 "%s: %s: node id %d out of range [0, %d)", m->source, fv_mesh_cell_name(m, c, name, sizeof name),
+			 (int)cn[i], (int)m->n_nodes);
 		for (int j = 0; j < i; j++)
-			FV_CHECK(cn[i] != cn[j], FV_ERR_MESH, "%s: cell %d (%s) repeats node %d",
-				 m->source, (int)c, fv_cell_shapes[m->cell_type[c]].name, (int)cn[i]);
+			FV_CHECK(cn[i] != cn[j], FV_ERR_MESH, "%s: %s (%s) repeats node %lld", m->source,
+				 fv_mesh_cell_name(m, c, name, sizeof name), fv_cell_shapes[m->cell_type[c]].name,
+				 (long long)fv_mesh_node_tag(m, cn[i]));
 	}
 	return FV_OK;
 }
@@ -200,13 +199,15 @@ static fv_err_t match_cell_faces(face_build_t *b)
 				memcpy(b->fnode + 4 * (size_t)f, fn, sizeof fn);
 				m->cell_face_sign[slot] = 1;
 			} else {
-				char buf[64];
-				FV_CHECK(b->owner[f] != c, FV_ERR_MESH, "%s: cell %d has the face (%s) twice",
-					 m->source, (int)c, fmt_nodes(buf, sizeof buf, fn, nn));
+				char buf[96], n0[96], n1[96], n2[96];
+				FV_CHECK(b->owner[f] != c, FV_ERR_MESH, "%s: %s has the face (nodes %s) twice",
+					 m->source, fv_mesh_cell_name(m, c, n0, sizeof n0),
+					 fmt_nodes(m, buf, sizeof buf, fn, nn));
 				FV_CHECK(b->nbr[f] < 0, FV_ERR_MESH,
-					 "%s: face (%s) is shared by more than two cells: %d, %d and %d",
-					 m->source, fmt_nodes(buf, sizeof buf, fn, nn), (int)b->owner[f],
-					 (int)b->nbr[f], (int)c);
+					 "%s: face (nodes %s) is shared by more than two cells: %s, %s and %s",
+					 m->source, fmt_nodes(m, buf, sizeof buf, fn, nn),
+					 fv_mesh_cell_name(m, b->owner[f], n0, sizeof n0),
+					 fv_mesh_cell_name(m, b->nbr[f], n1, sizeof n1), fv_mesh_cell_name(m, c, n2, sizeof n2));
 				b->nbr[f] = c;
 				m->cell_face_sign[slot] = -1;
 			}
@@ -229,7 +230,7 @@ static fv_err_t match_boundary(face_build_t *b, int32_t *marker)
 		face_key_t k;
 		uint64_t s, h;
 		fv_idx_t f;
-		char buf[64];
+		char buf[96], n0[96], n1[96];
 		FV_CHECK(mk >= 0 && mk < m->n_markers && (nn == 3 || nn == 4), FV_ERR_MESH,
 			 "%s: boundary element %d is malformed", m->source, (int)e);
 		for (int i = 0; i < nn; i++)
@@ -239,21 +240,22 @@ static fv_err_t match_boundary(face_build_t *b, int32_t *marker)
 		make_key(en, nn, &k);
 		f = table_find(b, &k, nn, &s, &h);
 		FV_CHECK(f >= 0, FV_ERR_MESH, "%s: marker %s: boundary element %d (nodes %s) is not a face of any cell",
-			 m->source, m->markers[mk].name, (int)e, fmt_nodes(buf, sizeof buf, en, nn));
+			 m->source, m->markers[mk].name, (int)e, fmt_nodes(m, buf, sizeof buf, en, nn));
 		FV_CHECK(b->nbr[f] < 0, FV_ERR_MESH,
-			 "%s: marker %s: boundary element %d (nodes %s) is an interior face between cells %d and %d",
-			 m->source, m->markers[mk].name, (int)e, fmt_nodes(buf, sizeof buf, en, nn),
-			 (int)b->owner[f], (int)b->nbr[f]);
+			 "%s: marker %s: boundary element %d (nodes %s) is an interior face between %s and %s",
+			 m->source, m->markers[mk].name, (int)e, fmt_nodes(m, buf, sizeof buf, en, nn),
+			 fv_mesh_cell_name(m, b->owner[f], n0, sizeof n0), fv_mesh_cell_name(m, b->nbr[f], n1, sizeof n1));
 		FV_CHECK(marker[f] < 0, FV_ERR_MESH, "%s: boundary face (nodes %s) is under two markers, %s and %s",
-			 m->source, fmt_nodes(buf, sizeof buf, en, nn), m->markers[marker[f]].name,
+			 m->source, fmt_nodes(m, buf, sizeof buf, en, nn), m->markers[marker[f]].name,
 			 m->markers[mk].name);
 		marker[f] = mk;
 	}
 	for (fv_idx_t f = 0; f < b->n_faces; f++) {
-		char buf[64];
+		char buf[96], n0[96];
 		FV_CHECK(b->nbr[f] >= 0 || marker[f] >= 0, FV_ERR_MESH,
-			 "%s: boundary face (nodes %s) of cell %d is under no marker", m->source,
-			 fmt_nodes(buf, sizeof buf, b->fnode + 4 * (size_t)f, b->nn[f]), (int)b->owner[f]);
+			 "%s: boundary face (nodes %s) of %s is under no marker", m->source,
+			 fmt_nodes(m, buf, sizeof buf, b->fnode + 4 * (size_t)f, b->nn[f]),
+			 fv_mesh_cell_name(m, b->owner[f], n0, sizeof n0));
 	}
 	return FV_OK;
 }
@@ -386,8 +388,11 @@ fv_err_t fv_mesh_build_faces(fv_mesh_t *m)
 	FV_CALL(fv_malloc(&m->cell_face_off, (size_t)m->n_cells + 1, sizeof(fv_idx_t), "cell face offsets"));
 	m->cell_face_off[0] = 0;
 	for (fv_idx_t c = 0; c < m->n_cells; c++) {
-		FV_CHECK(m->cell_type[c] < FV_NCELLTYPES, FV_ERR_MESH, "%s: cell %d has unknown type %d",
-			 m->source, (int)c, (int)m->cell_type[c]);
+		if (m->cell_type[c] >= FV_NCELLTYPES) {
+			char name[96];
+			return FV_ERROR(FV_ERR_MESH, "%s: %s has unknown type %d", m->source,
+					fv_mesh_cell_name(m, c, name, sizeof name), (int)m->cell_type[c]);
+		}
 		n_slots += (size_t)fv_cell_shapes[m->cell_type[c]].n_faces;
 		FV_CHECK(n_slots <= FV_IDX_MAX, FV_ERR_MEM, "%s: too many cell faces for 32-bit indices", m->source);
 		m->cell_face_off[c + 1] = (fv_idx_t)n_slots;

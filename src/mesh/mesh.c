@@ -54,6 +54,10 @@ void fv_mesh_free(fv_mesh_t *m)
 	free(m->belem_node_off);
 	free(m->belem_node);
 	free(m->belem_marker);
+	free(m->cell_orig);
+	free(m->node_orig);
+	free(m->cell_tag);
+	free(m->node_tag);
 	fv_mesh_init(m);
 }
 

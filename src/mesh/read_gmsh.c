@@ -133,7 +133,7 @@ typedef struct gmsh {
 
 	/* elements as read; offsets follow from the types at the end */
 	int have_elements;
-	vec_t ctype, cnode;        /* uint8_t, fv_idx_t */
+	vec_t ctype, cnode, ctag;  /* uint8_t, fv_idx_t, int64_t element tag */
 	vec_t btype, bnode, bgrp;  /* uint8_t, fv_idx_t, int32_t */
 
 	/* boundary groups: sorted keys for lookup, keys by id for naming */
@@ -155,6 +155,7 @@ static void gmsh_free(gmsh_t *st)
 	free(st->pairs);
 	free(st->ctype.p);
 	free(st->cnode.p);
+	free(st->ctag.p);
 	free(st->btype.p);
 	free(st->bnode.p);
 	free(st->bgrp.p);
@@ -300,6 +301,7 @@ static fv_err_t reserve_elems(gmsh_t *st, const etype_t *t, size_t count)
 		FV_CALL(check_room(st, count, nn, 1));
 		FV_CALL(vec_reserve(&st->ctype, count, sizeof(uint8_t), "cell types"));
 		FV_CALL(vec_reserve(&st->cnode, nn, sizeof(fv_idx_t), "cell nodes"));
+		FV_CALL(vec_reserve(&st->ctag, count, sizeof(int64_t), "element tags"));
 	} else if (t->kind == EK_BND) {
 		FV_CALL(check_room(st, count, nn, 0));
 		FV_CALL(vec_reserve(&st->btype, count, sizeof(uint8_t), "boundary element types"));
@@ -323,12 +325,13 @@ static void to_vtk(int fv_type, fv_idx_t *v)
 	}
 }
 
-/* Appends an element (nodes already mapped); room was reserved. */
-static void push_elem(gmsh_t *st, const etype_t *t, const fv_idx_t *v, int32_t grp)
+/* Appends element tag (nodes already mapped); room was reserved. */
+static void push_elem(gmsh_t *st, const etype_t *t, long long tag, const fv_idx_t *v, int32_t grp)
 {
 	if (t->kind == EK_CELL) {
 		fv_idx_t *dst = (fv_idx_t *)st->cnode.p + st->cnode.n;
 		((uint8_t *)st->ctype.p)[st->ctype.n++] = (uint8_t)t->fv;
+		((int64_t *)st->ctag.p)[st->ctag.n++] = tag;
 		memcpy(dst, v, (size_t)t->nn * sizeof *v);
 		to_vtk(t->fv, dst);
 		st->cnode.n += (size_t)t->nn;
@@ -886,7 +889,7 @@ static fv_err_t parse_elements22(gmsh_t *st)
 				FV_CALL(group_id(st, GK_ELEM, elem, &grp));
 		}
 		FV_CALL(reserve_elems(st, et, 1));
-		push_elem(st, et, v, grp);
+		push_elem(st, et, id, v, grp);
 	}
 	return expect_end(c, "$EndElements");
 }
@@ -925,7 +928,8 @@ static fv_err_t parse_elements41(gmsh_t *st)
 		}
 		FV_CALL(reserve_elems(st, et, cnt));
 		for (size_t e = 0; e < cnt; e++) {
-			FV_CALL(fv_cursor_long(c, &t, "element tag"));
+			long long tag;
+			FV_CALL(fv_cursor_long(c, &tag, "element tag"));
 			if (et->kind == EK_SKIP) {
 				for (int k = 0; k < et->nn; k++)
 					FV_CALL(fv_cursor_long(c, &t, "node tag"));
@@ -933,7 +937,7 @@ static fv_err_t parse_elements41(gmsh_t *st)
 			}
 			for (int k = 0; k < et->nn; k++)
 				FV_CALL(node_ref(st, &v[k]));
-			push_elem(st, et, v, grp);
+			push_elem(st, et, tag, v, grp);
 		}
 		done += cnt;
 	}
@@ -970,15 +974,27 @@ static fv_err_t skip_section(gmsh_t *st, const char *tok, size_t len, long line)
 	return fv_cursor_error(c, "section %.*s has no %s", shown(len), tok, end);
 }
 
-/* Drops nodes that no element references, keeping the order of the rest. */
+/* Drops nodes that no element references, keeping the order of the rest,
+ * and records the tags of the nodes kept. */
 static fv_err_t compact_nodes(gmsh_t *st)
 {
 	fv_mesh_t *m = st->m;
 	size_t n = (size_t)m->n_nodes, j = 0;
 	fv_idx_t *cn = st->cnode.p, *bn = st->bnode.p;
 	int32_t *id;
+	int64_t *tag;
 	FV_CALL(fv_calloc(&st->tmp, n ? n : 1, sizeof *id, "node renumbering"));
+	FV_CALL(fv_malloc(&m->node_tag, n ? n : 1, sizeof *m->node_tag, "node tags"));
 	id = st->tmp;
+	tag = m->node_tag;
+	if (st->dense) {
+		for (size_t t = 0; t < st->map_cap; t++)
+			if (st->map[t] >= 0)
+				tag[st->map[t]] = (int64_t)t;
+	} else {
+		for (size_t k = 0; k < st->n_pairs; k++)
+			tag[st->pairs[k].idx] = st->pairs[k].tag;
+	}
 	for (size_t i = 0; i < st->cnode.n; i++)
 		id[cn[i]] = 1;
 	for (size_t i = 0; i < st->bnode.n; i++)
@@ -989,8 +1005,10 @@ static fv_err_t compact_nodes(gmsh_t *st)
 			continue;
 		}
 		id[i] = (int32_t)j;
-		if (j != i)
+		if (j != i) {
 			memmove(&m->xyz[3 * j], &m->xyz[3 * i], 3 * sizeof *m->xyz);
+			tag[j] = tag[i];
+		}
 		j++;
 	}
 	if (j != n) {
@@ -1035,10 +1053,11 @@ static fv_err_t finish(gmsh_t *st)
 	m->n_belems = (fv_idx_t)nb;
 	m->cell_type = vec_take(&st->ctype, sizeof(uint8_t));
 	m->cell_node = vec_take(&st->cnode, sizeof(fv_idx_t));
+	m->cell_tag = vec_take(&st->ctag, sizeof(int64_t));
 	m->belem_type = vec_take(&st->btype, sizeof(uint8_t));
 	m->belem_node = vec_take(&st->bnode, sizeof(fv_idx_t));
 	m->belem_marker = vec_take(&st->bgrp, sizeof(int32_t));
-	if (!m->cell_type || !m->cell_node || !m->belem_type || !m->belem_node || !m->belem_marker)
+	if (!m->cell_type || !m->cell_node || !m->cell_tag || !m->belem_type || !m->belem_node || !m->belem_marker)
 		return FV_ERROR(FV_ERR_MEM, "%s: out of memory", m->source);
 	return FV_OK;
 }

@@ -130,6 +130,8 @@ static fv_err_t read_cells(fv_cursor_t *c, fv_mesh_t *m, long long nelem, fv_idx
 	FV_CALL(fv_malloc(&m->cell_type, (size_t)nelem + 1, 1, "cell types"));
 	FV_CALL(fv_malloc(&m->cell_node_off, (size_t)nelem + 1, sizeof(fv_idx_t), "cell offsets"));
 	FV_CALL(fv_malloc(&m->cell_node, cap, sizeof(fv_idx_t), "cell nodes"));
+	/* SU2 numbers elements and points from 0 in file order */
+	FV_CALL(fv_malloc(&m->cell_tag, (size_t)nelem + 1, sizeof *m->cell_tag, "element numbers"));
 	m->cell_node_off[0] = 0;
 	for (long long e = 0; e < nelem; e++) {
 		long long id;
@@ -154,6 +156,7 @@ static fv_err_t read_cells(fv_cursor_t *c, fv_mesh_t *m, long long nelem, fv_idx
 		}
 		FV_CALL(read_node_ids(c, nn, n_nodes, m->cell_node + used, fv_cell_shapes[t].name));
 		m->cell_type[e] = (uint8_t)t;
+		m->cell_tag[e] = e;
 		used += (size_t)nn;
 		m->cell_node_off[e + 1] = (fv_idx_t)used;
 	}
@@ -164,7 +167,9 @@ static fv_err_t read_cells(fv_cursor_t *c, fv_mesh_t *m, long long nelem, fv_idx
 static fv_err_t read_points(fv_cursor_t *c, fv_mesh_t *m, long long npoin)
 {
 	FV_CALL(fv_malloc(&m->xyz, 3 * (size_t)npoin + 1, sizeof(double), "node coordinates"));
+	FV_CALL(fv_malloc(&m->node_tag, (size_t)npoin + 1, sizeof *m->node_tag, "point numbers"));
 	for (long long i = 0; i < npoin; i++) {
+		m->node_tag[i] = i;
 		if (!fv_cursor_skip_space(c))
 			return fv_cursor_error(c, "end of file after %lld of NPOIN= %lld points", i, npoin);
 		for (int d = 0; d < 3; d++)

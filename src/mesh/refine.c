@@ -381,9 +381,14 @@ static int point_key(unsigned mask, const fv_idx_t *v, uint64_t key[2], fv_idx_t
 	return n;
 }
 
-static const char *elem_name(int boundary)
+/* "boundary element 7", or the cell as its file numbers it. */
+static const char *elem_name(const fv_mesh_t *m, int boundary, fv_idx_t e, char *buf, size_t size)
 {
-	return boundary ? "boundary element" : "cell";
+	if (boundary)
+		snprintf(buf, size, "boundary element %d", (int)e);
+	else
+		fv_mesh_cell_name(m, e, buf, size);
+	return buf;
 }
 
 /* Element e's nodes, checked against its shape and the node range. */
@@ -395,13 +400,15 @@ static fv_err_t elem_nodes(const refine_t *r, int boundary, fv_idx_t e, const fv
 	int want = boundary ? (t == FV_TRI || t == FV_QUAD ? t : -1)
 			    : (t < FV_NCELLTYPES ? fv_cell_shapes[t].n_nodes : -1);
 	int n = off[e + 1] - off[e];
-	FV_CHECK(want > 0, FV_ERR_MESH, "%s: %s %d has unknown type %d", in->source, elem_name(boundary), (int)e, t);
-	FV_CHECK(n == want, FV_ERR_MESH, "%s: %s %d has %d nodes, its type needs %d", in->source,
-		 elem_name(boundary), (int)e, n, want);
+	char name[96];
+	FV_CHECK(want > 0, FV_ERR_MESH, "%s: %s has unknown type %d", in->source,
+		 elem_name(in, boundary, e, name, sizeof name), t);
+	FV_CHECK(n == want, FV_ERR_MESH, "%s: %s has %d nodes, its type needs %d", in->source,
+		 elem_name(in, boundary, e, name, sizeof name), n, want);
 	*v = (boundary ? in->belem_node : in->cell_node) + off[e];
 	for (int a = 0; a < n; a++)
-		FV_CHECK((*v)[a] >= 0 && (*v)[a] < in->n_nodes, FV_ERR_MESH, "%s: %s %d: node %d out of range",
-			 in->source, elem_name(boundary), (int)e, (int)(*v)[a]);
+		FV_CHECK((*v)[a] >= 0 && (*v)[a] < in->n_nodes, FV_ERR_MESH, "%s: %s: node id %d out of range",
+			 in->source, elem_name(in, boundary, e, name, sizeof name), (int)(*v)[a]);
 	if (boundary)
 		FV_CHECK(in->belem_marker[e] >= 0 && in->belem_marker[e] < in->n_markers, FV_ERR_MESH,
 			 "%s: boundary element %d: marker %d out of range", in->source, (int)e,
@@ -435,7 +442,11 @@ static fv_err_t collect(refine_t *r, size_t *n_cells, size_t *n_cell_nodes, size
 		for (int k = 0; k < p->n_pts; k++) {
 			fv_idx_t s[4];
 			n[k] = point_key(p->pt_mask[k], v, key[k], s);
-			FV_CHECK(n[k] > 0, FV_ERR_MESH, "%s: cell %d repeats node %d", in->source, (int)c, (int)s[0]);
+			if (n[k] <= 0) {
+				char name[96];
+				return FV_ERROR(FV_ERR_MESH, "%s: %s repeats node %lld", in->source,
+						fv_mesh_cell_name(in, c, name, sizeof name), (long long)fv_mesh_node_tag(in, s[0]));
+			}
 #if defined(__GNUC__)
 			if (n[k] == 2 || n[k] == 4) {
 				const htab_t *h = n[k] == 2 ? &r->edges : &r->faces;
@@ -501,18 +512,17 @@ static fv_err_t resolve(refine_t *r, int boundary, fv_idx_t e, const pattern_t *
 		} else {
 			uint64_t key[2];
 			fv_idx_t s[4];
-			FV_CHECK(point_key(mask, v, key, s) == n, FV_ERR_MESH, "%s: %s %d repeats node %d",
-				 r->in->source, elem_name(boundary), (int)e, (int)s[0]);
+			char name[96];
+			FV_CHECK(point_key(mask, v, key, s) == n, FV_ERR_MESH, "%s: %s repeats node %lld",
+				 r->in->source, elem_name(r->in, boundary, e, name, sizeof name),
+				 (long long)fv_mesh_node_tag(r->in, s[0]));
 			id = htab_find(n == 2 ? &r->edges : &r->faces, key);
 			if (id < 0) {
-				char list[64];
-				if (n == 2)
-					snprintf(list, sizeof list, "edge %d-%d", (int)s[0], (int)s[1]);
-				else
-					snprintf(list, sizeof list, "quad %d %d %d %d", (int)s[0], (int)s[1],
-						 (int)s[2], (int)s[3]);
-				return FV_ERROR(FV_ERR_MESH, "%s: %s %d (marker '%s'): its %s is not on any cell",
-						r->in->source, elem_name(boundary), (int)e,
+				char list[96];
+				snprintf(list, sizeof list, "%s ", n == 2 ? "edge" : "quad");
+				fv_mesh_node_list(r->in, s, n, list + strlen(list), sizeof list - strlen(list));
+				return FV_ERROR(FV_ERR_MESH, "%s: %s (marker '%s'): its %s is not on any cell",
+						r->in->source, elem_name(r->in, boundary, e, name, sizeof name),
 						r->in->markers[r->in->belem_marker[e]].name, list);
 			}
 		}
@@ -546,6 +556,8 @@ static fv_err_t emit(refine_t *r, int boundary)
 			off[o + 1] = (fv_idx_t)used;
 			if (boundary)
 				out->belem_marker[o] = in->belem_marker[e];
+			else
+				out->cell_tag[o] = fv_mesh_cell_tag(in, e);
 		}
 	}
 	return FV_OK;
@@ -582,6 +594,11 @@ static fv_err_t refine(refine_t *r)
 		 FV_ERR_MEM, "%s: refined mesh of %zu nodes, %zu cells, %zu cell-node entries is over the "
 		 "32-bit index limit (%d)", in->source, n_nodes, n_cells, n_cell_nodes, FV_IDX_MAX);
 	FV_CALL(fv_mesh_alloc(out, n_nodes, n_cells, n_cell_nodes, n_belems, n_belem_nodes));
+	/* The children, in the order emitted, are the refined mesh's own file
+	 * order (cell_orig and node_orig stay NULL); each keeps the number of
+	 * the file's element it lies in, for messages. */
+	FV_CALL(fv_malloc(&out->cell_tag, n_cells + 1, sizeof *out->cell_tag, "element numbers"));
+	out->refine_levels = in->refine_levels + 1;
 	if (in->n_markers > 0) {
 		FV_CALL(fv_malloc(&out->markers, (size_t)in->n_markers, sizeof *out->markers, "markers"));
 		memcpy(out->markers, in->markers, (size_t)in->n_markers * sizeof *out->markers);

@@ -48,8 +48,20 @@ void fv_vtu_put_block_size(fv_vtu_out_t *o, size_t bytes);
 void fv_vtu_put_const(fv_vtu_out_t *o, const void *val, size_t elsize, size_t count);
 /* fv_real_t values as Float64, with the block size. */
 void fv_vtu_put_real_block(fv_vtu_out_t *o, const fv_real_t *v, size_t count);
+/* The order a piece lists a mesh's cells and points in: the mesh cell and
+ * node at each position (NULL: the mesh's own order). */
+typedef struct fv_vtu_order {
+	fv_idx_t *cell;
+	fv_idx_t *node;
+} fv_vtu_order_t;
+
+/* The mesh file's order (fv_mesh_file_cells, fv_mesh_file_nodes), so that
+ * a renumbered mesh is written as its file lists it. */
+fv_err_t fv_vtu_order_file(fv_vtu_order_t *ord, const fv_mesh_t *m);
+void fv_vtu_order_free(fv_vtu_order_t *ord);
+
 /* The blocks of fv_vtu_geometry_tags for the mesh's cells: points,
- * connectivity, offsets, types. */
-void fv_vtu_put_cell_geometry(fv_vtu_out_t *o, const fv_mesh_t *m);
+ * connectivity, offsets, types; in order ord (NULL: the mesh's order). */
+void fv_vtu_put_cell_geometry(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_vtu_order_t *ord);
 
 #endif

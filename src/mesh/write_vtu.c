@@ -120,13 +120,79 @@ void fv_vtu_geometry_tags(fv_vtu_out_t *o, size_t n_points, size_t n_cells, size
 	fprintf(o->f, "      </Cells>\n");
 }
 
-void fv_vtu_put_cell_geometry(fv_vtu_out_t *o, const fv_mesh_t *m)
+fv_err_t fv_vtu_order_file(fv_vtu_order_t *ord, const fv_mesh_t *m)
+{
+	memset(ord, 0, sizeof *ord);
+	FV_CALL(fv_mesh_file_cells(m, &ord->cell));
+	if (fv_mesh_file_nodes(m, &ord->node) != FV_OK) {
+		fv_vtu_order_free(ord);
+		return fv_error_trace(FV_ERR_MESH, __FILE__, __LINE__);
+	}
+	return FV_OK;
+}
+
+void fv_vtu_order_free(fv_vtu_order_t *ord)
+{
+	FV_FREE(ord->cell);
+	FV_FREE(ord->node);
+}
+
+/* Connectivity, offsets and types of the cells in order cell[], with node
+ * ids mapped to positions by node_orig. */
+static void put_cells_ordered(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_idx_t *cell, const uint8_t cell_vtk[256])
+{
+	size_t nc = (size_t)m->n_cells, n_conn = nc ? (size_t)m->cell_node_off[nc] : 0;
+	size_t per = FV_VTU_CHUNK / sizeof(int32_t), k = 0;
+	int32_t *s = o->scratch, end = 0;
+	uint8_t *t = o->scratch;
+	fv_vtu_put_block_size(o, n_conn * sizeof(int32_t));
+	for (size_t i = 0; i < nc && !o->err; i++) {
+		fv_idx_t c = cell ? cell[i] : (fv_idx_t)i;
+		if (k + FV_MAX_CELL_NODES > per) {
+			fv_vtu_put(o, s, k * sizeof *s);
+			k = 0;
+		}
+		for (fv_idx_t a = m->cell_node_off[c]; a < m->cell_node_off[c + 1]; a++)
+			s[k++] = fv_mesh_node_orig(m, m->cell_node[a]);
+	}
+	fv_vtu_put(o, s, k * sizeof *s);
+	fv_vtu_put_block_size(o, nc * sizeof(int32_t));
+	k = 0;
+	for (size_t i = 0; i < nc && !o->err; i++) {
+		fv_idx_t c = cell ? cell[i] : (fv_idx_t)i;
+		end += m->cell_node_off[c + 1] - m->cell_node_off[c];
+		s[k++] = end;
+		if (k == per || i + 1 == nc) {
+			fv_vtu_put(o, s, k * sizeof *s);
+			k = 0;
+		}
+	}
+	fv_vtu_put_block_size(o, nc);
+	for (size_t i = 0; i < nc && !o->err; i++) {
+		t[k++] = cell_vtk[m->cell_type[cell ? cell[i] : (fv_idx_t)i]];
+		if (k == FV_VTU_CHUNK || i + 1 == nc) {
+			fv_vtu_put(o, t, k);
+			k = 0;
+		}
+	}
+}
+
+void fv_vtu_put_cell_geometry(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_vtu_order_t *ord)
 {
 	size_t n_points = (size_t)m->n_nodes, n_cells = (size_t)m->n_cells;
 	size_t n_conn = m->n_cells ? (size_t)m->cell_node_off[m->n_cells] : 0;
 	uint8_t cell_vtk[256] = {0};
 	for (int t = 0; t < FV_NCELLTYPES; t++)
 		cell_vtk[t] = (uint8_t)fv_cell_shapes[t].su2_id;
+	if (ord && (ord->cell || ord->node)) {
+		fv_vtu_put_block_size(o, n_points * 3 * sizeof(double));
+		if (ord->node)
+			put_points_of(o, m->xyz, ord->node, n_points);
+		else
+			fv_vtu_put(o, m->xyz, n_points * 3 * sizeof(double));
+		put_cells_ordered(o, m, ord->cell, cell_vtk);
+		return;
+	}
 	fv_vtu_put_block_size(o, n_points * 3 * sizeof(double));
 	fv_vtu_put(o, m->xyz, n_points * 3 * sizeof(double));
 	/* fv_idx_t is int32_t and the nodes are in VTK order: no conversion */
@@ -292,7 +358,7 @@ static void write_file(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_idx_t *bmap
 		fv_vtu_put_real_block(o, m->cell_vol, cells.n_cells);
 	fv_vtu_put_block_size(o, cells.n_cells * sizeof(int32_t));
 	fv_vtu_put_const(o, &no_marker, sizeof no_marker, cells.n_cells);
-	fv_vtu_put_cell_geometry(o, m);
+	fv_vtu_put_cell_geometry(o, m, NULL);
 
 	/* piece 1: boundary faces on their own, renumbered points */
 	fv_vtu_put_block_size(o, faces.n_cells);

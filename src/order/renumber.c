@@ -173,14 +173,16 @@ static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 }
 
 /* Cells in the order perm, nodes by first use in that order (nodes of no
- * cell last, in their old order). Everything is allocated before the mesh
- * is touched, so a failure leaves it as it was. */
+ * cell last, in their old order); the file positions and numbers of cells
+ * and nodes move with them. Everything is allocated before the mesh is
+ * touched, so a failure leaves it as it was. */
 static fv_err_t apply_order(fv_mesh_t *m, const fv_idx_t *perm)
 {
 	fv_idx_t nc = m->n_cells, nn = m->n_nodes, next = 0;
 	size_t ncn = (size_t)m->cell_node_off[nc];
 	uint8_t *type = NULL;
-	fv_idx_t *off = NULL, *cn = NULL, *node_new = NULL;
+	fv_idx_t *off = NULL, *cn = NULL, *node_new = NULL, *cell_orig = NULL, *node_orig = NULL;
+	int64_t *cell_tag = NULL, *node_tag = NULL;
 	double *xyz = NULL;
 	fv_err_t err = FV_OK;
 
@@ -189,6 +191,12 @@ static fv_err_t apply_order(fv_mesh_t *m, const fv_idx_t *perm)
 	FV_CALL_GOTO(err, done, fv_malloc(&cn, ncn + 1, sizeof *cn, "renumbered cell nodes"));
 	FV_CALL_GOTO(err, done, fv_malloc(&node_new, (size_t)nn + 1, sizeof *node_new, "node numbering"));
 	FV_CALL_GOTO(err, done, fv_malloc(&xyz, 3 * (size_t)nn + 1, sizeof *xyz, "renumbered coordinates"));
+	FV_CALL_GOTO(err, done, fv_malloc(&cell_orig, (size_t)nc + 1, sizeof *cell_orig, "cell file order"));
+	FV_CALL_GOTO(err, done, fv_malloc(&node_orig, (size_t)nn + 1, sizeof *node_orig, "node file order"));
+	if (m->cell_tag)
+		FV_CALL_GOTO(err, done, fv_malloc(&cell_tag, (size_t)nc + 1, sizeof *cell_tag, "element numbers"));
+	if (m->node_tag)
+		FV_CALL_GOTO(err, done, fv_malloc(&node_tag, (size_t)nn + 1, sizeof *node_tag, "node numbers"));
 
 	for (fv_idx_t v = 0; v < nn; v++)
 		node_new[v] = -1;
@@ -196,6 +204,9 @@ static fv_err_t apply_order(fv_mesh_t *m, const fv_idx_t *perm)
 	for (fv_idx_t c = 0; c < nc; c++) {
 		fv_idx_t o = perm[c], k = m->cell_node_off[o], n = m->cell_node_off[o + 1] - k;
 		type[c] = m->cell_type[o];
+		cell_orig[c] = fv_mesh_cell_orig(m, o);
+		if (cell_tag)
+			cell_tag[c] = m->cell_tag[o];
 		off[c + 1] = off[c] + n;
 		for (fv_idx_t i = 0; i < n; i++) {
 			fv_idx_t v = m->cell_node[k + i];
@@ -208,6 +219,9 @@ static fv_err_t apply_order(fv_mesh_t *m, const fv_idx_t *perm)
 		if (node_new[v] < 0)
 			node_new[v] = next++;
 		memcpy(xyz + 3 * (size_t)node_new[v], m->xyz + 3 * (size_t)v, 3 * sizeof *xyz);
+		node_orig[node_new[v]] = fv_mesh_node_orig(m, v);
+		if (node_tag)
+			node_tag[node_new[v]] = m->node_tag[v];
 	}
 	for (fv_idx_t i = 0; m->n_belems > 0 && i < m->belem_node_off[m->n_belems]; i++)
 		m->belem_node[i] = node_new[m->belem_node[i]];
@@ -217,8 +231,18 @@ static fv_err_t apply_order(fv_mesh_t *m, const fv_idx_t *perm)
 	SWAP_IN(cell_node_off, off);
 	SWAP_IN(cell_node, cn);
 	SWAP_IN(xyz, xyz);
+	SWAP_IN(cell_orig, cell_orig);
+	SWAP_IN(node_orig, node_orig);
+	if (cell_tag)
+		SWAP_IN(cell_tag, cell_tag);
+	if (node_tag)
+		SWAP_IN(node_tag, node_tag);
 #undef SWAP_IN
 done:
+	free(cell_orig);
+	free(node_orig);
+	free(cell_tag);
+	free(node_tag);
 	free(type);
 	free(off);
 	free(cn);

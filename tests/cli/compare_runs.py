@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Compares two fvstar run directories: the states of restart.bin and the
+"""Compares two fvstar run directories: the states of restart.bin (cell by
+cell, in the mesh file's order, so runs of any block count compare) and the
 residual and force histories. Usage:
 
   compare_runs.py A B NAME STATE_TOL [HIST_TOL]
@@ -23,10 +24,12 @@ import sys
 
 def state(d):
     raw = open(d + "/restart.bin", "rb").read()
-    # 88-byte header (bytes 12-15: the size of a value), the state, a checksum
-    q = array.array("f" if int.from_bytes(raw[12:16], "little") == 4 else "d")
-    q.frombytes(raw[88:-8])
-    n = len(q) // 5
+    # header (bytes 12-15: the size of a value, 16-23: the cell count), the
+    # state in the mesh file's cell order, an 8-byte checksum
+    size = int.from_bytes(raw[12:16], "little")
+    n = int.from_bytes(raw[16:24], "little")
+    q = array.array("f" if size == 4 else "d")
+    q.frombytes(raw[len(raw) - 8 - 5 * n * size:-8])
     return [q[k * n:(k + 1) * n] for k in range(5)], n
 
 

@@ -51,7 +51,7 @@ rc=$?
 msg=$(tail -1 "$tmp/log")
 echo "$msg"
 echo "$msg" | grep -q "iteration [0-9]*: the residual of rho is NaN: the solution diverged" || fail "variable and iteration"
-echo "$msg" | grep -q "the first cell [0-9]* of $tmp/w.su2 at (" || fail "the first bad cell is not named"
+echo "$msg" | grep -q "the first element [0-9]* of $tmp/w.su2 at (" || fail "the first bad cell is not named"
 echo "$msg" | grep -q "numerics.cfl = 3.2 now" || fail "no remedy"
 good=$(echo "$msg" | sed -n 's/.*holds the state of iteration \([0-9]*\), the last good one kept.*/\1/p')
 bad=$(echo "$msg" | sed -n 's/.*iteration \([0-9]*\): the residual.*/\1/p')

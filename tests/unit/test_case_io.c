@@ -922,11 +922,14 @@ static void fill_restart(fv_restart_t *r, fv_idx_t n)
 	r->n_cells = n;
 	r->n_vars = FV_RESTART_NVARS;
 	r->n_blocks = 7;
-	r->iteration = 123456789012LL;
+	r->iteration = 1234567890LL;
 	r->time = 1.0 / 3;
+	r->mesh.n_cells = n;
+	r->mesh.n_nodes = 3 * n + 5;
+	r->mesh.hash = 0x0123456789abcdefULL;
 	for (int v = 0; v < 5; v++)
 		r->res0[v] = 1e-3 / (v + 1) + 1e-19;
-	r->q = malloc((size_t)(5 * n) * sizeof(fv_real_t));
+	r->q = malloc((size_t)(5 * n + 1) * sizeof(fv_real_t));
 	assert_non_null(r->q);
 	/* values whose every bit matters: random bits, -0, a subnormal */
 	uint64_t x = 88172645463325252ULL;
@@ -951,9 +954,13 @@ static void patch_byte(const char *path, long off, int delta)
 	fclose(f);
 }
 
+/* Header bytes of the restart format (include/fvstar/output.h). */
+#define RS_HEADER 104
+
 static void test_restart(void **state)
 {
 	fv_restart_t r, back;
+	fv_mesh_id_t other;
 	char path[512], copy[512], tmp[600];
 	const fv_idx_t n = 1000;
 	size_t len;
@@ -964,91 +971,190 @@ static void test_restart(void **state)
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
 	assert_false(exists(tmp));
 
-	/* bit for bit */
-	FV_ASSERT_OK(fv_restart_read(path, &back, n));
+	/* bit for bit, with the mesh's identity */
+	FV_ASSERT_OK(fv_restart_read(path, &back, &r.mesh, "mesh.su2"));
 	assert_int_equal(back.n_cells, n);
 	assert_int_equal(back.n_vars, 5);
 	assert_int_equal(back.n_blocks, 7);
 	assert_true(back.iteration == r.iteration);
+	assert_true(back.mesh.n_cells == n && back.mesh.n_nodes == 3 * n + 5 && back.mesh.hash == r.mesh.hash);
 	assert_memory_equal(&back.time, &r.time, sizeof r.time);
 	assert_memory_equal(back.res0, r.res0, sizeof r.res0);
 	assert_memory_equal(back.q, r.q, (size_t)(5 * n) * sizeof(fv_real_t));
 	fv_restart_free(&back);
-	FV_ASSERT_OK(fv_restart_read(path, &back, -1));
+	FV_ASSERT_OK(fv_restart_read(path, &back, NULL, NULL));
 	fv_restart_free(&back);
 
-	/* the layout of the header */
+	/* the layout of the header; the state and the checksum end the file */
 	char *buf = slurp(path, &len);
-	assert_int_equal(len, 88 + 5 * (size_t)n * sizeof(fv_real_t) + 8);
+	assert_int_equal(len, RS_HEADER + 5 * (size_t)n * sizeof(fv_real_t) + 8);
 	assert_memory_equal(buf, "FVSTARRS", 8);
+	assert_int_equal((unsigned char)buf[8], 2);
 	assert_int_equal((unsigned char)buf[12], sizeof(fv_real_t));
+	assert_int_equal((unsigned char)buf[16], n & 0xff);
+	assert_int_equal((unsigned char)buf[88], (3 * n + 5) & 0xff);
+	assert_int_equal((unsigned char)buf[96], 0xef);
+	assert_memory_equal(buf + RS_HEADER, r.q, 16); /* little-endian hosts */
+	/* ... the same bytes from memory */
+	FV_ASSERT_OK(fv_restart_parse(buf, len, "mem", &back, &r.mesh, "mesh.su2"));
+	assert_memory_equal(back.q, r.q, (size_t)(5 * n) * sizeof(fv_real_t));
+	fv_restart_free(&back);
+	FV_ASSERT_ERR(fv_restart_parse(buf, len - 1, "mem", &back, NULL, NULL), FV_ERR_FORMAT, "mem: truncated");
 	free(buf);
 
 	/* the same with no cells */
 	fv_restart_t empty = {.n_cells = 0, .n_vars = 5};
 	tmp_path(copy, sizeof copy, "empty.bin");
 	FV_ASSERT_OK(fv_restart_write(copy, &empty));
-	FV_ASSERT_OK(fv_restart_read(copy, &back, 0));
+	FV_ASSERT_OK(fv_restart_read(copy, &back, &empty.mesh, NULL));
 	fv_restart_free(&back);
 
 	/* a flipped byte of the state: checksum */
 	tmp_path(copy, sizeof copy, "corrupt.bin");
 	FV_ASSERT_OK(fv_restart_write(copy, &r));
-	patch_byte(copy, 88 + 777, 1);
-	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_FORMAT, "corrupt.bin: checksum mismatch");
+	patch_byte(copy, RS_HEADER + 777, 1);
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT, "corrupt.bin: checksum mismatch");
 	assert_null(back.q);
-	/* ... or of the time in the header */
+	/* ... or of the time, or of the mesh checksum in the header */
 	FV_ASSERT_OK(fv_restart_write(copy, &r));
 	patch_byte(copy, 41, 1);
-	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_FORMAT, "checksum mismatch");
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT, "checksum mismatch");
+	FV_ASSERT_OK(fv_restart_write(copy, &r));
+	patch_byte(copy, 97, 1);
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT, "checksum mismatch");
 
 	/* truncated, or longer */
 	FV_ASSERT_OK(fv_restart_write(copy, &r));
-	assert_int_equal(truncate(copy, 88 + 100), 0);
-	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_FORMAT, "corrupt.bin: truncated: 188 bytes");
+	assert_int_equal(truncate(copy, RS_HEADER + 100), 0);
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT, "corrupt.bin: truncated: 204 bytes");
 	assert_int_equal(truncate(copy, 40), 0);
-	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_FORMAT, "corrupt.bin: header: unexpected end of file");
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT,
+		      "corrupt.bin: header: unexpected end of file");
 	FV_ASSERT_OK(fv_restart_write(copy, &r));
 	FILE *f = fopen(copy, "ab");
 	fputs("x", f);
 	fclose(f);
-	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_FORMAT, "(trailing data)");
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT, "(trailing data)");
 
-	/* wrong mesh, precision, version, magic */
+	/* another mesh: cell count, node count, checksum, each named */
 	FV_ASSERT_OK(fv_restart_write(copy, &r));
-	FV_ASSERT_ERR(fv_restart_read(copy, &back, n + 1), FV_ERR_FORMAT,
-		      "corrupt.bin: restart of 1000 cells, the mesh has 1001");
+	other = r.mesh;
+	other.n_cells = n + 1;
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, &other, "fine.su2"), FV_ERR_FORMAT,
+		      "corrupt.bin: cell count differs: the restart holds 1000 cells, fine.su2 has 1001");
+	other = r.mesh;
+	other.n_nodes++;
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, &other, "fine.su2"), FV_ERR_FORMAT,
+		      "corrupt.bin: node count differs: the restart was written for a mesh of 3005 nodes, fine.su2 has "
+		      "3006");
+	other = r.mesh;
+	other.hash ^= 1;
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, &other, "moved.su2"), FV_ERR_FORMAT,
+		      "corrupt.bin: mesh checksum differs: the restart was written for another mesh than moved.su2");
+	assert_null(back.q);
+
+	/* precision, version (the old format by name), magic */
 	patch_byte(copy, 12, sizeof(fv_real_t) == 8 ? -4 : 4);
-	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_FORMAT,
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT,
 		      sizeof(fv_real_t) == 8 ? "corrupt.bin: written in single precision (4-byte reals), this fvstar is "
 					       "built in double precision"
 					     : "written in double precision");
 	FV_ASSERT_OK(fv_restart_write(copy, &r));
 	patch_byte(copy, 8, 1);
-	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_FORMAT, "restart format version 2");
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT,
+		      "restart format version 3, this fvstar reads version 2");
+	FV_ASSERT_OK(fv_restart_write(copy, &r));
+	patch_byte(copy, 8, -1);
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT,
+		      "corrupt.bin: restart format version 1, written by an older fvstar in that run's block order");
 	FV_ASSERT_OK(fv_restart_write(copy, &r));
 	patch_byte(copy, 0, 1);
-	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_FORMAT, "corrupt.bin: not an fvstar restart file");
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT,
+		      "corrupt.bin: not an fvstar restart file");
 	write_text(copy, "");
-	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_FORMAT, "not an fvstar restart file");
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT, "not an fvstar restart file");
 	tmp_path(copy, sizeof copy, "missing.bin");
-	FV_ASSERT_ERR(fv_restart_read(copy, &back, n), FV_ERR_IO, "missing.bin: cannot open restart");
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_IO, "missing.bin: cannot open restart");
+	tmp_path(copy, sizeof copy, "");
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, NULL, NULL), FV_ERR_IO, "not a regular file");
+
+	/* values a run cannot have written, with a valid checksum */
+	tmp_path(copy, sizeof copy, "odd.bin");
+	r.iteration = -1;
+	FV_ASSERT_OK(fv_restart_write(copy, &r));
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, NULL, NULL), FV_ERR_FORMAT, "odd.bin: iteration -1 out of range");
+	r.iteration = 5;
+	r.time = NAN;
+	FV_ASSERT_OK(fv_restart_write(copy, &r));
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, NULL, NULL), FV_ERR_FORMAT, "the time is not finite");
+	r.time = 0.5;
 
 	/* a write that fails leaves the last restart intact: path.tmp is a
-	 * directory here, so the new file cannot even be started */
+	 * directory here, so the new file cannot get its temporary name */
 	FV_ASSERT_OK(mkdir(tmp, 0777) == 0 ? FV_OK : FV_ERR_IO);
 	r.iteration = 1;
 	FV_ASSERT_ERR(fv_restart_write(path, &r), FV_ERR_IO, "restart.bin: cannot write");
 	rmdir(tmp);
-	FV_ASSERT_OK(fv_restart_read(path, &back, n));
-	assert_true(back.iteration == 123456789012LL);
+	FV_ASSERT_OK(fv_restart_read(path, &back, &r.mesh, NULL));
+	assert_true(back.iteration == 1234567890LL);
 	fv_restart_free(&back);
-	/* ... and a complete one replaces it */
+	/* ... and a complete one replaces it, leaving no temporary file */
 	FV_ASSERT_OK(fv_restart_write(path, &r));
-	FV_ASSERT_OK(fv_restart_read(path, &back, n));
+	FV_ASSERT_OK(fv_restart_read(path, &back, &r.mesh, NULL));
 	assert_true(back.iteration == 1);
 	fv_restart_free(&back);
+	assert_false(exists(tmp));
+	/* a stale path.tmp (a crash of an older fvstar) is replaced too */
+	write_text(tmp, "partial");
+	r.iteration = 2;
+	FV_ASSERT_OK(fv_restart_write(path, &r));
+	assert_false(exists(tmp));
+	FV_ASSERT_OK(fv_restart_read(path, &back, &r.mesh, NULL));
+	assert_true(back.iteration == 2);
+	fv_restart_free(&back);
 
+	/* a state in another cell order is written in the file's order */
+	{
+		fv_real_t *perm_q = malloc((size_t)(5 * n) * sizeof *perm_q);
+		fv_idx_t *cell_of_file = malloc((size_t)n * sizeof *cell_of_file);
+		assert_non_null(perm_q);
+		assert_non_null(cell_of_file);
+		for (fv_idx_t i = 0; i < n; i++)
+			cell_of_file[i] = (fv_idx_t)((i * 7919 + 13) % n); /* 7919 is prime, n = 1000 */
+		for (int v = 0; v < 5; v++)
+			for (fv_idx_t i = 0; i < n; i++)
+				perm_q[(size_t)v * n + cell_of_file[i]] = r.q[(size_t)v * n + i];
+		fv_restart_t w = r;
+		w.q = perm_q;
+		w.cell_of_file = cell_of_file;
+		FV_ASSERT_OK(fv_restart_write(path, &w));
+		FV_ASSERT_OK(fv_restart_read(path, &back, &r.mesh, NULL));
+		assert_memory_equal(back.q, r.q, (size_t)(5 * n) * sizeof(fv_real_t));
+		fv_restart_free(&back);
+		free(perm_q);
+		free(cell_of_file);
+	}
+
+	/* the fuzzer's seeds, written by tests/fuzz/make_restart_seeds.py:
+	 * the format as documented, read by an independent writer */
+	if (getenv("top_srcdir")) {
+		char seed[1024];
+		snprintf(seed, sizeof seed, "%s/tests/fuzz/seeds-restart/%s", getenv("top_srcdir"),
+			 sizeof(fv_real_t) == 8 ? "three-cells.bin" : "single-precision.bin");
+		FV_ASSERT_OK(fv_restart_read(seed, &back, NULL, NULL));
+		assert_int_equal(back.n_cells, 3);
+		assert_int_equal(back.n_blocks, 4);
+		assert_true(back.mesh.n_nodes == 9 && back.mesh.hash == 0x1234ABCD5678EF90ULL);
+		assert_true(back.time == 0.25 && back.res0[3] == 1e-300);
+		assert_true(back.q[0] == (fv_real_t)1.0 && back.q[3 * 4 + 2] == (fv_real_t)1.42);
+		fv_restart_free(&back);
+		snprintf(seed, sizeof seed, "%s/tests/fuzz/seeds-restart/format1.bin", getenv("top_srcdir"));
+		FV_ASSERT_ERR(fv_restart_read(seed, &back, NULL, NULL), FV_ERR_FORMAT, "restart format version 1");
+	}
+
+	r.mesh.n_cells = n + 1;
+	FV_ASSERT_ERR(fv_restart_write(path, &r), FV_ERR_ARG, "state of 1000 cells for a mesh of 1001");
+	r.mesh.n_cells = n;
 	r.n_vars = 6;
 	FV_ASSERT_ERR(fv_restart_write(path, &r), FV_ERR_ARG, "6 variables");
 	free(r.q);

@@ -8,6 +8,10 @@
 
 #include "testutil.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fvstar/output.h"
 #include "fvstar/partition.h"
 
 #define TOL 1e-12
@@ -294,6 +298,48 @@ static void mesh_totals(const fv_mesh_t *m, double *vol, double *area)
 }
 
 /* Renumbers a copy of old (rebuilt from the same cells) and checks it. */
+/* m is old renumbered: its cell c is old's cell cell_orig[c] (same type,
+ * nodes old's node_orig of its nodes, same coordinates), numbered as old
+ * numbers it, and the mesh checksum does not change. */
+static void check_file_order(const fv_mesh_t *m, const fv_mesh_t *old)
+{
+	fv_idx_t *cells, *nodes;
+	fv_mesh_id_t a, b;
+	char name[96];
+	assert_non_null(m->cell_orig);
+	assert_non_null(m->node_orig);
+	for (fv_idx_t c = 0; c < m->n_cells; c++) {
+		fv_idx_t o = m->cell_orig[c], k0 = m->cell_node_off[c], j0 = old->cell_node_off[o];
+		assert_int_equal(m->cell_type[c], old->cell_type[o]);
+		assert_int_equal(m->cell_node_off[c + 1] - k0, old->cell_node_off[o + 1] - j0);
+		for (fv_idx_t k = 0; k < m->cell_node_off[c + 1] - k0; k++) {
+			fv_idx_t v = m->cell_node[k0 + k], w = old->cell_node[j0 + k];
+			assert_int_equal(m->node_orig[v], fv_mesh_node_orig(old, w));
+			assert_memory_equal(m->xyz + 3 * (size_t)v, old->xyz + 3 * (size_t)w, 3 * sizeof(double));
+			assert_true(fv_mesh_node_tag(m, v) == fv_mesh_node_tag(old, w));
+		}
+		assert_true(fv_mesh_cell_tag(m, c) == fv_mesh_cell_tag(old, o));
+	}
+	FV_ASSERT_OK(fv_mesh_file_cells(m, &cells));
+	FV_ASSERT_OK(fv_mesh_file_nodes(m, &nodes));
+	for (fv_idx_t i = 0; i < m->n_cells; i++)
+		assert_int_equal(m->cell_orig[cells[i]], i);
+	for (fv_idx_t i = 0; i < m->n_nodes; i++)
+		assert_int_equal(m->node_orig[nodes[i]], i);
+	free(cells);
+	free(nodes);
+	FV_ASSERT_OK(fv_mesh_identity(m, &a));
+	FV_ASSERT_OK(fv_mesh_identity(old, &b));
+	assert_true(a.n_cells == b.n_cells && a.n_nodes == b.n_nodes && a.hash == b.hash);
+	/* messages name the file's element (generated meshes: from 1) */
+	fv_mesh_cell_name(m, 0, name, sizeof name);
+	{
+		char want[64];
+		snprintf(want, sizeof want, "element %lld", (long long)fv_mesh_cell_tag(old, m->cell_orig[0]));
+		assert_string_equal(name, want);
+	}
+}
+
 static void check_renumber(fv_mesh_t *m, int nb, const int32_t *part, fv_order_stats_t *st)
 {
 	fv_mesh_t old;
@@ -372,6 +418,7 @@ static void check_renumber(fv_mesh_t *m, int nb, const int32_t *part, fv_order_s
 		}
 	}
 	check_face_order(m);
+	check_file_order(m, &old);
 	fv_mesh_free(&old);
 	free(block_off);
 	free(count);
@@ -686,6 +733,180 @@ static void test_blocks_errors(void **state)
 	fv_mesh_free(&m);
 }
 
+static char *slurp_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	*len = (size_t)ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc(*len + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, *len, f), *len);
+	fclose(f);
+	return buf;
+}
+
+/* A state that is a function of the file position of each cell. */
+static double file_value(int v, fv_idx_t orig)
+{
+	return v == 0 ? 1 + 1e-3 * orig : v == 4 ? 10 + 1e-4 * orig : 0.1 * v - 1e-5 * orig;
+}
+
+static fv_real_t *state_in_file_terms(const fv_mesh_t *m)
+{
+	size_t n = (size_t)m->n_cells;
+	fv_real_t *q = malloc(5 * n * sizeof *q);
+	assert_non_null(q);
+	for (int v = 0; v < 5; v++)
+		for (fv_idx_t c = 0; c < m->n_cells; c++)
+			q[(size_t)v * n + c] = (fv_real_t)file_value(v, fv_mesh_cell_orig(m, c));
+	return q;
+}
+
+/* The mesh file, partitioned into nb blocks and renumbered, as a run does. */
+static void load_renumbered(fv_mesh_t *m, const char *path, int nb)
+{
+	int32_t *part;
+	fv_idx_t *off = malloc(((size_t)nb + 1) * sizeof *off);
+	FV_ASSERT_OK(fv_mesh_load(m, path));
+	part = malloc((size_t)m->n_cells * sizeof *part);
+	FV_ASSERT_OK(fv_partition_cells(m, nb, methods[0], 3, part, NULL));
+	FV_ASSERT_OK(fv_mesh_renumber(m, part, nb, off, NULL));
+	free(part);
+	free(off);
+}
+
+/* Restart and solution files and messages in the mesh file's terms: the
+ * same bytes for every block count, a restart read back into any block
+ * count, another mesh refused, the numbers of the file in messages. */
+static void test_file_order(void **state)
+{
+	char dir[] = "/tmp/fvstar-fileorder-XXXXXX", su2[64], moved[64], vtu[64], ref_vtu[64], rs[64];
+	static const int nbs[] = {1, 3, 8};
+	fv_mesh_t g, m, file;
+	fv_mesh_id_t id;
+	fv_restart_layout_t lay;
+	fv_restart_t r, back;
+	char *ref = NULL, name[96];
+	size_t ref_len = 0;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(su2, sizeof su2, "%s/m.su2", dir);
+	snprintf(moved, sizeof moved, "%s/moved.su2", dir);
+	snprintf(rs, sizeof rs, "%s/restart.bin", dir);
+	gen_mixed(&g);
+	FV_ASSERT_OK(fv_mesh_write_su2(&g, su2));
+	g.xyz[3 * 40] += 1e-9; /* an interior node, moved a little */
+	FV_ASSERT_OK(fv_mesh_write_su2(&g, moved));
+	fv_mesh_free(&g);
+
+	/* SU2 numbers elements and points from 0, in file order */
+	FV_ASSERT_OK(fv_mesh_load(&file, su2));
+	assert_non_null(file.cell_tag);
+	assert_non_null(file.node_tag);
+	for (fv_idx_t c = 0; c < file.n_cells; c++)
+		assert_true(file.cell_tag[c] == c);
+	for (fv_idx_t v = 0; v < file.n_nodes; v++)
+		assert_true(file.node_tag[v] == v);
+	assert_null(file.cell_orig);
+	FV_ASSERT_OK(fv_mesh_identity(&file, &id));
+	{
+		fv_real_t *q = state_in_file_terms(&file);
+		snprintf(ref_vtu, sizeof ref_vtu, "%s/file.vtu", dir);
+		FV_ASSERT_OK(fv_solution_write_vtu(ref_vtu, &file, q, (fv_real_t)1.4, NULL));
+		ref = slurp_file(ref_vtu, &ref_len);
+		free(q);
+	}
+
+	for (int k = 0; k < 3; k++) {
+		fv_real_t *q;
+		fv_mesh_id_t mid;
+		size_t len;
+		char *got;
+		load_renumbered(&m, su2, nbs[k]);
+		FV_ASSERT_OK(fv_mesh_identity(&m, &mid));
+		assert_true(mid.hash == id.hash && mid.n_cells == id.n_cells && mid.n_nodes == id.n_nodes);
+		/* the first cell after renumbering is named as the file numbers it */
+		snprintf(ref_vtu, sizeof ref_vtu, "element %d", (int)m.cell_orig[0]);
+		assert_string_equal(fv_mesh_cell_name(&m, 0, name, sizeof name), ref_vtu);
+
+		/* solution.vtu: cells, points and connectivity of the file */
+		q = state_in_file_terms(&m);
+		snprintf(vtu, sizeof vtu, "%s/s%d.vtu", dir, nbs[k]);
+		FV_ASSERT_OK(fv_solution_write_vtu(vtu, &m, q, (fv_real_t)1.4, NULL));
+		got = slurp_file(vtu, &len);
+		assert_int_equal(len, ref_len);
+		assert_memory_equal(got, ref, len);
+		free(got);
+
+		/* a restart written from nbs[k] blocks reads back into 8 */
+		FV_ASSERT_OK(fv_restart_layout_init(&lay, &m));
+		memset(&r, 0, sizeof r);
+		r.n_cells = m.n_cells;
+		r.n_vars = 5;
+		r.n_blocks = nbs[k];
+		r.iteration = 7;
+		r.q = q;
+		FV_ASSERT_OK(fv_restart_write_layout(rs, &lay, &r));
+		fv_restart_layout_free(&lay);
+		fv_mesh_free(&m);
+		free(q);
+
+		load_renumbered(&m, su2, 8);
+		FV_ASSERT_OK(fv_restart_layout_init(&lay, &m));
+		q = malloc(5 * (size_t)m.n_cells * sizeof *q);
+		FV_ASSERT_OK(fv_restart_read_layout(rs, &lay, &back, q));
+		assert_int_equal(back.n_blocks, nbs[k]);
+		for (int v = 0; v < 5; v++)
+			for (fv_idx_t c = 0; c < m.n_cells; c++)
+				assert_true(q[(size_t)v * m.n_cells + c] == (fv_real_t)file_value(v, m.cell_orig[c]));
+		/* ... and in file order for a reader that does not renumber */
+		for (fv_idx_t i = 0; i < m.n_cells; i++)
+			assert_true(back.q[(size_t)4 * m.n_cells + i] == (fv_real_t)file_value(4, i));
+		fv_restart_free(&back);
+		fv_restart_layout_free(&lay);
+		fv_mesh_free(&m);
+		free(q);
+	}
+
+	/* the same cells and nodes with one node moved: refused */
+	load_renumbered(&m, moved, 3);
+	FV_ASSERT_OK(fv_restart_layout_init(&lay, &m));
+	assert_true(lay.mesh.n_cells == id.n_cells && lay.mesh.n_nodes == id.n_nodes && lay.mesh.hash != id.hash);
+	{
+		fv_real_t *q = malloc(5 * (size_t)m.n_cells * sizeof *q);
+		FV_ASSERT_ERR(fv_restart_read_layout(rs, &lay, &back, q), FV_ERR_FORMAT,
+			      "restart.bin: mesh checksum differs: the restart was written for another mesh than");
+		assert_non_null(strstr(fv_errmsg(), "moved.su2"));
+		free(q);
+	}
+	fv_restart_layout_free(&lay);
+	fv_mesh_free(&m);
+
+	/* refinement: the children are the refined mesh's own order, named
+	 * by the file's element they are in */
+	{
+		fv_mesh_t fine;
+		fv_mesh_init(&fine);
+		FV_ASSERT_OK(fv_mesh_refine(&file, &fine));
+		assert_int_equal(fine.refine_levels, 1);
+		assert_null(fine.cell_orig);
+		assert_non_null(fine.cell_tag);
+		assert_true(fine.cell_tag[0] == 0 && fine.cell_tag[fine.n_cells - 1] == file.n_cells - 1);
+		assert_string_equal(fv_mesh_cell_name(&fine, 9, name, sizeof name), "cell 10 (refined from element 1)");
+		fv_mesh_free(&fine);
+	}
+	fv_mesh_free(&file);
+	free(ref);
+	{
+		char cmd[128];
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -695,6 +916,7 @@ int main(void)
 		cmocka_unit_test(test_renumber),
 		cmocka_unit_test(test_renumber_empty_block),
 		cmocka_unit_test(test_renumber_errors),
+		cmocka_unit_test(test_file_order),
 		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_blocks_errors),
 	};

@@ -195,6 +195,15 @@ static void test_msh22_two_tets(void **state)
 	FV_ASSERT_NEAR(m.xyz[3 * 4 + 2], 1.0, 0);
 	FV_ASSERT_NEAR(cell_volume(&m, 0), 1.0 / 6, 1e-14);
 	FV_ASSERT_NEAR(cell_volume(&m, 1), 2.0 / 6, 1e-14);
+	/* the file's numbers for messages: element 12 repeats 11 */
+	assert_non_null(m.cell_tag);
+	assert_int_equal(m.cell_tag[0], 10);
+	assert_int_equal(m.cell_tag[1], 11);
+	assert_non_null(m.node_tag);
+	assert_int_equal(m.node_tag[1], 20);
+	assert_int_equal(m.node_tag[4], 1000000);
+	assert_null(m.cell_orig);
+	assert_null(m.node_orig);
 
 	/* the triangle written for groups 1 and 3 is kept once, in group 1 */
 	assert_int_equal(m.n_belems, 6);
@@ -218,6 +227,18 @@ static void test_msh22_two_tets(void **state)
 	/* the lead's pipeline accepts it: every boundary face marked */
 	FV_ASSERT_OK(fv_mesh_prepare(&m));
 	fv_mesh_free(&m);
+
+	/* an inverted cell is named by its element and node tags */
+	{
+		char *bad = strdup(msh22_two_tets), *at = strstr(bad, "10 4 2 1 1 10 20 30 40");
+		assert_non_null(at);
+		memcpy(at, "54 4 2 1 1 20 10 30 40", 22);
+		FV_ASSERT_OK(parse(&m, bad));
+		FV_ASSERT_ERR(fv_mesh_prepare(&m), FV_ERR_MESH,
+			      "t.msh: element 54 (tetrahedron, nodes 20 10 30 40, centroid 0.25 0.25 0.25) is inverted");
+		fv_mesh_free(&m);
+		free(bad);
+	}
 }
 
 static void test_msh41_mixed(void **state)
@@ -239,6 +260,12 @@ static void test_msh41_mixed(void **state)
 	}
 	for (int k = 0; k < 6; k++)
 		assert_int_equal(m.cell_node[m.cell_node_off[1] + k], want_prism[k]);
+	/* element tags of the blocks; the unused node 15 dropped */
+	const int64_t want_tag[] = {1, 2, 3, 4, 5};
+	for (int c = 0; c < 5; c++)
+		assert_int_equal(m.cell_tag[c], want_tag[c]);
+	for (int v = 0; v < 14; v++)
+		assert_int_equal(m.node_tag[v], v + 1);
 	/* parametric coordinates skipped: node 14 (tag 14) is the tet apex */
 	FV_ASSERT_NEAR(m.xyz[3 * 13 + 0], 1.5, 0);
 	FV_ASSERT_NEAR(m.xyz[3 * 13 + 1], 0.3, 0);
