@@ -9,8 +9,8 @@
 # reached by the final corpus (llvm-cov).
 # Usage: tools/fuzz.sh TARGET|all [SECONDS] [JOBS]   (default 300 s, 1 job)
 # A new target is tests/fuzz/fuzz_NAME.c, its seeds in tests/fuzz/seeds/NAME/
-# and one line in sources() below (plus its replay program in
-# tests/Makefile.inc).
+# (and a libFuzzer dictionary tests/fuzz/NAME.dict if it has one) and one
+# line in sources() below (plus its replay program in tests/Makefile.inc).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
@@ -60,7 +60,10 @@ before=$(ls "$regs" | wc -l)
 echo "fuzz: $target for $secs s, $jobs job(s), corpus $corpus"
 # -max_len: seeds are small; larger inputs only slow the search.
 # libFuzzer writes fuzz-N.log into its working directory.
-(cd "$out" && "$out/fuzz_$target" "$corpus" -max_total_time="$secs" -max_len=4096 -timeout=10 \
+dict=
+[ -f "tests/fuzz/$target.dict" ] && dict="-dict=$top/tests/fuzz/$target.dict"
+# shellcheck disable=SC2086
+(cd "$out" && "$out/fuzz_$target" "$corpus" $dict -max_total_time="$secs" -max_len=4096 -timeout=10 \
 	-rss_limit_mb=2048 -jobs="$jobs" -workers="$jobs" -artifact_prefix="$regs/" -print_final_stats=1 \
 	>"$out/fuzz_$target.log" 2>&1) || true
 if [ "$jobs" -gt 1 ]; then cat "$out"/fuzz-*.log >>"$out/fuzz_$target.log" 2>/dev/null || true; fi
