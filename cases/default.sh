@@ -18,27 +18,32 @@ mkdir -p "$out"
 	numerics.residual_drop=0 output.progress_every=10
 "$fvstar" surface "$here/onera_m6/onera_m6.cfg" output.dir="$out" --exp "$here/onera_m6/onera_m6_exp_2308.dat" \
 	--out "$out/surface"
+# matplotlib may be in Debian's Python only (a pyenv python3 first on PATH
+# has none): take the first interpreter that has it
 py=
 for p in "${PYTHON3:-}" python3 /usr/bin/python3; do
-	[ -n "$p" ] && "$p" -c 'import matplotlib' 2>/dev/null && { py=$p; break; }
+	[ -n "$p" ] && "$p" -c 'import numpy, matplotlib.pyplot' 2>/dev/null && { py=$p; break; }
 done
-[ -n "$py" ] || { echo "default.sh: no python3 with matplotlib (apt-get install python3-matplotlib)" >&2; exit 1; }
-"$py" "$here/../tools/plot_cp.py" "$out/surface" -o "$out/cp.png" --title "ONERA M6, coarse mesh, $iters iterations (not converged)"
-"$py" "$here/../tools/plot_history.py" "$out/history.csv" -o "$out/convergence.png" --title "ONERA M6, coarse mesh"
-"$py" - "$out/summary.json" <<'PY'
+[ -n "$py" ] || { echo "default.sh: no python3 with matplotlib and numpy among ${PYTHON3:-} python3 /usr/bin/python3" \
+	"(Debian: apt-get install python3-matplotlib); the run's results are in $out" >&2; exit 1; }
+"$py" "$here/../tools/plot_cp.py" "$out/surface" -o "$out/cp.png" --title "ONERA M6, coarse mesh (default job)"
+"$py" "$here/../tools/plot_history.py" "$out/history.csv" -o "$out/convergence.png" --title "ONERA M6, coarse mesh (default job)"
+"$py" - "$out/summary.json" "$out/history.csv" "$here/../tools" <<'PY'
 import json, sys
+sys.path.insert(0, sys.argv[3])
+import plot_common as pc
 s = json.load(open(sys.argv[1]))
 f = s["forces"]
-print("ONERA M6 (coarse, %d cells, %d blocks): %d iterations, density residual down %.1f orders, %.3g s per iteration"
-      % (s["mesh"]["cells"], s["partition"]["blocks"], s["iterations"], s["residual_drop_orders"],
-         s["seconds_per_iteration"]))
-print("  CL %.4f  CD %.4f  CMy %.4f (not converged; converged on the 1M mesh: cases/onera_m6/README.md)"
-      % (f["CL"], f["CD"], f["CMy"]))
+print("ONERA M6 (coarse, %d cells, %d blocks): %d iterations, %.3g s per iteration"
+      % (s["mesh"]["cells"], s["partition"]["blocks"], s["iterations"], s["seconds_per_iteration"]))
+print("  CL %.4f  CD %.4f  CMy %.4f" % (f["CL"], f["CD"], f["CMy"]))
+print("  " + pc.verdict(pc.read_history(sys.argv[2]), s)[1])
+print("  converged on the 1M mesh: CL 0.2913, CD 0.0129 (cases/onera_m6/README.md)")
 PY
 echo "default job done, in $out:"
 echo "  solution.vtu      open in ParaView: paraview $out/solution.vtu (colour by pressure or mach;"
 echo "                    Slice at y = 0.2 .. 1.2 to see the lambda shock on the upper surface)"
 echo "  cp.png            surface Cp at the seven stations against Schmitt & Charpin (surface/*.csv)"
 echo "  surface/surface.vtu  the wing surface coloured by Cp (paraview $out/surface/surface.vtu)"
-echo "  convergence.png   density residual and CL against iteration (history.csv)"
+echo "  convergence.png   the five residuals, CL and CD against iteration and wall time (history.csv)"
 echo "  summary.json      forces, timings, workers"

@@ -6,6 +6,11 @@
 # library is loaded first at run time (FxT costs ~15% per task even with
 # tracing off: bench/results/2026-11-22-starpu-builds.md); the FxT library
 # stays the fallback and is what traced runs load.
+# `make install` copies both builds' libraries into $(libdir)/fvstar/starpu
+# and starpu-fxt, and starpu_fxt_tool into $(libexecdir)/fvstar; fvstar's
+# RUNPATH names those first, relative to $ORIGIN (FV_STARPU_ORIGIN_RPATH),
+# then the build's own StarPU, so one binary works installed and in the
+# build tree (src/runtime/paths.c finds the trace library and tool alike).
 AC_DEFUN([FV_CHECK_STARPU], [
   AC_ARG_WITH([starpu-notrace],
     [AS_HELP_STRING([--with-starpu-notrace=PREFIX], [the same StarPU built without FxT, loaded when no trace is asked for])],
@@ -57,4 +62,38 @@ Build it with tools/build-starpu.sh, then pass --with-starpu=PREFIX or set PKG_C
      STARPU_LIBS="$STARPU_LIBS -Wl,-rpath,$fv_starpu_libdir"])
   AS_IF([test "x$fv_have_mpi" = xyes], [AC_DEFINE([FV_HAVE_MPI], [1], [StarPU-MPI is used])])
   AC_DEFINE_UNQUOTED([FV_STARPU_BINDIR], ["$fv_starpu_bindir"], [StarPU's tools (starpu_fxt_tool)])
+  FV_STARPU_RUNDIR=$fv_starpu_rundir
+  FV_STARPU_LIBDIR=$fv_starpu_libdir
+  FV_STARPU_BINDIR=$fv_starpu_bindir
+  AC_SUBST([FV_STARPU_RUNDIR])
+  AC_SUBST([FV_STARPU_LIBDIR])
+  AC_SUBST([FV_STARPU_BINDIR])
+  FV_INSTALL_RELDIRS
+])
+
+# libdir and libexecdir relative to bindir, as installed (default ../lib and
+# ../libexec): the installed fvstar finds its StarPU from its own directory,
+# wherever the tree was copied (DESTDIR, a packed device/ directory).
+AC_DEFUN([FV_INSTALL_RELDIRS], [
+  fv_save_prefix=$prefix
+  fv_save_exec_prefix=$exec_prefix
+  test "x$prefix" = xNONE && prefix=$ac_default_prefix
+  test "x$exec_prefix" = xNONE && exec_prefix=$prefix
+  fv_b=$bindir; fv_l=$libdir; fv_x=$libexecdir
+  for fv_i in 1 2 3; do eval fv_b=\"$fv_b\"; eval fv_l=\"$fv_l\"; eval fv_x=\"$fv_x\"; done
+  prefix=$fv_save_prefix
+  exec_prefix=$fv_save_exec_prefix
+  FV_REL_LIBDIR=`realpath -m --relative-to="$fv_b" "$fv_l" 2>/dev/null` || FV_REL_LIBDIR=../lib
+  FV_REL_LIBEXECDIR=`realpath -m --relative-to="$fv_b" "$fv_x" 2>/dev/null` || FV_REL_LIBEXECDIR=../libexec
+  # and libdir from $(libexecdir)/fvstar, for the installed starpu_fxt_tool
+  FV_REL_TOOL_LIBDIR=`realpath -m --relative-to="$fv_x/fvstar" "$fv_l" 2>/dev/null` || FV_REL_TOOL_LIBDIR=../../lib
+  AC_SUBST([FV_REL_TOOL_LIBDIR])
+  AC_MSG_CHECKING([libdir and libexecdir relative to bindir])
+  AC_MSG_RESULT([$FV_REL_LIBDIR, $FV_REL_LIBEXECDIR])
+  AC_SUBST([FV_REL_LIBDIR])
+  AC_DEFINE_UNQUOTED([FV_REL_LIBDIR], ["$FV_REL_LIBDIR"], [libdir relative to bindir])
+  AC_DEFINE_UNQUOTED([FV_REL_LIBEXECDIR], ["$FV_REL_LIBEXECDIR"], [libexecdir relative to bindir])
+  # $$ survives make, the quotes the shell; the linker gets $ORIGIN
+  FV_STARPU_ORIGIN_RPATH="-Wl,-rpath,'\$\$ORIGIN/$FV_REL_LIBDIR/fvstar/starpu' -Wl,-rpath,'\$\$ORIGIN/$FV_REL_LIBDIR/fvstar/starpu-fxt'"
+  AC_SUBST([FV_STARPU_ORIGIN_RPATH])
 ])

@@ -1,24 +1,92 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Collects the shared libraries a GPU machine without StarPU, METIS, Scotch,
-# FxT, inih, jansson or cmocka needs to run this build, into device/lib.
-# There: export LD_LIBRARY_PATH=$PWD/deps/starpu-1.3.10-fxt/lib:$PWD/device/lib
+# Packs this build for a GPU machine that has CUDA but no StarPU, METIS,
+# Scotch, FxT, inih, jansson or cmocka, into device/ (ignored by git):
+#   device/bin/fvstar, device/lib/fvstar/starpu{,-fxt}/, device/libexec/fvstar/
+#     `make install prefix=device`: the installed fvstar finds both StarPU
+#     builds and starpu_fxt_tool from its own directory ($ORIGIN);
+#   device/lib/   every other shared library the build's programs need
+#     (glibc, the C++ runtime and CUDA come from the GPU machine's image).
+# The StarPU copies lose their debug sections (12 MB -> 1.4 MB each), so the
+# pack stays far below the 64 MiB a device run can carry. It ends by checking
+# that nothing the packed programs load comes from deps/: ldd with the
+# build's StarPU hidden (a private mount namespace, when unshare works).
+# There (from the repository root):
+#   export LD_LIBRARY_PATH=$PWD/device/lib
+#   device/bin/fvstar ...          # StarPU and traces found by itself
+# and for the build tree's own programs (build/fvstar, tests, benches):
+#   export LD_LIBRARY_PATH=$PWD/device/lib/fvstar/starpu:$PWD/device/lib
+#   export FVSTAR_STARPU_TRACE_LIBDIR=$PWD/device/lib/fvstar/starpu-fxt
+#   export FVSTAR_STARPU_FXT_TOOL=$PWD/device/libexec/fvstar/starpu_fxt_tool
 # Usage: tools/device-pack.sh [BUILDDIR]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+mode=pack
+case ${1:-} in --check | --check-visible) mode=$1; shift ;; esac
 build=${1:-$top/build}
-dest=$top/device/lib
-rm -rf "$dest"
+dev=$top/device
+dest=$dev/lib
+starpu_dirs=$(for v in FV_STARPU_RUNDIR FV_STARPU_LIBDIR FV_STARPU_BINDIR; do
+	sed -n "s/^$v = //p" "$build/Makefile"; done)
+
+# --check: every library of the packed programs resolved with
+# LD_LIBRARY_PATH=device/lib alone, libstarpu from device/, nothing from the
+# build's StarPU (hidden behind empty directories when run in a private
+# mount namespace: `unshare -m tools/device-pack.sh --check BUILDDIR`)
+if [ "$mode" != pack ]; then
+	fail=0
+	if [ "$mode" = --check ]; then
+		mkdir -p /tmp/fvstar-device-pack.empty
+		for d in $starpu_dirs; do
+			[ -d "$d" ] && { mount --bind /tmp/fvstar-device-pack.empty "$d" || exit 1; }
+		done
+	fi
+	for b in "$dev/bin/fvstar" "$dev/libexec/fvstar/starpu_fxt_tool"; do
+		out=$(LD_LIBRARY_PATH="$dest" ldd "$b")
+		if echo "$out" | grep -q 'not found'; then
+			echo "device-pack: $b: $(echo "$out" | grep 'not found')" >&2; fail=1
+		fi
+		for d in $starpu_dirs; do
+			if echo "$out" | grep -q "$d"; then echo "device-pack: $b loads from $d" >&2; fail=1; fi
+		done
+		if ! echo "$out" | grep -q "$dev/.*libstarpu-1.3.so"; then
+			echo "device-pack: $b: no libstarpu from device/" >&2; fail=1
+		fi
+	done
+	exit $fail
+fi
+
+rm -rf "$dev"
 mkdir -p "$dest"
-bins="$(find "$build" -maxdepth 3 -type f -perm -u+x \( -name fvstar -o -name 'test_*' -o -name 'bench_*' \) ) $(ls "$top"/deps/*/lib/libstarpu*.so 2>/dev/null)"
-# glibc, the C++ runtime and CUDA come from the GPU machine's own image
-skip='^(linux-vdso|ld-linux|libc\.|libm\.|libpthread|libdl\.|librt\.|libstdc\+\+|libgcc_s|libcu|libnvidia|libnvJitLink)'
+(unset MAKEFLAGS MFLAGS MAKELEVEL; ${MAKE:-make} -s -C "$build" install prefix="$dev" >/dev/null)
+for f in "$dev"/lib/fvstar/starpu*/lib*.so.*.* "$dev/libexec/fvstar/starpu_fxt_tool"; do
+	[ -L "$f" ] || strip --strip-debug "$f"
+done
+bins="$(find "$build" -maxdepth 3 -type f -perm -u+x \( -name fvstar -o -name 'test_*' -o -name 'bench_*' \) )
+ $dev/bin/fvstar $dev/libexec/fvstar/starpu_fxt_tool $(ls "$dev"/lib/fvstar/starpu*/libstarpu-1.3.so)"
+# glibc, the C++ runtime and CUDA come from the GPU machine's own image;
+# libstarpu comes from device/lib/fvstar
+skip='^(linux-vdso|ld-linux|libc\.|libm\.|libpthread|libdl\.|librt\.|libstdc\+\+|libgcc_s|libcu|libnvidia|libnvJitLink|libstarpu)'
 for b in $bins; do
 	ldd "$b" | awk '$3 ~ /^\// {print $1, $3}'
 done | sort -u | while read -r name path; do
 	echo "$name" | grep -Eq "$skip" && continue
-	case $path in "$top"/*) continue ;; esac
 	cp -L "$path" "$dest/$name"
 done
-du -sh "$dest"
-ls "$dest"
+
+hidden=no
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+	if unshare -m "$0" --check "$build"; then hidden=yes; else exit 1; fi
+else
+	"$0" --check-visible "$build" || exit 1
+fi
+du -sh "$dev"
+echo "device-pack: $(ls "$dest"/*.so* | wc -l) libraries in device/lib, StarPU in device/lib/fvstar; ldd clean (build's StarPU hidden: $hidden)"
+cat <<MSG
+there, from the repository root:
+  export LD_LIBRARY_PATH=\$PWD/device/lib; device/bin/fvstar ...
+or, for the build tree's programs (build/fvstar, tests, benches):
+  export LD_LIBRARY_PATH=\$PWD/device/lib/fvstar/starpu:\$PWD/device/lib
+  export FVSTAR_STARPU_TRACE_LIBDIR=\$PWD/device/lib/fvstar/starpu-fxt
+  export FVSTAR_STARPU_FXT_TOOL=\$PWD/device/libexec/fvstar/starpu_fxt_tool
+MSG

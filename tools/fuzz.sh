@@ -1,53 +1,89 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Fuzzes the SU2 and Gmsh readers (and faces/geometry/checks behind them)
-# and the restart reader with libFuzzer + AddressSanitizer + UBSan, SECONDS
-# per target (default 300). New mesh crashers are copied to
-# tests/fuzz/regressions/, which tests/cli/fuzz_regressions.sh replays in
-# `make check`; restart crashers to tests/fuzz/regressions/restart/, which
-# tests/fuzz/replay_restart replays with the seeds of tests/fuzz/seeds-restart.
-# Usage: tools/fuzz.sh [SECONDS] [JOBS] [TARGETS]   (TARGETS: "su2 gmsh restart")
+# Fuzzes one target (tests/fuzz/fuzz_TARGET.c) with libFuzzer + ASan + UBSan.
+# The corpus starts from tests/fuzz/seeds/TARGET and tests/fuzz/regressions/
+# TARGET; crashes, leaks, timeouts and out-of-memory inputs are written to
+# tests/fuzz/regressions/TARGET/, which `make check` replays
+# (tests/cli/fuzz_regressions.sh), and the script then exits 1. With
+# FUZZ_COVERAGE=1 it also reports the line coverage of the target's sources
+# reached by the final corpus (llvm-cov).
+# Usage: tools/fuzz.sh TARGET|all [SECONDS] [JOBS]   (default 300 s, 1 job)
+# A new target is tests/fuzz/fuzz_NAME.c, its seeds in tests/fuzz/seeds/NAME/
+# (and a libFuzzer dictionary tests/fuzz/NAME.dict if it has one) and one
+# line in sources() below (plus its replay program in tests/Makefile.inc).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-secs=${1:-300}
-jobs=${2:-1}
-targets=${3:-su2 gmsh restart}
+usage() {
+	echo "usage: tools/fuzz.sh TARGET|all [SECONDS] [JOBS]; targets:" \
+		"$(cd "$top/tests/fuzz" && ls fuzz_*.c | sed 's/^fuzz_//; s/\.c$//' | tr '\n' ' ')" >&2
+	exit 2
+}
+[ $# -ge 1 ] || usage
+target=$1
+secs=${2:-300}
+jobs=${3:-1}
 cc=${CLANG:-clang}
 out=${FUZZ_DIR:-$top/build/fuzz}
-mkdir -p "$out"
-srcs="src/util/error.c src/util/parse.c src/mesh/mesh.c src/mesh/io.c src/mesh/read_su2.c src/mesh/read_gmsh.c
- src/mesh/faces.c src/mesh/geometry.c src/mesh/check.c src/mesh/fileorder.c tests/fuzz/fuzz_mesh.c"
-flags="-std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -I$top/include -I$top/src
- -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
+
+# The library sources each target needs beyond src/util/{error,parse}.c, and
+# its link flags.
+sources() {
+	case $1 in
+	mesh) echo "src/mesh/mesh.c src/mesh/io.c src/mesh/read_su2.c src/mesh/read_gmsh.c src/mesh/faces.c src/mesh/geometry.c src/mesh/check.c src/mesh/fileorder.c | -lm" ;;
+	restart) echo "src/mesh/fileorder.c src/io/restart.c | -lm" ;;
+	case) echo "src/io/case.c src/io/output.c src/mesh/mesh.c src/mesh/write_vtu.c | -linih -ljansson -lm" ;;
+	*) return 1 ;;
+	esac
+}
+
+if [ "$target" = all ]; then
+	rc=0
+	for t in $(cd "$top/tests/fuzz" && ls fuzz_*.c | sed 's/^fuzz_//; s/\.c$//'); do
+		"$0" "$t" "$secs" "$jobs" || rc=1
+	done
+	exit $rc
+fi
+line=$(sources "$target") || usage
+[ -f "$top/tests/fuzz/fuzz_$target.c" ] || usage
+srcs="src/util/error.c src/util/parse.c ${line%%|*} tests/fuzz/fuzz_$target.c"
+libs=${line#*|}
+flags="-std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -I$top/include -I$top/src -I$top"
+regs=$top/tests/fuzz/regressions/$target
+corpus=$out/corpus_$target
+mkdir -p "$out" "$corpus" "$regs"
 cd "$top"
 # shellcheck disable=SC2086
-$cc $flags $srcs -lm -o "$out/fuzz_su2"
-# shellcheck disable=SC2086
-$cc $flags -DFUZZ_GMSH $srcs -lm -o "$out/fuzz_gmsh"
-# shellcheck disable=SC2086
-$cc $flags src/util/error.c src/mesh/fileorder.c src/io/restart.c tests/fuzz/fuzz_restart.c -lm -o "$out/fuzz_restart"
-for fmt in $targets; do
-	corpus="$out/corpus_$fmt"
-	mkdir -p "$corpus" "$out/crash_$fmt"
-	case $fmt in
-	su2) ext=su2 seeds="tests/fuzz/seeds/*.su2" crashers=tests/fuzz/regressions len=4096 ;;
-	gmsh) ext=msh seeds="tests/fuzz/seeds/*.msh" crashers=tests/fuzz/regressions len=4096 ;;
-	restart) ext=bin seeds="tests/fuzz/seeds-restart/*" crashers=tests/fuzz/regressions/restart len=8192 ;;
-	*) echo "fuzz: unknown target $fmt"; exit 2 ;;
-	esac
-	# shellcheck disable=SC2086
-	cp $seeds "$corpus/" 2>/dev/null || true
-	echo "fuzz: $fmt for $secs s"
-	# -max_len: seeds are small; larger inputs only slow the search
-	# libFuzzer writes fuzz-N.log into the working directory
-	(cd "$out" && "$out/fuzz_$fmt" "$corpus" -max_total_time="$secs" -max_len="$len" -timeout=10 -rss_limit_mb=2048 \
-		-jobs="$jobs" -workers="$jobs" -artifact_prefix="$out/crash_$fmt/" -print_final_stats=1 \
-		>"$out/fuzz_$fmt.log" 2>&1) || true
-	tail -15 "$out/fuzz_$fmt.log"
-	for f in "$out/crash_$fmt"/*; do
-		[ -f "$f" ] || continue
-		mkdir -p "$crashers"
-		cp "$f" "$crashers/$fmt-$(basename "$f").$ext"
-		echo "fuzz: new crasher $crashers/$fmt-$(basename "$f").$ext"
-	done
+$cc $flags -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $srcs $libs -o "$out/fuzz_$target"
+for f in tests/fuzz/seeds/"$target"/* "$regs"/*; do
+	[ -f "$f" ] && cp "$f" "$corpus/"
 done
+before=$(ls "$regs" | wc -l)
+echo "fuzz: $target for $secs s, $jobs job(s), corpus $corpus"
+# -max_len: seeds are small; larger inputs only slow the search.
+# libFuzzer writes fuzz-N.log into its working directory.
+dict=
+[ -f "tests/fuzz/$target.dict" ] && dict="-dict=$top/tests/fuzz/$target.dict"
+# shellcheck disable=SC2086
+(cd "$out" && "$out/fuzz_$target" "$corpus" $dict -max_total_time="$secs" -max_len=4096 -timeout=10 \
+	-rss_limit_mb=2048 -jobs="$jobs" -workers="$jobs" -artifact_prefix="$regs/" -print_final_stats=1 \
+	>"$out/fuzz_$target.log" 2>&1) || true
+if [ "$jobs" -gt 1 ]; then cat "$out"/fuzz-*.log >>"$out/fuzz_$target.log" 2>/dev/null || true; fi
+grep -E '^#[0-9]+.*(DONE|pulse)|stat::number_of_executed_units|stat::peak_rss|ERROR:' "$out/fuzz_$target.log" | tail -6
+if [ "${FUZZ_COVERAGE:-0}" = 1 ]; then
+	# shellcheck disable=SC2086
+	$cc $flags -fprofile-instr-generate -fcoverage-mapping $srcs tests/fuzz/replay.c $libs -o "$out/cov_$target"
+	rm -f "$out"/cov_"$target"*.profraw
+	find "$corpus" -type f -print0 | LLVM_PROFILE_FILE="$out/cov_$target-%p.profraw" \
+		xargs -0 -n 500 "$out/cov_$target" >/dev/null 2>&1 || true
+	llvm-profdata merge -sparse "$out"/cov_"$target"-*.profraw -o "$out/cov_$target.profdata"
+	# shellcheck disable=SC2086
+	llvm-cov report "$out/cov_$target" -instr-profile="$out/cov_$target.profdata" $srcs \
+		| tee "$out/cov_$target.txt"
+fi
+after=$(ls "$regs" | wc -l)
+if [ "$after" -gt "$before" ]; then
+	echo "fuzz: $((after - before)) new input(s) in tests/fuzz/regressions/$target (see $out/fuzz_$target.log):"
+	ls -t "$regs" | head -n $((after - before))
+	exit 1
+fi
+echo "fuzz: $target: nothing found"

@@ -2,14 +2,18 @@
 # SPDX-License-Identifier: MIT
 """Plot the surface pressure at the span stations that `fvstar surface` wrote.
 
-Usage: plot_cp.py DIR [-o OUT.png] [--title TEXT]
+Usage: plot_cp.py DIR [-o OUT.png] [--title TEXT] [--history CSV] [--summary JSON]
 
 DIR holds cp_eta*.csv (computed: x_over_c, z_over_c, cp, surface, x, y, z),
 optionally exp_eta*.csv (measured: x_over_c, z_over_c, cp, surface, tap) and
 stations.csv. One panel a station: the computed Cp as lines (upper and lower
 surface), the measured Cp as points; Cp grows downwards (-Cp up) as is
-customary. Default OUT: DIR/cp_stations.png. Needs matplotlib (Debian:
-apt-get install python3-matplotlib); draws with the Agg backend.
+customary. The title says whether the run converged (tools/plot_common.py:
+the change of CL over the last 10% of the iterations, the density residual
+drop), from the run's history.csv and summary.json, looked for in DIR and
+its parent (as `fvstar surface --out RUN/surface` leaves them) unless given.
+Default OUT: DIR/cp_stations.png. Needs matplotlib and numpy (Debian:
+python3-matplotlib); draws with the Agg backend.
 """
 import argparse
 import csv
@@ -19,13 +23,11 @@ import os
 import re
 import sys
 
-try:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-except ImportError:
-    sys.exit("plot_cp.py: matplotlib is missing (apt-get install python3-matplotlib; "
-             "then run it with /usr/bin/python3)")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plot_common as pc  # noqa: E402
+
+pc.require_matplotlib("plot_cp.py")
+import matplotlib.pyplot as plt  # noqa: E402
 
 
 def read_csv(path, need):
@@ -46,11 +48,26 @@ def surfaces(rows):
     return out
 
 
+def convergence_line(a):
+    """The verdict of tools/plot_common.py on the run whose surface DIR is."""
+    dirs = [a.dir, os.path.dirname(os.path.abspath(a.dir))]
+    hist = a.history or pc.find_beside(dirs, ["history.csv", "history_every100.csv"])
+    if not hist:
+        return "convergence unknown: no history.csv in %s or its parent (--history)" % a.dir
+    summary = pc.read_summary(a.summary or pc.find_beside([os.path.dirname(os.path.abspath(hist))] + dirs,
+                                                           ["summary.json"]))
+    cols = pc.read_history(hist)
+    it = cols["iteration"]
+    return "%d iterations, %s" % (it[-1], pc.verdict(cols, summary)[1])
+
+
 def main():
     ap = argparse.ArgumentParser(description="Cp at span stations: fvstar surface output against experiment")
     ap.add_argument("dir", help="directory written by fvstar surface")
     ap.add_argument("-o", "--out", help="PNG file (default DIR/cp_stations.png)")
-    ap.add_argument("--title", default="", help="figure title")
+    ap.add_argument("--title", default="", help="first line of the figure title")
+    ap.add_argument("--history", help="the run's history.csv (default: in DIR or its parent)")
+    ap.add_argument("--summary", help="the run's summary.json (default: in DIR or its parent)")
     a = ap.parse_args()
 
     files = glob.glob(os.path.join(a.dir, "cp_eta*.csv"))
@@ -112,10 +129,8 @@ def main():
             axes[j // ncol][j % ncol].axis("off")
     else:
         axes[0][0].legend(fontsize=7, loc="lower right")
-    if a.title:
-        fig.suptitle(a.title)
-    elif not have_exp:
-        fig.suptitle("computed Cp (no exp_eta*.csv in %s)" % a.dir, fontsize=9)
+    title = a.title or "computed Cp" + ("" if have_exp else " (no exp_eta*.csv in %s)" % a.dir)
+    fig.suptitle(title + "\n" + convergence_line(a), fontsize=10)
     fig.tight_layout()
     out = a.out or os.path.join(a.dir, "cp_stations.png")
     fig.savefig(out, dpi=130)

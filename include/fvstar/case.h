@@ -104,6 +104,9 @@ void fv_case_default(fv_case_t *c);
  * sections and keys, bad values and duplicate keys are errors naming
  * "file:line: [section] key = 'value'" and what was expected. */
 fv_err_t fv_case_read(fv_case_t *c, const char *path);
+/* The same from len bytes in memory (need not end in NUL); name stands for
+ * the file in messages and places relative [mesh] paths. */
+fv_err_t fv_case_parse(fv_case_t *c, const char *buf, size_t len, const char *name);
 /* Sets one key from "section.key" and a value, as from the command line
  * ("numerics.cfl=2"); origin names the source in messages ("command
  * line"). A [mesh] file given here is relative to the working directory. */

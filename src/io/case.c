@@ -796,30 +796,25 @@ static fv_err_t set_case_path(fv_case_t *c, const char *path)
 	return FV_OK;
 }
 
-fv_err_t fv_case_read(fv_case_t *c, const char *path)
+fv_err_t fv_case_parse(fv_case_t *c, const char *buf, size_t len, const char *name)
 {
 	ini_ctx_t x = {.c = c};
-	char *buf = NULL;
-	size_t len = 0;
 	const char *nul;
 	int ret, bad = 0;
 
-	FV_CHECK(!c->path[0], FV_ERR_ARG, "%s: a case file (%s) was read already", path, c->path);
-	FV_CALL(set_case_path(c, path));
-	FV_CALL(fv_read_file(path, &buf, &len));
+	FV_CHECK(!c->path[0], FV_ERR_ARG, "%s: a case file (%s) was read already", name, c->path);
+	FV_CALL(set_case_path(c, name));
 	nul = memchr(buf, '\0', len);
 	if (nul) {
 		int line = 1;
 		for (const char *p = buf; p < nul; p++)
 			line += *p == '\n';
-		free(buf);
-		return FV_ERROR(FV_ERR_FORMAT, "%s:%d: NUL byte: not a text file", path, line);
+		return FV_ERROR(FV_ERR_FORMAT, "%s:%d: NUL byte: not a text file", name, line);
 	}
 	x.p = buf;
 	x.end = buf + len;
 	ret = ini_parse_stream(case_ini_reader, &x, case_ini_handler, &x);
-	free(buf);
-	FV_CHECK(ret >= 0, FV_ERR_MEM, "%s: the INI parser ran out of memory", path);
+	FV_CHECK(ret >= 0, FV_ERR_MEM, "%s: the INI parser ran out of memory", name);
 
 	/* the first problem by line: a bad key, a line inih could not read,
 	 * or one too long for it */
@@ -834,10 +829,23 @@ fv_err_t fv_case_read(fv_case_t *c, const char *path)
 	if (bad == x.err_line && x.err)
 		return fv_error_trace(x.err, __FILE__, __LINE__);
 	if (bad == x.long_line)
-		return FV_ERROR(FV_ERR_FORMAT, "%s:%d: line longer than %d characters, the INI parser's limit", path,
+		return FV_ERROR(FV_ERR_FORMAT, "%s:%d: line longer than %d characters, the INI parser's limit", name,
 				bad, x.max_line);
-	return FV_ERROR(FV_ERR_FORMAT, "%s:%d: expected '[section]', 'key = value' or a comment (; or #)", path,
+	return FV_ERROR(FV_ERR_FORMAT, "%s:%d: expected '[section]', 'key = value' or a comment (; or #)", name,
 			bad);
+}
+
+fv_err_t fv_case_read(fv_case_t *c, const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	fv_err_t err;
+
+	FV_CHECK(!c->path[0], FV_ERR_ARG, "%s: a case file (%s) was read already", path, c->path);
+	FV_CALL(fv_read_file(path, &buf, &len));
+	err = fv_case_parse(c, buf, len, path);
+	free(buf);
+	return err == FV_OK ? FV_OK : fv_error_trace(err, __FILE__, __LINE__);
 }
 
 static int key_index(const char *section, const char *name)

@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "fvstar/runtime.h"
+#include "runtime/paths.h"
 
 #define PATH_MAX_ 4096
 
@@ -29,9 +30,9 @@
 static int fxt_library_loaded(void)
 {
 	Dl_info info;
-	size_t n = strlen(FV_STARPU_TRACE_LIBDIR);
+	size_t n = strlen(fv_starpu_trace_libdir());
 	return dladdr((void *)starpu_init, &info) && info.dli_fname &&
-	       strncmp(info.dli_fname, FV_STARPU_TRACE_LIBDIR, n) == 0;
+	       strncmp(info.dli_fname, fv_starpu_trace_libdir(), n) == 0;
 }
 
 fv_err_t fv_runtime_trace_prepare(const char *dir, int argc, char **argv)
@@ -43,9 +44,9 @@ fv_err_t fv_runtime_trace_prepare(const char *dir, int argc, char **argv)
 		const char *old = getenv("LD_LIBRARY_PATH");
 		char *path, **args;
 		FV_CHECK(!getenv("FVSTAR_TRACE_REEXEC"), FV_ERR_RUNTIME,
-			 "[output] trace: the FxT-enabled StarPU in %s could not be loaded", FV_STARPU_TRACE_LIBDIR);
-		FV_CALL(fv_malloc(&path, strlen(FV_STARPU_TRACE_LIBDIR) + (old ? strlen(old) : 0) + 2, 1, "library path"));
-		sprintf(path, "%s%s%s", FV_STARPU_TRACE_LIBDIR, old ? ":" : "", old ? old : "");
+			 "[output] trace: the FxT-enabled StarPU in %s could not be loaded", fv_starpu_trace_libdir());
+		FV_CALL(fv_malloc(&path, strlen(fv_starpu_trace_libdir()) + (old ? strlen(old) : 0) + 2, 1, "library path"));
+		sprintf(path, "%s%s%s", fv_starpu_trace_libdir(), old ? ":" : "", old ? old : "");
 		setenv("LD_LIBRARY_PATH", path, 1);
 		setenv("FVSTAR_TRACE_REEXEC", "1", 1);
 		free(path);
@@ -77,7 +78,7 @@ fv_err_t fv_runtime_trace_convert(const char *dir)
 			snprintf(input, sizeof input, "%s", e->d_name);
 	closedir(d);
 	FV_CHECK(input[0], FV_ERR_RUNTIME, "%s: StarPU wrote no FxT file (prof_file_*)", dir);
-	snprintf(tool, sizeof tool, "%s/starpu_fxt_tool", FV_STARPU_BINDIR);
+	snprintf(tool, sizeof tool, "%s", fv_starpu_fxt_tool());
 	fflush(NULL);
 	pid = fork();
 	FV_CHECK(pid >= 0, FV_ERR_RUNTIME, "fork for starpu_fxt_tool failed: %s", strerror(errno));

@@ -1,21 +1,36 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Replays the inputs that once crashed or hung the readers (found by
-# tools/fuzz.sh) and the fuzzing seeds: each must end with exit 0 or a
-# clean error (exit 1) within 20 s, never a signal.
+# Replays, for every fuzz target (tests/fuzz/seeds/NAME/), its seeds and the
+# inputs that once crashed, leaked or hung it (tests/fuzz/regressions/NAME/,
+# written by tools/fuzz.sh) through tests/fuzz/replay_NAME, the target
+# without libFuzzer: each must return within 20 s without a signal or an
+# error exit (a rejected input is a clean FV_ERR, not a failure).
 set -u
-fv="$top_builddir/fvstar"
-fails=0; n=0
-for f in "$top_srcdir"/tests/fuzz/regressions/* "$top_srcdir"/tests/fuzz/seeds/*; do
-	[ -f "$f" ] || continue
-	n=$((n + 1))
-	timeout 20 "$fv" mesh info "$f" >/dev/null 2>"${TMPDIR:-/tmp}/fuzzreg.$$"
-	rc=$?
-	if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
-		echo "FAIL: $(basename "$f") -> exit $rc"; cat "${TMPDIR:-/tmp}/fuzzreg.$$"
+fails=0; n=0; targets=0
+log=${TMPDIR:-/tmp}/fuzzreg.$$
+for dir in "$top_srcdir"/tests/fuzz/seeds/*/; do
+	t=$(basename "$dir")
+	replay="$top_builddir/tests/fuzz/replay_$t"
+	targets=$((targets + 1))
+	if [ ! -x "$replay" ]; then
+		echo "FAIL: no $replay for the seeds in tests/fuzz/seeds/$t (tests/Makefile.inc)"
 		fails=$((fails + 1))
+		continue
 	fi
+	m=0
+	for f in "$dir"* "$top_srcdir/tests/fuzz/regressions/$t"/*; do
+		[ -f "$f" ] || continue
+		n=$((n + 1)); m=$((m + 1))
+		timeout 20 "$replay" "$f" >/dev/null 2>"$log"
+		rc=$?
+		if [ "$rc" != 0 ]; then
+			echo "FAIL: $t: $f -> exit $rc"; tail -5 "$log"
+			fails=$((fails + 1))
+		fi
+	done
+	echo "$t: $m inputs"
+	[ "$m" -gt 0 ] || { echo "FAIL: $t: no seed"; fails=$((fails + 1)); }
 done
-rm -f "${TMPDIR:-/tmp}/fuzzreg.$$"
-echo "$n inputs replayed, $fails failure(s)"
-[ "$n" -gt 0 ] && [ "$fails" = 0 ]
+rm -f "$log"
+echo "$targets targets, $n inputs replayed, $fails failure(s)"
+[ "$targets" -ge 2 ] && [ "$fails" = 0 ]

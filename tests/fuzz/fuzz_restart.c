@@ -4,7 +4,7 @@
  * the checks behind the checksum (mesh identity, iteration, time,
  * residuals) are reached too, with a matching and a differing mesh.
  * Built and run by tools/fuzz.sh; tests/fuzz/replay.c replays the seeds
- * (tests/fuzz/seeds-restart) and crashers (tests/fuzz/regressions/restart)
+ * (tests/fuzz/seeds/restart) and crashers (tests/fuzz/regressions/restart)
  * in `make check`. */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Writes the seeds of the restart fuzzer (tests/fuzz/fuzz_restart.c) into
-tests/fuzz/seeds-restart: small valid restart files of format 2 (0, 1, 3
+tests/fuzz/seeds/restart: small valid restart files of format 2 (0, 1, 3
 and 17 cells, double and single precision), and a few broken ones (format
 1, truncated, bad magic). Usage: make_restart_seeds.py [DIR]"""
 import os
@@ -28,7 +28,7 @@ def restart(n, real="d", iteration=10, version=2, nodes=None, mesh_hash=0x1234AB
 
 
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "seeds-restart")
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "seeds", "restart")
     os.makedirs(out, exist_ok=True)
     seeds = {
         "empty-mesh.bin": restart(0),

@@ -1139,7 +1139,7 @@ static void test_restart(void **state)
 	 * the format as documented, read by an independent writer */
 	if (getenv("top_srcdir")) {
 		char seed[1024];
-		snprintf(seed, sizeof seed, "%s/tests/fuzz/seeds-restart/%s", getenv("top_srcdir"),
+		snprintf(seed, sizeof seed, "%s/tests/fuzz/seeds/restart/%s", getenv("top_srcdir"),
 			 sizeof(fv_real_t) == 8 ? "three-cells.bin" : "single-precision.bin");
 		FV_ASSERT_OK(fv_restart_read(seed, &back, NULL, NULL));
 		assert_int_equal(back.n_cells, 3);
@@ -1148,7 +1148,7 @@ static void test_restart(void **state)
 		assert_true(back.time == 0.25 && back.res0[3] == 1e-300);
 		assert_true(back.q[0] == (fv_real_t)1.0 && back.q[3 * 4 + 2] == (fv_real_t)1.42);
 		fv_restart_free(&back);
-		snprintf(seed, sizeof seed, "%s/tests/fuzz/seeds-restart/format1.bin", getenv("top_srcdir"));
+		snprintf(seed, sizeof seed, "%s/tests/fuzz/seeds/restart/format1.bin", getenv("top_srcdir"));
 		FV_ASSERT_ERR(fv_restart_read(seed, &back, NULL, NULL), FV_ERR_FORMAT, "restart format version 1");
 	}
 
