@@ -13,9 +13,8 @@
 #               hxt (3-4x faster, all cores, a slightly different mesh each run)
 #   FVSTAR      fvstar binary used to check the mesh (default ../../build/fvstar;
 #               the check is skipped if it is not there)
-#   ONERA_M6_STEP  the STEP file (default onera-m6-sharp-te.stp here, a copy of
-#                  ../shared/data/validation/onera-m6-sharp-te.stp
-#                  next to the repository)
+#   ONERA_M6_STEP  the STEP file (default onera-m6-sharp-te.stp here, the
+#                  UGAWG sharp-trailing-edge M6 solid)
 #
 # Skips the work when OUT exists and is newer than the .geo (and the STEP file)
 # and this script. The mesh is written to a temporary file and kept only if

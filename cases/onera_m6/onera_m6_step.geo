@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Sharp-trailing-edge ONERA M6 of the NASA Turbulence Modeling Resource, from
-// the STEP solid shared/data/validation/onera-m6-sharp-te.stp (UGAWG
+// the STEP solid cases/onera_m6/onera-m6-sharp-te.stp (UGAWG
 // solution-adapt-cases): the half domain, wing of root chord 1 inside a
 // hemisphere of radius 100 (centre at the origin), symmetry plane y = 0.
 // Units: root chords; x downstream, y spanwise, z up.
