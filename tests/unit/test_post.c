@@ -4,7 +4,7 @@
  * surface, a sphere within its stated discretisation error), face-to-node
  * averaging, span stations of a swept wing, and the reader of the ONERA M6
  * wind-tunnel file (cases/onera_m6/onera_m6_exp_2308.dat, AGARD AR-138 test
- * 2308, cases/onera_m6/onera_m6_exp_2308.dat) with malformed variants.
+ * 2308) with malformed variants.
  * Run by `make check`; needs top_srcdir in the environment for the data. */
 #include "testutil.h"
 
