@@ -122,10 +122,10 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 	ret = starpu_conf_init(&conf);
 	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_conf_init failed (%d)", ret);
 	if (getenv("STARPU_SCHED")) {
-		why = "STARPU_SCHED";
+		why = "asked for in STARPU_SCHED";
 	} else if (o && o->sched) {
 		conf.sched_policy_name = o->sched;
-		why = "runtime.sched";
+		why = "asked for in runtime.sched";
 	}
 	if (o && o->ncpu >= 0) {
 		conf.ncpus = o->ncpu;
@@ -148,8 +148,10 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 		int gpus = conf.ncuda != 0 && !(getenv("STARPU_NCUDA") && atoi(getenv("STARPU_NCUDA")) == 0) &&
 			   cuda_devices() > 0;
 		conf.sched_policy_name = cpus && gpus ? "dmdas" : "lws";
-		why = cpus && gpus ? "CPU and CUDA workers: tasks placed by history-based performance models"
-				   : "one kind of worker: locality work stealing, no model to calibrate";
+		why = cpus && gpus ? "CPU and CUDA workers: tasks placed by history-based performance models; "
+				     "runtime.sched to change"
+				   : "one kind of worker: locality work stealing, no model to calibrate; runtime.sched to "
+				     "change";
 	}
 	ret = starpu_init(&conf);
 	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "StarPU found no worker (STARPU_NCPU=0 and no GPU?)");
@@ -158,7 +160,7 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 	if (verbose) {
 		int nc, ng;
 		fv_runtime_workers(&nc, &ng);
-		fprintf(stderr, "fvstar: %d CPU + %d CUDA workers%s; scheduler %s (%s; runtime.sched to change)\n", nc,
+		fprintf(stderr, "fvstar: %d CPU + %d CUDA workers%s; scheduler %s (%s)\n", nc,
 			ng,
 			gpu_only_default ? " (a GPU is there: GPU only; runtime.ncpu = N adds N CPU workers)" : "",
 			fv_runtime_sched_name(), why);
