@@ -21,7 +21,9 @@ extern "C" {
 
 /* The values of the enumerated keys. Fields of fv_case_t that hold them
  * are int so that one table can set every field through its offset. */
-typedef enum fv_mesh_format { FV_MESH_FORMAT_AUTO, FV_MESH_FORMAT_SU2, FV_MESH_FORMAT_GMSH } fv_mesh_format_t;
+typedef enum fv_mesh_format {
+	FV_MESH_FORMAT_AUTO, FV_MESH_FORMAT_SU2, FV_MESH_FORMAT_GMSH, FV_MESH_FORMAT_CGNS
+} fv_mesh_format_t;
 typedef enum fv_init { FV_INIT_FREESTREAM, FV_INIT_RIEMANN, FV_INIT_VORTEX } fv_init_t;
 typedef enum fv_flux { FV_FLUX_ROE } fv_flux_t;
 typedef enum fv_gradient { FV_GRAD_GREEN_GAUSS, FV_GRAD_LEAST_SQUARES } fv_gradient_t;
