@@ -28,7 +28,8 @@ typedef struct cg_opts {
 	int family;      /* family: each marker as two BCs of a family */
 	int adf;         /* adf: ADF file instead of HDF5 */
 	int bad_type;    /* bad-ngon, bad-tetra10: a section fvstar refuses */
-	int bad_bc;      /* bad-bc: a BC naming an element no section has */
+	int bad_bc;      /* bad-bc: a BC naming an element no section has;
+	                    bad-bc-cell: a BC naming a cell */
 	int structured;  /* structured: a structured zone */
 	int two_zones;   /* two-zones */
 	int two_bases;   /* two-bases */
@@ -344,9 +345,9 @@ static int write_cgns(const fv_mesh_t *m, const char *path, const cg_opts_t *o)
 	if (o->bc != BC_NONE && write_bcs(fn, B, Z, m, o, first, count))
 		goto out;
 	if (o->bad_bc) {
-		cgsize_t pts[2] = {1, next + 100};
+		cgsize_t pts[2] = {o->bad_bc == 2 ? 1 : next + 100, 1};
 		int BC;
-		CG(cg_boco_write(fn, B, Z, "ghost", CGNS_ENUMV(BCWall), CGNS_ENUMV(PointList), 2, pts, &BC));
+		CG(cg_boco_write(fn, B, Z, "ghost", CGNS_ENUMV(BCWall), CGNS_ENUMV(PointList), 1, pts, &BC));
 		CG(cg_boco_gridlocation_write(fn, B, Z, BC, CGNS_ENUMV(FaceCenter)));
 	}
 	ok = 1;
@@ -568,8 +569,11 @@ static void test_errors(void **s)
 	write_bad(&(cg_opts_t){.bad_type = 2}, "tetra10", path, sizeof path);
 	FV_ASSERT_ERR(fv_mesh_read(&m, path), FV_ERR_FORMAT, "section 'Quadratic': element type TETRA_10");
 	write_bad(&(cg_opts_t){.bad_bc = 1}, "badbc", path, sizeof path);
-	FV_ASSERT_ERR(fv_mesh_read(&m, path), FV_ERR_FORMAT, "BC 'ghost': element 1 is a");
-	write_bad(&(cg_opts_t){.bad_bc = 1, .mixed_cells = 1}, "badbc2", path, sizeof path);
+	FV_ASSERT_ERR(fv_mesh_read(&m, path), FV_ERR_FORMAT, "is in no section of the zone");
+	write_bad(&(cg_opts_t){.bad_bc = 2}, "badbc2", path, sizeof path);
+	FV_ASSERT_ERR(fv_mesh_read(&m, path), FV_ERR_FORMAT,
+		      "BC 'ghost': element 1 is a TETRA_4 of section 'Tetras', not a triangle or quadrilateral");
+	write_bad(&(cg_opts_t){.bad_bc = 2, .mixed_cells = 1}, "badbc3", path, sizeof path);
 	FV_ASSERT_ERR(fv_mesh_read(&m, path), FV_ERR_FORMAT, "BC 'ghost': element 1 is a MIXED");
 	write_bad(&(cg_opts_t){.structured = 1}, "structured", path, sizeof path);
 	FV_ASSERT_ERR(fv_mesh_read(&m, path), FV_ERR_FORMAT, "the zone is Structured");
@@ -629,6 +633,7 @@ static int writer(int argc, char **argv)
 		{"family", offsetof(cg_opts_t, family), 1},
 		{"adf", offsetof(cg_opts_t, adf), 1},             {"bad-ngon", offsetof(cg_opts_t, bad_type), 1},
 		{"bad-tetra10", offsetof(cg_opts_t, bad_type), 2}, {"bad-bc", offsetof(cg_opts_t, bad_bc), 1},
+		{"bad-bc-cell", offsetof(cg_opts_t, bad_bc), 2},
 		{"structured", offsetof(cg_opts_t, structured), 1}, {"two-zones", offsetof(cg_opts_t, two_zones), 1},
 		{"two-bases", offsetof(cg_opts_t, two_bases), 1}, {"bad-node", offsetof(cg_opts_t, bad_node), 1},
 	};
