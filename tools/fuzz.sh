@@ -13,6 +13,7 @@ cc=${CLANG:-clang}
 out=${FUZZ_DIR:-$top/build/fuzz}
 mkdir -p "$out"
 srcs="src/util/error.c src/util/parse.c src/mesh/mesh.c src/mesh/io.c src/mesh/read_su2.c src/mesh/read_gmsh.c
+ src/mesh/read_cgns.c src/mesh/extrude.c
  src/mesh/faces.c src/mesh/geometry.c src/mesh/check.c tests/fuzz/fuzz_mesh.c"
 flags="-std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -I$top/include -I$top/src
  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"

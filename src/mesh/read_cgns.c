@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Reader for unstructured CGNS meshes through the CGNS mid-level library:
  * the linear cells of one zone, and markers from its boundary conditions. */
+#ifdef HAVE_CONFIG_H /* not in tools/fuzz.sh's build: the stub below */
 #include "config.h"
+#endif
 #include "fvstar/mesh.h"
 
 #ifndef FV_HAVE_CGNS
@@ -109,21 +111,40 @@ typedef struct rd {
 	int32_t *bf_marker;
 } rd_t;
 
+/* Names and library messages of a damaged file may hold any bytes. */
+static void printable(char *p)
+{
+	for (; *p; p++)
+		if ((unsigned char)*p < 32 || (unsigned char)*p > 126)
+			*p = '?';
+}
+
+/* The library's last message, printable. */
+static const char *lib_msg(void)
+{
+	static char buf[256];
+	snprintf(buf, sizeof buf, "%s", cg_get_error());
+	printable(buf);
+	return buf;
+}
+
 /* "file.cgns: base 1 zone 'blk' section 'X': message[: CGNS: why]" */
 static fv_err_t rd_error(const rd_t *r, fv_err_t code, int line, const char *where, int lib, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
 static fv_err_t rd_error(const rd_t *r, fv_err_t code, int line, const char *where, int lib, const char *fmt, ...)
 {
-	char msg[512], zone[CG_NAME + 32] = "";
+	char msg[512], all[1024], zone[CG_NAME + 32] = "";
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	if (r->Z > 0)
 		snprintf(zone, sizeof zone, " zone '%s'", r->zone);
-	return fv_error(code, __FILE__, line, "%s: base %d%s%s: %s%s%s", r->path, r->B, zone, where ? where : "", msg,
-			lib ? ": CGNS: " : "", lib ? cg_get_error() : "");
+	snprintf(all, sizeof all, "base %d%s%s: %s%s%s", r->B, zone, where ? where : "", msg, lib ? ": CGNS: " : "",
+		 lib ? cg_get_error() : "");
+	printable(all);
+	return fv_error(code, __FILE__, line, "%s: %s", r->path, all);
 }
 
 #define RD_ERR(r, where, ...) rd_error((r), FV_ERR_FORMAT, __LINE__, (where), 0, __VA_ARGS__)
@@ -252,8 +273,10 @@ static fv_err_t read_section(rd_t *r, int S)
 	if (cg_section_read(r->fn, r->B, r->Z, S, sec->name, &sec->type, &sec->start, &sec->end, &nbndry,
 			    &parent_flag))
 		return RD_LIB(r, where, "cannot read the section");
+	printable(sec->name); /* it may name a marker */
 	snprintf(where, sizeof where, " section '%s'", sec->name);
-	cgsize_t n = sec->end - sec->start + 1;
+	/* cgsize_t may be int: differences of values from the file in long long */
+	long long n = (long long)sec->end - sec->start + 1;
 	if (sec->start < 1 || n < 1)
 		return RD_ERR(r, where, "element range %ld..%ld is empty or starts below 1", (long)sec->start,
 			      (long)sec->end);
@@ -280,8 +303,9 @@ static fv_err_t read_section(rd_t *r, int S)
 			err = RD_LIB(r, where, "cannot read the elements");
 			goto done;
 		}
-		for (cgsize_t e = 0; e < n; e++) {
-			cgsize_t id = sec->start + e, o = offs[e], len = offs[e + 1] - o;
+		for (long long e = 0; e < n; e++) {
+			cgsize_t id = (cgsize_t)(sec->start + e);
+			long long o = offs[e], len = (long long)offs[e + 1] - o;
 			CGNS_ENUMT(ElementType_t) t;
 			if (o < 0 || len < 1 || offs[e + 1] > size) {
 				err = RD_ERR(r, where, "element %ld: offsets %ld..%ld outside the %ld values", (long)id,
@@ -304,8 +328,9 @@ static fv_err_t read_section(rd_t *r, int S)
 			err = RD_LIB(r, where, "cannot read the elements");
 			goto done;
 		}
-		for (cgsize_t e = 0; e < n; e++)
-			FV_CALL_GOTO(err, done, add_element(r, where, S, sec->start + e, sec->type, elems + e * npe));
+		for (long long e = 0; e < n; e++)
+			FV_CALL_GOTO(err, done,
+				     add_element(r, where, S, (cgsize_t)(sec->start + e), sec->type, elems + e * npe));
 	}
 done:
 	free(elems);
@@ -395,6 +420,8 @@ static fv_err_t read_bc(rd_t *r, int bc)
 	if (cg_boco_gridlocation_read(r->fn, r->B, r->Z, bc, &loc))
 		loc = CGNS_ENUMV(Vertex);
 	FV_CALL(bc_family(r, bc, fam));
+	printable(name);
+	printable(fam);
 	const char *mname = fam[0] ? fam : name;
 	if (fam[0])
 		snprintf(where, sizeof where, " BC '%s' (family '%s')", name, fam);
@@ -447,13 +474,13 @@ static fv_err_t read_bc(rd_t *r, int bc)
 		return FV_OK;
 	}
 	if (range) {
-		if (pts[1] - pts[0] >= (cgsize_t)r->nf) {
+		if ((long long)pts[1] - pts[0] >= (long long)r->nf) {
 			err = RD_ERR(r, where, "elements %ld..%ld: more than the %zu triangles and quadrilaterals of the "
 					       "zone", (long)pts[0], (long)pts[1], r->nf);
 			goto done;
 		}
-		for (cgsize_t id = pts[0]; id <= pts[1]; id++)
-			FV_CALL_GOTO(err, done, take_element(r, where, bc, k, id));
+		for (long long id = pts[0]; id <= pts[1]; id++)
+			FV_CALL_GOTO(err, done, take_element(r, where, bc, k, (cgsize_t)id));
 	} else {
 		for (cgsize_t i = 0; i < npnts; i++)
 			FV_CALL_GOTO(err, done, take_element(r, where, bc, k, pts[i]));
@@ -592,7 +619,7 @@ static fv_err_t read_zone(rd_t *r)
 
 	if (cg_nbases(r->fn, &nbases))
 		return fv_error(FV_ERR_FORMAT, __FILE__, __LINE__, "%s: cannot read the bases: CGNS: %s", r->path,
-				cg_get_error());
+				lib_msg());
 	FV_CHECK(nbases == 1, FV_ERR_FORMAT, "%s: %d bases (CGNSBase_t); fvstar reads files with one", r->path,
 		 nbases);
 	r->B = 1;
@@ -630,7 +657,8 @@ static fv_err_t read_zone(rd_t *r)
 		FV_CALL(read_section(r, S));
 	if (r->nc == 0)
 		return RD_ERR(r, NULL, "no volume cells (TETRA_4, PYRA_5, PENTA_6, HEXA_8) in any section");
-	qsort(r->faces, r->nf, sizeof *r->faces, cmp_face_id);
+	if (r->nf > 0)
+		qsort(r->faces, r->nf, sizeof *r->faces, cmp_face_id);
 	for (size_t i = 1; i < r->nf; i++)
 		if (r->faces[i].id == r->faces[i - 1].id)
 			return RD_ERR(r, NULL, "element number %ld is in sections '%s' and '%s'", (long)r->faces[i].id,
@@ -715,7 +743,7 @@ fv_err_t fv_mesh_read_cgns(fv_mesh_t *m, const char *path)
 	fclose(f);
 	if (cg_open(path, CG_MODE_READ, &r.fn))
 		return fv_error(FV_ERR_FORMAT, __FILE__, __LINE__, "%s: not a readable CGNS file: CGNS: %s", path,
-				cg_get_error());
+				lib_msg());
 	err = read_zone(&r);
 	cg_close(r.fn);
 	rd_free(&r);
