@@ -283,13 +283,13 @@ static fv_err_t read_section(rd_t *r, int S)
 	if (skipped_type(sec->type))
 		return FV_OK;
 	if (sec->type != CGNS_ENUMV(MIXED)) {
-		if (cg_npe(sec->type, &npe) || npe <= 0)
-			return add_element(r, where, S, sec->start, sec->type, NULL); /* refuses it */
-		/* a refused type is refused before its data is read */
+		/* a type add_element refuses is refused before its data is read */
 		if (sec->type != CGNS_ENUMV(TETRA_4) && sec->type != CGNS_ENUMV(PYRA_5) &&
 		    sec->type != CGNS_ENUMV(PENTA_6) && sec->type != CGNS_ENUMV(HEXA_8) &&
 		    sec->type != CGNS_ENUMV(TRI_3) && sec->type != CGNS_ENUMV(QUAD_4))
 			return add_element(r, where, S, sec->start, sec->type, NULL);
+		if (cg_npe(sec->type, &npe) || npe <= 0)
+			return RD_LIB(r, where, "no node count for %s", type_name(sec->type));
 	}
 	if (cg_ElementDataSize(r->fn, r->B, r->Z, S, &size))
 		return RD_LIB(r, where, "cannot read the size of the connectivity");
@@ -392,15 +392,11 @@ static fv_err_t take_element(rd_t *r, const char *where, int bc, int32_t marker,
 }
 
 /* The family of BC bc, or "" where it has none. */
-static fv_err_t bc_family(rd_t *r, int bc, char *fam)
+static void bc_family(const rd_t *r, int bc, char *fam)
 {
-	fam[0] = '\0';
-	if (cg_goto(r->fn, r->B, "Zone_t", r->Z, "ZoneBC_t", 1, "BC_t", bc, "end") != CG_OK)
-		return FV_OK;
-	int ier = cg_famname_read(fam);
-	if (ier != CG_OK)
+	if (cg_goto(r->fn, r->B, "Zone_t", r->Z, "ZoneBC_t", 1, "BC_t", bc, "end") != CG_OK ||
+	    cg_famname_read(fam) != CG_OK)
 		fam[0] = '\0';
-	return FV_OK;
 }
 
 static fv_err_t read_bc(rd_t *r, int bc)
@@ -419,7 +415,7 @@ static fv_err_t read_bc(rd_t *r, int bc)
 		return RD_LIB(r, where, "cannot read the boundary condition");
 	if (cg_boco_gridlocation_read(r->fn, r->B, r->Z, bc, &loc))
 		loc = CGNS_ENUMV(Vertex);
-	FV_CALL(bc_family(r, bc, fam));
+	bc_family(r, bc, fam);
 	printable(name);
 	printable(fam);
 	const char *mname = fam[0] ? fam : name;
