@@ -39,7 +39,7 @@ fv_err_t fv_mesh_read_gmsh(fv_mesh_t *m, const char *path)
 }
 
 /* CGNS files are HDF5 (signature at offset 0 as the CGNS library writes
- * them) or ADF (a "what" string); the library reads them from the file. */
+ * them) or ADF; the library reads them from the file. */
 static int is_cgns(const char *path)
 {
 	static const char hdf5[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
@@ -52,7 +52,8 @@ static int is_cgns(const char *path)
 		return 0;
 	size_t n = fread(head, 1, sizeof head, f);
 	fclose(f);
-	return (n >= 8 && memcmp(head, hdf5, 8) == 0) || (n >= 8 && memcmp(head, "@(#)ADF ", 8) == 0);
+	/* ADF: "@(#)" with the high bits set, then "ADF Database Version" */
+	return (n >= 8 && memcmp(head, hdf5, 8) == 0) || (n >= 16 && memcmp(head + 4, "ADF Database", 12) == 0);
 }
 
 fv_err_t fv_mesh_read(fv_mesh_t *m, const char *path)

@@ -150,6 +150,17 @@ else
 	fail "no summary.json from the runs"
 fi
 
+# by contents: HDF5 and ADF files under other names
+cp "$tmp/mixed-family_bc-range.cgns" "$tmp/hdf5.mesh"
+cp "$tmp/mixed-bnd-first_bc-erange_adf.cgns" "$tmp/adf.mesh"
+for f in hdf5.mesh adf.mesh; do
+	if summary "$tmp/$f" >"$tmp/got" && cmp -s "$tmp/mixed.ref" "$tmp/got"; then
+		echo "ok: $f read as CGNS"
+	else
+		fail "$f (a CGNS file without the extension) not read as the mixed mesh"
+	fi
+done
+
 # broken files: status 1, the file and the node named, no crash
 box=$(echo $sources | awk '{ print $1 }')
 for bad in bad-ngon bad-tetra10 bad-bc bad-bc-cell structured two-zones two-bases bad-node; do
