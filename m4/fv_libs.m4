@@ -18,6 +18,7 @@ AC_DEFUN([FV_CONDITIONALS], [
   AM_CONDITIONAL([FV_USE_METIS], [test "x$fv_have_metis" = xyes])
   AM_CONDITIONAL([FV_USE_SCOTCH], [test "x$fv_have_scotch" = xyes])
   AM_CONDITIONAL([FV_HAVE_CMOCKA], [test "x$fv_have_cmocka" = xyes])
+  AM_CONDITIONAL([FV_HAVE_CGNS], [test "x$fv_have_cgns" = xyes])
 ])
 
 AC_DEFUN([FV_SUMMARY], [
@@ -30,5 +31,6 @@ fvstar $PACKAGE_VERSION configured:
   StarPU-MPI       $fv_have_mpi
   METIS            $fv_have_metis
   Scotch           $fv_have_scotch
+  CGNS             $fv_have_cgns
   unit tests       cmocka=$fv_have_cmocka gmsh=${GMSH:-no} python3=${PYTHON3:-no}])
 ])

@@ -16,7 +16,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 packages="build-essential autoconf automake libtool pkg-config dpkg-dev patch
  libfxt-dev libopenmpi-dev openmpi-bin libhwloc-dev libmetis-dev libscotch-dev
- libcmocka-dev libinih-dev libjansson-dev gmsh python3 python3-vtk9
+ libcmocka-dev libinih-dev libjansson-dev libcgns-dev gmsh python3 python3-vtk9
  python3-matplotlib clang pajeng patchelf"
 
 missing=

@@ -25,11 +25,25 @@ jobs=${3:-1}
 cc=${CLANG:-clang}
 out=${FUZZ_DIR:-$top/build/fuzz}
 
+# The mesh readers and the pipeline behind them; CGNS when libcgns is there
+# (the config.h of the fuzz builds says which).
+mesh_srcs="src/mesh/mesh.c src/mesh/io.c src/mesh/read_su2.c src/mesh/read_gmsh.c src/mesh/read_cgns.c
+ src/mesh/extrude.c src/mesh/faces.c src/mesh/geometry.c src/mesh/check.c src/mesh/fileorder.c"
+mkdir -p "$out"
+if [ -f /usr/include/cgnslib.h ]; then
+	echo '#define FV_HAVE_CGNS 1' >"$out/config.h"
+	cgns_libs=-lcgns
+else
+	: >"$out/config.h"
+	cgns_libs=
+fi
+
 # The library sources each target needs beyond src/util/{error,parse}.c, and
 # its link flags.
 sources() {
 	case $1 in
-	mesh) echo "src/mesh/mesh.c src/mesh/io.c src/mesh/read_su2.c src/mesh/read_gmsh.c src/mesh/faces.c src/mesh/geometry.c src/mesh/check.c src/mesh/fileorder.c | -lm" ;;
+	mesh) echo "$mesh_srcs | $cgns_libs -lm" ;;
+	cgns) echo "$mesh_srcs | $cgns_libs -lm" ;;
 	restart) echo "src/mesh/fileorder.c src/io/restart.c | -lm" ;;
 	case) echo "src/io/case.c src/io/output.c src/mesh/mesh.c src/mesh/write_vtu.c | -linih -ljansson -lm" ;;
 	*) return 1 ;;
@@ -47,7 +61,7 @@ line=$(sources "$target") || usage
 [ -f "$top/tests/fuzz/fuzz_$target.c" ] || usage
 srcs="src/util/error.c src/util/parse.c ${line%%|*} tests/fuzz/fuzz_$target.c"
 libs=${line#*|}
-flags="-std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -I$top/include -I$top/src -I$top"
+flags="-std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -I$out -I$top/include -I$top/src -I$top"
 regs=$top/tests/fuzz/regressions/$target
 corpus=$out/corpus_$target
 mkdir -p "$out" "$corpus" "$regs"

@@ -23,7 +23,9 @@ extern "C" {
 /* The values of the enumerated keys of the case file (the numerical
  * method's are in fvstar/numerics.h). Fields of fv_case_t that hold them
  * are int so that one table can set every field through its offset. */
-typedef enum fv_mesh_format { FV_MESH_FORMAT_AUTO, FV_MESH_FORMAT_SU2, FV_MESH_FORMAT_GMSH } fv_mesh_format_t;
+typedef enum fv_mesh_format {
+	FV_MESH_FORMAT_AUTO, FV_MESH_FORMAT_SU2, FV_MESH_FORMAT_GMSH, FV_MESH_FORMAT_CGNS
+} fv_mesh_format_t;
 typedef enum fv_init { FV_INIT_FREESTREAM, FV_INIT_RIEMANN, FV_INIT_VORTEX } fv_init_t;
 /* Boundary-condition kinds: enum fv_bc_kind of src/physics/bc.h (the kernels'
  * own definition), FV_BC_FARFIELD .. FV_BC_PRESSURE_OUTLET. */

@@ -132,6 +132,11 @@ typedef struct fv_mesh {
 	                              SU2 point index); NULL: node_orig + 1 */
 	int refine_levels;         /* uniform refinements between the file's
 	                              elements (cell_tag) and these cells */
+	/* a 2D file (SU2 NDIME= 2) extruded one layer in z: nodes at z = 0 and
+	 * z = extrude_span, two symmetry markers added (fv_mesh_extrude_2d) */
+	int extruded_2d;
+	double extrude_span;
+	int extrude_marker[2];     /* z = 0 and z = span markers, -1 if none */
 } fv_mesh_t;
 
 /* File position and file number of cell c and node v (see above). */
@@ -164,14 +169,35 @@ fv_err_t fv_mesh_alloc(fv_mesh_t *m, size_t n_nodes, size_t n_cells,
 /* Returns the index of marker name, adding it if new. */
 fv_err_t fv_mesh_marker(fv_mesh_t *m, const char *name, int *index);
 
-/* Readers: format from the extension (.su2, .msh) or the contents. Errors
- * name the file and line. The mesh has nodes, cells and markers only. */
+/* Readers: format from the extension (.su2, .msh, .cgns) or the contents.
+ * Errors name the file and line (CGNS: node and section). The mesh has
+ * nodes, cells and markers only. A 2D SU2 file is extruded (below). */
 fv_err_t fv_mesh_read(fv_mesh_t *m, const char *path);
 fv_err_t fv_mesh_read_su2(fv_mesh_t *m, const char *path);
 fv_err_t fv_mesh_read_gmsh(fv_mesh_t *m, const char *path);
+/* CGNS (HDF5 or ADF) through the CGNS library: one base, one unstructured
+ * zone of linear cells (sections of one type or MIXED); markers from the
+ * boundary conditions, named after their family if they have one, else
+ * after the BC; without any BC, after the 2D sections. FV_ERR_FORMAT,
+ * saying so, when fvstar was configured without CGNS. */
+fv_err_t fv_mesh_read_cgns(fv_mesh_t *m, const char *path);
+/* 1 when fvstar was built with the CGNS library. */
+int fv_mesh_have_cgns(void);
 /* The same from a buffer (name is used in messages; fuzzing uses these). */
 fv_err_t fv_mesh_parse_su2(fv_mesh_t *m, const char *buf, size_t len, const char *name);
 fv_err_t fv_mesh_parse_gmsh(fv_mesh_t *m, const char *buf, size_t len, const char *name);
+
+/* 2D meshes (SU2 NDIME= 2) become one layer of prisms (triangles) and
+ * hexahedra (quadrilaterals) between z = 0 and z = FV_EXTRUDE_SPAN_DEFAULT
+ * (1 length unit of the file: one chord of the usual airfoil meshes; any
+ * span gives the same 2D flow, as the two z faces are symmetry planes).
+ * Boundary lines become quadrilaterals under their marker; the faces at
+ * z = 0 and z = span get the markers symmetry_zmin and symmetry_zmax
+ * (with a suffix _2, _3... where the file already has that name). */
+#define FV_EXTRUDE_SPAN_DEFAULT 1.0
+/* Scales z of an extruded 2D mesh to a new span (before faces and
+ * geometry are built). FV_ERR_ARG if the mesh is not one. */
+fv_err_t fv_mesh_set_extrude_span(fv_mesh_t *m, double span);
 
 /* Writers: .su2 (ASCII) and .vtu (VTK XML, binary appended, with cell
  * type, volume when computed, and marker faces as a second piece). */

@@ -13,15 +13,18 @@
 
 static const char mesh_usage[] =
 	"usage:\n"
-	"  fvstar mesh info MESH [--tol T]\n"
+	"  fvstar mesh info MESH [--tol T] [--span S]\n"
 	"  fvstar mesh gen box|ramp [--cells hex|tet|prism|mixed] [-n N | --nx N --ny N --nz N]\n"
 	"                 [--lo x,y,z] [--hi x,y,z] [--perturb F] [--seed S]\n"
 	"                 [--angle DEG] [--x0 F] [--refine K] [--check] -o OUT\n"
 	"  fvstar mesh refine MESH [--levels K] [--check] -o OUT\n"
-	"  fvstar mesh convert MESH -o OUT\n"
+	"  fvstar mesh convert MESH [--span S] -o OUT\n"
 	"  fvstar mesh color MESH [--method greedy|minimal|both]\n"
 	"\n"
-	"MESH: SU2 (.su2) or Gmsh MSH 2.2/4.1 ASCII (.msh). OUT: .su2 or .vtu.\n"
+	"MESH: SU2 (.su2), Gmsh MSH 2.2/4.1 ASCII (.msh) or CGNS (.cgns, one unstructured\n"
+	"  zone). OUT: .su2 or .vtu.\n"
+	"A 2D SU2 mesh (NDIME= 2) becomes one layer of prisms and hexahedra in z, span 1\n"
+	"  (--span S), between the markers symmetry_zmin and symmetry_zmax.\n"
 	"gen box: markers xmin xmax ymin ymax zmin zmax; nx*ny*nz blocks, each one\n"
 	"  hex, 6 tets, 2 prisms, or (mixed) a column-wise mix of all four types.\n"
 	"gen ramp: a channel with a compression ramp of --angle degrees starting at\n"
@@ -126,7 +129,7 @@ static fv_err_t color_report(fv_mesh_t *m, int methods)
 }
 
 enum { OPT_CELLS = 256, OPT_NX, OPT_NY, OPT_NZ, OPT_LO, OPT_HI, OPT_PERTURB, OPT_SEED, OPT_ANGLE, OPT_X0,
-       OPT_REFINE, OPT_LEVELS, OPT_CHECK, OPT_TOL, OPT_METHOD };
+       OPT_REFINE, OPT_LEVELS, OPT_CHECK, OPT_TOL, OPT_METHOD, OPT_SPAN };
 
 static const struct option long_opts[] = {
 	{"cells", required_argument, NULL, OPT_CELLS}, {"nx", required_argument, NULL, OPT_NX},
@@ -137,7 +140,7 @@ static const struct option long_opts[] = {
 	{"refine", required_argument, NULL, OPT_REFINE}, {"levels", required_argument, NULL, OPT_LEVELS},
 	{"check", no_argument, NULL, OPT_CHECK},       {"tol", required_argument, NULL, OPT_TOL},
 	{"output", required_argument, NULL, 'o'},      {"help", no_argument, NULL, 'h'},
-	{"method", required_argument, NULL, OPT_METHOD},
+	{"method", required_argument, NULL, OPT_METHOD}, {"span", required_argument, NULL, OPT_SPAN},
 	{NULL, 0, NULL, 0}};
 
 typedef struct mesh_args {
@@ -148,6 +151,7 @@ typedef struct mesh_args {
 	long levels;
 	int check;
 	double tol;
+	double span;           /* 2D meshes: extrusion span, 0 = the reader's */
 	int help;
 	int color_methods;     /* color: bit 0 greedy, bit 1 minimal */
 } mesh_args_t;
@@ -206,6 +210,7 @@ static fv_err_t parse_args(int argc, char **argv, mesh_args_t *a)
 		case OPT_CHECK: a->check = 1; break;
 		case OPT_TOL: FV_CALL(fv_opt_double("--tol", optarg, 0, 1, &a->tol)); break;
 		case OPT_METHOD: FV_CALL(parse_color_method(optarg, &a->color_methods)); break;
+		case OPT_SPAN: FV_CALL(fv_opt_double("--span", optarg, 1e-12, 1e12, &a->span)); break;
 		case 'o': a->output = optarg; break;
 		case 'h': a->help = 1; break;
 		case ':': return FV_ERROR(FV_ERR_ARG, "option %s needs a value", argv[optind - 1]);
@@ -243,6 +248,7 @@ fv_err_t fv_cmd_mesh(int argc, char **argv)
 	}
 	FV_CHECK(strcmp(sub, "info") == 0 || strcmp(sub, "color") == 0 || a.output, FV_ERR_ARG, "fvstar mesh %s: missing -o OUT", sub);
 
+	FV_CHECK(a.span == 0 || strcmp(sub, "gen") != 0, FV_ERR_ARG, "fvstar mesh gen: --span applies to 2D mesh files");
 	fv_mesh_init(&m);
 	t0 = fv_now();
 	if (strcmp(sub, "gen") == 0) {
@@ -256,6 +262,8 @@ fv_err_t fv_cmd_mesh(int argc, char **argv)
 			report("generate", t0, &m);
 	} else {
 		err = fv_mesh_read(&m, a.input);
+		if (err == FV_OK && a.span > 0)
+			err = fv_mesh_set_extrude_span(&m, a.span);
 		if (err == FV_OK)
 			report("read", t0, &m);
 	}

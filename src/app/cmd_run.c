@@ -259,7 +259,19 @@ static fv_err_t diverged(const fv_case_t *c, const fv_mesh_t *m, fv_solver_t *s,
 
 fv_err_t fv_app_load_mesh(const fv_case_t *c, fv_mesh_t *m)
 {
-	FV_CALL(fv_mesh_read(m, c->mesh_file));
+	switch (c->mesh_format) {
+	case FV_MESH_FORMAT_SU2:
+		FV_CALL(fv_mesh_read_su2(m, c->mesh_file));
+		break;
+	case FV_MESH_FORMAT_GMSH:
+		FV_CALL(fv_mesh_read_gmsh(m, c->mesh_file));
+		break;
+	case FV_MESH_FORMAT_CGNS:
+		FV_CALL(fv_mesh_read_cgns(m, c->mesh_file));
+		break;
+	default: /* auto: from the extension or the contents */
+		FV_CALL(fv_mesh_read(m, c->mesh_file));
+	}
 	for (int l = 0; l < c->mesh_refine; l++) {
 		fv_mesh_t fine;
 		fv_mesh_init(&fine);

@@ -62,7 +62,7 @@ static const section_desc_t sections[] = {
 };
 #define N_SECTIONS (sizeof sections / sizeof sections[0])
 
-static const char *const mesh_formats[] = {"auto", "su2", "gmsh", NULL};
+static const char *const mesh_formats[] = {"auto", "su2", "gmsh", "cgns", NULL};
 static const char *const inits[] = {"freestream", "riemann", "vortex", NULL};
 static const char *const axes[] = {"x", "y", "z", NULL};
 static const char *const fluxes[] = {"roe", NULL};
@@ -98,7 +98,7 @@ static const char *const bc_kinds[] = {"farfield", "wall", "symmetry", "superson
 /* The order here is the order of fv_case_print and of the docs. */
 static const key_desc_t keys[] = {
 	TEXT_KEY("mesh", "file", T_PATH, mesh_file, NULL, "(required)",
-		 "Mesh file (.su2 or .msh). Relative to the case file's directory; given on the command "
+		 "Mesh file (.su2, 2D or 3D; .msh; .cgns). Relative to the case file's directory; given on the command "
 		 "line, relative to the working directory."),
 	INT_KEY("mesh", "refine", mesh_refine, 0, 10, "0", NULL,
 		"Uniform refinement levels applied after reading (each multiplies the cells by 8)."),

@@ -128,6 +128,10 @@ void fv_mesh_print_info(const fv_mesh_t *m, const fv_mesh_stats_t *s, FILE *out)
 	fprintf(out, "mesh: %s\n", m->source);
 	fprintf(out, "nodes: %d\n", (int)m->n_nodes);
 	fprintf(out, "cells: %d\n", (int)m->n_cells);
+	if (m->extruded_2d)
+		fprintf(out, "2D mesh: extruded in z over a span of %g, symmetry markers %s %s\n", m->extrude_span,
+			m->extrude_marker[0] >= 0 ? m->markers[m->extrude_marker[0]].name : "-",
+			m->extrude_marker[1] >= 0 ? m->markers[m->extrude_marker[1]].name : "-");
 	for (int t = 0; t < FV_NCELLTYPES; t++)
 		fprintf(out, "  %-12s %d\n", fv_cell_shapes[t].name, (int)s->n_cells_of_type[t]);
 	fprintf(out, "faces: %d (boundary %d, interior %d)\n", (int)m->n_faces, (int)m->n_bfaces,

@@ -2,6 +2,7 @@
 /* Mesh file dispatch and the read -> faces -> geometry -> checks pipeline. */
 #include "fvstar/mesh.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "util/parse.h"
@@ -37,12 +38,34 @@ fv_err_t fv_mesh_read_gmsh(fv_mesh_t *m, const char *path)
 	return read_with(m, path, fv_mesh_parse_gmsh);
 }
 
+/* CGNS files are HDF5 (signature at offset 0 as the CGNS library writes
+ * them) or ADF; the library reads them from the file. */
+static int is_cgns(const char *path)
+{
+	static const char hdf5[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
+	char head[32] = {0};
+	FILE *f;
+	if (has_ext(path, ".cgns") || has_ext(path, ".CGNS"))
+		return 1;
+	f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	size_t n = fread(head, 1, sizeof head, f);
+	fclose(f);
+	/* ADF: "@(#)" with the high bits set, then "ADF Database Version" */
+	return (n >= 8 && memcmp(head, hdf5, 8) == 0) || (n >= 16 && memcmp(head + 4, "ADF Database", 12) == 0);
+}
+
 fv_err_t fv_mesh_read(fv_mesh_t *m, const char *path)
 {
 	char *buf;
 	size_t len;
 	fv_err_t err;
 	fv_mesh_init(m);
+	if (is_cgns(path)) {
+		err = fv_mesh_read_cgns(m, path);
+		return err == FV_OK ? FV_OK : fv_error_trace(err, __FILE__, __LINE__);
+	}
 	FV_CALL(fv_read_file(path, &buf, &len));
 	/* by contents first: a .msh may come with any name */
 	if (len >= 11 && memcmp(buf, "$MeshFormat", 11) == 0)
@@ -52,7 +75,8 @@ fv_err_t fv_mesh_read(fv_mesh_t *m, const char *path)
 	else if (has_ext(path, ".su2") || strstr(buf, "NDIME") || strstr(buf, "NELEM"))
 		err = fv_mesh_parse_su2(m, buf, len, path);
 	else
-		err = FV_ERROR(FV_ERR_FORMAT, "%s: unknown mesh format (expected SU2 .su2 or Gmsh .msh)", path);
+		err = FV_ERROR(FV_ERR_FORMAT, "%s: unknown mesh format (expected SU2 .su2, Gmsh .msh or CGNS .cgns)",
+			       path);
 	free(buf);
 	return err == FV_OK ? FV_OK : fv_error_trace(err, __FILE__, __LINE__);
 }

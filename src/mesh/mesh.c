@@ -20,6 +20,7 @@ const fv_cell_shape_t fv_cell_shapes[FV_NCELLTYPES] = {
 void fv_mesh_init(fv_mesh_t *m)
 {
 	memset(m, 0, sizeof *m);
+	m->extrude_marker[0] = m->extrude_marker[1] = -1;
 }
 
 void fv_mesh_free_derived(fv_mesh_t *m)

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Reader for SU2 native ASCII meshes (NDIME= 3): cells, points, markers. */
+/* Reader for SU2 native ASCII meshes: cells, points, markers; a 2D mesh
+ * (NDIME= 2) is extruded one layer in z (mesh_internal.h). */
 #include "fvstar/mesh.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "mesh/mesh_internal.h"
 #include "util/parse.h"
 
 /* Lower bounds on the bytes one record takes, to reject absurd counts
@@ -12,12 +14,26 @@
 #define SU2_MIN_ELEM_BYTES 10
 #define SU2_MIN_POINT_BYTES 6
 #define SU2_MIN_BELEM_BYTES 8
+/* 2D: "5 1 2 3\n", "0 0\n", "3 1 2\n" */
+#define SU2_MIN_ELEM_BYTES_2D 8
+#define SU2_MIN_POINT_BYTES_2D 4
+#define SU2_MIN_BELEM_BYTES_2D 6
 
-static int su2_cell_type(long long id, fv_cell_type_t *t)
+/* In 2D, the 3D type an element becomes when extruded; its node count
+ * in the file is then 3 or 4. */
+static int su2_cell_type(long long id, int dim, fv_cell_type_t *t, int *nn)
 {
+	if (dim == 2) {
+		if (id != 5 && id != 9)
+			return 0;
+		*t = id == 5 ? FV_PRISM : FV_HEX;
+		*nn = id == 5 ? 3 : 4;
+		return 1;
+	}
 	for (int k = 0; k < FV_NCELLTYPES; k++)
 		if (fv_cell_shapes[k].su2_id == id) {
 			*t = (fv_cell_type_t)k;
+			*nn = fv_cell_shapes[k].n_nodes;
 			return 1;
 		}
 	return 0;
@@ -124,7 +140,7 @@ static fv_err_t peek_npoin(const char *buf, size_t len, const char *name, long l
 	return FV_OK;
 }
 
-static fv_err_t read_cells(fv_cursor_t *c, fv_mesh_t *m, long long nelem, fv_idx_t n_nodes)
+static fv_err_t read_cells(fv_cursor_t *c, fv_mesh_t *m, long long nelem, fv_idx_t n_nodes, int dim)
 {
 	size_t cap = (size_t)nelem * 4 + 1, used = 0;
 	FV_CALL(fv_malloc(&m->cell_type, (size_t)nelem + 1, 1, "cell types"));
@@ -136,25 +152,29 @@ static fv_err_t read_cells(fv_cursor_t *c, fv_mesh_t *m, long long nelem, fv_idx
 	for (long long e = 0; e < nelem; e++) {
 		long long id;
 		fv_cell_type_t t;
+		int nn;
 		if (!fv_cursor_skip_space(c))
 			return fv_cursor_error(c, "end of file after %lld of NELEM= %lld elements", e, nelem);
 		if (*c->p < '0' || *c->p > '9')
 			return fv_cursor_error(c, "found '%.*s' after %lld of NELEM= %lld elements",
 					       fv_cursor_shown_len(c), c->p, e, nelem);
 		FV_CALL(fv_cursor_long_inline(c, &id, "element type"));
-		if (!su2_cell_type(id, &t)) {
+		if (!su2_cell_type(id, dim, &t, &nn)) {
+			if (dim == 2)
+				return fv_cursor_error(c, "element type %lld in a 2D mesh (NDIME= 2): NELEM holds only "
+							  "triangles (5) and quadrilaterals (9)", id);
 			if (id == 3 || id == 5 || id == 9)
 				return fv_cursor_error(c, "element type %lld is a %s element; NELEM of a 3D mesh holds only "
 							  "volume cells (10, 12, 13, 14)", id, id == 3 ? "line" : "surface");
 			return fv_cursor_error(c, "unknown element type %lld (expected 10 tetra, 12 hexahedron, "
 						  "13 prism, 14 pyramid)", id);
 		}
-		int nn = fv_cell_shapes[t].n_nodes;
 		if (used + (size_t)nn > cap) {
 			cap = cap * 3 / 2 + 8;
 			FV_CALL(fv_realloc(&m->cell_node, cap, sizeof(fv_idx_t), "cell nodes"));
 		}
-		FV_CALL(read_node_ids(c, nn, n_nodes, m->cell_node + used, fv_cell_shapes[t].name));
+		FV_CALL(read_node_ids(c, nn, n_nodes, m->cell_node + used,
+				      dim == 2 ? (nn == 3 ? "triangle" : "quadrilateral") : fv_cell_shapes[t].name));
 		m->cell_type[e] = (uint8_t)t;
 		m->cell_tag[e] = e;
 		used += (size_t)nn;
@@ -164,7 +184,7 @@ static fv_err_t read_cells(fv_cursor_t *c, fv_mesh_t *m, long long nelem, fv_idx
 	return expect_section_end(c, "NELEM=", nelem);
 }
 
-static fv_err_t read_points(fv_cursor_t *c, fv_mesh_t *m, long long npoin)
+static fv_err_t read_points(fv_cursor_t *c, fv_mesh_t *m, long long npoin, int dim)
 {
 	FV_CALL(fv_malloc(&m->xyz, 3 * (size_t)npoin + 1, sizeof(double), "node coordinates"));
 	FV_CALL(fv_malloc(&m->node_tag, (size_t)npoin + 1, sizeof *m->node_tag, "point numbers"));
@@ -172,7 +192,8 @@ static fv_err_t read_points(fv_cursor_t *c, fv_mesh_t *m, long long npoin)
 		m->node_tag[i] = i;
 		if (!fv_cursor_skip_space(c))
 			return fv_cursor_error(c, "end of file after %lld of NPOIN= %lld points", i, npoin);
-		for (int d = 0; d < 3; d++)
+		m->xyz[3 * i + 2] = 0;
+		for (int d = 0; d < dim; d++)
 			FV_CALL(fv_cursor_double_inline(c, &m->xyz[3 * i + d], "point coordinate"));
 		fv_cursor_next_line(c); /* optional point index */
 	}
@@ -180,7 +201,7 @@ static fv_err_t read_points(fv_cursor_t *c, fv_mesh_t *m, long long npoin)
 	return expect_section_end(c, "NPOIN=", npoin);
 }
 
-static fv_err_t read_marker(fv_cursor_t *c, fv_mesh_t *m, fv_idx_t n_nodes, size_t *cap)
+static fv_err_t read_marker(fv_cursor_t *c, fv_mesh_t *m, fv_idx_t n_nodes, int dim, size_t *cap)
 {
 	char key[32], name[FV_MARKER_NAME_MAX];
 	size_t n = 0;
@@ -201,7 +222,7 @@ static fv_err_t read_marker(fv_cursor_t *c, fv_mesh_t *m, fv_idx_t n_nodes, size
 	fv_cursor_next_line(c);
 	if (!next_keyword(c, key, sizeof key) || strcmp(key, "MARKER_ELEMS") != 0)
 		return fv_cursor_error(c, "expected MARKER_ELEMS= after MARKER_TAG= %s", name);
-	FV_CALL(count_checked(c, "MARKER_ELEMS=", SU2_MIN_BELEM_BYTES, &nb));
+	FV_CALL(count_checked(c, "MARKER_ELEMS=", dim == 2 ? SU2_MIN_BELEM_BYTES_2D : SU2_MIN_BELEM_BYTES, &nb));
 	FV_CALL(fv_mesh_marker(m, name, &k));
 	FV_CHECK((long long)m->n_belems + nb < FV_IDX_MAX, FV_ERR_MEM,
 		 "%s: too many boundary elements for 32-bit indices", c->name);
@@ -219,7 +240,12 @@ static fv_err_t read_marker(fv_cursor_t *c, fv_mesh_t *m, fv_idx_t n_nodes, size
 			return fv_cursor_error(c, "found '%.*s' after %lld of MARKER_ELEMS= %lld elements of marker %s",
 					       fv_cursor_shown_len(c), c->p, e, nb, name);
 		FV_CALL(fv_cursor_long_inline(c, &id, "boundary element type"));
-		if (id == 5)
+		if (dim == 2) {
+			if (id != 3)
+				return fv_cursor_error(c, "marker %s: element type %lld is not a line (3), the boundary "
+							  "element of a 2D mesh (NDIME= 2)", name, id);
+			nn = 2;
+		} else if (id == 5)
 			nn = 3;
 		else if (id == 9)
 			nn = 4;
@@ -244,6 +270,7 @@ fv_err_t fv_mesh_parse_su2(fv_mesh_t *m, const char *buf, size_t len, const char
 	fv_cursor_t c;
 	char key[32];
 	long long npoin, nelem = -1, nmark = -1, ndime = -1, seen_npoin = -1;
+	int dim = 3;               /* NDIME= comes first; 3 until it says 2 */
 	size_t bcap = 64;
 	fv_err_t err = FV_OK;
 
@@ -261,10 +288,15 @@ fv_err_t fv_mesh_parse_su2(fv_mesh_t *m, const char *buf, size_t len, const char
 			goto fail;
 		} else if (strcmp(key, "NDIME") == 0) {
 			FV_CALL_GOTO(err, fail, fv_cursor_long_inline(&c, &ndime, "NDIME"));
-			if (ndime != 3) {
-				err = fv_cursor_error(&c, "NDIME= %lld: only 3D meshes are supported", ndime);
+			if (ndime != 2 && ndime != 3) {
+				err = fv_cursor_error(&c, "NDIME= %lld: expected 2 or 3", ndime);
 				goto fail;
 			}
+			if (ndime == 2 && (nelem >= 0 || seen_npoin >= 0 || nmark >= 0)) {
+				err = fv_cursor_error(&c, "NDIME= 2 after the sections it applies to (it must come first)");
+				goto fail;
+			}
+			dim = (int)ndime;
 			fv_cursor_next_line(&c);
 		} else if (strcmp(key, "NELEM") == 0) {
 			if (nelem >= 0) {
@@ -275,16 +307,16 @@ fv_err_t fv_mesh_parse_su2(fv_mesh_t *m, const char *buf, size_t len, const char
 				err = fv_cursor_error(&c, "no NPOIN= section in the file");
 				goto fail;
 			}
-			FV_CALL_GOTO(err, fail, count_checked(&c, "NELEM=", SU2_MIN_ELEM_BYTES, &nelem));
-			FV_CALL_GOTO(err, fail, read_cells(&c, m, nelem, (fv_idx_t)npoin));
+			FV_CALL_GOTO(err, fail, count_checked(&c, "NELEM=", dim == 2 ? SU2_MIN_ELEM_BYTES_2D : SU2_MIN_ELEM_BYTES, &nelem));
+			FV_CALL_GOTO(err, fail, read_cells(&c, m, nelem, (fv_idx_t)npoin, dim));
 		} else if (strcmp(key, "NPOIN") == 0) {
 			if (seen_npoin >= 0) {
 				err = fv_cursor_error(&c, "second NPOIN= section");
 				goto fail;
 			}
 			/* "NPOIN= n" or "NPOIN= n n_domain" */
-			FV_CALL_GOTO(err, fail, count_checked(&c, "NPOIN=", SU2_MIN_POINT_BYTES, &seen_npoin));
-			FV_CALL_GOTO(err, fail, read_points(&c, m, seen_npoin));
+			FV_CALL_GOTO(err, fail, count_checked(&c, "NPOIN=", dim == 2 ? SU2_MIN_POINT_BYTES_2D : SU2_MIN_POINT_BYTES, &seen_npoin));
+			FV_CALL_GOTO(err, fail, read_points(&c, m, seen_npoin, dim));
 		} else if (strcmp(key, "NMARK") == 0) {
 			if (nmark >= 0) {
 				err = fv_cursor_error(&c, "second NMARK= section");
@@ -306,7 +338,7 @@ fv_err_t fv_mesh_parse_su2(fv_mesh_t *m, const char *buf, size_t len, const char
 							      k + 1, nmark);
 					goto fail;
 				}
-				FV_CALL_GOTO(err, fail, read_marker(&c, m, (fv_idx_t)npoin, &bcap));
+				FV_CALL_GOTO(err, fail, read_marker(&c, m, (fv_idx_t)npoin, dim, &bcap));
 			}
 		} else if (strcmp(key, "MARKER_TAG") == 0) {
 			err = fv_cursor_error(&c, "MARKER_TAG= outside the NMARK= section (NMARK= missing or too small)");
@@ -334,6 +366,8 @@ fv_err_t fv_mesh_parse_su2(fv_mesh_t *m, const char *buf, size_t len, const char
 			       "%s: no NMARK= section: every boundary face must be under a marker", name);
 		goto fail;
 	}
+	if (dim == 2)
+		FV_CALL_GOTO(err, fail, fv_mesh_extrude_2d(m, FV_EXTRUDE_SPAN_DEFAULT));
 	return FV_OK;
 fail:
 	fv_mesh_free(m);

@@ -604,6 +604,11 @@ static fv_err_t refine(refine_t *r)
 		memcpy(out->markers, in->markers, (size_t)in->n_markers * sizeof *out->markers);
 		out->n_markers = in->n_markers;
 	}
+	/* still a 2D case between symmetry planes, with more layers */
+	out->extruded_2d = in->extruded_2d;
+	out->extrude_span = in->extrude_span;
+	out->extrude_marker[0] = in->extrude_marker[0];
+	out->extrude_marker[1] = in->extrude_marker[1];
 	memcpy(out->xyz, in->xyz, 3 * (size_t)in->n_nodes * sizeof *in->xyz);
 	r->first_edge = in->n_nodes;
 	r->first_face = (fv_idx_t)((size_t)in->n_nodes + r->edges.n);

@@ -27,6 +27,13 @@ grep -q "^iteration 30/30  res(rho) .*dropped  *[0-9.]* orders.*ETA 0 s" "$tmp/l
 	fail "progress line"
 }
 
+# [mesh] format names the reader: gmsh on an SU2 file is an error, su2 reads it
+run numerics.iterations=1 mesh.format=gmsh output.dir="$tmp/f" >/dev/null 2>"$tmp/log" &&
+	fail "an SU2 file read as Gmsh"
+grep -q "w.su2" "$tmp/log" || { cat "$tmp/log"; fail "the format error does not name the file"; }
+run numerics.iterations=1 mesh.format=su2 output.dir="$tmp/f" >/dev/null 2>"$tmp/log" ||
+	{ cat "$tmp/log"; fail "mesh.format=su2"; }
+
 # a home where nothing can be written (a file): StarPU's directory falls back
 : >"$tmp/home"
 env -u STARPU_HOME HOME="$tmp/home" TMPDIR="$tmp" "$fv" run "$tmp/w.cfg" numerics.iterations=2 \
