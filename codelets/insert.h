@@ -39,6 +39,8 @@ fv_err_t fv_insert_update(fv_handle_t geo, fv_handle_t res, fv_handle_t dt, fv_h
 			  fv_handle_t q, int first, const fv_task_args_t *a);
 fv_err_t fv_insert_norms(fv_handle_t geo, fv_handle_t w, fv_handle_t grad, fv_handle_t phi, fv_handle_t res,
 			 fv_handle_t norms, const fv_task_args_t *a);
+/* dst = src (fields of one block, equal sizes), on the block's worker. */
+fv_err_t fv_insert_copy(fv_handle_t src, fv_handle_t dst, const fv_task_args_t *a);
 /* The clock's reduction (min of dt_min over blocks). */
 void fv_clock_set_reduction(fv_handle_t clock);
 

@@ -66,13 +66,6 @@ void fv_runtime_release(fv_handle_t h)
 	starpu_data_release(SP(h));
 }
 
-fv_err_t fv_runtime_copy(fv_handle_t dst, fv_handle_t src, const char *what)
-{
-	int ret = starpu_data_cpy(SP(dst), SP(src), 1, NULL, NULL);
-	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "copying %s failed (%d)", what, ret);
-	return FV_OK;
-}
-
 void fv_runtime_wait_all(void)
 {
 	starpu_task_wait_for_all();

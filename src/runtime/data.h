@@ -36,9 +36,6 @@ void fv_runtime_drop(fv_handle_t *h, void *mem);
  * it: read, or write (the tasks after it see the host's values). */
 fv_err_t fv_runtime_acquire(fv_handle_t h, int write, const char *what);
 void fv_runtime_release(fv_handle_t h);
-/* dst = src, as a task ordered after the tasks writing src and before
- * those reading dst (no wait); where the data lives it stays. */
-fv_err_t fv_runtime_copy(fv_handle_t dst, fv_handle_t src, const char *what);
 /* Waits for every submitted task. */
 void fv_runtime_wait_all(void);
 

@@ -121,6 +121,16 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 	setenv("STARPU_SILENT", "1", 0);
 	ret = starpu_conf_init(&conf);
 	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_conf_init failed (%d)", ret);
+	{
+		/* StarPU 1.3.10's modular-heteroprio-heft hands out none of
+		 * fvstar's tasks in some runs (the run hangs at its first
+		 * iteration, with or without calibrated models) */
+		const char *asked = getenv("STARPU_SCHED") ? getenv("STARPU_SCHED") : o ? o->sched : NULL;
+		FV_CHECK(!asked || strcmp(asked, "modular-heteroprio-heft") != 0, FV_ERR_ARG,
+			 "scheduler modular-heteroprio-heft (%s): StarPU 1.3.10 runs none of fvstar's tasks under it "
+			 "(the run hangs); use modular-heteroprio, heteroprio, dmdas or another policy",
+			 getenv("STARPU_SCHED") ? "STARPU_SCHED" : "runtime.sched");
+	}
 	if (getenv("STARPU_SCHED")) {
 		why = "asked for in STARPU_SCHED";
 	} else if (o && o->sched) {

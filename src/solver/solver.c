@@ -10,6 +10,7 @@
 #include "fvstar/solver.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codelets/insert.h"
@@ -300,8 +301,11 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 		}
 	if (s->o.snapshot_every > 0 && iter % s->o.snapshot_every == 0) {
 		int k = s->snap_iter[0] <= s->snap_iter[1] ? 0 : 1; /* the older one */
-		for (int b = 0; b < s->nb; b++)
-			FV_CALL(fv_runtime_copy(s->b[b].h[F_SNAP0 + k], s->b[b].h[F_Q], "the state snapshot"));
+		for (int b = 0; b < s->nb; b++) {
+			fv_task_args_t a;
+			task_args(s, b, &a);
+			FV_CALL(fv_insert_copy(s->b[b].h[F_Q], s->b[b].h[F_SNAP0 + k], &a));
+		}
 		s->snap_iter[k] = iter;
 	}
 	/* residuals (and the clock) come back without waiting */
@@ -338,8 +342,11 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 	}
 	/* the state the run starts from is the first one kept */
 	if (s->o.snapshot_every > 0 && s->snap_iter[0] < 0 && s->snap_iter[1] < 0) {
-		for (int b = 0; b < s->nb; b++)
-			FV_CALL(fv_runtime_copy(s->b[b].h[F_SNAP0], s->b[b].h[F_Q], "the state snapshot"));
+		for (int b = 0; b < s->nb; b++) {
+			fv_task_args_t a;
+			task_args(s, b, &a);
+			FV_CALL(fv_insert_copy(s->b[b].h[F_Q], s->b[b].h[F_SNAP0], &a));
+		}
 		s->snap_iter[0] = first_iter - 1;
 	}
 	while (next_done <= last_iter && err == FV_OK) {

@@ -13,11 +13,14 @@ fails=0
 sed "s|^file = wedge.su2|file = $tmp/ramp.su2|" "$top_srcdir/cases/wedge/wedge.cfg" >"$tmp/w.cfg"
 runw() { # dir, extra args...
 	d=$1; shift
-	"$fv" run "$tmp/w.cfg" output.dir="$tmp/$d" numerics.iterations=10 output.progress_every=0 output.vtu=no \
+	timeout 120 "$fv" run "$tmp/w.cfg" output.dir="$tmp/$d" numerics.iterations=10 output.progress_every=0 output.vtu=no \
 		"$@" >/dev/null 2>"$tmp/$d.err"
 }
 
-policies=$(STARPU_SCHED=help "$fv" runtime info 2>&1 | awk '/->/ {print $1}')
+# modular-heteroprio-heft is refused by fvstar (StarPU 1.3.10 hands out no
+# task of this case under it: the run hangs); every other policy runs, each
+# under a time limit so that a hang fails the test instead of stalling it
+policies=$(STARPU_SCHED=help "$fv" runtime info 2>&1 | awk '/->/ && $1 != "modular-heteroprio-heft" {print $1}')
 [ -n "$policies" ] || { echo "FAIL: no policy list from STARPU_SCHED=help"; exit 1; }
 ref=
 n=0
@@ -35,6 +38,11 @@ for p in $policies; do
 	fi
 done
 echo "$n policies"
+if STARPU_SCHED=modular-heteroprio-heft runw refused; then
+	echo "FAIL: modular-heteroprio-heft accepted"; fails=$((fails + 1))
+elif ! grep -q "modular-heteroprio-heft" "$tmp/refused.err"; then
+	echo "FAIL: the refusal does not name modular-heteroprio-heft"; fails=$((fails + 1))
+fi
 
 for b in 1 8 32; do
 	runw "b$b" partition.blocks=$b || { echo "FAIL: $b blocks: $(tail -1 "$tmp/b$b.err")"; fails=$((fails + 1)); }
