@@ -95,7 +95,8 @@ static fv_err_t bench_args(int argc, char **argv, fv_case_t *c, bench_opts_t *bo
 	}
 	FV_CALL(fv_case_finish(c));
 	FV_CHECK(c->num.time_mode == FV_TIME_STEADY, FV_ERR_ARG,
-		 "%s: fvstar bench stage runs steady cases only (an unsteady run's clock is a StarPU reduction)",
+		 "%s: fvstar bench stage runs explicit steady cases only (an unsteady run's clock is a StarPU "
+		 "reduction; an implicit run's sweeps are not in the bare driver)",
 		 argv[2]);
 	return FV_OK;
 }
@@ -153,7 +154,7 @@ static void iteration(const block_dev_t *d, fv_task_args_t *a, int n_stages, con
 			case FV_STAGE_UPDATE:
 				fv_update_launch(a, d->geo, d->res, d->dt, d->q0, d->q, NULL, st);
 				break;
-			default: /* halo stages: one block */
+			default: /* halo stages: one block; implicit stages: refused above */
 				break;
 			}
 		}
