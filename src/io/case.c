@@ -196,15 +196,17 @@ static const key_desc_t keys[] = {
 		 "first-order Jacobian and solved approximately by forward and backward Gauss-Seidel sweeps "
 		 "over colour groups of cells (implicit, sweeps, omega; cfl_max ramps the CFL)."),
 	ENUM_KEY("numerics", "implicit", num.implicit, implicits, implicit_values, "lusgs",
-		 "time = implicit: lusgs (LU-SGS, matrix-free, one scalar diagonal per cell: V/dt + omega/2 "
-		 "sum of the faces' spectral radii) or point (block point-implicit: the 5x5 diagonal block of "
-		 "each cell, boundary conditions' Jacobians included, factorised once per iteration)."),
-	INT_KEY("numerics", "sweeps", num.sweeps, 1, 100, "2", NULL,
+		 "time = implicit: lusgs (LU-SGS: the Rusanov split of the first-order Jacobian, matrix-free, "
+		 "one scalar diagonal per cell, V/dt + omega/2 sum of the faces' spectral radii) or point "
+		 "(block point-implicit: Roe's first-order Jacobian with frozen averages, matrix-free off the "
+		 "diagonal, the 5x5 diagonal block of each cell with the boundary conditions' Jacobians, "
+		 "factorised once per iteration)."),
+	INT_KEY("numerics", "sweeps", num.sweeps, 1, 100, "4", NULL,
 		"time = implicit: forward and backward sweep pairs per iteration (the halo of the update is "
 		"exchanged between blocks after each sweep)."),
-	REAL_KEY("numerics", "omega", num.omega, 1, 0, 10, 0, "1.5", NULL,
-		 "time = implicit: factor of the spectral radius in the implicit operator (above 1: more "
-		 "diagonal dominance, more robust, slower)."),
+	REAL_KEY("numerics", "omega", num.omega, 1, 0, 10, 0, "1", NULL,
+		 "implicit = lusgs: factor of the spectral radius in the implicit operator (above 1, e.g. 1.5: "
+		 "more diagonal dominance, more robust, slower convergence)."),
 	REAL_KEY("numerics", "cfl_max", num.cfl_max, 0, 0, HUGE_VAL, 0, "0", NULL,
 		 "time = implicit: CFL ramping (switched evolution relaxation) from cfl up to this; 0: the "
 		 "CFL stays at cfl. Iteration n's CFL comes from the density residuals of iterations up to "

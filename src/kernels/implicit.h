@@ -15,18 +15,23 @@
  *
  * R the (second-order) residual of the flux stage, dR/dq its first-order
  * Jacobian with the Rusanov (local Lax-Friedrichs) split of each interior
- * face f between cell i and cell j, S_f pointing out of i:
+ * face f between cell i and cell j, S_f pointing out of i, written as the
+ * flux F_f = (F(q_i).S_f + F(q_j).S_f)/2 - M_f (q_j - q_i)/2 with a frozen
+ * dissipation matrix M_f:
  *
- *   row i:  D_i dq_i + sum_f 1/2 (dF_j - omega lam_j dq_j) = -R_i,
+ *   row i:  D_i dq_i + sum_f 1/2 (dF_j - M_f dq_j) = -R_i,
  *           dF_j = F(q_j + dq_j).S_f - F(q_j).S_f   (matrix-free),
- *           lam_j = |u_j.S_f| + c_j |S_f|           (the spectral radius at j).
  *
- * The diagonal D_i:
- *   LU-SGS (Yoon & Jameson; PHengLEI): a scalar, V/dt + omega/2 sum_f lam_i,f
- *     over all faces of i, boundary faces included (the sum of A_i.S_f
- *     over a closed cell vanishes);
- *   point-implicit: the 5x5 block V/dt I + sum_interior 1/2 (A_i.S_f +
- *     omega lam_i,f I) + sum_boundary dF_b/dq_i, A the Euler flux Jacobian
+ *   LU-SGS (Yoon & Jameson; PHengLEI): M_f = omega lam_j I, the Rusanov
+ *     (local Lax-Friedrichs) split, lam_j = |u_j.S_f| + c_j |S_f| the
+ *     spectral radius at j; the diagonal a scalar, D_i = V/dt + omega/2
+ *     sum_f lam_i,f over all faces of i, boundary faces included (the sum
+ *     of A_i.S_f over a closed cell vanishes);
+ *   point-implicit: M_f = |A~_f| |S_f|, Roe's dissipation matrix at the Roe
+ *     average of q_i and q_j (fv_roe_dissipation, the flux's entropy fix:
+ *     the first-order Jacobian of the Roe flux with the averages frozen),
+ *     and the 5x5 block D_i = V/dt I + sum_interior 1/2 (A_i.S_f + M_f) +
+ *     sum_boundary dF_b/dq_i, A the Euler flux Jacobian
  *     (fv_euler_jacobian) and dF_b/dq_i the Jacobian of the boundary
  *     condition's flux (fv_k_boundary_flux at the cell's state) by one-sided
  *     finite differences, step sqrt(eps) (1 + |q_k|) in each conservative
@@ -131,16 +136,25 @@ FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real
 	for (int m = 0; m < 25; m++)
 		D[m] = m % 6 == 0 ? vdt : (fv_real_t)0;
 	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
-		if (fv_k_across(v, c, k, s) < 0) {
+		fv_idx_t j = fv_k_across(v, c, k, s);
+		if (j < 0) {
 			fv_k_add_boundary_jacobian(P, v->bface_bc[v->cell_face[k]], qc, wc, s, D);
 			continue;
 		}
-		fv_real_t A[25], lam = half * P->omega * fv_spectral_radius(wc, s, P->gamma);
+		fv_real_t A[25], qj[FV_NVAR], wj[FV_NVAR];
+		fv_k_load(q, v->n_cells, j, qj);
+		fv_cons_to_prim(qj, P->gamma, wj);
 		fv_euler_jacobian(wc, s, P->gamma, A);
 		for (int m = 0; m < 25; m++)
 			D[m] += half * A[m];
-		for (int m = 0; m < 25; m += 6)
-			D[m] += lam;
+		/* |A~| column by column */
+		for (int col = 0; col < FV_NVAR; col++) {
+			fv_real_t e[FV_NVAR] = {0, 0, 0, 0, 0}, mcol[FV_NVAR];
+			e[col] = 1;
+			fv_roe_dissipation(wc, wj, s, P->gamma, P->entropy_fix, e, mcol);
+			for (int r = 0; r < FV_NVAR; r++)
+				D[r * 5 + col] += half * mcol[r];
+		}
 	}
 	fv_lu5_factor(D);
 	for (int m = 0; m < 25; m++)
@@ -154,9 +168,15 @@ FV_HD void fv_k_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 {
 	const fv_real_t half = (fv_real_t)0.5;
 	fv_idx_t no = v->n_owned, nc = v->n_cells;
-	fv_real_t r[FV_NVAR];
+	int point = P->implicit == FV_IMPLICIT_POINT;
+	fv_real_t r[FV_NVAR], wc[FV_NVAR];
 	for (int m = 0; m < FV_NVAR; m++)
 		r[m] = -res[(size_t)m * no + c];
+	if (point) {
+		fv_real_t qc[FV_NVAR];
+		fv_k_load(q, nc, c, qc);
+		fv_cons_to_prim(qc, P->gamma, wc);
+	}
 	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
 		fv_real_t s[3], qj[FV_NVAR], dqj[FV_NVAR], q1[FV_NVAR], w0[FV_NVAR], w1[FV_NVAR], f0[FV_NVAR], f1[FV_NVAR];
 		fv_idx_t j = fv_k_across(v, c, k, s);
@@ -170,11 +190,18 @@ FV_HD void fv_k_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 		fv_cons_to_prim(q1, P->gamma, w1);
 		fv_euler_flux(w0, s, P->gamma, f0);
 		fv_euler_flux(w1, s, P->gamma, f1);
+		if (point) {
+			fv_real_t md[FV_NVAR];
+			fv_roe_dissipation(wc, w0, s, P->gamma, P->entropy_fix, dqj, md);
+			for (int m = 0; m < FV_NVAR; m++)
+				r[m] -= half * (f1[m] - f0[m] - md[m]);
+			continue;
+		}
 		fv_real_t lam = P->omega * fv_spectral_radius(w0, s, P->gamma);
 		for (int m = 0; m < FV_NVAR; m++)
 			r[m] -= half * (f1[m] - f0[m] - lam * dqj[m]);
 	}
-	if (P->implicit == FV_IMPLICIT_POINT) {
+	if (point) {
 		fv_real_t D[25];
 		for (int m = 0; m < 25; m++)
 			D[m] = diag[(size_t)m * no + c];

@@ -104,4 +104,56 @@ FV_HD void fv_roe_flux(const fv_real_t wl[5], const fv_real_t wr[5], const fv_re
 	       ha * (ks * h + kd * un + k2 * half * q2 + shear * (udu - un * dun));
 }
 
+/* Roe's dissipation matrix |A~| of the face (the Roe averages of wl and
+ * wr, area vector s, the entropy fix of fv_roe_flux) applied to a jump dq
+ * of the conservative variables, times the area: out = |A~| |s| dq. With
+ * dq = q(wr) - q(wl) it is the dissipation term of fv_roe_flux (Roe's
+ * property), written here for any dq: the wave strengths come from the
+ * primitive jumps linearised at the Roe state (d rho = dq_0, du = (dq_m -
+ * u~ d rho) / rho~, dp = (gamma - 1)(dq_E - u~.dq_m + |u~|^2 d rho / 2)).
+ * Linear in dq with wl, wr fixed: the implicit solver's frozen Roe
+ * Jacobian, dF/dq_R = (A_R.s - |A~| |s|) / 2. */
+FV_HD void fv_roe_dissipation(const fv_real_t wl[5], const fv_real_t wr[5], const fv_real_t s[3], fv_real_t gamma,
+			      fv_real_t entropy_fix, const fv_real_t dq[5], fv_real_t out[5])
+{
+	const fv_real_t half = (fv_real_t)0.5, one = (fv_real_t)1;
+	fv_real_t area = FV_SQRT(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+	fv_real_t ia = area > (fv_real_t)0 ? one / area : (fv_real_t)0;
+	fv_real_t n[3] = {s[0] * ia, s[1] * ia, s[2] * ia};
+	fv_real_t sl = FV_SQRT(wl[0]), sr = FV_SQRT(wr[0]), iw = one / (sl + sr);
+	fv_real_t rho = sl * sr, u[3], du[3];
+	for (int k = 0; k < 3; k++)
+		u[k] = (sl * wl[1 + k] + sr * wr[1 + k]) * iw;
+	fv_real_t h = (sl * fv_enthalpy(wl, gamma) + sr * fv_enthalpy(wr, gamma)) * iw;
+	fv_real_t q2 = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+	fv_real_t c2 = (gamma - one) * (h - half * q2);
+	fv_real_t c = FV_SQRT(c2);
+	fv_real_t un = u[0] * n[0] + u[1] * n[1] + u[2] * n[2];
+
+	/* linearised primitive jumps */
+	fv_real_t drho = dq[0], irho = one / rho;
+	for (int k = 0; k < 3; k++)
+		du[k] = (dq[1 + k] - u[k] * drho) * irho;
+	fv_real_t dp = (gamma - one) * (dq[4] - (u[0] * dq[1] + u[1] * dq[2] + u[2] * dq[3]) + half * q2 * drho);
+	fv_real_t dun = du[0] * n[0] + du[1] * n[1] + du[2] * n[2];
+	fv_real_t udu = u[0] * du[0] + u[1] * du[1] + u[2] * du[2];
+	fv_real_t ic2 = one / c2;
+	fv_real_t a1 = (dp - rho * c * dun) * half * ic2;
+	fv_real_t a3 = (dp + rho * c * dun) * half * ic2;
+	fv_real_t a2 = drho - dp * ic2;
+
+	fv_real_t delta = entropy_fix * (FV_FABS(un) + c);
+	fv_real_t l1 = fv_harten_abs(un - c, delta);
+	fv_real_t l3 = fv_harten_abs(un + c, delta);
+	fv_real_t l2 = FV_FABS(un);
+
+	fv_real_t k1 = l1 * a1, k3 = l3 * a3, k2 = l2 * a2;
+	fv_real_t ks = k1 + k3, kd = c * (k3 - k1), shear = l2 * rho;
+	fv_real_t d0 = ks + k2;
+	out[0] = area * d0;
+	for (int k = 0; k < 3; k++)
+		out[1 + k] = area * (d0 * u[k] + kd * n[k] + shear * (du[k] - dun * n[k]));
+	out[4] = area * (ks * h + kd * un + k2 * half * q2 + shear * (udu - un * dun));
+}
+
 #endif
