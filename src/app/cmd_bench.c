@@ -95,8 +95,8 @@ static fv_err_t bench_args(int argc, char **argv, fv_case_t *c, bench_opts_t *bo
 	}
 	FV_CALL(fv_case_finish(c));
 	FV_CHECK(c->num.time_mode == FV_TIME_STEADY, FV_ERR_ARG,
-		 "%s: fvstar bench stage runs explicit steady cases only (an unsteady run's clock is a StarPU "
-		 "reduction; an implicit run's sweeps are not in the bare driver)",
+		 "%s: fvstar bench stage runs steady cases only (an unsteady run's clock is a StarPU reduction), "
+		 "and explicit ones (the bare driver has no implicit sweeps)",
 		 argv[2]);
 	return FV_OK;
 }
