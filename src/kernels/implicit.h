@@ -33,9 +33,9 @@
  *     and the 5x5 block D_i = V/dt I + sum_interior 1/2 (A_i.S_f + M_f) +
  *     sum_boundary dF_b/dq_i, A the Euler flux Jacobian
  *     (fv_euler_jacobian) and dF_b/dq_i the Jacobian of the boundary
- *     condition's flux (fv_k_boundary_flux at the cell's state) by central
- *     finite differences, step cbrt(eps) (1 + |q_k|) in each conservative
- *     variable; stored as its LU factors (Doolittle, no pivoting: the block
+ *     condition's flux (fv_k_boundary_flux at the cell's state): exact for
+ *     walls, symmetry and supersonic outflow, central finite differences
+ *     for the others (fv_k_add_boundary_jacobian); stored as its LU factors (Doolittle, no pivoting: the block
  *     is dominated by V/dt + the dissipation on its diagonal), the
  *     reciprocals of U's diagonal in place.
  *
@@ -92,15 +92,70 @@ FV_HD fv_idx_t fv_k_across(const fv_view_t *v, fv_idx_t c, fv_idx_t k, fv_real_t
 	return o == c ? nb : o;
 }
 
-/* dF_b/dq at the conservative state qc of a cell, added into the
- * row-major block D: boundary face of kind `kind`, area vector s; central
+/* dp/dq at the primitive state w: ((g-1)|u|^2/2, -(g-1) u, g-1). */
+FV_HD void fv_k_dp_dq(const fv_real_t w[FV_NVAR], fv_real_t gamma, fv_real_t dp[FV_NVAR])
+{
+	fv_real_t g1 = gamma - (fv_real_t)1;
+	dp[0] = (fv_real_t)0.5 * g1 * (w[1] * w[1] + w[2] * w[2] + w[3] * w[3]);
+	for (int d = 0; d < 3; d++)
+		dp[1 + d] = -g1 * w[1 + d];
+	dp[4] = g1;
+}
+
+/* The Jacobian of a boundary face's flux (fv_k_boundary_flux, kind `kind`,
+ * area vector s) in the conservative state qc (primitive wc) of its cell,
+ * added into the row-major block D. Exact where the flux is simple:
+ *   slip wall: (0, p s, 0);
+ *   symmetry: the Roe flux to the mirror state, (0, p* s, 0) with
+ *     p* = p + rho un (un + c~), un = u.n, c~^2 = c^2 + (g-1) un^2/2 the
+ *     Roe-averaged sound speed (bc.h);
+ *   supersonic outflow: the Roe flux between equal states, F(w).s, whose
+ *     Jacobian is fv_euler_jacobian;
+ * the others (far field, supersonic inflow, pressure outlet) by central
  * differences, step h = cbrt(eps) (1 + |q_m|): truncation and round-off
  * both about eps^(2/3) of the entries (a one-sided sqrt(eps) step turned
  * the CPU's and the GPU's round-off differences of the flux into 1e-8 of
  * the block). */
 FV_HD void fv_k_add_boundary_jacobian(const fv_params_t *P, int kind, const fv_real_t qc[FV_NVAR],
-				      const fv_real_t s[3], fv_real_t D[25])
+				      const fv_real_t wc[FV_NVAR], const fv_real_t s[3], fv_real_t D[25])
 {
+	fv_real_t g = P->gamma, dp[FV_NVAR];
+	switch (kind) {
+	case FV_BC_SLIP_WALL:
+		fv_k_dp_dq(wc, g, dp);
+		for (int d = 0; d < 3; d++)
+			for (int m = 0; m < FV_NVAR; m++)
+				D[(1 + d) * 5 + m] += s[d] * dp[m];
+		return;
+	case FV_BC_SYMMETRY: {
+		fv_real_t a = FV_SQRT(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]), rho = wc[0], ir = (fv_real_t)1 / rho;
+		fv_real_t n[3] = {s[0] / a, s[1] / a, s[2] / a};
+		fv_real_t un = wc[1] * n[0] + wc[2] * n[1] + wc[3] * n[2];
+		fv_real_t c2 = g * wc[4] * ir, ct = FV_SQRT(c2 + (fv_real_t)0.5 * (g - (fv_real_t)1) * un * un);
+		fv_real_t dun[FV_NVAR] = {-un * ir, n[0] * ir, n[1] * ir, n[2] * ir, 0}, dps[FV_NVAR];
+		fv_k_dp_dq(wc, g, dp);
+		for (int m = 0; m < FV_NVAR; m++) {
+			/* 2 c~ dc~ = g dp / rho - c^2 drho / rho + (g - 1) un dun */
+			fv_real_t dct = (g * dp[m] * ir - (m == 0 ? c2 * ir : (fv_real_t)0) + (g - (fv_real_t)1) * un * dun[m]) /
+					((fv_real_t)2 * ct);
+			dps[m] = dp[m] + (m == 0 ? un * (un + ct) : (fv_real_t)0) + rho * ((fv_real_t)2 * un + ct) * dun[m] +
+				 rho * un * dct;
+		}
+		for (int d = 0; d < 3; d++)
+			for (int m = 0; m < FV_NVAR; m++)
+				D[(1 + d) * 5 + m] += s[d] * dps[m];
+		return;
+	}
+	case FV_BC_SUPERSONIC_OUTFLOW: {
+		fv_real_t A[25];
+		fv_euler_jacobian(wc, s, g, A);
+		for (int m = 0; m < 25; m++)
+			D[m] += A[m];
+		return;
+	}
+	default:
+		break;
+	}
 	for (int m = 0; m < FV_NVAR; m++) {
 		fv_real_t qp[FV_NVAR], qm[FV_NVAR], wp[FV_NVAR], wm[FV_NVAR], fp[FV_NVAR], fm[FV_NVAR];
 		fv_real_t h = FV_CBRT((fv_real_t)FV_REAL_EPS) * ((fv_real_t)1 + FV_FABS(qc[m]));
@@ -109,8 +164,8 @@ FV_HD void fv_k_add_boundary_jacobian(const fv_params_t *P, int kind, const fv_r
 		qp[m] += h;
 		qm[m] -= h;
 		fv_real_t ih = (fv_real_t)1 / (qp[m] - qm[m]); /* the step as represented */
-		fv_cons_to_prim(qp, P->gamma, wp);
-		fv_cons_to_prim(qm, P->gamma, wm);
+		fv_cons_to_prim(qp, g, wp);
+		fv_cons_to_prim(qm, g, wm);
 		fv_k_boundary_flux(P, kind, wp, s, fp);
 		fv_k_boundary_flux(P, kind, wm, s, fm);
 		for (int r = 0; r < FV_NVAR; r++)
@@ -144,7 +199,7 @@ FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real
 	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
 		fv_idx_t j = fv_k_across(v, c, k, s);
 		if (j < 0) {
-			fv_k_add_boundary_jacobian(P, v->bface_bc[v->cell_face[k]], qc, s, D);
+			fv_k_add_boundary_jacobian(P, v->bface_bc[v->cell_face[k]], qc, wc, s, D);
 			continue;
 		}
 		fv_real_t A[25], qj[FV_NVAR], wj[FV_NVAR];
@@ -154,10 +209,12 @@ FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real
 		for (int m = 0; m < 25; m++)
 			D[m] += half * A[m];
 		/* |A~| column by column */
+		fv_roe_matrix_t rm;
+		fv_roe_matrix(wc, wj, s, P->gamma, P->entropy_fix, &rm);
 		for (int col = 0; col < FV_NVAR; col++) {
 			fv_real_t e[FV_NVAR] = {0, 0, 0, 0, 0}, mcol[FV_NVAR];
 			e[col] = 1;
-			fv_roe_dissipation(wc, wj, s, P->gamma, P->entropy_fix, e, mcol);
+			fv_roe_matrix_apply(&rm, P->gamma, e, mcol);
 			for (int r = 0; r < FV_NVAR; r++)
 				D[r * 5 + col] += half * mcol[r];
 		}

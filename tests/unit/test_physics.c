@@ -829,6 +829,49 @@ static void test_lu5(void **state)
 	}
 }
 
+/* The point-implicit diagonal's boundary Jacobians (exact for walls,
+ * symmetry and supersonic outflow, differences for the others) against
+ * central differences of the boundary flux, for every kind. */
+static void test_boundary_jacobian(void **state)
+{
+	static const int kinds[] = {FV_BC_SLIP_WALL,	FV_BC_SYMMETRY,	   FV_BC_SUPERSONIC_OUTFLOW,
+				    FV_BC_FARFIELD,	FV_BC_SUPERSONIC_INFLOW, FV_BC_PRESSURE_OUTLET};
+	fv_params_t P;
+	(void)state;
+	memset(&P, 0, sizeof P);
+	P.gamma = GAMMA;
+	P.entropy_fix = (fv_real_t)0.1;
+	P.winf[0] = 1, P.winf[1] = (fv_real_t)0.5, P.winf[4] = (fv_real_t)(1 / 1.4);
+	P.p_out = (fv_real_t)0.8;
+	double h0 = cbrt(EPS), tol = 1e3 * pow(EPS, 2.0 / 3.0);
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+		for (int i = 0; i < NRAND / 10; i++) {
+			fv_real_t w[5], q[5], s[3], D[25] = {0};
+			rand_state(w);
+			rand_vec(s, 0.1, 2.0);
+			fv_prim_to_cons(w, GAMMA, q);
+			fv_k_add_boundary_jacobian(&P, kinds[k], q, w, s, D);
+			double big = 1 + vmax(D, 25);
+			for (int m = 0; m < 5; m++) {
+				fv_real_t qp[5], qm[5], wp[5], wm[5], fp[5], fm[5];
+				for (int j = 0; j < 5; j++)
+					qp[j] = qm[j] = q[j];
+				qp[m] += (fv_real_t)(h0 * (1 + fabs((double)q[m])));
+				qm[m] -= (fv_real_t)(h0 * (1 + fabs((double)q[m])));
+				fv_cons_to_prim(qp, GAMMA, wp);
+				fv_cons_to_prim(qm, GAMMA, wm);
+				fv_k_boundary_flux(&P, kinds[k], wp, s, fp);
+				fv_k_boundary_flux(&P, kinds[k], wm, s, fm);
+				for (int r = 0; r < 5; r++) {
+					double fd = ((double)fp[r] - (double)fm[r]) / ((double)qp[m] - (double)qm[m]);
+					if (fabs(fd - (double)D[r * 5 + m]) > tol * big)
+						fail_msg("kind %d, sample %d: dF_%d/dq_%d = %.12g, differences %.12g", kinds[k],
+							 i, r, m, (double)D[r * 5 + m], fd);
+				}
+			}
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -853,6 +896,7 @@ int main(void)
 		cmocka_unit_test(test_euler_jacobian),
 		cmocka_unit_test(test_roe_dissipation),
 		cmocka_unit_test(test_lu5),
+		cmocka_unit_test(test_boundary_jacobian),
 	};
 	printf("precision: %s\n", FV_REAL_NAME);
 	return cmocka_run_group_tests(tests, NULL, NULL);
