@@ -306,7 +306,7 @@ static fv_err_t bench_stage(int argc, char **argv)
 		       bo.iterations, bo.warmup, per_it, ns);
 		printf("stage       ms/iteration  ns/cell/RK-stage  share\n");
 		for (int k = 0; k < N_ST; k++)
-			if (!fv_stage_is_halo(k))
+			if (!fv_stage_is_halo(k) && !fv_stage_is_implicit(k))
 				printf("%-10s  %12.4f  %16.4f  %5.1f%%\n", fv_stage_names[k], stage_ms[k] / (double)bo.iterations,
 			       stage_ms[k] / (double)bo.iterations * 1e6 / ((double)no * n_stages),
 			       total_ms > 0 ? 100 * stage_ms[k] / total_ms : 0.0);
@@ -319,7 +319,7 @@ static fv_err_t bench_stage(int argc, char **argv)
 				c.mesh_file, (long long)no, prop.name, FV_REAL_NAME, n_stages, bo.iterations, bo.warmup,
 				per_it, ns);
 			for (int k = 0, n = 0; k < N_ST; k++)
-				if (!fv_stage_is_halo(k))
+				if (!fv_stage_is_halo(k) && !fv_stage_is_implicit(k))
 					fprintf(f, "%s\"%s\": %.6f", n++ ? ", " : "", fv_stage_names[k],
 						stage_ms[k] / (double)bo.iterations);
 			fprintf(f, "}}\n");

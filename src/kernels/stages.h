@@ -39,6 +39,12 @@ static inline int fv_stage_is_halo(int st)
 	return st == FV_STAGE_HALO_Q || st == FV_STAGE_HALO_GRAD || st == FV_STAGE_HALO_PHI;
 }
 
+/* Stages of implicit iterations only (none in the bare driver of bench). */
+static inline int fv_stage_is_implicit(int st)
+{
+	return st == FV_STAGE_DIAGONAL || st == FV_STAGE_SWEEPS;
+}
+
 /* Whether stage st runs in Runge-Kutta stage rk (from 0) with the kernels'
  * parameters P; limit: the limiter is computed this iteration (not frozen). */
 static inline int fv_stage_runs(int st, const fv_params_t *P, int rk, int limit)
