@@ -210,8 +210,9 @@ static const key_desc_t keys[] = {
 	REAL_KEY("numerics", "cfl_max", num.cfl_max, 0, 0, HUGE_VAL, 0, "0", NULL,
 		 "time = implicit: CFL ramping (switched evolution relaxation) from cfl up to this; 0: the "
 		 "CFL stays at cfl. Iteration n's CFL comes from the density residuals of iterations up to "
-		 "n - lookahead - 1 (those known when n is submitted): multiplied by their last ratio of "
-		 "decrease (at most cfl_growth), or by cfl_cut where the residual grew."),
+		 "n - 4, those known when n is submitted (the driver keeps 3 iterations in flight): the CFL "
+		 "is multiplied by their last ratio of decrease (at most cfl_growth), or by cfl_cut where the "
+		 "residual grew."),
 	REAL_KEY("numerics", "cfl_growth", num.cfl_growth, 1, 0, HUGE_VAL, 0, "2", NULL,
 		 "time = implicit: largest factor of the CFL from one iteration to the next."),
 	REAL_KEY("numerics", "cfl_cut", num.cfl_cut, 0, 1, 1, 0, "0.5", NULL,
