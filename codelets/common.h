@@ -78,6 +78,9 @@ void fv_clock_cpu(void *buffers[], void *cl_arg);
 void fv_update_cpu(void *buffers[], void *cl_arg);
 void fv_norms_cpu(void *buffers[], void *cl_arg);
 void fv_copy_cpu(void *buffers[], void *cl_arg);
+void fv_diagonal_cpu(void *buffers[], void *cl_arg);
+void fv_sweep_cpu(void *buffers[], void *cl_arg);
+void fv_implicit_update_cpu(void *buffers[], void *cl_arg);
 
 #ifdef FV_HAVE_CUDA
 /* CUDA implementations (codelets/<stage>/<stage>_cuda.cu). */
@@ -105,6 +108,9 @@ void fv_clock_redux_cuda(void *buffers[], void *cl_arg);
 void fv_update_cuda(void *buffers[], void *cl_arg);
 void fv_norms_cuda(void *buffers[], void *cl_arg);
 void fv_copy_cuda(void *buffers[], void *cl_arg);
+void fv_diagonal_cuda(void *buffers[], void *cl_arg);
+void fv_sweep_cuda(void *buffers[], void *cl_arg);
+void fv_implicit_update_cuda(void *buffers[], void *cl_arg);
 #endif
 
 #define FV_ARGS_UNPACK(cl_arg, a) starpu_codelet_unpack_args((cl_arg), (a))

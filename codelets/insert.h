@@ -41,6 +41,16 @@ fv_err_t fv_insert_norms(fv_handle_t geo, fv_handle_t w, fv_handle_t grad, fv_ha
 			 fv_handle_t norms, const fv_task_args_t *a);
 /* dst = src (fields of one block, equal sizes), on the block's worker. */
 fv_err_t fv_insert_copy(fv_handle_t src, fv_handle_t dst, const fv_task_args_t *a);
+/* Implicit iterations (src/kernels/implicit.h): the block's diagonal (1 or
+ * 25 values per owned cell) and dq = 0; the Gauss-Seidel update of the
+ * cells a->cells_b .. a->cells_e of the blob's colour groups (one group, a
+ * task per group and block, each writing dq after the one before); q +=
+ * dq on the owned cells. */
+fv_err_t fv_insert_diagonal(fv_handle_t geo, fv_handle_t q, fv_handle_t dt, fv_handle_t diag, fv_handle_t dq,
+			    const fv_task_args_t *a);
+fv_err_t fv_insert_sweep(fv_handle_t geo, fv_handle_t q, fv_handle_t res, fv_handle_t diag, fv_handle_t dq,
+			 const fv_task_args_t *a);
+fv_err_t fv_insert_implicit_update(fv_handle_t geo, fv_handle_t dq, fv_handle_t q, const fv_task_args_t *a);
 /* The clock's reduction (min of dt_min over blocks). */
 void fv_clock_set_reduction(fv_handle_t clock);
 

@@ -30,6 +30,14 @@ void fv_timestep_launch(const fv_task_args_t *a, int sum, const void *geo, const
 			fv_clock_t *clock, cudaStream_t st);
 void fv_norms_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *w, const fv_real_t *grad,
 		     const fv_real_t *phi, const fv_real_t *res, double *norms, cudaStream_t st);
+/* implicit iterations: the diagonal (and dq = 0), one colour group's
+ * sweep (a->cells_b .. a->cells_e), q += dq */
+void fv_diagonal_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *q, const fv_real_t *dt,
+			fv_real_t *diag, fv_real_t *dq, cudaStream_t st);
+void fv_sweep_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *q, const fv_real_t *res,
+		     const fv_real_t *diag, fv_real_t *dq, cudaStream_t st);
+void fv_implicit_update_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *dq, fv_real_t *q,
+			       cudaStream_t st);
 void fv_update_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *res, const fv_real_t *dt,
 		      fv_real_t *q0, fv_real_t *q, const fv_clock_t *clock, cudaStream_t st);
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Face colouring for race-free flux summation: no two faces of one colour
  * share a cell, so a kernel may add the fluxes of one colour group in
- * parallel without atomics; plus the face and cell orders built on it. */
+ * parallel without atomics; the face and cell orders built on it; and the
+ * distance-1 cell colouring of the implicit solver's sweeps. */
 #ifndef FVSTAR_COLOR_H
 #define FVSTAR_COLOR_H
 
@@ -99,6 +100,42 @@ fv_err_t fv_color_face_order(fv_idx_t n_cells, const fv_idx_t *face_cell, const 
  */
 fv_err_t fv_color_cell_order(fv_idx_t n_cells, fv_idx_t n_faces, const fv_idx_t *face_cell, const fv_coloring_t *c,
 			     int color, fv_idx_t *cell_order, fv_idx_t *cell_new, int *picked);
+
+/*
+ * Distance-1 colouring of cells, for the multicolour Gauss-Seidel sweeps of
+ * the implicit solver: no two cells that share a face have one colour, so
+ * the cells of a colour group may be updated at once. The cells
+ * [0, n_cells) are the vertices; a face is an edge when both its cells are
+ * below n_cells (boundary faces, and faces to cells >= n_cells such as a
+ * block's ghosts, which a sweep holds fixed, are not). Smallest-last order
+ * (Matula & Beck), first fit in that order (at most the graph's degeneracy
+ * + 1 colours: 5 on tets, 7 on hexes, fewer in practice), then a
+ * balancing pass that moves cells from groups above n_cells / n_colors to
+ * the smallest group free at the cell (Lu et al. 2015's shuffling).
+ * Deterministic. The groups list cells of colour k in increasing id:
+ * group_cell[group_off[k] .. group_off[k+1]).
+ */
+typedef struct fv_cell_coloring {
+	int n_colors;
+	fv_idx_t n_cells;
+	uint8_t *color;            /* [n_cells] in [0, n_colors) */
+	fv_idx_t *group_off;       /* [n_colors + 1] */
+	fv_idx_t *group_cell;      /* [n_cells] */
+} fv_cell_coloring_t;
+
+void fv_cell_coloring_init(fv_cell_coloring_t *c);
+void fv_cell_coloring_free(fv_cell_coloring_t *c);
+
+/* Colours cells [0, n_cells) of face_cell ([2 * n_faces]: owner,
+ * neighbour or -1); c must be initialised (its arrays are replaced).
+ * Errors: a negative owner, a cell with FV_COLOR_MAX neighbours or more. */
+fv_err_t fv_color_cells(fv_idx_t n_cells, fv_idx_t n_faces, const fv_idx_t *face_cell, fv_cell_coloring_t *c);
+
+/* Verifies c: every cell coloured below n_colors, no face between two
+ * cells of one colour, groups consistent with color. FV_ERR_ARG names the
+ * first offending face. */
+fv_err_t fv_color_cells_check(fv_idx_t n_cells, fv_idx_t n_faces, const fv_idx_t *face_cell,
+			      const fv_cell_coloring_t *c);
 
 #ifdef __cplusplus
 }

@@ -23,7 +23,14 @@ typedef enum fv_flux { FV_FLUX_ROE } fv_flux_t;
 typedef enum fv_gradient { FV_GRAD_GREEN_GAUSS, FV_GRAD_LEAST_SQUARES } fv_gradient_t;
 typedef enum fv_limiter { FV_LIMITER_NONE = 0, FV_LIMITER_VENKATAKRISHNAN = 1, FV_LIMITER_BARTH = 2 } fv_limiter_t;
 typedef enum fv_limiter_vars { FV_LIMVARS_PRESSURE, FV_LIMVARS_ALL } fv_limiter_vars_t;
-typedef enum fv_time_mode { FV_TIME_STEADY, FV_TIME_UNSTEADY } fv_time_mode_t;
+/* STEADY: explicit Runge-Kutta with the local step; UNSTEADY: explicit
+ * with one global step; IMPLICIT: steady, backward Euler with the local
+ * step solved by multicolour Gauss-Seidel sweeps (fv_implicit_t). */
+typedef enum fv_time_mode { FV_TIME_STEADY, FV_TIME_UNSTEADY, FV_TIME_IMPLICIT } fv_time_mode_t;
+/* The implicit operator's diagonal: LU-SGS (a scalar per cell, Yoon &
+ * Jameson) or point-implicit (a 5x5 block per cell, boundary conditions'
+ * Jacobians included). 0 in fv_params_t: an explicit run. */
+typedef enum fv_implicit { FV_IMPLICIT_LUSGS = 1, FV_IMPLICIT_POINT = 2 } fv_implicit_t;
 typedef enum fv_face_order { FV_FACE_ORDER_NATURAL, FV_FACE_ORDER_COLOR } fv_face_order_t;
 
 /* The [numerics] section. Enumerated fields are int so that the case
@@ -53,6 +60,14 @@ typedef struct fv_numerics {
 	double t_end;           /* 0: not set */
 	int iterations;
 	double residual_drop;   /* orders of magnitude; 0: off */
+	int first_order;        /* iterations run at first order before `order` */
+	/* time = implicit */
+	int implicit;           /* fv_implicit_t */
+	int sweeps;             /* forward + backward sweep pairs per iteration */
+	double omega;           /* the dissipation factor of the implicit operator */
+	double cfl_max;         /* > cfl: CFL ramping up to it; 0: the CFL stays at cfl */
+	double cfl_growth;      /* largest growth of the CFL from one iteration to the next */
+	double cfl_cut;         /* factor of the CFL when the residual grows */
 } fv_numerics_t;
 
 /* The five strategy keys, in this order, and their values in n. */

@@ -38,6 +38,7 @@ typedef struct fv_iter_info {
 	double force[3];        /* pressure force (p - p_inf) S on the force markers */
 	double moment[3];       /* its moment about the moment centre */
 	double wall;            /* seconds since fv_solver_run started */
+	double cfl;             /* the CFL the iteration ran with (ramped in implicit runs) */
 } fv_iter_info_t;
 
 /* Return non-zero to stop after this iteration. */

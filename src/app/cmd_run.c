@@ -84,6 +84,8 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 			fprintf(stderr, "  CL %.6f  CD %.6f", r->coef[2], r->coef[0]);
 		if (r->c->num.time_mode == FV_TIME_UNSTEADY)
 			fprintf(stderr, "  t %.6g/%g", info->t, r->c->num.t_end);
+		if (r->c->num.time_mode == FV_TIME_IMPLICIT)
+			fprintf(stderr, "  CFL %.3g", info->cfl);
 		fprintf(stderr, "  %.3g s/it  ETA %s\n", per, eta_text);
 	}
 	r->last_iter = info->iter;

@@ -76,7 +76,9 @@ static const int limiter_values[] = {FV_LIMITER_VENKATAKRISHNAN, FV_LIMITER_BART
 static const char *const limiter_vars[] = {"pressure", "all", NULL};
 static const char *const rks[] = {"1", "2", "3", NULL};
 static const int rk_values[] = {1, 2, 3};
-static const char *const time_modes[] = {"steady", "unsteady", NULL};
+static const char *const time_modes[] = {"steady", "unsteady", "implicit", NULL};
+static const char *const implicits[] = {"lusgs", "point", NULL};
+static const int implicit_values[] = {FV_IMPLICIT_LUSGS, FV_IMPLICIT_POINT};
 static const char *const partitioners[] = {"metis", "scotch", "linear", NULL};
 static const int partitioner_values[] = {FV_PART_METIS, FV_PART_SCOTCH, FV_PART_LINEAR};
 static const char *const bc_kinds[] = {"farfield", "wall", "symmetry", "supersonic_inflow",
@@ -189,7 +191,32 @@ static const key_desc_t keys[] = {
 		 "first order in time)."),
 	REAL_KEY("numerics", "cfl", num.cfl, 0, 1, HUGE_VAL, 0, "1", NULL, "CFL number."),
 	ENUM_KEY("numerics", "time", num.time_mode, time_modes, NULL, "steady",
-		 "steady: local time step per cell; unsteady: one global time step, up to t_end."),
+		 "steady: local time step per cell (explicit Runge-Kutta); unsteady: one global time step, up to "
+		 "t_end; implicit: steady, backward Euler with the local time step, linearised with a "
+		 "first-order Jacobian and solved approximately by forward and backward Gauss-Seidel sweeps "
+		 "over colour groups of cells (implicit, sweeps, omega; cfl_max ramps the CFL)."),
+	ENUM_KEY("numerics", "implicit", num.implicit, implicits, implicit_values, "lusgs",
+		 "time = implicit: lusgs (LU-SGS: the Rusanov split of the first-order Jacobian, matrix-free, "
+		 "one scalar diagonal per cell, V/dt + omega/2 sum of the faces' spectral radii) or point "
+		 "(block point-implicit: Roe's first-order Jacobian with frozen averages, matrix-free off the "
+		 "diagonal, the 5x5 diagonal block of each cell with the boundary conditions' Jacobians, "
+		 "factorised once per iteration)."),
+	INT_KEY("numerics", "sweeps", num.sweeps, 1, 100, "4", NULL,
+		"time = implicit: forward and backward sweep pairs per iteration (the halo of the update is "
+		"exchanged between blocks after each sweep)."),
+	REAL_KEY("numerics", "omega", num.omega, 1, 0, 10, 0, "1", NULL,
+		 "implicit = lusgs: factor of the spectral radius in the implicit operator (above 1, e.g. 1.5: "
+		 "more diagonal dominance, more robust, slower convergence)."),
+	REAL_KEY("numerics", "cfl_max", num.cfl_max, 0, 0, HUGE_VAL, 0, "0", NULL,
+		 "time = implicit: CFL ramping (switched evolution relaxation) from cfl up to this; 0: the "
+		 "CFL stays at cfl. Iteration n's CFL comes from the density residuals of iterations up to "
+		 "n - 4, those known when n is submitted (the driver keeps 3 iterations in flight): the CFL "
+		 "is multiplied by their last ratio of decrease (at most cfl_growth), or by cfl_cut where the "
+		 "residual grew."),
+	REAL_KEY("numerics", "cfl_growth", num.cfl_growth, 1, 0, HUGE_VAL, 0, "2", NULL,
+		 "time = implicit: largest factor of the CFL from one iteration to the next."),
+	REAL_KEY("numerics", "cfl_cut", num.cfl_cut, 0, 1, 1, 0, "0.5", NULL,
+		 "time = implicit: factor of the CFL when the residual grew (never below cfl)."),
 	REAL_KEY("numerics", "t_end", num.t_end, 0, 1, HUGE_VAL, 0, NULL, "(none)",
 		 "Dimensionless end time; required with time = unsteady, an error otherwise."),
 	INT_KEY("numerics", "iterations", num.iterations, 0, INT_MAX, "1000", NULL,
@@ -197,6 +224,9 @@ static const key_desc_t keys[] = {
 	REAL_KEY("numerics", "residual_drop", num.residual_drop, 0, 0, 300, 0, "0", NULL,
 		 "Stop when the density residual has dropped this many orders of magnitude below its "
 		 "first-iteration value; 0: off."),
+	INT_KEY("numerics", "first_order", num.first_order, 0, INT_MAX, "0", NULL,
+		"With order = 2, the iterations up to this one run at first order (a start that is easier "
+		"on a large CFL); 0: none."),
 
 	{"bc", "<marker>", T_BC, 0, 0, bc_kinds, NULL, 0, 0, 0, 0, NULL, "(required)",
 	 "Boundary condition of the mesh marker of that name; every marker needs one, and every key "
@@ -310,6 +340,17 @@ fv_err_t fv_numerics_check(const fv_numerics_t *n, const char **key)
 		 "gradient_sum = %s needs gradient = green-gauss (least squares has only the cell loop: gather or "
 		 "auto)",
 		 fv_sum_name(n->grad_sum));
+	if (key)
+		*key = "cfl_max";
+	FV_CHECK(n->cfl_max == 0 || n->time_mode == FV_TIME_IMPLICIT, FV_ERR_ARG,
+		 "cfl_max = %g: CFL ramping is for time = implicit (an explicit scheme is stable up to CFL 2 or so)",
+		 n->cfl_max);
+	FV_CHECK(n->cfl_max == 0 || n->cfl_max >= n->cfl, FV_ERR_ARG, "cfl_max = %g is below cfl = %g", n->cfl_max,
+		 n->cfl);
+	if (key)
+		*key = "time";
+	FV_CHECK(n->time_mode != FV_TIME_IMPLICIT || n->implicit == FV_IMPLICIT_LUSGS || n->implicit == FV_IMPLICIT_POINT,
+		 FV_ERR_ARG, "time = implicit: implicit = %d is neither lusgs nor point", n->implicit);
 	if (key)
 		*key = "";
 	return FV_OK;
@@ -868,11 +909,11 @@ fv_err_t fv_case_finish(fv_case_t *c)
 		return FV_ERROR(FV_ERR_ARG, "%s: [numerics] time = unsteady needs [numerics] t_end (the end time)",
 				where);
 	}
-	if (c->num.time_mode == FV_TIME_STEADY && c->num.t_end != 0) {
+	if (c->num.time_mode != FV_TIME_UNSTEADY && c->num.t_end != 0) {
 		where_text(c, c->key_line[k_tend], where, sizeof where);
 		return FV_ERROR(FV_ERR_ARG,
-				"%s: [numerics] t_end = %g is set but time = steady (set time = unsteady or drop t_end)",
-				where, c->num.t_end);
+				"%s: [numerics] t_end = %g is set but time = %s (set time = unsteady or drop t_end)",
+				where, c->num.t_end, time_modes[c->num.time_mode]);
 	}
 	FV_CHECK(c->ncpu != 0 || c->ncuda != 0, FV_ERR_ARG,
 		 "%s: [runtime] ncpu = 0 and ncuda = 0 leave no worker", of);

@@ -100,6 +100,8 @@ typedef struct fv_params {
 	fv_real_t winf[FV_NVAR]; /* free stream, primitive */
 	fv_real_t p_out;
 	fv_real_t xref[3];  /* moment centre */
+	int implicit;       /* fv_implicit_t of an implicit run; 0: explicit */
+	fv_real_t omega;    /* implicit: factor of the spectral radius in the operator */
 } fv_params_t;
 
 FV_HD void fv_k_load(const fv_real_t *f, fv_idx_t n, fv_idx_t i, fv_real_t x[FV_NVAR])
@@ -336,6 +338,22 @@ FV_HD void fv_k_reconstruct(const fv_view_t *v, const fv_params_t *P, const fv_r
 			out[q] = r[q];
 }
 
+/* Flux out of the domain through a boundary face of kind `kind` (area
+ * vector s) from the interior state wl: the exact wall flux at a slip
+ * wall, else the Roe flux to the boundary state. */
+FV_HD void fv_k_boundary_flux(const fv_params_t *P, int kind, const fv_real_t wl[FV_NVAR], const fv_real_t s[3],
+			      fv_real_t F[FV_NVAR])
+{
+	fv_real_t wr[FV_NVAR];
+	if (kind == FV_BC_SLIP_WALL) {
+		fv_wall_flux(wl, s, F);
+		return;
+	}
+	fv_real_t a = FV_SQRT(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]), n[3] = {s[0] / a, s[1] / a, s[2] / a};
+	fv_bc_state(kind, wl, n, P->winf, P->p_out, P->gamma, wr);
+	fv_roe_flux(wl, wr, s, P->gamma, P->entropy_fix, F);
+}
+
 /* Flux through local face f, from owner to neighbour (or out of the domain). */
 FV_HD void fv_k_face_flux(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
 			  const fv_real_t *phi, fv_idx_t f, fv_real_t F[FV_NVAR])
@@ -344,17 +362,11 @@ FV_HD void fv_k_face_flux(const fv_view_t *v, const fv_params_t *P, const fv_rea
 	fv_real_t s[3], wl[FV_NVAR], wr[FV_NVAR];
 	fv_k_face_vec(v->face_area, v->n_faces, f, s);
 	fv_k_reconstruct(v, P, w, grad, phi, o, f, wl);
-	if (nb >= 0) {
-		fv_k_reconstruct(v, P, w, grad, phi, nb, f, wr);
-	} else {
-		fv_real_t a = FV_SQRT(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]), n[3] = {s[0] / a, s[1] / a, s[2] / a};
-		int kind = v->bface_bc[f];
-		if (kind == FV_BC_SLIP_WALL) {
-			fv_wall_flux(wl, s, F);
-			return;
-		}
-		fv_bc_state(kind, wl, n, P->winf, P->p_out, P->gamma, wr);
+	if (nb < 0) {
+		fv_k_boundary_flux(P, v->bface_bc[f], wl, s, F);
+		return;
 	}
+	fv_k_reconstruct(v, P, w, grad, phi, nb, f, wr);
 	fv_roe_flux(wl, wr, s, P->gamma, P->entropy_fix, F);
 }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The stages of one Runge-Kutta stage, in the order the task graph runs
- * them on each block, and which of them a run needs: the one definition
- * that the solver's submission loop and the bare driver of `fvstar bench
- * stage` both walk. A new stage goes here first. */
+/* The stages of one Runge-Kutta stage (or one implicit iteration), in the
+ * order the task graph runs them on each block, and which of them a run
+ * needs: the one definition that the solver's submission loop and the bare
+ * driver of `fvstar bench stage` both walk. A new stage goes here first. */
 #ifndef FVSTAR_KERNELS_STAGES_H
 #define FVSTAR_KERNELS_STAGES_H
 
@@ -23,17 +23,26 @@ typedef enum fv_stage {
 	FV_STAGE_FLUX,       /* reconstruction, Roe flux, summation into the residual */
 	FV_STAGE_TIMESTEP,   /* local step (first RK stage); unsteady: then the clock */
 	FV_STAGE_NORMS,      /* residual norms and wall forces (first RK stage) */
-	FV_STAGE_UPDATE,     /* the RK update of the state */
+	FV_STAGE_DIAGONAL,   /* implicit: the operator's diagonal; dq = 0 */
+	FV_STAGE_SWEEPS,     /* implicit: Gauss-Seidel sweeps over colour groups (fv_sweep_*) */
+	FV_STAGE_UPDATE,     /* the RK update of the state; implicit: q += dq */
 	FV_N_STAGES
 } fv_stage_t;
 
 static const char *const fv_stage_names[FV_N_STAGES] = {
-	"halo_q", "prim", "nodes", "gradient", "halo_grad", "limiter", "halo_phi", "flux", "timestep", "norms", "update"};
+	"halo_q", "prim",  "nodes",    "gradient", "halo_grad", "limiter",
+	"halo_phi", "flux", "timestep", "norms",    "diagonal",  "sweeps", "update"};
 
 /* Halo stages move ghost values between blocks (none with one block). */
 static inline int fv_stage_is_halo(int st)
 {
 	return st == FV_STAGE_HALO_Q || st == FV_STAGE_HALO_GRAD || st == FV_STAGE_HALO_PHI;
+}
+
+/* Stages of implicit iterations only (none in the bare driver of bench). */
+static inline int fv_stage_is_implicit(int st)
+{
+	return st == FV_STAGE_DIAGONAL || st == FV_STAGE_SWEEPS;
 }
 
 /* Whether stage st runs in Runge-Kutta stage rk (from 0) with the kernels'
@@ -52,9 +61,35 @@ static inline int fv_stage_runs(int st, const fv_params_t *P, int rk, int limit)
 	case FV_STAGE_TIMESTEP:
 	case FV_STAGE_NORMS:
 		return rk == 0;
+	case FV_STAGE_DIAGONAL:
+	case FV_STAGE_SWEEPS:
+		return P->implicit != 0;
 	default:
 		return 1;
 	}
+}
+
+/*
+ * The sweeps stage of an implicit iteration, `sweeps` times over:
+ *
+ *   forward:  colour groups 0, 1, .., C-1 of each block, then halo dq
+ *   backward: colour groups C-1, .., 1, 0 of each block, then halo dq
+ *
+ * (C the block's cell colour count). A group's cells share no face, so
+ * they are updated at once from their neighbours' latest dq: those of the
+ * groups before it in this sweep, of the groups after it from the sweep
+ * before. Every group task of a block writes the block's dq, so the
+ * runtime runs them in submission order, and the groups of different
+ * blocks side by side; between blocks dq moves by the halo exchange after
+ * each sweep (block Jacobi at block boundaries).
+ */
+#define FV_SWEEP_DIRECTIONS 2 /* forward, backward */
+
+/* The k-th group (k in [0, n_colors)) of a sweep in direction dir (0
+ * forward, 1 backward). */
+static inline int fv_sweep_group(int dir, int k, int n_colors)
+{
+	return dir == 0 ? k : n_colors - 1 - k;
 }
 
 #ifdef __cplusplus

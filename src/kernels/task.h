@@ -30,6 +30,9 @@ typedef struct fv_task_args {
 	fv_idx_t color_off[FV_COLOR_MAX + 1];
 	int group;           /* color_tasks: the colour group of the task, */
 	int grouped;         /* when set (the task does that group alone) */
+	/* implicit sweeps: the task's colour group of cells,
+	 * cell_group[cells_b .. cells_e) of the geometry blob */
+	fv_idx_t cells_b, cells_e;
 	int worker;          /* the worker the block's tasks run on; -1: any */
 } fv_task_args_t;
 

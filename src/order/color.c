@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Face colouring (greedy, and minimal by Kempe-chain conflict resolution)
- * and the face and cell orders that make colour groups contiguous. */
+/* Face colouring (greedy, and minimal by Kempe-chain conflict resolution),
+ * the face and cell orders that make colour groups contiguous, and the
+ * distance-1 cell colouring of the implicit sweeps. */
 #include "fvstar/color.h"
 
 #include <stdlib.h>
@@ -674,4 +675,220 @@ done:
 	if (nw != cell_new)
 		free(nw);
 	return err;
+}
+
+/* ------------------------------------------------------ cell colouring */
+
+void fv_cell_coloring_init(fv_cell_coloring_t *c)
+{
+	memset(c, 0, sizeof *c);
+}
+
+void fv_cell_coloring_free(fv_cell_coloring_t *c)
+{
+	FV_FREE(c->color);
+	FV_FREE(c->group_off);
+	FV_FREE(c->group_cell);
+	fv_cell_coloring_init(c);
+}
+
+/* The cell graph as CSR: the neighbours of cell v below n are
+ * adj[off[v] .. off[v+1]). */
+typedef struct cell_graph {
+	fv_idx_t n;
+	fv_idx_t *off, *adj;
+} cell_graph_t;
+
+static int cell_edge(const fv_idx_t *fc, fv_idx_t n, fv_idx_t f)
+{
+	fv_idx_t o = fc[2 * (size_t)f], b = fc[2 * (size_t)f + 1];
+	return o >= 0 && o < n && b >= 0 && b < n && o != b;
+}
+
+static fv_err_t cell_graph(fv_idx_t n, fv_idx_t nf, const fv_idx_t *fc, cell_graph_t *g)
+{
+	fv_idx_t *fill = NULL;
+	g->n = n;
+	for (fv_idx_t f = 0; f < nf; f++)
+		FV_CHECK(fc[2 * (size_t)f] >= 0, FV_ERR_ARG, "face %d: owner %d", (int)f, (int)fc[2 * (size_t)f]);
+	FV_CALL(fv_calloc(&g->off, (size_t)n + 2, sizeof *g->off, "cell graph offsets"));
+	for (fv_idx_t f = 0; f < nf; f++)
+		if (cell_edge(fc, n, f)) {
+			g->off[fc[2 * (size_t)f] + 2]++;
+			g->off[fc[2 * (size_t)f + 1] + 2]++;
+		}
+	for (fv_idx_t v = 0; v < n; v++) {
+		FV_CHECK(g->off[v + 2] < FV_COLOR_MAX, FV_ERR_ARG, "cell %d has %d neighbours: colouring handles %d",
+			 (int)v, (int)g->off[v + 2], FV_COLOR_MAX - 1);
+		g->off[v + 2] += g->off[v + 1];
+	}
+	/* off[v + 1] is now the start of v's list; fill it while moving it on */
+	FV_CALL(fv_malloc(&g->adj, (size_t)g->off[n + 1] + 1, sizeof *g->adj, "cell graph"));
+	fill = g->off + 1;
+	for (fv_idx_t f = 0; f < nf; f++)
+		if (cell_edge(fc, n, f)) {
+			fv_idx_t o = fc[2 * (size_t)f], b = fc[2 * (size_t)f + 1];
+			g->adj[fill[o]++] = b;
+			g->adj[fill[b]++] = o;
+		}
+	return FV_OK;
+}
+
+/* Smallest-last order (Matula & Beck 1983): repeatedly remove a vertex of
+ * least degree among those left; order[] lists them last removed first.
+ * Buckets of vertices by current degree as doubly linked lists. */
+static fv_err_t smallest_last(const cell_graph_t *g, fv_idx_t *order)
+{
+	fv_idx_t n = g->n, *deg = NULL, *next = NULL, *prev = NULL, head[FV_COLOR_MAX + 1];
+	uint8_t *gone = NULL;
+	fv_err_t err = FV_OK;
+	FV_CALL_GOTO(err, out, fv_malloc(&deg, (size_t)n + 1, sizeof *deg, "cell degrees"));
+	FV_CALL_GOTO(err, out, fv_malloc(&next, (size_t)n + 1, sizeof *next, "degree buckets"));
+	FV_CALL_GOTO(err, out, fv_malloc(&prev, (size_t)n + 1, sizeof *prev, "degree buckets"));
+	FV_CALL_GOTO(err, out, fv_calloc(&gone, (size_t)n + 1, sizeof *gone, "removed cells"));
+	for (int d = 0; d <= FV_COLOR_MAX; d++)
+		head[d] = -1;
+	/* highest id first into each bucket so that ties go in increasing id */
+	for (fv_idx_t v = n - 1; v >= 0; v--) {
+		int d = (int)(g->off[v + 1] - g->off[v]);
+		deg[v] = d;
+		prev[v] = -1;
+		next[v] = head[d];
+		if (head[d] >= 0)
+			prev[head[d]] = v;
+		head[d] = v;
+	}
+	int d = 0;
+	for (fv_idx_t i = n - 1; i >= 0; i--) {
+		while (head[d] < 0)
+			d++;
+		fv_idx_t v = head[d];
+		head[d] = next[v];
+		if (next[v] >= 0)
+			prev[next[v]] = -1;
+		gone[v] = 1;
+		order[i] = v;
+		for (fv_idx_t k = g->off[v]; k < g->off[v + 1]; k++) {
+			fv_idx_t u = g->adj[k];
+			if (gone[u])
+				continue;
+			/* u moves down one bucket */
+			int du = (int)deg[u]--;
+			if (prev[u] >= 0)
+				next[prev[u]] = next[u];
+			else
+				head[du] = next[u];
+			if (next[u] >= 0)
+				prev[next[u]] = prev[u];
+			prev[u] = -1;
+			next[u] = head[du - 1];
+			if (head[du - 1] >= 0)
+				prev[head[du - 1]] = u;
+			head[du - 1] = u;
+		}
+		d = d > 0 ? d - 1 : 0;
+	}
+out:
+	free(deg);
+	free(next);
+	free(prev);
+	free(gone);
+	return err;
+}
+
+static uint64_t nbr_colors(const cell_graph_t *g, const uint8_t *color, fv_idx_t v)
+{
+	uint64_t m = 0;
+	for (fv_idx_t k = g->off[v]; k < g->off[v + 1]; k++)
+		if (color[g->adj[k]] != UNCOLORED)
+			m |= bit(color[g->adj[k]]);
+	return m;
+}
+
+/* Moves cells out of groups larger than ceil(n / n_colors) into the
+ * smallest group that none of their neighbours is in, while it is below
+ * that size: fewer and more even sweeps' tasks, same colour count. */
+static void balance_cells(const cell_graph_t *g, uint8_t *color, int nk, fv_idx_t *size)
+{
+	fv_idx_t target = (g->n + nk - 1) / (nk > 0 ? nk : 1);
+	for (fv_idx_t v = 0; v < g->n; v++) {
+		if (size[color[v]] <= target)
+			continue;
+		uint64_t used = nbr_colors(g, color, v);
+		int best = -1;
+		for (int k = 0; k < nk; k++)
+			if (!(used & bit(k)) && size[k] < target && (best < 0 || size[k] < size[best]))
+				best = k;
+		if (best >= 0) {
+			size[color[v]]--;
+			size[best]++;
+			color[v] = (uint8_t)best;
+		}
+	}
+}
+
+fv_err_t fv_color_cells(fv_idx_t n_cells, fv_idx_t n_faces, const fv_idx_t *face_cell, fv_cell_coloring_t *c)
+{
+	cell_graph_t g = {0, NULL, NULL};
+	fv_idx_t *order = NULL, size[FV_COLOR_MAX] = {0};
+	fv_err_t err = FV_OK;
+	FV_CHECK(c && (face_cell || n_faces == 0) && n_cells >= 0 && n_faces >= 0, FV_ERR_ARG,
+		 "fv_color_cells: bad argument (%d cells, %d faces)", (int)n_cells, (int)n_faces);
+	fv_cell_coloring_free(c);
+	c->n_cells = n_cells;
+	FV_CALL_GOTO(err, out, cell_graph(n_cells, n_faces, face_cell, &g));
+	FV_CALL_GOTO(err, out, fv_malloc(&order, (size_t)n_cells + 1, sizeof *order, "cell order"));
+	FV_CALL_GOTO(err, out, smallest_last(&g, order));
+	FV_CALL_GOTO(err, out, fv_malloc(&c->color, (size_t)n_cells + 1, sizeof *c->color, "cell colours"));
+	memset(c->color, UNCOLORED, (size_t)n_cells);
+	for (fv_idx_t i = 0; i < n_cells; i++) {
+		fv_idx_t v = order[i];
+		/* fewer than FV_COLOR_MAX neighbours: a colour is free */
+		int k = lowest(~nbr_colors(&g, c->color, v));
+		c->color[v] = (uint8_t)k;
+		size[k]++;
+		c->n_colors = k + 1 > c->n_colors ? k + 1 : c->n_colors;
+	}
+	balance_cells(&g, c->color, c->n_colors, size);
+	FV_CALL_GOTO(err, out, fv_calloc(&c->group_off, (size_t)c->n_colors + 1, sizeof *c->group_off, "cell groups"));
+	FV_CALL_GOTO(err, out, fv_malloc(&c->group_cell, (size_t)n_cells + 1, sizeof *c->group_cell, "cell groups"));
+	for (int k = 0; k < c->n_colors; k++)
+		c->group_off[k + 1] = c->group_off[k] + size[k];
+	memcpy(size, c->group_off, (size_t)c->n_colors * sizeof *size);
+	for (fv_idx_t v = 0; v < n_cells; v++)
+		c->group_cell[size[c->color[v]]++] = v;
+out:
+	free(g.off);
+	free(g.adj);
+	free(order);
+	if (err != FV_OK)
+		fv_cell_coloring_free(c);
+	return err;
+}
+
+fv_err_t fv_color_cells_check(fv_idx_t n_cells, fv_idx_t n_faces, const fv_idx_t *face_cell,
+			      const fv_cell_coloring_t *c)
+{
+	FV_CHECK(c && (face_cell || n_faces == 0), FV_ERR_ARG, "fv_color_cells_check: null argument");
+	FV_CHECK(c->n_cells == n_cells, FV_ERR_ARG, "cell colouring has %d cells, not %d", (int)c->n_cells,
+		 (int)n_cells);
+	FV_CHECK(c->n_colors >= (n_cells > 0) && c->n_colors <= FV_COLOR_MAX, FV_ERR_ARG, "cell colouring has %d colours",
+		 c->n_colors);
+	for (fv_idx_t v = 0; v < n_cells; v++)
+		FV_CHECK(c->color[v] < c->n_colors, FV_ERR_ARG, "cell %d has colour %d of %d", (int)v, c->color[v],
+			 c->n_colors);
+	for (fv_idx_t f = 0; f < n_faces; f++)
+		FV_CHECK(!cell_edge(face_cell, n_cells, f) ||
+				 c->color[face_cell[2 * (size_t)f]] != c->color[face_cell[2 * (size_t)f + 1]],
+			 FV_ERR_ARG, "face %d: cells %d and %d have one colour, %d", (int)f, (int)face_cell[2 * (size_t)f],
+			 (int)face_cell[2 * (size_t)f + 1], c->color[face_cell[2 * (size_t)f]]);
+	FV_CHECK(c->group_off[0] == 0 && c->group_off[c->n_colors] == n_cells, FV_ERR_ARG,
+		 "cell colouring: groups cover %d of %d cells", (int)c->group_off[c->n_colors], (int)n_cells);
+	for (int k = 0; k < c->n_colors; k++)
+		for (fv_idx_t i = c->group_off[k]; i < c->group_off[k + 1]; i++) {
+			fv_idx_t v = c->group_cell[i];
+			FV_CHECK(v >= 0 && v < n_cells && c->color[v] == k && (i == c->group_off[k] || c->group_cell[i - 1] < v),
+				 FV_ERR_ARG, "cell colouring: group %d lists cell %d out of place", k, (int)v);
+		}
+	return FV_OK;
 }

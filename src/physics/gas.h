@@ -111,4 +111,34 @@ FV_HD void fv_euler_flux(const fv_real_t w[5], const fv_real_t s[3], fv_real_t g
 	f[4] = (rhoe + p) * un;
 }
 
+/* The Jacobian of fv_euler_flux in the conservative variables, A = d(F.s)/dq
+ * (row-major, A[r * 5 + k] = dF_r/dq_k), at the primitive state w: with
+ * V = u.s, g1 = gamma - 1, phi = g1 |u|^2 / 2 and H the total enthalpy,
+ *   row rho:    0, s_x, s_y, s_z, 0
+ *   row rho u_i: phi s_i - u_i V, u_i s_j - g1 s_i u_j + V delta_ij, g1 s_i
+ *   row rho E:  V (phi - H), H s_j - g1 u_j V, gamma V
+ * (Blazek, Computational Fluid Dynamics, App. A.7). Linear in s. */
+FV_HD void fv_euler_jacobian(const fv_real_t w[5], const fv_real_t s[3], fv_real_t gamma, fv_real_t A[25])
+{
+	fv_real_t g1 = gamma - (fv_real_t)1;
+	fv_real_t un = w[1] * s[0] + w[2] * s[1] + w[3] * s[2];
+	fv_real_t phi = (fv_real_t)0.5 * g1 * (w[1] * w[1] + w[2] * w[2] + w[3] * w[3]);
+	fv_real_t h = fv_enthalpy(w, gamma);
+	A[0] = 0;
+	A[4] = 0;
+	for (int j = 0; j < 3; j++)
+		A[1 + j] = s[j];
+	for (int i = 0; i < 3; i++) {
+		fv_real_t *r = A + 5 * (1 + i);
+		r[0] = phi * s[i] - w[1 + i] * un;
+		for (int j = 0; j < 3; j++)
+			r[1 + j] = w[1 + i] * s[j] - g1 * s[i] * w[1 + j] + (i == j ? un : (fv_real_t)0);
+		r[4] = g1 * s[i];
+	}
+	A[20] = un * (phi - h);
+	for (int j = 0; j < 3; j++)
+		A[21 + j] = h * s[j] - g1 * w[1 + j] * un;
+	A[24] = gamma * un;
+}
+
 #endif

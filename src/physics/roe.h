@@ -104,4 +104,71 @@ FV_HD void fv_roe_flux(const fv_real_t wl[5], const fv_real_t wr[5], const fv_re
 	       ha * (ks * h + kd * un + k2 * half * q2 + shear * (udu - un * dun));
 }
 
+/* Roe's dissipation matrix |A~| of a face: the Roe averages of wl and wr
+ * and the |eigenvalues| with the entropy fix of fv_roe_flux, for the
+ * implicit solver's frozen Roe Jacobian, dF/dq_R = (A_R.s - |A~| |s|) / 2. */
+typedef struct fv_roe_matrix {
+	fv_real_t rho, u[3], h, q2, c, c2, n[3], un, area, l1, l2, l3;
+} fv_roe_matrix_t;
+
+FV_HD void fv_roe_matrix(const fv_real_t wl[5], const fv_real_t wr[5], const fv_real_t s[3], fv_real_t gamma,
+			 fv_real_t entropy_fix, fv_roe_matrix_t *m)
+{
+	const fv_real_t half = (fv_real_t)0.5, one = (fv_real_t)1;
+	m->area = FV_SQRT(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+	fv_real_t ia = m->area > (fv_real_t)0 ? one / m->area : (fv_real_t)0;
+	for (int k = 0; k < 3; k++)
+		m->n[k] = s[k] * ia;
+	fv_real_t sl = FV_SQRT(wl[0]), sr = FV_SQRT(wr[0]), iw = one / (sl + sr);
+	m->rho = sl * sr;
+	for (int k = 0; k < 3; k++)
+		m->u[k] = (sl * wl[1 + k] + sr * wr[1 + k]) * iw;
+	m->h = (sl * fv_enthalpy(wl, gamma) + sr * fv_enthalpy(wr, gamma)) * iw;
+	m->q2 = m->u[0] * m->u[0] + m->u[1] * m->u[1] + m->u[2] * m->u[2];
+	m->c2 = (gamma - one) * (m->h - half * m->q2);
+	m->c = FV_SQRT(m->c2);
+	m->un = m->u[0] * m->n[0] + m->u[1] * m->n[1] + m->u[2] * m->n[2];
+	fv_real_t delta = entropy_fix * (FV_FABS(m->un) + m->c);
+	m->l1 = fv_harten_abs(m->un - m->c, delta);
+	m->l3 = fv_harten_abs(m->un + m->c, delta);
+	m->l2 = FV_FABS(m->un);
+}
+
+/* out = |A~| |s| dq for a jump dq of the conservative variables. With dq =
+ * q(wr) - q(wl) it is the dissipation term of fv_roe_flux (Roe's
+ * property); for any dq the wave strengths come from the primitive jumps
+ * linearised at the Roe state (d rho = dq_0, du = (dq_m - u~ d rho) /
+ * rho~, dp = (gamma - 1)(dq_E - u~.dq_m + |u~|^2 d rho / 2)). Linear in dq. */
+FV_HD void fv_roe_matrix_apply(const fv_roe_matrix_t *m, fv_real_t gamma, const fv_real_t dq[5], fv_real_t out[5])
+{
+	const fv_real_t half = (fv_real_t)0.5, one = (fv_real_t)1;
+	fv_real_t du[3], drho = dq[0], irho = one / m->rho;
+	for (int k = 0; k < 3; k++)
+		du[k] = (dq[1 + k] - m->u[k] * drho) * irho;
+	fv_real_t dp =
+		(gamma - one) * (dq[4] - (m->u[0] * dq[1] + m->u[1] * dq[2] + m->u[2] * dq[3]) + half * m->q2 * drho);
+	fv_real_t dun = du[0] * m->n[0] + du[1] * m->n[1] + du[2] * m->n[2];
+	fv_real_t udu = m->u[0] * du[0] + m->u[1] * du[1] + m->u[2] * du[2];
+	fv_real_t ic2 = one / m->c2;
+	fv_real_t a1 = (dp - m->rho * m->c * dun) * half * ic2;
+	fv_real_t a3 = (dp + m->rho * m->c * dun) * half * ic2;
+	fv_real_t a2 = drho - dp * ic2;
+	fv_real_t k1 = m->l1 * a1, k3 = m->l3 * a3, k2 = m->l2 * a2;
+	fv_real_t ks = k1 + k3, kd = m->c * (k3 - k1), shear = m->l2 * m->rho;
+	fv_real_t d0 = ks + k2;
+	out[0] = m->area * d0;
+	for (int k = 0; k < 3; k++)
+		out[1 + k] = m->area * (d0 * m->u[k] + kd * m->n[k] + shear * (du[k] - dun * m->n[k]));
+	out[4] = m->area * (ks * m->h + kd * m->un + k2 * half * m->q2 + shear * (udu - m->un * dun));
+}
+
+/* |A~| |s| dq at the face of wl, wr (fv_roe_matrix, then its apply). */
+FV_HD void fv_roe_dissipation(const fv_real_t wl[5], const fv_real_t wr[5], const fv_real_t s[3], fv_real_t gamma,
+			      fv_real_t entropy_fix, const fv_real_t dq[5], fv_real_t out[5])
+{
+	fv_roe_matrix_t m;
+	fv_roe_matrix(wl, wr, s, gamma, entropy_fix, &m);
+	fv_roe_matrix_apply(&m, gamma, dq, out);
+}
+
 #endif

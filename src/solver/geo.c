@@ -139,6 +139,8 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	int gg = num->order == 2 && num->gradient == FV_GRAD_GREEN_GAUSS;
 	int cell_nodes = gg || num->nodes_sum == FV_SUM_ATOMIC || num->nodes_sum == FV_SUM_AUTO;
 	size_t ncn_owned = 0;
+	int implicit = num->time_mode == FV_TIME_IMPLICIT;
+	fv_cell_coloring_t ccol;
 	fv_coloring_t col;
 	fv_idx_t *perm = NULL, *inv = NULL;
 	fv_err_t err = FV_OK;
@@ -181,10 +183,18 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 			for (fv_idx_t k = bk->node_cell_off[n]; k < bk->node_cell_off[n + 1]; k++)
 				ncn_owned += bk->node_cell[k] < bk->n_owned;
 	PLACE(cell_node_grad, 3 * ncn_owned * sizeof(fv_real_t));
+	PLACE(cell_group, (implicit ? no : 0) * sizeof(fv_idx_t));
 #undef PLACE
 	L->bytes = o;
 
 	fv_coloring_init(&col);
+	fv_cell_coloring_init(&ccol);
+	if (implicit) {
+		FV_CALL_GOTO(err, out, fv_color_cells(bk->n_owned, bk->n_faces, bk->face_cell, &ccol));
+		FV_CALL_GOTO(err, out, fv_color_cells_check(bk->n_owned, bk->n_faces, bk->face_cell, &ccol));
+		colors->n_cell = ccol.n_colors;
+		memcpy(colors->cell_off, ccol.group_off, ((size_t)ccol.n_colors + 1) * sizeof *colors->cell_off);
+	}
 	if (colored)
 		FV_CALL_GOTO(err, out, color_block(bk, so, &col, &perm));
 	if (perm) {
@@ -234,8 +244,11 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 		fill_cell_nodes(bk, L, g);
 	if (gg)
 		FV_CALL_GOTO(err, out, fill_gradient_weights(bk, L, g));
+	if (implicit)
+		memcpy(g + L->cell_group, ccol.group_cell, no * sizeof(fv_idx_t));
 out:
 	fv_coloring_free(&col);
+	fv_cell_coloring_free(&ccol);
 	free(perm);
 	free(inv);
 	return err;
@@ -252,7 +265,9 @@ void fv_geo_params(const fv_solver_opts_t *o, fv_params_t *P, int *n_stages, fv_
 	P->order = n->order;
 	P->limiter = n->limiter;
 	P->limiter_all = n->limiter_vars == FV_LIMVARS_ALL;
-	P->steady = n->time_mode == FV_TIME_STEADY;
+	P->steady = n->time_mode != FV_TIME_UNSTEADY;
+	P->implicit = n->time_mode == FV_TIME_IMPLICIT ? n->implicit : 0;
+	P->omega = (fv_real_t)n->omega;
 	P->lsq = n->gradient == FV_GRAD_LEAST_SQUARES;
 	P->flux_sum = n->flux_sum;
 	P->nodes_sum = n->nodes_sum;
@@ -266,7 +281,7 @@ void fv_geo_params(const fv_solver_opts_t *o, fv_params_t *P, int *n_stages, fv_
 		P->xref[d] = (fv_real_t)o->moment_center[d];
 	/* SSP Runge-Kutta (Shu-Osher): q = a q0 + b (q - dt/V R) */
 	rk_a[0] = 0, rk_b[0] = 1;
-	if (n->rk == 1) {
+	if (n->rk == 1 || P->implicit) {
 		*n_stages = 1;
 	} else if (n->rk == 3) {
 		*n_stages = 3;

@@ -12,10 +12,13 @@
 #include "kernels/kernels.h"
 #include "kernels/view.h"
 
-/* The colour groups of a blob's faces: color_face[off[k] .. off[k+1]). */
+/* The colour groups of a blob's faces: color_face[off[k] .. off[k+1]);
+ * of an implicit run's owned cells: cell_group[cell_off[k] .. cell_off[k+1]). */
 typedef struct fv_geo_colors {
 	int n;
 	fv_idx_t off[FV_COLOR_MAX + 1];
+	int n_cell;
+	fv_idx_t cell_off[FV_COLOR_MAX + 1];
 } fv_geo_colors_t;
 
 /* Allocator of the blob into *(void **)pptr (the solver: the runtime's pinned memory). */
@@ -24,7 +27,9 @@ typedef fv_err_t (*fv_geo_alloc_t)(void *pptr, size_t bytes, const char *what);
 /* Lays out and fills the blob of block bk: the colour groups when a stage
  * uses them (o->num.*_sum color or auto, color_tasks), its faces reordered
  * by colour when num.face_order = color (Zhang 2022 Alg. 11), the cell-to-node
- * lists when num.nodes_sum needs them. *mem receives the blob. */
+ * lists when num.nodes_sum needs them, the owned cells' colour groups of an
+ * implicit run (distance-1 colouring of the owned cells; ghosts are held
+ * fixed during a sweep). *mem receives the blob. */
 fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *o, int n_markers, fv_geo_alloc_t alloc,
 		      fv_layout_t *L, void **mem, fv_geo_colors_t *colors);
 

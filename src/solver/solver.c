@@ -16,6 +16,7 @@
 #include "codelets/insert.h"
 #include "fvstar/case.h"
 #include "fvstar/runtime.h"
+#include "kernels/implicit.h"
 #include "kernels/stages.h"
 #include "runtime/data.h"
 #include "solver/geo.h"
@@ -24,16 +25,17 @@
 #define RING 32
 
 /* The fields of a block, SoA over its local cells (or nodes, or owned
- * cells), each one registered array. */
-enum { F_Q, F_Q0, F_W, F_WN, F_GRAD, F_PHI, F_MM, F_RES, F_DT, F_SNAP0, F_SNAP1, N_FIELDS };
+ * cells), each one registered array; an implicit run's update dq (local
+ * cells) and diagonal (owned cells; one value where unused). */
+enum { F_Q, F_Q0, F_W, F_WN, F_GRAD, F_PHI, F_MM, F_RES, F_DT, F_SNAP0, F_SNAP1, F_DQ, F_DIAG, N_FIELDS };
 static const char *const field_names[N_FIELDS] = {
-	"state",  "stage state", "primitives", "node values", "gradients", "limiter", "limiter min/max",
-	"residual", "time step", "state snapshot", "state snapshot"};
+	"state",    "stage state", "primitives",     "node values",    "gradients", "limiter",  "limiter min/max",
+	"residual", "time step",   "state snapshot", "state snapshot", "update",    "diagonal"};
 
 /* The fields the halo exchanges move, and their values per cell. */
-enum { HALO_Q, HALO_GRAD, HALO_PHI, N_HALOS };
-static const int halo_field[N_HALOS] = {F_Q, F_GRAD, F_PHI};
-static const int halo_nvars[N_HALOS] = {FV_NVAR, 3 * FV_NVAR, FV_NVAR};
+enum { HALO_Q, HALO_GRAD, HALO_PHI, HALO_DQ, N_HALOS };
+static const int halo_field[N_HALOS] = {F_Q, F_GRAD, F_PHI, F_DQ};
+static const int halo_nvars[N_HALOS] = {FV_NVAR, 3 * FV_NVAR, FV_NVAR, FV_NVAR};
 
 typedef struct block_data {
 	fv_layout_t L;
@@ -50,6 +52,8 @@ typedef struct block_data {
 	int worker;            /* the worker its tasks run on; -1: the scheduler picks */
 	int n_colors;          /* colour groups of the faces (geo.h) */
 	fv_idx_t color_off[FV_COLOR_MAX + 1];
+	int n_cell_colors;     /* implicit: colour groups of the owned cells */
+	fv_idx_t cell_off[FV_COLOR_MAX + 1];
 } block_data_t;
 
 struct fv_solver {
@@ -65,6 +69,11 @@ struct fv_solver {
 	fv_ring_t *ring;       /* RING slots of nb rows (+ the clock's) of FV_NORMS */
 	int phi_valid;         /* limiter tasks have been submitted */
 	int snap_iter[2];      /* the iteration each snapshot holds (-1: none) */
+	/* CFL ramping (implicit): the CFL of the last iteration submitted, the
+	 * density residual and CFL of the iterations in the ring's window */
+	double cfl;
+	double res_rho[RING], cfl_of[RING];
+	int first_iter, last_done;
 };
 
 void fv_solver_opts_default(fv_solver_opts_t *o)
@@ -94,8 +103,10 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
 	/* the face-loop limiters' min/max (one value when unused) */
 	int mm = s->o.num.lim_sum != FV_SUM_GATHER && s->o.num.order == 2 && s->o.num.limiter != FV_LIMITER_NONE;
 	size_t snap = s->o.snapshot_every > 0 ? FV_NVAR * nc : 1;
+	int imp = s->P.implicit;
 	const size_t n[N_FIELDS] = {FV_NVAR * nc, FV_NVAR * no, FV_NVAR * nc, FV_NVAR * nn, 3 * FV_NVAR * nc,
-				    FV_NVAR * nc, mm ? 2 * FV_NVAR * no : 1, FV_NVAR * no, no, snap, snap};
+				    FV_NVAR * nc, mm ? 2 * FV_NVAR * no : 1, FV_NVAR * no, no, snap, snap,
+				    imp ? FV_NVAR * nc : 1, imp ? (size_t)fv_diag_values(imp) * no : 1};
 	fv_geo_colors_t colors;
 	FV_CALL(fv_geo_build(bk, &s->o, n_markers, fv_runtime_alloc, &d->L, &d->geo_mem, &colors));
 	/* 64-byte elements (the blob's alignment): a vector's element count is
@@ -104,6 +115,8 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
 	FV_CALL(fv_runtime_register(&d->geo, d->geo_mem, d->L.bytes / 64, 64, "block geometry"));
 	d->n_colors = colors.n;
 	memcpy(d->color_off, colors.off, sizeof d->color_off);
+	d->n_cell_colors = colors.n_cell;
+	memcpy(d->cell_off, colors.cell_off, sizeof d->cell_off);
 	for (int f = 0; f < N_FIELDS; f++)
 		FV_CALL(fv_runtime_vector(&d->h[f], &d->mem[f], n[f], sizeof(fv_real_t), field_names[f]));
 	d->n_nbr = bk->n_nbr;
@@ -144,6 +157,7 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	if (s->o.snapshot_every > 0 && s->o.snapshot_every < s->o.lookahead + 3)
 		s->o.snapshot_every = s->o.lookahead + 3;
 	fv_geo_params(o, &s->P, &s->n_stages, s->rk_a, s->rk_b);
+	s->cfl = o->num.cfl;
 	FV_CALL(fv_calloc(&s->b, (size_t)n_blocks, sizeof *s->b, "block data"));
 	for (int b = 0; b < n_blocks; b++) {
 		FV_CHECK(blocks[b].id == b, FV_ERR_ARG, "block %d has id %d", b, blocks[b].id);
@@ -264,7 +278,14 @@ static fv_err_t block_stage(fv_solver_t *s, int st, int b, int rk, int slot)
 			FV_CALL(fv_insert_norms(d->geo, h[F_W], h[F_GRAD], h[F_PHI], h[F_RES],
 						fv_ring_row(s->ring, slot, b), &a));
 			break;
+		case FV_STAGE_DIAGONAL:
+			FV_CALL(fv_insert_diagonal(d->geo, h[F_Q], h[F_DT], h[F_DIAG], h[F_DQ], &a));
+			break;
 		case FV_STAGE_UPDATE:
+			if (s->P.implicit) {
+				FV_CALL(fv_insert_implicit_update(d->geo, h[F_DQ], h[F_Q], &a));
+				break;
+			}
 			a.rk_a = s->rk_a[rk];
 			a.rk_b = s->rk_b[rk];
 			FV_CALL(fv_insert_update(d->geo, h[F_RES], h[F_DT], s->clock, h[F_Q0], h[F_Q], rk == 0, &a));
@@ -274,9 +295,68 @@ static fv_err_t block_stage(fv_solver_t *s, int st, int b, int rk, int slot)
 	return FV_OK;
 }
 
+/* The sweeps of an implicit iteration (stages.h): every block's colour
+ * groups in sweep order, one task each, then the halo of dq; the exchange
+ * after the last sweep is left out (the update reads owned cells only, and
+ * the next diagonal zeroes dq). */
+static fv_err_t sweeps(fv_solver_t *s)
+{
+	for (int k = 0; k < s->o.num.sweeps; k++)
+		for (int dir = 0; dir < FV_SWEEP_DIRECTIONS; dir++) {
+			for (int b = 0; b < s->nb; b++) {
+				block_data_t *d = &s->b[b];
+				fv_task_args_t a;
+				task_args(s, b, &a);
+				for (int i = 0; i < d->n_cell_colors; i++) {
+					a.group = fv_sweep_group(dir, i, d->n_cell_colors);
+					a.cells_b = d->cell_off[a.group];
+					a.cells_e = d->cell_off[a.group + 1];
+					FV_CALL(fv_insert_sweep(d->geo, d->h[F_Q], d->h[F_RES], d->h[F_DIAG], d->h[F_DQ], &a));
+				}
+			}
+			if (k < s->o.num.sweeps - 1 || dir < FV_SWEEP_DIRECTIONS - 1)
+				FV_CALL(halo(s, HALO_DQ));
+		}
+	return FV_OK;
+}
+
+/*
+ * The CFL of implicit iteration n (switched evolution relaxation). The
+ * driver submits n once iteration n - lookahead - 1 is done (or n - RING +
+ * 1, the ring's bound), never waiting inside an iteration; so n's CFL comes
+ * from the density residuals r of iterations up to m = n - lag, lag =
+ * min(lookahead + 1, RING - 1), the same for every run and scheduler:
+ *   r_m > r_m-1:  cfl = max(cfl_0, cfl * cfl_cut)                (cut-back)
+ *   otherwise:    cfl = min(cfl_max, cfl * min(cfl_growth, r_m-1 / r_m)),
+ * once per submitted iteration, each ratio used once; cfl_0 (numerics.cfl)
+ * until two residuals of this run are known. A run continued from a
+ * restart starts the ramp again from cfl_0.
+ */
+static fv_err_t ramp_cfl(fv_solver_t *s, int n)
+{
+	const fv_numerics_t *num = &s->o.num;
+	int lag = s->o.lookahead + 1 < RING - 1 ? s->o.lookahead + 1 : RING - 1, m = n - lag;
+	if (num->cfl_max <= 0 || s->P.implicit == 0)
+		return FV_OK;
+	if (m - 1 < s->first_iter)
+		return FV_OK;
+	FV_CHECK(m <= s->last_done, FV_ERR_RUNTIME, "iteration %d submitted before iteration %d was done", n, m);
+	double r0 = s->res_rho[(m - 1) % RING], r1 = s->res_rho[m % RING];
+	if (r1 > r0)
+		s->cfl = fmax(num->cfl, s->cfl * num->cfl_cut);
+	else
+		s->cfl = fmin(num->cfl_max, s->cfl * fmin(num->cfl_growth, r0 / r1));
+	return FV_OK;
+}
+
 static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 {
 	int slot = iter % RING;
+	/* the iteration's CFL and order go to its tasks through s->P */
+	FV_CALL(ramp_cfl(s, iter));
+	s->P.cfl = (fv_real_t)s->cfl;
+	s->P.order = iter <= s->o.num.first_order ? 1 : s->o.num.order;
+	s->cfl_of[slot] = s->cfl;
 	/* past limiter_freeze the last limiter (owned and ghost values)
 	 * stays; a solver that has not computed one yet (a run continued
 	 * from a restart) computes it once */
@@ -287,6 +367,10 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 				continue;
 			if (fv_stage_is_halo(st)) {
 				FV_CALL(halo(s, st == FV_STAGE_HALO_Q ? HALO_Q : st == FV_STAGE_HALO_GRAD ? HALO_GRAD : HALO_PHI));
+				continue;
+			}
+			if (st == FV_STAGE_SWEEPS) {
+				FV_CALL(sweeps(s));
 				continue;
 			}
 			for (int b = 0; b < s->nb; b++)
@@ -334,6 +418,8 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 	double start = fv_now();
 	fv_err_t err = FV_OK;
 	*done = first_iter - 1;
+	s->first_iter = first_iter;
+	s->last_done = first_iter - 1;
 	if (s->clock) {
 		FV_CALL(fv_runtime_acquire(s->clock, 1, "the clock"));
 		s->clock_mem->t = t0;
@@ -374,6 +460,9 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		}
 		info.t = sums[FV_NORM_T];
 		info.dt = sums[FV_NORM_DT];
+		info.cfl = s->cfl_of[next_done % RING];
+		s->res_rho[next_done % RING] = info.res[0];
+		s->last_done = next_done;
 		*done = next_done;
 		next_done++;
 		for (int k = 0; k < 5; k++)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Face colouring (greedy, minimal), its check, and the colour orders of
- * faces and cells, on hand-made graphs and generated meshes.
+ * faces and cells, and the distance-1 cell colouring, on hand-made graphs
+ * and generated meshes.
  * Run as: tests/unit/test_color (cmocka; all tests must pass). */
 #include "testutil.h"
 
@@ -320,12 +321,77 @@ static void test_cell_order(void **state)
 	}
 }
 
+/* Cell colouring by hand: a chain 0-1-2-3 with a ghost 4 beside 0 and 3
+ * (ignored: faces to cells >= n_cells are no edges) and boundary faces:
+ * two colours, two cells each. */
+static void test_cells_by_hand(void **state)
+{
+	static const fv_idx_t fc[] = {0, -1, 0, 1, 1, 2, 2, 3, 3, 4, 0, 4, 3, -1};
+	fv_cell_coloring_t c;
+	(void)state;
+	fv_cell_coloring_init(&c);
+	FV_ASSERT_OK(fv_color_cells(4, 7, fc, &c));
+	FV_ASSERT_OK(fv_color_cells_check(4, 7, fc, &c));
+	assert_int_equal(c.n_colors, 2);
+	assert_int_equal(c.group_off[1], 2);
+	assert_int_not_equal(c.color[0], c.color[1]);
+	assert_int_equal(c.color[0], c.color[2]);
+	/* a wrong colour is found, naming the face */
+	c.color[1] = c.color[0];
+	assert_int_equal(fv_color_cells_check(4, 7, fc, &c), FV_ERR_ARG);
+	assert_non_null(strstr(fv_errmsg(), "face 1"));
+	/* with cell 4 counted, the odd cycle 0-1-2-3-4 needs three */
+	FV_ASSERT_OK(fv_color_cells(5, 7, fc, &c));
+	FV_ASSERT_OK(fv_color_cells_check(5, 7, fc, &c));
+	assert_int_equal(c.n_colors, 3);
+	FV_ASSERT_OK(fv_color_cells(0, 0, NULL, &c));
+	assert_int_equal(c.n_colors, 0);
+	fv_cell_coloring_free(&c);
+}
+
+/* Cell colouring of generated boxes: valid; within the degeneracy bound
+ * (tets 4 neighbours: at most 5 colours; hexes and mixed 6: at most 7),
+ * and balanced: no group above 1.25 the mean. A block's owned cells (the
+ * first half of the cells) colour alone, the others counting as ghosts. */
+static void test_cells_generated(void **state)
+{
+	static const struct {
+		fv_gen_cells_t cells;
+		int n, levels, most;
+		double perturb;
+	} cases[] = {
+		{FV_GEN_TET, 6, 0, 5, 0.0}, {FV_GEN_TET, 3, 1, 5, 0.1},   {FV_GEN_HEX, 8, 0, 7, 0.0},
+		{FV_GEN_HEX, 4, 1, 7, 0.25}, {FV_GEN_PRISM, 7, 0, 6, 0.1}, {FV_GEN_MIXED, 8, 0, 7, 0.0},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		fv_mesh_t m;
+		fv_cell_coloring_t c;
+		gen(&m, cases[i].cells, cases[i].n, cases[i].perturb, cases[i].levels);
+		fv_cell_coloring_init(&c);
+		for (int half = 0; half < 2; half++) {
+			fv_idx_t n = half ? m.n_cells / 2 : m.n_cells, big = 0;
+			FV_ASSERT_OK(fv_color_cells(n, m.n_faces, m.face_cell, &c));
+			FV_ASSERT_OK(fv_color_cells_check(n, m.n_faces, m.face_cell, &c));
+			assert_in_range(c.n_colors, 2, cases[i].most);
+			for (int k = 0; k < c.n_colors; k++)
+				big = c.group_off[k + 1] - c.group_off[k] > big ? c.group_off[k + 1] - c.group_off[k] : big;
+			assert_true(big <= 1.25 * n / c.n_colors + 1);
+			print_message("%-32s %7d cells%s: %d colours, largest group %d (mean %.0f)\n", m.source, (int)n,
+				      half ? " (half)" : "", c.n_colors, (int)big, (double)n / c.n_colors);
+		}
+		fv_cell_coloring_free(&c);
+		fv_mesh_free(&m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_greedy_by_hand), cmocka_unit_test(test_rings),
 		cmocka_unit_test(test_generated),      cmocka_unit_test(test_check_rejects),
 		cmocka_unit_test(test_face_order),     cmocka_unit_test(test_cell_order),
+		cmocka_unit_test(test_cells_by_hand),  cmocka_unit_test(test_cells_generated),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Header-only physics: gas states, Roe flux properties, limiters, boundary
- * states, and the exact solutions against published values.
+ * states, the exact solutions against published values, and the implicit
+ * solver's Jacobians (Euler flux, Roe dissipation) and 5x5 LU.
  * Run as: tests/unit/test_physics (cmocka; all tests must pass; tolerances
  * follow FV_REAL_EPS, so it also runs under --enable-single). */
 #include <math.h>
@@ -12,6 +13,7 @@
 #include "physics/gas.h"
 #include "physics/limiter.h"
 #include "physics/roe.h"
+#include "kernels/implicit.h"
 
 #define GAMMA ((fv_real_t)1.4)
 #define EPS ((double)FV_REAL_EPS)
@@ -734,6 +736,142 @@ static void test_vortex(void **state)
 	FV_ASSERT_NEAR(w[1], 1, 1e-12);
 }
 
+/* fv_euler_jacobian against central differences of fv_euler_flux in the
+ * conservative variables (step cbrt(eps) (1 + |q_k|): error about eps^(2/3), more at low density). */
+static void test_euler_jacobian(void **state)
+{
+	(void)state;
+	double h0 = cbrt(EPS), tol = 1e3 * pow(EPS, 2.0 / 3.0);
+	for (int i = 0; i < NRAND; i++) {
+		fv_real_t w[5], s[3], q[5], A[25];
+		rand_state(w);
+		rand_vec(s, 0.1, 2.0);
+		fv_prim_to_cons(w, GAMMA, q);
+		fv_euler_jacobian(w, s, GAMMA, A);
+		double big = 1 + vmax(A, 25);
+		for (int k = 0; k < 5; k++) {
+			fv_real_t qp[5], qm[5], wp[5], wm[5], fp[5], fm[5];
+			for (int m = 0; m < 5; m++)
+				qp[m] = qm[m] = q[m];
+			qp[k] += (fv_real_t)(h0 * (1 + fabs((double)q[k])));
+			qm[k] -= (fv_real_t)(h0 * (1 + fabs((double)q[k])));
+			fv_cons_to_prim(qp, GAMMA, wp);
+			fv_cons_to_prim(qm, GAMMA, wm);
+			fv_euler_flux(wp, s, GAMMA, fp);
+			fv_euler_flux(wm, s, GAMMA, fm);
+			for (int r = 0; r < 5; r++) {
+				double fd = ((double)fp[r] - (double)fm[r]) / ((double)qp[k] - (double)qm[k]);
+				if (fabs(fd - (double)A[r * 5 + k]) > tol * big)
+					fail_msg("sample %d: dF_%d/dq_%d = %.12g, differences %.12g", i, r, k,
+						 (double)A[r * 5 + k], fd);
+			}
+		}
+	}
+}
+
+/* fv_roe_dissipation on the jump q(wr) - q(wl) is the dissipation of
+ * fv_roe_flux (Roe's property), and it is linear in the jump. */
+static void test_roe_dissipation(void **state)
+{
+	(void)state;
+	for (int i = 0; i < NRAND; i++) {
+		fv_real_t wl[5], wr[5], s[3], ql[5], qr[5], dq[5], d[5], fl[5], fr[5], f[5], want[5];
+		fv_real_t a[5], b[5], ab[5], da[5], db[5], dab[5];
+		rand_state(wl);
+		rand_state(wr);
+		rand_vec(s, 0.1, 2.0);
+		fv_prim_to_cons(wl, GAMMA, ql);
+		fv_prim_to_cons(wr, GAMMA, qr);
+		for (int k = 0; k < 5; k++)
+			dq[k] = qr[k] - ql[k];
+		fv_roe_dissipation(wl, wr, s, GAMMA, (fv_real_t)0.1, dq, d);
+		fv_euler_flux(wl, s, GAMMA, fl);
+		fv_euler_flux(wr, s, GAMMA, fr);
+		fv_roe_flux(wl, wr, s, GAMMA, (fv_real_t)0.1, f);
+		for (int k = 0; k < 5; k++)
+			want[k] = (fv_real_t)0.5 * (fl[k] + fr[k]) - (fv_real_t)0.5 * d[k];
+		double sc = flux_scale(wl, s) + flux_scale(wr, s);
+		assert_vec_near(f, want, 5, 1e3 * EPS, sc, "Roe flux from its dissipation");
+		for (int k = 0; k < 5; k++) {
+			a[k] = (fv_real_t)urand(-1, 1);
+			b[k] = (fv_real_t)urand(-1, 1);
+			ab[k] = (fv_real_t)2 * a[k] + b[k];
+		}
+		fv_roe_dissipation(wl, wr, s, GAMMA, (fv_real_t)0.1, a, da);
+		fv_roe_dissipation(wl, wr, s, GAMMA, (fv_real_t)0.1, b, db);
+		fv_roe_dissipation(wl, wr, s, GAMMA, (fv_real_t)0.1, ab, dab);
+		for (int k = 0; k < 5; k++)
+			want[k] = (fv_real_t)2 * da[k] + db[k];
+		assert_vec_near(dab, want, 5, 1e3 * EPS, 1 + vmax(dab, 5), "linearity of the Roe dissipation");
+	}
+}
+
+/* The 5x5 LU of the point-implicit diagonal: A x = b back from the
+ * factors, for diagonally dominant random blocks as the solver builds. */
+static void test_lu5(void **state)
+{
+	(void)state;
+	for (int i = 0; i < NRAND; i++) {
+		fv_real_t A[25], lu[25], x[5], b[5];
+		for (int m = 0; m < 25; m++)
+			A[m] = lu[m] = (fv_real_t)urand(-1, 1) + (m % 6 == 0 ? (fv_real_t)6 : (fv_real_t)0);
+		for (int k = 0; k < 5; k++)
+			b[k] = x[k] = (fv_real_t)urand(-1, 1);
+		fv_lu5_factor(lu);
+		fv_lu5_solve(lu, x);
+		for (int r = 0; r < 5; r++) {
+			double ax = 0;
+			for (int k = 0; k < 5; k++)
+				ax += (double)A[r * 5 + k] * (double)x[k];
+			if (fabs(ax - (double)b[r]) > 100 * EPS)
+				fail_msg("sample %d: row %d of A x is %.17g, b %.17g", i, r, ax, (double)b[r]);
+		}
+	}
+}
+
+/* The point-implicit diagonal's boundary Jacobians (exact for walls,
+ * symmetry and supersonic outflow, differences for the others) against
+ * central differences of the boundary flux, for every kind. */
+static void test_boundary_jacobian(void **state)
+{
+	static const int kinds[] = {FV_BC_SLIP_WALL,	FV_BC_SYMMETRY,	   FV_BC_SUPERSONIC_OUTFLOW,
+				    FV_BC_FARFIELD,	FV_BC_SUPERSONIC_INFLOW, FV_BC_PRESSURE_OUTLET};
+	fv_params_t P;
+	(void)state;
+	memset(&P, 0, sizeof P);
+	P.gamma = GAMMA;
+	P.entropy_fix = (fv_real_t)0.1;
+	P.winf[0] = 1, P.winf[1] = (fv_real_t)0.5, P.winf[4] = (fv_real_t)(1 / 1.4);
+	P.p_out = (fv_real_t)0.8;
+	double h0 = cbrt(EPS), tol = 1e3 * pow(EPS, 2.0 / 3.0);
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+		for (int i = 0; i < NRAND / 10; i++) {
+			fv_real_t w[5], q[5], s[3], D[25] = {0};
+			rand_state(w);
+			rand_vec(s, 0.1, 2.0);
+			fv_prim_to_cons(w, GAMMA, q);
+			fv_k_add_boundary_jacobian(&P, kinds[k], q, w, s, D);
+			double big = 1 + vmax(D, 25);
+			for (int m = 0; m < 5; m++) {
+				fv_real_t qp[5], qm[5], wp[5], wm[5], fp[5], fm[5];
+				for (int j = 0; j < 5; j++)
+					qp[j] = qm[j] = q[j];
+				qp[m] += (fv_real_t)(h0 * (1 + fabs((double)q[m])));
+				qm[m] -= (fv_real_t)(h0 * (1 + fabs((double)q[m])));
+				fv_cons_to_prim(qp, GAMMA, wp);
+				fv_cons_to_prim(qm, GAMMA, wm);
+				fv_k_boundary_flux(&P, kinds[k], wp, s, fp);
+				fv_k_boundary_flux(&P, kinds[k], wm, s, fm);
+				for (int r = 0; r < 5; r++) {
+					double fd = ((double)fp[r] - (double)fm[r]) / ((double)qp[m] - (double)qm[m]);
+					if (fabs(fd - (double)D[r * 5 + m]) > tol * big)
+						fail_msg("kind %d, sample %d: dF_%d/dq_%d = %.12g, differences %.12g", kinds[k],
+							 i, r, m, (double)D[r * 5 + m], fd);
+				}
+			}
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -755,6 +893,10 @@ int main(void)
 		cmocka_unit_test(test_exact_conservation),
 		cmocka_unit_test(test_oblique_shock),
 		cmocka_unit_test(test_vortex),
+		cmocka_unit_test(test_euler_jacobian),
+		cmocka_unit_test(test_roe_dissipation),
+		cmocka_unit_test(test_lu5),
+		cmocka_unit_test(test_boundary_jacobian),
 	};
 	printf("precision: %s\n", FV_REAL_NAME);
 	return cmocka_run_group_tests(tests, NULL, NULL);

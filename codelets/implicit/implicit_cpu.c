@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* CPU: the implicit iteration's cell loops (the diagonal, one colour group's
+ * Gauss-Seidel update, q += dq), one thread per task. */
+#include <string.h>
+
+#include "codelets/common.h"
+#include "kernels/implicit.h"
+
+/* The diagonal of every owned cell; dq zeroed, ghosts included (the first
+ * sweep starts from dq = 0). */
+void fv_diagonal_cpu(void *buffers[], void *cl_arg)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	const fv_real_t *q = FV_PTR(1, const fv_real_t);
+	const fv_real_t *dt = FV_PTR(2, const fv_real_t);
+	fv_real_t *diag = FV_PTR(3, fv_real_t);
+	fv_real_t *dq = FV_PTR(4, fv_real_t);
+	memset(dq, 0, (size_t)FV_NVAR * v.n_cells * sizeof *dq);
+	for (fv_idx_t c = 0; c < v.n_owned; c++)
+		fv_k_diagonal(&v, &a.P, q, dt, diag, c);
+}
+
+/* The cells of the task's colour group, in increasing id (they share no
+ * face: the order changes nothing). */
+void fv_sweep_cpu(void *buffers[], void *cl_arg)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	const fv_real_t *q = FV_PTR(1, const fv_real_t);
+	const fv_real_t *res = FV_PTR(2, const fv_real_t);
+	const fv_real_t *diag = FV_PTR(3, const fv_real_t);
+	fv_real_t *dq = FV_PTR(4, fv_real_t);
+	for (fv_idx_t i = a.cells_b; i < a.cells_e; i++)
+		fv_k_sweep(&v, &a.P, q, res, diag, dq, v.cell_group[i]);
+}
+
+void fv_implicit_update_cpu(void *buffers[], void *cl_arg)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	const fv_real_t *dq = FV_PTR(1, const fv_real_t);
+	fv_real_t *q = FV_PTR(2, fv_real_t);
+	for (fv_idx_t c = 0; c < v.n_owned; c++)
+		fv_k_implicit_update(&v, &a.P, dq, q, c);
+}

@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: MIT */
+/* Loop bodies of the implicit iteration (numerics.time = implicit), one per
+ * owned cell, shared by the CPU and CUDA codelets of codelets/implicit: the
+ * diagonal of the backward-Euler operator, the Gauss-Seidel update of one
+ * cell from its neighbours' updates, and the state update. */
+#ifndef FVSTAR_KERNELS_IMPLICIT_H
+#define FVSTAR_KERNELS_IMPLICIT_H
+
+#include "kernels/kernels.h"
+
+/*
+ * Backward Euler with the local step, linearised once per iteration:
+ *
+ *   (V/dt + dR/dq) dq = -R,   then q += dq,
+ *
+ * R the (second-order) residual of the flux stage, dR/dq its first-order
+ * Jacobian with the Rusanov (local Lax-Friedrichs) split of each interior
+ * face f between cell i and cell j, S_f pointing out of i, written as the
+ * flux F_f = (F(q_i).S_f + F(q_j).S_f)/2 - M_f (q_j - q_i)/2 with a frozen
+ * dissipation matrix M_f:
+ *
+ *   row i:  D_i dq_i + sum_f 1/2 (dF_j - M_f dq_j) = -R_i,
+ *           dF_j = F(q_j + dq_j).S_f - F(q_j).S_f   (matrix-free),
+ *
+ *   LU-SGS (Yoon & Jameson; PHengLEI): M_f = omega lam_j I, the Rusanov
+ *     (local Lax-Friedrichs) split, lam_j = |u_j.S_f| + c_j |S_f| the
+ *     spectral radius at j; the diagonal a scalar, D_i = V/dt + omega/2
+ *     sum_f lam_i,f over all faces of i, boundary faces included (the sum
+ *     of A_i.S_f over a closed cell vanishes);
+ *   point-implicit: M_f = |A~_f| |S_f|, Roe's dissipation matrix at the Roe
+ *     average of q_i and q_j (fv_roe_dissipation, the flux's entropy fix:
+ *     the first-order Jacobian of the Roe flux with the averages frozen),
+ *     and the 5x5 block D_i = V/dt I + sum_interior 1/2 (A_i.S_f + M_f) +
+ *     sum_boundary dF_b/dq_i, A the Euler flux Jacobian
+ *     (fv_euler_jacobian) and dF_b/dq_i the Jacobian of the boundary
+ *     condition's flux (fv_k_boundary_flux at the cell's state): exact for
+ *     walls, symmetry and supersonic outflow, central finite differences
+ *     for the others (fv_k_add_boundary_jacobian); stored as its LU factors (Doolittle, no pivoting: the block
+ *     is dominated by V/dt + the dissipation on its diagonal), the
+ *     reciprocals of U's diagonal in place.
+ *
+ * Boundary faces bring no off-diagonal term (their Jacobian is in D_i), nor
+ * do ghost cells during a sweep: their dq is what the last halo exchange
+ * brought (block Jacobi between blocks).
+ */
+
+/* Values of the diagonal per owned cell. */
+#define FV_DIAG_POINT 25
+static inline int fv_diag_values(int implicit)
+{
+	return implicit == FV_IMPLICIT_POINT ? FV_DIAG_POINT : 1;
+}
+
+/* LU factors in place of a row-major 5x5 matrix (unit lower L below the
+ * diagonal, U on and above it, U's diagonal stored as its reciprocals). */
+FV_HD void fv_lu5_factor(fv_real_t a[25])
+{
+	for (int k = 0; k < 5; k++) {
+		fv_real_t piv = (fv_real_t)1 / a[k * 5 + k];
+		a[k * 5 + k] = piv;
+		for (int i = k + 1; i < 5; i++) {
+			fv_real_t l = a[i * 5 + k] * piv;
+			a[i * 5 + k] = l;
+			for (int j = k + 1; j < 5; j++)
+				a[i * 5 + j] -= l * a[k * 5 + j];
+		}
+	}
+}
+
+/* x = A^-1 x from the factors of fv_lu5_factor. */
+FV_HD void fv_lu5_solve(const fv_real_t lu[25], fv_real_t x[5])
+{
+	for (int i = 1; i < 5; i++)
+		for (int j = 0; j < i; j++)
+			x[i] -= lu[i * 5 + j] * x[j];
+	for (int i = 4; i >= 0; i--) {
+		for (int j = i + 1; j < 5; j++)
+			x[i] -= lu[i * 5 + j] * x[j];
+		x[i] *= lu[i * 5 + i];
+	}
+}
+
+/* The cell across face k of owned cell c's face list (-1: boundary), and
+ * the face's area vector pointing out of c. */
+FV_HD fv_idx_t fv_k_across(const fv_view_t *v, fv_idx_t c, fv_idx_t k, fv_real_t s[3])
+{
+	fv_idx_t f = v->cell_face[k], o = v->face_cell[2 * (size_t)f], nb = v->face_cell[2 * (size_t)f + 1];
+	fv_k_face_vec(v->face_area, v->n_faces, f, s);
+	if (v->cell_face_sign[k] < 0)
+		for (int d = 0; d < 3; d++)
+			s[d] = -s[d];
+	return o == c ? nb : o;
+}
+
+/* dp/dq at the primitive state w: ((g-1)|u|^2/2, -(g-1) u, g-1). */
+FV_HD void fv_k_dp_dq(const fv_real_t w[FV_NVAR], fv_real_t gamma, fv_real_t dp[FV_NVAR])
+{
+	fv_real_t g1 = gamma - (fv_real_t)1;
+	dp[0] = (fv_real_t)0.5 * g1 * (w[1] * w[1] + w[2] * w[2] + w[3] * w[3]);
+	for (int d = 0; d < 3; d++)
+		dp[1 + d] = -g1 * w[1 + d];
+	dp[4] = g1;
+}
+
+/* The Jacobian of a boundary face's flux (fv_k_boundary_flux, kind `kind`,
+ * area vector s) in the conservative state qc (primitive wc) of its cell,
+ * added into the row-major block D. Exact where the flux is simple:
+ *   slip wall: (0, p s, 0);
+ *   symmetry: the Roe flux to the mirror state, (0, p* s, 0) with
+ *     p* = p + rho un (un + c~), un = u.n, c~^2 = c^2 + (g-1) un^2/2 the
+ *     Roe-averaged sound speed (bc.h);
+ *   supersonic outflow: the Roe flux between equal states, F(w).s, whose
+ *     Jacobian is fv_euler_jacobian;
+ * the others (far field, supersonic inflow, pressure outlet) by central
+ * differences, step h = cbrt(eps) (1 + |q_m|): truncation and round-off
+ * both about eps^(2/3) of the entries (a one-sided sqrt(eps) step turned
+ * the CPU's and the GPU's round-off differences of the flux into 1e-8 of
+ * the block). */
+FV_HD void fv_k_add_boundary_jacobian(const fv_params_t *P, int kind, const fv_real_t qc[FV_NVAR],
+				      const fv_real_t wc[FV_NVAR], const fv_real_t s[3], fv_real_t D[25])
+{
+	fv_real_t g = P->gamma, dp[FV_NVAR];
+	switch (kind) {
+	case FV_BC_SLIP_WALL:
+		fv_k_dp_dq(wc, g, dp);
+		for (int d = 0; d < 3; d++)
+			for (int m = 0; m < FV_NVAR; m++)
+				D[(1 + d) * 5 + m] += s[d] * dp[m];
+		return;
+	case FV_BC_SYMMETRY: {
+		fv_real_t a = FV_SQRT(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]), rho = wc[0], ir = (fv_real_t)1 / rho;
+		fv_real_t n[3] = {s[0] / a, s[1] / a, s[2] / a};
+		fv_real_t un = wc[1] * n[0] + wc[2] * n[1] + wc[3] * n[2];
+		fv_real_t c2 = g * wc[4] * ir, ct = FV_SQRT(c2 + (fv_real_t)0.5 * (g - (fv_real_t)1) * un * un);
+		fv_real_t dun[FV_NVAR] = {-un * ir, n[0] * ir, n[1] * ir, n[2] * ir, 0}, dps[FV_NVAR];
+		fv_k_dp_dq(wc, g, dp);
+		for (int m = 0; m < FV_NVAR; m++) {
+			/* 2 c~ dc~ = g dp / rho - c^2 drho / rho + (g - 1) un dun */
+			fv_real_t dct = (g * dp[m] * ir - (m == 0 ? c2 * ir : (fv_real_t)0) + (g - (fv_real_t)1) * un * dun[m]) /
+					((fv_real_t)2 * ct);
+			dps[m] = dp[m] + (m == 0 ? un * (un + ct) : (fv_real_t)0) + rho * ((fv_real_t)2 * un + ct) * dun[m] +
+				 rho * un * dct;
+		}
+		for (int d = 0; d < 3; d++)
+			for (int m = 0; m < FV_NVAR; m++)
+				D[(1 + d) * 5 + m] += s[d] * dps[m];
+		return;
+	}
+	case FV_BC_SUPERSONIC_OUTFLOW: {
+		fv_real_t A[25];
+		fv_euler_jacobian(wc, s, g, A);
+		for (int m = 0; m < 25; m++)
+			D[m] += A[m];
+		return;
+	}
+	default:
+		break;
+	}
+	for (int m = 0; m < FV_NVAR; m++) {
+		fv_real_t qp[FV_NVAR], qm[FV_NVAR], wp[FV_NVAR], wm[FV_NVAR], fp[FV_NVAR], fm[FV_NVAR];
+		fv_real_t h = FV_CBRT((fv_real_t)FV_REAL_EPS) * ((fv_real_t)1 + FV_FABS(qc[m]));
+		for (int k = 0; k < FV_NVAR; k++)
+			qp[k] = qm[k] = qc[k];
+		qp[m] += h;
+		qm[m] -= h;
+		fv_real_t ih = (fv_real_t)1 / (qp[m] - qm[m]); /* the step as represented */
+		fv_cons_to_prim(qp, g, wp);
+		fv_cons_to_prim(qm, g, wm);
+		fv_k_boundary_flux(P, kind, wp, s, fp);
+		fv_k_boundary_flux(P, kind, wm, s, fm);
+		for (int r = 0; r < FV_NVAR; r++)
+			D[r * 5 + m] += (fp[r] - fm[r]) * ih;
+	}
+}
+
+/* The diagonal of owned cell c from the state q (local cells) and the
+ * local step dt: diag[m * n_owned + c], m < fv_diag_values(P->implicit). */
+FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real_t *q, const fv_real_t *dt,
+			 fv_real_t *diag, fv_idx_t c)
+{
+	fv_real_t qc[FV_NVAR], wc[FV_NVAR], s[3];
+	const fv_real_t half = (fv_real_t)0.5;
+	fv_idx_t no = v->n_owned;
+	fv_k_load(q, v->n_cells, c, qc);
+	fv_cons_to_prim(qc, P->gamma, wc);
+	fv_real_t vdt = v->cell_vol[c] / dt[c];
+	if (P->implicit != FV_IMPLICIT_POINT) {
+		fv_real_t lam = 0;
+		for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
+			fv_k_across(v, c, k, s);
+			lam += fv_spectral_radius(wc, s, P->gamma);
+		}
+		diag[c] = vdt + half * P->omega * lam;
+		return;
+	}
+	fv_real_t D[25];
+	for (int m = 0; m < 25; m++)
+		D[m] = m % 6 == 0 ? vdt : (fv_real_t)0;
+	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
+		fv_idx_t j = fv_k_across(v, c, k, s);
+		if (j < 0) {
+			fv_k_add_boundary_jacobian(P, v->bface_bc[v->cell_face[k]], qc, wc, s, D);
+			continue;
+		}
+		fv_real_t A[25], qj[FV_NVAR], wj[FV_NVAR];
+		fv_k_load(q, v->n_cells, j, qj);
+		fv_cons_to_prim(qj, P->gamma, wj);
+		fv_euler_jacobian(wc, s, P->gamma, A);
+		for (int m = 0; m < 25; m++)
+			D[m] += half * A[m];
+		/* |A~| column by column */
+		fv_roe_matrix_t rm;
+		fv_roe_matrix(wc, wj, s, P->gamma, P->entropy_fix, &rm);
+		for (int col = 0; col < FV_NVAR; col++) {
+			fv_real_t e[FV_NVAR] = {0, 0, 0, 0, 0}, mcol[FV_NVAR];
+			e[col] = 1;
+			fv_roe_matrix_apply(&rm, P->gamma, e, mcol);
+			for (int r = 0; r < FV_NVAR; r++)
+				D[r * 5 + col] += half * mcol[r];
+		}
+	}
+	fv_lu5_factor(D);
+	for (int m = 0; m < 25; m++)
+		diag[(size_t)m * no + c] = D[m];
+}
+
+/* The Gauss-Seidel update of owned cell c: dq_c from -R_c and the current
+ * dq of its neighbours (dq over the local cells, ghosts included). */
+FV_HD void fv_k_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t *q, const fv_real_t *res,
+		      const fv_real_t *diag, fv_real_t *dq, fv_idx_t c)
+{
+	const fv_real_t half = (fv_real_t)0.5;
+	fv_idx_t no = v->n_owned, nc = v->n_cells;
+	int point = P->implicit == FV_IMPLICIT_POINT;
+	fv_real_t r[FV_NVAR], wc[FV_NVAR];
+	for (int m = 0; m < FV_NVAR; m++)
+		r[m] = -res[(size_t)m * no + c];
+	if (point) {
+		fv_real_t qc[FV_NVAR];
+		fv_k_load(q, nc, c, qc);
+		fv_cons_to_prim(qc, P->gamma, wc);
+	}
+	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
+		fv_real_t s[3], qj[FV_NVAR], dqj[FV_NVAR], q1[FV_NVAR], w0[FV_NVAR], w1[FV_NVAR], f0[FV_NVAR], f1[FV_NVAR];
+		fv_idx_t j = fv_k_across(v, c, k, s);
+		if (j < 0)
+			continue;
+		fv_k_load(q, nc, j, qj);
+		fv_k_load(dq, nc, j, dqj);
+		for (int m = 0; m < FV_NVAR; m++)
+			q1[m] = qj[m] + dqj[m];
+		fv_cons_to_prim(qj, P->gamma, w0);
+		fv_cons_to_prim(q1, P->gamma, w1);
+		fv_euler_flux(w0, s, P->gamma, f0);
+		fv_euler_flux(w1, s, P->gamma, f1);
+		if (point) {
+			fv_real_t md[FV_NVAR];
+			fv_roe_dissipation(wc, w0, s, P->gamma, P->entropy_fix, dqj, md);
+			for (int m = 0; m < FV_NVAR; m++)
+				r[m] -= half * (f1[m] - f0[m] - md[m]);
+			continue;
+		}
+		fv_real_t lam = P->omega * fv_spectral_radius(w0, s, P->gamma);
+		for (int m = 0; m < FV_NVAR; m++)
+			r[m] -= half * (f1[m] - f0[m] - lam * dqj[m]);
+	}
+	if (point) {
+		fv_real_t D[25];
+		for (int m = 0; m < 25; m++)
+			D[m] = diag[(size_t)m * no + c];
+		fv_lu5_solve(D, r);
+	} else {
+		fv_real_t id = (fv_real_t)1 / diag[c];
+		for (int m = 0; m < FV_NVAR; m++)
+			r[m] *= id;
+	}
+	fv_k_store(dq, nc, c, r);
+}
+
+/* q += dq on owned cell c, halved (up to ten times) while the new state
+ * has a density or pressure <= 0 (a start from a poor state at a large
+ * CFL); the safeguard is idle once converging (dq small). If no fraction
+ * down to 1/1024 is physical the whole update goes in, and the residual
+ * check of the next iteration reports the divergence. */
+FV_HD void fv_k_implicit_update(const fv_view_t *v, const fv_params_t *P, const fv_real_t *dq, fv_real_t *q,
+				fv_idx_t c)
+{
+	fv_idx_t nc = v->n_cells;
+	fv_real_t qc[FV_NVAR], d[FV_NVAR], qn[FV_NVAR], wn[FV_NVAR], a = 1;
+	fv_k_load(q, nc, c, qc);
+	fv_k_load(dq, nc, c, d);
+	for (int t = 0; t <= 10; t++, a *= (fv_real_t)0.5) {
+		for (int m = 0; m < FV_NVAR; m++)
+			qn[m] = qc[m] + a * d[m];
+		fv_cons_to_prim(qn, P->gamma, wn);
+		if (wn[0] > 0 && wn[4] > 0)
+			break;
+	}
+	if (!(wn[0] > 0 && wn[4] > 0))
+		for (int m = 0; m < FV_NVAR; m++)
+			qn[m] = qc[m] + d[m];
+	fv_k_store(q, nc, c, qn);
+}
+
+#endif
