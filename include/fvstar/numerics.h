@@ -31,6 +31,10 @@ typedef enum fv_time_mode { FV_TIME_STEADY, FV_TIME_UNSTEADY, FV_TIME_IMPLICIT }
  * Jameson) or point-implicit (a 5x5 block per cell, boundary conditions'
  * Jacobians included). 0 in fv_params_t: an explicit run. */
 typedef enum fv_implicit { FV_IMPLICIT_LUSGS = 1, FV_IMPLICIT_POINT = 2 } fv_implicit_t;
+/* How an implicit run's CFL grows: from each residual ratio (switched
+ * evolution relaxation), or by a fixed factor per iteration, cut back only
+ * when the residual passes ten times its lowest value. */
+typedef enum fv_cfl_ramp { FV_CFL_RAMP_RESIDUAL, FV_CFL_RAMP_GROWTH } fv_cfl_ramp_t;
 typedef enum fv_face_order { FV_FACE_ORDER_NATURAL, FV_FACE_ORDER_COLOR } fv_face_order_t;
 
 /* The [numerics] section. Enumerated fields are int so that the case
@@ -66,6 +70,7 @@ typedef struct fv_numerics {
 	int sweeps;             /* forward + backward sweep pairs per iteration */
 	double omega;           /* the dissipation factor of the implicit operator */
 	double cfl_max;         /* > cfl: CFL ramping up to it; 0: the CFL stays at cfl */
+	int cfl_ramp;           /* fv_cfl_ramp_t */
 	double cfl_growth;      /* largest growth of the CFL from one iteration to the next */
 	double cfl_cut;         /* factor of the CFL when the residual grows */
 } fv_numerics_t;

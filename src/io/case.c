@@ -78,6 +78,7 @@ static const char *const rks[] = {"1", "2", "3", NULL};
 static const int rk_values[] = {1, 2, 3};
 static const char *const time_modes[] = {"steady", "unsteady", "implicit", NULL};
 static const char *const implicits[] = {"lusgs", "point", NULL};
+static const char *const cfl_ramps[] = {"residual", "growth", NULL};
 static const int implicit_values[] = {FV_IMPLICIT_LUSGS, FV_IMPLICIT_POINT};
 static const char *const partitioners[] = {"metis", "scotch", "linear", NULL};
 static const int partitioner_values[] = {FV_PART_METIS, FV_PART_SCOTCH, FV_PART_LINEAR};
@@ -213,10 +214,19 @@ static const key_desc_t keys[] = {
 		 "n - 4, those known when n is submitted (the driver keeps 3 iterations in flight): the CFL "
 		 "is multiplied by their last ratio of decrease (at most cfl_growth), or by cfl_cut where the "
 		 "residual grew."),
+	ENUM_KEY("numerics", "cfl_ramp", num.cfl_ramp, cfl_ramps, NULL, "residual",
+		 "time = implicit, cfl_max set: residual (the CFL follows each ratio of decrease of the density "
+		 "residual, at most cfl_growth, and is cut by cfl_cut where it grew: switched evolution "
+		 "relaxation) or growth (the CFL is multiplied by cfl_growth every iteration, and cut by "
+		 "cfl_cut only where the residual passes ten times its lowest value so far, which then "
+		 "becomes the reference: for flows whose residual oscillates, as transonic ones with a "
+		 "limiter)."),
 	REAL_KEY("numerics", "cfl_growth", num.cfl_growth, 1, 0, HUGE_VAL, 0, "2", NULL,
-		 "time = implicit: largest factor of the CFL from one iteration to the next."),
+		 "time = implicit: largest factor of the CFL from one iteration to the next (cfl_ramp = "
+		 "growth: the factor)."),
 	REAL_KEY("numerics", "cfl_cut", num.cfl_cut, 0, 1, 1, 0, "0.5", NULL,
-		 "time = implicit: factor of the CFL when the residual grew (never below cfl)."),
+		 "time = implicit: factor of the CFL where the residual grew (cfl_ramp = residual) or blew "
+		 "up (growth); never below cfl."),
 	REAL_KEY("numerics", "t_end", num.t_end, 0, 1, HUGE_VAL, 0, NULL, "(none)",
 		 "Dimensionless end time; required with time = unsteady, an error otherwise."),
 	INT_KEY("numerics", "iterations", num.iterations, 0, INT_MAX, "1000", NULL,

@@ -73,6 +73,7 @@ struct fv_solver {
 	 * density residual and CFL of the iterations in the ring's window */
 	double cfl;
 	double res_rho[RING], cfl_of[RING];
+	double res_best;        /* cfl_ramp = growth: the reference residual */
 	int first_iter, last_done;
 };
 
@@ -328,7 +329,9 @@ static fv_err_t sweeps(fv_solver_t *s)
  * min(lookahead + 1, RING - 1), the same for every run and scheduler:
  *   r_m > r_m-1:  cfl = max(cfl_0, cfl * cfl_cut)                (cut-back)
  *   otherwise:    cfl = min(cfl_max, cfl * min(cfl_growth, r_m-1 / r_m)),
- * once per submitted iteration, each ratio used once; cfl_0 (numerics.cfl)
+ * once per submitted iteration, each ratio used once (cfl_ramp = growth:
+ * cfl = min(cfl_max, cfl * cfl_growth), cut by cfl_cut where r_m passes ten
+ * times the lowest residual so far, r_m then the reference); cfl_0 (numerics.cfl)
  * until two residuals of this run are known. A run continued from a
  * restart starts the ramp again from cfl_0.
  */
@@ -342,6 +345,19 @@ static fv_err_t ramp_cfl(fv_solver_t *s, int n)
 		return FV_OK;
 	FV_CHECK(m <= s->last_done, FV_ERR_RUNTIME, "iteration %d submitted before iteration %d was done", n, m);
 	double r0 = s->res_rho[(m - 1) % RING], r1 = s->res_rho[m % RING];
+	if (num->cfl_ramp == FV_CFL_RAMP_GROWTH) {
+		if (s->res_best <= 0 || r0 < s->res_best)
+			s->res_best = r0;
+		if (r1 > 10 * s->res_best) {
+			s->cfl = fmax(num->cfl, s->cfl * num->cfl_cut);
+			s->res_best = r1; /* the new level is the reference */
+		} else {
+			s->cfl = fmin(num->cfl_max, s->cfl * num->cfl_growth);
+			if (r1 < s->res_best)
+				s->res_best = r1;
+		}
+		return FV_OK;
+	}
 	if (r1 > r0)
 		s->cfl = fmax(num->cfl, s->cfl * num->cfl_cut);
 	else
