@@ -69,6 +69,8 @@ typedef struct fv_numerics {
 	int implicit;           /* fv_implicit_t */
 	int sweeps;             /* forward + backward sweep pairs per iteration */
 	double omega;           /* the dissipation factor of the implicit operator */
+	double max_update;      /* implicit: largest relative change of density and energy per
+	                           iteration and cell (the update is scaled down); 0: no limit */
 	double cfl_max;         /* > cfl: CFL ramping up to it; 0: the CFL stays at cfl */
 	int cfl_ramp;           /* fv_cfl_ramp_t */
 	double cfl_growth;      /* largest growth of the CFL from one iteration to the next */

@@ -205,6 +205,10 @@ static const key_desc_t keys[] = {
 	INT_KEY("numerics", "sweeps", num.sweeps, 1, 100, "4", NULL,
 		"time = implicit: forward and backward sweep pairs per iteration (the halo of the update is "
 		"exchanged between blocks after each sweep)."),
+	REAL_KEY("numerics", "max_update", num.max_update, 0, 0, HUGE_VAL, 0, "0", NULL,
+		 "time = implicit: the update of a cell is scaled down so that its density and energy change "
+		 "by at most this fraction in one iteration (e.g. 0.2: large CFL numbers through a start-up "
+		 "transient); idle once converging; 0: no limit."),
 	REAL_KEY("numerics", "omega", num.omega, 1, 0, 10, 0, "1", NULL,
 		 "implicit = lusgs: factor of the spectral radius in the implicit operator (above 1, e.g. 1.5: "
 		 "more diagonal dominance, more robust, slower convergence)."),

@@ -277,7 +277,8 @@ FV_HD void fv_k_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 	fv_k_store(dq, nc, c, r);
 }
 
-/* q += dq on owned cell c, halved (up to ten times) while the new state
+/* q += a dq on owned cell c, a = 1 or less under max_update, halved
+ * (up to ten times) while the new state
  * has a density or pressure <= 0 (a start from a poor state at a large
  * CFL); the safeguard is idle once converging (dq small). If no fraction
  * down to 1/1024 is physical the whole update goes in, and the residual
@@ -289,6 +290,14 @@ FV_HD void fv_k_implicit_update(const fv_view_t *v, const fv_params_t *P, const 
 	fv_real_t qc[FV_NVAR], d[FV_NVAR], qn[FV_NVAR], wn[FV_NVAR], a = 1;
 	fv_k_load(q, nc, c, qc);
 	fv_k_load(dq, nc, c, d);
+	/* max_update: at most that relative change of density and energy */
+	if (P->max_update > 0) {
+		fv_real_t r0 = FV_MAX(d[0], -d[0]), r4 = FV_MAX(d[4], -d[4]);
+		if (r0 > P->max_update * qc[0])
+			a = FV_MIN(a, P->max_update * qc[0] / r0);
+		if (r4 > P->max_update * qc[4])
+			a = FV_MIN(a, P->max_update * qc[4] / r4);
+	}
 	for (int t = 0; t <= 10; t++, a *= (fv_real_t)0.5) {
 		for (int m = 0; m < FV_NVAR; m++)
 			qn[m] = qc[m] + a * d[m];

@@ -102,6 +102,7 @@ typedef struct fv_params {
 	fv_real_t xref[3];  /* moment centre */
 	int implicit;       /* fv_implicit_t of an implicit run; 0: explicit */
 	fv_real_t omega;    /* implicit: factor of the spectral radius in the operator */
+	fv_real_t max_update; /* implicit: largest relative change of rho and rho E; 0: none */
 } fv_params_t;
 
 FV_HD void fv_k_load(const fv_real_t *f, fv_idx_t n, fv_idx_t i, fv_real_t x[FV_NVAR])
