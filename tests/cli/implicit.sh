@@ -15,7 +15,8 @@
 # - the colour group tasks give bit-identical states and histories under
 #   the eager, lws and dmda schedulers, for 1 and 3 blocks and both
 #   variants (state_digest.py);
-# - a trace (when the FxT StarPU is there) holds sweep_color<k> tasks, the
+# - a trace (when the FxT StarPU is there) holds sweep_color<k> tasks (and
+#   tools/plot_trace.py, the Gantt chart, finds the 3 blocks in it), the
 #   same number for every group;
 # - CFL ramping is refused for an explicit run, naming the key.
 . "$top_srcdir/tests/cli/lib.sh"
@@ -114,6 +115,14 @@ if run output.dir="$tmp/tr" $IMP numerics.implicit=point numerics.iterations=2 n
 		grep "^Name: sweep" "$tmp/trace/tasks.rec" | sort | uniq -c ;;
 	*) echo "trace: $groups colour groups, each as 16 sweep_color tasks per block that has it" ;;
 	esac
+	# the Gantt tool reads it: three blocks told apart in the sweeps, every
+	# sweep task counted, every worker listed
+	"$py" "$top_srcdir/tools/plot_trace.py" "$tmp/trace" >"$tmp/gantt.txt" || fail "plot_trace.py"
+	cat "$tmp/gantt.txt"
+	n=$(grep -c "^Name: sweep_color" "$tmp/trace/tasks.rec")
+	grep -q "; 3 blocks in the sweeps" "$tmp/gantt.txt" || fail "plot_trace.py: not 3 blocks"
+	grep -q "sweep $n\b" "$tmp/gantt.txt" || fail "plot_trace.py: not the $n sweep tasks of tasks.rec"
+	[ "$(grep -c "^worker " "$tmp/gantt.txt")" -ge 1 ] || fail "plot_trace.py: no worker"
 elif grep -q "FxT-enabled StarPU" "$tmp/err"; then
 	echo "no FxT StarPU: trace part skipped"
 else
