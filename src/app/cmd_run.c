@@ -224,14 +224,15 @@ static fv_err_t diverged(const fv_case_t *c, const fv_mesh_t *m, fv_solver_t *s,
 	else
 		snprintf(restart, sizeof restart, "this run wrote no restart file (output.restart_every)");
 	if (fv_solver_get_state(s, q) == FV_OK) {
-		double gm1 = c->gamma - 1;
 		for (size_t i = 0; i < N; i++) {
-			double rho = q[i], e = q[4 * N + i], ke = 0;
-			for (int d = 1; d <= 3; d++)
-				ke += 0.5 * (double)q[d * N + i] * (double)q[d * N + i] / rho;
-			int ok = isfinite(rho) && rho > 0 && isfinite(e) && gm1 * (e - ke) > 0;
-			for (int k = 1; k <= 3; k++)
-				ok = ok && isfinite(q[k * N + i]);
+			fv_real_t qi[5], wi[5];
+			int ok = 1;
+			for (int k = 0; k < 5; k++) {
+				qi[k] = q[k * N + i];
+				ok = ok && isfinite(qi[k]);
+			}
+			fv_cons_to_prim(qi, (fv_real_t)c->gamma, wi);
+			ok = ok && wi[0] > 0 && wi[4] > 0;
 			if (!ok) {
 				n_bad++;
 				/* the first in the file's order */

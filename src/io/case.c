@@ -256,7 +256,9 @@ static const key_desc_t keys[] = {
 	INT_KEY("partition", "seed", seed, 0, INT_MAX, "0", NULL, "Seed of the partitioner."),
 
 	TEXT_KEY("runtime", "sched", T_WORD, sched, "", NULL,
-		 "StarPU scheduler (eager, lws, dmda, ...); empty: STARPU_SCHED or StarPU's default."),
+		 "StarPU scheduler (eager, lws, dmdas, ...; STARPU_SCHED wins); empty: lws with one kind of "
+		 "worker, dmdas with CPU and CUDA workers. modular-heteroprio-heft is refused (StarPU 1.3.10 runs "
+		 "none of fvstar's tasks under it)."),
 	INT_KEY("runtime", "ncpu", ncpu, -1, 1 << 16, "-1", NULL,
 		"CPU workers; -1: STARPU_NCPU if set, else none when a GPU is used (a GPU runs a stage 40x "
 		"faster than 16 cores, and equal blocks on the cores would hold it back), else all cores."),

@@ -292,7 +292,7 @@ FV_HD void fv_k_implicit_update(const fv_view_t *v, const fv_params_t *P, const 
 	fv_k_load(dq, nc, c, d);
 	/* max_update: at most that relative change of density and energy */
 	if (P->max_update > 0) {
-		fv_real_t r0 = FV_MAX(d[0], -d[0]), r4 = FV_MAX(d[4], -d[4]);
+		fv_real_t r0 = FV_FABS(d[0]), r4 = FV_FABS(d[4]);
 		if (r0 > P->max_update * qc[0])
 			a = FV_MIN(a, P->max_update * qc[0] / r0);
 		if (r4 > P->max_update * qc[4])

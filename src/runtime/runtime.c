@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "codelets/smoke/smoke.h"
 #include "config.h"
+#include "fvstar/output.h"
 #include "fvstar/types.h"
 
 #ifdef FV_HAVE_CUDA
@@ -51,21 +51,7 @@ void fv_runtime_opts_default(fv_runtime_opts_t *o)
 /* mkdir -p of a directory that must end up writable. */
 static int writable_dir(const char *dir)
 {
-	char buf[4096];
-	size_t n = strlen(dir);
-	if (n == 0 || n >= sizeof buf)
-		return 0;
-	memcpy(buf, dir, n + 1);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(buf, 0700) != 0 && errno != EEXIST)
-				return 0;
-			*p = '/';
-		}
-	if (mkdir(buf, 0700) != 0 && errno != EEXIST)
-		return 0;
-	return access(buf, W_OK | X_OK) == 0;
+	return fv_output_mkdir(dir) == FV_OK && access(dir, W_OK | X_OK) == 0;
 }
 
 /* StarPU keeps its performance models and bus calibration under
