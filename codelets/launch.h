@@ -33,9 +33,9 @@ void fv_norms_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *
 /* implicit iterations: the diagonal (and dq = 0), one colour group's
  * sweep (a->cells_b .. a->cells_e), q += dq */
 void fv_diagonal_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *q, const fv_real_t *dt,
-			fv_real_t *diag, fv_real_t *dq, cudaStream_t st);
+			fv_op_t *diag, fv_real_t *dq, cudaStream_t st);
 void fv_sweep_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *q, const fv_real_t *res,
-		     const fv_real_t *diag, fv_real_t *dq, cudaStream_t st);
+		     const fv_op_t *diag, fv_real_t *dq, cudaStream_t st);
 void fv_implicit_update_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *dq, fv_real_t *q,
 			       cudaStream_t st);
 void fv_update_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *res, const fv_real_t *dt,

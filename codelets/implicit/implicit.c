@@ -6,16 +6,18 @@
 #include "codelets/common.h"
 #include "kernels/implicit.h"
 
-/* Operations per owned cell (about 5 faces): LU-SGS, a spectral radius per
- * face (15) and the sum; point-implicit, the flux Jacobian (60) and its
- * sum (30) per interior face, the 5x5 LU (80), and at a boundary face six
- * boundary fluxes of finite differences (250 each). Per face of a sweep:
- * two conversions (15 each), two Euler fluxes (25 each), a spectral radius
- * (15) and the sums (20); per cell the solve (10, or 50 for a block). */
+/* Operations per owned cell (about 4 faces): LU-SGS, a spectral radius per
+ * face (15) and the sum; point-implicit, per interior face two flux
+ * Jacobians (60 each), Roe's matrix applied to 5 columns (5 x 60) and the
+ * two blocks (50), the 5x5 LU (80), and at a boundary face six boundary
+ * fluxes of finite differences (250 each). Per face of a sweep: LU-SGS two
+ * conversions (15 each), two Euler fluxes (25 each), a spectral radius (15)
+ * and the sums (20); point, a 5x5 block product (50); per cell the solve
+ * (10, or 50 for a block). */
 #define FLOPS_DIAG_LUSGS 80.0
-#define FLOPS_DIAG_POINT 600.0
+#define FLOPS_DIAG_POINT 2000.0
 #define FLOPS_DIAG_BFACE 1500.0
-#define FLOPS_SWEEP_FACE 115.0
+#define FLOPS_SWEEP_FACE(point) ((point) ? 50.0 : 115.0)
 #define FLOPS_SWEEP_CELL(point) ((point) ? 50.0 : 10.0)
 #define FLOPS_UPDATE 30.0
 
@@ -58,7 +60,8 @@ fv_err_t fv_insert_sweep(fv_handle_t geo, fv_handle_t q, fv_handle_t res, fv_han
 	double cells = (double)(a->cells_e - a->cells_b);
 	double faces = a->L.n_owned > 0 ? cells * 2.0 * (a->L.n_faces - a->L.n_bfaces) / a->L.n_owned : 0.0;
 	return FV_SUBMIT(&sweep_cl, fv_group_name("sweep", a->group), a,
-			 FLOPS_SWEEP_FACE * faces + FLOPS_SWEEP_CELL(a->P.implicit == FV_IMPLICIT_POINT) * cells,
+			 FLOPS_SWEEP_FACE(a->P.implicit == FV_IMPLICIT_POINT) * faces +
+				 FLOPS_SWEEP_CELL(a->P.implicit == FV_IMPLICIT_POINT) * cells,
 			 FV_BUF(geo, STARPU_R), FV_BUF(q, STARPU_R), FV_BUF(res, STARPU_R), FV_BUF(diag, STARPU_R),
 			 FV_BUF(dq, STARPU_RW));
 }

@@ -6,8 +6,8 @@
 #include "codelets/common.h"
 #include "kernels/implicit.h"
 
-/* The diagonal of every owned cell; dq zeroed, ghosts included (the first
- * sweep starts from dq = 0). */
+/* The operator of every owned cell, by colour-group position; dq zeroed,
+ * ghosts included (the first sweep starts from dq = 0). */
 void fv_diagonal_cpu(void *buffers[], void *cl_arg)
 {
 	fv_task_args_t a;
@@ -15,11 +15,11 @@ void fv_diagonal_cpu(void *buffers[], void *cl_arg)
 	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
 	const fv_real_t *q = FV_PTR(1, const fv_real_t);
 	const fv_real_t *dt = FV_PTR(2, const fv_real_t);
-	fv_real_t *diag = FV_PTR(3, fv_real_t);
+	fv_op_t *diag = FV_PTR(3, fv_op_t);
 	fv_real_t *dq = FV_PTR(4, fv_real_t);
 	memset(dq, 0, (size_t)FV_NVAR * v.n_cells * sizeof *dq);
-	for (fv_idx_t c = 0; c < v.n_owned; c++)
-		fv_k_diagonal(&v, &a.P, q, dt, diag, c);
+	for (fv_idx_t i = 0; i < v.n_owned; i++)
+		fv_k_diagonal(&v, &a.P, q, dt, diag, i);
 }
 
 /* The cells of the task's colour group, in increasing id (they share no
@@ -31,10 +31,10 @@ void fv_sweep_cpu(void *buffers[], void *cl_arg)
 	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
 	const fv_real_t *q = FV_PTR(1, const fv_real_t);
 	const fv_real_t *res = FV_PTR(2, const fv_real_t);
-	const fv_real_t *diag = FV_PTR(3, const fv_real_t);
+	const fv_op_t *diag = FV_PTR(3, const fv_op_t);
 	fv_real_t *dq = FV_PTR(4, fv_real_t);
 	for (fv_idx_t i = a.cells_b; i < a.cells_e; i++)
-		fv_k_sweep(&v, &a.P, q, res, diag, dq, v.cell_group[i]);
+		fv_k_sweep(&v, &a.P, q, res, diag, dq, i);
 }
 
 void fv_implicit_update_cpu(void *buffers[], void *cl_arg)

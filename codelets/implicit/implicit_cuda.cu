@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* CUDA: the implicit iteration's cell loops, one thread per cell: the
- * diagonal of each owned cell, the Gauss-Seidel update of each cell of one
+ * operator of each owned cell (by colour-group position), the Gauss-Seidel update of each cell of one
  * colour group (its cells share no face: a thread writes its own cell's dq
  * and reads only other groups' cells, no race), q += dq. */
 #include "codelets/cuda_common.cuh"
@@ -10,7 +10,7 @@ struct diagonal_body {
 	fv_view_t v;
 	fv_params_t P;
 	const fv_real_t *q, *dt;
-	fv_real_t *diag;
+	fv_op_t *diag;
 	__device__ void operator()(fv_idx_t c) const { fv_k_diagonal(&v, &P, q, dt, diag, c); }
 };
 
@@ -18,9 +18,10 @@ struct sweep_body {
 	fv_view_t v;
 	fv_params_t P;
 	fv_idx_t b;
-	const fv_real_t *q, *res, *diag;
+	const fv_real_t *q, *res;
+	const fv_op_t *diag;
 	fv_real_t *dq;
-	__device__ void operator()(fv_idx_t i) const { fv_k_sweep(&v, &P, q, res, diag, dq, v.cell_group[b + i]); }
+	__device__ void operator()(fv_idx_t i) const { fv_k_sweep(&v, &P, q, res, diag, dq, b + i); }
 };
 
 struct implicit_update_body {
@@ -32,7 +33,7 @@ struct implicit_update_body {
 };
 
 extern "C" void fv_diagonal_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *q, const fv_real_t *dt,
-				   fv_real_t *diag, fv_real_t *dq, cudaStream_t st)
+				   fv_op_t *diag, fv_real_t *dq, cudaStream_t st)
 {
 	fv_view_t v = fv_view_make(geo, &a->L);
 	cudaMemsetAsync(dq, 0, (size_t)FV_NVAR * v.n_cells * sizeof *dq, st);
@@ -40,7 +41,7 @@ extern "C" void fv_diagonal_launch(const fv_task_args_t *a, const void *geo, con
 }
 
 extern "C" void fv_sweep_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *q, const fv_real_t *res,
-				const fv_real_t *diag, fv_real_t *dq, cudaStream_t st)
+				const fv_op_t *diag, fv_real_t *dq, cudaStream_t st)
 {
 	fv_view_t v = fv_view_make(geo, &a->L);
 	fv_cuda_items(a->cells_e - a->cells_b, sweep_body{v, a->P, a->cells_b, q, res, diag, dq}, st);
@@ -54,9 +55,9 @@ extern "C" void fv_implicit_update_launch(const fv_task_args_t *a, const void *g
 }
 
 FV_CUDA_FUNC(fv_diagonal_cuda, fv_diagonal_launch(&a, FV_PTR(0, void), FV_PTR(1, const fv_real_t),
-						  FV_PTR(2, const fv_real_t), FV_PTR(3, fv_real_t), FV_PTR(4, fv_real_t),
+						  FV_PTR(2, const fv_real_t), FV_PTR(3, fv_op_t), FV_PTR(4, fv_real_t),
 						  FV_CUDA_STREAM))
 FV_CUDA_FUNC(fv_sweep_cuda, fv_sweep_launch(&a, FV_PTR(0, void), FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t),
-					    FV_PTR(3, const fv_real_t), FV_PTR(4, fv_real_t), FV_CUDA_STREAM))
+					    FV_PTR(3, const fv_op_t), FV_PTR(4, fv_real_t), FV_CUDA_STREAM))
 FV_CUDA_FUNC(fv_implicit_update_cuda, fv_implicit_update_launch(&a, FV_PTR(0, void), FV_PTR(1, const fv_real_t),
 								FV_PTR(2, fv_real_t), FV_CUDA_STREAM))

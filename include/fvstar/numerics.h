@@ -57,6 +57,7 @@ typedef struct fv_numerics {
 	int limiter;            /* fv_limiter_t */
 	double limiter_k;
 	int limiter_freeze;     /* > 0: keep the limiter of that iteration after it */
+	double limiter_freeze_drop; /* > 0: keep it once the residual dropped that many orders */
 	int limiter_vars;       /* fv_limiter_vars_t */
 	int rk;                 /* 1 (forward Euler), 2 or 3 stages (SSP) */
 	double cfl;

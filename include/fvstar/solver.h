@@ -27,6 +27,8 @@ typedef struct fv_solver_opts {
 	int snapshot_every;     /* > 0: keep copies of the state of every such
 	                           iteration (two, where the state lives), the last
 	                           good one for a diverged run; 0: none */
+	double res0_rho;        /* the density residual that limiter_freeze_drop counts
+	                           from (a restart's first iteration); 0: this run's first */
 } fv_solver_opts_t;
 
 /* One finished iteration, handed to the caller in order. */
@@ -39,6 +41,7 @@ typedef struct fv_iter_info {
 	double moment[3];       /* its moment about the moment centre */
 	double wall;            /* seconds since fv_solver_run started */
 	double cfl;             /* the CFL the iteration ran with (ramped in implicit runs) */
+	int limiter_frozen;     /* the iteration reused the limiter of an earlier one */
 } fv_iter_info_t;
 
 /* Return non-zero to stop after this iteration. */

@@ -29,6 +29,7 @@ typedef struct run_ctx {
 	int forces;             /* the case has force markers */
 	double coef[FV_NCOEF];  /* last CD, CS, CL, CMx, CMy, CMz */
 	int first_iter;
+	int frozen_at;          /* the first iteration with a frozen limiter (0: none) */
 	fv_err_t err;           /* a failed history write stops the run */
 } run_ctx_t;
 
@@ -54,6 +55,12 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 		r->have_res0 = 1;
 	}
 	drop = log10(r->res0[0] / (info->res[0] > 0 ? info->res[0] : 1e-300));
+	if (info->limiter_frozen && !r->frozen_at) {
+		r->frozen_at = info->iter;
+		if (r->c->progress_every > 0)
+			fprintf(stderr, "fvstar: the limiter is frozen from iteration %d on (residual %.2f orders down)\n",
+				info->iter, drop);
+	}
 	row[0] = info->iter;
 	row[1] = r->wall_before + info->wall;
 	row[2] = info->t;
@@ -179,6 +186,7 @@ static json_t *summary_json(const fv_case_t *c, const fv_mesh_t *m, int nb, cons
 	json_object_set_new(root, "final_residuals", fv_json_reals(r->last_res, 5));
 	json_object_set_new(root, "residual_drop_orders",
 			    fv_json_real(r->have_res0 && r->last_res[0] > 0 ? log10(r->res0[0] / r->last_res[0]) : 0));
+	json_object_set_new(root, "limiter_frozen_from", json_integer(r->frozen_at));
 	json_object_set_new(root, "wall_seconds", fv_json_real(wall));
 	json_object_set_new(root, "seconds_per_iteration", fv_json_real(iters > 0 ? wall / iters : 0));
 	json_object_set_new(root, "rk_stages", json_integer(n_stages));
@@ -411,6 +419,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		t0 = rs.time;
 		memcpy(r.res0, rs.res0, sizeof r.res0);
 		r.have_res0 = 1;
+		so.res0_rho = rs.res0[0];
 		fv_restart_free(&rs);
 		fprintf(stderr, "fvstar: continuing from %s at iteration %d\n", c.restart_from, first);
 	} else {

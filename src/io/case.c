@@ -184,6 +184,13 @@ static const key_desc_t keys[] = {
 		"Iteration after which the limiter is no longer recomputed (its last values are kept), as "
 		"SU2's LIMITER_ITER, so that a steady residual keeps falling; 0: never. A run continued "
 		"from a restart past it computes the limiter once at its first iteration."),
+	REAL_KEY("numerics", "limiter_freeze_drop", num.limiter_freeze_drop, 0, 0, 300, 0, "0", NULL,
+		 "Orders of magnitude the density residual must have dropped below its first-iteration "
+		 "value for the limiter to be frozen from then on (as limiter_freeze, but found by the "
+		 "run: the Venkatakrishnan limiter's switching otherwise holds a transonic residual in a "
+		 "limit cycle a few orders down); decided from the residual of the iteration 4 before, "
+		 "known when an iteration is submitted, so every scheduler freezes at the same "
+		 "iteration; 0: off."),
 	ENUM_KEY("numerics", "limiter_vars", num.limiter_vars, limiter_vars, NULL, "pressure",
 		 "pressure: one limiter per cell from the local min/max of pressure, applied to every "
 		 "variable (as in the papers); all: one limiter per variable."),

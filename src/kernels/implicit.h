@@ -30,7 +30,9 @@
  *   point-implicit: M_f = |A~_f| |S_f|, Roe's dissipation matrix at the Roe
  *     average of q_i and q_j (fv_roe_dissipation, the flux's entropy fix:
  *     the first-order Jacobian of the Roe flux with the averages frozen),
- *     and the 5x5 block D_i = V/dt I + sum_interior 1/2 (A_i.S_f + M_f) +
+ *     the off-diagonal product linear, dF_j - M_f dq_j = (A_j.S_f - M_f)
+ *     dq_j, its 5x5 block O_f = 1/2 (A_j.S_f - M_f) stored per face of the
+ *     cell, and the 5x5 block D_i = V/dt I + sum_interior 1/2 (A_i.S_f + M_f) +
  *     sum_boundary dF_b/dq_i, A the Euler flux Jacobian
  *     (fv_euler_jacobian) and dF_b/dq_i the Jacobian of the boundary
  *     condition's flux (fv_k_boundary_flux at the cell's state): exact for
@@ -42,13 +44,44 @@
  * Boundary faces bring no off-diagonal term (their Jacobian is in D_i), nor
  * do ghost cells during a sweep: their dq is what the last halo exchange
  * brought (block Jacobi between blocks).
+ *
+ * The operator is stored by position in the colour groups (i, the index
+ * into cell_group, whose groups are contiguous ranges), nv values per
+ * position, interleaved by 8 positions (fv_op_at):
+ *
+ *   position i:  [i / 8][value m < nv][i % 8]
+ *
+ *   LU-SGS: nv = 1, the scalar diagonal;
+ *   point:  nv = 25 (1 + max_faces): m < 25 D_i's LU factors, then for
+ *           each face k of the cell's face list the 25 values of its O
+ *           (zero at a boundary face).
+ *
+ * The threads of a GPU sweep handle consecutive positions, so each load of
+ * a warp reads four runs of 8 consecutive values (whole 32-byte sectors);
+ * a CPU task walks the positions in order, and the 8 positions of a run
+ * share each 64-byte line, one stream in memory instead of nv. A sweep
+ * reads per cell its blocks and its neighbours' dq: a block product per
+ * face instead of two Euler fluxes, two conversions and a Roe dissipation
+ * (bench/results/2026-11-25-implicit-m6.md).
  */
 
-/* Values of the diagonal per owned cell. */
-#define FV_DIAG_POINT 25
-static inline int fv_diag_values(int implicit)
+#define FV_BLOCK 25
+#define FV_OP_W 8
+/* The stored operator is fv_op_t (task.h), single precision. */
+/* Values per position: max_faces the most faces of an owned cell. */
+FV_HD size_t fv_op_values(int implicit, int max_faces)
 {
-	return implicit == FV_IMPLICIT_POINT ? FV_DIAG_POINT : 1;
+	return implicit == FV_IMPLICIT_POINT ? (size_t)FV_BLOCK * (size_t)(1 + max_faces) : 1;
+}
+/* The first value of position i (value m is FV_OP_W * m further). */
+FV_HD size_t fv_op_at(fv_idx_t i, size_t nv)
+{
+	return (size_t)(i / FV_OP_W) * nv * FV_OP_W + (size_t)(i % FV_OP_W);
+}
+/* The operator's length in fv_op_t for n_owned positions. */
+static inline size_t fv_op_size(int implicit, int max_faces, fv_idx_t n_owned)
+{
+	return ((size_t)n_owned + FV_OP_W - 1) / FV_OP_W * FV_OP_W * fv_op_values(implicit, max_faces);
 }
 
 /* LU factors in place of a row-major 5x5 matrix (unit lower L below the
@@ -80,16 +113,21 @@ FV_HD void fv_lu5_solve(const fv_real_t lu[25], fv_real_t x[5])
 	}
 }
 
-/* The cell across face k of owned cell c's face list (-1: boundary), and
+/* The cell across face k of owned cell c's face list (-1: boundary); with
  * the face's area vector pointing out of c. */
-FV_HD fv_idx_t fv_k_across(const fv_view_t *v, fv_idx_t c, fv_idx_t k, fv_real_t s[3])
+FV_HD fv_idx_t fv_k_nbr(const fv_view_t *v, fv_idx_t c, fv_idx_t k)
 {
 	fv_idx_t f = v->cell_face[k], o = v->face_cell[2 * (size_t)f], nb = v->face_cell[2 * (size_t)f + 1];
-	fv_k_face_vec(v->face_area, v->n_faces, f, s);
+	return o == c ? nb : o;
+}
+
+FV_HD fv_idx_t fv_k_across(const fv_view_t *v, fv_idx_t c, fv_idx_t k, fv_real_t s[3])
+{
+	fv_k_face_vec(v->face_area, v->n_faces, v->cell_face[k], s);
 	if (v->cell_face_sign[k] < 0)
 		for (int d = 0; d < 3; d++)
 			s[d] = -s[d];
-	return o == c ? nb : o;
+	return fv_k_nbr(v, c, k);
 }
 
 /* dp/dq at the primitive state w: ((g-1)|u|^2/2, -(g-1) u, g-1). */
@@ -173,14 +211,16 @@ FV_HD void fv_k_add_boundary_jacobian(const fv_params_t *P, int kind, const fv_r
 	}
 }
 
-/* The diagonal of owned cell c from the state q (local cells) and the
- * local step dt: diag[m * n_owned + c], m < fv_diag_values(P->implicit). */
+/* The operator of the owned cell at colour-group position i (c =
+ * cell_group[i]) from the state q (local cells) and the local step dt,
+ * stored as the layout above says. */
 FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real_t *q, const fv_real_t *dt,
-			 fv_real_t *diag, fv_idx_t c)
+			 fv_op_t *op, fv_idx_t i)
 {
 	fv_real_t qc[FV_NVAR], wc[FV_NVAR], s[3];
 	const fv_real_t half = (fv_real_t)0.5;
-	fv_idx_t no = v->n_owned;
+	fv_idx_t c = v->cell_group[i];
+	op += fv_op_at(i, fv_op_values(P->implicit, v->max_faces));
 	fv_k_load(q, v->n_cells, c, qc);
 	fv_cons_to_prim(qc, P->gamma, wc);
 	fv_real_t vdt = v->cell_vol[c] / dt[c];
@@ -190,57 +230,82 @@ FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real
 			fv_k_across(v, c, k, s);
 			lam += fv_spectral_radius(wc, s, P->gamma);
 		}
-		diag[c] = vdt + half * P->omega * lam;
+		op[0] = (fv_op_t)(vdt + half * P->omega * lam);
 		return;
 	}
-	fv_real_t D[25];
-	for (int m = 0; m < 25; m++)
+	fv_real_t D[FV_BLOCK];
+	for (int m = 0; m < FV_BLOCK; m++)
 		D[m] = m % 6 == 0 ? vdt : (fv_real_t)0;
-	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
+	fv_idx_t k0 = v->cell_face_off[c];
+	for (fv_idx_t k = k0; k < v->cell_face_off[c + 1]; k++) {
+		fv_op_t *O = op + (size_t)(1 + k - k0) * FV_BLOCK * FV_OP_W;
 		fv_idx_t j = fv_k_across(v, c, k, s);
 		if (j < 0) {
 			fv_k_add_boundary_jacobian(P, v->bface_bc[v->cell_face[k]], qc, wc, s, D);
+			for (int m = 0; m < FV_BLOCK; m++)
+				O[m * FV_OP_W] = 0;
 			continue;
 		}
-		fv_real_t A[25], qj[FV_NVAR], wj[FV_NVAR];
+		fv_real_t A[FV_BLOCK], Aj[FV_BLOCK], qj[FV_NVAR], wj[FV_NVAR];
 		fv_k_load(q, v->n_cells, j, qj);
 		fv_cons_to_prim(qj, P->gamma, wj);
 		fv_euler_jacobian(wc, s, P->gamma, A);
-		for (int m = 0; m < 25; m++)
-			D[m] += half * A[m];
-		/* |A~| column by column */
+		fv_euler_jacobian(wj, s, P->gamma, Aj);
+		/* |A~| column by column: into D with +, into O with - */
 		fv_roe_matrix_t rm;
 		fv_roe_matrix(wc, wj, s, P->gamma, P->entropy_fix, &rm);
 		for (int col = 0; col < FV_NVAR; col++) {
 			fv_real_t e[FV_NVAR] = {0, 0, 0, 0, 0}, mcol[FV_NVAR];
 			e[col] = 1;
 			fv_roe_matrix_apply(&rm, P->gamma, e, mcol);
-			for (int r = 0; r < FV_NVAR; r++)
-				D[r * 5 + col] += half * mcol[r];
+			for (int r = 0; r < FV_NVAR; r++) {
+				D[r * 5 + col] += half * (A[r * 5 + col] + mcol[r]);
+				O[(r * 5 + col) * FV_OP_W] = (fv_op_t)(half * (Aj[r * 5 + col] - mcol[r]));
+			}
 		}
 	}
 	fv_lu5_factor(D);
-	for (int m = 0; m < 25; m++)
-		diag[(size_t)m * no + c] = D[m];
+	for (int m = 0; m < FV_BLOCK; m++)
+		op[m * FV_OP_W] = (fv_op_t)D[m];
 }
 
-/* The Gauss-Seidel update of owned cell c: dq_c from -R_c and the current
- * dq of its neighbours (dq over the local cells, ghosts included). */
+/* The Gauss-Seidel update of the owned cell at colour-group position i:
+ * dq_c from -R_c and the current dq of its neighbours (dq over the local
+ * cells, ghosts included). LU-SGS applies the Rusanov split matrix-free
+ * (from q); point-implicit the stored blocks. */
 FV_HD void fv_k_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t *q, const fv_real_t *res,
-		      const fv_real_t *diag, fv_real_t *dq, fv_idx_t c)
+		      const fv_op_t *op, fv_real_t *dq, fv_idx_t i)
 {
 	const fv_real_t half = (fv_real_t)0.5;
-	fv_idx_t no = v->n_owned, nc = v->n_cells;
-	int point = P->implicit == FV_IMPLICIT_POINT;
-	fv_real_t r[FV_NVAR], wc[FV_NVAR];
+	fv_idx_t no = v->n_owned, nc = v->n_cells, c = v->cell_group[i];
+	fv_real_t r[FV_NVAR];
+	op += fv_op_at(i, fv_op_values(P->implicit, v->max_faces));
 	for (int m = 0; m < FV_NVAR; m++)
 		r[m] = -res[(size_t)m * no + c];
-	if (point) {
-		fv_real_t qc[FV_NVAR];
-		fv_k_load(q, nc, c, qc);
-		fv_cons_to_prim(qc, P->gamma, wc);
+	fv_idx_t k0 = v->cell_face_off[c];
+	if (P->implicit == FV_IMPLICIT_POINT) {
+		for (fv_idx_t k = k0; k < v->cell_face_off[c + 1]; k++) {
+			fv_idx_t j = fv_k_nbr(v, c, k);
+			if (j < 0)
+				continue;
+			fv_real_t dqj[FV_NVAR];
+			fv_k_load(dq, nc, j, dqj);
+			const fv_op_t *O = op + (size_t)(1 + k - k0) * FV_BLOCK * FV_OP_W;
+			for (int rr = 0; rr < FV_NVAR; rr++) {
+				fv_real_t acc = 0;
+				for (int m = 0; m < FV_NVAR; m++)
+					acc += (fv_real_t)O[(rr * 5 + m) * FV_OP_W] * dqj[m];
+				r[rr] -= acc;
+			}
+		}
+		fv_real_t D[FV_BLOCK];
+		for (int m = 0; m < FV_BLOCK; m++)
+			D[m] = (fv_real_t)op[m * FV_OP_W];
+		fv_lu5_solve(D, r);
+		fv_k_store(dq, nc, c, r);
+		return;
 	}
-	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
+	for (fv_idx_t k = k0; k < v->cell_face_off[c + 1]; k++) {
 		fv_real_t s[3], qj[FV_NVAR], dqj[FV_NVAR], q1[FV_NVAR], w0[FV_NVAR], w1[FV_NVAR], f0[FV_NVAR], f1[FV_NVAR];
 		fv_idx_t j = fv_k_across(v, c, k, s);
 		if (j < 0)
@@ -253,27 +318,13 @@ FV_HD void fv_k_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 		fv_cons_to_prim(q1, P->gamma, w1);
 		fv_euler_flux(w0, s, P->gamma, f0);
 		fv_euler_flux(w1, s, P->gamma, f1);
-		if (point) {
-			fv_real_t md[FV_NVAR];
-			fv_roe_dissipation(wc, w0, s, P->gamma, P->entropy_fix, dqj, md);
-			for (int m = 0; m < FV_NVAR; m++)
-				r[m] -= half * (f1[m] - f0[m] - md[m]);
-			continue;
-		}
 		fv_real_t lam = P->omega * fv_spectral_radius(w0, s, P->gamma);
 		for (int m = 0; m < FV_NVAR; m++)
 			r[m] -= half * (f1[m] - f0[m] - lam * dqj[m]);
 	}
-	if (point) {
-		fv_real_t D[25];
-		for (int m = 0; m < 25; m++)
-			D[m] = diag[(size_t)m * no + c];
-		fv_lu5_solve(D, r);
-	} else {
-		fv_real_t id = (fv_real_t)1 / diag[c];
-		for (int m = 0; m < FV_NVAR; m++)
-			r[m] *= id;
-	}
+	fv_real_t id = (fv_real_t)1 / (fv_real_t)op[0];
+	for (int m = 0; m < FV_NVAR; m++)
+		r[m] *= id;
 	fv_k_store(dq, nc, c, r);
 }
 

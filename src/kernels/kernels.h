@@ -79,6 +79,13 @@ FV_HD void fv_k_minmax(fv_real_t *p, fv_real_t x, int max, int atomic)
 }
 
 /* Scalars every stage may need; passed by value with each task. */
+/* The implicit operator's storage (kernels/implicit.h): single precision,
+ * since it only preconditions (the residual, the update and so the
+ * converged state stay in fv_real_t; the blocks are formed and solved in
+ * fv_real_t), and a sweep, bound by memory on the CPU and the GPU alike,
+ * reads half the bytes. */
+typedef float fv_op_t;
+
 typedef struct fv_params {
 	fv_real_t gamma;
 	fv_real_t entropy_fix;

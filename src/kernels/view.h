@@ -35,6 +35,7 @@ extern "C" {
 typedef struct fv_layout {
 	fv_idx_t n_owned, n_cells, n_faces, n_bfaces, n_nodes;
 	int n_nbr;
+	int max_faces;          /* the most faces of an owned cell */
 	size_t bytes;
 	size_t face_cell, face_area, face_ctr, face_node_off, face_node, bface_bc, bface_force;
 	size_t cell_face_off, cell_face, cell_face_sign, cell_vol, cell_ctr;
@@ -48,6 +49,7 @@ typedef struct fv_layout {
 
 typedef struct fv_view {
 	fv_idx_t n_owned, n_cells, n_faces, n_bfaces, n_nodes;
+	int max_faces;
 	const fv_idx_t *face_cell;
 	const fv_real_t *face_area, *face_ctr;
 	const fv_idx_t *face_node_off, *face_node;
@@ -75,6 +77,7 @@ static inline fv_view_t fv_view_make(const void *blob, const fv_layout_t *L)
 	v.n_faces = L->n_faces;
 	v.n_bfaces = L->n_bfaces;
 	v.n_nodes = L->n_nodes;
+	v.max_faces = L->max_faces;
 	v.face_cell = FV_VIEW_AT(blob, L->face_cell, fv_idx_t);
 	v.face_area = FV_VIEW_AT(blob, L->face_area, fv_real_t);
 	v.face_ctr = FV_VIEW_AT(blob, L->face_ctr, fv_real_t);

@@ -155,6 +155,9 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	L->n_bfaces = bk->n_bfaces;
 	L->n_nodes = bk->n_nodes;
 	L->n_nbr = bk->n_nbr;
+	for (fv_idx_t c = 0; c < bk->n_owned; c++)
+		if (bk->cell_face_off[c + 1] - bk->cell_face_off[c] > L->max_faces)
+			L->max_faces = bk->cell_face_off[c + 1] - bk->cell_face_off[c];
 	L->has_cell_node = cell_nodes;
 	L->has_gradient_weights = gg;
 #define PLACE(field, bytes) (L->field = o, o = align64(o + (bytes)))

@@ -74,6 +74,9 @@ struct fv_solver {
 	double cfl;
 	double res_rho[RING], cfl_of[RING];
 	double res_best;        /* cfl_ramp = growth: the reference residual */
+	double res_first;       /* the density residual of this run's first iteration */
+	int frozen_of[RING];    /* the iteration ran with a frozen limiter */
+	int freeze_hit;         /* limiter_freeze_drop reached (from the lagged residual) */
 	int first_iter, last_done;
 };
 
@@ -97,6 +100,13 @@ void fv_solver_opts_default(fv_solver_opts_t *o)
 	o->lookahead = 3;
 }
 
+/* Registered fields are arrays of fv_real_t: the implicit operator's n
+ * fv_op_t values rounded up to whole ones. */
+static size_t op_reals(size_t n)
+{
+	return (n * sizeof(fv_op_t) + sizeof(fv_real_t) - 1) / sizeof(fv_real_t);
+}
+
 static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
 {
 	block_data_t *d = &s->b[bk->id];
@@ -105,11 +115,11 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
 	int mm = s->o.num.lim_sum != FV_SUM_GATHER && s->o.num.order == 2 && s->o.num.limiter != FV_LIMITER_NONE;
 	size_t snap = s->o.snapshot_every > 0 ? FV_NVAR * nc : 1;
 	int imp = s->P.implicit;
-	const size_t n[N_FIELDS] = {FV_NVAR * nc, FV_NVAR * no, FV_NVAR * nc, FV_NVAR * nn, 3 * FV_NVAR * nc,
-				    FV_NVAR * nc, mm ? 2 * FV_NVAR * no : 1, FV_NVAR * no, no, snap, snap,
-				    imp ? FV_NVAR * nc : 1, imp ? (size_t)fv_diag_values(imp) * no : 1};
 	fv_geo_colors_t colors;
 	FV_CALL(fv_geo_build(bk, &s->o, n_markers, fv_runtime_alloc, &d->L, &d->geo_mem, &colors));
+	const size_t n[N_FIELDS] = {FV_NVAR * nc, FV_NVAR * no, FV_NVAR * nc, FV_NVAR * nn, 3 * FV_NVAR * nc,
+				    FV_NVAR * nc, mm ? 2 * FV_NVAR * no : 1, FV_NVAR * no, no, snap, snap,
+				    imp ? FV_NVAR * nc : 1, imp ? op_reals(fv_op_size(imp, d->L.max_faces, bk->n_owned)) : 1};
 	/* 64-byte elements (the blob's alignment): a vector's element count is
 	 * 32-bit, and the blob of a 20M-cell block passes 4 GB */
 	FV_CHECK(d->L.bytes % 64 == 0, FV_ERR_MEM, "block %d: geometry of %zu bytes", bk->id, d->L.bytes);
@@ -159,6 +169,7 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 		s->o.snapshot_every = s->o.lookahead + 3;
 	fv_geo_params(o, &s->P, &s->n_stages, s->rk_a, s->rk_b);
 	s->cfl = o->num.cfl;
+	s->res_first = o->res0_rho;
 	FV_CALL(fv_calloc(&s->b, (size_t)n_blocks, sizeof *s->b, "block data"));
 	for (int b = 0; b < n_blocks; b++) {
 		FV_CHECK(blocks[b].id == b, FV_ERR_ARG, "block %d has id %d", b, blocks[b].id);
@@ -365,6 +376,22 @@ static fv_err_t ramp_cfl(fv_solver_t *s, int n)
 	return FV_OK;
 }
 
+/* limiter_freeze_drop: whether the density residual of iteration n - lag
+ * (the lag of ramp_cfl: known when n is submitted, whatever the timing)
+ * lies that many orders below this run's first; once it does, the limiter
+ * stays frozen for the rest of the run. */
+static fv_err_t freeze_by_drop(fv_solver_t *s, int n)
+{
+	int lag = s->o.lookahead + 1 < RING - 1 ? s->o.lookahead + 1 : RING - 1, m = n - lag;
+	if (s->o.num.limiter_freeze_drop <= 0 || s->freeze_hit || m < s->first_iter)
+		return FV_OK;
+	FV_CHECK(m <= s->last_done, FV_ERR_RUNTIME, "iteration %d submitted before iteration %d was done", n, m);
+	double r = s->res_rho[m % RING];
+	if (s->res_first > 0 && r > 0 && log10(s->res_first / r) >= s->o.num.limiter_freeze_drop)
+		s->freeze_hit = 1;
+	return FV_OK;
+}
+
 static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 {
 	int slot = iter % RING;
@@ -373,10 +400,14 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 	s->P.cfl = (fv_real_t)s->cfl;
 	s->P.order = iter <= s->o.num.first_order ? 1 : s->o.num.order;
 	s->cfl_of[slot] = s->cfl;
-	/* past limiter_freeze the last limiter (owned and ghost values)
-	 * stays; a solver that has not computed one yet (a run continued
-	 * from a restart) computes it once */
-	int frozen = s->o.num.limiter_freeze > 0 && iter > s->o.num.limiter_freeze && s->phi_valid;
+	/* past limiter_freeze, or once the residual has dropped
+	 * limiter_freeze_drop orders, the last limiter (owned and ghost
+	 * values) stays; a solver that has not computed one yet (a run
+	 * continued from a restart) computes it once */
+	FV_CALL(freeze_by_drop(s, iter));
+	int frozen = ((s->o.num.limiter_freeze > 0 && iter > s->o.num.limiter_freeze) || s->freeze_hit) &&
+		     s->phi_valid;
+	s->frozen_of[slot] = frozen;
 	for (int rk = 0; rk < s->n_stages; rk++)
 		for (int st = 0; st < FV_N_STAGES; st++) {
 			if (!fv_stage_runs(st, &s->P, rk, !frozen))
@@ -477,7 +508,10 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		info.t = sums[FV_NORM_T];
 		info.dt = sums[FV_NORM_DT];
 		info.cfl = s->cfl_of[next_done % RING];
+		info.limiter_frozen = s->frozen_of[next_done % RING];
 		s->res_rho[next_done % RING] = info.res[0];
+		if (s->res_first <= 0)
+			s->res_first = info.res[0];
 		s->last_done = next_done;
 		*done = next_done;
 		next_done++;
