@@ -27,6 +27,8 @@ typedef struct fv_solver_opts {
 	int snapshot_every;     /* > 0: keep copies of the state of every such
 	                           iteration (two, where the state lives), the last
 	                           good one for a diverged run; 0: none */
+	int trace_from;         /* traced runs: recording starts when this
+	                           iteration is submitted; 0: the first run's first */
 } fv_solver_opts_t;
 
 /* One finished iteration, handed to the caller in order. */

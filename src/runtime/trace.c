@@ -20,6 +20,11 @@
 
 #define PATH_MAX_ 4096
 
+static fv_err_t shift_times(const char *dir);
+
+static int tracing;   /* this run records a trace */
+static int recording; /* between fv_runtime_trace_start and _stop */
+
 /*
  * Traces: the plain StarPU library is loaded by default (FxT costs time
  * even when not tracing); a traced run re-executes itself with the FxT
@@ -62,10 +67,91 @@ fv_err_t fv_runtime_trace_prepare(const char *dir, int argc, char **argv)
 	snprintf(prefix, sizeof prefix, "%s/", dir);
 	setenv("STARPU_FXT_PREFIX", prefix, 1);
 	setenv("STARPU_FXT_TRACE", "1", 1);
+	/* FxT keeps only its meta events (workers, memory nodes) until
+	 * fv_runtime_trace_start: a 3-iteration wedge run otherwise records
+	 * 250 ms of which its iterations are the last 10 */
+	starpu_fxt_autostart_profiling(0);
+	tracing = 1;
 	return FV_OK;
 }
 
-fv_err_t fv_runtime_trace_convert(const char *dir)
+int fv_runtime_tracing(void)
+{
+	return tracing;
+}
+
+void fv_runtime_trace_start(void)
+{
+	if (!tracing || recording)
+		return;
+	/* what was submitted before (state upload, first snapshot, earlier
+	 * iterations) runs outside the trace */
+	starpu_task_wait_for_all();
+	starpu_fxt_start_profiling();
+	starpu_fxt_trace_user_event_string("trace start");
+	recording = 1;
+}
+
+void fv_runtime_trace_stop(void)
+{
+	if (!recording)
+		return;
+	fv_runtime_trace_iteration(-1);
+	starpu_task_wait_for_all();
+	starpu_fxt_trace_user_event_string("trace stop");
+	starpu_fxt_stop_profiling();
+	recording = 0;
+}
+
+/* starpu_iteration_push levels open: 0, 1 (iteration), 2 (and step) */
+static int mark_depth;
+
+void fv_runtime_trace_iteration(int iter)
+{
+	char name[48];
+	if (!recording)
+		return;
+	for (; mark_depth > 0; mark_depth--)
+		starpu_iteration_pop();
+	if (iter < 0) {
+		/* StarPU 1.3.10's pop clears the level above the one it leaves,
+		 * so the outer number would stay on later tasks (the residual
+		 * read-back): a push of -1 ("none" in tasks.rec) and a pop
+		 * clear it */
+		starpu_iteration_push((unsigned long)-1);
+		starpu_iteration_pop();
+		return;
+	}
+	starpu_iteration_push((unsigned long)iter);
+	mark_depth = 1;
+	snprintf(name, sizeof name, "iteration %d", iter);
+	starpu_fxt_trace_user_event_string(name);
+}
+
+void fv_runtime_trace_step(int sub, const char *name)
+{
+	if (!recording || mark_depth < 1)
+		return;
+	if (mark_depth == 2)
+		starpu_iteration_pop();
+	starpu_iteration_push((unsigned long)sub);
+	mark_depth = 2;
+	starpu_fxt_trace_user_event_string(name);
+}
+
+int fv_runtime_trace_has_fxt(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+	while (d && !found && (e = readdir(d)))
+		found = strncmp(e->d_name, "prof_file_", 10) == 0;
+	if (d)
+		closedir(d);
+	return found;
+}
+
+fv_err_t fv_runtime_trace_convert(const char *dir, FILE *summary)
 {
 	char tool[PATH_MAX_], input[PATH_MAX_] = "";
 	DIR *d = opendir(dir);
@@ -94,7 +180,276 @@ fv_err_t fv_runtime_trace_convert(const char *dir)
 	}
 	FV_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0, FV_ERR_RUNTIME,
 		 "%s -i %s/%s failed (exit %d)", tool, dir, input, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	fprintf(stderr, "fvstar: trace in %s: paje.trace (ViTE), tasks.rec, dag.dot\n", dir);
+	FV_CALL(shift_times(dir));
+	if (!summary)
+		return FV_OK;
+	fprintf(stderr,
+		"fvstar: trace in %s: paje.trace (ViTE, pj_dump), tasks.rec, data.rec, dag.dot (StarVZ); "
+		"times from the recording start; 'fvstar trace %s' draws it\n",
+		dir, dir);
+	return fv_runtime_trace_summary(dir, summary);
+}
+
+/*
+ * Times from the recording start. starpu_fxt_tool counts from starpu_init,
+ * so the mesh, partition and solver set-up before the first traced
+ * iteration would fill the timeline (ViTE shows it all) with nothing
+ * recorded in it. Every time of paje.trace, tasks.rec and trace.rec
+ * becomes max(0, t - t0), t0 the "start_profiling" event: monotone, so
+ * Paje's time order holds, and the start-up's few meta events (worker
+ * containers, their initialisation) sit at 0. Run again on shifted files,
+ * it shifts by 0.
+ */
+#define MAX_EVENT_IDS 256
+
+/* the time of the start_profiling event in paje.trace, -1 when none */
+static double recording_start(FILE *f)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	double t0 = -1;
+	while (t0 < 0 && getline(&line, &cap, f) > 0) {
+		char *p = line, *end;
+		if (line[0] == '%' || !strstr(line, "\"start_profiling\""))
+			continue;
+		strtol(p, &end, 10);
+		double t = strtod(end, &p);
+		if (p != end)
+			t0 = t;
+	}
+	free(line);
+	return t0;
+}
+
+static double shifted(double t, double t0)
+{
+	return t > t0 ? t - t0 : 0.0;
+}
+
+/* Rewrites path line by line through fn into path.tmp, then renames it. */
+typedef struct paje_defs {
+	int time_first[MAX_EVENT_IDS]; /* event id -> its first field is the time */
+	int def, first_field;          /* the %EventDef being read */
+} paje_defs_t;
+
+static fv_err_t rewrite(const char *dir, const char *name, double t0,
+			void (*fn)(FILE *out, char *line, double t0, paje_defs_t *d))
+{
+	char path[PATH_MAX_ + 64], tmp[PATH_MAX_ + 80];
+	char *line = NULL;
+	size_t cap = 0;
+	paje_defs_t defs = {.def = -1};
+	FILE *in, *out;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	in = fopen(path, "r");
+	if (!in)
+		return FV_OK; /* starpu_fxt_tool writes trace.rec only in some versions */
+	out = fopen(tmp, "w");
+	if (!out) {
+		fclose(in);
+		return FV_ERROR(FV_ERR_IO, "%s: cannot write: %s", tmp, strerror(errno));
+	}
+	while (getline(&line, &cap, in) > 0)
+		fn(out, line, t0, &defs);
+	free(line);
+	fclose(in);
+	FV_CHECK(fclose(out) == 0 && rename(tmp, path) == 0, FV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
 	return FV_OK;
 }
 
+/* paje.trace: the header says which events have a time first
+ * ("%EventDef NAME ID" then "% Time date"); their time is the field after
+ * the event id. */
+static void paje_line(FILE *out, char *line, double t0, paje_defs_t *d)
+{
+	char *p = line, *end;
+	if (line[0] == '%') {
+		if (strncmp(line, "%EventDef", 9) == 0) {
+			char *id = line + strlen(line);
+			while (id > line && (id[-1] == '\n' || id[-1] == ' ' || id[-1] == '\t'))
+				id--;
+			while (id > line && id[-1] >= '0' && id[-1] <= '9')
+				id--;
+			d->def = atoi(id);
+			d->first_field = 1;
+		} else if (d->def >= 0 && d->def < MAX_EVENT_IDS && d->first_field &&
+			   strncmp(line, "%EndEventDef", 12) != 0) {
+			d->time_first[d->def] = strstr(line, "Time") != NULL && strstr(line, "date") != NULL;
+			d->first_field = 0;
+		}
+		fputs(line, out);
+		return;
+	}
+	long id = strtol(p, &end, 10);
+	if (end == p || id < 0 || id >= MAX_EVENT_IDS || !d->time_first[id]) {
+		fputs(line, out);
+		return;
+	}
+	p = end;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	double t = strtod(p, &end);
+	if (end == p) {
+		fputs(line, out);
+		return;
+	}
+	fwrite(line, 1, (size_t)(p - line), out);
+	fprintf(out, "%.9f%s", shifted(t, t0), end);
+}
+
+/* tasks.rec and trace.rec: "Key: time" lines */
+static void rec_line(FILE *out, char *line, double t0, paje_defs_t *d)
+{
+	static const char *const keys[] = {"SubmitTime: ", "StartTime: ", "EndTime: ", "S: "};
+	(void)d;
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+		size_t n = strlen(keys[k]);
+		char *end;
+		if (strncmp(line, keys[k], n) != 0)
+			continue;
+		double t = strtod(line + n, &end);
+		if (end != line + n) {
+			fprintf(out, "%s%f%s", keys[k], shifted(t, t0), end);
+			return;
+		}
+	}
+	fputs(line, out);
+}
+
+static fv_err_t shift_times(const char *dir)
+{
+	char path[PATH_MAX_ + 64];
+	FILE *f;
+	double t0;
+	snprintf(path, sizeof path, "%s/paje.trace", dir);
+	f = fopen(path, "r");
+	FV_CHECK(f, FV_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+	t0 = recording_start(f);
+	fclose(f);
+	if (t0 <= 0)
+		return FV_OK; /* recorded from start-up, or already shifted */
+	FV_CALL(rewrite(dir, "paje.trace", t0, paje_line));
+	FV_CALL(rewrite(dir, "tasks.rec", t0, rec_line));
+	FV_CALL(rewrite(dir, "trace.rec", t0, rec_line));
+	return FV_OK;
+}
+
+/*
+ * The summary of a converted trace, from tasks.rec: per worker its tasks,
+ * busy time and share of the traced window (first task start to last task
+ * end), and the GFlop/s of its tasks while they ran (the flop counts the
+ * codelets give StarPU); the worker names from paje.trace's containers.
+ * Left out: StarPU's own tasks (data acquisitions, synchronisation,
+ * unregistration) and the tasks done before the recording start.
+ */
+typedef struct worker_sum {
+	char name[64];
+	long tasks;
+	double busy, gflop;
+} worker_sum_t;
+
+#define MAX_WORKERS 1024
+
+static void worker_names(const char *dir, worker_sum_t *w)
+{
+	char path[PATH_MAX_ + 64], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+	snprintf(path, sizeof path, "%s/paje.trace", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	/* "7 time wN W parent NAME": PajeCreateContainer of a worker */
+	while (getline(&line, &cap, f) > 0) {
+		char alias[64], type[16], parent[64], name[64];
+		int id;
+		if (line[0] != '7' || sscanf(line, "7 %*s %63s %15s %63s %63s", alias, type, parent, name) != 4 ||
+		    strcmp(type, "W") != 0 || sscanf(alias, "w%d", &id) != 1 || id < 0 || id >= MAX_WORKERS)
+			continue;
+		snprintf(w[id].name, sizeof w[id].name, "%s", name);
+	}
+	free(line);
+	fclose(f);
+}
+
+fv_err_t fv_runtime_trace_summary(const char *dir, FILE *out)
+{
+	char path[PATH_MAX_ + 64], *line = NULL, name[128] = "";
+	size_t cap = 0;
+	worker_sum_t *w;
+	double start = -1, end = -1, t_start = 0, t_end = 0, gflop = 0, t0 = 1e300, t1 = -1e300;
+	long worker = -1, it = -1, it_lo = -1, it_hi = -1, n_tasks = 0;
+	int n_workers = 0, done = 0;
+	FILE *f;
+	snprintf(path, sizeof path, "%s/tasks.rec", dir);
+	f = fopen(path, "r");
+	FV_CHECK(f, FV_ERR_IO, "%s: cannot read: %s (a trace converted by starpu_fxt_tool?)", path, strerror(errno));
+	FV_CALL(fv_calloc(&w, MAX_WORKERS, sizeof *w, "trace workers"));
+	while (!done) {
+		ssize_t n = getline(&line, &cap, f);
+		if (n <= 0)
+			done = 1;
+		if (n <= 1) { /* a blank line ends a record */
+			if (name[0] && strncmp(name, "_starpu", 7) != 0 && strncmp(name, "starpu_", 7) != 0 &&
+			    worker >= 0 && worker < MAX_WORKERS && start >= 0 && end > 0 && end >= start) {
+				/* (tasks done before the recording start end at 0) */
+				w[worker].tasks++;
+				w[worker].busy += end - start;
+				w[worker].gflop += gflop;
+				if (worker >= n_workers)
+					n_workers = (int)worker + 1;
+				t0 = start < t0 ? start : t0;
+				t1 = end > t1 ? end : t1;
+				n_tasks++;
+				if (it >= 0) {
+					it_lo = it_lo < 0 || it < it_lo ? it : it_lo;
+					it_hi = it > it_hi ? it : it_hi;
+				}
+			}
+			name[0] = '\0';
+			start = end = -1;
+			gflop = 0;
+			worker = it = -1;
+			continue;
+		}
+		if (sscanf(line, "Name: %127s", name) == 1)
+			continue;
+		if (sscanf(line, "WorkerId: %ld", &worker) == 1 || sscanf(line, "StartTime: %lf", &t_start) == 1 ||
+		    sscanf(line, "EndTime: %lf", &t_end) == 1 || sscanf(line, "GFlop: %lf", &gflop) == 1 ||
+		    sscanf(line, "Iteration: %ld", &it) == 1) {
+			if (strncmp(line, "StartTime", 9) == 0)
+				start = t_start;
+			if (strncmp(line, "EndTime", 7) == 0)
+				end = t_end;
+		}
+	}
+	free(line);
+	fclose(f);
+	if (n_tasks == 0) {
+		fprintf(out, "fvstar: %s: no task recorded (output.trace_from after the last iteration?)\n", dir);
+		free(w);
+		return FV_OK;
+	}
+	worker_names(dir, w);
+	double span = t1 - t0, busy = 0, total = 0;
+	if (it_lo >= 0)
+		fprintf(out, "fvstar: trace summary: iterations %ld to %ld, %ld tasks in %.3f ms (%.3f ms per iteration)\n",
+			it_lo, it_hi, n_tasks, span, span / (double)(it_hi - it_lo + 1));
+	else
+		fprintf(out, "fvstar: trace summary: %ld tasks in %.3f ms\n", n_tasks, span);
+	fprintf(out, "  %-10s %8s %10s %7s %9s\n", "worker", "tasks", "busy ms", "busy %", "GFlop/s");
+	for (int k = 0; k < n_workers; k++) {
+		char id[32];
+		snprintf(id, sizeof id, "%d", k);
+		fprintf(out, "  %-10s %8ld %10.3f %7.1f %9.3f\n", w[k].name[0] ? w[k].name : id, w[k].tasks, w[k].busy,
+			span > 0 ? 100 * w[k].busy / span : 0, w[k].busy > 0 ? w[k].gflop / (w[k].busy * 1e-3) : 0);
+		busy += w[k].busy;
+		total += w[k].gflop;
+	}
+	/* all workers: the mean busy share, and GFlop/s over the window */
+	fprintf(out, "  %-10s %8ld %10.3f %7.1f %9.3f\n", "all", n_tasks, busy,
+		span > 0 && n_workers > 0 ? 100 * busy / (span * n_workers) : 0, span > 0 ? total / (span * 1e-3) : 0);
+	free(w);
+	return FV_OK;
+}

@@ -1,0 +1,157 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Traces (output.trace = DIR, `fvstar trace DIR`) on the Mach 2 wedge of
+# tests/cli/lib.sh (3580 mixed cells), CPU workers:
+# - an explicit RK2 run on 2 blocks, 5 iterations, recorded from iteration
+#   3 (output.trace_from): StarVZ's input files are there (paje.trace,
+#   tasks.rec, data.rec, dag.dot), Debian's pj_dump parses paje.trace
+#   (exit 0, no error line), and the tasks of the iterations fill its
+#   timeline (at least half of it: the start-up is left out);
+# - tasks.rec holds, for every stage, the task count the task graph must
+#   contain, computed from the case as the run reports it (summary.json:
+#   blocks, RK stages, order, gradient, limiter): blocks x RK stages that run
+#   the stage x traced iterations, halo pack and unpack per neighbouring
+#   block pair and direction (2 blocks: 2 links) x halos per RK stage; each
+#   task marked with its iteration (3..5) and RK stage, and none from
+#   before iteration 3;
+# - the run prints its summary (a line per worker, busy %, GFlop/s);
+#   `fvstar trace DIR` prints it again and writes gantt.png and stats.png;
+# - an implicit run (point, 4 sweeps, 1 block, 2 iterations): one diagonal
+#   and one update task per block and iteration, the sweep tasks marked
+#   with their sweep (sub-iterations 1..8), as many in each.
+# SKIP without the FxT StarPU; the pj_dump check is left out (said) where
+# pajeng is not installed.
+. "$top_srcdir/tests/cli/lib.sh"
+
+wedge_case
+run() { "$fv" run "$tmp/w.cfg" output.vtu=no output.progress_every=0 "$@" >"$tmp/out" 2>"$tmp/err"; }
+if ! run output.dir="$tmp/ex" numerics.iterations=5 numerics.residual_drop=0 partition.blocks=2 \
+	output.trace="$tmp/tr" output.trace_from=3; then
+	if grep -q "FxT-enabled StarPU" "$tmp/err"; then
+		echo "no FxT StarPU: SKIP"
+		exit 77
+	fi
+	cat "$tmp/err"
+	fail "traced explicit run"
+	finish
+fi
+cp "$tmp/err" "$tmp/run.log"
+
+for f in paje.trace tasks.rec data.rec dag.dot; do
+	[ -s "$tmp/tr/$f" ] && echo "$f: $(wc -c <"$tmp/tr/$f") bytes" || fail "$f missing or empty"
+done
+
+# pj_dump: exit 0, nothing on stderr; the iterations fill the timeline
+if command -v pj_dump >/dev/null 2>&1; then
+	if pj_dump "$tmp/tr/paje.trace" >"$tmp/dump" 2>"$tmp/dump.err" && [ ! -s "$tmp/dump.err" ]; then
+		echo "pj_dump: $(wc -l <"$tmp/dump") entities"
+		"$py" - "$tmp/dump" "$tmp/tr/tasks.rec" <<'PY' || fail "the iterations do not fill the trace"
+import sys
+end = max(float(l.split(",")[4]) for l in open(sys.argv[1]) if l.startswith("Container,"))
+starts = [float(l.split(": ")[1]) for l in open(sys.argv[2]) if l.startswith("StartTime: ")]
+ends = [float(l.split(": ")[1]) for l in open(sys.argv[2]) if l.startswith("EndTime: ")]
+first, last = min(s for s in starts if s > 0), max(ends)
+print("timeline: %.3f ms, tasks from %.3f to %.3f ms (%.0f %%)" % (end, first, last, 100 * (last - first) / end))
+sys.exit(0 if (last - first) >= 0.5 * end else 1)
+PY
+	else
+		head -5 "$tmp/dump.err"
+		fail "pj_dump on paje.trace"
+	fi
+else
+	echo "no pj_dump (Debian: pajeng): its check skipped"
+fi
+
+# task counts per stage: what the task graph must contain
+"$py" - "$tmp/ex/summary.json" "$tmp/tr/tasks.rec" 3 5 <<'PY' || fail "task counts per stage"
+import json, sys
+s = json.load(open(sys.argv[1]))
+num, nb, rk = s["case"]["numerics"], s["partition"]["blocks"], s["rk_stages"]
+first, last = int(sys.argv[3]), int(sys.argv[4])
+assert num["time"] != "implicit" and not num["color_tasks"] and num["limiter_freeze"] == 0, \
+    "the counts below are for explicit runs without colour group tasks or limiter freezing"
+assert nb <= 2, "halo links counted for 1 or 2 blocks"
+links = nb * (nb - 1)  # pack and unpack tasks per halo: each block's neighbours
+want = {}
+def add(name, n):
+    want[name] = want.get(name, 0) + n
+for it in range(first, last + 1):
+    order = 1 if it <= num["first_order"] else num["order"]
+    limiter = order == 2 and num["limiter"] != "none"
+    for k in range(rk):
+        halos = 1 + (order == 2) + limiter  # q, gradients, limiter
+        for name, runs in (("prim", 1), ("nodes", order == 2 and num["gradient"] == "green-gauss"),
+                           ("gradient", order == 2), ("limiter", limiter), ("flux", 1),
+                           ("timestep", k == 0), ("norms", k == 0), ("update", 1)):
+            if runs:
+                add(name, nb)
+        add("pack", links * halos)
+        add("unpack", links * halos)
+got, marks, bad = {}, {}, []
+rec = {}
+for line in open(sys.argv[2]).read().split("\n\n"):
+    t = dict(l.split(": ", 1) for l in line.strip().split("\n") if ": " in l)
+    name = t.get("Name", "")
+    if not name or name.startswith("_starpu") or name.startswith("starpu_"):
+        continue
+    if float(t.get("EndTime", 0)) <= 0:
+        continue  # done before the recording started
+    got[name] = got.get(name, 0) + 1
+    it = t.get("Iteration", "").split()
+    if len(it) != 2 or not first <= int(it[0]) <= last or not 0 <= int(it[1]) < rk:
+        bad.append("%s (job %s): Iteration %r" % (name, t.get("JobId"), t.get("Iteration")))
+print("expected: " + ", ".join("%s %d" % kv for kv in sorted(want.items())))
+print("tasks.rec: " + ", ".join("%s %d" % kv for kv in sorted(got.items())))
+ok = got == want
+if bad:
+    print("tasks without their iteration and RK stage: %d, e.g. %s" % (len(bad), bad[0]))
+    ok = False
+sys.exit(0 if ok else 1)
+PY
+
+# the run's summary: a line per worker (2 CPU workers here) and the total
+grep -A4 "trace summary" "$tmp/run.log"
+n=$(grep -cE "^  CPU[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$" "$tmp/run.log")
+[ "$n" = "${STARPU_NCPU:-2}" ] || fail "summary: $n worker lines, ${STARPU_NCPU:-2} workers"
+grep -q "iterations 3 to 5" "$tmp/run.log" || fail "summary: not iterations 3 to 5"
+
+# fvstar trace DIR: the summary again, the Gantt chart and the statistics
+if "$fv" trace "$tmp/tr" --iterations 2 >"$tmp/trace.out" 2>"$tmp/trace.err"; then
+	grep -E "^plot_trace: (wrote|[0-9]+ tasks)|^iteration [0-9]+:" "$tmp/trace.out"
+	for png in gantt.png stats.png; do
+		head -c 8 "$tmp/tr/$png" 2>/dev/null | od -An -c | grep -q "P   N   G" ||
+			fail "fvstar trace: no $png"
+	done
+	grep -q "iterations 3 to 5" "$tmp/trace.out" || fail "fvstar trace: no summary"
+else
+	cat "$tmp/trace.err"
+	fail "fvstar trace"
+fi
+"$fv" trace "$tmp/nowhere" >/dev/null 2>&1 && fail "fvstar trace accepted a missing directory"
+
+# implicit: the diagonal, the sweeps and the update marked
+if run output.dir="$tmp/im" numerics.time=implicit numerics.implicit=point numerics.cfl=5 numerics.iterations=2 \
+	numerics.residual_drop=0 partition.blocks=1 output.trace="$tmp/tri"; then
+	"$py" - "$tmp/tri/tasks.rec" 2 4 <<'PY' || fail "implicit marks"
+import sys
+n_it, sweeps = int(sys.argv[2]), int(sys.argv[3])
+per_sub, other = {}, {}
+for line in open(sys.argv[1]).read().split("\n\n"):
+    t = dict(l.split(": ", 1) for l in line.strip().split("\n") if ": " in l)
+    name, it = t.get("Name", ""), t.get("Iteration", "").split()
+    if not name or name.startswith("_starpu") or name.startswith("starpu_"):
+        continue
+    if name.startswith("sweep_color"):
+        per_sub[int(it[1])] = per_sub.get(int(it[1]), 0) + 1
+    elif name in ("diagonal", "implicit_update"):
+        other[(name, it[1])] = other.get((name, it[1]), 0) + 1
+print("sweep tasks per sub-iteration:", per_sub, " diagonal/update:", other)
+ok = sorted(per_sub) == list(range(1, 2 * sweeps + 1)) and len(set(per_sub.values())) == 1
+ok = ok and other == {("diagonal", "0"): n_it, ("implicit_update", str(1 + 2 * sweeps)): n_it}
+sys.exit(0 if ok else 1)
+PY
+else
+	cat "$tmp/err"
+	fail "traced implicit run"
+fi
+finish
