@@ -231,15 +231,19 @@ def gantt(a, tasks, workers, names, nodes, transfers, blocks, t0, t1, counts):
         for key in ((t["iter"],), (t["iter"], t["sub"])):
             s, e = spans.get(key, (t["start"], t["end"]))
             spans[key] = (min(s, t["start"]), max(e, t["end"]))
+    # consecutive iterations (and steps) alternate between the two halves
+    # of their row, so that the overlap of pipelined iterations shows
+    n_step = {}
     for key, (s, e) in sorted(spans.items()):
         y = 0 if len(key) == 1 else 1
+        k = key[0] if y == 0 else n_step.setdefault(key, len(n_step))
         shade = ["#4c72b0", "#9ecae1"] if y == 0 else ["#fdae6b", "#fdd0a2"]
-        k = key[0] if y == 0 else key[1] + key[0]
-        ax.broken_barh([(s, e - s)], (y - 0.35, 0.7), facecolors=shade[k % 2], edgecolors="black",
-                       linewidth=0.3, alpha=0.9)
+        yc = y - 0.2 if k % 2 == 0 else y + 0.2
+        ax.broken_barh([(s, e - s)], (yc - 0.19, 0.38), facecolors=shade[k % 2], edgecolors="black",
+                       linewidth=0.3)
         label = "it %d" % key[0] if y == 0 else step_name(key[1], implicit, sweeps)
         if e - s > span / 60:
-            ax.text((max(s, t0) + e) / 2, y, label, ha="center", va="center", fontsize=6)
+            ax.text((max(s, t0) + min(e, t1)) / 2, yc, label, ha="center", va="center", fontsize=6)
         if y == 0:
             ax.axvline(s, color="#4c72b0", linewidth=0.6, linestyle=":", zorder=0)
     for tr in transfers:

@@ -169,12 +169,13 @@ fv_err_t fv_runtime_trace_convert(const char *dir, FILE *summary)
 	pid = fork();
 	FV_CHECK(pid >= 0, FV_ERR_RUNTIME, "fork for starpu_fxt_tool failed: %s", strerror(errno));
 	if (pid == 0) {
-		/* the tool writes its outputs into its working directory */
+		/* the tool writes its outputs into its working directory; -c:
+		 * a colour per task name in paje.trace (ViTE), not one for all */
 		if (chdir(dir) == 0) {
 			int devnull = open("/dev/null", O_WRONLY);
 			if (devnull >= 0)
 				dup2(devnull, 1);
-			execl(tool, "starpu_fxt_tool", "-i", input, (char *)NULL);
+			execl(tool, "starpu_fxt_tool", "-c", "-i", input, (char *)NULL);
 		}
 		_exit(127);
 	}
@@ -198,7 +199,8 @@ fv_err_t fv_runtime_trace_convert(const char *dir, FILE *summary)
  * becomes max(0, t - t0), t0 the "start_profiling" event: monotone, so
  * Paje's time order holds, and the start-up's few meta events (worker
  * containers, their initialisation) sit at 0. Run again on shifted files,
- * it shifts by 0.
+ * it shifts by 0. The task colours of paje.trace become the stage colours
+ * (task_colour).
  */
 #define MAX_EVENT_IDS 256
 
@@ -258,6 +260,29 @@ static fv_err_t rewrite(const char *dir, const char *name, double t0,
 	return FV_OK;
 }
 
+/* The colour of a task name in ViTE: the stage colours of
+ * tools/plot_trace.py's Gantt chart (StarPU gives every codelet the same
+ * green, or with -c a grey from a hash of its name). */
+static const char *task_colour(const char *name)
+{
+	static const struct {
+		const char *prefix, *rgb;
+	} colours[] = {
+		{"sweep", "0.89 0.10 0.11"},    {"diagonal", "0.39 0.71 0.80"}, {"implicit_update", "0.80 0.73 0.45"},
+		{"flux", "0.30 0.45 0.69"},     {"gradient", "0.33 0.66 0.41"}, {"limiter", "0.77 0.31 0.32"},
+		{"nodes", "0.51 0.45 0.70"},    {"pack", "0.60 0.60 0.60"},     {"unpack", "0.80 0.80 0.80"},
+		{"prim", "0.58 0.47 0.38"},     {"timestep", "0.85 0.55 0.76"}, {"clock", "0.85 0.55 0.76"},
+		{"norms", "0.55 0.55 0.55"},    {"update", "0.80 0.73 0.45"},   {"copy", "0.93 0.93 0.93"},
+	};
+	/* idle and sleeping workers: gaps, as in the Gantt chart (StarPU: red) */
+	if (strcmp(name, "I") == 0 || strcmp(name, "Sl") == 0)
+		return "0.97 0.97 0.97";
+	for (size_t k = 0; k < sizeof colours / sizeof colours[0]; k++)
+		if (strncmp(name, colours[k].prefix, strlen(colours[k].prefix)) == 0)
+			return colours[k].rgb;
+	return NULL;
+}
+
 /* paje.trace: the header says which events have a time first
  * ("%EventDef NAME ID" then "% Time date"); their time is the field after
  * the event id. */
@@ -282,6 +307,19 @@ static void paje_line(FILE *out, char *line, double t0, paje_defs_t *d)
 		return;
 	}
 	long id = strtol(p, &end, 10);
+	if (id == 6 && end != p) { /* PajeDefineEntityValue: a worker state's colour, the last "..." */
+		char alias[128], type[16];
+		const char *rgb;
+		char *q2 = strrchr(line, '"'), *q1 = q2;
+		while (q1 && q1 > line && q1[-1] != '"')
+			q1--;
+		if (sscanf(end, " %127s %15s", alias, type) == 2 && strcmp(type, "WS") == 0 && q1 && q1 > line + 1 &&
+		    (rgb = task_colour(alias))) {
+			fwrite(line, 1, (size_t)(q1 - line), out);
+			fprintf(out, "%s%s", rgb, q2);
+			return;
+		}
+	}
 	if (end == p || id < 0 || id >= MAX_EVENT_IDS || !d->time_first[id]) {
 		fputs(line, out);
 		return;
@@ -327,9 +365,11 @@ static fv_err_t shift_times(const char *dir)
 	FV_CHECK(f, FV_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
 	t0 = recording_start(f);
 	fclose(f);
+	/* (the colours of paje.trace even when nothing is shifted: recorded
+	 * from start-up, or shifted already) */
+	FV_CALL(rewrite(dir, "paje.trace", t0 > 0 ? t0 : 0, paje_line));
 	if (t0 <= 0)
-		return FV_OK; /* recorded from start-up, or already shifted */
-	FV_CALL(rewrite(dir, "paje.trace", t0, paje_line));
+		return FV_OK;
 	FV_CALL(rewrite(dir, "tasks.rec", t0, rec_line));
 	FV_CALL(rewrite(dir, "trace.rec", t0, rec_line));
 	return FV_OK;
