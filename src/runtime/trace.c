@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,10 +230,39 @@ static double shifted(double t, double t0)
 }
 
 /* Rewrites path line by line through fn into path.tmp, then renames it. */
+#define ORDER_SLOTS 4096 /* (container, type) pairs of a trace: workers x types */
+
 typedef struct paje_defs {
 	int time_first[MAX_EVENT_IDS]; /* event id -> its first field is the time */
-	int def, first_field;          /* the %EventDef being read */
+	int cont_pos[MAX_EVENT_IDS];   /* field of its Container and Type (0: the time; -1: none) */
+	int type_pos[MAX_EVENT_IDS];
+	int def, n_fields;             /* the %EventDef being read, its fields so far */
+	/* the last time written for each (container, type) */
+	struct {
+		char *key;
+		double t;
+	} last[ORDER_SLOTS];
 } paje_defs_t;
+
+/* The last time of key's (container, type), with room for it; NULL when
+ * the table is full. */
+static double *last_time(paje_defs_t *d, const char *key)
+{
+	uint32_t h = 2166136261u;
+	for (const char *c = key; *c; c++)
+		h = (h ^ (uint8_t)*c) * 16777619u;
+	for (uint32_t k = 0; k < ORDER_SLOTS; k++) {
+		uint32_t i = (h + k) % ORDER_SLOTS;
+		if (!d->last[i].key) {
+			d->last[i].key = strdup(key);
+			d->last[i].t = -1e300;
+			return d->last[i].key ? &d->last[i].t : NULL;
+		}
+		if (strcmp(d->last[i].key, key) == 0)
+			return &d->last[i].t;
+	}
+	return NULL;
+}
 
 static fv_err_t rewrite(const char *dir, const char *name, double t0,
 			void (*fn)(FILE *out, char *line, double t0, paje_defs_t *d))
@@ -240,7 +270,7 @@ static fv_err_t rewrite(const char *dir, const char *name, double t0,
 	char path[PATH_MAX_ + 64], tmp[PATH_MAX_ + 80];
 	char *line = NULL;
 	size_t cap = 0;
-	paje_defs_t defs = {.def = -1};
+	paje_defs_t *defs;
 	FILE *in, *out;
 	snprintf(path, sizeof path, "%s/%s", dir, name);
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -252,8 +282,13 @@ static fv_err_t rewrite(const char *dir, const char *name, double t0,
 		fclose(in);
 		return FV_ERROR(FV_ERR_IO, "%s: cannot write: %s", tmp, strerror(errno));
 	}
+	FV_CALL(fv_calloc(&defs, 1, sizeof *defs, "trace event definitions"));
+	defs->def = -1;
 	while (getline(&line, &cap, in) > 0)
-		fn(out, line, t0, &defs);
+		fn(out, line, t0, defs);
+	for (int i = 0; i < ORDER_SLOTS; i++)
+		free(defs->last[i].key);
+	free(defs);
 	free(line);
 	fclose(in);
 	FV_CHECK(fclose(out) == 0 && rename(tmp, path) == 0, FV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
@@ -297,11 +332,22 @@ static void paje_line(FILE *out, char *line, double t0, paje_defs_t *d)
 			while (id > line && id[-1] >= '0' && id[-1] <= '9')
 				id--;
 			d->def = atoi(id);
-			d->first_field = 1;
-		} else if (d->def >= 0 && d->def < MAX_EVENT_IDS && d->first_field &&
-			   strncmp(line, "%EndEventDef", 12) != 0) {
-			d->time_first[d->def] = strstr(line, "Time") != NULL && strstr(line, "date") != NULL;
-			d->first_field = 0;
+			d->n_fields = 0;
+			if (d->def >= 0 && d->def < MAX_EVENT_IDS)
+				d->cont_pos[d->def] = d->type_pos[d->def] = -1;
+		} else if (strncmp(line, "%EndEventDef", 12) == 0) {
+			d->def = -1;
+		} else if (d->def >= 0 && d->def < MAX_EVENT_IDS) {
+			char name[64], type[32];
+			if (sscanf(line, "%% %63s %31s", name, type) == 2) {
+				if (d->n_fields == 0)
+					d->time_first[d->def] = strcmp(name, "Time") == 0 && strcmp(type, "date") == 0;
+				if (strcmp(name, "Container") == 0)
+					d->cont_pos[d->def] = d->n_fields;
+				if (strcmp(name, "Type") == 0)
+					d->type_pos[d->def] = d->n_fields;
+				d->n_fields++;
+			}
 		}
 		fputs(line, out);
 		return;
@@ -332,8 +378,28 @@ static void paje_line(FILE *out, char *line, double t0, paje_defs_t *d)
 		fputs(line, out);
 		return;
 	}
+	t = shifted(t, t0);
+	if (d->cont_pos[id] > 0 && d->type_pos[id] > 0) {
+		/* pajeng wants the events of one container and type in time
+		 * order; StarPU 1.3.10 writes a few counters (the scheduler's
+		 * nsubmitted) up to a microsecond out of it: they move to the
+		 * time of the event before */
+		char field[4][128], key[260];
+		int n = sscanf(end, " %127s %127s %127s %127s", field[0], field[1], field[2], field[3]);
+		int c = d->cont_pos[id] - 1, y = d->type_pos[id] - 1;
+		double *last;
+		if (c < n && y < n) {
+			snprintf(key, sizeof key, "%s\t%s", field[c], field[y]);
+			last = last_time(d, key);
+			if (last) {
+				if (t < *last)
+					t = *last;
+				*last = t;
+			}
+		}
+	}
 	fwrite(line, 1, (size_t)(p - line), out);
-	fprintf(out, "%.9f%s", shifted(t, t0), end);
+	fprintf(out, "%.9f%s", t, end);
 }
 
 /* tasks.rec and trace.rec: "Key: time" lines */
