@@ -47,8 +47,9 @@ fv_err_t fv_cmd_trace(int argc, char **argv)
 		}
 	}
 	FV_CHECK(dir, FV_ERR_ARG, "usage: fvstar trace DIR [--iterations K] [--no-plots]");
-	FV_CHECK(stat(dir, &st) == 0 && S_ISDIR(st.st_mode), FV_ERR_IO, "%s: not a directory: %s", dir,
-		 errno ? strerror(errno) : "a file");
+	FV_CHECK(stat(dir, &st) == 0, FV_ERR_IO, "%s: %s", dir, strerror(errno));
+	FV_CHECK(S_ISDIR(st.st_mode), FV_ERR_IO, "%s: not a directory (a trace directory: fvstar run ... output.trace=DIR)",
+		 dir);
 	snprintf(tasks, sizeof tasks, "%s/tasks.rec", dir);
 	if (fv_runtime_trace_has_fxt(dir))
 		FV_CALL(fv_runtime_trace_convert(dir, NULL));

@@ -25,13 +25,15 @@ static fv_err_t shift_times(const char *dir);
 
 static int tracing;   /* this run records a trace */
 static int recording; /* between fv_runtime_trace_start and _stop */
+static int recorded;  /* recording has started (once: a stop is final) */
 
 /*
  * Traces: the plain StarPU library is loaded by default (FxT costs time
  * even when not tracing); a traced run re-executes itself with the FxT
- * build first on the library path, records into the trace directory, and
- * converts the FxT file with starpu_fxt_tool into paje.trace (ViTE),
- * tasks.rec and dag.dot there.
+ * build first on the library path, records into the trace directory (from
+ * fv_runtime_trace_start to fv_runtime_trace_stop), and converts the FxT
+ * file with starpu_fxt_tool into paje.trace (ViTE), tasks.rec, data.rec and
+ * dag.dot (StarVZ) there.
  */
 static int fxt_library_loaded(void)
 {
@@ -69,8 +71,9 @@ fv_err_t fv_runtime_trace_prepare(const char *dir, int argc, char **argv)
 	setenv("STARPU_FXT_PREFIX", prefix, 1);
 	setenv("STARPU_FXT_TRACE", "1", 1);
 	/* FxT keeps only its meta events (workers, memory nodes) until
-	 * fv_runtime_trace_start: a 3-iteration wedge run otherwise records
-	 * 250 ms of which its iterations are the last 10 */
+	 * fv_runtime_trace_start: recorded from starpu_init, a 3-iteration
+	 * trace of the M6 coarse mesh was 4.7 s of which its iterations were
+	 * 0.6 s (bench/results/2026-11-25-traces.md) */
 	starpu_fxt_autostart_profiling(0);
 	tracing = 1;
 	return FV_OK;
@@ -83,14 +86,14 @@ int fv_runtime_tracing(void)
 
 void fv_runtime_trace_start(void)
 {
-	if (!tracing || recording)
+	if (!tracing || recorded)
 		return;
 	/* what was submitted before (state upload, first snapshot, earlier
 	 * iterations) runs outside the trace */
 	starpu_task_wait_for_all();
 	starpu_fxt_start_profiling();
 	starpu_fxt_trace_user_event_string("trace start");
-	recording = 1;
+	recording = recorded = 1;
 }
 
 void fv_runtime_trace_stop(void)
@@ -185,6 +188,11 @@ fv_err_t fv_runtime_trace_convert(const char *dir, FILE *summary)
 	FV_CALL(shift_times(dir));
 	if (!summary)
 		return FV_OK;
+	if (tracing && !recorded) {
+		fprintf(summary, "fvstar: the trace in %s recorded no iteration: output.trace_from is after the run's "
+			"last iteration\n", dir);
+		return FV_OK;
+	}
 	fprintf(stderr,
 		"fvstar: trace in %s: paje.trace (ViTE, pj_dump), tasks.rec, data.rec, dag.dot (StarVZ); "
 		"times from the recording start; 'fvstar trace %s' draws it\n",

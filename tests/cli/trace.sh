@@ -18,7 +18,9 @@
 #   `fvstar trace DIR` prints it again and writes gantt.png and stats.png;
 # - an implicit run (point, 4 sweeps, 1 block, 2 iterations): one diagonal
 #   and one update task per block and iteration, the sweep tasks marked
-#   with their sweep (sub-iterations 1..8), as many in each.
+#   with their sweep (sub-iterations 1..8), as many in each;
+# - tools/plot_trace.py reads data transfers from Paje links (a made-up
+#   paje.trace: there are none between CPU workers).
 # SKIP without the FxT StarPU; the pj_dump check is left out (said) where
 # pajeng is not installed.
 . "$top_srcdir/tests/cli/lib.sh"
@@ -128,6 +130,26 @@ else
 	fail "fvstar trace"
 fi
 "$fv" trace "$tmp/nowhere" >/dev/null 2>&1 && fail "fvstar trace accepted a missing directory"
+
+# data transfers (none between CPU workers): plot_trace.py reads the
+# links StarPU writes for a copy between memory nodes (start: source
+# memory manager, end: destination, value: bytes)
+"$py" - "$top_srcdir/tools" <<'PY' || fail "plot_trace.py: transfer links"
+import os, sys, tempfile
+sys.path.insert(0, sys.argv[1])
+import plot_trace as pt
+d = tempfile.mkdtemp()
+with open(os.path.join(d, "paje.trace"), "w") as f:
+    f.write("7\t0.0\tmm0\tMm\tmn0\tMEMMANAGER0\n7\t0.0\tmm1\tMm\tmn1\tMEMMANAGER1\n"
+            "7\t0.1\tw2\tW\tt9\tCUDA0\n"
+            "18\t1.000\tF\tp\t4096\tmm0\tcom_7\n18\t1.200\tPF\tp\t800\tmm1\tcom_8\n"
+            "19\t1.500\tF\tp\t4096\tmm1\tcom_7\n19\t1.300\tPF\tp\t800\tmm0\tcom_8\n"
+            "18\t2.000\tWSL\tp\t0\tw0\tsteal_0\n19\t2.000\tWSL\tp\t0\tw2\tsteal_0\n")
+workers, nodes, transfers = pt.read_paje(os.path.join(d, "paje.trace"))
+want = [(1.0, 1.5, "fetch", "mm0", "mm1", 4096.0), (1.2, 1.3, "prefetch", "mm1", "mm0", 800.0)]
+print("transfers:", transfers, "workers:", workers)
+sys.exit(0 if sorted(transfers) == want and workers == {2: "CUDA0"} and len(nodes) == 2 else 1)
+PY
 
 # implicit: the diagonal, the sweeps and the update marked
 if run output.dir="$tmp/im" numerics.time=implicit numerics.implicit=point numerics.cfl=5 numerics.iterations=2 \
