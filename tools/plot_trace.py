@@ -345,7 +345,8 @@ def main():
     for t in sorted((t for t in tasks if t["stage"] == "sweep"), key=lambda t: int(t.get("SubmitOrder", 0))):
         geo = t.get("Handles", "").split(" ")[0]
         blocks.setdefault(geo, len(blocks))
-    workers = sorted({t["worker"] for t in tasks})
+    # every worker of paje.trace, those that ran no task too
+    workers = sorted({t["worker"] for t in tasks} | set(names))
     print("plot_trace: %d tasks on %d workers over %.3f ms; %d blocks in the sweeps" % (len(tasks), len(workers),
                                                                                           window, len(blocks)))
     busy = {}

@@ -465,15 +465,18 @@ typedef struct worker_sum {
 
 #define MAX_WORKERS 1024
 
-static void worker_names(const char *dir, worker_sum_t *w)
+/* The workers' names into w; returns 1 + the highest worker id named (0
+ * without paje.trace), so that a worker that ran no task is listed too. */
+static int worker_names(const char *dir, worker_sum_t *w)
 {
 	char path[PATH_MAX_ + 64], *line = NULL;
 	size_t cap = 0;
+	int n = 0;
 	FILE *f;
 	snprintf(path, sizeof path, "%s/paje.trace", dir);
 	f = fopen(path, "r");
 	if (!f)
-		return;
+		return 0;
 	/* "7 time wN W parent NAME": PajeCreateContainer of a worker */
 	while (getline(&line, &cap, f) > 0) {
 		char alias[64], type[16], parent[64], name[64];
@@ -482,9 +485,11 @@ static void worker_names(const char *dir, worker_sum_t *w)
 		    strcmp(type, "W") != 0 || sscanf(alias, "w%d", &id) != 1 || id < 0 || id >= MAX_WORKERS)
 			continue;
 		snprintf(w[id].name, sizeof w[id].name, "%s", name);
+		n = id + 1 > n ? id + 1 : n;
 	}
 	free(line);
 	fclose(f);
+	return n;
 }
 
 fv_err_t fv_runtime_trace_summary(const char *dir, FILE *out)
@@ -545,7 +550,10 @@ fv_err_t fv_runtime_trace_summary(const char *dir, FILE *out)
 		free(w);
 		return FV_OK;
 	}
-	worker_names(dir, w);
+	{
+		int named = worker_names(dir, w);
+		n_workers = named > n_workers ? named : n_workers;
+	}
 	double span = t1 - t0, busy = 0, total = 0;
 	if (it_lo >= 0)
 		fprintf(out, "fvstar: trace summary: iterations %ld to %ld, %ld tasks in %.3f ms (%.3f ms per iteration)\n",
