@@ -389,9 +389,9 @@ static void paje_line(FILE *out, char *line, double t0, paje_defs_t *d)
 	t = shifted(t, t0);
 	if (d->cont_pos[id] > 0 && d->type_pos[id] > 0) {
 		/* pajeng wants the events of one container and type in time
-		 * order; StarPU 1.3.10 writes a few counters (the scheduler's
-		 * nsubmitted) up to a microsecond out of it: they move to the
-		 * time of the event before */
+		 * order; StarPU 1.3.10 wrote the scheduler's nsubmitted counter
+		 * out of it (0.1 us early, in one M6 trace): such an event moves
+		 * to the time of the event before */
 		char field[4][128], key[260];
 		int n = sscanf(end, " %127s %127s %127s %127s", field[0], field[1], field[2], field[3]);
 		int c = d->cont_pos[id] - 1, y = d->type_pos[id] - 1;

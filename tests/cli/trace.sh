@@ -15,7 +15,9 @@
 #   task marked with its iteration (3..5) and RK stage, and none from
 #   before iteration 3;
 # - the run prints its summary (a line per worker, busy %, GFlop/s);
-#   `fvstar trace DIR` prints it again and writes gantt.png and stats.png;
+#   `fvstar trace DIR` prints it again, a critical path and a makespan per
+#   iteration (0 < path <= makespan, work / workers <= makespan), and writes
+#   gantt.png and stats.png;
 # - an implicit run (point, 4 sweeps, 1 block, 2 iterations): one diagonal
 #   and one update task per block and iteration, the sweep tasks marked
 #   with their sweep (sub-iterations 1..8), as many in each;
@@ -125,6 +127,11 @@ if "$fv" trace "$tmp/tr" --iterations 2 >"$tmp/trace.out" 2>"$tmp/trace.err"; th
 			fail "fvstar trace: no $png"
 	done
 	grep -q "iterations 3 to 5" "$tmp/trace.out" || fail "fvstar trace: no summary"
+	# per iteration: 0 < critical path <= makespan, work / workers <= makespan
+	awk '/^iteration [0-9]+: makespan/ { n++; m = $4; c = $8; w = substr($15, 2)
+		if (!(c > 0 && c <= m * 1.0001 && w <= m * 1.0001)) { print "bad: " $0; bad = 1 } }
+		END { exit (bad || n != 3) }' "$tmp/trace.out" ||
+		fail "fvstar trace: critical paths and makespans of iterations 3 to 5"
 else
 	cat "$tmp/trace.err"
 	fail "fvstar trace"
