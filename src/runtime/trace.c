@@ -240,7 +240,17 @@ static double shifted(double t, double t0)
 /* Rewrites path line by line through fn into path.tmp, then renames it. */
 #define ORDER_SLOTS 4096 /* (container, type) pairs of a trace: workers x types */
 
+/* An iteration or step mark written into paje.trace (iteration_marks). */
+typedef struct trace_mark {
+	double t;
+	char label[56];
+} trace_mark_t;
+
 typedef struct paje_defs {
+	trace_mark_t *marks;           /* by time; next: the first not written */
+	size_t n_marks, next;
+	int marks_defined;             /* the event type of the marks is written */
+	char program[64];              /* the program container's alias */
 	int time_first[MAX_EVENT_IDS]; /* event id -> its first field is the time */
 	int cont_pos[MAX_EVENT_IDS];   /* field of its Container and Type (0: the time; -1: none) */
 	int type_pos[MAX_EVENT_IDS];
@@ -272,7 +282,7 @@ static double *last_time(paje_defs_t *d, const char *key)
 	return NULL;
 }
 
-static fv_err_t rewrite(const char *dir, const char *name, double t0,
+static fv_err_t rewrite(const char *dir, const char *name, double t0, trace_mark_t *marks, size_t n_marks,
 			void (*fn)(FILE *out, char *line, double t0, paje_defs_t *d))
 {
 	char path[PATH_MAX_ + 64], tmp[PATH_MAX_ + 80];
@@ -292,8 +302,11 @@ static fv_err_t rewrite(const char *dir, const char *name, double t0,
 	}
 	FV_CALL(fv_calloc(&defs, 1, sizeof *defs, "trace event definitions"));
 	defs->def = -1;
+	defs->marks = marks;
+	defs->n_marks = n_marks;
 	while (getline(&line, &cap, in) > 0)
 		fn(out, line, t0, defs);
+	fn(out, NULL, t0, defs); /* the end */
 	for (int i = 0; i < ORDER_SLOTS; i++)
 		free(defs->last[i].key);
 	free(defs);
@@ -329,9 +342,21 @@ static const char *task_colour(const char *name)
 /* paje.trace: the header says which events have a time first
  * ("%EventDef NAME ID" then "% Time date"); their time is the field after
  * the event id. */
+/* The marks up to time t (all with t < 0), once the program container
+ * exists; their event type is defined before the first timed event. */
+static void write_marks(FILE *out, paje_defs_t *d, double t)
+{
+	for (; d->program[0] && d->next < d->n_marks && (t < 0 || d->marks[d->next].t <= t); d->next++)
+		fprintf(out, "9\t%.9f\tfvm\t%s\t\"%s\"\n", d->marks[d->next].t, d->program, d->marks[d->next].label);
+}
+
 static void paje_line(FILE *out, char *line, double t0, paje_defs_t *d)
 {
 	char *p = line, *end;
+	if (!line) {
+		write_marks(out, d, -1);
+		return;
+	}
 	if (line[0] == '%') {
 		if (strncmp(line, "%EventDef", 9) == 0) {
 			char *id = line + strlen(line);
@@ -374,9 +399,17 @@ static void paje_line(FILE *out, char *line, double t0, paje_defs_t *d)
 			return;
 		}
 	}
+	if (id == 2 && strncmp(end, "\tfvm\t", 5) == 0) { /* marked already (a second conversion) */
+		d->marks_defined = 1;
+		d->n_marks = 0;
+	}
 	if (end == p || id < 0 || id >= MAX_EVENT_IDS || !d->time_first[id]) {
 		fputs(line, out);
 		return;
+	}
+	if (!d->marks_defined) { /* the definitions are over */
+		fputs("2\tfvm\tP\t\"fvstar iteration marks\"\n", out);
+		d->marks_defined = 1;
 	}
 	p = end;
 	while (*p == ' ' || *p == '\t')
@@ -406,8 +439,14 @@ static void paje_line(FILE *out, char *line, double t0, paje_defs_t *d)
 			}
 		}
 	}
+	write_marks(out, d, t);
 	fwrite(line, 1, (size_t)(p - line), out);
 	fprintf(out, "%.9f%s", t, end);
+	if (id == 7 && !d->program[0]) { /* PajeCreateContainer: "7 time alias P ..." */
+		char alias[64], type[16];
+		if (sscanf(end, " %63s %15s", alias, type) == 2 && strcmp(type, "P") == 0)
+			snprintf(d->program, sizeof d->program, "%s", alias);
+	}
 }
 
 /* tasks.rec and trace.rec: "Key: time" lines */
@@ -415,6 +454,8 @@ static void rec_line(FILE *out, char *line, double t0, paje_defs_t *d)
 {
 	static const char *const keys[] = {"SubmitTime: ", "StartTime: ", "EndTime: ", "S: "};
 	(void)d;
+	if (!line)
+		return;
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
 		size_t n = strlen(keys[k]);
 		char *end;
@@ -429,6 +470,125 @@ static void rec_line(FILE *out, char *line, double t0, paje_defs_t *d)
 	fputs(line, out);
 }
 
+/*
+ * Where the iterations and their steps ran: for each, the first start and
+ * the last end of its tasks (tasks.rec's "Iteration: n s"), as events of
+ * their own type in paje.trace ("iteration 4 begins", "iteration 4 rk 1
+ * ends"), so that ViTE shows them where they ran (the marks of
+ * fv_runtime_trace_iteration are events at submission, iterations ahead).
+ */
+typedef struct span {
+	double b, e;
+} span_t;
+
+static int mark_cmp(const void *a, const void *b)
+{
+	const trace_mark_t *x = a, *y = b;
+	return x->t < y->t ? -1 : x->t > y->t ? 1 : strcmp(x->label, y->label);
+}
+
+static void step_label(char *buf, size_t n, int sub, int implicit, int n_subs)
+{
+	if (!implicit)
+		snprintf(buf, n, "rk %d", sub);
+	else if (sub == 0)
+		snprintf(buf, n, "residual");
+	else if (sub == n_subs - 1)
+		snprintf(buf, n, "update");
+	else
+		snprintf(buf, n, "sweep %d %s", (sub - 1) / 2, (sub - 1) % 2 ? "backward" : "forward");
+}
+
+static fv_err_t iteration_marks(const char *dir, double t0, trace_mark_t **marks, size_t *n_marks)
+{
+	char path[PATH_MAX_ + 64], *line = NULL, name[128] = "";
+	size_t cap = 0;
+	long lo = -1, hi = -1, it = -1, sub = -1;
+	int max_sub = 0, implicit = 0, pass;
+	double start = -1, end = -1;
+	span_t *spans = NULL;
+	FILE *f;
+	*marks = NULL;
+	*n_marks = 0;
+	snprintf(path, sizeof path, "%s/tasks.rec", dir);
+	/* pass 0: the range of iterations and steps; pass 1: their spans */
+	for (pass = 0; pass < 2; pass++) {
+		f = fopen(path, "r");
+		if (!f)
+			return FV_OK;
+		for (;;) {
+			ssize_t n = getline(&line, &cap, f);
+			if (n <= 1) { /* a record ends */
+				if (name[0] && strncmp(name, "_starpu", 7) != 0 && strncmp(name, "starpu_", 7) != 0 &&
+				    it >= 0 && sub >= 0 && sub < 4096 && start >= 0 && end > t0) {
+					if (pass == 0) {
+						lo = lo < 0 || it < lo ? it : lo;
+						hi = it > hi ? it : hi;
+						max_sub = (int)sub > max_sub ? (int)sub : max_sub;
+						implicit |= strncmp(name, "sweep", 5) == 0;
+					} else {
+						span_t *sp[2] = {&spans[(it - lo) * (max_sub + 2)],
+								 &spans[(it - lo) * (max_sub + 2) + 1 + sub]};
+						for (int k = 0; k < 2; k++) {
+							if (sp[k]->b < 0 || start < sp[k]->b)
+								sp[k]->b = start;
+							if (end > sp[k]->e)
+								sp[k]->e = end;
+						}
+					}
+				}
+				name[0] = '\0';
+				it = sub = -1;
+				start = end = -1;
+				if (n <= 0)
+					break;
+				continue;
+			}
+			if (sscanf(line, "Name: %127s", name) == 1 || sscanf(line, "StartTime: %lf", &start) == 1 ||
+			    sscanf(line, "EndTime: %lf", &end) == 1)
+				continue;
+			if (strncmp(line, "Iteration:", 10) == 0 && sscanf(line, "Iteration: %ld %ld", &it, &sub) != 2)
+				it = sub = -1;
+		}
+		fclose(f);
+		if (pass == 0) {
+			if (lo < 0)
+				break;
+			size_t n_spans = (size_t)(hi - lo + 1) * (size_t)(max_sub + 2);
+			FV_CALL(fv_malloc(&spans, n_spans, sizeof *spans, "iteration spans"));
+			for (size_t k = 0; k < n_spans; k++)
+				spans[k].b = spans[k].e = -1;
+		}
+	}
+	free(line);
+	if (!spans)
+		return FV_OK;
+	/* two marks per iteration and per step that ran */
+	size_t n = 0, max = 2 * (size_t)(hi - lo + 1) * (size_t)(max_sub + 2);
+	fv_err_t err = fv_malloc(marks, max, sizeof **marks, "iteration marks");
+	for (long i = 0; err == FV_OK && i <= hi - lo; i++)
+		for (int k = 0; k < max_sub + 2; k++) {
+			const span_t *sp = &spans[i * (max_sub + 2) + k];
+			char what[40] = "";
+			if (sp->b < 0)
+				continue;
+			if (k > 0)
+				step_label(what, sizeof what, k - 1, implicit, max_sub + 1);
+			snprintf((*marks)[n].label, sizeof (*marks)[n].label, "iteration %ld%s%s begins", lo + i,
+				 k ? " " : "", what);
+			(*marks)[n++].t = sp->b > t0 ? sp->b - t0 : 0;
+			snprintf((*marks)[n].label, sizeof (*marks)[n].label, "iteration %ld%s%s ends", lo + i,
+				 k ? " " : "", what);
+			(*marks)[n++].t = sp->e - t0;
+		}
+	free(spans);
+	if (err != FV_OK)
+		return err;
+	qsort(*marks, n, sizeof **marks, mark_cmp);
+	*n_marks = n;
+	return FV_OK;
+}
+
 static fv_err_t shift_times(const char *dir)
 {
 	char path[PATH_MAX_ + 64];
@@ -441,11 +601,18 @@ static fv_err_t shift_times(const char *dir)
 	fclose(f);
 	/* (the colours of paje.trace even when nothing is shifted: recorded
 	 * from start-up, or shifted already) */
-	FV_CALL(rewrite(dir, "paje.trace", t0 > 0 ? t0 : 0, paje_line));
+	trace_mark_t *marks = NULL;
+	size_t n_marks = 0;
+	fv_err_t err;
+	t0 = t0 > 0 ? t0 : 0;
+	FV_CALL(iteration_marks(dir, t0, &marks, &n_marks));
+	err = rewrite(dir, "paje.trace", t0, marks, n_marks, paje_line);
+	free(marks);
+	FV_CALL(err);
 	if (t0 <= 0)
 		return FV_OK;
-	FV_CALL(rewrite(dir, "tasks.rec", t0, rec_line));
-	FV_CALL(rewrite(dir, "trace.rec", t0, rec_line));
+	FV_CALL(rewrite(dir, "tasks.rec", t0, NULL, 0, rec_line));
+	FV_CALL(rewrite(dir, "trace.rec", t0, NULL, 0, rec_line));
 	return FV_OK;
 }
 

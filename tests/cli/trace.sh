@@ -6,7 +6,9 @@
 #   3 (output.trace_from): StarVZ's input files are there (paje.trace,
 #   tasks.rec, data.rec, dag.dot), Debian's pj_dump parses paje.trace
 #   (exit 0, no error line), and the tasks of the iterations fill its
-#   timeline (at least half of it: the start-up is left out);
+#   timeline (at least half of it: the start-up is left out); each
+#   iteration and RK stage is marked where it ran by an event at its first
+#   task start and one at its last task end (18 events, pj_dump lists them);
 # - tasks.rec holds, for every stage, the task count the task graph must
 #   contain, computed from the case as the run reports it (summary.json:
 #   blocks, RK stages, order, gradient, limiter): blocks x RK stages that run
@@ -64,6 +66,21 @@ PY
 	fi
 else
 	echo "no pj_dump (Debian: pajeng): its check skipped"
+fi
+
+# where the iterations and RK stages ran: events "iteration 4 begins",
+# "iteration 4 rk 1 ends" (first start and last end of their tasks), two per
+# iteration and per stage, in paje.trace; pj_dump lists them (it drops an
+# event at the very end of a trace: every "begins" is checked)
+n=$(grep -cE "^9	[0-9.]+	fvm	[a-z0-9]+	\"iteration [0-9]+( rk [01])? (begins|ends)\"" "$tmp/tr/paje.trace")
+[ "$n" = 18 ] && echo "paje.trace: $n iteration and RK stage marks" || fail "paje.trace: $n marks, not 3 x 3 x 2"
+if [ -s "$tmp/dump" ]; then
+	for it in 3 4 5; do
+		for what in "" " rk 0" " rk 1"; do
+			grep -q "fvstar iteration marks, [0-9.]*, iteration $it$what begins$" "$tmp/dump" ||
+				fail "pj_dump: no mark 'iteration $it$what begins'"
+		done
+	done
 fi
 
 # task counts per stage: what the task graph must contain
@@ -179,6 +196,10 @@ ok = sorted(per_sub) == list(range(1, 2 * sweeps + 1)) and len(set(per_sub.value
 ok = ok and other == {("diagonal", "0"): n_it, ("implicit_update", str(1 + 2 * sweeps)): n_it}
 sys.exit(0 if ok else 1)
 PY
+	# marks: per iteration itself, the residual, 8 sweeps, the update; x 2 x 2
+	n=$(grep -cE "	fvm	.*\"iteration [12]( residual| sweep [0-3] (forward|backward)| update)? (begins|ends)\"" \
+		"$tmp/tri/paje.trace")
+	[ "$n" = 44 ] && echo "implicit: $n marks" || fail "implicit: $n marks in paje.trace, not 2 x 11 x 2"
 else
 	cat "$tmp/err"
 	fail "traced implicit run"
