@@ -153,10 +153,13 @@ def critical_paths(tasks, edges):
     succ = {}
     for a, b in edges:
         succ.setdefault(a, []).append(b)
-    iters = sorted({t["iter"] for t in tasks if t["iter"] is not None})
+    by_iter = {}
+    for t in tasks:
+        if t["iter"] is not None:
+            by_iter.setdefault(t["iter"], []).append(t)
     out = {}
-    for it in iters:
-        mine = [t for t in tasks if t["iter"] == it]
+    for it in sorted(by_iter):
+        mine = by_iter[it]
         ids = {t["JobId"] for t in mine}
         # successors among the iteration's tasks, through tasks not in the
         # trace (StarPU's internal ones) at no cost
