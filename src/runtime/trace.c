@@ -295,12 +295,16 @@ static fv_err_t rewrite(const char *dir, const char *name, double t0, trace_mark
 	in = fopen(path, "r");
 	if (!in)
 		return FV_OK; /* starpu_fxt_tool writes trace.rec only in some versions */
+	if (fv_calloc(&defs, 1, sizeof *defs, "trace event definitions") != FV_OK) {
+		fclose(in);
+		return fv_error_trace(FV_ERR_MEM, __FILE__, __LINE__);
+	}
 	out = fopen(tmp, "w");
 	if (!out) {
 		fclose(in);
+		free(defs);
 		return FV_ERROR(FV_ERR_IO, "%s: cannot write: %s", tmp, strerror(errno));
 	}
-	FV_CALL(fv_calloc(&defs, 1, sizeof *defs, "trace event definitions"));
 	defs->def = -1;
 	defs->marks = marks;
 	defs->n_marks = n_marks;
@@ -312,7 +316,11 @@ static fv_err_t rewrite(const char *dir, const char *name, double t0, trace_mark
 	free(defs);
 	free(line);
 	fclose(in);
-	FV_CHECK(fclose(out) == 0 && rename(tmp, path) == 0, FV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+	if (fclose(out) != 0 || rename(tmp, path) != 0) {
+		fv_err_t err = FV_ERROR(FV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+		remove(tmp);
+		return err;
+	}
 	return FV_OK;
 }
 
