@@ -677,9 +677,13 @@ fv_err_t fv_runtime_trace_summary(const char *dir, FILE *out)
 	int n_workers = 0, done = 0;
 	FILE *f;
 	snprintf(path, sizeof path, "%s/tasks.rec", dir);
-	f = fopen(path, "r");
-	FV_CHECK(f, FV_ERR_IO, "%s: cannot read: %s (a trace converted by starpu_fxt_tool?)", path, strerror(errno));
 	FV_CALL(fv_calloc(&w, MAX_WORKERS, sizeof *w, "trace workers"));
+	f = fopen(path, "r");
+	if (!f) {
+		free(w);
+		return FV_ERROR(FV_ERR_IO, "%s: cannot read: %s (a trace converted by starpu_fxt_tool?)", path,
+				strerror(errno));
+	}
 	while (!done) {
 		ssize_t n = getline(&line, &cap, f);
 		if (n <= 0)
