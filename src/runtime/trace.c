@@ -522,8 +522,11 @@ static fv_err_t iteration_marks(const char *dir, double t0, trace_mark_t **marks
 	/* pass 0: the range of iterations and steps; pass 1: their spans */
 	for (pass = 0; pass < 2; pass++) {
 		f = fopen(path, "r");
-		if (!f)
-			return FV_OK;
+		if (!f) {
+			free(spans);
+			free(line);
+			return FV_OK; /* no marks without tasks.rec */
+		}
 		for (;;) {
 			ssize_t n = getline(&line, &cap, f);
 			if (n <= 1) { /* a record ends */
