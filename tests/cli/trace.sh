@@ -145,7 +145,7 @@ if "$fv" trace "$tmp/tr" --iterations 2 >"$tmp/trace.out" 2>"$tmp/trace.err"; th
 	done
 	grep -q "iterations 3 to 5" "$tmp/trace.out" || fail "fvstar trace: no summary"
 	# per iteration: 0 < critical path <= makespan, work / workers <= makespan
-	awk '/^iteration [0-9]+: makespan/ { n++; m = $4; c = $8; w = substr($15, 2)
+	awk '/^iteration [0-9]+: makespan/ { n++; m = $4; c = $8; w = substr($15, 2) + 0
 		if (!(c > 0 && c <= m * 1.0001 && w <= m * 1.0001)) { print "bad: " $0; bad = 1 } }
 		END { exit (bad || n != 3) }' "$tmp/trace.out" ||
 		fail "fvstar trace: critical paths and makespans of iterations 3 to 5"
