@@ -1,99 +1,362 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Gantt chart of a traced fvstar run, one row per worker, from the
-tasks.rec that starpu_fxt_tool writes into the trace directory
-(`fvstar run ... output.trace=DIR`).
+"""Pictures and numbers of a traced fvstar run, from the files
+starpu_fxt_tool writes into the trace directory (`fvstar run ...
+output.trace=DIR`; `fvstar trace DIR` runs this script): tasks.rec (tasks,
+workers, times, flops, iteration marks), dag.dot (dependencies) and
+paje.trace (worker names, data transfers).
 
-Each task is a bar from its start to its end on the worker that ran it,
-coloured by stage; the tasks of an implicit sweep (`sweep_color<k>`) are
-coloured by block instead and labelled with their colour group, so that the
-picture shows whether the groups of several blocks interleave. Blocks are
-told apart by the geometry handle (the first buffer of a sweep task).
+The Gantt chart (-o): one row per worker, each task a bar from its start to
+its end coloured by stage; the tasks of an implicit sweep (`sweep_color<k>`)
+are coloured by block instead and labelled with their colour group, so that
+the picture shows whether the groups of several blocks interleave (blocks
+are told apart by the geometry handle, the first buffer of a sweep task).
+Two rows on top mark the iterations and their steps (RK stages; implicit:
+the residual, each sweep, the update) from the first start to the last end
+of their tasks (the iteration marks fvstar gives its tasks: tasks.rec
+"Iteration: N S"); data transfers between memory nodes (paje.trace links:
+fetch, prefetch, idle fetch) are bars on a row per destination node.
 
-Prints, per worker, the busy time and the share of the window it was idle,
-the task count per stage, and for the sweeps how many times a worker went
-from one block's group to another block's group ("block switches": 0 means
-the blocks ran one after the other).
+The statistics (--stats): idle share per worker, time per stage, and per
+iteration its critical path (the longest chain of task durations through
+the dependencies of dag.dot among the iteration's tasks) against its
+makespan (first start to last end) and against its work spread over the
+workers.
 
-Usage: plot_trace.py TRACE_DIR [-o OUT.png] [--last-ms T] [--title TEXT]
-  --last-ms T: only the last T milliseconds of the trace.
+Printed: per worker the tasks, busy time and idle share of the window, and
+for the sweeps how many times a worker went from one block's group to
+another block's group ("block switches": 0 means the blocks ran one after
+the other); the task count per stage; per iteration the makespan, critical
+path and work.
+
+StarPU's own tasks (data acquisitions, synchronisation, unregistration) and
+tasks done before the recording started (end at 0) are left out.
+
+Usage: plot_trace.py TRACE_DIR [-o GANTT.png] [--stats STATS.png]
+                     [--iterations K | --last-ms T] [--title TEXT]
+  --iterations K: the Gantt chart shows the last K iterations;
+  --last-ms T: the last T milliseconds.
 """
 import argparse
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plot_common as pc  # noqa: E402
 
 
-def read_tasks(path):
-    tasks, rec = [], {}
-    for line in open(path, errors="replace"):
-        line = line.rstrip("\n")
-        if not line:
-            if rec:
-                tasks.append(rec)
-            rec = {}
-            continue
-        key, _, value = line.partition(": ")
-        rec[key] = value
+def read_rec(path):
+    """Records of a .rec file (blank-line separated "Key: value" lines)."""
+    recs, rec = [], {}
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line:
+                if rec:
+                    recs.append(rec)
+                rec = {}
+                continue
+            key, _, value = line.partition(": ")
+            rec[key] = value
     if rec:
-        tasks.append(rec)
-    return [t for t in tasks if "StartTime" in t and "EndTime" in t and "WorkerId" in t]
+        recs.append(rec)
+    return recs
+
+
+def read_tasks(path):
+    """fvstar's tasks that ran after the recording started."""
+    tasks = []
+    for t in read_rec(path):
+        if not all(k in t for k in ("StartTime", "EndTime", "WorkerId", "Name")):
+            continue
+        if t["Name"].startswith("_starpu") or t["Name"].startswith("starpu_"):
+            continue
+        t["start"], t["end"] = float(t["StartTime"]), float(t["EndTime"])
+        if t["end"] <= 0:
+            continue
+        t["worker"] = int(t["WorkerId"])
+        t["stage"] = stage_of(t["Name"])
+        t["gflop"] = float(t.get("GFlop", 0) or 0)
+        it = t.get("Iteration", "").split()
+        t["iter"] = int(it[0]) if it else None
+        t["sub"] = int(it[1]) if len(it) > 1 else None
+        tasks.append(t)
+    return tasks
 
 
 def stage_of(name):
     for prefix, stage in (("sweep", "sweep"), ("diagonal", "diagonal"), ("implicit_update", "update"),
                           ("flux", "flux"), ("gradient", "gradient"), ("limiter", "limiter"),
                           ("nodes", "nodes"), ("pack", "halo"), ("unpack", "halo"), ("prim", "prim"),
-                          ("timestep", "timestep"), ("norms", "norms"), ("update", "update"), ("copy", "copy")):
+                          ("timestep", "timestep"), ("clock", "timestep"), ("norms", "norms"),
+                          ("update", "update"), ("copy", "copy")):
         if name.startswith(prefix):
             return stage
     return "other"
 
 
+def read_paje(path):
+    """Worker names {id: name}, memory node names {alias: name}, and the
+    data transfers [(start, end, type, src alias, dst alias, bytes)]."""
+    workers, nodes, starts, transfers = {}, {}, {}, []
+    if not os.path.exists(path):
+        return workers, nodes, transfers
+    link_types = {"F": "fetch", "PF": "prefetch", "IF": "idle fetch"}
+    with open(path, errors="replace") as f:
+        for line in f:
+            if not line or line[0] == "%":
+                continue
+            p = line.split()
+            if len(p) >= 6 and p[0] == "7":  # PajeCreateContainer: time alias type parent name
+                if p[3] == "W" and p[2].startswith("w") and p[2][1:].isdigit():
+                    workers[int(p[2][1:])] = p[5].strip('"')
+                elif p[3] == "Mm":
+                    nodes[p[2]] = p[5].strip('"').replace("MEMMANAGER", "memory node ")
+            elif len(p) >= 7 and p[0] in ("18", "23") and p[2] in link_types:
+                starts[p[6]] = (float(p[1]), p[2], p[5], p[4])
+            elif len(p) >= 7 and p[0] in ("19", "24") and p[2] in link_types and p[6] in starts:
+                t0, kind, src, size = starts.pop(p[6])
+                try:
+                    nbytes = float(size)
+                except ValueError:
+                    nbytes = 0
+                transfers.append((t0, float(p[1]), link_types[kind], src, p[5], nbytes))
+    return workers, nodes, transfers
+
+
+def read_edges(trace_dir, tasks):
+    """Dependencies (job id before, job id after): dag.dot's edges, else
+    tasks.rec's DependsOn."""
+    edges = []
+    path = os.path.join(trace_dir, "dag.dot")
+    if os.path.exists(path):
+        pat = re.compile(r'"task_(\w+)"\s*->\s*"task_(\w+)"')
+        with open(path, errors="replace") as f:
+            for line in f:
+                m = pat.search(line)
+                if m:
+                    edges.append((m.group(1), m.group(2)))
+    else:
+        for t in tasks:
+            for d in t.get("DependsOn", "").split():
+                edges.append((d, t["JobId"]))
+    return edges
+
+
+def critical_paths(tasks, edges):
+    """{iteration: (makespan, critical path, work)} in ms. The critical
+    path runs through the iteration's own tasks; StarPU's internal tasks
+    between them (synchronisation of halo buffers) pass dependencies on at
+    no cost."""
+    by_job = {t["JobId"]: t for t in tasks}
+    succ = {}
+    for a, b in edges:
+        succ.setdefault(a, []).append(b)
+    by_iter = {}
+    for t in tasks:
+        if t["iter"] is not None:
+            by_iter.setdefault(t["iter"], []).append(t)
+    out = {}
+    for it in sorted(by_iter):
+        mine = by_iter[it]
+        ids = {t["JobId"] for t in mine}
+        # successors among the iteration's tasks, through tasks not in the
+        # trace (StarPU's internal ones) at no cost
+        def next_of(j, seen):
+            for s in succ.get(j, ()):
+                if s in ids:
+                    yield s
+                elif s not in by_job and s not in seen:
+                    seen.add(s)
+                    yield from next_of(s, seen)
+        order = sorted(mine, key=lambda t: int(t.get("SubmitOrder", 0) or 0))
+        longest = {t["JobId"]: t["end"] - t["start"] for t in order}
+        # submission order is a topological order of the task graph
+        for t in order:
+            for s in next_of(t["JobId"], set()):
+                d = by_job[s]["end"] - by_job[s]["start"]
+                if longest[t["JobId"]] + d > longest[s]:
+                    longest[s] = longest[t["JobId"]] + d
+        span = max(t["end"] for t in mine) - min(t["start"] for t in mine)
+        work = sum(t["end"] - t["start"] for t in mine)
+        out[it] = (span, max(longest.values()), work)
+    return out
+
+
 STAGE_COLOURS = {"flux": "#4c72b0", "gradient": "#55a868", "limiter": "#c44e52", "nodes": "#8172b2",
-                 "halo": "#cccccc", "prim": "#937860", "timestep": "#da8bc3", "norms": "#8c8c8c",
-                 "update": "#ccb974", "diagonal": "#64b5cd", "copy": "#eeeeee", "other": "#dddddd"}
+                 "halo": "#bbbbbb", "prim": "#937860", "timestep": "#da8bc3", "norms": "#8c8c8c",
+                 "update": "#ccb974", "diagonal": "#64b5cd", "sweep": "#e41a1c", "copy": "#eeeeee",
+                 "other": "#dddddd"}
 BLOCK_COLOURS = ["#e41a1c", "#377eb8", "#4daf4a", "#984ea3", "#ff7f00", "#a65628", "#f781bf", "#999999"]
+TRANSFER_COLOURS = {"fetch": "#d62728", "prefetch": "#2ca02c", "idle fetch": "#9467bd"}
+
+
+def step_name(sub, implicit, sweeps):
+    if not implicit:
+        return "rk%d" % sub
+    if sub == 0:
+        return "res"
+    if sub == 1 + 2 * sweeps:
+        return "upd"
+    return "s%d%s" % ((sub - 1) // 2, "f" if (sub - 1) % 2 == 0 else "b")
+
+
+def gantt(a, tasks, workers, names, nodes, transfers, blocks, t0, t1, counts):
+    import matplotlib.pyplot as plt
+    span = t1 - t0
+    # rows: iterations, steps, one per worker, one per memory node receiving data
+    dst_nodes = sorted({tr[4] for tr in transfers if tr[1] >= t0 and tr[0] <= t1})
+    rows = ["iterations", "steps"] + ["%s" % names.get(w, "worker %d" % w) for w in workers] + \
+           ["to %s" % nodes.get(n, n) for n in dst_nodes]
+    y_of_worker = {w: 2 + i for i, w in enumerate(workers)}
+    y_of_node = {n: 2 + len(workers) + i for i, n in enumerate(dst_nodes)}
+    fig, ax = plt.subplots(figsize=(14, 1.6 + 0.45 * len(rows)))
+    for t in tasks:
+        x, wdt = t["start"], t["end"] - t["start"]
+        if t["stage"] == "sweep" and blocks:
+            b = blocks.get(t.get("Handles", "").split(" ")[0], 0)
+            colour = BLOCK_COLOURS[b % len(BLOCK_COLOURS)]
+        else:
+            colour = STAGE_COLOURS[t["stage"]]
+        y = y_of_worker[t["worker"]]
+        ax.broken_barh([(x, wdt)], (y - 0.4, 0.8), facecolors=colour, edgecolors="black", linewidth=0.2)
+        if t["stage"] == "sweep" and wdt > span / 150:
+            ax.text(x + wdt / 2, y, t["Name"].replace("sweep_color", "c"), ha="center", va="center", fontsize=6)
+    # iterations and their steps: from the first start to the last end of their tasks
+    implicit = any(t["stage"] == "sweep" for t in tasks)
+    subs = [t["sub"] for t in tasks if t["sub"] is not None]
+    sweeps = (max(subs) - 1) // 2 if implicit and subs else 0
+    spans = {}
+    for t in tasks:
+        if t["iter"] is None:
+            continue
+        for key in ((t["iter"],), (t["iter"], t["sub"])):
+            s, e = spans.get(key, (t["start"], t["end"]))
+            spans[key] = (min(s, t["start"]), max(e, t["end"]))
+    # consecutive iterations (and steps) alternate between the two halves
+    # of their row, so that the overlap of pipelined iterations shows
+    n_step = {}
+    for key, (s, e) in sorted(spans.items()):
+        y = 0 if len(key) == 1 else 1
+        k = key[0] if y == 0 else n_step.setdefault(key, len(n_step))
+        shade = ["#4c72b0", "#9ecae1"] if y == 0 else ["#fdae6b", "#fdd0a2"]
+        yc = y - 0.2 if k % 2 == 0 else y + 0.2
+        ax.broken_barh([(s, e - s)], (yc - 0.19, 0.38), facecolors=shade[k % 2], edgecolors="black",
+                       linewidth=0.3)
+        label = "it %d" % key[0] if y == 0 else step_name(key[1], implicit, sweeps)
+        if e - s > span / 60:
+            ax.text((max(s, t0) + min(e, t1)) / 2, yc, label, ha="center", va="center", fontsize=6)
+        if y == 0:
+            ax.axvline(s, color="#4c72b0", linewidth=0.6, linestyle=":", zorder=0)
+    for tr in transfers:
+        s, e, kind, _src, dst, _n = tr
+        if dst in y_of_node and e >= t0 and s <= t1:
+            ax.broken_barh([(s, max(e - s, span / 2000))], (y_of_node[dst] - 0.3, 0.6),
+                           facecolors=TRANSFER_COLOURS[kind], edgecolors="none")
+    handles = [plt.Rectangle((0, 0), 1, 1, color=BLOCK_COLOURS[b % len(BLOCK_COLOURS)]) for b in range(len(blocks))]
+    labels = ["sweep, block %d" % b for b in range(len(blocks))]
+    for s in sorted(counts):
+        if s != "sweep" or not blocks:
+            handles.append(plt.Rectangle((0, 0), 1, 1, color=STAGE_COLOURS[s]))
+            labels.append(s)
+    for kind in sorted({tr[2] for tr in transfers}):
+        handles.append(plt.Rectangle((0, 0), 1, 1, color=TRANSFER_COLOURS[kind]))
+        labels.append("transfer: " + kind)
+    ax.legend(handles, labels, fontsize=7, ncol=min(len(labels), 8), loc="upper center",
+              bbox_to_anchor=(0.5, -0.12 if len(rows) > 6 else -0.3))
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels(rows, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("ms from the recording start")
+    ax.set_xlim(t0, t1)
+    ax.set_title(a.title or "fvstar tasks per worker (%s)" % os.path.basename(os.path.abspath(a.trace)))
+    fig.tight_layout()
+    fig.savefig(a.out, dpi=130)
+    plt.close(fig)
+    print("plot_trace: wrote %s" % a.out)
+
+
+def stats(a, tasks, workers, names, busy, window, cps):
+    import matplotlib.pyplot as plt
+    fig, axs = plt.subplots(1, 3, figsize=(15, 4.2))
+    labels = [names.get(w, "worker %d" % w) for w in workers]
+    idle = [100 * (1 - busy[w] / window) if window > 0 else 0 for w in workers]
+    axs[0].barh(range(len(workers)), idle, color="#c44e52")
+    axs[0].set_yticks(range(len(workers)))
+    axs[0].set_yticklabels(labels, fontsize=8)
+    axs[0].invert_yaxis()
+    axs[0].set_xlim(0, 100)
+    axs[0].set_xlabel("idle %% of the traced window (%.2f ms)" % window)
+    axs[0].set_title("idle share per worker")
+    per_stage = {}
+    for t in tasks:
+        per_stage[t["stage"]] = per_stage.get(t["stage"], 0) + t["end"] - t["start"]
+    stages = sorted(per_stage, key=lambda s: -per_stage[s])
+    n_it = len({t["iter"] for t in tasks if t["iter"] is not None}) or 1
+    axs[1].bar(range(len(stages)), [per_stage[s] / n_it for s in stages],
+               color=[STAGE_COLOURS[s] for s in stages])
+    axs[1].set_xticks(range(len(stages)))
+    axs[1].set_xticklabels(stages, rotation=45, ha="right", fontsize=8)
+    axs[1].set_ylabel("task time per iteration (ms, all workers)")
+    axs[1].set_title("time per stage (%d iterations)" % n_it)
+    its = sorted(cps)
+    if its:
+        x = list(range(len(its)))
+        w = 0.27
+        axs[2].bar([i - w for i in x], [cps[i][0] for i in its], w, label="makespan", color="#4c72b0")
+        axs[2].bar(x, [cps[i][1] for i in its], w, label="critical path", color="#c44e52")
+        axs[2].bar([i + w for i in x], [cps[i][2] / max(len(workers), 1) for i in its], w,
+                   label="work / %d workers" % len(workers), color="#55a868")
+        step = max(1, len(its) // 12)
+        axs[2].set_xticks(x[::step])
+        axs[2].set_xticklabels([str(i) for i in its][::step], fontsize=8)
+        axs[2].set_xlabel("iteration")
+        axs[2].set_ylabel("ms")
+        axs[2].legend(fontsize=7)
+    axs[2].set_title("critical path against makespan")
+    fig.suptitle(a.title or "fvstar trace statistics (%s)" % os.path.basename(os.path.abspath(a.trace)))
+    fig.tight_layout()
+    fig.savefig(a.stats, dpi=110)
+    plt.close(fig)
+    print("plot_trace: wrote %s" % a.stats)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("trace")
     ap.add_argument("-o", "--out", default=None)
+    ap.add_argument("--stats", default=None)
+    ap.add_argument("--iterations", type=int, default=0)
     ap.add_argument("--last-ms", type=float, default=0)
     ap.add_argument("--title", default=None)
     a = ap.parse_args()
-    if a.out:
+    if a.out or a.stats:
         pc.require_matplotlib("plot_trace.py")  # may run the script again with Debian's Python
     path = os.path.join(a.trace, "tasks.rec")
     if not os.path.exists(path):
         sys.exit("plot_trace: %s: no tasks.rec (run fvstar with output.trace=DIR)" % a.trace)
-    tasks = [t for t in read_tasks(path) if not t["Name"].startswith("_starpu")]
+    tasks = read_tasks(path)
     if not tasks:
         sys.exit("plot_trace: %s holds no task with a start and an end" % path)
-    for t in tasks:
-        t["start"], t["end"] = float(t["StartTime"]), float(t["EndTime"])
-        t["worker"] = int(t["WorkerId"])
-        t["stage"] = stage_of(t["Name"])
+    names, nodes, transfers = read_paje(os.path.join(a.trace, "paje.trace"))
     t1 = max(t["end"] for t in tasks)
     t0 = min(t["start"] for t in tasks)
-    if a.last_ms > 0:
-        t0 = max(t0, t1 - a.last_ms)
-        tasks = [t for t in tasks if t["end"] >= t0]
+    window = t1 - t0
     # blocks: the geometry handle of the sweep tasks, in submission order
     blocks = {}
     for t in sorted((t for t in tasks if t["stage"] == "sweep"), key=lambda t: int(t.get("SubmitOrder", 0))):
         geo = t.get("Handles", "").split(" ")[0]
         blocks.setdefault(geo, len(blocks))
-    workers = sorted({t["worker"] for t in tasks})
-    span = t1 - t0
+    # every worker of paje.trace, those that ran no task too
+    workers = sorted({t["worker"] for t in tasks} | set(names))
     print("plot_trace: %d tasks on %d workers over %.3f ms; %d blocks in the sweeps" % (len(tasks), len(workers),
-                                                                                          span, len(blocks)))
+                                                                                          window, len(blocks)))
+    busy = {}
     for w in workers:
         mine = sorted((t for t in tasks if t["worker"] == w), key=lambda t: t["start"])
-        busy = sum(min(t["end"], t1) - max(t["start"], t0) for t in mine)
+        busy[w] = sum(t["end"] - t["start"] for t in mine)
+        gflop = sum(t["gflop"] for t in mine)
         switches, last = 0, None
         for t in mine:
             if t["stage"] != "sweep":
@@ -102,43 +365,35 @@ def main():
             if last is not None and b != last:
                 switches += 1
             last = b
-        print("worker %d: %d tasks, busy %.3f ms, idle %.1f %%, sweep block switches %d" %
-              (w, len(mine), busy, 100 * (1 - busy / span) if span > 0 else 0, switches))
+        print("worker %d (%s): %d tasks, busy %.3f ms, idle %.1f %%, %.3f GFlop/s, sweep block switches %d" %
+              (w, names.get(w, "?"), len(mine), busy[w], 100 * (1 - busy[w] / window) if window > 0 else 0,
+               gflop / (busy[w] * 1e-3) if busy[w] > 0 else 0, switches))
     counts = {}
     for t in tasks:
         counts[t["stage"]] = counts.get(t["stage"], 0) + 1
     print("tasks per stage: " + ", ".join("%s %d" % kv for kv in sorted(counts.items())))
+    if transfers:
+        print("transfers: %d, %.3f MB" % (len(transfers), sum(tr[5] for tr in transfers) / 1e6))
+    cps = critical_paths(tasks, read_edges(a.trace, tasks))
+    for it in sorted(cps):
+        span, cp, work = cps[it]
+        print("iteration %d: makespan %.3f ms, critical path %.3f ms (%.0f %%), work %.3f ms (%.3f ms on %d workers)"
+              % (it, span, cp, 100 * cp / span if span > 0 else 0, work, work / len(workers), len(workers)))
+    if a.stats:
+        stats(a, tasks, workers, names, busy, window, cps)
     if not a.out:
         return
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(14, 1.2 + 0.6 * len(workers)))
-    for t in tasks:
-        x, wdt = t["start"] - t0, t["end"] - t["start"]
-        if t["stage"] == "sweep":
-            b = blocks.get(t.get("Handles", "").split(" ")[0], 0)
-            colour = BLOCK_COLOURS[b % len(BLOCK_COLOURS)]
-        else:
-            colour = STAGE_COLOURS[t["stage"]]
-        ax.broken_barh([(x, wdt)], (t["worker"] - 0.4, 0.8), facecolors=colour, edgecolors="black", linewidth=0.2)
-        if t["stage"] == "sweep" and wdt > span / 150:
-            ax.text(x + wdt / 2, t["worker"], t["Name"].replace("sweep_color", "c"), ha="center", va="center",
-                    fontsize=6)
-    handles = [plt.Rectangle((0, 0), 1, 1, color=BLOCK_COLOURS[b % len(BLOCK_COLOURS)]) for b in range(len(blocks))]
-    labels = ["sweep, block %d" % b for b in range(len(blocks))]
-    for s in sorted(counts):
-        if s != "sweep":
-            handles.append(plt.Rectangle((0, 0), 1, 1, color=STAGE_COLOURS[s]))
-            labels.append(s)
-    ax.legend(handles, labels, fontsize=7, ncol=min(len(labels), 8), loc="upper center",
-              bbox_to_anchor=(0.5, -0.5 if len(workers) < 4 else -0.2))
-    ax.set_yticks(workers)
-    ax.set_yticklabels(["worker %d" % w for w in workers])
-    ax.set_xlabel("ms")
-    ax.set_xlim(0, span)
-    ax.set_title(a.title or "fvstar tasks per worker (%s)" % os.path.basename(os.path.abspath(a.trace)))
-    fig.tight_layout()
-    fig.savefig(a.out, dpi=130)
-    print("plot_trace: wrote %s" % a.out)
+    # the window of the Gantt chart: the last K iterations, or T ms
+    g0 = t0
+    if a.iterations > 0:
+        its = sorted({t["iter"] for t in tasks if t["iter"] is not None})
+        keep = set(its[-a.iterations:])
+        if keep:
+            g0 = min(t["start"] for t in tasks if t["iter"] in keep)
+    elif a.last_ms > 0:
+        g0 = max(t0, t1 - a.last_ms)
+    shown = [t for t in tasks if t["end"] >= g0]
+    gantt(a, shown, workers, names, nodes, transfers, blocks, g0, t1, counts)
 
 
 if __name__ == "__main__":

@@ -88,6 +88,7 @@ typedef struct fv_case {
 	int snapshot_every;               /* 0: no state kept for a diverged run */
 	char restart_from[FV_CASE_PATH_MAX];
 	char trace_dir[FV_CASE_PATH_MAX];
+	int trace_from;                   /* first traced iteration; 0: the run's first */
 
 	/* [forces] */
 	char force_markers[FV_CASE_PATH_MAX]; /* "a,b"; empty: all wall markers */

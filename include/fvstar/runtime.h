@@ -46,9 +46,39 @@ int fv_runtime_block_worker(int block, int pin);
  * directory, runs this process again on the FxT build of StarPU if the
  * plain one is loaded (FxT costs time even when not recording), and makes
  * StarPU record into dir. After fv_runtime_shutdown: converts the FxT file
- * with starpu_fxt_tool into paje.trace (ViTE), tasks.rec and dag.dot. */
+ * with starpu_fxt_tool into paje.trace (ViTE), tasks.rec, data.rec,
+ * dag.dot and trace.rec, their times counted from the recording start,
+ * and prints the trace's summary (fv_runtime_trace_summary) into summary
+ * when not NULL. */
 fv_err_t fv_runtime_trace_prepare(const char *dir, int argc, char **argv);
-fv_err_t fv_runtime_trace_convert(const char *dir);
+fv_err_t fv_runtime_trace_convert(const char *dir, FILE *summary);
+/* 1 when dir holds an FxT file (prof_file_*) that fv_runtime_trace_convert
+ * can convert. */
+int fv_runtime_trace_has_fxt(const char *dir);
+/* 1 when this run records a trace (fv_runtime_trace_prepare had a
+ * directory and the FxT StarPU is loaded). Recording does not start with
+ * StarPU: fv_runtime_trace_start waits for the tasks submitted so far and
+ * starts it (the solver calls it at its first traced iteration), so that
+ * mesh set-up and StarPU start-up stay out; fv_runtime_trace_stop ends it
+ * (after the last iteration). Both do nothing when not tracing. */
+/* The summary of a converted trace directory (tasks.rec): iterations,
+ * tasks and time, per worker tasks, busy ms and %, GFlop/s of its tasks. */
+fv_err_t fv_runtime_trace_summary(const char *dir, FILE *out);
+int fv_runtime_tracing(void);
+void fv_runtime_trace_start(void);
+void fv_runtime_trace_stop(void);
+/* Marks, while tracing: the tasks submitted after fv_runtime_trace_iteration
+ * (iter) carry iteration iter, those after fv_runtime_trace_step(sub, name)
+ * also sub-iteration sub (an RK stage, an implicit sweep), in tasks.rec
+ * ("Iteration: iter sub") and paje.trace (the tasks' Iteration and
+ * Subiteration), and each call leaves an event on the submitting thread
+ * ("iteration 3", name). fv_runtime_trace_iteration(-1) ends the marks. */
+void fv_runtime_trace_iteration(int iter);
+void fv_runtime_trace_step(int sub, const char *name);
+
+/* A tool script of fvstar (plot_trace.py): EXEDIR/FV_REL_LIBEXECDIR/fvstar/
+ * NAME when installed there, else the source tree's tools/NAME. */
+void fv_runtime_tool_path(const char *name, char *out, size_t n);
 
 /* StarPU version, build options (CUDA, FxT, MPI, limits), scheduler, workers. */
 void fv_runtime_print(FILE *out);

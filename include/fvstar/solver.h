@@ -29,6 +29,8 @@ typedef struct fv_solver_opts {
 	                           good one for a diverged run; 0: none */
 	double res0_rho;        /* the density residual that limiter_freeze_drop counts
 	                           from (a restart's first iteration); 0: this run's first */
+	int trace_from;         /* traced runs: recording starts when this
+	                           iteration is submitted; 0: the first run's first */
 } fv_solver_opts_t;
 
 /* One finished iteration, handed to the caller in order. */

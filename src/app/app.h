@@ -13,6 +13,7 @@ fv_err_t fv_cmd_runtime(int argc, char **argv);
 fv_err_t fv_cmd_run(int argc, char **argv);
 fv_err_t fv_cmd_surface(int argc, char **argv);
 fv_err_t fv_cmd_bench(int argc, char **argv);
+fv_err_t fv_cmd_trace(int argc, char **argv);
 
 /* The mesh of a run (src/app/cmd_run.c): read, refined [mesh] refine
  * times, prepared, markers checked against the case. */

@@ -325,6 +325,7 @@ fv_err_t fv_app_solver_opts(const fv_case_t *c, const fv_mesh_t *m, fv_solver_op
 	so->gamma = c->gamma;
 	so->pin_blocks = c->pin_blocks;
 	so->snapshot_every = c->snapshot_every;
+	so->trace_from = c->trace_from;
 	fv_case_freestream(c, so->winf);
 	so->p_out = c->p_out;
 	so->marker_bc = *bc;
@@ -451,6 +452,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 				to = last;
 			r.wall_before = fv_now() - start;
 			err = fv_solver_run(solver, from, to, r.last_iter ? r.t : t0, on_iteration, &r, &done);
+			if (err != FV_OK || done < to || to == last)
+				fv_runtime_trace_stop(); /* the iterations only, not the output after them */
 			if (err == FV_OK)
 				err = r.err;
 			if (err != FV_OK)
@@ -501,7 +504,7 @@ out:
 	if (runtime_up)
 		fv_runtime_shutdown();
 	if (err == FV_OK && c.trace_dir[0])
-		err = fv_runtime_trace_convert(c.trace_dir);
+		err = fv_runtime_trace_convert(c.trace_dir, stderr);
 	fv_mesh_free(&m);
 	fv_restart_layout_free(&rl);
 	free(part);

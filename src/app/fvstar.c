@@ -27,6 +27,7 @@ static void usage(FILE *out)
 		"  fvstar bench stage CASE.cfg [key=value ...] [--iterations N] [--warmup N] [--history F] [--json F]\n"
 		"                                        the case's kernels on one GPU without StarPU (bare driver)\n"
 		"  fvstar bench kernels [ARGS]           the papers' kernel experiments (bench/bench_kernels)\n"
+		"  fvstar trace DIR [--iterations K]     a run's trace: summary per worker, Gantt chart, statistics\n"
 		"  fvstar runtime info                   StarPU build, scheduler and workers\n"
 		"  fvstar runtime check                  run a codelet on every worker\n"
 		"  fvstar keys [SECTION]                 the case-file keys: type, default, meaning (Markdown)\n"
@@ -66,6 +67,20 @@ static const struct {
 		    "info: the StarPU build (CUDA, FxT, MPI, limits), the library loaded, the\n"
 		    "scheduler and the workers. check: also runs a codelet on every worker and\n"
 		    "compares its result with the exact one.\n"},
+	{"trace", "usage: fvstar trace DIR [--iterations K] [--no-plots]\n"
+		  "\n"
+		  "DIR is the trace directory of a run (fvstar run CASE.cfg output.trace=DIR, from\n"
+		  "the iteration output.trace_from). Converts its FxT file again with StarPU's\n"
+		  "FxT tool (paje.trace for ViTE and pj_dump; tasks.rec, data.rec and dag.dot\n"
+		  "for StarVZ; times from the recording start), or, without one, reads\n"
+		  "the converted files; prints per worker its tasks, busy time and share, and\n"
+		  "GFlop/s; and draws with tools/plot_trace.py:\n"
+		  "  DIR/gantt.png  the last K iterations (default 3), one row per worker, tasks\n"
+		  "                 coloured by stage, iterations and RK stages marked, data\n"
+		  "                 transfers on a row per memory node\n"
+		  "  DIR/stats.png  idle share per worker, time per stage, and per iteration its\n"
+		  "                 critical path (dag.dot, tasks.rec) against its makespan\n"
+		  "--no-plots: the summary only.\n"},
 	{"keys", "usage: fvstar keys [SECTION]\n"
 		 "\n"
 		 "The keys of the case file (all sections, or one: mesh, flow, numerics, bc,\n"
@@ -141,6 +156,8 @@ int main(int argc, char **argv)
 		err = fv_cmd_surface(argc - 1, argv + 1);
 	else if (strcmp(argv[1], "bench") == 0)
 		err = fv_cmd_bench(argc - 1, argv + 1);
+	else if (strcmp(argv[1], "trace") == 0)
+		err = fv_cmd_trace(argc - 1, argv + 1);
 	else if (strcmp(argv[1], "runtime") == 0)
 		err = fv_cmd_runtime(argc - 1, argv + 1);
 	else if (strcmp(argv[1], "keys") == 0)

@@ -296,6 +296,9 @@ static const key_desc_t keys[] = {
 		"solution.vtu; 0: none. At least 6."),
 	TEXT_KEY("output", "trace", T_STR, trace_dir, "", NULL,
 		 "Directory for an execution trace (FxT, converted for ViTE/StarVZ); empty: no trace."),
+	INT_KEY("output", "trace_from", trace_from, 0, INT_MAX, "0", NULL,
+		"With a trace: start recording at this iteration (the tasks before it done first), so that "
+		"the iterations, not the start-up, fill the trace; 0: at the run's first iteration."),
 
 	TEXT_KEY("forces", "markers", T_LIST, force_markers, "", "all wall markers",
 		 "Comma-separated markers over which forces and moments are integrated."),

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "fvstar/runtime.h"
 
 /* The executable's directory, resolved (links followed); "" when unknown. */
 static const char *exe_dir(void)
@@ -79,4 +80,14 @@ const char *fv_starpu_fxt_tool(void)
 			snprintf(tool, sizeof tool, "%s/starpu_fxt_tool", FV_STARPU_BINDIR);
 	}
 	return tool;
+}
+
+void fv_runtime_tool_path(const char *name, char *out, size_t n)
+{
+	char path[PATH_MAX], rel[PATH_MAX];
+	snprintf(rel, sizeof rel, "fvstar/%s", name);
+	if (beside_exe(FV_REL_LIBEXECDIR, rel, 0, path))
+		snprintf(out, n, "%s", path);
+	else
+		snprintf(out, n, "%s/%s", FV_TOOLS_SRCDIR, name);
 }

@@ -10,6 +10,7 @@
 #include "fvstar/solver.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +79,7 @@ struct fv_solver {
 	int frozen_of[RING];    /* the iteration ran with a frozen limiter */
 	int freeze_hit;         /* limiter_freeze_drop reached (from the lagged residual) */
 	int first_iter, last_done;
+	int trace_from;         /* the first traced iteration (fv_runtime_trace_start) */
 };
 
 void fv_solver_opts_default(fv_solver_opts_t *o)
@@ -170,6 +172,7 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	fv_geo_params(o, &s->P, &s->n_stages, s->rk_a, s->rk_b);
 	s->cfl = o->num.cfl;
 	s->res_first = o->res0_rho;
+	s->trace_from = o->trace_from;
 	FV_CALL(fv_calloc(&s->b, (size_t)n_blocks, sizeof *s->b, "block data"));
 	for (int b = 0; b < n_blocks; b++) {
 		FV_CHECK(blocks[b].id == b, FV_ERR_ARG, "block %d has id %d", b, blocks[b].id);
@@ -315,6 +318,9 @@ static fv_err_t sweeps(fv_solver_t *s)
 {
 	for (int k = 0; k < s->o.num.sweeps; k++)
 		for (int dir = 0; dir < FV_SWEEP_DIRECTIONS; dir++) {
+			char mark[48];
+			snprintf(mark, sizeof mark, "sweep %d %s", k, dir == 0 ? "forward" : "backward");
+			fv_runtime_trace_step(1 + FV_SWEEP_DIRECTIONS * k + dir, mark);
 			for (int b = 0; b < s->nb; b++) {
 				block_data_t *d = &s->b[b];
 				fv_task_args_t a;
@@ -408,10 +414,20 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 	int frozen = ((s->o.num.limiter_freeze > 0 && iter > s->o.num.limiter_freeze) || s->freeze_hit) &&
 		     s->phi_valid;
 	s->frozen_of[slot] = frozen;
+	/* traces: the iteration's tasks carry its number, and the RK stage
+	 * (implicit: 0 the residual, then each sweep, then the update) */
+	fv_runtime_trace_iteration(iter);
 	for (int rk = 0; rk < s->n_stages; rk++)
 		for (int st = 0; st < FV_N_STAGES; st++) {
 			if (!fv_stage_runs(st, &s->P, rk, !frozen))
 				continue;
+			if (st == FV_STAGE_HALO_Q) { /* the first stage, always run */
+				char mark[32];
+				snprintf(mark, sizeof mark, s->P.implicit ? "residual" : "rk %d", rk);
+				fv_runtime_trace_step(rk, mark);
+			}
+			if (st == FV_STAGE_UPDATE && s->P.implicit)
+				fv_runtime_trace_step(1 + FV_SWEEP_DIRECTIONS * s->o.num.sweeps, "update");
 			if (fv_stage_is_halo(st)) {
 				FV_CALL(halo(s, st == FV_STAGE_HALO_Q ? HALO_Q : st == FV_STAGE_HALO_GRAD ? HALO_GRAD : HALO_PHI));
 				continue;
@@ -439,6 +455,7 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 		}
 		s->snap_iter[k] = iter;
 	}
+	fv_runtime_trace_iteration(-1);
 	/* residuals (and the clock) come back without waiting */
 	return fv_ring_post(s->ring, slot, s->nb + (s->clock ? 1 : 0), iter);
 }
@@ -466,6 +483,8 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 	fv_err_t err = FV_OK;
 	*done = first_iter - 1;
 	s->first_iter = first_iter;
+	if (s->trace_from <= 0)
+		s->trace_from = first_iter; /* output.trace_from = 0: the run's first */
 	s->last_done = first_iter - 1;
 	if (s->clock) {
 		FV_CALL(fv_runtime_acquire(s->clock, 1, "the clock"));
@@ -485,6 +504,8 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 	while (next_done <= last_iter && err == FV_OK) {
 		while (!stop && next_submit <= last_iter && next_submit < next_done + s->o.lookahead + 1 &&
 		       next_submit - next_done < RING - 1) {
+			if (next_submit >= s->trace_from)
+				fv_runtime_trace_start(); /* once, when tracing */
 			err = submit_iteration(s, next_submit);
 			if (err != FV_OK)
 				break;

@@ -1,0 +1,207 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Traces (output.trace = DIR, `fvstar trace DIR`) on the Mach 2 wedge of
+# tests/cli/lib.sh (3580 mixed cells), CPU workers:
+# - an explicit RK2 run on 2 blocks, 5 iterations, recorded from iteration
+#   3 (output.trace_from): StarVZ's input files are there (paje.trace,
+#   tasks.rec, data.rec, dag.dot), Debian's pj_dump parses paje.trace
+#   (exit 0, no error line), and the tasks of the iterations fill its
+#   timeline (at least half of it: the start-up is left out); each
+#   iteration and RK stage is marked where it ran by an event at its first
+#   task start and one at its last task end (18 events, pj_dump lists them);
+# - tasks.rec holds, for every stage, the task count the task graph must
+#   contain, computed from the case as the run reports it (summary.json:
+#   blocks, RK stages, order, gradient, limiter): blocks x RK stages that run
+#   the stage x traced iterations, halo pack and unpack per neighbouring
+#   block pair and direction (2 blocks: 2 links) x halos per RK stage; each
+#   task marked with its iteration (3..5) and RK stage, and none from
+#   before iteration 3;
+# - the run prints its summary (a line per worker, busy %, GFlop/s);
+#   `fvstar trace DIR` prints it again, a critical path and a makespan per
+#   iteration (0 < path <= makespan, work / workers <= makespan), and writes
+#   gantt.png and stats.png;
+# - an implicit run (point, 4 sweeps, 1 block, 2 iterations): one diagonal
+#   and one update task per block and iteration, the sweep tasks marked
+#   with their sweep (sub-iterations 1..8), as many in each;
+# - tools/plot_trace.py reads data transfers from Paje links (a made-up
+#   paje.trace: there are none between CPU workers).
+# SKIP without the FxT StarPU; the pj_dump check is left out (said) where
+# pajeng is not installed.
+. "$top_srcdir/tests/cli/lib.sh"
+
+wedge_case
+run() { "$fv" run "$tmp/w.cfg" output.vtu=no output.progress_every=0 "$@" >"$tmp/out" 2>"$tmp/err"; }
+if ! run output.dir="$tmp/ex" numerics.iterations=5 numerics.residual_drop=0 partition.blocks=2 \
+	output.trace="$tmp/tr" output.trace_from=3; then
+	if grep -q "FxT-enabled StarPU" "$tmp/err"; then
+		echo "no FxT StarPU: SKIP"
+		exit 77
+	fi
+	cat "$tmp/err"
+	fail "traced explicit run"
+	finish
+fi
+cp "$tmp/err" "$tmp/run.log"
+
+for f in paje.trace tasks.rec data.rec dag.dot; do
+	[ -s "$tmp/tr/$f" ] && echo "$f: $(wc -c <"$tmp/tr/$f") bytes" || fail "$f missing or empty"
+done
+
+# pj_dump: exit 0, nothing on stderr; the iterations fill the timeline
+if command -v pj_dump >/dev/null 2>&1; then
+	if pj_dump "$tmp/tr/paje.trace" >"$tmp/dump" 2>"$tmp/dump.err" && [ ! -s "$tmp/dump.err" ]; then
+		echo "pj_dump: $(wc -l <"$tmp/dump") entities"
+		"$py" - "$tmp/dump" "$tmp/tr/tasks.rec" <<'PY' || fail "the iterations do not fill the trace"
+import sys
+end = max(float(l.split(",")[4]) for l in open(sys.argv[1]) if l.startswith("Container,"))
+starts = [float(l.split(": ")[1]) for l in open(sys.argv[2]) if l.startswith("StartTime: ")]
+ends = [float(l.split(": ")[1]) for l in open(sys.argv[2]) if l.startswith("EndTime: ")]
+first, last = min(s for s in starts if s > 0), max(ends)
+print("timeline: %.3f ms, tasks from %.3f to %.3f ms (%.0f %%)" % (end, first, last, 100 * (last - first) / end))
+sys.exit(0 if (last - first) >= 0.5 * end else 1)
+PY
+	else
+		head -5 "$tmp/dump.err"
+		fail "pj_dump on paje.trace"
+	fi
+else
+	echo "no pj_dump (Debian: pajeng): its check skipped"
+fi
+
+# where the iterations and RK stages ran: events "iteration 4 begins",
+# "iteration 4 rk 1 ends" (first start and last end of their tasks), two per
+# iteration and per stage, in paje.trace; pj_dump lists them (it drops an
+# event at the very end of a trace: every "begins" is checked)
+n=$(grep -cE "^9	[0-9.]+	fvm	[a-z0-9]+	\"iteration [0-9]+( rk [01])? (begins|ends)\"" "$tmp/tr/paje.trace")
+[ "$n" = 18 ] && echo "paje.trace: $n iteration and RK stage marks" || fail "paje.trace: $n marks, not 3 x 3 x 2"
+if [ -s "$tmp/dump" ]; then
+	for it in 3 4 5; do
+		for what in "" " rk 0" " rk 1"; do
+			grep -q "fvstar iteration marks, [0-9.]*, iteration $it$what begins$" "$tmp/dump" ||
+				fail "pj_dump: no mark 'iteration $it$what begins'"
+		done
+	done
+fi
+
+# task counts per stage: what the task graph must contain
+"$py" - "$tmp/ex/summary.json" "$tmp/tr/tasks.rec" 3 5 <<'PY' || fail "task counts per stage"
+import json, sys
+s = json.load(open(sys.argv[1]))
+num, nb, rk = s["case"]["numerics"], s["partition"]["blocks"], s["rk_stages"]
+first, last = int(sys.argv[3]), int(sys.argv[4])
+assert num["time"] != "implicit" and not num["color_tasks"] and num["limiter_freeze"] == 0, \
+    "the counts below are for explicit runs without colour group tasks or limiter freezing"
+assert nb <= 2, "halo links counted for 1 or 2 blocks"
+links = nb * (nb - 1)  # pack and unpack tasks per halo: each block's neighbours
+want = {}
+def add(name, n):
+    want[name] = want.get(name, 0) + n
+for it in range(first, last + 1):
+    order = 1 if it <= num["first_order"] else num["order"]
+    limiter = order == 2 and num["limiter"] != "none"
+    for k in range(rk):
+        halos = 1 + (order == 2) + limiter  # q, gradients, limiter
+        for name, runs in (("prim", 1), ("nodes", order == 2 and num["gradient"] == "green-gauss"),
+                           ("gradient", order == 2), ("limiter", limiter), ("flux", 1),
+                           ("timestep", k == 0), ("norms", k == 0), ("update", 1)):
+            if runs:
+                add(name, nb)
+        add("pack", links * halos)
+        add("unpack", links * halos)
+got, marks, bad = {}, {}, []
+rec = {}
+for line in open(sys.argv[2]).read().split("\n\n"):
+    t = dict(l.split(": ", 1) for l in line.strip().split("\n") if ": " in l)
+    name = t.get("Name", "")
+    if not name or name.startswith("_starpu") or name.startswith("starpu_"):
+        continue
+    if float(t.get("EndTime", 0)) <= 0:
+        continue  # done before the recording started
+    got[name] = got.get(name, 0) + 1
+    it = t.get("Iteration", "").split()
+    if len(it) != 2 or not first <= int(it[0]) <= last or not 0 <= int(it[1]) < rk:
+        bad.append("%s (job %s): Iteration %r" % (name, t.get("JobId"), t.get("Iteration")))
+print("expected: " + ", ".join("%s %d" % kv for kv in sorted(want.items())))
+print("tasks.rec: " + ", ".join("%s %d" % kv for kv in sorted(got.items())))
+ok = got == want
+if bad:
+    print("tasks without their iteration and RK stage: %d, e.g. %s" % (len(bad), bad[0]))
+    ok = False
+sys.exit(0 if ok else 1)
+PY
+
+# the run's summary: a line per worker (2 CPU workers here) and the total
+grep -A4 "trace summary" "$tmp/run.log"
+n=$(grep -cE "^  CPU[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$" "$tmp/run.log")
+[ "$n" = "${STARPU_NCPU:-2}" ] || fail "summary: $n worker lines, ${STARPU_NCPU:-2} workers"
+grep -q "iterations 3 to 5" "$tmp/run.log" || fail "summary: not iterations 3 to 5"
+
+# fvstar trace DIR: the summary again, the Gantt chart and the statistics
+if "$fv" trace "$tmp/tr" --iterations 2 >"$tmp/trace.out" 2>"$tmp/trace.err"; then
+	grep -E "^plot_trace: (wrote|[0-9]+ tasks)|^iteration [0-9]+:" "$tmp/trace.out"
+	for png in gantt.png stats.png; do
+		head -c 8 "$tmp/tr/$png" 2>/dev/null | od -An -c | grep -q "P   N   G" ||
+			fail "fvstar trace: no $png"
+	done
+	grep -q "iterations 3 to 5" "$tmp/trace.out" || fail "fvstar trace: no summary"
+	# per iteration: 0 < critical path <= makespan, work / workers <= makespan
+	awk '/^iteration [0-9]+: makespan/ { n++; m = $4; c = $8; w = substr($15, 2) + 0
+		if (!(c > 0 && c <= m * 1.0001 && w <= m * 1.0001)) { print "bad: " $0; bad = 1 } }
+		END { exit (bad || n != 3) }' "$tmp/trace.out" ||
+		fail "fvstar trace: critical paths and makespans of iterations 3 to 5"
+else
+	cat "$tmp/trace.err"
+	fail "fvstar trace"
+fi
+"$fv" trace "$tmp/nowhere" >/dev/null 2>&1 && fail "fvstar trace accepted a missing directory"
+
+# data transfers (none between CPU workers): plot_trace.py reads the
+# links StarPU writes for a copy between memory nodes (start: source
+# memory manager, end: destination, value: bytes)
+"$py" - "$top_srcdir/tools" <<'PY' || fail "plot_trace.py: transfer links"
+import os, sys, tempfile
+sys.path.insert(0, sys.argv[1])
+import plot_trace as pt
+d = tempfile.mkdtemp()
+with open(os.path.join(d, "paje.trace"), "w") as f:
+    f.write("7\t0.0\tmm0\tMm\tmn0\tMEMMANAGER0\n7\t0.0\tmm1\tMm\tmn1\tMEMMANAGER1\n"
+            "7\t0.1\tw2\tW\tt9\tCUDA0\n"
+            "18\t1.000\tF\tp\t4096\tmm0\tcom_7\n18\t1.200\tPF\tp\t800\tmm1\tcom_8\n"
+            "19\t1.500\tF\tp\t4096\tmm1\tcom_7\n19\t1.300\tPF\tp\t800\tmm0\tcom_8\n"
+            "18\t2.000\tWSL\tp\t0\tw0\tsteal_0\n19\t2.000\tWSL\tp\t0\tw2\tsteal_0\n")
+workers, nodes, transfers = pt.read_paje(os.path.join(d, "paje.trace"))
+want = [(1.0, 1.5, "fetch", "mm0", "mm1", 4096.0), (1.2, 1.3, "prefetch", "mm1", "mm0", 800.0)]
+print("transfers:", transfers, "workers:", workers)
+sys.exit(0 if sorted(transfers) == want and workers == {2: "CUDA0"} and len(nodes) == 2 else 1)
+PY
+
+# implicit: the diagonal, the sweeps and the update marked
+if run output.dir="$tmp/im" numerics.time=implicit numerics.implicit=point numerics.cfl=5 numerics.iterations=2 \
+	numerics.residual_drop=0 partition.blocks=1 output.trace="$tmp/tri"; then
+	"$py" - "$tmp/tri/tasks.rec" 2 4 <<'PY' || fail "implicit marks"
+import sys
+n_it, sweeps = int(sys.argv[2]), int(sys.argv[3])
+per_sub, other = {}, {}
+for line in open(sys.argv[1]).read().split("\n\n"):
+    t = dict(l.split(": ", 1) for l in line.strip().split("\n") if ": " in l)
+    name, it = t.get("Name", ""), t.get("Iteration", "").split()
+    if not name or name.startswith("_starpu") or name.startswith("starpu_"):
+        continue
+    if name.startswith("sweep_color"):
+        per_sub[int(it[1])] = per_sub.get(int(it[1]), 0) + 1
+    elif name in ("diagonal", "implicit_update"):
+        other[(name, it[1])] = other.get((name, it[1]), 0) + 1
+print("sweep tasks per sub-iteration:", per_sub, " diagonal/update:", other)
+ok = sorted(per_sub) == list(range(1, 2 * sweeps + 1)) and len(set(per_sub.values())) == 1
+ok = ok and other == {("diagonal", "0"): n_it, ("implicit_update", str(1 + 2 * sweeps)): n_it}
+sys.exit(0 if ok else 1)
+PY
+	# marks: per iteration itself, the residual, 8 sweeps, the update; x 2 x 2
+	n=$(grep -cE "	fvm	.*\"iteration [12]( residual| sweep [0-3] (forward|backward)| update)? (begins|ends)\"" \
+		"$tmp/tri/paje.trace")
+	[ "$n" = 44 ] && echo "implicit: $n marks" || fail "implicit: $n marks in paje.trace, not 2 x 11 x 2"
+else
+	cat "$tmp/err"
+	fail "traced implicit run"
+fi
+finish
