@@ -261,6 +261,16 @@ static fv_err_t diverged(const fv_case_t *c, const fv_mesh_t *m, fv_solver_t *s,
 		snprintf(saved, sizeof saved, "; %s holds the state of iteration %d, the last good one kept", path, good);
 	else
 		snprintf(saved, sizeof saved, "; no good state was kept (output.snapshot_every)");
+	if (c->num.time_mode == FV_TIME_IMPLICIT)
+		/* an implicit run diverges where its sweeps solve the linear
+		 * system too loosely for the CFL reached */
+		return FV_ERROR(FV_ERR_NUMERIC,
+				"%s%s%s; %s. Usual remedies for an implicit run: more sweeps (numerics.sweeps = %d "
+				"now: a finer mesh needs more), a slower CFL ramp (numerics.cfl_growth = %g, cfl_max "
+				"= %g now), more first-order iterations (numerics.first_order = %d now), boundary "
+				"conditions that match the flow",
+				what, where, saved, restart, c->num.sweeps, c->num.cfl_growth, c->num.cfl_max,
+				c->num.first_order);
 	return FV_ERROR(FV_ERR_NUMERIC,
 			"%s%s%s; %s. Usual remedies: a lower CFL (numerics.cfl = %g now), a first-order start "
 			"(numerics.order = 1 for a few hundred iterations, then continue from its restart with order = "

@@ -176,7 +176,7 @@ sys.exit(0 if sorted(transfers) == want and workers == {2: "CUDA0"} and len(node
 PY
 
 # implicit: the diagonal, the sweeps and the update marked
-if run output.dir="$tmp/im" numerics.time=implicit numerics.implicit=point numerics.cfl=5 numerics.iterations=2 \
+if run output.dir="$tmp/im" numerics.time=implicit numerics.implicit=point numerics.sweeps=4 numerics.cfl=5 numerics.iterations=2 \
 	numerics.residual_drop=0 partition.blocks=1 output.trace="$tmp/tri"; then
 	"$py" - "$tmp/tri/tasks.rec" 2 4 <<'PY' || fail "implicit marks"
 import sys
