@@ -63,9 +63,9 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 	fv_case_force_coeffs(r->c, info->force, info->moment, r->coef);
 	for (int k = 0; k < FV_NCOEF; k++)
 		row[9 + k] = r->coef[k];
-	if (r->c->history_every > 0 && info->iter % r->c->history_every == 0 && r->err == FV_OK)
+	if (r->hist.f && r->c->history_every > 0 && info->iter % r->c->history_every == 0 && r->err == FV_OK)
 		r->err = fv_history_row(&r->hist, row);
-	if (r->c->progress_every > 0 && info->iter % r->c->progress_every == 0) {
+	if (r->c->progress_every > 0 && info->iter % r->c->progress_every == 0 && fv_runtime_rank() == 0) {
 		/* ETA from the mean time per iteration so far: to the iteration
 		 * limit, or (unsteady) to t_end at the current pace */
 		double wall = r->wall_before + info->wall, per = wall / (info->iter - r->first_iter + 1), eta;
@@ -136,7 +136,10 @@ static fv_err_t write_restart(const char *dir, const fv_case_t *c, fv_solver_t *
 	char path[FV_CASE_PATH_MAX + 32];
 	fv_restart_t r;
 	(void)c;
+	/* every rank assembles the state; rank 0 writes it */
 	FV_CALL(fv_solver_get_state(s, q));
+	if (fv_runtime_rank() != 0)
+		return FV_OK;
 	memset(&r, 0, sizeof r);
 	r.n_cells = n;
 	r.n_vars = 5;
@@ -249,7 +252,7 @@ static fv_err_t diverged(const fv_case_t *c, const fv_mesh_t *m, fv_solver_t *s,
 	}
 	snprintf(path, sizeof path, "%s/solution.vtu", c->out_dir);
 	if (fv_solver_get_good_state(s, bad, q, &good) == FV_OK &&
-	    fv_solution_write_vtu(path, m, q, (fv_real_t)c->gamma, NULL) == FV_OK)
+	    (fv_runtime_rank() != 0 || fv_solution_write_vtu(path, m, q, (fv_real_t)c->gamma, NULL) == FV_OK))
 		snprintf(saved, sizeof saved, "; %s holds the state of iteration %d, the last good one kept", path, good);
 	else
 		snprintf(saved, sizeof saved, "; no good state was kept (output.snapshot_every)");
@@ -361,7 +364,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	FV_CALL(fv_case_finish(&c));
 	/* the effective case opens the log: every key, and where each value
 	 * that is not a default came from */
-	if (!getenv("FVSTAR_TRACE_REEXEC")) {
+	if (!getenv("FVSTAR_TRACE_REEXEC") && fv_runtime_rank() == 0) {
 		fprintf(stderr, "fvstar: the effective case (fvstar keys explains each key):\n");
 		fv_case_print(&c, stderr);
 	}
@@ -397,6 +400,13 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	/* restarts hold the mesh file's cell order: any block count reads them */
 	FV_CALL_GOTO(err, out, fv_restart_layout_init(&rl, &m));
 	FV_CALL_GOTO(err, out, fv_blocks_build(&m, off, nb, &blocks));
+	/* several ranks: each read the case and the mesh and cut the blocks
+	 * itself; they must agree */
+	FV_CALL_GOTO(err, out, fv_runtime_agree(m.n_cells, "the mesh's cell count"));
+	FV_CALL_GOTO(err, out, fv_runtime_agree(m.n_faces, "the mesh's face count"));
+	FV_CALL_GOTO(err, out, fv_runtime_agree(nb, "the block count"));
+	FV_CALL_GOTO(err, out, fv_runtime_agree(ps.edge_cut, "the partition's edge cut"));
+	if (fv_runtime_rank() == 0)
 	fprintf(stderr,
 		"fvstar: %s: %d cells, %d faces, %d blocks (edge cut %lld, imbalance %.3f), "
 		"index bandwidth %lld -> %lld\n",
@@ -412,7 +422,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		memcpy(r.res0, rs.res0, sizeof r.res0);
 		r.have_res0 = 1;
 		fv_restart_free(&rs);
-		fprintf(stderr, "fvstar: continuing from %s at iteration %d\n", c.restart_from, first);
+		if (fv_runtime_rank() == 0)
+			fprintf(stderr, "fvstar: continuing from %s at iteration %d\n", c.restart_from, first);
 	} else {
 		fv_app_initial_state(&c, &m, q);
 	}
@@ -427,8 +438,9 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 						   "res_rhow", "res_rhoE", "log10_rel_res_rho", "CD", "CS", "CL",
 						   "CMx", "CMy", "CMz"};
 		snprintf(path, sizeof path, "%s/history.csv", c.out_dir);
-		FV_CALL_GOTO(err, out,
-			     fv_history_open(&r.hist, path, cols, 9 + FV_NCOEF, c.restart_from[0] ? first - 1 : -1));
+		if (fv_runtime_rank() == 0)
+			FV_CALL_GOTO(err, out,
+				     fv_history_open(&r.hist, path, cols, 9 + FV_NCOEF, c.restart_from[0] ? first - 1 : -1));
 	}
 	r.c = &c;
 	r.first_iter = first;
@@ -466,6 +478,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	for (int b = 0; b < nb; b++)
 		for (fv_idx_t i = off[b]; i < off[b + 1]; i++)
 			part[i] = b;
+	if (fv_runtime_rank() != 0)
+		goto out; /* rank 0 writes the outputs and the last words */
 	if (c.vtu) {
 		snprintf(path, sizeof path, "%s/solution.vtu", c.out_dir);
 		FV_CALL_GOTO(err, out, fv_solution_write_vtu(path, &m, q, (fv_real_t)c.gamma, c.vtu_block_id ? part : NULL));
@@ -484,6 +498,9 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	fprintf(stderr, "fvstar: %d iterations in %.2f s; results in %s (history.csv, summary.json%s, restart.bin)\n",
 		r.last_iter - first + 1, wall, c.out_dir, c.vtu ? ", solution.vtu" : "");
 out:
+	/* a rank that failed stops them all: the others may be waiting for it */
+	if (err != FV_OK && fv_runtime_nranks() > 1)
+		fv_runtime_fail(fv_errmsg());
 	if (r.hist.f)
 		fv_history_close(&r.hist);
 	fv_solver_destroy(solver);

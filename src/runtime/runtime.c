@@ -15,6 +15,7 @@
 #include "config.h"
 #include "fvstar/output.h"
 #include "fvstar/types.h"
+#include "runtime/ranks.h"
 
 #ifdef FV_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -149,15 +150,21 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 				   : "one kind of worker: locality work stealing, no model to calibrate; runtime.sched to "
 				     "change";
 	}
-	ret = starpu_init(&conf);
+	if (fv_ranks_wanted()) {
+		/* StarPU-MPI starts StarPU itself (one StarPU per rank) */
+		FV_CALL(fv_ranks_start(&conf));
+		ret = 0;
+	} else {
+		ret = starpu_init(&conf);
+	}
 	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "StarPU found no worker (STARPU_NCPU=0 and no GPU?)");
 	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_init failed (%d)", ret);
 	runtime_up = 1;
-	if (verbose) {
+	if (verbose && fv_runtime_rank() == 0) {
 		int nc, ng;
 		fv_runtime_workers(&nc, &ng);
-		fprintf(stderr, "fvstar: %d CPU + %d CUDA workers%s; scheduler %s (%s)\n", nc,
-			ng,
+		fprintf(stderr, "fvstar: %s%d CPU + %d CUDA workers%s; scheduler %s (%s)\n",
+			fv_runtime_nranks() > 1 ? "per rank, " : "", nc, ng,
 			gpu_only_default ? " (a GPU is there: GPU only; runtime.ncpu = N adds N CPU workers)" : "",
 			fv_runtime_sched_name(), why);
 	}
@@ -180,13 +187,14 @@ int fv_runtime_auto_blocks(long n_cells)
 {
 	int ncpu, ncuda;
 	fv_runtime_workers(&ncpu, &ncuda);
-	int nb = 2 * (ncpu + ncuda > 0 ? ncpu + ncuda : 1);
+	int nb = 2 * (ncpu + ncuda > 0 ? ncpu + ncuda : 1) * fv_runtime_nranks();
 	/* GPUs only: one block each (no halo exchange on a single GPU) */
 	if (ncpu == 0 && ncuda > 0)
-		nb = ncuda;
+		nb = ncuda * fv_runtime_nranks();
 	if (nb > n_cells / 256)
 		nb = (int)(n_cells / 256);
-	return nb > 0 ? nb : 1;
+	/* every rank owns at least one block */
+	return nb > fv_runtime_nranks() ? nb : fv_runtime_nranks();
 }
 
 int fv_runtime_block_worker(int block, int pin)
@@ -202,7 +210,10 @@ int fv_runtime_block_worker(int block, int pin)
 void fv_runtime_shutdown(void)
 {
 	if (runtime_up) {
-		starpu_shutdown();
+		if (fv_ranks_up())
+			fv_ranks_stop();
+		else
+			starpu_shutdown();
 		runtime_up = 0;
 	}
 }
