@@ -498,8 +498,9 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	fprintf(stderr, "fvstar: %d iterations in %.2f s; results in %s (history.csv, summary.json%s, restart.bin)\n",
 		r.last_iter - first + 1, wall, c.out_dir, c.vtu ? ", solution.vtu" : "");
 out:
-	/* a rank that failed stops them all: the others may be waiting for it */
-	if (err != FV_OK && fv_runtime_nranks() > 1)
+	/* a rank that failed stops them all: the others may be waiting for it
+	 * (a divergence, seen by all alike, ends normally on every rank) */
+	if (err != FV_OK && err != FV_ERR_NUMERIC && fv_runtime_nranks() > 1)
 		fv_runtime_fail(fv_errmsg());
 	if (r.hist.f)
 		fv_history_close(&r.hist);

@@ -10,6 +10,7 @@
 #include "app/app.h"
 #include "config.h"
 #include "fvstar/case.h"
+#include "fvstar/runtime.h"
 #include "fvstar/types.h"
 
 static void usage(FILE *out)
@@ -148,6 +149,13 @@ int main(int argc, char **argv)
 				: FV_ERROR(FV_ERR_ARG, "usage: fvstar keys [SECTION]");
 	else
 		err = FV_ERROR(FV_ERR_ARG, "unknown command '%s' (try fvstar --help)", argv[1]);
+	if (err != FV_OK && fv_runtime_nranks() > 1) {
+		/* a divergence is seen by every rank alike: rank 0 says it */
+		if (err != FV_ERR_NUMERIC || fv_runtime_rank() == 0)
+			fprintf(stderr, "fvstar: error (rank %d of %d): %s\n", fv_runtime_rank(), fv_runtime_nranks(),
+				fv_errmsg());
+		return 1;
+	}
 	if (err != FV_OK) {
 		fprintf(stderr, "fvstar: error: %s\n", fv_errmsg());
 		return err == FV_ERR_ARG ? 2 : 1;

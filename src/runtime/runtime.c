@@ -248,6 +248,11 @@ void fv_runtime_print(FILE *out)
 			fprintf(out, "library: %s\n", info.dli_fname);
 	}
 	fprintf(out, "precision: %s\n", FV_REAL_NAME);
+#ifdef FV_HAVE_MPI
+	fprintf(out, "StarPU-MPI: yes (under mpirun: one rank per process); ranks: %d\n", fv_runtime_nranks());
+#else
+	fprintf(out, "StarPU-MPI: no (built without MPI)\n");
+#endif
 	if (!runtime_up)
 		return;
 	fprintf(out, "scheduler: %s\n", fv_runtime_sched_name());
