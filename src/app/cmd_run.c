@@ -478,9 +478,26 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	for (int b = 0; b < nb; b++)
 		for (fv_idx_t i = off[b]; i < off[b + 1]; i++)
 			part[i] = b;
+	if (c.vtu && fv_runtime_nranks() > 1) {
+		/* one piece per rank, its blocks' cells, and the .pvtu naming them */
+		uint8_t *keep = NULL;
+		FV_CALL_GOTO(err, out, fv_calloc(&keep, (size_t)m.n_cells + 1, 1, "piece cells"));
+		for (fv_idx_t i = 0; i < m.n_cells; i++)
+			keep[i] = fv_runtime_block_rank(part[i], nb) == fv_runtime_rank();
+		snprintf(path, sizeof path, "%s/solution_%d.vtu", c.out_dir, fv_runtime_rank());
+		err = fv_solution_write_piece(path, &m, q, (fv_real_t)c.gamma, c.vtu_block_id ? part : NULL, keep,
+					      fv_runtime_rank());
+		free(keep);
+		if (err != FV_OK)
+			goto out;
+		snprintf(path, sizeof path, "%s/solution.pvtu", c.out_dir);
+		if (fv_runtime_rank() == 0)
+			FV_CALL_GOTO(err, out,
+				     fv_solution_write_pvtu(path, "solution", fv_runtime_nranks(), c.vtu_block_id));
+	}
 	if (fv_runtime_rank() != 0)
 		goto out; /* rank 0 writes the outputs and the last words */
-	if (c.vtu) {
+	if (c.vtu && fv_runtime_nranks() == 1) {
 		snprintf(path, sizeof path, "%s/solution.vtu", c.out_dir);
 		FV_CALL_GOTO(err, out, fv_solution_write_vtu(path, &m, q, (fv_real_t)c.gamma, c.vtu_block_id ? part : NULL));
 	}
@@ -496,7 +513,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		fprintf(stderr, "fvstar: CL %.6f  CD %.6f  CMy %.6f (reference area %g, length %g)\n", r.coef[2],
 			r.coef[0], r.coef[4], c.ref_area, c.ref_length);
 	fprintf(stderr, "fvstar: %d iterations in %.2f s; results in %s (history.csv, summary.json%s, restart.bin)\n",
-		r.last_iter - first + 1, wall, c.out_dir, c.vtu ? ", solution.vtu" : "");
+		r.last_iter - first + 1, wall, c.out_dir,
+		!c.vtu ? "" : fv_runtime_nranks() > 1 ? ", solution.pvtu with one piece per rank" : ", solution.vtu");
 out:
 	/* a rank that failed stops them all: the others may be waiting for it
 	 * (a divergence, seen by all alike, ends normally on every rank) */
