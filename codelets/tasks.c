@@ -46,7 +46,7 @@ static fv_err_t submit_mpi(struct starpu_codelet *cl, const char *name, const fv
 		return FV_OK;
 	int ret = starpu_mpi_task_insert(MPI_COMM_WORLD, cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, a, sizeof *a,
 					 STARPU_EXECUTE_ON_WORKER, writer == me ? a->worker : -1, STARPU_NAME, name,
-					 STARPU_FLOPS, flops, 0);
+					 STARPU_FLOPS, flops, STARPU_PRIORITY, a->priority, 0);
 	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "task %s (block %d, rank %d): no worker can run it", name, a->block, me);
 	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "task %s (block %d, rank %d): submission failed (%d)", name, a->block, me, ret);
 	return FV_OK;

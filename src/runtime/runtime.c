@@ -91,6 +91,45 @@ static fv_err_t starpu_home(int verbose)
 	return FV_OK;
 }
 
+/*
+ * Several ranks on one node (Open MPI's OMPI_COMM_WORLD_LOCAL_RANK and
+ * _LOCAL_SIZE): StarPU would start every rank's workers on the same first
+ * cores and GPUs. Unless the user placed them (STARPU_WORKERS_CUDAID,
+ * STARPU_WORKERS_CPUID, STARPU_WORKERS_NOBIND), local rank l of L takes
+ * GPUs l*g .. l*g+g-1 of the n found, g = max(1, n / L) (so with one GPU
+ * every rank shares GPU 0), and when the node has at least two cores per
+ * rank, cores l*c .. l*c+c-1, c = cores / L (StarPU-MPI keeps one of them
+ * for its progress thread unless a CPU worker count was asked for). Set in
+ * the environment before starpu_init, which reads it there.
+ */
+static void place_rank(struct starpu_conf *conf, const fv_runtime_opts_t *o)
+{
+	const char *lr = getenv("OMPI_COMM_WORLD_LOCAL_RANK"), *ls = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+	int l = lr ? atoi(lr) : 0, L = ls ? atoi(ls) : 1, n = cuda_devices();
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	char list[4096];
+	size_t k = 0;
+	if (L <= 1 || l < 0 || l >= L)
+		return;
+	if (n > 0 && !getenv("STARPU_WORKERS_CUDAID")) {
+		int g = n / L > 1 ? n / L : 1;
+		for (int i = 0; i < g && k < sizeof list - 16; i++)
+			k += (size_t)snprintf(list + k, sizeof list - k, "%s%d", i ? " " : "", (l * g + i) % n);
+		setenv("STARPU_WORKERS_CUDAID", list, 1);
+		if (conf->ncuda < 0 && !getenv("STARPU_NCUDA") && !(o && o->ncuda >= 0))
+			conf->ncuda = g;
+	}
+	k = 0;
+	if (cores / L >= 2 && !getenv("STARPU_WORKERS_CPUID") && !getenv("STARPU_WORKERS_NOBIND")) {
+		long c = cores / L;
+		for (long i = 0; i < c && k < sizeof list - 16; i++)
+			k += (size_t)snprintf(list + k, sizeof list - k, "%s%ld", i ? " " : "", l * c + i);
+		setenv("STARPU_WORKERS_CPUID", list, 1);
+		if (conf->ncpus < 0 && !getenv("STARPU_NCPU"))
+			conf->ncpus = (int)c - 1; /* the last core: StarPU-MPI's thread */
+	}
+}
+
 fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 {
 	struct starpu_conf conf;
@@ -137,6 +176,8 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 	if (o && o->ncuda >= 0)
 		conf.ncuda = o->ncuda;
 	conf.nopencl = 0;
+	if (fv_ranks_wanted())
+		place_rank(&conf, o);
 	if (!why) {
 		/* one kind of worker: locality work stealing needs no model; CPU
 		 * and GPU workers together: deque model data aware sorted, whose
