@@ -527,7 +527,7 @@ out:
 		fv_blocks_free(blocks, nb);
 	if (runtime_up)
 		fv_runtime_shutdown();
-	if (err == FV_OK && c.trace_dir[0])
+	if (err == FV_OK && c.trace_dir[0] && fv_runtime_rank() == 0)
 		err = fv_runtime_trace_convert(c.trace_dir);
 	fv_mesh_free(&m);
 	fv_restart_layout_free(&rl);

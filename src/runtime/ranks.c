@@ -133,6 +133,8 @@ void fv_ranks_stop(void)
 	if (!mpi_up)
 		return;
 	starpu_mpi_shutdown();
+	/* every rank's FxT file is complete before rank 0 merges them */
+	MPI_Barrier(comm);
 	MPI_Comm_free(&comm);
 	MPI_Finalize();
 	mpi_up = 0;

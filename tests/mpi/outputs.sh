@@ -8,7 +8,7 @@
 # pieces are assembled): 10 iterations on 2 ranks continued for 10 on 3
 # ranks give the uninterrupted 1-rank run bit for bit (same 4 blocks), and
 # to 1e-12 on 3 ranks and 5 blocks; continued on 1 rank without mpirun, bit
-# for bit too.
+# for bit too. A traced run of 2 ranks gives one trace of both.
 . "$top_srcdir/tests/mpi/lib.sh"
 
 wedge_case
@@ -58,6 +58,19 @@ print("solution.pvtu of 3 ranks (%d pieces) read by vtkXMLPUnstructuredGridReade
       "equal to the 1-rank solution.vtu" % (open(sys.argv[1]).read().count("<Piece "), n))
 PY
 fi
+
+# a trace of 2 ranks: each rank's FxT file, merged by rank 0 into one
+# tasks.rec (the flux tasks of both ranks: 4 blocks x 2 RK stages x 3
+# iterations) and paje.trace
+run_np 2 tr "$tmp/w.cfg" numerics.iterations=3 partition.blocks=4 output.vtu=no output.trace="$tmp/trace" ||
+	fail "traced run on 2 ranks"
+for r in 0 1; do
+	n=$(awk -v r=$r '/^Name: / { name = $2 } /^MPIRank: / && name == "flux" && $2 == r { n++ } END { print n + 0 }' \
+		"$tmp/trace/tasks.rec")
+	[ "$n" = 12 ] || fail "trace: $n flux tasks of rank $r, expected 12"
+done
+[ -s "$tmp/trace/paje.trace" ] || fail "trace: no paje.trace"
+grep -q "every rank's file merged" "$tmp/tr.err" || fail "trace: no merge message"
 
 # restarts: 2 ranks, then 3
 run_np 0 ref "$tmp/w.cfg" numerics.iterations=20 partition.blocks=4 output.vtu=no || fail "uninterrupted run"
