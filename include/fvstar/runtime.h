@@ -53,8 +53,13 @@ int fv_runtime_block_worker(int block, int pin);
 /* This process's rank (0 without MPI; before start-up, the launcher's). */
 int fv_runtime_rank(void);
 int fv_runtime_nranks(void);
-/* The rank owning block b of n_blocks (n_blocks >= fv_runtime_nranks()). */
+/* The rank owning block b of n_blocks (n_blocks >= fv_runtime_nranks()):
+ * the map of fv_runtime_set_block_ranks for that block count, else
+ * contiguous ranges of ids. */
 int fv_runtime_block_rank(int block, int n_blocks);
+/* Block b belongs to rank rank_of[b] (every rank sets the same map, before
+ * the solver is created; fv_blocks_to_ranks computes one). */
+fv_err_t fv_runtime_set_block_ranks(const int *rank_of, int n_blocks);
 /* Every rank's piece of an array of bytes bytes, zero where another rank
  * holds the values, assembled on every rank (collective; exact). */
 fv_err_t fv_runtime_combine(void *mem, size_t bytes, const char *what);

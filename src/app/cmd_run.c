@@ -406,6 +406,31 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	FV_CALL_GOTO(err, out, fv_runtime_agree(m.n_faces, "the mesh's face count"));
 	FV_CALL_GOTO(err, out, fv_runtime_agree(nb, "the block count"));
 	FV_CALL_GOTO(err, out, fv_runtime_agree(ps.edge_cut, "the partition's edge cut"));
+	if (fv_runtime_nranks() > 1) {
+		/* blocks to ranks: few halo cells between ranks */
+		int *rank_of = NULL, grown = 0;
+		long long cut = 0, all = 0;
+		if (nb < fv_runtime_nranks()) {
+			err = FV_ERROR(FV_ERR_ARG, "%d blocks for %d ranks: every rank needs a block of its own "
+						   "(partition.blocks >= %d)",
+				       nb, fv_runtime_nranks(), fv_runtime_nranks());
+			goto out;
+		}
+		FV_CALL_GOTO(err, out, fv_calloc(&rank_of, (size_t)nb, sizeof *rank_of, "block ranks"));
+		err = fv_blocks_to_ranks(blocks, nb, fv_runtime_nranks(), rank_of, &cut, &grown);
+		if (err == FV_OK)
+			err = fv_runtime_set_block_ranks(rank_of, nb);
+		free(rank_of);
+		if (err != FV_OK)
+			goto out;
+		for (int b = 0; b < nb; b++)
+			all += blocks[b].send_off[blocks[b].n_nbr];
+		if (fv_runtime_rank() == 0)
+			fprintf(stderr, "fvstar: %d ranks, %d to %d blocks each (%s): %lld of the %lld halo cells "
+					"between blocks cross ranks\n",
+				fv_runtime_nranks(), nb / fv_runtime_nranks(), (nb + fv_runtime_nranks() - 1) / fv_runtime_nranks(),
+				grown ? "grown through the block graph" : "contiguous block ids", cut, all);
+	}
 	if (fv_runtime_rank() == 0)
 	fprintf(stderr,
 		"fvstar: %s: %d cells, %d faces, %d blocks (edge cut %lld, imbalance %.3f), "
