@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "config.h"
 
@@ -347,6 +348,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	int32_t *part = NULL;
 	fv_idx_t *off = NULL;
 	fv_real_t *q = NULL;
+	double *rss_mib = NULL; /* several ranks: each rank's peak memory */
 	int8_t *bc = NULL;
 	uint8_t *is_force = NULL;
 	run_ctx_t r;
@@ -520,6 +522,15 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 			FV_CALL_GOTO(err, out,
 				     fv_solution_write_pvtu(path, "solution", fv_runtime_nranks(), c.vtu_block_id));
 	}
+	if (fv_runtime_nranks() > 1) {
+		/* each rank's peak memory (resident set), for the summary */
+		struct rusage ru;
+		FV_CALL_GOTO(err, out, fv_calloc(&rss_mib, (size_t)fv_runtime_nranks(), sizeof *rss_mib, "memory"));
+		if (getrusage(RUSAGE_SELF, &ru) == 0)
+			rss_mib[fv_runtime_rank()] = (double)ru.ru_maxrss / 1024.0;
+		FV_CALL_GOTO(err, out,
+			     fv_runtime_combine(rss_mib, (size_t)fv_runtime_nranks() * sizeof *rss_mib, "the peak memory"));
+	}
 	if (fv_runtime_rank() != 0)
 		goto out; /* rank 0 writes the outputs and the last words */
 	if (c.vtu && fv_runtime_nranks() == 1) {
@@ -528,6 +539,18 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	}
 	{
 		json_t *js = summary_json(&c, &m, nb, &ps, &os, &r, r.last_iter - first + 1, wall, so.num.rk);
+		if (rss_mib) {
+			json_t *rk = json_object(), *mem = json_array();
+			for (int i = 0; i < fv_runtime_nranks(); i++)
+				json_array_append_new(mem, fv_json_real(rss_mib[i]));
+			json_object_set_new(rk, "count", json_integer(fv_runtime_nranks()));
+			json_object_set_new(rk, "peak_memory_mib", mem);
+			json_object_set_new(js, "ranks", rk);
+			fprintf(stderr, "fvstar: peak memory per rank (MiB):");
+			for (int i = 0; i < fv_runtime_nranks(); i++)
+				fprintf(stderr, " %.0f", rss_mib[i]);
+			fprintf(stderr, "\n");
+		}
 		snprintf(path, sizeof path, "%s/summary.json", c.out_dir);
 		err = fv_summary_write(path, js);
 		json_decref(js);
@@ -559,6 +582,7 @@ out:
 	free(part);
 	free(off);
 	free(q);
+	free(rss_mib);
 	free(bc);
 	free(is_force);
 	return err;

@@ -49,6 +49,8 @@ awk -F, 'NR > 1 && ($10 != 0 || $12 != 0) { f = 1 } END { exit !f }' "$tmp/box3-
 # rank 0 alone writes: one header, one row per iteration
 [ "$(grep -c '^iteration' "$tmp/wedge4-r4/history.csv")" = 1 ] || fail "history written by several ranks"
 grep -q '"blocks": 4' "$tmp/wedge4-r4/summary.json" || fail "summary.json of 4 ranks"
+"$py" -c 'import json, sys; r = json.load(open(sys.argv[1]))["ranks"]; assert r["count"] == 4 and len(r["peak_memory_mib"]) == 4 and min(r["peak_memory_mib"]) > 0' \
+	"$tmp/wedge4-r4/summary.json" || fail "summary.json of 4 ranks: no peak memory per rank"
 # too few blocks for the ranks: refused, naming the key
 if mpi 3 "$fv" run "$tmp/w.cfg" partition.blocks=2 output.dir="$tmp/few" >/dev/null 2>"$tmp/few.err"; then
 	fail "2 blocks on 3 ranks accepted"
