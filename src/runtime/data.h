@@ -33,6 +33,10 @@ fv_err_t fv_runtime_register(fv_handle_t *h, void *mem, size_t n, size_t elem, c
  * task here reads it, and sends it when a task of its owner needs this
  * rank's data. With one rank, never called. */
 fv_err_t fv_runtime_register_remote(fv_handle_t *h, size_t n, size_t elem, int owner, const char *what);
+/* Several ranks: FV_ERR_ARG unless every rank registered as many handles
+ * (collective), since a handle's StarPU-MPI name is its registration's
+ * rank in order. */
+fv_err_t fv_runtime_check_names(void);
 /* Drops the handle without writing a device copy back (the caller has read
  * what it needs), then frees mem (may be NULL). Safe on a NULL handle. */
 void fv_runtime_drop(fv_handle_t *h, void *mem);

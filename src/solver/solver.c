@@ -251,6 +251,8 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 			fv_clock_set_reduction(s->clocks[r]);
 		}
 	}
+	if (s->nr > 1)
+		FV_CALL(fv_runtime_check_names());
 	return FV_OK;
 }
 
