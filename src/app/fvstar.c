@@ -52,7 +52,11 @@ static const struct {
 		"The effective case, with where each value came from, opens the log.\n"
 		"\n"
 		"Environment: STARPU_SCHED, STARPU_NCPU, STARPU_NCUDA override [runtime];\n"
-		"STARPU_HOME is where StarPU keeps its performance models.\n"},
+		"STARPU_HOME is where StarPU keeps its performance models.\n"
+		"\n"
+		"Several ranks: mpirun -np R fvstar run CASE.cfg (StarPU-MPI; at least R\n"
+		"blocks; the same results as one rank with the same blocks; rank 0 writes\n"
+		"the outputs, the solution as solution.pvtu with a piece per rank).\n"},
 	{"bench", "usage: fvstar bench stage CASE.cfg [section.key=value ...] [--iterations N] [--warmup N]\n"
 		  "                          [--history FILE] [--json FILE]\n"
 		  "       fvstar bench kernels [ARGS]\n"

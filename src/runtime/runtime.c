@@ -290,7 +290,8 @@ void fv_runtime_print(FILE *out)
 	}
 	fprintf(out, "precision: %s\n", FV_REAL_NAME);
 #ifdef FV_HAVE_MPI
-	fprintf(out, "StarPU-MPI: yes (under mpirun: one rank per process); ranks: %d\n", fv_runtime_nranks());
+	fprintf(out, "StarPU-MPI: yes (under mpirun: one rank per process); rank %d of %d\n", fv_runtime_rank(),
+		fv_runtime_nranks());
 #else
 	fprintf(out, "StarPU-MPI: no (built without MPI)\n");
 #endif
