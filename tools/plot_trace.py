@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Gantt chart of a traced fvstar run, one row per worker, from the
 tasks.rec that starpu_fxt_tool writes into the trace directory
-(`fvstar run ... output.trace=DIR`).
+(`fvstar run ... output.trace=DIR`; a run on several ranks: one row per
+rank and worker, from the ranks' merged files).
 
 Each task is a bar from its start to its end on the worker that ran it,
 coloured by stage; the tasks of an implicit sweep (`sweep_color<k>`) are
@@ -75,7 +76,8 @@ def main():
         sys.exit("plot_trace: %s holds no task with a start and an end" % path)
     for t in tasks:
         t["start"], t["end"] = float(t["StartTime"]), float(t["EndTime"])
-        t["worker"] = int(t["WorkerId"])
+        # several ranks: a row per rank and worker (MPIRank of the merged trace)
+        t["worker"] = (int(t.get("MPIRank", 0) or 0), int(t["WorkerId"]))
         t["stage"] = stage_of(t["Name"])
     t1 = max(t["end"] for t in tasks)
     t0 = min(t["start"] for t in tasks)
@@ -85,9 +87,14 @@ def main():
     # blocks: the geometry handle of the sweep tasks, in submission order
     blocks = {}
     for t in sorted((t for t in tasks if t["stage"] == "sweep"), key=lambda t: int(t.get("SubmitOrder", 0))):
-        geo = t.get("Handles", "").split(" ")[0]
+        geo = (t["worker"][0], t.get("Handles", "").split(" ")[0])
         blocks.setdefault(geo, len(blocks))
     workers = sorted({t["worker"] for t in tasks})
+    ranks = sorted({w[0] for w in workers})
+    row = {w: i for i, w in enumerate(workers)}
+
+    def label(w):
+        return "rank %d, worker %d" % w if len(ranks) > 1 else "worker %d" % w[1]
     span = t1 - t0
     print("plot_trace: %d tasks on %d workers over %.3f ms; %d blocks in the sweeps" % (len(tasks), len(workers),
                                                                                           span, len(blocks)))
@@ -98,12 +105,12 @@ def main():
         for t in mine:
             if t["stage"] != "sweep":
                 continue
-            b = blocks.get(t.get("Handles", "").split(" ")[0])
+            b = blocks.get((w[0], t.get("Handles", "").split(" ")[0]))
             if last is not None and b != last:
                 switches += 1
             last = b
-        print("worker %d: %d tasks, busy %.3f ms, idle %.1f %%, sweep block switches %d" %
-              (w, len(mine), busy, 100 * (1 - busy / span) if span > 0 else 0, switches))
+        print("%s: %d tasks, busy %.3f ms, idle %.1f %%, sweep block switches %d" %
+              (label(w), len(mine), busy, 100 * (1 - busy / span) if span > 0 else 0, switches))
     counts = {}
     for t in tasks:
         counts[t["stage"]] = counts.get(t["stage"], 0) + 1
@@ -115,13 +122,14 @@ def main():
     for t in tasks:
         x, wdt = t["start"] - t0, t["end"] - t["start"]
         if t["stage"] == "sweep":
-            b = blocks.get(t.get("Handles", "").split(" ")[0], 0)
+            b = blocks.get((t["worker"][0], t.get("Handles", "").split(" ")[0]), 0)
             colour = BLOCK_COLOURS[b % len(BLOCK_COLOURS)]
         else:
             colour = STAGE_COLOURS[t["stage"]]
-        ax.broken_barh([(x, wdt)], (t["worker"] - 0.4, 0.8), facecolors=colour, edgecolors="black", linewidth=0.2)
+        y = row[t["worker"]]
+        ax.broken_barh([(x, wdt)], (y - 0.4, 0.8), facecolors=colour, edgecolors="black", linewidth=0.2)
         if t["stage"] == "sweep" and wdt > span / 150:
-            ax.text(x + wdt / 2, t["worker"], t["Name"].replace("sweep_color", "c"), ha="center", va="center",
+            ax.text(x + wdt / 2, y, t["Name"].replace("sweep_color", "c"), ha="center", va="center",
                     fontsize=6)
     handles = [plt.Rectangle((0, 0), 1, 1, color=BLOCK_COLOURS[b % len(BLOCK_COLOURS)]) for b in range(len(blocks))]
     labels = ["sweep, block %d" % b for b in range(len(blocks))]
@@ -131,8 +139,8 @@ def main():
             labels.append(s)
     ax.legend(handles, labels, fontsize=7, ncol=min(len(labels), 8), loc="upper center",
               bbox_to_anchor=(0.5, -0.5 if len(workers) < 4 else -0.2))
-    ax.set_yticks(workers)
-    ax.set_yticklabels(["worker %d" % w for w in workers])
+    ax.set_yticks(range(len(workers)))
+    ax.set_yticklabels([label(w) for w in workers])
     ax.set_xlabel("ms")
     ax.set_xlim(0, span)
     ax.set_title(a.title or "fvstar tasks per worker (%s)" % os.path.basename(os.path.abspath(a.trace)))

@@ -71,6 +71,8 @@ for r in 0 1; do
 done
 [ -s "$tmp/trace/paje.trace" ] || fail "trace: no paje.trace"
 grep -q "every rank's file merged" "$tmp/tr.err" || fail "trace: no merge message"
+"$py" "$top_srcdir/tools/plot_trace.py" "$tmp/trace" >"$tmp/plot.txt" 2>&1 || fail "plot_trace.py on the 2-rank trace"
+grep -q "^rank 1, worker 0: " "$tmp/plot.txt" || fail "plot_trace.py: no row of rank 1: $(cat "$tmp/plot.txt")"
 
 # restarts: 2 ranks, then 3
 run_np 0 ref "$tmp/w.cfg" numerics.iterations=20 partition.blocks=4 output.vtu=no || fail "uninterrupted run"
