@@ -349,6 +349,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	fv_idx_t *off = NULL;
 	fv_real_t *q = NULL;
 	double *rss_mib = NULL; /* several ranks: each rank's peak memory */
+	long long rank_cut = 0, rank_halo = 0; /* several ranks: halo cells between ranks, between blocks */
+	int rank_grown = 0;
 	int8_t *bc = NULL;
 	uint8_t *is_force = NULL;
 	run_ctx_t r;
@@ -427,6 +429,9 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 			goto out;
 		for (int b = 0; b < nb; b++)
 			all += blocks[b].send_off[blocks[b].n_nbr];
+		rank_cut = cut;
+		rank_halo = all;
+		rank_grown = grown;
 		if (fv_runtime_rank() == 0)
 			fprintf(stderr, "fvstar: %d ranks, %d to %d blocks each (%s): %lld of the %lld halo cells "
 					"between blocks cross ranks\n",
@@ -544,6 +549,9 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 			for (int i = 0; i < fv_runtime_nranks(); i++)
 				json_array_append_new(mem, fv_json_real(rss_mib[i]));
 			json_object_set_new(rk, "count", json_integer(fv_runtime_nranks()));
+			json_object_set_new(rk, "block_map", json_string(rank_grown ? "grown" : "contiguous"));
+			json_object_set_new(rk, "halo_cells_between_ranks", json_integer(rank_cut));
+			json_object_set_new(rk, "halo_cells_between_blocks", json_integer(rank_halo));
 			json_object_set_new(rk, "peak_memory_mib", mem);
 			json_object_set_new(js, "ranks", rk);
 			fprintf(stderr, "fvstar: peak memory per rank (MiB):");
