@@ -8,7 +8,8 @@
 # pieces are assembled): 10 iterations on 2 ranks continued for 10 on 3
 # ranks give the uninterrupted 1-rank run bit for bit (same 4 blocks), and
 # to 1e-12 on 3 ranks and 5 blocks; continued on 1 rank without mpirun, bit
-# for bit too. A traced run of 2 ranks gives one trace of both.
+# for bit too; the same for Sod (unsteady: the time goes on from the
+# restart's). A traced run of 2 ranks gives one trace of both.
 . "$top_srcdir/tests/mpi/lib.sh"
 
 wedge_case
@@ -91,4 +92,14 @@ cont c0 0 partition.blocks=4 && same ref c0 "restart of 2 ranks continued on 1 r
 cont c35 3 partition.blocks=5 &&
 	{ "$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/ref" "$tmp/c35" \
 		"restart of 2 ranks (4 blocks) continued on 3 ranks, 5 blocks" 1e-12 1e-10 || fail "continued on 5 blocks"; }
+# an unsteady run: the clock continues from the restart's time
+"$fv" mesh gen box --cells tet --nx 60 --ny 2 --nz 2 --hi 1,0.02,0.02 -o "$tmp/sod.su2" >/dev/null 2>&1 ||
+	fail "mesh gen box (Sod)"
+sed "s|^file = sod.su2|file = $tmp/sod.su2|" "$top_srcdir/cases/sod/sod.cfg" >"$tmp/sod.cfg"
+run_np 0 sref "$tmp/sod.cfg" numerics.iterations=16 partition.blocks=4 output.vtu=no || fail "Sod, 16 iterations"
+run_np 2 shalf "$tmp/sod.cfg" numerics.iterations=8 partition.blocks=4 output.vtu=no || fail "Sod, 8 on 2 ranks"
+cp -r "$tmp/shalf" "$tmp/s3"
+run_np 3 s3 "$tmp/sod.cfg" numerics.iterations=8 partition.blocks=4 output.vtu=no \
+	output.restart="$tmp/shalf/restart.bin" && same sref s3 "Sod: restart of 2 ranks continued on 3 ranks" ||
+	fail "Sod continued on 3 ranks"
 finish

@@ -4,7 +4,8 @@
 # the wedge (steady, mixed cells, forces), Sod (unsteady: the global step
 # exchanged between the ranks' clocks, SSP-RK3) and a 3D box with a
 # Riemann problem (wall forces on every face), each with several block
-# counts, plus the wedge with colour group tasks and implicit sweeps: the
+# counts, plus the wedge with colour group tasks and implicit sweeps (CFL
+# ramped from the assembled residuals, limiter frozen after 4): the
 # final state (restart.bin) and the residual, force and time history are
 # bit for bit those of the run on one rank without mpirun (and of mpirun
 # -np 1). Outputs come from rank 0 alone: one history, one summary.
@@ -41,7 +42,8 @@ case_ranks box3 "$tmp/box.cfg" 3 "2 3" numerics.iterations=8
 case_ranks box6 "$tmp/box.cfg" 6 "4"
 case_ranks color5 "$tmp/w.cfg" 5 "3" numerics.iterations=8 numerics.face_order=color numerics.flux_sum=color \
 	numerics.gradient_sum=color numerics.limiter_sum=color numerics.timestep_sum=color numerics.color_tasks=yes
-case_ranks implicit3 "$tmp/w.cfg" 3 "2" numerics.iterations=8 numerics.time=implicit
+case_ranks implicit3 "$tmp/w.cfg" 3 "2" numerics.iterations=8 numerics.time=implicit numerics.cfl=5 \
+	numerics.cfl_max=1e5 numerics.limiter_freeze=4
 
 # the box has wall forces on every face: the history holds non-zero ones
 awk -F, 'NR > 1 && ($10 != 0 || $12 != 0) { f = 1 } END { exit !f }' "$tmp/box3-r0/history.csv" ||
