@@ -64,8 +64,13 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 	fv_case_force_coeffs(r->c, info->force, info->moment, r->coef);
 	for (int k = 0; k < FV_NCOEF; k++)
 		row[9 + k] = r->coef[k];
-	if (r->hist.f && r->c->history_every > 0 && info->iter % r->c->history_every == 0 && r->err == FV_OK)
+	if (r->hist.f && r->c->history_every > 0 && info->iter % r->c->history_every == 0 && r->err == FV_OK) {
 		r->err = fv_history_row(&r->hist, row);
+		/* several ranks: only rank 0 writes, so only it would stop; the
+		 * others would wait for it in the next iteration's collectives */
+		if (r->err != FV_OK && fv_runtime_nranks() > 1)
+			fv_runtime_fail(fv_errmsg());
+	}
 	if (r->c->progress_every > 0 && info->iter % r->c->progress_every == 0 && fv_runtime_rank() == 0) {
 		/* ETA from the mean time per iteration so far: to the iteration
 		 * limit, or (unsteady) to t_end at the current pace */

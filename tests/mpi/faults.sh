@@ -3,9 +3,10 @@
 # A rank that fails stops every rank, with its message naming the rank and
 # a non-zero exit, never a hang (each launch under a 60 s limit): on 2
 # ranks, rank 1 alone given a broken mesh file; rank 1 alone given another
-# mesh (the ranks compare cell counts); a divergence (NaN residuals, seen by
-# every rank alike) ends with one message, from rank 0, and the last good
-# state in solution.vtu, as on one rank.
+# mesh (the ranks compare cell counts); rank 0 unable to write its history
+# (the others would wait for it); a divergence (NaN residuals, seen by every
+# rank alike) ends with one message, from rank 0, and the last good state
+# in solution.vtu, as on one rank.
 . "$top_srcdir/tests/mpi/lib.sh"
 FV_MPI_TIMEOUT=60
 
@@ -39,6 +40,23 @@ one_rank_fails() {
 }
 one_rank_fails badmesh mesh.file="$tmp/bad.su2" "fvstar: error (rank 1 of 2): $tmp/bad.su2:1: "
 one_rank_fails othermesh mesh.file="$tmp/w20.su2" "error (rank [01] of 2): rank [01]: the mesh's cell count is"
+
+# rank 0 alone writes the history: a failed write (history.csv -> /dev/full)
+# stops every rank
+if [ -w /dev/full ]; then
+	mkdir -p "$tmp/full"
+	ln -s /dev/full "$tmp/full/history.csv"
+	mpi 2 "$fv" run "$tmp/w.cfg" partition.blocks=2 numerics.iterations=300 output.dir="$tmp/full" \
+		output.progress_every=0 >/dev/null 2>"$tmp/full.err"
+	rc=$?
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ] || [ "$rc" = 0 ]; then
+		fail "history write failure on rank 0: exit status $rc"
+	else
+		grep -q "error (rank 0 of 2): $tmp/full/history.csv: write failed" "$tmp/full.err" ||
+			fail "history write failure: $(grep error "$tmp/full.err" | head -2)"
+		echo "history.csv unwritable on rank 0: exit status $rc, $(grep -m1 'error (rank' "$tmp/full.err" | cut -c1-120)"
+	fi
+fi
 
 # a divergence: every rank sees it; one message, from rank 0
 mpi 2 "$fv" run "$tmp/w.cfg" partition.blocks=3 numerics.iterations=100 numerics.cfl=20 output.dir="$tmp/nan" \
