@@ -581,7 +581,11 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		if (stop && next_done >= next_submit)
 			break;
 	}
-	fv_runtime_wait_all();
+	/* several ranks: the wait is collective; after an error of this rank
+	 * alone the others never join it (the caller stops them all), while a
+	 * divergence is every rank's */
+	if (err == FV_OK || err == FV_ERR_NUMERIC || fv_runtime_nranks() == 1)
+		fv_runtime_wait_all();
 	return err;
 }
 
