@@ -35,11 +35,11 @@ static int wait_politely(MPI_Request *req)
 {
 	int done = 0, ret;
 	struct timespec ts = {0, 5000};
-	/* the pause doubles up to 1 ms: a quick answer comes quickly, a long
+	/* the pause doubles up to 0.25 ms: a quick answer comes quickly, a long
 	 * wait (the other ranks still computing) costs next to no CPU time */
 	while ((ret = MPI_Test(req, &done, MPI_STATUS_IGNORE)) == MPI_SUCCESS && !done) {
 		nanosleep(&ts, NULL);
-		if (ts.tv_nsec < 1000000)
+		if (ts.tv_nsec < 250000)
 			ts.tv_nsec *= 2;
 	}
 	return ret;
