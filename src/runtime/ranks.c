@@ -62,14 +62,10 @@ static const char *launcher_rank(void)
 
 int fv_ranks_wanted(void)
 {
-#ifdef FV_HAVE_MPI
 	const char *force = getenv("FVSTAR_MPI");
 	if (force)
 		return atoi(force) != 0;
 	return launcher_rank() != NULL;
-#else
-	return 0;
-#endif
 }
 
 int fv_runtime_rank(void)
@@ -123,8 +119,15 @@ fv_err_t fv_ranks_start(struct starpu_conf *conf)
 	mpi_up = 1;
 	return FV_OK;
 #else
+	/* several copies of one run would write the same files */
 	(void)conf;
-	return FV_ERROR(FV_ERR_RUNTIME, "this fvstar was built without StarPU-MPI");
+	const char *size = getenv("OMPI_COMM_WORLD_SIZE");
+	FV_CHECK(getenv("FVSTAR_MPI") || !size || atoi(size) <= 1, FV_ERR_RUNTIME,
+		 "started by mpirun on %s ranks, but this fvstar was built without StarPU-MPI (configure found no "
+		 "MPI or no MPI in StarPU); FVSTAR_MPI=0 runs independent copies",
+		 size);
+	FV_CHECK(!getenv("FVSTAR_MPI"), FV_ERR_RUNTIME, "FVSTAR_MPI=1: this fvstar was built without StarPU-MPI");
+	return FV_OK;
 #endif
 }
 

@@ -14,7 +14,10 @@
  * by an MPI launcher (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK), or
  * FVSTAR_MPI=1 (FVSTAR_MPI=0 keeps plain StarPU under mpirun). */
 int fv_ranks_wanted(void);
-/* MPI (MPI_THREAD_MULTIPLE) and StarPU-MPI with conf, instead of starpu_init. */
+/* MPI (MPI_THREAD_MULTIPLE) and StarPU-MPI with conf, instead of
+ * starpu_init. A build without StarPU-MPI: FV_ERR_RUNTIME under mpirun with
+ * several ranks (the copies would write the same files), else FV_OK without
+ * starting anything (fv_ranks_up() stays 0). */
 fv_err_t fv_ranks_start(struct starpu_conf *conf);
 int fv_ranks_up(void);
 void fv_ranks_stop(void);

@@ -192,9 +192,10 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 				     "change";
 	}
 	if (fv_ranks_wanted()) {
-		/* StarPU-MPI starts StarPU itself (one StarPU per rank) */
+		/* StarPU-MPI starts StarPU itself (one StarPU per rank); a build
+		 * without it refuses several ranks, and runs one as usual */
 		FV_CALL(fv_ranks_start(&conf));
-		ret = 0;
+		ret = fv_ranks_up() ? 0 : starpu_init(&conf);
 	} else {
 		ret = starpu_init(&conf);
 	}
