@@ -50,6 +50,7 @@ typedef struct block_data {
 	fv_handle_t *buf[N_HALOS];
 	fv_idx_t *cell_global; /* [n_cells] for set/get state */
 	int worker;            /* the worker its tasks run on; -1: the scheduler picks */
+	int rank_edge;         /* several ranks: a neighbour is another rank's */
 	int n_colors;          /* colour groups of the faces (geo.h) */
 	fv_idx_t color_off[FV_COLOR_MAX + 1];
 	int n_cell_colors;     /* implicit: colour groups of the owned cells */
@@ -223,6 +224,8 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 			FV_CHECK(j < n->n_nbr, FV_ERR_MESH, "block %d lists %d as neighbour but not the reverse", b,
 				 s->b[b].nbr[k]);
 			s->b[b].nbr_slot[k] = j;
+			if (s->rank_of[s->b[b].nbr[k]] != s->rank_of[b])
+				s->b[b].rank_edge = 1;
 		}
 	{
 		/* rows: the blocks', then each rank's clock row */
@@ -263,6 +266,10 @@ static void task_args(const fv_solver_t *s, int b, fv_task_args_t *a)
 	a->P = s->P;
 	a->block = b;
 	a->worker = s->b[b].worker;
+	/* several ranks: the blocks whose halos cross ranks go first, so that
+	 * their messages leave while the other blocks compute (packs go
+	 * higher still, codelets/halo) */
+	a->priority = s->b[b].rank_edge;
 	a->n_colors = s->b[b].n_colors;
 	memcpy(a->color_off, s->b[b].color_off, sizeof a->color_off);
 }
