@@ -340,6 +340,95 @@ out:
 	return err;
 }
 
+/* A run on several ranks: its block map, the halo cells between ranks and
+ * between blocks, and each rank's peak memory (for the summary). */
+typedef struct ranks_info {
+	long long cut, halo;
+	int grown;
+	double *rss_mib;        /* [ranks] */
+} ranks_info_t;
+
+/* Every rank checks that the others read the same mesh and cut the same
+ * blocks, then maps the blocks to ranks (the same map everywhere). */
+static fv_err_t assign_ranks(const fv_mesh_t *m, const fv_partition_stats_t *ps, const fv_block_t *blocks, int nb,
+			     ranks_info_t *ri)
+{
+	int R = fv_runtime_nranks(), *rank_of = NULL;
+	fv_err_t err;
+	FV_CALL(fv_runtime_agree(m->n_cells, "the mesh's cell count"));
+	FV_CALL(fv_runtime_agree(m->n_faces, "the mesh's face count"));
+	FV_CALL(fv_runtime_agree(nb, "the block count"));
+	FV_CALL(fv_runtime_agree(ps->edge_cut, "the partition's edge cut"));
+	if (R == 1)
+		return FV_OK;
+	FV_CHECK(nb >= R, FV_ERR_ARG, "%d blocks for %d ranks: every rank needs a block of its own (partition.blocks >= %d)",
+		 nb, R, R);
+	FV_CALL(fv_calloc(&rank_of, (size_t)nb, sizeof *rank_of, "block ranks"));
+	err = fv_blocks_to_ranks(blocks, nb, R, rank_of, &ri->cut, &ri->grown);
+	if (err == FV_OK)
+		err = fv_runtime_set_block_ranks(rank_of, nb);
+	free(rank_of);
+	FV_CALL(err);
+	for (int b = 0; b < nb; b++)
+		ri->halo += blocks[b].send_off[blocks[b].n_nbr];
+	if (fv_runtime_rank() == 0)
+		fprintf(stderr,
+			"fvstar: %d ranks, %d to %d blocks each (%s): %lld of the %lld halo cells between blocks cross "
+			"ranks\n",
+			R, nb / R, (nb + R - 1) / R, ri->grown ? "grown through the block graph" : "contiguous block ids",
+			ri->cut, ri->halo);
+	return FV_OK;
+}
+
+/* Each rank's peak memory (resident set), gathered on every rank. */
+static fv_err_t gather_memory(ranks_info_t *ri)
+{
+	struct rusage ru;
+	FV_CALL(fv_calloc(&ri->rss_mib, (size_t)fv_runtime_nranks(), sizeof *ri->rss_mib, "memory"));
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		ri->rss_mib[fv_runtime_rank()] = (double)ru.ru_maxrss / 1024.0;
+	return fv_runtime_combine(ri->rss_mib, (size_t)fv_runtime_nranks() * sizeof *ri->rss_mib, "the peak memory");
+}
+
+/* summary.json's "ranks", and the memory on stderr. */
+static void ranks_summary(json_t *js, const ranks_info_t *ri)
+{
+	json_t *rk = json_object(), *mem = json_array();
+	for (int i = 0; i < fv_runtime_nranks(); i++)
+		json_array_append_new(mem, fv_json_real(ri->rss_mib[i]));
+	json_object_set_new(rk, "count", json_integer(fv_runtime_nranks()));
+	json_object_set_new(rk, "block_map", json_string(ri->grown ? "grown" : "contiguous"));
+	json_object_set_new(rk, "halo_cells_between_ranks", json_integer(ri->cut));
+	json_object_set_new(rk, "halo_cells_between_blocks", json_integer(ri->halo));
+	json_object_set_new(rk, "peak_memory_mib", mem);
+	json_object_set_new(js, "ranks", rk);
+	fprintf(stderr, "fvstar: peak memory per rank (MiB):");
+	for (int i = 0; i < fv_runtime_nranks(); i++)
+		fprintf(stderr, " %.0f", ri->rss_mib[i]);
+	fprintf(stderr, "\n");
+}
+
+/* One piece of the solution per rank (its blocks' cells) and the .pvtu
+ * naming them, written by rank 0. */
+static fv_err_t write_pieces(const fv_case_t *c, const fv_mesh_t *m, const fv_real_t *q, const int32_t *part, int nb)
+{
+	char path[FV_CASE_PATH_MAX + 32];
+	uint8_t *keep = NULL;
+	fv_err_t err;
+	FV_CALL(fv_calloc(&keep, (size_t)m->n_cells + 1, 1, "piece cells"));
+	for (fv_idx_t i = 0; i < m->n_cells; i++)
+		keep[i] = fv_runtime_block_rank(part[i], nb) == fv_runtime_rank();
+	snprintf(path, sizeof path, "%s/solution_%d.vtu", c->out_dir, fv_runtime_rank());
+	err = fv_solution_write_piece(path, m, q, (fv_real_t)c->gamma, c->vtu_block_id ? part : NULL, keep,
+				      fv_runtime_rank());
+	free(keep);
+	FV_CALL(err);
+	snprintf(path, sizeof path, "%s/solution.pvtu", c->out_dir);
+	if (fv_runtime_rank() == 0)
+		FV_CALL(fv_solution_write_pvtu(path, "solution", fv_runtime_nranks(), c->vtu_block_id));
+	return FV_OK;
+}
+
 fv_err_t fv_cmd_run(int argc, char **argv)
 {
 	fv_case_t c;
@@ -353,9 +442,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	int32_t *part = NULL;
 	fv_idx_t *off = NULL;
 	fv_real_t *q = NULL;
-	double *rss_mib = NULL; /* several ranks: each rank's peak memory */
-	long long rank_cut = 0, rank_halo = 0; /* several ranks: halo cells between ranks, between blocks */
-	int rank_grown = 0;
+	ranks_info_t ri = {0};
 	int8_t *bc = NULL;
 	uint8_t *is_force = NULL;
 	run_ctx_t r;
@@ -411,44 +498,13 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	FV_CALL_GOTO(err, out, fv_blocks_build(&m, off, nb, &blocks));
 	/* several ranks: each read the case and the mesh and cut the blocks
 	 * itself; they must agree */
-	FV_CALL_GOTO(err, out, fv_runtime_agree(m.n_cells, "the mesh's cell count"));
-	FV_CALL_GOTO(err, out, fv_runtime_agree(m.n_faces, "the mesh's face count"));
-	FV_CALL_GOTO(err, out, fv_runtime_agree(nb, "the block count"));
-	FV_CALL_GOTO(err, out, fv_runtime_agree(ps.edge_cut, "the partition's edge cut"));
-	if (fv_runtime_nranks() > 1) {
-		/* blocks to ranks: few halo cells between ranks */
-		int *rank_of = NULL, grown = 0;
-		long long cut = 0, all = 0;
-		if (nb < fv_runtime_nranks()) {
-			err = FV_ERROR(FV_ERR_ARG, "%d blocks for %d ranks: every rank needs a block of its own "
-						   "(partition.blocks >= %d)",
-				       nb, fv_runtime_nranks(), fv_runtime_nranks());
-			goto out;
-		}
-		FV_CALL_GOTO(err, out, fv_calloc(&rank_of, (size_t)nb, sizeof *rank_of, "block ranks"));
-		err = fv_blocks_to_ranks(blocks, nb, fv_runtime_nranks(), rank_of, &cut, &grown);
-		if (err == FV_OK)
-			err = fv_runtime_set_block_ranks(rank_of, nb);
-		free(rank_of);
-		if (err != FV_OK)
-			goto out;
-		for (int b = 0; b < nb; b++)
-			all += blocks[b].send_off[blocks[b].n_nbr];
-		rank_cut = cut;
-		rank_halo = all;
-		rank_grown = grown;
-		if (fv_runtime_rank() == 0)
-			fprintf(stderr, "fvstar: %d ranks, %d to %d blocks each (%s): %lld of the %lld halo cells "
-					"between blocks cross ranks\n",
-				fv_runtime_nranks(), nb / fv_runtime_nranks(), (nb + fv_runtime_nranks() - 1) / fv_runtime_nranks(),
-				grown ? "grown through the block graph" : "contiguous block ids", cut, all);
-	}
+	FV_CALL_GOTO(err, out, assign_ranks(&m, &ps, blocks, nb, &ri));
 	if (fv_runtime_rank() == 0)
-	fprintf(stderr,
-		"fvstar: %s: %d cells, %d faces, %d blocks (edge cut %lld, imbalance %.3f), "
-		"index bandwidth %lld -> %lld\n",
-		c.mesh_file, (int)m.n_cells, (int)m.n_faces, nb, (long long)ps.edge_cut, ps.imbalance,
-		(long long)os.bandwidth_before, (long long)os.bandwidth_after);
+		fprintf(stderr,
+			"fvstar: %s: %d cells, %d faces, %d blocks (edge cut %lld, imbalance %.3f), "
+			"index bandwidth %lld -> %lld\n",
+			c.mesh_file, (int)m.n_cells, (int)m.n_faces, nb, (long long)ps.edge_cut, ps.imbalance,
+			(long long)os.bandwidth_before, (long long)os.bandwidth_after);
 
 	FV_CALL_GOTO(err, out, fv_malloc(&q, 5 * (size_t)m.n_cells, sizeof *q, "state"));
 	if (c.restart_from[0]) {
@@ -515,32 +571,10 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	for (int b = 0; b < nb; b++)
 		for (fv_idx_t i = off[b]; i < off[b + 1]; i++)
 			part[i] = b;
-	if (c.vtu && fv_runtime_nranks() > 1) {
-		/* one piece per rank, its blocks' cells, and the .pvtu naming them */
-		uint8_t *keep = NULL;
-		FV_CALL_GOTO(err, out, fv_calloc(&keep, (size_t)m.n_cells + 1, 1, "piece cells"));
-		for (fv_idx_t i = 0; i < m.n_cells; i++)
-			keep[i] = fv_runtime_block_rank(part[i], nb) == fv_runtime_rank();
-		snprintf(path, sizeof path, "%s/solution_%d.vtu", c.out_dir, fv_runtime_rank());
-		err = fv_solution_write_piece(path, &m, q, (fv_real_t)c.gamma, c.vtu_block_id ? part : NULL, keep,
-					      fv_runtime_rank());
-		free(keep);
-		if (err != FV_OK)
-			goto out;
-		snprintf(path, sizeof path, "%s/solution.pvtu", c.out_dir);
-		if (fv_runtime_rank() == 0)
-			FV_CALL_GOTO(err, out,
-				     fv_solution_write_pvtu(path, "solution", fv_runtime_nranks(), c.vtu_block_id));
-	}
-	if (fv_runtime_nranks() > 1) {
-		/* each rank's peak memory (resident set), for the summary */
-		struct rusage ru;
-		FV_CALL_GOTO(err, out, fv_calloc(&rss_mib, (size_t)fv_runtime_nranks(), sizeof *rss_mib, "memory"));
-		if (getrusage(RUSAGE_SELF, &ru) == 0)
-			rss_mib[fv_runtime_rank()] = (double)ru.ru_maxrss / 1024.0;
-		FV_CALL_GOTO(err, out,
-			     fv_runtime_combine(rss_mib, (size_t)fv_runtime_nranks() * sizeof *rss_mib, "the peak memory"));
-	}
+	if (c.vtu && fv_runtime_nranks() > 1)
+		FV_CALL_GOTO(err, out, write_pieces(&c, &m, q, part, nb));
+	if (fv_runtime_nranks() > 1)
+		FV_CALL_GOTO(err, out, gather_memory(&ri));
 	if (fv_runtime_rank() != 0)
 		goto out; /* rank 0 writes the outputs and the last words */
 	if (c.vtu && fv_runtime_nranks() == 1) {
@@ -549,21 +583,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	}
 	{
 		json_t *js = summary_json(&c, &m, nb, &ps, &os, &r, r.last_iter - first + 1, wall, so.num.rk);
-		if (rss_mib) {
-			json_t *rk = json_object(), *mem = json_array();
-			for (int i = 0; i < fv_runtime_nranks(); i++)
-				json_array_append_new(mem, fv_json_real(rss_mib[i]));
-			json_object_set_new(rk, "count", json_integer(fv_runtime_nranks()));
-			json_object_set_new(rk, "block_map", json_string(rank_grown ? "grown" : "contiguous"));
-			json_object_set_new(rk, "halo_cells_between_ranks", json_integer(rank_cut));
-			json_object_set_new(rk, "halo_cells_between_blocks", json_integer(rank_halo));
-			json_object_set_new(rk, "peak_memory_mib", mem);
-			json_object_set_new(js, "ranks", rk);
-			fprintf(stderr, "fvstar: peak memory per rank (MiB):");
-			for (int i = 0; i < fv_runtime_nranks(); i++)
-				fprintf(stderr, " %.0f", rss_mib[i]);
-			fprintf(stderr, "\n");
-		}
+		if (ri.rss_mib)
+			ranks_summary(js, &ri);
 		snprintf(path, sizeof path, "%s/summary.json", c.out_dir);
 		err = fv_summary_write(path, js);
 		json_decref(js);
@@ -595,7 +616,7 @@ out:
 	free(part);
 	free(off);
 	free(q);
-	free(rss_mib);
+	free(ri.rss_mib);
 	free(bc);
 	free(is_force);
 	return err;
