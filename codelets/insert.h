@@ -35,6 +35,10 @@ fv_err_t fv_insert_flux(fv_handle_t geo, fv_handle_t w, fv_handle_t grad, fv_han
 fv_err_t fv_insert_timestep(fv_handle_t geo, fv_handle_t w, fv_handle_t dt, fv_handle_t clock,
 			    const fv_task_args_t *a);
 fv_err_t fv_insert_clock(fv_handle_t clock, fv_handle_t norms, const fv_task_args_t *a);
+/* Several ranks, one clock each: dst's minimum step becomes the minimum of
+ * its own and src's (the exchange of the ranks' minima before the clock
+ * task). */
+fv_err_t fv_insert_clock_merge(fv_handle_t dst, fv_handle_t src, const fv_task_args_t *a);
 fv_err_t fv_insert_update(fv_handle_t geo, fv_handle_t res, fv_handle_t dt, fv_handle_t clock, fv_handle_t q0,
 			  fv_handle_t q, int first, const fv_task_args_t *a);
 fv_err_t fv_insert_norms(fv_handle_t geo, fv_handle_t w, fv_handle_t grad, fv_handle_t phi, fv_handle_t res,

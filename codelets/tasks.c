@@ -6,10 +6,64 @@
 #include <string.h>
 
 #include "codelets/common.h"
+#include "fvstar/runtime.h"
+
+#ifdef FV_HAVE_MPI
+#include <starpu_mpi.h>
+
+/*
+ * Several ranks: every rank runs the same submission loop, and a task goes
+ * to StarPU-MPI on the ranks that own one of its buffers (the others would
+ * do nothing with it: StarPU-MPI's advice, and it saves them the decoding
+ * of every other rank's tasks). It runs on the rank owning the data it
+ * writes, which receives the buffers of other ranks it reads (a halo
+ * buffer: owned by the packing block's rank); the owners of those send
+ * them. Every task of fvstar writes the data of one block (or one rank's
+ * clock), so the writer's rank is one rank; a task that writes two ranks'
+ * data is refused, naming both.
+ */
+static fv_err_t submit_mpi(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a, double flops,
+			   struct starpu_data_descr *d, int n, int *done)
+{
+	int me = fv_runtime_rank(), mine = 0, any = 0, writer = -1;
+	*done = 0;
+	for (int i = 0; i < n; i++) {
+		int owner = starpu_mpi_data_get_rank(d[i].handle);
+		if (owner < 0)
+			continue; /* not known to StarPU-MPI: this rank's alone */
+		any = 1;
+		mine |= owner == me;
+		if (d[i].mode & (STARPU_W | STARPU_REDUX)) {
+			FV_CHECK(writer < 0 || writer == owner, FV_ERR_RUNTIME,
+				 "task %s (block %d): writes data of ranks %d and %d", name, a->block, writer, owner);
+			writer = owner;
+		}
+	}
+	if (!any)
+		return FV_OK; /* plain StarPU */
+	*done = 1;
+	if (!mine)
+		return FV_OK;
+	int ret = starpu_mpi_task_insert(MPI_COMM_WORLD, cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, a, sizeof *a,
+					 STARPU_EXECUTE_ON_WORKER, writer == me ? a->worker : -1, STARPU_NAME, name,
+					 STARPU_FLOPS, flops, STARPU_PRIORITY, a->priority, 0);
+	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "task %s (block %d, rank %d): no worker can run it", name, a->block, me);
+	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "task %s (block %d, rank %d): submission failed (%d)", name, a->block, me, ret);
+	return FV_OK;
+}
+#endif
 
 fv_err_t fv_task_submit(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a, double flops,
 			struct starpu_data_descr *d, int n)
 {
+#ifdef FV_HAVE_MPI
+	if (fv_runtime_nranks() > 1) {
+		int done;
+		FV_CALL(submit_mpi(cl, name, a, flops, d, n, &done));
+		if (done)
+			return FV_OK;
+	}
+#endif
 	int ret = starpu_task_insert(cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, a, sizeof *a,
 				     STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, name, STARPU_FLOPS, flops, 0);
 	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "task %s (block %d): no worker can run it", name, a->block);

@@ -64,6 +64,17 @@ def read_rec(path):
     return recs
 
 
+# several ranks (the merged files of a StarPU-MPI run): worker keys are
+# rank * RANK_STRIDE + WorkerId, one row per rank and worker
+RANK_STRIDE = 10000
+
+
+def worker_label(w, names, multi):
+    if multi:
+        return "rank %d, worker %d" % (w // RANK_STRIDE, w % RANK_STRIDE)
+    return "%s" % names.get(w, "worker %d" % w)
+
+
 def read_tasks(path):
     """fvstar's tasks that ran after the recording started."""
     tasks = []
@@ -75,7 +86,8 @@ def read_tasks(path):
         t["start"], t["end"] = float(t["StartTime"]), float(t["EndTime"])
         if t["end"] <= 0:
             continue
-        t["worker"] = int(t["WorkerId"])
+        t["rank"] = int(t.get("MPIRank", 0) or 0)
+        t["worker"] = t["rank"] * RANK_STRIDE + int(t["WorkerId"])
         t["stage"] = stage_of(t["Name"])
         t["gflop"] = float(t.get("GFlop", 0) or 0)
         it = t.get("Iteration", "").split()
@@ -207,7 +219,8 @@ def gantt(a, tasks, workers, names, nodes, transfers, blocks, t0, t1, counts):
     span = t1 - t0
     # rows: iterations, steps, one per worker, one per memory node receiving data
     dst_nodes = sorted({tr[4] for tr in transfers if tr[1] >= t0 and tr[0] <= t1})
-    rows = ["iterations", "steps"] + ["%s" % names.get(w, "worker %d" % w) for w in workers] + \
+    multi = any(w >= RANK_STRIDE for w in workers)
+    rows = ["iterations", "steps"] + [worker_label(w, names, multi) for w in workers] + \
            ["to %s" % nodes.get(n, n) for n in dst_nodes]
     y_of_worker = {w: 2 + i for i, w in enumerate(workers)}
     y_of_node = {n: 2 + len(workers) + i for i, n in enumerate(dst_nodes)}
@@ -280,7 +293,7 @@ def gantt(a, tasks, workers, names, nodes, transfers, blocks, t0, t1, counts):
 def stats(a, tasks, workers, names, busy, window, cps):
     import matplotlib.pyplot as plt
     fig, axs = plt.subplots(1, 3, figsize=(15, 4.2))
-    labels = [names.get(w, "worker %d" % w) for w in workers]
+    labels = [worker_label(w, names, any(w >= RANK_STRIDE for w in workers)) for w in workers]
     idle = [100 * (1 - busy[w] / window) if window > 0 else 0 for w in workers]
     axs[0].barh(range(len(workers)), idle, color="#c44e52")
     axs[0].set_yticks(range(len(workers)))
@@ -346,10 +359,12 @@ def main():
     # blocks: the geometry handle of the sweep tasks, in submission order
     blocks = {}
     for t in sorted((t for t in tasks if t["stage"] == "sweep"), key=lambda t: int(t.get("SubmitOrder", 0))):
-        geo = t.get("Handles", "").split(" ")[0]
+        geo = (t["rank"], t.get("Handles", "").split(" ")[0])
         blocks.setdefault(geo, len(blocks))
     # every worker of paje.trace, those that ran no task too
-    workers = sorted({t["worker"] for t in tasks} | set(names))
+    # every worker of paje.trace, those that ran no task too (one rank)
+    multi = any(t["rank"] > 0 for t in tasks)
+    workers = sorted({t["worker"] for t in tasks} | (set() if multi else set(names)))
     print("plot_trace: %d tasks on %d workers over %.3f ms; %d blocks in the sweeps" % (len(tasks), len(workers),
                                                                                           window, len(blocks)))
     busy = {}
@@ -361,12 +376,13 @@ def main():
         for t in mine:
             if t["stage"] != "sweep":
                 continue
-            b = blocks.get(t.get("Handles", "").split(" ")[0])
+            b = blocks.get((t["rank"], t.get("Handles", "").split(" ")[0]))
             if last is not None and b != last:
                 switches += 1
             last = b
-        print("worker %d (%s): %d tasks, busy %.3f ms, idle %.1f %%, %.3f GFlop/s, sweep block switches %d" %
-              (w, names.get(w, "?"), len(mine), busy[w], 100 * (1 - busy[w] / window) if window > 0 else 0,
+        lab = worker_label(w, names, True) if multi else "worker %d (%s)" % (w, names.get(w, "?"))
+        print("%s: %d tasks, busy %.3f ms, idle %.1f %%, %.3f GFlop/s, sweep block switches %d" %
+              (lab, len(mine), busy[w], 100 * (1 - busy[w] / window) if window > 0 else 0,
                gflop / (busy[w] * 1e-3) if busy[w] > 0 else 0, switches))
     counts = {}
     for t in tasks:

@@ -19,7 +19,11 @@ static struct starpu_codelet unpack_cl =
 /* Copies only: no floating-point operation. */
 fv_err_t fv_insert_pack(fv_handle_t geo, fv_handle_t field, fv_handle_t buf, const fv_task_args_t *a)
 {
-	return FV_SUBMIT(&pack_cl, "pack", a, 0.0, FV_BUF(geo, STARPU_R), FV_BUF(field, STARPU_R),
+	/* several ranks: a buffer that goes to another rank is packed first
+	 * (the send StarPU-MPI posts has the task's priority too) */
+	fv_task_args_t b = *a;
+	b.priority = STARPU_MAX_PRIO;
+	return FV_SUBMIT(&pack_cl, "pack", &b, 0.0, FV_BUF(geo, STARPU_R), FV_BUF(field, STARPU_R),
 			 FV_BUF(buf, STARPU_W));
 }
 

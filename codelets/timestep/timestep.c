@@ -101,6 +101,13 @@ fv_err_t fv_insert_timestep(fv_handle_t geo, fv_handle_t w, fv_handle_t dt, fv_h
 			 FV_BUF(dt, dt_mode));
 }
 
+/* Several ranks: dst's minimum step takes src's into account (the clock
+ * reduction's own combination, on dst's rank; src comes from its rank). */
+fv_err_t fv_insert_clock_merge(fv_handle_t dst, fv_handle_t src, const fv_task_args_t *a)
+{
+	return FV_SUBMIT(&clock_redux_cl, "clock_merge", a, 1.0, FV_BUF(dst, STARPU_RW), FV_BUF(src, STARPU_R));
+}
+
 fv_err_t fv_insert_clock(fv_handle_t clock, fv_handle_t norms, const fv_task_args_t *a)
 {
 	return FV_SUBMIT(&clock_cl, "clock", a, 5.0, FV_BUF(clock, STARPU_RW), FV_BUF(norms, STARPU_W));

@@ -69,6 +69,16 @@ json_t *fv_case_json(const fv_case_t *c);
  * run can still be looked at. Written to path.tmp, renamed when complete. */
 fv_err_t fv_solution_write_vtu(const char *path, const fv_mesh_t *m, const fv_real_t *q, fv_real_t gamma,
 			       const int32_t *block_of_cell);
+/* One rank's piece of the solution (runs on several ranks): the same
+ * arrays for the cells with keep[c] set (mesh cells, current order),
+ * listed in the file's order with the points they use, plus cell_id, each
+ * cell's position in the mesh file (the whole solution's cell order). */
+fv_err_t fv_solution_write_piece(const char *path, const fv_mesh_t *m, const fv_real_t *q, fv_real_t gamma,
+				 const int32_t *block_of_cell, const uint8_t *keep, int rank);
+/* The .pvtu that gathers pieces piece_name_0.vtu .. piece_name_{n-1}.vtu
+ * (names relative to it); with_block: they carry the block array. Written
+ * to path.tmp and renamed. */
+fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_pieces, int with_block);
 
 /* --------------------------------------------------------------- restart */
 

@@ -111,6 +111,15 @@ typedef struct fv_block {
 fv_err_t fv_blocks_build(const fv_mesh_t *m, const fv_idx_t *block_off, int n_blocks, fv_block_t **blocks);
 void fv_blocks_free(fv_block_t *blocks, int n_blocks);
 
+/* Blocks to n_ranks ranks (runs on several ranks), rank_of[b]: rank r gets
+ * (r + 1) nb / R - r nb / R blocks, either the contiguous range of ids from
+ * r nb / R, or, where that cuts fewer halo cells between ranks, the group
+ * grown through the block graph from the front of the earlier ones (*grown
+ * = 1). *cut: the halo cells sent between ranks per exchange. The same on
+ * every rank (no randomness). */
+fv_err_t fv_blocks_to_ranks(const fv_block_t *blocks, int nb, int n_ranks, int *rank_of, long long *cut,
+			    int *grown);
+
 #ifdef __cplusplus
 }
 #endif

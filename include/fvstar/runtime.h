@@ -5,6 +5,7 @@
 #ifndef FVSTAR_RUNTIME_H
 #define FVSTAR_RUNTIME_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "fvstar/error.h"
@@ -41,6 +42,34 @@ int fv_runtime_auto_blocks(long n_cells);
  * set, several GPUs and no CPU worker, GPU b mod n (a scheduler left to
  * itself put both blocks of a 2-GPU run on one). */
 int fv_runtime_block_worker(int block, int pin);
+
+/*
+ * Ranks (src/runtime/ranks.c). Started by mpirun, fv_runtime_init starts
+ * StarPU-MPI: every rank reads the case and the mesh and cuts the same
+ * blocks; rank fv_runtime_block_rank(b) owns block b (its data, and the
+ * halo buffers it sends), and StarPU-MPI moves the buffers between ranks.
+ * Without mpirun: one rank, plain StarPU.
+ */
+/* This process's rank (0 without MPI; before start-up, the launcher's). */
+int fv_runtime_rank(void);
+int fv_runtime_nranks(void);
+/* The rank owning block b of n_blocks (n_blocks >= fv_runtime_nranks()):
+ * the map of fv_runtime_set_block_ranks for that block count, else
+ * contiguous ranges of ids. */
+int fv_runtime_block_rank(int block, int n_blocks);
+/* Block b belongs to rank rank_of[b] (every rank sets the same map, before
+ * the solver is created; fv_blocks_to_ranks computes one). */
+fv_err_t fv_runtime_set_block_ranks(const int *rank_of, int n_blocks);
+/* Every rank's piece of an array of bytes bytes, zero where another rank
+ * holds the values, assembled on every rank (collective; exact). */
+fv_err_t fv_runtime_combine(void *mem, size_t bytes, const char *what);
+/* FV_ERR_ARG unless value is the same on every rank (collective); what
+ * names it. */
+fv_err_t fv_runtime_agree(long long value, const char *what);
+/* Prints msg as this rank's error and, with several ranks, stops them all
+ * (MPI_Abort, exit status 1): a rank that fails never leaves the others
+ * waiting for it. */
+void fv_runtime_fail(const char *msg);
 
 /* Traces (src/runtime/trace.c). Before fv_runtime_init: with a trace
  * directory, runs this process again on the FxT build of StarPU if the

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "config.h"
 
@@ -70,9 +71,14 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 	fv_case_force_coeffs(r->c, info->force, info->moment, r->coef);
 	for (int k = 0; k < FV_NCOEF; k++)
 		row[9 + k] = r->coef[k];
-	if (r->c->history_every > 0 && info->iter % r->c->history_every == 0 && r->err == FV_OK)
+	if (r->hist.f && r->c->history_every > 0 && info->iter % r->c->history_every == 0 && r->err == FV_OK) {
 		r->err = fv_history_row(&r->hist, row);
-	if (r->c->progress_every > 0 && info->iter % r->c->progress_every == 0) {
+		/* several ranks: only rank 0 writes, so only it would stop; the
+		 * others would wait for it in the next iteration's collectives */
+		if (r->err != FV_OK && fv_runtime_nranks() > 1)
+			fv_runtime_fail(fv_errmsg());
+	}
+	if (r->c->progress_every > 0 && info->iter % r->c->progress_every == 0 && fv_runtime_rank() == 0) {
 		/* ETA from the mean time per iteration so far: to the iteration
 		 * limit, or (unsteady) to t_end at the current pace */
 		double wall = r->wall_before + info->wall, per = wall / (info->iter - r->first_iter + 1), eta;
@@ -143,7 +149,10 @@ static fv_err_t write_restart(const char *dir, const fv_case_t *c, fv_solver_t *
 	char path[FV_CASE_PATH_MAX + 32];
 	fv_restart_t r;
 	(void)c;
+	/* every rank assembles the state; rank 0 writes it */
 	FV_CALL(fv_solver_get_state(s, q));
+	if (fv_runtime_rank() != 0)
+		return FV_OK;
 	memset(&r, 0, sizeof r);
 	r.n_cells = n;
 	r.n_vars = 5;
@@ -257,7 +266,7 @@ static fv_err_t diverged(const fv_case_t *c, const fv_mesh_t *m, fv_solver_t *s,
 	}
 	snprintf(path, sizeof path, "%s/solution.vtu", c->out_dir);
 	if (fv_solver_get_good_state(s, bad, q, &good) == FV_OK &&
-	    fv_solution_write_vtu(path, m, q, (fv_real_t)c->gamma, NULL) == FV_OK)
+	    (fv_runtime_rank() != 0 || fv_solution_write_vtu(path, m, q, (fv_real_t)c->gamma, NULL) == FV_OK))
 		snprintf(saved, sizeof saved, "; %s holds the state of iteration %d, the last good one kept", path, good);
 	else
 		snprintf(saved, sizeof saved, "; no good state was kept (output.snapshot_every)");
@@ -350,6 +359,95 @@ out:
 	return err;
 }
 
+/* A run on several ranks: its block map, the halo cells between ranks and
+ * between blocks, and each rank's peak memory (for the summary). */
+typedef struct ranks_info {
+	long long cut, halo;
+	int grown;
+	double *rss_mib;        /* [ranks] */
+} ranks_info_t;
+
+/* Every rank checks that the others read the same mesh and cut the same
+ * blocks, then maps the blocks to ranks (the same map everywhere). */
+static fv_err_t assign_ranks(const fv_mesh_t *m, const fv_partition_stats_t *ps, const fv_block_t *blocks, int nb,
+			     ranks_info_t *ri)
+{
+	int R = fv_runtime_nranks(), *rank_of = NULL;
+	fv_err_t err;
+	FV_CALL(fv_runtime_agree(m->n_cells, "the mesh's cell count"));
+	FV_CALL(fv_runtime_agree(m->n_faces, "the mesh's face count"));
+	FV_CALL(fv_runtime_agree(nb, "the block count"));
+	FV_CALL(fv_runtime_agree(ps->edge_cut, "the partition's edge cut"));
+	if (R == 1)
+		return FV_OK;
+	FV_CHECK(nb >= R, FV_ERR_ARG, "%d blocks for %d ranks: every rank needs a block of its own (partition.blocks >= %d)",
+		 nb, R, R);
+	FV_CALL(fv_calloc(&rank_of, (size_t)nb, sizeof *rank_of, "block ranks"));
+	err = fv_blocks_to_ranks(blocks, nb, R, rank_of, &ri->cut, &ri->grown);
+	if (err == FV_OK)
+		err = fv_runtime_set_block_ranks(rank_of, nb);
+	free(rank_of);
+	FV_CALL(err);
+	for (int b = 0; b < nb; b++)
+		ri->halo += blocks[b].send_off[blocks[b].n_nbr];
+	if (fv_runtime_rank() == 0)
+		fprintf(stderr,
+			"fvstar: %d ranks, %d to %d blocks each (%s): %lld of the %lld halo cells between blocks cross "
+			"ranks\n",
+			R, nb / R, (nb + R - 1) / R, ri->grown ? "grown through the block graph" : "contiguous block ids",
+			ri->cut, ri->halo);
+	return FV_OK;
+}
+
+/* Each rank's peak memory (resident set), gathered on every rank. */
+static fv_err_t gather_memory(ranks_info_t *ri)
+{
+	struct rusage ru;
+	FV_CALL(fv_calloc(&ri->rss_mib, (size_t)fv_runtime_nranks(), sizeof *ri->rss_mib, "memory"));
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		ri->rss_mib[fv_runtime_rank()] = (double)ru.ru_maxrss / 1024.0;
+	return fv_runtime_combine(ri->rss_mib, (size_t)fv_runtime_nranks() * sizeof *ri->rss_mib, "the peak memory");
+}
+
+/* summary.json's "ranks", and the memory on stderr. */
+static void ranks_summary(json_t *js, const ranks_info_t *ri)
+{
+	json_t *rk = json_object(), *mem = json_array();
+	for (int i = 0; i < fv_runtime_nranks(); i++)
+		json_array_append_new(mem, fv_json_real(ri->rss_mib[i]));
+	json_object_set_new(rk, "count", json_integer(fv_runtime_nranks()));
+	json_object_set_new(rk, "block_map", json_string(ri->grown ? "grown" : "contiguous"));
+	json_object_set_new(rk, "halo_cells_between_ranks", json_integer(ri->cut));
+	json_object_set_new(rk, "halo_cells_between_blocks", json_integer(ri->halo));
+	json_object_set_new(rk, "peak_memory_mib", mem);
+	json_object_set_new(js, "ranks", rk);
+	fprintf(stderr, "fvstar: peak memory per rank (MiB):");
+	for (int i = 0; i < fv_runtime_nranks(); i++)
+		fprintf(stderr, " %.0f", ri->rss_mib[i]);
+	fprintf(stderr, "\n");
+}
+
+/* One piece of the solution per rank (its blocks' cells) and the .pvtu
+ * naming them, written by rank 0. */
+static fv_err_t write_pieces(const fv_case_t *c, const fv_mesh_t *m, const fv_real_t *q, const int32_t *part, int nb)
+{
+	char path[FV_CASE_PATH_MAX + 32];
+	uint8_t *keep = NULL;
+	fv_err_t err;
+	FV_CALL(fv_calloc(&keep, (size_t)m->n_cells + 1, 1, "piece cells"));
+	for (fv_idx_t i = 0; i < m->n_cells; i++)
+		keep[i] = fv_runtime_block_rank(part[i], nb) == fv_runtime_rank();
+	snprintf(path, sizeof path, "%s/solution_%d.vtu", c->out_dir, fv_runtime_rank());
+	err = fv_solution_write_piece(path, m, q, (fv_real_t)c->gamma, c->vtu_block_id ? part : NULL, keep,
+				      fv_runtime_rank());
+	free(keep);
+	FV_CALL(err);
+	snprintf(path, sizeof path, "%s/solution.pvtu", c->out_dir);
+	if (fv_runtime_rank() == 0)
+		FV_CALL(fv_solution_write_pvtu(path, "solution", fv_runtime_nranks(), c->vtu_block_id));
+	return FV_OK;
+}
+
 fv_err_t fv_cmd_run(int argc, char **argv)
 {
 	fv_case_t c;
@@ -363,6 +461,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	int32_t *part = NULL;
 	fv_idx_t *off = NULL;
 	fv_real_t *q = NULL;
+	ranks_info_t ri = {0};
 	int8_t *bc = NULL;
 	uint8_t *is_force = NULL;
 	run_ctx_t r;
@@ -380,7 +479,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	FV_CALL(fv_case_finish(&c));
 	/* the effective case opens the log: every key, and where each value
 	 * that is not a default came from */
-	if (!getenv("FVSTAR_TRACE_REEXEC")) {
+	if (!getenv("FVSTAR_TRACE_REEXEC") && fv_runtime_rank() == 0) {
 		fprintf(stderr, "fvstar: the effective case (fvstar keys explains each key):\n");
 		fv_case_print(&c, stderr);
 	}
@@ -416,11 +515,15 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	/* restarts hold the mesh file's cell order: any block count reads them */
 	FV_CALL_GOTO(err, out, fv_restart_layout_init(&rl, &m));
 	FV_CALL_GOTO(err, out, fv_blocks_build(&m, off, nb, &blocks));
-	fprintf(stderr,
-		"fvstar: %s: %d cells, %d faces, %d blocks (edge cut %lld, imbalance %.3f), "
-		"index bandwidth %lld -> %lld\n",
-		c.mesh_file, (int)m.n_cells, (int)m.n_faces, nb, (long long)ps.edge_cut, ps.imbalance,
-		(long long)os.bandwidth_before, (long long)os.bandwidth_after);
+	/* several ranks: each read the case and the mesh and cut the blocks
+	 * itself; they must agree */
+	FV_CALL_GOTO(err, out, assign_ranks(&m, &ps, blocks, nb, &ri));
+	if (fv_runtime_rank() == 0)
+		fprintf(stderr,
+			"fvstar: %s: %d cells, %d faces, %d blocks (edge cut %lld, imbalance %.3f), "
+			"index bandwidth %lld -> %lld\n",
+			c.mesh_file, (int)m.n_cells, (int)m.n_faces, nb, (long long)ps.edge_cut, ps.imbalance,
+			(long long)os.bandwidth_before, (long long)os.bandwidth_after);
 
 	FV_CALL_GOTO(err, out, fv_malloc(&q, 5 * (size_t)m.n_cells, sizeof *q, "state"));
 	if (c.restart_from[0]) {
@@ -432,7 +535,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		r.have_res0 = 1;
 		so.res0_rho = rs.res0[0];
 		fv_restart_free(&rs);
-		fprintf(stderr, "fvstar: continuing from %s at iteration %d\n", c.restart_from, first);
+		if (fv_runtime_rank() == 0)
+			fprintf(stderr, "fvstar: continuing from %s at iteration %d\n", c.restart_from, first);
 	} else {
 		fv_app_initial_state(&c, &m, q);
 	}
@@ -447,8 +551,9 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 						   "res_rhow", "res_rhoE", "log10_rel_res_rho", "CD", "CS", "CL",
 						   "CMx", "CMy", "CMz"};
 		snprintf(path, sizeof path, "%s/history.csv", c.out_dir);
-		FV_CALL_GOTO(err, out,
-			     fv_history_open(&r.hist, path, cols, 9 + FV_NCOEF, c.restart_from[0] ? first - 1 : -1));
+		if (fv_runtime_rank() == 0)
+			FV_CALL_GOTO(err, out,
+				     fv_history_open(&r.hist, path, cols, 9 + FV_NCOEF, c.restart_from[0] ? first - 1 : -1));
 	}
 	r.c = &c;
 	r.first_iter = first;
@@ -488,12 +593,20 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	for (int b = 0; b < nb; b++)
 		for (fv_idx_t i = off[b]; i < off[b + 1]; i++)
 			part[i] = b;
-	if (c.vtu) {
+	if (c.vtu && fv_runtime_nranks() > 1)
+		FV_CALL_GOTO(err, out, write_pieces(&c, &m, q, part, nb));
+	if (fv_runtime_nranks() > 1)
+		FV_CALL_GOTO(err, out, gather_memory(&ri));
+	if (fv_runtime_rank() != 0)
+		goto out; /* rank 0 writes the outputs and the last words */
+	if (c.vtu && fv_runtime_nranks() == 1) {
 		snprintf(path, sizeof path, "%s/solution.vtu", c.out_dir);
 		FV_CALL_GOTO(err, out, fv_solution_write_vtu(path, &m, q, (fv_real_t)c.gamma, c.vtu_block_id ? part : NULL));
 	}
 	{
 		json_t *js = summary_json(&c, &m, nb, &ps, &os, &r, r.last_iter - first + 1, wall, so.num.rk);
+		if (ri.rss_mib)
+			ranks_summary(js, &ri);
 		snprintf(path, sizeof path, "%s/summary.json", c.out_dir);
 		err = fv_summary_write(path, js);
 		json_decref(js);
@@ -504,8 +617,13 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		fprintf(stderr, "fvstar: CL %.6f  CD %.6f  CMy %.6f (reference area %g, length %g)\n", r.coef[2],
 			r.coef[0], r.coef[4], c.ref_area, c.ref_length);
 	fprintf(stderr, "fvstar: %d iterations in %.2f s; results in %s (history.csv, summary.json%s, restart.bin)\n",
-		r.last_iter - first + 1, wall, c.out_dir, c.vtu ? ", solution.vtu" : "");
+		r.last_iter - first + 1, wall, c.out_dir,
+		!c.vtu ? "" : fv_runtime_nranks() > 1 ? ", solution.pvtu with one piece per rank" : ", solution.vtu");
 out:
+	/* a rank that failed stops them all: the others may be waiting for it
+	 * (a divergence, seen by all alike, ends normally on every rank) */
+	if (err != FV_OK && err != FV_ERR_NUMERIC && fv_runtime_nranks() > 1)
+		fv_runtime_fail(fv_errmsg());
 	if (r.hist.f)
 		fv_history_close(&r.hist);
 	fv_solver_destroy(solver);
@@ -513,13 +631,14 @@ out:
 		fv_blocks_free(blocks, nb);
 	if (runtime_up)
 		fv_runtime_shutdown();
-	if (err == FV_OK && c.trace_dir[0])
+	if (err == FV_OK && c.trace_dir[0] && fv_runtime_rank() == 0)
 		err = fv_runtime_trace_convert(c.trace_dir, stderr);
 	fv_mesh_free(&m);
 	fv_restart_layout_free(&rl);
 	free(part);
 	free(off);
 	free(q);
+	free(ri.rss_mib);
 	free(bc);
 	free(is_force);
 	return err;

@@ -10,6 +10,7 @@
 #include "app/app.h"
 #include "config.h"
 #include "fvstar/case.h"
+#include "fvstar/runtime.h"
 #include "fvstar/types.h"
 
 static void usage(FILE *out)
@@ -52,7 +53,11 @@ static const struct {
 		"The effective case, with where each value came from, opens the log.\n"
 		"\n"
 		"Environment: STARPU_SCHED, STARPU_NCPU, STARPU_NCUDA override [runtime];\n"
-		"STARPU_HOME is where StarPU keeps its performance models.\n"},
+		"STARPU_HOME is where StarPU keeps its performance models.\n"
+		"\n"
+		"Several ranks: mpirun -np R fvstar run CASE.cfg (StarPU-MPI; at least R\n"
+		"blocks; the same results as one rank with the same blocks; rank 0 writes\n"
+		"the outputs, the solution as solution.pvtu with a piece per rank).\n"},
 	{"bench", "usage: fvstar bench stage CASE.cfg [section.key=value ...] [--iterations N] [--warmup N]\n"
 		  "                          [--history FILE] [--json FILE]\n"
 		  "       fvstar bench kernels [ARGS]\n"
@@ -165,6 +170,13 @@ int main(int argc, char **argv)
 				: FV_ERROR(FV_ERR_ARG, "usage: fvstar keys [SECTION]");
 	else
 		err = FV_ERROR(FV_ERR_ARG, "unknown command '%s' (try fvstar --help)", argv[1]);
+	if (err != FV_OK && fv_runtime_nranks() > 1) {
+		/* a divergence is seen by every rank alike: rank 0 says it */
+		if (err != FV_ERR_NUMERIC || fv_runtime_rank() == 0)
+			fprintf(stderr, "fvstar: error (rank %d of %d): %s\n", fv_runtime_rank(), fv_runtime_nranks(),
+				fv_errmsg());
+		return 1;
+	}
 	if (err != FV_OK) {
 		fprintf(stderr, "fvstar: error: %s\n", fv_errmsg());
 		return err == FV_ERR_ARG ? 2 : 1;

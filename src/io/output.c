@@ -328,3 +328,217 @@ fv_err_t fv_solution_write_vtu(const char *path, const fv_mesh_t *m, const fv_re
 	fv_vtu_order_free(&ord);
 	return err;
 }
+
+/* A piece: the cells pc.cell[0 .. nc) (mesh cells, file order) and the
+ * points they use, pc.node[0 .. np) (mesh nodes, file order), node_map
+ * taking a mesh node to its position in the piece. */
+typedef struct sol_piece {
+	size_t nc, np, nconn;
+	fv_idx_t *cell, *node, *node_map, *cell_id;
+} sol_piece_t;
+
+static void piece_free(sol_piece_t *pc)
+{
+	free(pc->cell);
+	free(pc->node);
+	free(pc->node_map);
+	free(pc->cell_id);
+}
+
+static fv_err_t piece_make(sol_piece_t *pc, const fv_mesh_t *m, const fv_vtu_order_t *ord, const uint8_t *keep)
+{
+	size_t N = (size_t)m->n_cells, NN = (size_t)m->n_nodes;
+	memset(pc, 0, sizeof *pc);
+	FV_CALL(fv_malloc(&pc->cell, N + 1, sizeof(fv_idx_t), "piece cells"));
+	FV_CALL(fv_malloc(&pc->cell_id, N + 1, sizeof(fv_idx_t), "piece cells"));
+	FV_CALL(fv_malloc(&pc->node, NN + 1, sizeof(fv_idx_t), "piece points"));
+	FV_CALL(fv_malloc(&pc->node_map, NN + 1, sizeof(fv_idx_t), "piece points"));
+	for (size_t i = 0; i < NN; i++)
+		pc->node_map[i] = -1;
+	for (size_t pos = 0; pos < N; pos++) {
+		fv_idx_t c = ord->cell ? ord->cell[pos] : (fv_idx_t)pos;
+		if (!keep[c])
+			continue;
+		pc->cell_id[pc->nc] = (fv_idx_t)pos;
+		pc->cell[pc->nc++] = c;
+		pc->nconn += (size_t)(m->cell_node_off[c + 1] - m->cell_node_off[c]);
+		for (fv_idx_t a = m->cell_node_off[c]; a < m->cell_node_off[c + 1]; a++)
+			pc->node_map[m->cell_node[a]] = -2; /* used */
+	}
+	for (size_t pos = 0; pos < NN; pos++) {
+		fv_idx_t n = ord->node ? ord->node[pos] : (fv_idx_t)pos;
+		if (pc->node_map[n] == -2) {
+			pc->node_map[n] = (fv_idx_t)pc->np;
+			pc->node[pc->np++] = n;
+		}
+	}
+	return FV_OK;
+}
+
+static void write_piece(fv_vtu_out_t *o, const fv_mesh_t *m, const sol_piece_t *pc, const fv_real_t *q,
+			double gamma, const int32_t *block, int rank)
+{
+	const size_t N = (size_t)m->n_cells, nc = pc->nc, np = pc->np;
+	uint64_t off = 0;
+	uint8_t cell_vtk[256] = {0};
+	for (int t = 0; t < FV_NCELLTYPES; t++)
+		cell_vtk[t] = (uint8_t)fv_cell_shapes[t].su2_id;
+	fv_vtu_begin(o);
+	fprintf(o->f, "  <!-- fvstar solution on ");
+	fv_vtu_comment_name(o->f, m->source[0] ? m->source : "memory");
+	fprintf(o->f, ", the cells of rank %d; cell_id: the cell's position in the mesh file -->\n"
+		      "  <!-- dimensionless: free stream rho = 1, p = 1/gamma, c = 1; gamma = %.17g -->\n"
+		      "  <!-- entropy = p / rho^gamma -->\n  <UnstructuredGrid>\n"
+		      "    <Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n"
+		      "      <CellData Scalars=\"density\" Vectors=\"velocity\">\n",
+		rank, gamma, np, nc);
+	for (int a = 0; a < SOL_NARRAYS; a++)
+		fv_vtu_array_tag(o, "Float64", sol_names[a], a == SOL_VELOCITY ? 3 : 1,
+				 nc * (a == SOL_VELOCITY ? 3 : 1) * sizeof(double), &off);
+	if (block)
+		fv_vtu_array_tag(o, "Int32", "block", 1, nc * sizeof(int32_t), &off);
+	fv_vtu_array_tag(o, "Int32", "cell_id", 1, nc * sizeof(int32_t), &off);
+	fprintf(o->f, "      </CellData>\n");
+	fv_vtu_geometry_tags(o, np, nc, pc->nconn, &off);
+	fprintf(o->f, "    </Piece>\n  </UnstructuredGrid>\n  <AppendedData encoding=\"raw\">\n   _");
+	for (int a = 0; a < SOL_NARRAYS; a++) {
+		size_t ncomp = a == SOL_VELOCITY ? 3 : 1;
+		size_t per = FV_VTU_CHUNK / (ncomp * sizeof(double));
+		fv_vtu_put_block_size(o, nc * ncomp * sizeof(double));
+		for (size_t done = 0; done < nc && !o->err; done += per) {
+			size_t n = nc - done < per ? nc - done : per;
+			sol_values(a, q, N, pc->cell, gamma, done, n, o->scratch);
+			fv_vtu_put(o, o->scratch, n * ncomp * sizeof(double));
+		}
+	}
+	int32_t *s = o->scratch;
+	size_t per = FV_VTU_CHUNK / sizeof(int32_t), k = 0;
+	if (block) {
+		fv_vtu_put_block_size(o, nc * sizeof(int32_t));
+		for (size_t i = 0; i < nc; i++) {
+			s[k++] = block[pc->cell[i]];
+			if (k == per || i + 1 == nc) {
+				fv_vtu_put(o, s, k * sizeof *s);
+				k = 0;
+			}
+		}
+	}
+	fv_vtu_put_block_size(o, nc * sizeof(int32_t));
+	fv_vtu_put(o, pc->cell_id, nc * sizeof(int32_t));
+	/* points */
+	{
+		double *x = o->scratch;
+		size_t per3 = FV_VTU_CHUNK / (3 * sizeof(double));
+		fv_vtu_put_block_size(o, np * 3 * sizeof(double));
+		for (size_t done = 0; done < np && !o->err; done += per3) {
+			size_t n = np - done < per3 ? np - done : per3;
+			for (size_t j = 0; j < n; j++)
+				memcpy(x + 3 * j, m->xyz + 3 * (size_t)pc->node[done + j], 3 * sizeof(double));
+			fv_vtu_put(o, x, n * 3 * sizeof(double));
+		}
+	}
+	/* connectivity, offsets, types */
+	fv_vtu_put_block_size(o, pc->nconn * sizeof(int32_t));
+	k = 0;
+	for (size_t i = 0; i < nc && !o->err; i++) {
+		fv_idx_t c = pc->cell[i];
+		if (k + FV_MAX_CELL_NODES > per) {
+			fv_vtu_put(o, s, k * sizeof *s);
+			k = 0;
+		}
+		for (fv_idx_t a = m->cell_node_off[c]; a < m->cell_node_off[c + 1]; a++)
+			s[k++] = pc->node_map[m->cell_node[a]];
+	}
+	fv_vtu_put(o, s, k * sizeof *s);
+	fv_vtu_put_block_size(o, nc * sizeof(int32_t));
+	k = 0;
+	int32_t end = 0;
+	for (size_t i = 0; i < nc && !o->err; i++) {
+		fv_idx_t c = pc->cell[i];
+		end += m->cell_node_off[c + 1] - m->cell_node_off[c];
+		s[k++] = end;
+		if (k == per || i + 1 == nc) {
+			fv_vtu_put(o, s, k * sizeof *s);
+			k = 0;
+		}
+	}
+	fv_vtu_put_block_size(o, nc);
+	{
+		uint8_t *t = o->scratch;
+		for (size_t i = 0; i < nc && !o->err; i++) {
+			t[k++] = cell_vtk[m->cell_type[pc->cell[i]]];
+			if (k == FV_VTU_CHUNK || i + 1 == nc) {
+				fv_vtu_put(o, t, k);
+				k = 0;
+			}
+		}
+	}
+	fprintf(o->f, "\n  </AppendedData>\n</VTKFile>\n");
+}
+
+fv_err_t fv_solution_write_piece(const char *path, const fv_mesh_t *m, const fv_real_t *q, fv_real_t gamma,
+				 const int32_t *block_of_cell, const uint8_t *keep, int rank)
+{
+	fv_vtu_out_t o;
+	fv_vtu_order_t ord;
+	sol_piece_t pc;
+	fv_err_t err;
+	FV_CHECK(q, FV_ERR_ARG, "%s: no solution to write", path);
+	FV_CHECK(gamma > 1, FV_ERR_ARG, "%s: gamma = %g is not > 1", path, (double)gamma);
+	FV_CALL(fv_writer_check_mesh(m, path));
+	FV_CALL(fv_vtu_order_file(&ord, m));
+	err = piece_make(&pc, m, &ord, keep);
+	if (err == FV_OK) {
+		err = fv_vtu_open(&o, path);
+		if (err == FV_OK)
+			write_piece(&o, m, &pc, q, (double)gamma, block_of_cell, rank);
+		if (fv_vtu_close(&o) != FV_OK && err == FV_OK)
+			err = FV_ERR_IO;
+	}
+	piece_free(&pc);
+	fv_vtu_order_free(&ord);
+	return err;
+}
+
+fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_pieces, int with_block)
+{
+	char *tmp = NULL;
+	size_t n = strlen(path);
+	FV_CALL(fv_malloc(&tmp, n + 5, 1, "temporary file name"));
+	memcpy(tmp, path, n);
+	memcpy(tmp + n, ".tmp", 5);
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		fv_err_t err = FV_ERROR(FV_ERR_IO, "%s: cannot write (%s)", tmp, strerror(errno));
+		free(tmp);
+		return err;
+	}
+	fprintf(f, "<?xml version=\"1.0\"?>\n"
+		   "<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" "
+		   "header_type=\"UInt64\">\n"
+		   "  <!-- fvstar solution: one piece per rank -->\n"
+		   "  <PUnstructuredGrid GhostLevel=\"0\">\n"
+		   "    <PCellData Scalars=\"density\" Vectors=\"velocity\">\n");
+	for (int a = 0; a < SOL_NARRAYS; a++)
+		fprintf(f, "      <PDataArray type=\"Float64\" Name=\"%s\"%s/>\n", sol_names[a],
+			a == SOL_VELOCITY ? " NumberOfComponents=\"3\"" : "");
+	if (with_block)
+		fprintf(f, "      <PDataArray type=\"Int32\" Name=\"block\"/>\n");
+	fprintf(f, "      <PDataArray type=\"Int32\" Name=\"cell_id\"/>\n"
+		   "    </PCellData>\n"
+		   "    <PPoints>\n      <PDataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\"/>\n"
+		   "    </PPoints>\n");
+	for (int r = 0; r < n_pieces; r++)
+		fprintf(f, "    <Piece Source=\"%s_%d.vtu\"/>\n", piece_name, r);
+	fprintf(f, "  </PUnstructuredGrid>\n</VTKFile>\n");
+	int bad = ferror(f);
+	bad |= fclose(f) != 0;
+	if (bad || rename(tmp, path) != 0) {
+		fv_err_t err = FV_ERROR(FV_ERR_IO, "%s: write failed (%s)", path, strerror(errno));
+		remove(tmp);
+		free(tmp);
+		return err;
+	}
+	free(tmp);
+	return FV_OK;
+}

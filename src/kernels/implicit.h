@@ -20,7 +20,7 @@
  * dissipation matrix M_f:
  *
  *   row i:  D_i dq_i + sum_f 1/2 (dF_j - M_f dq_j) = -R_i,
- *           dF_j = F(q_j + dq_j).S_f - F(q_j).S_f   (matrix-free),
+ *           dF_j = F(q_j + dq_j).S_f - F(q_j).S_f   (LU-SGS: matrix-free),
  *
  *   LU-SGS (Yoon & Jameson; PHengLEI): M_f = omega lam_j I, the Rusanov
  *     (local Lax-Friedrichs) split, lam_j = |u_j.S_f| + c_j |S_f| the

@@ -34,6 +34,8 @@ typedef struct fv_task_args {
 	 * cell_group[cells_b .. cells_e) of the geometry blob */
 	fv_idx_t cells_b, cells_e;
 	int worker;          /* the worker the block's tasks run on; -1: any */
+	int priority;        /* several ranks: the task's StarPU priority (halo
+	                        packs above the rest, so messages leave early) */
 } fv_task_args_t;
 
 /* A stage's codelet array index from its strategy (FV_SUM_*). */

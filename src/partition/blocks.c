@@ -414,3 +414,73 @@ void fv_blocks_free(fv_block_t *blocks, int n_blocks)
 	}
 	free(blocks);
 }
+
+/* Halo cells sent between blocks of different ranks, per exchange. */
+static long long rank_cut(const fv_block_t *blocks, int nb, const int *rank_of)
+{
+	long long cut = 0;
+	for (int b = 0; b < nb; b++)
+		for (int k = 0; k < blocks[b].n_nbr; k++)
+			if (rank_of[blocks[b].nbr[k]] != rank_of[b])
+				cut += blocks[b].send_off[k + 1] - blocks[b].send_off[k];
+	return cut;
+}
+
+fv_err_t fv_blocks_to_ranks(const fv_block_t *blocks, int nb, int n_ranks, int *rank_of, long long *cut,
+			    int *grown)
+{
+	int *grow = NULL;
+	long long *gain = NULL;
+	FV_CHECK(n_ranks >= 1 && nb >= n_ranks, FV_ERR_ARG, "%d blocks for %d ranks", nb, n_ranks);
+	/* contiguous ranges: rank r owns blocks r nb / R .. (r + 1) nb / R - 1 */
+	for (int r = 0; r < n_ranks; r++)
+		for (int b = (int)((long long)r * nb / n_ranks); b < (int)((long long)(r + 1) * nb / n_ranks); b++)
+			rank_of[b] = r;
+	*cut = rank_cut(blocks, nb, rank_of);
+	*grown = 0;
+	if (n_ranks == 1)
+		return FV_OK;
+	FV_CALL(fv_malloc(&grow, (size_t)nb, sizeof *grow, "block ranks"));
+	if (fv_calloc(&gain, (size_t)nb, sizeof *gain, "block ranks") != FV_OK) {
+		free(grow);
+		return FV_ERR_MEM;
+	}
+	/* groups of the same sizes grown through the block graph: each rank
+	 * takes, one at a time, the unassigned block with the most halo cells
+	 * shared with its group (ties: the most shared with earlier groups,
+	 * then the lowest id), starting from the front the earlier groups left */
+	for (int b = 0; b < nb; b++)
+		grow[b] = -1;
+	for (int r = 0; r < n_ranks; r++) {
+		int size = (int)((long long)(r + 1) * nb / n_ranks) - (int)((long long)r * nb / n_ranks);
+		long long *own = NULL;
+		if (fv_calloc(&own, (size_t)nb, sizeof *own, "block ranks") != FV_OK) {
+			free(grow);
+			free(gain);
+			return FV_ERR_MEM;
+		}
+		for (int n = 0; n < size; n++) {
+			int best = -1;
+			for (int b = 0; b < nb; b++)
+				if (grow[b] < 0 && (best < 0 || own[b] > own[best] || (own[b] == own[best] && gain[b] > gain[best])))
+					best = b;
+			grow[best] = r;
+			for (int k = 0; k < blocks[best].n_nbr; k++) {
+				int m = blocks[best].nbr[k];
+				long long w = blocks[best].send_off[k + 1] - blocks[best].send_off[k];
+				own[m] += w;
+				gain[m] += w;
+			}
+		}
+		free(own);
+	}
+	long long grown_cut = rank_cut(blocks, nb, grow);
+	if (grown_cut < *cut) {
+		memcpy(rank_of, grow, (size_t)nb * sizeof *rank_of);
+		*cut = grown_cut;
+		*grown = 1;
+	}
+	free(grow);
+	free(gain);
+	return FV_OK;
+}

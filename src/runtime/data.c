@@ -8,7 +8,40 @@
 
 #include <starpu.h>
 
+#include "config.h"
+#include "fvstar/runtime.h"
+#include "runtime/ranks.h"
+
+#ifdef FV_HAVE_MPI
+#include <starpu_mpi.h>
+#endif
+
 #define SP(h) ((starpu_data_handle_t)(void *)(h))
+
+/* StarPU-MPI names data by a tag that every rank gives the same handle:
+ * handles are registered in the same order on every rank (the solver
+ * registers its own blocks' data and stand-ins for the others' in block
+ * order), so a counter is that name. */
+static int64_t next_tag;
+
+/* Under StarPU-MPI: h is owner's data, named by the next tag. */
+static void mpi_register(starpu_data_handle_t h, int owner)
+{
+#ifdef FV_HAVE_MPI
+	if (fv_ranks_up())
+		starpu_mpi_data_register(h, next_tag++, owner);
+#else
+	(void)h;
+	(void)owner;
+#endif
+}
+
+fv_err_t fv_runtime_check_names(void)
+{
+	/* a rank that registered one handle more or less than another would
+	 * give every later handle another name there: halos crossed, or a hang */
+	return fv_runtime_agree(next_tag, "the number of handles registered with StarPU-MPI (their tags)");
+}
 
 fv_err_t fv_runtime_alloc(void *mem, size_t bytes, const char *what)
 {
@@ -34,6 +67,19 @@ fv_err_t fv_runtime_register(fv_handle_t *h, void *mem, size_t n, size_t elem, c
 	 * the same buffers whatever the block */
 	starpu_vector_data_register(&sh, STARPU_MAIN_RAM, (uintptr_t)mem, (uint32_t)(n ? n : 1), elem);
 	FV_CHECK(sh, FV_ERR_RUNTIME, "%s: StarPU did not register %zu elements", what, n);
+	mpi_register(sh, fv_runtime_rank());
+	*h = (fv_handle_t)(void *)sh;
+	return FV_OK;
+}
+
+fv_err_t fv_runtime_register_remote(fv_handle_t *h, size_t n, size_t elem, int owner, const char *what)
+{
+	starpu_data_handle_t sh = NULL;
+	FV_CHECK(n < UINT32_MAX, FV_ERR_MEM, "%s: %zu elements of %zu bytes exceed a StarPU vector", what, n, elem);
+	/* no home memory: StarPU allocates a copy when a message brings one */
+	starpu_vector_data_register(&sh, -1, 0, (uint32_t)(n ? n : 1), elem);
+	FV_CHECK(sh, FV_ERR_RUNTIME, "%s: StarPU did not register %zu elements", what, n);
+	mpi_register(sh, owner);
 	*h = (fv_handle_t)(void *)sh;
 	return FV_OK;
 }
@@ -68,7 +114,10 @@ void fv_runtime_release(fv_handle_t h)
 
 void fv_runtime_wait_all(void)
 {
-	starpu_task_wait_for_all();
+	if (fv_ranks_up())
+		fv_ranks_wait_all();
+	else
+		starpu_task_wait_for_all();
 }
 
 /* ------------------------------------------------------------------ ring */
@@ -89,13 +138,16 @@ struct fv_ring {
 	starpu_data_handle_t **h;      /* [n_slots][n_rows] */
 	row_ctx_t **ctx;               /* [n_slots][n_rows] */
 	ring_slot_t *slot;
+	char *local;                   /* [n_rows] this rank writes the row */
+	double *all;                   /* several ranks: every rank's rows */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 };
 
-fv_err_t fv_ring_create(fv_ring_t **rp, int n_slots, int n_rows, int row_len)
+fv_err_t fv_ring_create(fv_ring_t **rp, int n_slots, int n_rows, int row_len, const int *row_owner)
 {
 	fv_ring_t *r;
+	int me = fv_runtime_rank();
 	FV_CALL(fv_calloc(&r, 1, sizeof *r, "reduction ring"));
 	*rp = r;
 	r->n_slots = n_slots;
@@ -107,14 +159,27 @@ fv_err_t fv_ring_create(fv_ring_t **rp, int n_slots, int n_rows, int row_len)
 	FV_CALL(fv_calloc(&r->h, (size_t)n_slots, sizeof *r->h, "reduction ring"));
 	FV_CALL(fv_calloc(&r->ctx, (size_t)n_slots, sizeof *r->ctx, "reduction ring"));
 	FV_CALL(fv_calloc(&r->slot, (size_t)n_slots, sizeof *r->slot, "reduction ring"));
+	FV_CALL(fv_calloc(&r->local, (size_t)n_rows + 1, 1, "reduction ring"));
+	FV_CALL(fv_calloc(&r->all, (size_t)n_rows * row_len + 1, sizeof(double), "reduction ring"));
+	for (int j = 0; j < n_rows; j++)
+		r->local[j] = !row_owner || row_owner[j] == me;
 	for (int s = 0; s < n_slots; s++) {
 		FV_CALL(fv_runtime_alloc(&r->mem[s], (size_t)n_rows * row_len * sizeof(double), "reduction rows"));
 		FV_CALL(fv_calloc(&r->h[s], (size_t)n_rows, sizeof(starpu_data_handle_t), "reduction rows"));
 		FV_CALL(fv_calloc(&r->ctx[s], (size_t)n_rows, sizeof(row_ctx_t), "reduction rows"));
 		for (int j = 0; j < n_rows; j++) {
-			starpu_vector_data_register(&r->h[s][j], STARPU_MAIN_RAM,
-						    (uintptr_t)(r->mem[s] + (size_t)j * row_len), (uint32_t)row_len,
-						    sizeof(double));
+			if (r->local[j]) {
+				starpu_vector_data_register(&r->h[s][j], STARPU_MAIN_RAM,
+							    (uintptr_t)(r->mem[s] + (size_t)j * row_len), (uint32_t)row_len,
+							    sizeof(double));
+				mpi_register(r->h[s][j], me);
+			} else {
+				/* another rank's row: a stand-in, for the tasks
+				 * this rank submits on its behalf (none write it
+				 * here); its values come by fv_runtime_combine */
+				starpu_vector_data_register(&r->h[s][j], -1, 0, (uint32_t)row_len, sizeof(double));
+				mpi_register(r->h[s][j], row_owner[j]);
+			}
 			r->ctx[s][j] = (row_ctx_t){r, s, j};
 		}
 	}
@@ -142,11 +207,16 @@ static void row_ready(void *arg)
 
 fv_err_t fv_ring_post(fv_ring_t *r, int slot, int n_rows, int tag)
 {
+	int n_local = 0;
+	for (int j = 0; j < n_rows; j++)
+		n_local += r->local[j];
 	pthread_mutex_lock(&r->lock);
-	r->slot[slot].ready = 0;
-	r->slot[slot].pending = n_rows;
+	r->slot[slot].ready = n_local == 0;
+	r->slot[slot].pending = n_local;
 	pthread_mutex_unlock(&r->lock);
 	for (int j = 0; j < n_rows; j++) {
+		if (!r->local[j])
+			continue;
 		int ret = starpu_data_acquire_cb(r->h[slot][j], STARPU_R, row_ready, &r->ctx[slot][j]);
 		FV_CHECK(ret == 0, FV_ERR_RUNTIME, "iteration %d: reading back row %d of the residual norms failed (%d)",
 			 tag, j, ret);
@@ -160,7 +230,18 @@ const double *fv_ring_wait(fv_ring_t *r, int slot)
 	while (!r->slot[slot].ready)
 		pthread_cond_wait(&r->cond, &r->lock);
 	pthread_mutex_unlock(&r->lock);
-	return r->mem[slot];
+	if (fv_runtime_nranks() == 1)
+		return r->mem[slot];
+	/* every rank's rows, in row order: the sums the driver takes over them
+	 * are those of a run on one rank */
+	size_t len = (size_t)r->row_len;
+	memset(r->all, 0, (size_t)r->n_rows * len * sizeof(double));
+	for (int j = 0; j < r->n_rows; j++)
+		if (r->local[j])
+			memcpy(r->all + j * len, r->mem[slot] + j * len, len * sizeof(double));
+	if (fv_runtime_combine(r->all, (size_t)r->n_rows * len * sizeof(double), "the residual rows") != FV_OK)
+		fv_runtime_fail(fv_errmsg());
+	return r->all;
 }
 
 void fv_ring_destroy(fv_ring_t *r)
@@ -182,6 +263,8 @@ void fv_ring_destroy(fv_ring_t *r)
 	free(r->ctx);
 	free(r->mem);
 	free(r->slot);
+	free(r->local);
+	free(r->all);
 	pthread_mutex_destroy(&r->lock);
 	pthread_cond_destroy(&r->cond);
 	free(r);

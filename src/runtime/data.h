@@ -28,6 +28,15 @@ fv_err_t fv_runtime_vector(fv_handle_t *h, void *mem, size_t n, size_t elem, con
 fv_err_t fv_runtime_alloc(void *mem, size_t bytes, const char *what);
 void fv_runtime_free(void *mem);
 fv_err_t fv_runtime_register(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what);
+/* The handle, on this rank, of n elements of elem bytes that rank owner
+ * owns (several ranks): no memory here; StarPU-MPI brings a copy when a
+ * task here reads it, and sends it when a task of its owner needs this
+ * rank's data. With one rank, never called. */
+fv_err_t fv_runtime_register_remote(fv_handle_t *h, size_t n, size_t elem, int owner, const char *what);
+/* Several ranks: FV_ERR_ARG unless every rank registered as many handles
+ * (collective), since a handle's StarPU-MPI name is its registration's
+ * rank in order. */
+fv_err_t fv_runtime_check_names(void);
 /* Drops the handle without writing a device copy back (the caller has read
  * what it needs), then frees mem (may be NULL). Safe on a NULL handle. */
 void fv_runtime_drop(fv_handle_t *h, void *mem);
@@ -36,7 +45,8 @@ void fv_runtime_drop(fv_handle_t *h, void *mem);
  * it: read, or write (the tasks after it see the host's values). */
 fv_err_t fv_runtime_acquire(fv_handle_t h, int write, const char *what);
 void fv_runtime_release(fv_handle_t h);
-/* Waits for every submitted task. */
+/* Waits for every submitted task (several ranks: every rank's tasks and
+ * messages; collective). */
 void fv_runtime_wait_all(void);
 
 /*
@@ -48,7 +58,10 @@ void fv_runtime_wait_all(void);
  * in row order, whichever worker wrote them and in whatever order.
  */
 typedef struct fv_ring fv_ring_t;
-fv_err_t fv_ring_create(fv_ring_t **r, int n_slots, int n_rows, int row_len);
+/* row_owner[row]: the rank whose tasks write the row (NULL: this one);
+ * with several ranks, fv_ring_wait is collective and returns every
+ * rank's rows. */
+fv_err_t fv_ring_create(fv_ring_t **r, int n_slots, int n_rows, int row_len, const int *row_owner);
 fv_handle_t fv_ring_row(const fv_ring_t *r, int slot, int row);
 /* Reads rows 0 .. n_rows-1 of the slot back as soon as they are written;
  * tag (the iteration) names it in errors. */

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "fvstar/output.h"
 #include "fvstar/types.h"
+#include "runtime/ranks.h"
 
 #ifdef FV_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -90,6 +91,45 @@ static fv_err_t starpu_home(int verbose)
 	return FV_OK;
 }
 
+/*
+ * Several ranks on one node (Open MPI's OMPI_COMM_WORLD_LOCAL_RANK and
+ * _LOCAL_SIZE): StarPU would start every rank's workers on the same first
+ * cores and GPUs. Unless the user placed them (STARPU_WORKERS_CUDAID,
+ * STARPU_WORKERS_CPUID, STARPU_WORKERS_NOBIND), local rank l of L takes
+ * GPUs l*g .. l*g+g-1 of the n found, g = max(1, n / L) (so with one GPU
+ * every rank shares GPU 0), and when the node has at least two cores per
+ * rank, cores l*c .. l*c+c-1, c = cores / L (StarPU-MPI keeps one of them
+ * for its progress thread unless a CPU worker count was asked for). Set in
+ * the environment before starpu_init, which reads it there.
+ */
+static void place_rank(struct starpu_conf *conf, const fv_runtime_opts_t *o)
+{
+	const char *lr = getenv("OMPI_COMM_WORLD_LOCAL_RANK"), *ls = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+	int l = lr ? atoi(lr) : 0, L = ls ? atoi(ls) : 1, n = cuda_devices();
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	char list[4096];
+	size_t k = 0;
+	if (L <= 1 || l < 0 || l >= L)
+		return;
+	if (n > 0 && !getenv("STARPU_WORKERS_CUDAID")) {
+		int g = n / L > 1 ? n / L : 1;
+		for (int i = 0; i < g && k < sizeof list - 16; i++)
+			k += (size_t)snprintf(list + k, sizeof list - k, "%s%d", i ? " " : "", (l * g + i) % n);
+		setenv("STARPU_WORKERS_CUDAID", list, 1);
+		if (conf->ncuda < 0 && !getenv("STARPU_NCUDA") && !(o && o->ncuda >= 0))
+			conf->ncuda = g;
+	}
+	k = 0;
+	if (cores / L >= 2 && !getenv("STARPU_WORKERS_CPUID") && !getenv("STARPU_WORKERS_NOBIND")) {
+		long c = cores / L;
+		for (long i = 0; i < c && k < sizeof list - 16; i++)
+			k += (size_t)snprintf(list + k, sizeof list - k, "%s%ld", i ? " " : "", l * c + i);
+		setenv("STARPU_WORKERS_CPUID", list, 1);
+		if (conf->ncpus < 0 && !getenv("STARPU_NCPU"))
+			conf->ncpus = (int)c - 1; /* the last core: StarPU-MPI's thread */
+	}
+}
+
 fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 {
 	struct starpu_conf conf;
@@ -136,6 +176,8 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 	if (o && o->ncuda >= 0)
 		conf.ncuda = o->ncuda;
 	conf.nopencl = 0;
+	if (fv_ranks_wanted())
+		place_rank(&conf, o);
 	if (!why) {
 		/* one kind of worker: locality work stealing needs no model; CPU
 		 * and GPU workers together: deque model data aware sorted, whose
@@ -149,15 +191,22 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 				   : "one kind of worker: locality work stealing, no model to calibrate; runtime.sched to "
 				     "change";
 	}
-	ret = starpu_init(&conf);
+	if (fv_ranks_wanted()) {
+		/* StarPU-MPI starts StarPU itself (one StarPU per rank); a build
+		 * without it refuses several ranks, and runs one as usual */
+		FV_CALL(fv_ranks_start(&conf));
+		ret = fv_ranks_up() ? 0 : starpu_init(&conf);
+	} else {
+		ret = starpu_init(&conf);
+	}
 	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "StarPU found no worker (STARPU_NCPU=0 and no GPU?)");
 	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_init failed (%d)", ret);
 	runtime_up = 1;
-	if (verbose) {
+	if (verbose && fv_runtime_rank() == 0) {
 		int nc, ng;
 		fv_runtime_workers(&nc, &ng);
-		fprintf(stderr, "fvstar: %d CPU + %d CUDA workers%s; scheduler %s (%s)\n", nc,
-			ng,
+		fprintf(stderr, "fvstar: %s%d CPU + %d CUDA workers%s; scheduler %s (%s)\n",
+			fv_runtime_nranks() > 1 ? "per rank, " : "", nc, ng,
 			gpu_only_default ? " (a GPU is there: GPU only; runtime.ncpu = N adds N CPU workers)" : "",
 			fv_runtime_sched_name(), why);
 	}
@@ -180,13 +229,14 @@ int fv_runtime_auto_blocks(long n_cells)
 {
 	int ncpu, ncuda;
 	fv_runtime_workers(&ncpu, &ncuda);
-	int nb = 2 * (ncpu + ncuda > 0 ? ncpu + ncuda : 1);
+	int nb = 2 * (ncpu + ncuda > 0 ? ncpu + ncuda : 1) * fv_runtime_nranks();
 	/* GPUs only: one block each (no halo exchange on a single GPU) */
 	if (ncpu == 0 && ncuda > 0)
-		nb = ncuda;
+		nb = ncuda * fv_runtime_nranks();
 	if (nb > n_cells / 256)
 		nb = (int)(n_cells / 256);
-	return nb > 0 ? nb : 1;
+	/* every rank owns at least one block */
+	return nb > fv_runtime_nranks() ? nb : fv_runtime_nranks();
 }
 
 int fv_runtime_block_worker(int block, int pin)
@@ -202,7 +252,10 @@ int fv_runtime_block_worker(int block, int pin)
 void fv_runtime_shutdown(void)
 {
 	if (runtime_up) {
-		starpu_shutdown();
+		if (fv_ranks_up())
+			fv_ranks_stop();
+		else
+			starpu_shutdown();
 		runtime_up = 0;
 	}
 }
@@ -237,6 +290,12 @@ void fv_runtime_print(FILE *out)
 			fprintf(out, "library: %s\n", info.dli_fname);
 	}
 	fprintf(out, "precision: %s\n", FV_REAL_NAME);
+#ifdef FV_HAVE_MPI
+	fprintf(out, "StarPU-MPI: yes (under mpirun: one rank per process); rank %d of %d\n", fv_runtime_rank(),
+		fv_runtime_nranks());
+#else
+	fprintf(out, "StarPU-MPI: no (built without MPI)\n");
+#endif
 	if (!runtime_up)
 		return;
 	fprintf(out, "scheduler: %s\n", fv_runtime_sched_name());

@@ -155,18 +155,44 @@ int fv_runtime_trace_has_fxt(const char *dir)
 	return found;
 }
 
+/* Several ranks: rank r's FxT file is prof_file_<user>_<r>. */
+static int rank_of_file(const char *name)
+{
+	const char *u = strrchr(name, '_');
+	char *end;
+	long r = u ? strtol(u + 1, &end, 10) : -1;
+	return u && u[1] && *end == '\0' && r >= 0 && r < 1 << 20 ? (int)r : -1;
+}
+
 fv_err_t fv_runtime_trace_convert(const char *dir, FILE *summary)
 {
 	char tool[PATH_MAX_], input[PATH_MAX_] = "";
+	int n = fv_runtime_nranks();
+	char **inputs = NULL;
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	pid_t pid;
 	int status;
 	FV_CHECK(d, FV_ERR_IO, "%s: cannot open the trace directory: %s", dir, strerror(errno));
+	if (n > 1 && fv_calloc(&inputs, (size_t)n, sizeof *inputs, "trace files") != FV_OK) {
+		closedir(d);
+		return FV_ERR_MEM;
+	}
 	while ((e = readdir(d)))
-		if (strncmp(e->d_name, "prof_file_", 10) == 0)
+		if (strncmp(e->d_name, "prof_file_", 10) == 0) {
+			int r = rank_of_file(e->d_name);
 			snprintf(input, sizeof input, "%s", e->d_name);
+			if (inputs && r >= 0 && r < n && !inputs[r])
+				inputs[r] = strdup(e->d_name);
+		}
 	closedir(d);
+	for (int r = 0; inputs && r < n; r++)
+		if (!inputs[r]) {
+			for (int i = 0; i < n; i++)
+				free(inputs[i]);
+			free(inputs);
+			return FV_ERROR(FV_ERR_RUNTIME, "%s: no FxT file of rank %d (prof_file_*_%d)", dir, r, r);
+		}
 	FV_CHECK(input[0], FV_ERR_RUNTIME, "%s: StarPU wrote no FxT file (prof_file_*)", dir);
 	snprintf(tool, sizeof tool, "%s", fv_starpu_fxt_tool());
 	fflush(NULL);
@@ -179,10 +205,25 @@ fv_err_t fv_runtime_trace_convert(const char *dir, FILE *summary)
 			int devnull = open("/dev/null", O_WRONLY);
 			if (devnull >= 0)
 				dup2(devnull, 1);
-			execl(tool, "starpu_fxt_tool", "-c", "-i", input, (char *)NULL);
+			if (!inputs)
+				execl(tool, "starpu_fxt_tool", "-c", "-i", input, (char *)NULL);
+			/* the ranks' files merged into one trace */
+			char **args = calloc((size_t)(2 * n + 3), sizeof *args);
+			if (args) {
+				args[0] = (char *)"starpu_fxt_tool";
+				args[1] = (char *)"-c";
+				for (int r = 0; r < n; r++) {
+					args[2 + 2 * r] = (char *)"-i";
+					args[3 + 2 * r] = inputs[r];
+				}
+				execv(tool, args);
+			}
 		}
 		_exit(127);
 	}
+	for (int r = 0; inputs && r < n; r++)
+		free(inputs[r]);
+	free(inputs);
 	FV_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0, FV_ERR_RUNTIME,
 		 "%s -i %s/%s failed (exit %d)", tool, dir, input, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	FV_CALL(shift_times(dir));
@@ -194,9 +235,9 @@ fv_err_t fv_runtime_trace_convert(const char *dir, FILE *summary)
 		return FV_OK;
 	}
 	fprintf(stderr,
-		"fvstar: trace in %s: paje.trace (ViTE, pj_dump), tasks.rec, data.rec, dag.dot (StarVZ); "
+		"fvstar: trace in %s: paje.trace (ViTE, pj_dump), tasks.rec, data.rec, dag.dot (StarVZ)%s; "
 		"times from the recording start; 'fvstar trace %s' draws it\n",
-		dir, dir);
+		dir, n > 1 ? ", every rank's file merged" : "", dir);
 	return fv_runtime_trace_summary(dir, summary);
 }
 

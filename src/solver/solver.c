@@ -51,6 +51,7 @@ typedef struct block_data {
 	fv_handle_t *buf[N_HALOS];
 	fv_idx_t *cell_global; /* [n_cells] for set/get state */
 	int worker;            /* the worker its tasks run on; -1: the scheduler picks */
+	int rank_edge;         /* several ranks: a neighbour is another rank's */
 	int n_colors;          /* colour groups of the faces (geo.h) */
 	fv_idx_t color_off[FV_COLOR_MAX + 1];
 	int n_cell_colors;     /* implicit: colour groups of the owned cells */
@@ -65,9 +66,11 @@ struct fv_solver {
 	int n_stages;
 	fv_real_t rk_a[3], rk_b[3];
 	fv_idx_t n_cells;
-	fv_clock_t *clock_mem;
-	fv_handle_t clock;     /* unsteady only */
-	fv_ring_t *ring;       /* RING slots of nb rows (+ the clock's) of FV_NORMS */
+	int me, nr;            /* this rank, the rank count */
+	int *rank_of;          /* [nb] the rank owning each block */
+	fv_clock_t *clock_mem; /* this rank's clock */
+	fv_handle_t *clocks;   /* unsteady only: [nr] one clock per rank */
+	fv_ring_t *ring;       /* RING slots of nb rows (+ one clock row per rank) of FV_NORMS */
 	int phi_valid;         /* limiter tasks have been submitted */
 	int snap_iter[2];      /* the iteration each snapshot holds (-1: none) */
 	/* CFL ramping (implicit): the CFL of the last iteration submitted, the
@@ -150,6 +153,40 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
 	return FV_OK;
 }
 
+/* Block b of another rank: stand-ins for its data (no memory: the tasks
+ * this rank submits for it only send it halo buffers), and its halo
+ * buffers, which StarPU-MPI brings here when a block of this rank unpacks
+ * them. Registered in the order of build_block, so that every rank names
+ * every handle alike. */
+static fv_err_t build_remote(fv_solver_t *s, const fv_block_t *bk, int owner)
+{
+	block_data_t *d = &s->b[bk->id];
+	d->worker = -1;
+	FV_CALL(fv_runtime_register_remote(&d->geo, 1, 64, owner, "block geometry"));
+	for (int f = 0; f < N_FIELDS; f++)
+		FV_CALL(fv_runtime_register_remote(&d->h[f], 1, sizeof(fv_real_t), owner, field_names[f]));
+	d->n_nbr = bk->n_nbr;
+	FV_CALL(fv_calloc(&d->nbr, (size_t)bk->n_nbr + 1, sizeof(int), "neighbours"));
+	FV_CALL(fv_calloc(&d->nbr_slot, (size_t)bk->n_nbr + 1, sizeof(int), "neighbour slots"));
+	memcpy(d->nbr, bk->nbr, (size_t)bk->n_nbr * sizeof(int));
+	for (int h = 0; h < N_HALOS; h++) {
+		FV_CALL(fv_calloc(&d->buf_mem[h], (size_t)bk->n_nbr + 1, sizeof(fv_real_t *), "halo buffers"));
+		FV_CALL(fv_calloc(&d->buf[h], (size_t)bk->n_nbr + 1, sizeof(fv_handle_t), "halo handles"));
+		for (int k = 0; k < bk->n_nbr; k++) {
+			size_t count = (size_t)(bk->send_off[k + 1] - bk->send_off[k]);
+			FV_CALL(fv_runtime_register_remote(&d->buf[h][k], (size_t)halo_nvars[h] * count, sizeof(fv_real_t),
+							   owner, "halo buffer"));
+		}
+	}
+	return FV_OK;
+}
+
+/* The clock of block b's rank (NULL: steady). */
+static fv_handle_t block_clock(const fv_solver_t *s, int b)
+{
+	return s->clocks ? s->clocks[s->rank_of[b]] : NULL;
+}
+
 fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t *blocks, int n_blocks,
 			  const fv_solver_opts_t *o)
 {
@@ -164,6 +201,14 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	s->o = *o;
 	s->nb = n_blocks;
 	s->n_cells = m->n_cells;
+	s->me = fv_runtime_rank();
+	s->nr = fv_runtime_nranks();
+	FV_CHECK(n_blocks >= s->nr, FV_ERR_ARG,
+		 "%d blocks for %d ranks: every rank needs a block of its own (partition.blocks >= %d)", n_blocks, s->nr,
+		 s->nr);
+	FV_CALL(fv_calloc(&s->rank_of, (size_t)n_blocks, sizeof(int), "block ranks"));
+	for (int b = 0; b < n_blocks; b++)
+		s->rank_of[b] = fv_runtime_block_rank(b, n_blocks);
 	s->snap_iter[0] = s->snap_iter[1] = -1;
 	/* two snapshots, and far enough apart that the iterations in flight
 	 * when a divergence shows overwrite at most one of them */
@@ -176,6 +221,10 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	FV_CALL(fv_calloc(&s->b, (size_t)n_blocks, sizeof *s->b, "block data"));
 	for (int b = 0; b < n_blocks; b++) {
 		FV_CHECK(blocks[b].id == b, FV_ERR_ARG, "block %d has id %d", b, blocks[b].id);
+		if (s->rank_of[b] != s->me) {
+			FV_CALL(build_remote(s, &blocks[b], s->rank_of[b]));
+			continue;
+		}
 		FV_CALL(build_block(s, &blocks[b], m->n_markers));
 		s->b[b].worker = fv_runtime_block_worker(b, o->pin_blocks);
 	}
@@ -189,14 +238,38 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 			FV_CHECK(j < n->n_nbr, FV_ERR_MESH, "block %d lists %d as neighbour but not the reverse", b,
 				 s->b[b].nbr[k]);
 			s->b[b].nbr_slot[k] = j;
+			if (s->rank_of[s->b[b].nbr[k]] != s->rank_of[b])
+				s->b[b].rank_edge = 1;
 		}
-	FV_CALL(fv_ring_create(&s->ring, RING, n_blocks + 1, FV_NORMS));
-	if (o->num.time_mode == FV_TIME_UNSTEADY) {
-		FV_CALL(fv_runtime_vector(&s->clock, &s->clock_mem, 1, sizeof(fv_clock_t), "clock"));
-		s->clock_mem->t_end = o->num.t_end;
-		s->clock_mem->dt_min = INFINITY;
-		fv_clock_set_reduction(s->clock);
+	{
+		/* rows: the blocks', then each rank's clock row */
+		int *owner;
+		fv_err_t err;
+		FV_CALL(fv_calloc(&owner, (size_t)(n_blocks + s->nr), sizeof(int), "ring rows"));
+		memcpy(owner, s->rank_of, (size_t)n_blocks * sizeof(int));
+		for (int r = 0; r < s->nr; r++)
+			owner[n_blocks + r] = r;
+		err = fv_ring_create(&s->ring, RING, n_blocks + s->nr, FV_NORMS, s->nr > 1 ? owner : NULL);
+		free(owner);
+		FV_CALL(err);
 	}
+	if (o->num.time_mode == FV_TIME_UNSTEADY) {
+		/* one clock per rank, reduced over its blocks, the ranks' minima
+		 * exchanged before each advances its clock alike */
+		FV_CALL(fv_calloc(&s->clocks, (size_t)s->nr, sizeof(fv_handle_t), "clocks"));
+		for (int r = 0; r < s->nr; r++) {
+			if (r != s->me) {
+				FV_CALL(fv_runtime_register_remote(&s->clocks[r], 1, sizeof(fv_clock_t), r, "clock"));
+				continue;
+			}
+			FV_CALL(fv_runtime_vector(&s->clocks[r], &s->clock_mem, 1, sizeof(fv_clock_t), "clock"));
+			s->clock_mem->t_end = o->num.t_end;
+			s->clock_mem->dt_min = INFINITY;
+			fv_clock_set_reduction(s->clocks[r]);
+		}
+	}
+	if (s->nr > 1)
+		FV_CALL(fv_runtime_check_names());
 	return FV_OK;
 }
 
@@ -207,6 +280,10 @@ static void task_args(const fv_solver_t *s, int b, fv_task_args_t *a)
 	a->P = s->P;
 	a->block = b;
 	a->worker = s->b[b].worker;
+	/* several ranks: the blocks whose halos cross ranks go first, so that
+	 * their messages leave while the other blocks compute (packs go
+	 * higher still, codelets/halo) */
+	a->priority = s->b[b].rank_edge;
 	a->n_colors = s->b[b].n_colors;
 	memcpy(a->color_off, s->b[b].color_off, sizeof a->color_off);
 }
@@ -287,7 +364,7 @@ static fv_err_t block_stage(fv_solver_t *s, int st, int b, int rk, int slot)
 			FV_CALL(fv_insert_flux(d->geo, h[F_W], h[F_GRAD], h[F_PHI], h[F_RES], &a));
 			break;
 		case FV_STAGE_TIMESTEP:
-			FV_CALL(fv_insert_timestep(d->geo, h[F_W], h[F_DT], s->clock, &a));
+			FV_CALL(fv_insert_timestep(d->geo, h[F_W], h[F_DT], block_clock(s, b), &a));
 			break;
 		case FV_STAGE_NORMS:
 			FV_CALL(fv_insert_norms(d->geo, h[F_W], h[F_GRAD], h[F_PHI], h[F_RES],
@@ -303,7 +380,7 @@ static fv_err_t block_stage(fv_solver_t *s, int st, int b, int rk, int slot)
 			}
 			a.rk_a = s->rk_a[rk];
 			a.rk_b = s->rk_b[rk];
-			FV_CALL(fv_insert_update(d->geo, h[F_RES], h[F_DT], s->clock, h[F_Q0], h[F_Q], rk == 0, &a));
+			FV_CALL(fv_insert_update(d->geo, h[F_RES], h[F_DT], block_clock(s, b), h[F_Q0], h[F_Q], rk == 0, &a));
 			break;
 		}
 	}
@@ -398,6 +475,23 @@ static fv_err_t freeze_by_drop(fv_solver_t *s, int n)
 	return FV_OK;
 }
 
+/* The clock task of an unsteady iteration. Several ranks: first the ranks'
+ * minimum steps are exchanged (dissemination: in round k each rank takes
+ * the minimum of the rank 2^k before it, so after ceil(log2 R) rounds every
+ * rank holds the global minimum, exact whatever the order), then each rank
+ * advances its own clock alike and writes its clock row. */
+static fv_err_t advance_clocks(fv_solver_t *s, int slot)
+{
+	fv_task_args_t a;
+	task_args(s, 0, &a);
+	for (int k = 1; k < s->nr; k *= 2)
+		for (int r = 0; r < s->nr; r++)
+			FV_CALL(fv_insert_clock_merge(s->clocks[r], s->clocks[(r - k + s->nr) % s->nr], &a));
+	for (int r = 0; r < s->nr; r++)
+		FV_CALL(fv_insert_clock(s->clocks[r], fv_ring_row(s->ring, slot, s->nb + r), &a));
+	return FV_OK;
+}
+
 static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 {
 	int slot = iter % RING;
@@ -440,11 +534,8 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 				FV_CALL(block_stage(s, st, b, rk, slot));
 			if (st == FV_STAGE_LIMITER)
 				s->phi_valid = 1;
-			if (st == FV_STAGE_TIMESTEP && s->clock) {
-				fv_task_args_t a;
-				task_args(s, 0, &a);
-				FV_CALL(fv_insert_clock(s->clock, fv_ring_row(s->ring, slot, s->nb), &a));
-			}
+			if (st == FV_STAGE_TIMESTEP && s->clocks)
+				FV_CALL(advance_clocks(s, slot));
 		}
 	if (s->o.snapshot_every > 0 && iter % s->o.snapshot_every == 0) {
 		int k = s->snap_iter[0] <= s->snap_iter[1] ? 0 : 1; /* the older one */
@@ -457,7 +548,7 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 	}
 	fv_runtime_trace_iteration(-1);
 	/* residuals (and the clock) come back without waiting */
-	return fv_ring_post(s->ring, slot, s->nb + (s->clock ? 1 : 0), iter);
+	return fv_ring_post(s->ring, slot, s->nb + (s->clocks ? s->nr : 0), iter);
 }
 
 /* The sums of one iteration's rows, added in block order, so the history
@@ -469,9 +560,10 @@ static void sum_rows(const fv_solver_t *s, const double *n, double sums[FV_NORMS
 		for (int k = 0; k < FV_NORMS; k++)
 			if (k != FV_NORM_T && k != FV_NORM_DT)
 				sums[k] += n[(size_t)b * FV_NORMS + k];
-	if (s->clock) {
-		sums[FV_NORM_T] = n[(size_t)s->nb * FV_NORMS + FV_NORM_T];
-		sums[FV_NORM_DT] = n[(size_t)s->nb * FV_NORMS + FV_NORM_DT];
+	if (s->clocks) {
+		/* every rank's clock row holds the same time; this rank's */
+		sums[FV_NORM_T] = n[(size_t)(s->nb + s->me) * FV_NORMS + FV_NORM_T];
+		sums[FV_NORM_DT] = n[(size_t)(s->nb + s->me) * FV_NORMS + FV_NORM_DT];
 	}
 }
 
@@ -486,11 +578,11 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 	if (s->trace_from <= 0)
 		s->trace_from = first_iter; /* output.trace_from = 0: the run's first */
 	s->last_done = first_iter - 1;
-	if (s->clock) {
-		FV_CALL(fv_runtime_acquire(s->clock, 1, "the clock"));
+	if (s->clocks) {
+		FV_CALL(fv_runtime_acquire(s->clocks[s->me], 1, "the clock"));
 		s->clock_mem->t = t0;
 		s->clock_mem->dt_min = INFINITY;
-		fv_runtime_release(s->clock);
+		fv_runtime_release(s->clocks[s->me]);
 	}
 	/* the state the run starts from is the first one kept */
 	if (s->o.snapshot_every > 0 && s->snap_iter[0] < 0 && s->snap_iter[1] < 0) {
@@ -546,12 +638,16 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		/* iterations submitted before a stop still run; they are not reported */
 		if (err == FV_OK && !stop && cb && cb(&info, ctx))
 			stop = 1;
-		if (s->clock && info.t >= s->o.num.t_end)
+		if (s->clocks && info.t >= s->o.num.t_end)
 			stop = 1; /* later iterations in flight have dt = 0 */
 		if (stop && next_done >= next_submit)
 			break;
 	}
-	fv_runtime_wait_all();
+	/* several ranks: the wait is collective; after an error of this rank
+	 * alone the others never join it (the caller stops them all), while a
+	 * divergence is every rank's */
+	if (err == FV_OK || err == FV_ERR_NUMERIC || fv_runtime_nranks() == 1)
+		fv_runtime_wait_all();
 	return err;
 }
 
@@ -562,6 +658,8 @@ fv_err_t fv_solver_set_state(fv_solver_t *s, const fv_real_t *qg)
 		block_data_t *d = &s->b[b];
 		size_t nc = (size_t)d->L.n_cells;
 		fv_real_t *q = d->mem[F_Q];
+		if (s->rank_of[b] != s->me)
+			continue;
 		FV_CALL(fv_runtime_acquire(d->h[F_Q], 1, "the state"));
 		for (int k = 0; k < FV_NVAR; k++)
 			for (size_t i = 0; i < nc; i++)
@@ -572,12 +670,17 @@ fv_err_t fv_solver_set_state(fv_solver_t *s, const fv_real_t *qg)
 }
 
 /* Field f (the state or a snapshot) of every block's owned cells into a
- * global array (waits for the tasks writing it). */
+ * global array (waits for the tasks writing it); several ranks: each
+ * gathers its blocks, and the pieces are assembled on every rank. */
 static fv_err_t gather_field(fv_solver_t *s, int f, fv_real_t *qg)
 {
 	size_t N = (size_t)s->n_cells;
+	if (s->nr > 1)
+		memset(qg, 0, FV_NVAR * N * sizeof *qg);
 	for (int b = 0; b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
+		if (s->rank_of[b] != s->me)
+			continue;
 		size_t nc = (size_t)d->L.n_cells, no = (size_t)d->L.n_owned;
 		const fv_real_t *q = d->mem[f];
 		FV_CALL(fv_runtime_acquire(d->h[f], 0, field_names[f]));
@@ -586,7 +689,7 @@ static fv_err_t gather_field(fv_solver_t *s, int f, fv_real_t *qg)
 				qg[k * N + (size_t)d->cell_global[i]] = q[k * nc + i];
 		fv_runtime_release(d->h[f]);
 	}
-	return FV_OK;
+	return fv_runtime_combine(qg, FV_NVAR * N * sizeof *qg, field_names[f]);
 }
 
 fv_err_t fv_solver_get_state(fv_solver_t *s, fv_real_t *qg)
@@ -629,6 +732,9 @@ void fv_solver_destroy(fv_solver_t *s)
 	}
 	free(s->b);
 	fv_ring_destroy(s->ring);
-	fv_runtime_drop(&s->clock, s->clock_mem);
+	for (int r = 0; s->clocks && r < s->nr; r++)
+		fv_runtime_drop(&s->clocks[r], r == s->me ? s->clock_mem : NULL);
+	free(s->clocks);
+	free(s->rank_of);
 	free(s);
 }

@@ -711,6 +711,57 @@ static void test_blocks(void **state)
 			}
 }
 
+/* Blocks to ranks: every rank gets its share of blocks, the cut is the
+ * halo cells between blocks of different ranks and at most that of the
+ * contiguous ranges, and the map is the same on every call. */
+static void test_blocks_to_ranks(void **state)
+{
+	static const int nbs[] = {4, 8, 13}, rks[] = {1, 2, 3, 4};
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		fv_mesh_t m;
+		fv_idx_t off[14];
+		fv_block_t *bl;
+		int32_t *part;
+		int nb = nbs[k], rank_of[13], again[13], contig[13], grown;
+		gen_tet(&m);
+		part = malloc(m.n_cells * sizeof *part);
+		FV_ASSERT_OK(fv_partition_cells(&m, nb, methods[0], 1, part, NULL));
+		FV_ASSERT_OK(fv_mesh_renumber(&m, part, nb, off, NULL));
+		FV_ASSERT_OK(fv_blocks_build(&m, off, nb, &bl));
+		for (int j = 0; j < 4; j++) {
+			int R = rks[j], count[4] = {0};
+			long long cut, cut2, brute = 0, ccut = 0;
+			FV_ASSERT_OK(fv_blocks_to_ranks(bl, nb, R, rank_of, &cut, &grown));
+			FV_ASSERT_OK(fv_blocks_to_ranks(bl, nb, R, again, &cut2, &grown));
+			assert_memory_equal(rank_of, again, sizeof(int) * nb);
+			for (int b = 0; b < nb; b++) {
+				assert_true(rank_of[b] >= 0 && rank_of[b] < R);
+				count[rank_of[b]]++;
+				contig[b] = (int)((long long)(b + 1) * R - 1) / nb;
+			}
+			for (int r = 0; r < R; r++)
+				assert_int_equal(count[r], (r + 1) * nb / R - r * nb / R);
+			for (int b = 0; b < nb; b++)
+				for (int i = 0; i < bl[b].n_nbr; i++) {
+					long long w = bl[b].send_off[i + 1] - bl[b].send_off[i];
+					brute += rank_of[bl[b].nbr[i]] != rank_of[b] ? w : 0;
+					ccut += contig[bl[b].nbr[i]] != contig[b] ? w : 0;
+				}
+			assert_int_equal(cut, brute);
+			assert_true(cut <= ccut);
+			if (R == 1)
+				assert_int_equal(cut, 0);
+		}
+		int r4[4];
+		long long c4;
+		FV_ASSERT_ERR(fv_blocks_to_ranks(bl, 3, 4, r4, &c4, &grown), FV_ERR_ARG, "3 blocks for 4 ranks");
+		fv_blocks_free(bl, nb);
+		free(part);
+		fv_mesh_free(&m);
+	}
+}
+
 static void test_blocks_errors(void **state)
 {
 	fv_mesh_t m, raw;
@@ -919,6 +970,7 @@ int main(void)
 		cmocka_unit_test(test_file_order),
 		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_blocks_errors),
+		cmocka_unit_test(test_blocks_to_ranks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

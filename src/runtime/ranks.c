@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/* Ranks: StarPU-MPI's start and stop when the process was started by
+ * mpirun, which rank owns which block, the few collectives outside the task
+ * graph (a global array assembled from the ranks' pieces, reduction rows),
+ * and the stop of every rank when one fails. Without mpirun there is one
+ * rank and no MPI call at all: the run is the plain StarPU one.
+ *
+ * Why fvstar initialises MPI itself (MPI_THREAD_MULTIPLE) instead of
+ * letting starpu_mpi_init_conf do it (MPI_THREAD_SERIALIZED): the driver
+ * thread calls MPI collectives (the residual rows of an iteration, a state
+ * assembled for output) while StarPU-MPI's progress thread moves halo
+ * buffers, and only MPI_THREAD_MULTIPLE allows two threads in MPI at once.
+ * The collectives use a duplicate of MPI_COMM_WORLD, so they never meet
+ * StarPU-MPI's own messages. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "fvstar/runtime.h"
+#include "runtime/ranks.h"
+
+#ifdef FV_HAVE_MPI
+#include <mpi.h>
+#include <starpu_mpi.h>
+#include <time.h>
+static MPI_Comm comm = MPI_COMM_NULL;
+
+/* Waits for req without spinning: the rank's CPU workers and StarPU-MPI's
+ * progress thread need the cores while the driver waits for the others
+ * (a blocking collective polls at full speed, which on a machine with no
+ * core to spare made a 2-rank run ten times slower). */
+static int wait_politely(MPI_Request *req)
+{
+	int done = 0, ret;
+	struct timespec ts = {0, 5000};
+	/* the pause doubles up to 0.25 ms: a quick answer comes quickly, a long
+	 * wait (the other ranks still computing) costs next to no CPU time */
+	while ((ret = MPI_Test(req, &done, MPI_STATUS_IGNORE)) == MPI_SUCCESS && !done) {
+		nanosleep(&ts, NULL);
+		if (ts.tv_nsec < 250000)
+			ts.tv_nsec *= 2;
+	}
+	return ret;
+}
+#endif
+
+static int mpi_up, n_ranks = 1, my_rank;
+static int *block_map, block_map_n; /* fv_runtime_set_block_ranks */
+
+/* Started by an MPI launcher (Open MPI, or a PMI/PMIx one)? */
+static const char *launcher_rank(void)
+{
+	const char *v = getenv("OMPI_COMM_WORLD_RANK");
+	if (!v)
+		v = getenv("PMIX_RANK");
+	if (!v)
+		v = getenv("PMI_RANK");
+	return v;
+}
+
+int fv_ranks_wanted(void)
+{
+	const char *force = getenv("FVSTAR_MPI");
+	if (force)
+		return atoi(force) != 0;
+	return launcher_rank() != NULL;
+}
+
+int fv_runtime_rank(void)
+{
+	if (mpi_up)
+		return my_rank;
+	/* before start-up (the effective case, printed by rank 0 only) */
+	const char *v = fv_ranks_wanted() ? launcher_rank() : NULL;
+	return v ? atoi(v) : 0;
+}
+
+int fv_runtime_nranks(void)
+{
+	return n_ranks;
+}
+
+fv_err_t fv_ranks_start(struct starpu_conf *conf)
+{
+#ifdef FV_HAVE_MPI
+	int provided = 0, inited = 0, ret;
+	MPI_Initialized(&inited);
+	/* StarPU-MPI's progress thread polls MPI without pause while messages
+	 * are under way; Open MPI then yields the core when nothing came, so
+	 * that the rank's workers run (2 ranks on 2 cores: 5 times faster).
+	 * OMPI_MCA_mpi_yield_when_idle=0 in the environment keeps polling. */
+	setenv("OMPI_MCA_mpi_yield_when_idle", "1", 0);
+	if (!inited) {
+		ret = MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided);
+		FV_CHECK(ret == MPI_SUCCESS, FV_ERR_RUNTIME, "MPI_Init_thread failed (%d)", ret);
+	} else {
+		MPI_Query_thread(&provided);
+	}
+	FV_CHECK(provided >= MPI_THREAD_MULTIPLE, FV_ERR_RUNTIME,
+		 "the MPI library gives thread level %d, fvstar needs MPI_THREAD_MULTIPLE (%d): the driver thread "
+		 "reads residuals while StarPU-MPI's thread moves halos",
+		 provided, MPI_THREAD_MULTIPLE);
+	MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &n_ranks);
+	MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+	ret = starpu_mpi_init_conf(NULL, NULL, 0, MPI_COMM_WORLD, conf);
+	if (ret != 0) {
+		n_ranks = 1;
+		my_rank = 0;
+		return FV_ERROR(FV_ERR_RUNTIME, "starpu_mpi_init_conf failed (%d)", ret);
+	}
+	/* No cache of received data: a rank submits only the tasks that touch
+	 * its own data (tasks.c), so it does not see every write of a buffer
+	 * it holds a copy of, and a cached copy could be stale. Halo buffers
+	 * are read once per write anyway. */
+	starpu_mpi_cache_set(0);
+	mpi_up = 1;
+	return FV_OK;
+#else
+	/* several copies of one run would write the same files */
+	(void)conf;
+	const char *size = getenv("OMPI_COMM_WORLD_SIZE");
+	FV_CHECK(getenv("FVSTAR_MPI") || !size || atoi(size) <= 1, FV_ERR_RUNTIME,
+		 "started by mpirun on %s ranks, but this fvstar was built without StarPU-MPI (configure found no "
+		 "MPI or no MPI in StarPU); FVSTAR_MPI=0 runs independent copies",
+		 size);
+	FV_CHECK(!getenv("FVSTAR_MPI"), FV_ERR_RUNTIME, "FVSTAR_MPI=1: this fvstar was built without StarPU-MPI");
+	return FV_OK;
+#endif
+}
+
+int fv_ranks_up(void)
+{
+	return mpi_up;
+}
+
+void fv_ranks_stop(void)
+{
+#ifdef FV_HAVE_MPI
+	if (!mpi_up)
+		return;
+	starpu_mpi_shutdown();
+	/* every rank's FxT file is complete before rank 0 merges them */
+	MPI_Barrier(comm);
+	MPI_Comm_free(&comm);
+	MPI_Finalize();
+	mpi_up = 0;
+	free(block_map);
+	block_map = NULL;
+#endif
+}
+
+void fv_ranks_wait_all(void)
+{
+#ifdef FV_HAVE_MPI
+	starpu_mpi_wait_for_all(MPI_COMM_WORLD);
+#endif
+}
+
+fv_err_t fv_runtime_set_block_ranks(const int *rank_of, int n_blocks)
+{
+	int *m = NULL;
+	for (int b = 0; b < n_blocks; b++)
+		FV_CHECK(rank_of[b] >= 0 && rank_of[b] < n_ranks, FV_ERR_ARG, "block %d: rank %d of %d", b, rank_of[b],
+			 n_ranks);
+	FV_CALL(fv_malloc(&m, (size_t)n_blocks + 1, sizeof *m, "block ranks"));
+	memcpy(m, rank_of, (size_t)n_blocks * sizeof *m);
+	free(block_map);
+	block_map = m;
+	block_map_n = n_blocks;
+	return FV_OK;
+}
+
+/* Without a map: contiguous ranges of block ids, as equal in count as they
+ * go (rank r owns blocks r nb / R .. (r + 1) nb / R - 1). */
+int fv_runtime_block_rank(int block, int n_blocks)
+{
+	if (block_map && n_blocks == block_map_n)
+		return block_map[block];
+	for (int r = 0; r < n_ranks - 1; r++)
+		if (block < (int)(((long long)(r + 1) * n_blocks) / n_ranks))
+			return r;
+	return n_ranks - 1;
+}
+
+fv_err_t fv_runtime_combine(void *mem, size_t bytes, const char *what)
+{
+#ifdef FV_HAVE_MPI
+	if (!mpi_up || n_ranks == 1)
+		return FV_OK;
+	/* bitwise OR of the pieces (each zero where another rank holds the
+	 * values): exact, whatever the values' signs and NaNs */
+	for (size_t off = 0; off < bytes;) {
+		size_t n = bytes - off > (1u << 30) ? (1u << 30) : bytes - off;
+		MPI_Request req;
+		int ret = MPI_Iallreduce(MPI_IN_PLACE, (char *)mem + off, (int)n, MPI_BYTE, MPI_BOR, comm, &req);
+		if (ret == MPI_SUCCESS)
+			ret = wait_politely(&req);
+		FV_CHECK(ret == MPI_SUCCESS, FV_ERR_RUNTIME, "rank %d: assembling %s from the ranks failed (%d)", my_rank,
+			 what, ret);
+		off += n;
+	}
+	return FV_OK;
+#else
+	(void)mem;
+	(void)bytes;
+	(void)what;
+	return FV_OK;
+#endif
+}
+
+fv_err_t fv_runtime_agree(long long value, const char *what)
+{
+#ifdef FV_HAVE_MPI
+	if (!mpi_up || n_ranks == 1)
+		return FV_OK;
+	long long v[2] = {value, -value}, r[2];
+	MPI_Request req;
+	int ret = MPI_Iallreduce(v, r, 2, MPI_LONG_LONG, MPI_MAX, comm, &req);
+	if (ret == MPI_SUCCESS)
+		ret = wait_politely(&req);
+	FV_CHECK(ret == MPI_SUCCESS, FV_ERR_RUNTIME, "rank %d: comparing %s across ranks failed (%d)", my_rank, what, ret);
+	FV_CHECK(r[0] == value && -r[1] == value, FV_ERR_ARG,
+		 "rank %d: %s is %lld here, but ranges over %lld .. %lld across the ranks (every rank must read the "
+		 "same case and mesh)",
+		 my_rank, what, value, -r[1], r[0]);
+#else
+	(void)value;
+	(void)what;
+#endif
+	return FV_OK;
+}
+
+void fv_runtime_fail(const char *msg)
+{
+	fprintf(stderr, "fvstar: error (rank %d of %d): %s\n", fv_runtime_rank(), n_ranks, msg);
+	fflush(stderr);
+#ifdef FV_HAVE_MPI
+	/* the other ranks may wait for this one in a collective or for its
+	 * halo buffers: stop them all (no hang), with a non-zero status */
+	if (mpi_up && n_ranks > 1)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+#endif
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/* StarPU-MPI inside the runtime: start-up in place of starpu_init when the
+ * process was started by mpirun, shutdown, the wait for every task and
+ * message (src/runtime/ranks.c). The rest of fvstar sees ranks through
+ * fvstar/runtime.h. */
+#ifndef FVSTAR_RUNTIME_RANKS_H
+#define FVSTAR_RUNTIME_RANKS_H
+
+#include <starpu.h>
+
+#include "fvstar/error.h"
+
+/* 1 when fv_runtime_init is to start StarPU-MPI: the process was started
+ * by an MPI launcher (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK), or
+ * FVSTAR_MPI=1 (FVSTAR_MPI=0 keeps plain StarPU under mpirun). */
+int fv_ranks_wanted(void);
+/* MPI (MPI_THREAD_MULTIPLE) and StarPU-MPI with conf, instead of
+ * starpu_init. A build without StarPU-MPI: FV_ERR_RUNTIME under mpirun with
+ * several ranks (the copies would write the same files), else FV_OK without
+ * starting anything (fv_ranks_up() stays 0). */
+fv_err_t fv_ranks_start(struct starpu_conf *conf);
+int fv_ranks_up(void);
+void fv_ranks_stop(void);
+/* Every task and every message of every rank done (collective). */
+void fv_ranks_wait_all(void);
+
+#endif

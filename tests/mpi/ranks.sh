@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The same run on 1 to 4 ranks (mpirun, StarPU-MPI, blocks owned by ranks):
+# the wedge (steady, mixed cells, forces), Sod (unsteady: the global step
+# exchanged between the ranks' clocks, SSP-RK3) and a 3D box with a
+# Riemann problem (wall forces on every face), each with several block
+# counts, plus the wedge with colour group tasks and implicit sweeps (CFL
+# ramped from the assembled residuals, limiter frozen after 4): the
+# final state (restart.bin) and the residual, force and time history are
+# bit for bit those of the run on one rank without mpirun (and of mpirun
+# -np 1). Outputs come from rank 0 alone: one history, one summary.
+. "$top_srcdir/tests/mpi/lib.sh"
+
+wedge_case
+"$fv" mesh gen box --cells tet --nx 60 --ny 2 --nz 2 --hi 1,0.02,0.02 -o "$tmp/sod.su2" >/dev/null 2>&1 ||
+	fail "mesh gen box (Sod)"
+sed "s|^file = sod.su2|file = $tmp/sod.su2|" "$top_srcdir/cases/sod/sod.cfg" >"$tmp/sod.cfg"
+uniform_box_case box
+sed -i -e 's/^right = 1,0,2$/right = 0.5,0,1/' -e 's/^iterations = 3$/iterations = 8/' "$tmp/box.cfg"
+sed -i "s|^file = box.su2|file = $tmp/box.su2|" "$tmp/box.cfg"
+
+# case NAME CFG BLOCKS "RANKS" KEYS...: the 1-rank run, then one per rank count
+case_ranks() {
+	name=$1
+	cfg=$2
+	nb=$3
+	ranks=$4
+	shift 4
+	run_np 0 "$name-r0" "$cfg" partition.blocks="$nb" output.vtu=no "$@" || { fail "$name: 1 rank"; return; }
+	for np in $ranks; do
+		run_np "$np" "$name-r$np" "$cfg" partition.blocks="$nb" output.vtu=no "$@" || { fail "$name: $np ranks"; continue; }
+		same "$name-r0" "$name-r$np" "$name, $nb blocks, $np ranks"
+	done
+}
+W="numerics.iterations=12"
+case_ranks wedge4 "$tmp/w.cfg" 4 "1 2 3 4" $W
+case_ranks wedge7 "$tmp/w.cfg" 7 "2 3" $W
+case_ranks wedge2 "$tmp/w.cfg" 2 "2" $W
+case_ranks sod4 "$tmp/sod.cfg" 4 "2 3 4" numerics.iterations=12 numerics.rk=3
+case_ranks sod5 "$tmp/sod.cfg" 5 "3" numerics.iterations=12
+case_ranks box3 "$tmp/box.cfg" 3 "2 3" numerics.iterations=8
+case_ranks box6 "$tmp/box.cfg" 6 "4"
+case_ranks color5 "$tmp/w.cfg" 5 "3" numerics.iterations=8 numerics.face_order=color numerics.flux_sum=color \
+	numerics.gradient_sum=color numerics.limiter_sum=color numerics.timestep_sum=color numerics.color_tasks=yes
+case_ranks implicit3 "$tmp/w.cfg" 3 "2" numerics.iterations=8 numerics.time=implicit numerics.cfl=5 \
+	numerics.cfl_max=1e5 numerics.limiter_freeze=4
+
+# the box has wall forces on every face: the history holds non-zero ones
+awk -F, 'NR > 1 && ($10 != 0 || $12 != 0) { f = 1 } END { exit !f }' "$tmp/box3-r0/history.csv" ||
+	fail "box: no force in the history"
+# rank 0 alone writes: one header, one row per iteration
+[ "$(grep -c '^iteration' "$tmp/wedge4-r4/history.csv")" = 1 ] || fail "history written by several ranks"
+grep -q '"blocks": 4' "$tmp/wedge4-r4/summary.json" || fail "summary.json of 4 ranks"
+"$py" -c 'import json, sys; r = json.load(open(sys.argv[1]))["ranks"]; assert r["count"] == 4 and len(r["peak_memory_mib"]) == 4 and min(r["peak_memory_mib"]) > 0' \
+	"$tmp/wedge4-r4/summary.json" || fail "summary.json of 4 ranks: no peak memory per rank"
+# too few blocks for the ranks: refused, naming the key
+if mpi 3 "$fv" run "$tmp/w.cfg" partition.blocks=2 output.dir="$tmp/few" >/dev/null 2>"$tmp/few.err"; then
+	fail "2 blocks on 3 ranks accepted"
+elif ! grep -q "2 blocks for 3 ranks.*partition.blocks >= 3" "$tmp/few.err"; then
+	fail "2 blocks on 3 ranks: $(grep error "$tmp/few.err" | head -2)"
+fi
+finish
