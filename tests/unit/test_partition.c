@@ -150,6 +150,52 @@ static void test_partition_methods(void **state)
 	}
 }
 
+/* Target weights: speeds 1:3 give blocks of 25% and 75% of the cells
+ * within the partitioners' 3% imbalance (plus a cell); 1:1:2:4 as
+ * 12.5/12.5/25/50%; equal weights of linear give the unweighted ranges. */
+static void test_partition_weighted(void **state)
+{
+	static const double w13[] = {1, 3}, w1124[] = {1, 1, 2, 4}, w11[] = {5, 5};
+	fv_mesh_t m;
+	(void)state;
+	gen_tet(&m);
+	int32_t *part = malloc(m.n_cells * sizeof *part), *plain = malloc(m.n_cells * sizeof *plain);
+	for (int i = 0; i < N_METHODS; i++) {
+		const double *ws[] = {w13, w1124};
+		const int nbs[] = {2, 4};
+		for (int k = 0; k < 2; k++) {
+			fv_partition_stats_t st;
+			double sum = 0;
+			fv_idx_t count[4] = {0};
+			FV_ASSERT_OK(fv_partition_cells_weighted(&m, nbs[k], methods[i], 5, ws[k], part, &st));
+			for (int b = 0; b < nbs[k]; b++)
+				sum += ws[k][b];
+			for (fv_idx_t c = 0; c < m.n_cells; c++) {
+				assert_true(part[c] >= 0 && part[c] < nbs[k]);
+				count[part[c]]++;
+			}
+			for (int b = 0; b < nbs[k]; b++) {
+				double share = (double)count[b] / m.n_cells, want = ws[k][b] / sum;
+				print_message("%s method %d weights %d blocks: block %d %.2f%% (target %.2f%%)\n", m.source,
+					      (int)methods[i], nbs[k], b, 100 * share, 100 * want);
+				assert_true(share <= want * 1.03 + 1.0 / m.n_cells);
+				assert_true(st.imbalance <= 1.03 + 1.0 / (want * m.n_cells));
+			}
+			assert_int_equal(st.edge_cut, brute_cut(&m, part));
+		}
+		FV_ASSERT_OK(fv_partition_cells(&m, 2, methods[i], 5, plain, NULL));
+		if (methods[i] == FV_PART_LINEAR) {
+			FV_ASSERT_OK(fv_partition_cells_weighted(&m, 2, methods[i], 5, w11, part, NULL));
+			assert_memory_equal(part, plain, m.n_cells * sizeof *part);
+		}
+	}
+	FV_ASSERT_ERR(fv_partition_cells_weighted(&m, 2, FV_PART_LINEAR, 5, (const double[]){1, 0}, part, NULL),
+		      FV_ERR_ARG, "weight");
+	free(part);
+	free(plain);
+	fv_mesh_free(&m);
+}
+
 /* As many blocks as cells: every block must still get a cell. */
 static void test_partition_tiny(void **state)
 {
@@ -912,6 +958,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_partition_methods),
 		cmocka_unit_test(test_partition_tiny),
+		cmocka_unit_test(test_partition_weighted),
 		cmocka_unit_test(test_partition_errors),
 		cmocka_unit_test(test_renumber),
 		cmocka_unit_test(test_renumber_empty_block),
