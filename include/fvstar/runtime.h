@@ -65,12 +65,15 @@ typedef struct fv_balance {
 	int n_blocks;
 	double *weights;           /* [n_blocks] target shares; NULL: equal blocks */
 	int *is_gpu;               /* [n_blocks] 1: a CUDA worker's block (NULL with equal blocks) */
+	int *groups;               /* [n_blocks] CPU and CUDA workers: 0 GPU blocks, 1 CPU blocks, cut apart
+				    * first (fv_partition_cells_weighted); else NULL */
 	char why[384];             /* the choice and where the speeds came from, for the start line */
 } fv_balance_t;
 
 /* After fv_runtime_init: the blocks for n_cells cells. Equal blocks (and
- * today's block count) when balance is equal or every worker has the same
- * speed; else blocks per worker (blocks / workers, one when blocks is 0),
+ * today's block count) when balance is equal, every worker has the same
+ * speed or blocks is no multiple of the workers; else blocks per worker
+ * (blocks / workers, one when blocks is 0),
  * weighted by the worker's speed and pinned to it (fv_runtime_block_worker
  * returns it), GPU blocks first. */
 fv_err_t fv_runtime_balance(const fv_balance_opts_t *o, long n_cells, fv_balance_t *out);

@@ -219,7 +219,7 @@ static fv_err_t bench_stage(int argc, char **argv)
 	FV_CALL_GOTO(err, out, check_fixed(&so));
 	FV_CALL_GOTO(err, out, fv_numerics_check(&so.num, NULL));
 	FV_CALL_GOTO(err, out, fv_malloc(&part, (size_t)m.n_cells, sizeof *part, "partition"));
-	FV_CALL_GOTO(err, out, fv_app_order_cells(&c, &m, 1, NULL, part, off, NULL, NULL));
+	FV_CALL_GOTO(err, out, fv_app_order_cells(&c, &m, 1, NULL, NULL, part, off, NULL, NULL));
 	FV_CALL_GOTO(err, out, fv_blocks_build(&m, off, 1, &blocks));
 	FV_CALL_GOTO(err, out, fv_geo_build(&blocks[0], &so, m.n_markers, host_alloc, &L, &geo, &colors));
 	fv_geo_params(&so, &a.P, &n_stages, rk_a, rk_b);

@@ -298,11 +298,11 @@ fv_err_t fv_app_load_mesh(const fv_case_t *c, fv_mesh_t *m)
 	return fv_case_check_markers(c, m);
 }
 
-fv_err_t fv_app_order_cells(const fv_case_t *c, fv_mesh_t *m, int nb, const double *weights, int32_t *part,
-			    fv_idx_t *off, fv_partition_stats_t *ps, fv_order_stats_t *os)
+fv_err_t fv_app_order_cells(const fv_case_t *c, fv_mesh_t *m, int nb, const double *weights, const int *groups,
+			    int32_t *part, fv_idx_t *off, fv_partition_stats_t *ps, fv_order_stats_t *os)
 {
-	FV_CALL(fv_partition_cells_weighted(m, nb, (fv_partitioner_t)c->partitioner, (unsigned)c->seed, weights, part,
-					    ps));
+	FV_CALL(fv_partition_cells_weighted(m, nb, (fv_partitioner_t)c->partitioner, (unsigned)c->seed, weights, groups,
+					    part, ps));
 	return fv_mesh_renumber(m, part, nb, off, os);
 }
 
@@ -435,7 +435,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	nb = bal.n_blocks;
 	FV_CALL_GOTO(err, out, fv_malloc(&part, (size_t)m.n_cells, sizeof *part, "partition"));
 	FV_CALL_GOTO(err, out, fv_malloc(&off, (size_t)nb + 1, sizeof *off, "block offsets"));
-	FV_CALL_GOTO(err, out, fv_app_order_cells(&c, &m, nb, bal.weights, part, off, &ps, &os));
+	FV_CALL_GOTO(err, out, fv_app_order_cells(&c, &m, nb, bal.weights, bal.groups, part, off, &ps, &os));
 	say_workers(&bal, off, nb, m.n_cells);
 	/* restarts hold the mesh file's cell order: any block count reads them */
 	FV_CALL_GOTO(err, out, fv_restart_layout_init(&rl, &m));

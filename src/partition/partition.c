@@ -31,34 +31,45 @@ static void free_graph(dual_graph_t *g)
 	FV_FREE(g->adj);
 }
 
-/* Cells adjacent through interior faces; cell_cell holds -1 on the boundary. */
-static fv_err_t build_graph(const fv_mesh_t *m, dual_graph_t *g)
+/* Cells adjacent through interior faces; cell_cell holds -1 on the
+ * boundary. With loc, only the n cells c with loc[c] >= 0, numbered
+ * loc[c], and the faces between two of them. */
+static fv_err_t build_graph(const fv_mesh_t *m, const int32_t *loc, fv_idx_t n, dual_graph_t *g)
 {
-	fv_idx_t nc = m->n_cells;
+	fv_idx_t nc = loc ? n : m->n_cells;
 	g->n = nc;
 	g->xadj = NULL;
 	g->adj = NULL;
 	FV_CALL(fv_malloc(&g->xadj, (size_t)nc + 1, sizeof *g->xadj, "dual graph offsets"));
 	g->xadj[0] = 0;
-	for (fv_idx_t c = 0; c < nc; c++) {
+	for (fv_idx_t c = 0, k = 0; c < m->n_cells; c++) {
 		int32_t d = 0;
+		if (loc && loc[c] < 0)
+			continue;
 		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++)
-			d += m->cell_cell[s] >= 0;
-		g->xadj[c + 1] = g->xadj[c] + d;
+			d += m->cell_cell[s] >= 0 && (!loc || loc[m->cell_cell[s]] >= 0);
+		g->xadj[k + 1] = g->xadj[k] + d;
+		k++;
 	}
 	if (fv_malloc(&g->adj, (size_t)g->xadj[nc] + 1, sizeof *g->adj, "dual graph edges") != FV_OK) {
 		free_graph(g);
 		return fv_error_trace(FV_ERR_MEM, __FILE__, __LINE__);
 	}
-	for (fv_idx_t c = 0, k = 0; c < nc; c++)
-		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++)
-			if (m->cell_cell[s] >= 0)
-				g->adj[k++] = m->cell_cell[s];
+	for (fv_idx_t c = 0, k = 0; c < m->n_cells; c++) {
+		if (loc && loc[c] < 0)
+			continue;
+		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
+			fv_idx_t d = m->cell_cell[s];
+			if (d >= 0 && (!loc || loc[d] >= 0))
+				g->adj[k++] = loc ? loc[d] : d;
+		}
+	}
 	return FV_OK;
 }
 
 #ifdef FV_HAVE_METIS
-static fv_err_t part_metis(const fv_mesh_t *m, int n_blocks, unsigned seed, const double *frac, int32_t *part)
+static fv_err_t part_metis(const fv_mesh_t *m, const int32_t *loc, fv_idx_t n_sel, int n_blocks, unsigned seed,
+			   const double *frac, int32_t *part)
 {
 	_Static_assert(sizeof(idx_t) == sizeof(int32_t), "METIS must be built with 32-bit idx_t");
 	dual_graph_t g;
@@ -71,7 +82,7 @@ static fv_err_t part_metis(const fv_mesh_t *m, int n_blocks, unsigned seed, cons
 		for (int b = 0; b < n_blocks; b++)
 			tpwgts[b] = (real_t)frac[b];
 	}
-	if (build_graph(m, &g) != FV_OK) {
+	if (build_graph(m, loc, n_sel, &g) != FV_OK) {
 		free(tpwgts);
 		return fv_error_trace(FV_ERR_MEM, __FILE__, __LINE__);
 	}
@@ -161,7 +172,8 @@ static int scotch_part_seeded(SCOTCH_Graph *base, int n_blocks, unsigned seed, c
 #endif
 }
 
-static fv_err_t part_scotch(const fv_mesh_t *m, int n_blocks, unsigned seed, const double *frac, int32_t *part)
+static fv_err_t part_scotch(const fv_mesh_t *m, const int32_t *loc, fv_idx_t n_sel, int n_blocks, unsigned seed,
+			    const double *frac, int32_t *part)
 {
 	dual_graph_t g;
 	SCOTCH_Num *vert = NULL, *edge = NULL, *ptab = NULL;
@@ -169,7 +181,7 @@ static fv_err_t part_scotch(const fv_mesh_t *m, int n_blocks, unsigned seed, con
 	fv_err_t err = FV_OK;
 	int rc = 1;
 
-	FV_CALL(build_graph(m, &g));
+	FV_CALL(build_graph(m, loc, n_sel, &g));
 	FV_CALL_GOTO(err, done, to_scotch(g.xadj, (size_t)g.n + 1, &vert, "Scotch graph offsets"));
 	FV_CALL_GOTO(err, done, to_scotch(g.adj, (size_t)g.xadj[g.n], &edge, "Scotch graph edges"));
 	FV_CALL_GOTO(err, done, fv_malloc(&ptab, (size_t)g.n + 1, sizeof *ptab, "Scotch partition"));
@@ -212,6 +224,78 @@ static void part_linear(fv_idx_t n_cells, int n_blocks, const double *frac, int3
 		for (; c < end && c < n_cells; c++)
 			part[c] = b;
 	}
+}
+
+/* METIS or Scotch on the cells of loc (all when NULL) into n_blocks. */
+static fv_err_t part_graph(const fv_mesh_t *m, fv_partitioner_t method, const int32_t *loc, fv_idx_t n_sel,
+			   int n_blocks, unsigned seed, const double *frac, int32_t *part)
+{
+#ifdef FV_HAVE_METIS
+	if (method == FV_PART_METIS)
+		return part_metis(m, loc, n_sel, n_blocks, seed, frac, part);
+#endif
+#ifdef FV_HAVE_SCOTCH
+	if (method == FV_PART_SCOTCH)
+		return part_scotch(m, loc, n_sel, n_blocks, seed, frac, part);
+#endif
+	(void)m, (void)loc, (void)n_sel, (void)n_blocks, (void)seed, (void)frac, (void)part;
+	return FV_ERROR(FV_ERR_ARG, "partitioner %d not available", (int)method);
+}
+
+/* Two levels: the cells into the groups (each the sum of its blocks'
+ * shares), then each group's cells into its blocks, so that the boundary
+ * between two groups is the cut of the first level only (the GPU block
+ * against one CPU region, not against every CPU block). */
+static fv_err_t part_grouped(const fv_mesh_t *m, fv_partitioner_t method, int n_blocks, unsigned seed,
+			     const double *frac, const int *group, int32_t *part)
+{
+	int ng = 0;
+	double *gfrac = NULL, *lfrac = NULL;
+	int32_t *gpart = NULL, *loc = NULL, *lpart = NULL;
+	int *bk = NULL;
+	fv_err_t err = FV_OK;
+	for (int b = 0; b < n_blocks; b++)
+		ng = group[b] + 1 > ng ? group[b] + 1 : ng;
+	FV_CALL_GOTO(err, out, fv_calloc(&gfrac, (size_t)ng, sizeof *gfrac, "group shares"));
+	FV_CALL_GOTO(err, out, fv_malloc(&lfrac, (size_t)n_blocks, sizeof *lfrac, "block shares"));
+	FV_CALL_GOTO(err, out, fv_malloc(&bk, (size_t)n_blocks, sizeof *bk, "group blocks"));
+	FV_CALL_GOTO(err, out, fv_malloc(&gpart, (size_t)m->n_cells, sizeof *gpart, "group of cell"));
+	FV_CALL_GOTO(err, out, fv_malloc(&loc, (size_t)m->n_cells, sizeof *loc, "group cell index"));
+	FV_CALL_GOTO(err, out, fv_malloc(&lpart, (size_t)m->n_cells, sizeof *lpart, "group partition"));
+	for (int b = 0; b < n_blocks; b++)
+		gfrac[group[b]] += frac ? frac[b] : 1.0 / n_blocks;
+	if (ng > 1)
+		FV_CALL_GOTO(err, out, part_graph(m, method, NULL, 0, ng, seed, gfrac, gpart));
+	else
+		memset(gpart, 0, (size_t)m->n_cells * sizeof *gpart);
+	for (int k = 0; k < ng; k++) {
+		int nbk = 0;
+		fv_idx_t n = 0;
+		for (int b = 0; b < n_blocks; b++)
+			if (group[b] == k) {
+				lfrac[nbk] = (frac ? frac[b] : 1.0 / n_blocks) / gfrac[k];
+				bk[nbk++] = b;
+			}
+		for (fv_idx_t c = 0; c < m->n_cells; c++)
+			loc[c] = gpart[c] == k ? (int32_t)n++ : -1;
+		if (nbk == 0 || n == 0)
+			continue; /* an empty group: fill_empty_blocks gives its blocks a cell */
+		if (nbk == 1 || n < nbk)
+			memset(lpart, 0, (size_t)n * sizeof *lpart);
+		else
+			FV_CALL_GOTO(err, out, part_graph(m, method, loc, n, nbk, seed, lfrac, lpart));
+		for (fv_idx_t c = 0; c < m->n_cells; c++)
+			if (loc[c] >= 0)
+				part[c] = bk[lpart[loc[c]]];
+	}
+out:
+	free(gfrac);
+	free(lfrac);
+	free(bk);
+	free(gpart);
+	free(loc);
+	free(lpart);
+	return err;
 }
 
 /* Partitioners may leave a block empty on tiny meshes (METIS does). Each
@@ -273,11 +357,12 @@ static const char *method_name(fv_partitioner_t method)
 fv_err_t fv_partition_cells(const fv_mesh_t *m, int n_blocks, fv_partitioner_t method, unsigned seed,
 			    int32_t *block_of_cell, fv_partition_stats_t *stats)
 {
-	return fv_partition_cells_weighted(m, n_blocks, method, seed, NULL, block_of_cell, stats);
+	return fv_partition_cells_weighted(m, n_blocks, method, seed, NULL, NULL, block_of_cell, stats);
 }
 
 fv_err_t fv_partition_cells_weighted(const fv_mesh_t *m, int n_blocks, fv_partitioner_t method, unsigned seed,
-				     const double *weights, int32_t *block_of_cell, fv_partition_stats_t *stats)
+				     const double *weights, const int *groups, int32_t *block_of_cell,
+				     fv_partition_stats_t *stats)
 {
 	fv_idx_t *count;
 	double *frac = NULL;
@@ -316,15 +401,10 @@ fv_err_t fv_partition_cells_weighted(const fv_mesh_t *m, int n_blocks, fv_partit
 		memset(block_of_cell, 0, (size_t)m->n_cells * sizeof *block_of_cell);
 	else if (method == FV_PART_LINEAR)
 		part_linear(m->n_cells, n_blocks, frac, block_of_cell);
-#ifdef FV_HAVE_METIS
-	else if (method == FV_PART_METIS)
-		err = part_metis(m, n_blocks, seed, frac, block_of_cell);
-#endif
-#ifdef FV_HAVE_SCOTCH
-	else if (method == FV_PART_SCOTCH)
-		err = part_scotch(m, n_blocks, seed, frac, block_of_cell);
-#endif
-	(void)seed;
+	else if (groups)
+		err = part_grouped(m, method, n_blocks, seed, frac, groups, block_of_cell);
+	else
+		err = part_graph(m, method, NULL, 0, n_blocks, seed, frac, block_of_cell);
 	if (err != FV_OK || fv_calloc(&count, (size_t)n_blocks, sizeof *count, "block sizes") != FV_OK) {
 		free(frac);
 		return fv_error_trace(err != FV_OK ? err : FV_ERR_MEM, __FILE__, __LINE__);

@@ -122,8 +122,10 @@ void fv_runtime_balance_free(fv_balance_t *b)
 {
 	free(b->weights);
 	free(b->is_gpu);
+	free(b->groups);
 	b->weights = NULL;
 	b->is_gpu = NULL;
+	b->groups = NULL;
 }
 
 fv_err_t fv_runtime_balance(const fv_balance_opts_t *o, long n_cells, fv_balance_t *out)
@@ -153,25 +155,30 @@ fv_err_t fv_runtime_balance(const fv_balance_opts_t *o, long n_cells, fv_balance
 		same = same && speed[w] == speed[0];
 		total += speed[w];
 	}
-	if (o->balance == FV_BALANCE_EQUAL || same) {
+	if (o->balance == FV_BALANCE_EQUAL || same || o->blocks % nw != 0) {
 		/* today's blocks, bit for bit */
 		out->n_blocks = o->blocks > 0 ? o->blocks : fv_runtime_auto_blocks(n_cells);
-		snprintf(out->why, sizeof out->why, "%s", o->balance == FV_BALANCE_EQUAL ? "runtime.balance = equal: equal blocks"
-							: ncpu > 0 && ncuda > 0 ? "equal blocks (the speeds are equal)"
-							: "equal blocks (one kind of worker)");
 		out->n_blocks = out->n_blocks > 0 ? out->n_blocks : 1;
+		if (o->balance == FV_BALANCE_EQUAL)
+			snprintf(out->why, sizeof out->why, "runtime.balance = equal: %d equal blocks, placed by the scheduler",
+				 out->n_blocks);
+		else if (same)
+			snprintf(out->why, sizeof out->why, "%d equal blocks (%s)", out->n_blocks,
+				 ncpu > 0 && ncuda > 0 ? "the speeds are equal" : "one kind of worker");
+		else
+			snprintf(out->why, sizeof out->why,
+				 "%d equal blocks, placed by the scheduler: runtime.balance = speed needs one block per "
+				 "worker or a multiple (partition.blocks = 0 or k x %d)",
+				 out->n_blocks, nw);
 		return FV_OK;
 	}
-	FV_CHECK(o->blocks % nw == 0, FV_ERR_ARG,
-		 "partition.blocks = %d with runtime.balance = speed: blocks follow the %d workers, so the count "
-		 "must be a multiple of %d (0: one block per worker), or runtime.balance = equal",
-		 o->blocks, nw, nw);
 	bpw = o->blocks > 0 ? o->blocks / nw : 1;
 	out->n_blocks = bpw * nw;
 	FV_CHECK(out->n_blocks <= n_cells, FV_ERR_ARG, "%ld cells cannot make %d speed-weighted blocks", n_cells,
 		 out->n_blocks);
 	FV_CHECK((out->weights = calloc((size_t)out->n_blocks, sizeof *out->weights)) &&
 			 (out->is_gpu = calloc((size_t)out->n_blocks, sizeof *out->is_gpu)) &&
+			 (out->groups = calloc((size_t)out->n_blocks, sizeof *out->groups)) &&
 			 (block_worker_tab = calloc((size_t)out->n_blocks, sizeof *block_worker_tab)),
 		 FV_ERR_MEM, "speed-weighted blocks: out of memory");
 	block_worker_n = out->n_blocks;
@@ -184,13 +191,18 @@ fv_err_t fv_runtime_balance(const fv_balance_opts_t *o, long n_cells, fv_balance
 			for (int k = 0; k < bpw; k++, b++) {
 				out->weights[b] = speed[w] / total / bpw;
 				out->is_gpu[b] = gpu;
+				out->groups[b] = !gpu;
 				block_worker_tab[b] = w;
 			}
 		}
+	if (!(ncuda > 0 && ncpu > 0)) {
+		free(out->groups);
+		out->groups = NULL;
+	}
 	if (ncuda > 0 && ncpu > 0 && gs > 0)
 		snprintf(out->why, sizeof out->why,
 			 "CPU+GPU, runtime.balance = speed: one GPU = %.4g CPU workers (%s), %d block%s per worker, "
-			 "each pinned to its worker",
+			 "each pinned to its worker, the CPU blocks cut from one region beside the GPU's",
 			 gs, src, bpw, bpw == 1 ? "" : "s");
 	else
 		snprintf(out->why, sizeof out->why,

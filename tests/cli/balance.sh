@@ -4,8 +4,9 @@
 # 1:3 of the two workers give blocks of 25% and 75% of the cells within
 # the partitioner's 3% imbalance (METIS, Scotch), one block per worker or
 # two, and the results equal those of equal blocks to round-off; equal
-# balance ignores the speeds, bit for bit; bad speed lists and block counts
-# that are no multiple of the workers are refused with the key named.
+# balance ignores the speeds, bit for bit, and so do block counts that are
+# no multiple of the workers (saying so); bad speed lists are refused with
+# the key named.
 . "$top_srcdir/tests/cli/lib.sh"
 wedge_case
 export STARPU_NCPU=2
@@ -54,11 +55,9 @@ if "$fv" run "$tmp/w.cfg" output.dir="$tmp/x" runtime.worker_speeds=1,3,2 >/dev/
 else
 	grep -q "worker_speeds = 1,3,2: 3 speeds for 2 workers" "$tmp/x.err" || fail "3 speeds: $(tail -1 "$tmp/x.err")"
 fi
-if "$fv" run "$tmp/w.cfg" output.dir="$tmp/x" runtime.worker_speeds=1,3 partition.blocks=3 >/dev/null 2>"$tmp/x.err"; then
-	fail "3 speed-weighted blocks on 2 workers accepted"
-else
-	grep -q "must be a multiple of 2" "$tmp/x.err" || fail "3 blocks: $(tail -1 "$tmp/x.err")"
-fi
+runw b3 partition.blocks=3 runtime.worker_speeds=1,3 &&
+	{ grep -q "3 equal blocks, placed by the scheduler: runtime.balance = speed needs one block per worker" \
+		"$tmp/b3.err" || fail "3 blocks on 2 workers: no equal blocks said"; }
 if "$fv" run "$tmp/w.cfg" output.dir="$tmp/x" runtime.worker_speeds=1,-3 >/dev/null 2>"$tmp/x.err"; then
 	fail "a negative speed accepted"
 else
