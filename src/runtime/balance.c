@@ -52,10 +52,15 @@ double fv_runtime_model_gpu_speed(int *n_models)
 	for (int s = 0; model_symbols[s]; s++) {
 		struct starpu_perfmodel model;
 		double c = 0, g = 0;
+		/* load_symbol registers the model with StarPU only when the file
+		 * exists and parses (unload_model takes it out again); a missing
+		 * file leaves just the symbol's copy to free */
 		memset(&model, 0, sizeof model);
-		starpu_perfmodel_init(&model);
-		if (starpu_perfmodel_load_symbol(model_symbols[s], &model) != 0)
+		if (starpu_perfmodel_load_symbol(model_symbols[s], &model) != 0) {
+			if (!model.is_init)
+				free((char *)model.symbol);
 			continue;
+		}
 		for (int comb = 0; comb < starpu_perfmodel_get_narch_combs(); comb++) {
 			struct starpu_perfmodel_arch *arch = starpu_perfmodel_arch_comb_fetch(comb);
 			double t;
