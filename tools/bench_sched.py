@@ -150,13 +150,21 @@ def fmt(x, spec):
     return "" if x is None or x != x else spec % x
 
 
-def write_outputs(a, rows, meta):
+def write_csv(a, rows):
+    """sched.csv with the rows so far (rewritten after every run, so that a
+    bench stopped half-way keeps what it measured)."""
     path = os.path.join(a.out, "sched.csv")
-    with open(path, "w", newline="") as f:
+    with open(path + ".tmp", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=COLUMNS)
         w.writeheader()
         for r in rows:
             w.writerow({k: (fmt(r[k], "%.6g") if isinstance(r[k], float) else r[k]) for k in COLUMNS})
+    os.replace(path + ".tmp", path)
+    return path
+
+
+def write_outputs(a, rows, meta):
+    path = write_csv(a, rows)
     print("bench_sched: wrote %s (%d runs)" % (path, len(rows)))
     ok = [r for r in rows if r["status"] == "ok"]
     gpu = [r for r in ok if r["ncpu"] == 0]
@@ -306,6 +314,7 @@ def main():
                             r["s_per_iteration"], fmt(r["ns_per_cell_stage"], "%.3g"),
                             fmt(r["busy_mean_pct"], "%.0f")) if r["status"] == "ok" else r["status"]), flush=True)
                     rows.append(r)
+                    write_csv(a, rows)
     if not rows:
         sys.exit("bench_sched: no run (no worker set runs here)")
     return write_outputs(a, rows, meta)
