@@ -163,6 +163,24 @@ def write_csv(a, rows):
     return path
 
 
+def read_csv(path):
+    """The rows of an earlier sched.csv (--append), numbers as numbers."""
+    if not os.path.exists(path):
+        return []
+    ints = ("ncpu", "ncuda", "blocks", "blocks_per_worker", "iterations")
+    reals = ("gpu_share_pct", "s_per_iteration", "ns_per_cell_stage", "busy_mean_pct", "seconds")
+    rows = []
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            for k in ints:
+                r[k] = int(r[k])
+            for k in reals:
+                r[k] = float(r[k]) if r[k] not in ("", "nan") else None
+            rows.append(r)
+    print("bench_sched: %d earlier runs from %s" % (len(rows), path))
+    return rows
+
+
 def write_outputs(a, rows, meta):
     path = write_csv(a, rows)
     print("bench_sched: wrote %s (%d runs)" % (path, len(rows)))
@@ -246,6 +264,8 @@ def main():
     p.add_argument("--calibrate", type=int, default=30,
                    help="iterations of the calibration run per worker set and blocks; 0: none (default: %(default)s)")
     p.add_argument("--timeout", type=int, default=600, help="seconds per run (default: %(default)s)")
+    p.add_argument("--append", action="store_true",
+                   help="keep the rows of DIR/sched.csv and add these runs (a long bench in several commands)")
     p.add_argument("-o", dest="out", required=True)
     a = p.parse_args()
     # before the runs: it may run this script again with Debian's Python
@@ -273,7 +293,7 @@ def main():
             "device": "%d CUDA (%s)" % (ngpus, device) if ngpus else "no GPU",
             "mesh": "", "command": "fvstar bench sched " + " ".join(sys.argv[1:] if a.fvstar == "fvstar" else
                                                                   [x for x in sys.argv[1:] if x != a.fvstar and x != "--fvstar"])}
-    rows = []
+    rows = read_csv(os.path.join(a.out, "sched.csv")) if a.append else []
     for wname, ncpu, ncuda in sets:
         if ncuda == 0 and wname.startswith("gpu"):
             print("bench_sched: %s: no GPU here, skipped" % wname)

@@ -5,7 +5,8 @@
 # and 2 workers (the GPU sets skipped without a GPU) x 1 block per worker:
 # sched.csv has its columns and one row per policy and set, each run ok
 # with s/iteration, ns/cell/stage and utilisation sane (times are not
-# compared: the machine is shared); sched.png is a PNG, sched.md a table.
+# compared: the machine is shared); sched.png is a PNG, sched.md a table;
+# --append adds runs to those of an earlier bench.
 . "$top_srcdir/tests/cli/lib.sh"
 wedge_case
 out="$tmp/bench"
@@ -58,6 +59,11 @@ PY
 head -c 8 "$out/sched.png" 2>/dev/null | od -An -c | grep -q "P   N   G" || fail "no sched.png"
 grep -q "^| policy | workers | balance | blocks |" "$out/sched.md" || fail "sched.md: no table"
 [ "$(grep -c "^| \(eager\|lws\) | cpu" "$out/sched.md")" = 4 ] || fail "sched.md: not 4 rows of runs"
+# --append: the earlier rows stay, the new run joins them
+"$fv" bench sched "$tmp/w.cfg" --policies eager --workers cpu1 --blocks-per-worker 2 --iterations 4 --warmup 1 \
+	--calibrate 0 --append -o "$out" >"$tmp/a.out" 2>&1 || { cat "$tmp/a.out"; fail "--append failed"; }
+[ "$(tail -n +2 "$out/sched.csv" | wc -l)" = 7 ] || fail "--append: $(tail -n +2 "$out/sched.csv" | wc -l) rows, not 7"
+grep -q "^| eager | cpu1 | equal | 2 |" "$out/sched.md" || fail "--append: the new run is not in sched.md"
 # a bad option names itself
 if "$fv" bench sched "$tmp/w.cfg" --workers tpu -o "$tmp/x" >/dev/null 2>"$tmp/x.err"; then
 	fail "--workers tpu accepted"
