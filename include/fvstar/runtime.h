@@ -77,6 +77,7 @@ typedef struct fv_balance {
  * weighted by the worker's speed and pinned to it (fv_runtime_block_worker
  * returns it), GPU blocks first. */
 fv_err_t fv_runtime_balance(const fv_balance_opts_t *o, long n_cells, fv_balance_t *out);
+/* Frees b and forgets the pinning (after the solver took its workers). */
 void fv_runtime_balance_free(fv_balance_t *b);
 /* The worker block b is pinned to by the last fv_runtime_balance; -2 when
  * it pinned nothing. */

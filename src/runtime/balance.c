@@ -131,6 +131,10 @@ void fv_runtime_balance_free(fv_balance_t *b)
 	b->weights = NULL;
 	b->is_gpu = NULL;
 	b->groups = NULL;
+	/* the solver took each block's worker when it was created */
+	free(block_worker_tab);
+	block_worker_tab = NULL;
+	block_worker_n = 0;
 }
 
 fv_err_t fv_runtime_balance(const fv_balance_opts_t *o, long n_cells, fv_balance_t *out)
