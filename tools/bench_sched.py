@@ -182,6 +182,8 @@ def read_csv(path):
 
 
 def write_outputs(a, rows, meta):
+    with open(os.path.join(a.out, "sched.json"), "w") as f:
+        json.dump(meta, f, indent=1)
     path = write_csv(a, rows)
     print("bench_sched: wrote %s (%d runs)" % (path, len(rows)))
     ok = [r for r in rows if r["status"] == "ok"]
@@ -191,10 +193,9 @@ def write_outputs(a, rows, meta):
     with open(md, "w") as f:
         f.write("# fvstar bench sched: %s\n\n" % meta["case"])
         for k in ("date", "host", "device", "mesh", "command"):
-            f.write("- %s: %s\n" % (k, meta[k]))
-        f.write("- timing: s/iteration from history.csv after %d warm-up iterations, of %d; each worker set "
-                "and block count calibrated first (%d iterations, STARPU_CALIBRATE=1, dmda); utilisation: "
-                "StarPU profiling, warm-up included\n" % (a.warmup, a.iterations, a.calibrate))
+            f.write("- %s: %s\n" % (k, "`%s`" % meta[k] if k == "command" and meta[k] else meta.get(k, "")))
+        if meta.get("timing"):
+            f.write("- timing: %s\n" % meta["timing"])
         if ref:
             f.write("- speed: against the fastest %srun (%s, %s, %d blocks, %s): higher is faster\n"
                     % ("GPU-only " if gpu else "", ref["policy"], ref["workers"], ref["blocks"], ref["balance"]))
@@ -213,7 +214,7 @@ def write_outputs(a, rows, meta):
         return 1
     import matplotlib.pyplot as plt
     configs = []
-    for r in ok:
+    for r in sorted(ok, key=lambda r: (r["ncuda"] == 0, r["ncpu"], r["blocks"], r["balance"])):
         c = "%s %db%s" % (r["workers"], r["blocks"], " " + r["balance"] if r["ncpu"] and r["ncuda"] else "")
         if c not in configs:
             configs.append(c)
@@ -221,7 +222,7 @@ def write_outputs(a, rows, meta):
     for r in ok:
         if r["policy"] not in policies:
             policies.append(r["policy"])
-    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(max(7, 0.9 * len(policies) * max(1, len(configs)) ** 0.5 + 3), 8),
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(min(16, max(7, 0.35 * len(policies) * len(configs) ** 0.5 + 3)), 8),
                                    sharex=True)
     width = 0.8 / len(configs)
     for k, c in enumerate(configs):
@@ -236,7 +237,7 @@ def write_outputs(a, rows, meta):
         ax1.bar(xs, ts, width, label=c)
         ax2.bar(xs, bs, width, label=c)
     ax1.set_ylabel("ms per iteration")
-    ax1.set_title("%s: %s" % (meta["case"], meta["mesh"]))
+    ax1.set_title("%s: %s (%s)" % (os.path.basename(meta["case"]), meta["mesh"], meta["device"]))
     ax1.legend(fontsize="small", ncol=2)
     ax2.set_ylabel("workers busy, mean %")
     ax2.set_ylim(0, 100)
@@ -251,7 +252,7 @@ def write_outputs(a, rows, meta):
 
 def main():
     p = argparse.ArgumentParser(prog="fvstar bench sched", description=__doc__.split("\n\n")[0])
-    p.add_argument("case")
+    p.add_argument("case", nargs="?")
     p.add_argument("keys", nargs="*", help="section.key=value for every run")
     p.add_argument("--fvstar", default="fvstar")
     p.add_argument("--policies", default=DEFAULT_POLICIES, help="comma-separated, or all (default: %(default)s)")
@@ -266,8 +267,12 @@ def main():
     p.add_argument("--timeout", type=int, default=600, help="seconds per run (default: %(default)s)")
     p.add_argument("--append", action="store_true",
                    help="keep the rows of DIR/sched.csv and add these runs (a long bench in several commands)")
+    p.add_argument("--plot-only", action="store_true",
+                   help="no run: redraw DIR/sched.png and DIR/sched.md from DIR/sched.csv")
     p.add_argument("-o", dest="out", required=True)
     a = p.parse_args()
+    if not a.case and not a.plot_only:
+        p.error("the case file is missing")
     # before the runs: it may run this script again with Debian's Python
     pc.require_matplotlib("bench_sched.py")
     if a.iterations < 2:
@@ -277,6 +282,16 @@ def main():
         if "=" not in k:
             p.error("%s: not section.key=value" % k)
     os.makedirs(os.path.join(a.out, "runs"), exist_ok=True)
+    old_meta = {}
+    if (a.append or a.plot_only) and os.path.exists(os.path.join(a.out, "sched.json")):
+        with open(os.path.join(a.out, "sched.json")) as f:
+            old_meta = json.load(f)
+    if a.plot_only:
+        rows = read_csv(os.path.join(a.out, "sched.csv"))
+        if not rows:
+            sys.exit("bench_sched: --plot-only: no runs in %s/sched.csv" % a.out)
+        return write_outputs(a, rows, old_meta or {k: "" for k in ("case", "date", "host", "device", "mesh",
+                                                                   "command")})
 
     ncores, _, _ = runtime_info(a.fvstar, -1, 0)
     _, ngpus, info = runtime_info(a.fvstar, 0, -1)
@@ -293,7 +308,15 @@ def main():
             "device": "%d CUDA (%s)" % (ngpus, device) if ngpus else "no GPU",
             "mesh": "", "command": "fvstar bench sched " + " ".join(sys.argv[1:] if a.fvstar == "fvstar" else
                                                                   [x for x in sys.argv[1:] if x != a.fvstar and x != "--fvstar"])}
+    meta["timing"] = ("s/iteration from history.csv after %d warm-up iterations, of %d; each worker set and block "
+                      "count calibrated first (%d iterations, STARPU_CALIBRATE=1, dmda); utilisation: StarPU "
+                      "profiling, warm-up included" % (a.warmup, a.iterations, a.calibrate))
     rows = read_csv(os.path.join(a.out, "sched.csv")) if a.append else []
+    if old_meta:
+        # the first command's date and command, then this one's
+        meta["date"] = old_meta.get("date", "") + ", " + meta["date"]
+        meta["command"] = old_meta.get("command", "") + "`; `" + meta["command"]
+        meta["mesh"] = old_meta.get("mesh", "")
     for wname, ncpu, ncuda in sets:
         if ncuda == 0 and wname.startswith("gpu"):
             print("bench_sched: %s: no GPU here, skipped" % wname)

@@ -59,7 +59,8 @@ static const struct {
 		  "       fvstar bench sched CASE.cfg [section.key=value ...] [--policies P,..|all]\n"
 		  "                          [--workers gpu,gpu+N,cpu,cpuN] [--blocks-per-worker K,..]\n"
 		  "                          [--balance speed,equal] [--iterations N] [--warmup N]\n"
-		  "                          [--calibrate N] [--timeout S] -o DIR\n"
+		  "                          [--calibrate N] [--timeout S] [--append] -o DIR\n"
+		  "       fvstar bench sched --plot-only -o DIR\n"
 		  "\n"
 		  "stage: the case's kernels on one GPU in the solver's stage order, without\n"
 		  "StarPU (the bare driver), timed with CUDA events per stage: what the runtime\n"
@@ -74,7 +75,8 @@ static const struct {
 		  "50) after a calibration run (STARPU_CALIBRATE=1) of its worker set and blocks,\n"
 		  "under a time limit (default 600 s): DIR/sched.csv (s/iteration after the\n"
 		  "warm-up, ns/cell/stage, worker utilisation), DIR/sched.png, DIR/sched.md\n"
-		  "(tools/bench_sched.py; --help there tells more).\n"},
+		  "(tools/bench_sched.py; --help there tells more). --append adds runs to\n"
+		  "DIR/sched.csv (a long bench in several commands); --plot-only redraws.\n"},
 	{"runtime", "usage: fvstar runtime info|check\n"
 		    "\n"
 		    "info: the StarPU build (CUDA, FxT, MPI, limits), the library loaded, the\n"

@@ -6,7 +6,7 @@
 # sched.csv has its columns and one row per policy and set, each run ok
 # with s/iteration, ns/cell/stage and utilisation sane (times are not
 # compared: the machine is shared); sched.png is a PNG, sched.md a table;
-# --append adds runs to those of an earlier bench.
+# --append adds runs to those of an earlier bench; --plot-only redraws.
 . "$top_srcdir/tests/cli/lib.sh"
 wedge_case
 out="$tmp/bench"
@@ -64,6 +64,12 @@ grep -q "^| policy | workers | balance | blocks |" "$out/sched.md" || fail "sche
 	--calibrate 0 --append -o "$out" >"$tmp/a.out" 2>&1 || { cat "$tmp/a.out"; fail "--append failed"; }
 [ "$(tail -n +2 "$out/sched.csv" | wc -l)" = 7 ] || fail "--append: $(tail -n +2 "$out/sched.csv" | wc -l) rows, not 7"
 grep -q "^| eager | cpu1 | equal | 2 |" "$out/sched.md" || fail "--append: the new run is not in sched.md"
+# --plot-only: the plot and the table again from sched.csv, no run
+rm -f "$out/sched.png" "$out/sched.md"
+"$fv" bench sched --plot-only -o "$out" >"$tmp/p.out" 2>&1 || { cat "$tmp/p.out"; fail "--plot-only failed"; }
+head -c 8 "$out/sched.png" 2>/dev/null | od -An -c | grep -q "P   N   G" || fail "--plot-only: no sched.png"
+grep -q "^| eager | cpu1 | equal | 2 |" "$out/sched.md" || fail "--plot-only: no table"
+grep -q "s/iteration\|calibration" "$tmp/p.out" && fail "--plot-only ran something"
 # a bad option names itself
 if "$fv" bench sched "$tmp/w.cfg" --workers tpu -o "$tmp/x" >/dev/null 2>"$tmp/x.err"; then
 	fail "--workers tpu accepted"
