@@ -99,7 +99,7 @@ double fv_runtime_gpu_speed(double given, char *src, size_t n)
 		snprintf(src, n, "StarPU's history models of %d stage%s", nm, nm == 1 ? "" : "s");
 		return r;
 	}
-	snprintf(src, n, "no calibrated model yet: the default, 40 x 16 cores of an H100 node");
+	snprintf(src, n, "the default: no calibrated model yet; an H100 ran a stage 40x faster than its 16 cores");
 	return FV_GPU_SPEED_DEFAULT;
 }
 

@@ -167,7 +167,7 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 			cores = cores > 0 ? cores : 0;
 			snprintf(only, sizeof only,
 				 " (GPU only: the %ld other cores would add %.1f%% at most, one GPU being worth %.4g "
-				 "CPU workers by %s; runtime.ncpu = N adds N CPU workers)",
+				 "CPU workers (%s); runtime.ncpu = N adds N CPU workers)",
 				 cores, 100.0 * (double)cores / (s * ng), s, src);
 		}
 		fprintf(stderr, "fvstar: %d CPU + %d CUDA workers%s; scheduler %s (%s)\n", nc, ng, only,
