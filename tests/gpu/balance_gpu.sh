@@ -4,9 +4,9 @@
 # 1 GPU + 2 CPU workers with runtime.gpu_speed = 10 give one GPU block of
 # 10/12 of the cells and two CPU blocks of 1/12 (within METIS's 3%), the
 # start line says so, and the results equal those of the CPU workers alone
-# to round-off (1e-12 of each quantity's largest value); the default speed
-# (models or 640) puts more than 90% on the GPU. Exit 77 (SKIP) where
-# there is no CUDA worker.
+# to round-off (1e-12 of each quantity's largest value); with the default
+# speed (the history models, else 640) the GPU block holds speed / (speed +
+# 2) of the cells. Exit 77 (SKIP) where there is no CUDA worker.
 . "$top_srcdir/tests/cli/lib.sh"
 [ "$(cuda_workers)" -gt 0 ] || { echo "no CUDA worker: SKIP"; exit 77; }
 wedge_case
@@ -31,8 +31,18 @@ PY
 		"$(tol 1e-12)" || fails=$((fails + 1))
 fi
 if run default 2 1 partition.blocks=0; then
-	grep "CPU+GPU, runtime.balance = speed" "$tmp/default.err"
-	"$py" -c 'import json, sys; c = json.load(open(sys.argv[1]))["partition"]["block_cells"]; sys.exit(0 if c[0] > 0.9 * sum(c) else 1)' \
-		"$tmp/default/summary.json" || fail "default speed: the GPU block holds 90% or less"
+	# the speed the start line names (the models of this STARPU_HOME, or
+	# 640): the GPU block holds speed / (speed + 2) of the cells
+	line=$(grep "CPU+GPU, runtime.balance = speed" "$tmp/default.err") || fail "default: no CPU+GPU start line"
+	echo "$line"
+	speed=$(echo "$line" | sed -n 's/.*one GPU = \([0-9.e+]*\) CPU workers.*/\1/p')
+	"$py" - "$tmp/default/summary.json" "${speed:-0}" <<'PY' || fail "default speed: the GPU block is not speed / (speed + 2)"
+import json, sys
+c = json.load(open(sys.argv[1]))["partition"]["block_cells"]
+s = float(sys.argv[2])
+want = s / (s + 2) * sum(c)
+print("GPU block %d cells of %d, %.0f wanted (one GPU = %g CPU workers)" % (c[0], sum(c), want, s))
+sys.exit(0 if s > 0 and len(c) == 3 and abs(c[0] - want) <= 0.03 * want + 2 else 1)
+PY
 fi
 finish
