@@ -40,7 +40,7 @@ print("ONERA M6 (coarse, %d cells, %d blocks): %d iterations, %.3g s per iterati
       % (s["mesh"]["cells"], s["partition"]["blocks"], s["iterations"], s["seconds_per_iteration"]))
 print("  CL %.4f  CD %.4f  CMy %.4f" % (f["CL"], f["CD"], f["CMy"]))
 print("  " + pc.verdict(pc.read_history(sys.argv[2]), s)[1])
-print("  converged on the 1M mesh: CL 0.2913, CD 0.0129 (cases/onera_m6/README.md)")
+print("  the medium (1M-tet) mesh to 8 orders: CL 0.2912, CD 0.0128 (cases/onera_m6/README.md)")
 PY
 echo "default job done, in $out:"
 echo "  solution.vtu      open in ParaView: paraview $out/solution.vtu (colour by pressure or mach;"

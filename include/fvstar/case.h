@@ -76,7 +76,10 @@ typedef struct fv_case {
 	/* [runtime] */
 	char sched[64];                   /* empty: STARPU_SCHED or StarPU's default */
 	int ncpu, ncuda;                  /* -1: StarPU's default */
-	int pin_blocks;                   /* 0/1: several GPUs only: a block per GPU */
+	int pin_blocks;                   /* 0/1: blocks on their worker (speed-weighted; several GPUs) */
+	int balance;                      /* fv_balance_kind_t */
+	double gpu_speed;                 /* 0: models, else FV_GPU_SPEED_DEFAULT */
+	char worker_speeds[256];          /* "1,3"; empty: by worker type */
 
 	/* [output] */
 	char out_dir[FV_CASE_PATH_MAX];   /* empty until fv_case_finish: out/<name> */

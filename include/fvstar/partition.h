@@ -19,7 +19,7 @@ typedef enum fv_partitioner {
 typedef struct fv_partition_stats {
 	int n_blocks;
 	int64_t edge_cut;          /* interior faces between different blocks */
-	double imbalance;          /* max block size / mean block size */
+	double imbalance;          /* max over blocks of size / target size (mean, or the weight's share) */
 	fv_idx_t min_cells, max_cells;
 } fv_partition_stats_t;
 
@@ -27,6 +27,16 @@ typedef struct fv_partition_stats {
  * all zeros; errors when the partitioner was not built in. */
 fv_err_t fv_partition_cells(const fv_mesh_t *m, int n_blocks, fv_partitioner_t method, unsigned seed,
 			    int32_t *block_of_cell, fv_partition_stats_t *stats);
+/* The same with block b holding about weights[b] / sum(weights) of the
+ * cells (METIS and Scotch target part weights, within their 3% imbalance;
+ * linear: cumulative shares of the numbering). With groups (block b in
+ * group groups[b], 0, 1, ...), METIS and Scotch first split the cells into
+ * the groups, then each group's cells into its blocks, so that two groups
+ * meet along one cut (the GPU block(s) and the CPU blocks). weights and
+ * groups NULL is fv_partition_cells bit for bit. */
+fv_err_t fv_partition_cells_weighted(const fv_mesh_t *m, int n_blocks, fv_partitioner_t method, unsigned seed,
+				     const double *weights, const int *groups, int32_t *block_of_cell,
+				     fv_partition_stats_t *stats);
 
 /* Over the interior faces whose two cells are in the same block (all faces
  * for one block): what the blocks' local numberings see. */

@@ -19,6 +19,7 @@ typedef struct fv_runtime_opts {
 	int ncpu;            /* -1: STARPU_NCPU, else 0 when a GPU is used, else all cores */
 	int ncuda;           /* -1: StarPU's default (STARPU_NCUDA or all GPUs) */
 	int verbose;         /* 1: say on stderr what was chosen and why */
+	double gpu_speed;    /* one GPU = this many CPU workers; 0: models, else FV_GPU_SPEED_DEFAULT */
 } fv_runtime_opts_t;
 
 void fv_runtime_opts_default(fv_runtime_opts_t *o);
@@ -39,8 +40,9 @@ const char *fv_runtime_sched_name(void);
  * GPUs work, else two per worker, at least 256 cells each. */
 int fv_runtime_auto_blocks(long n_cells);
 /* The worker block b's tasks run on (-1: the scheduler picks): with pin
- * set, several GPUs and no CPU worker, GPU b mod n (a scheduler left to
- * itself put both blocks of a 2-GPU run on one). */
+ * set, the worker of speed-weighted blocks (fv_runtime_balance), else with
+ * several GPUs and no CPU worker, GPU b mod n (a scheduler left to itself
+ * put both blocks of a 2-GPU run on one). */
 int fv_runtime_block_worker(int block, int pin);
 
 /*
@@ -70,6 +72,58 @@ fv_err_t fv_runtime_agree(long long value, const char *what);
  * (MPI_Abort, exit status 1): a rank that fails never leaves the others
  * waiting for it. */
 void fv_runtime_fail(const char *msg);
+
+/* Work sized to the workers' speed (src/runtime/balance.c). */
+typedef enum fv_balance_kind {
+	FV_BALANCE_SPEED = 0, /* blocks follow the workers' speeds, pinned to their worker */
+	FV_BALANCE_EQUAL = 1  /* equal blocks, the scheduler places them */
+} fv_balance_kind_t;
+/* One GPU worker runs a stage this many times faster than one CPU worker
+ * when no model says otherwise: an H100 did a stage 40x faster than the 16
+ * cores of its node (bench/results/2026-11-22-solver-gpu.md). */
+#define FV_GPU_SPEED_DEFAULT 640.0
+
+typedef struct fv_balance_opts {
+	int balance;               /* fv_balance_kind_t */
+	double gpu_speed;          /* runtime.gpu_speed; 0: models, else the default */
+	const char *worker_speeds; /* "1,3": one per worker in StarPU's order; NULL/"": by type */
+	int blocks;                /* partition.blocks; 0: automatic */
+} fv_balance_opts_t;
+
+typedef struct fv_balance {
+	int n_blocks;
+	double *weights;           /* [n_blocks] target shares; NULL: equal blocks */
+	int *is_gpu;               /* [n_blocks] 1: a CUDA worker's block (NULL with equal blocks) */
+	int *groups;               /* [n_blocks] CPU and CUDA workers: 0 GPU blocks, 1 CPU blocks, cut apart
+				    * first (fv_partition_cells_weighted); else NULL */
+	char why[384];             /* the choice and where the speeds came from, for the start line */
+} fv_balance_t;
+
+/* After fv_runtime_init: the blocks for n_cells cells. Equal blocks (and
+ * today's block count) when balance is equal, every worker has the same
+ * speed or blocks is no multiple of the workers; else blocks per worker
+ * (blocks / workers, one when blocks is 0),
+ * weighted by the worker's speed and pinned to it (fv_runtime_block_worker
+ * returns it), GPU blocks first. */
+fv_err_t fv_runtime_balance(const fv_balance_opts_t *o, long n_cells, fv_balance_t *out);
+/* Frees b and forgets the pinning (after the solver took its workers). */
+void fv_runtime_balance_free(fv_balance_t *b);
+/* The worker block b is pinned to by the last fv_runtime_balance; -2 when
+ * it pinned nothing. */
+int fv_runtime_balance_worker(int block);
+/* How many CPU workers one GPU worker is worth: given when > 0, else the
+ * ratio of StarPU's calibrated history models (sampling directory), else
+ * FV_GPU_SPEED_DEFAULT; src says which. */
+double fv_runtime_gpu_speed(double given, char *src, size_t n);
+/* The CPU/GPU time ratio of the history models of the per-cell stages
+ * (0 when none has both), over n_models stages. */
+double fv_runtime_model_gpu_speed(int *n_models);
+/* Worker utilisation: fv_runtime_busy_start resets StarPU's per-worker
+ * profiling counters (when profiling is on: STARPU_PROFILING=1), and
+ * fv_runtime_busy writes per worker "name:busy%" separated by spaces into
+ * out (empty when profiling is off); returns the mean busy fraction. */
+void fv_runtime_busy_start(void);
+double fv_runtime_busy(char *out, size_t n);
 
 /* Traces (src/runtime/trace.c). Before fv_runtime_init: with a trace
  * directory, runs this process again on the FxT build of StarPU if the

@@ -20,9 +20,10 @@ fv_err_t fv_cmd_trace(int argc, char **argv);
 fv_err_t fv_app_load_mesh(const fv_case_t *c, fv_mesh_t *m);
 /* Partition into nb blocks and renumbering as a run does them (restart and
  * solution files keep the mesh file's order, m->cell_orig).
- * part[n_cells], off[nb + 1]. */
-fv_err_t fv_app_order_cells(const fv_case_t *c, fv_mesh_t *m, int nb, int32_t *part, fv_idx_t *off,
-			    fv_partition_stats_t *ps, fv_order_stats_t *os);
+ * weights: the blocks' target shares (NULL: equal blocks), groups: cut into
+ * groups first (fv_partition_cells_weighted). part[n_cells], off[nb + 1]. */
+fv_err_t fv_app_order_cells(const fv_case_t *c, fv_mesh_t *m, int nb, const double *weights, const int *groups,
+			    int32_t *part, fv_idx_t *off, fv_partition_stats_t *ps, fv_order_stats_t *os);
 
 /* The initial conservative state of a case, SoA over the mesh's cells. */
 void fv_app_initial_state(const fv_case_t *c, const fv_mesh_t *m, fv_real_t *q);

@@ -11,7 +11,13 @@
  *
  * `fvstar bench kernels [ARGS]`: runs bench/bench_kernels of this build
  * tree (the papers' kernel experiments; `make bench` builds it).
+ *
+ * `fvstar bench sched CASE [key=value ...] [OPTIONS] -o DIR`: scheduling
+ * policies x worker sets x blocks per worker, each a `fvstar run` of this
+ * binary under a time limit, driven by tools/bench_sched.py (CSV, plot,
+ * Markdown table).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +29,7 @@
 #include "app/app.h"
 #include "fvstar/case.h"
 #include "fvstar/partition.h"
+#include "fvstar/runtime.h"
 #include "util/timer.h"
 
 #ifdef FV_HAVE_CUDA
@@ -212,7 +219,7 @@ static fv_err_t bench_stage(int argc, char **argv)
 	FV_CALL_GOTO(err, out, check_fixed(&so));
 	FV_CALL_GOTO(err, out, fv_numerics_check(&so.num, NULL));
 	FV_CALL_GOTO(err, out, fv_malloc(&part, (size_t)m.n_cells, sizeof *part, "partition"));
-	FV_CALL_GOTO(err, out, fv_app_order_cells(&c, &m, 1, part, off, NULL, NULL));
+	FV_CALL_GOTO(err, out, fv_app_order_cells(&c, &m, 1, NULL, NULL, part, off, NULL, NULL));
 	FV_CALL_GOTO(err, out, fv_blocks_build(&m, off, 1, &blocks));
 	FV_CALL_GOTO(err, out, fv_geo_build(&blocks[0], &so, m.n_markers, host_alloc, &L, &geo, &colors));
 	fv_geo_params(&so, &a.P, &n_stages, rk_a, rk_b);
@@ -376,12 +383,41 @@ static fv_err_t bench_kernels(char **argv)
 	return FV_ERROR(FV_ERR_IO, "%s: cannot run", path);
 }
 
+/* tools/bench_sched.py (installed beside fvstar, or the source tree's),
+ * told which fvstar to run: this one. */
+static fv_err_t bench_sched(int argc, char **argv)
+{
+	char self[4096], script[4096];
+	const char *py = getenv("PYTHON3") && *getenv("PYTHON3") ? getenv("PYTHON3") : "python3";
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	char **args;
+	FV_CHECK(n > 0, FV_ERR_IO, "cannot find the fvstar binary");
+	self[n] = '\0';
+	fv_runtime_tool_path("bench_sched.py", script, sizeof script);
+	FV_CHECK(access(script, R_OK) == 0, FV_ERR_IO, "%s: not found (fvstar bench sched runs it)", script);
+	FV_CALL(fv_malloc(&args, (size_t)argc + 4, sizeof *args, "arguments"));
+	args[0] = (char *)py;
+	args[1] = script;
+	args[2] = (char *)"--fvstar";
+	args[3] = self;
+	for (int i = 2; i < argc; i++)
+		args[i + 2] = argv[i];
+	args[argc + 2] = NULL;
+	fflush(NULL);
+	execvp(py, args);
+	free(args);
+	return FV_ERROR(FV_ERR_IO, "cannot run %s: %s", py, strerror(errno));
+}
+
 fv_err_t fv_cmd_bench(int argc, char **argv)
 {
 	FV_CHECK(argc >= 2, FV_ERR_ARG,
-		 "usage: fvstar bench stage CASE.cfg [key=value ...] [OPTIONS] | fvstar bench kernels [ARGS]");
+		 "usage: fvstar bench stage CASE.cfg [key=value ...] [OPTIONS] | fvstar bench kernels [ARGS] | "
+		 "fvstar bench sched CASE.cfg [key=value ...] [OPTIONS] -o DIR");
 	if (strcmp(argv[1], "kernels") == 0)
 		return bench_kernels(argv);
+	if (strcmp(argv[1], "sched") == 0)
+		return bench_sched(argc, argv);
 	if (strcmp(argv[1], "stage") == 0) {
 #ifdef FV_HAVE_CUDA
 		return bench_stage(argc, argv);
@@ -389,5 +425,5 @@ fv_err_t fv_cmd_bench(int argc, char **argv)
 		return FV_ERROR(FV_ERR_ARG, "fvstar bench stage needs a CUDA build (configure found no nvcc)");
 #endif
 	}
-	return FV_ERROR(FV_ERR_ARG, "unknown bench '%s': stage or kernels", argv[1]);
+	return FV_ERROR(FV_ERR_ARG, "unknown bench '%s': stage, kernels or sched", argv[1]);
 }

@@ -317,10 +317,11 @@ fv_err_t fv_app_load_mesh(const fv_case_t *c, fv_mesh_t *m)
 	return fv_case_check_markers(c, m);
 }
 
-fv_err_t fv_app_order_cells(const fv_case_t *c, fv_mesh_t *m, int nb, int32_t *part, fv_idx_t *off,
-			    fv_partition_stats_t *ps, fv_order_stats_t *os)
+fv_err_t fv_app_order_cells(const fv_case_t *c, fv_mesh_t *m, int nb, const double *weights, const int *groups,
+			    int32_t *part, fv_idx_t *off, fv_partition_stats_t *ps, fv_order_stats_t *os)
 {
-	FV_CALL(fv_partition_cells(m, nb, (fv_partitioner_t)c->partitioner, (unsigned)c->seed, part, ps));
+	FV_CALL(fv_partition_cells_weighted(m, nb, (fv_partitioner_t)c->partitioner, (unsigned)c->seed, weights, groups,
+					    part, ps));
 	return fv_mesh_renumber(m, part, nb, off, os);
 }
 
@@ -448,6 +449,29 @@ static fv_err_t write_pieces(const fv_case_t *c, const fv_mesh_t *m, const fv_re
 	return FV_OK;
 }
 
+/* Which workers work and why, with the shares of the cells the
+ * partitioner gave them. */
+static void say_workers(const fv_balance_t *bal, const fv_idx_t *off, int nb, fv_idx_t n_cells)
+{
+	if (!bal->weights) {
+		fprintf(stderr, "fvstar: %s\n", bal->why);
+		return;
+	}
+	fv_idx_t gpu = 0, lo = n_cells, hi = 0;
+	for (int b = 0; b < nb; b++) {
+		fv_idx_t n = off[b + 1] - off[b];
+		gpu += bal->is_gpu[b] ? n : 0;
+		lo = n < lo ? n : lo;
+		hi = n > hi ? n : hi;
+	}
+	if (gpu > 0)
+		fprintf(stderr, "fvstar: %s; GPU blocks %.1f%% of the cells, CPU blocks %.1f%%\n", bal->why,
+			100.0 * (double)gpu / (double)n_cells, 100.0 * (double)(n_cells - gpu) / (double)n_cells);
+	else
+		fprintf(stderr, "fvstar: %s; blocks of %.1f%% to %.1f%% of the cells\n", bal->why,
+			100.0 * (double)lo / (double)n_cells, 100.0 * (double)hi / (double)n_cells);
+}
+
 fv_err_t fv_cmd_run(int argc, char **argv)
 {
 	fv_case_t c;
@@ -466,6 +490,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	uint8_t *is_force = NULL;
 	run_ctx_t r;
 	fv_restart_layout_t rl;
+	fv_balance_t bal = {0};
 	int nb = 0, runtime_up = 0, first = 1, done = 0, restart_at = -1;
 	double t0 = 0, wall = 0;
 	fv_err_t err = FV_OK;
@@ -495,23 +520,33 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	memset(&r, 0, sizeof r);
 	memset(&rl, 0, sizeof rl);
 
-	fv_runtime_opts_default(&ro);
-	ro.sched = c.sched[0] ? c.sched : NULL;
-	ro.ncpu = c.ncpu;
-	ro.ncuda = c.ncuda;
-	ro.verbose = 1;
-	FV_CALL_GOTO(err, out, fv_runtime_init(&ro));
-	runtime_up = 1;
-
 	FV_CALL_GOTO(err, out, fv_app_load_mesh(&c, &m));
 	FV_CALL_GOTO(err, out, fv_app_solver_opts(&c, &m, &so, &bc, &is_force));
 	for (int k = 0; k < m.n_markers; k++)
 		r.forces |= is_force[k];
 
-	nb = c.blocks > 0 ? c.blocks : fv_runtime_auto_blocks(m.n_cells);
+	/* StarPU starts once the mesh is ready: its workers would poll while
+	 * the mesh is read (25 s of set-up with 15 CPU workers on an H100 node) */
+	fv_runtime_opts_default(&ro);
+	ro.sched = c.sched[0] ? c.sched : NULL;
+	ro.ncpu = c.ncpu;
+	ro.ncuda = c.ncuda;
+	ro.gpu_speed = c.gpu_speed;
+	ro.verbose = 1;
+	FV_CALL_GOTO(err, out, fv_runtime_init(&ro));
+	runtime_up = 1;
+
+	{
+		fv_balance_opts_t bo = {.balance = c.balance, .gpu_speed = c.gpu_speed, .worker_speeds = c.worker_speeds,
+					.blocks = c.blocks};
+		FV_CALL_GOTO(err, out, fv_runtime_balance(&bo, m.n_cells, &bal));
+	}
+	nb = bal.n_blocks;
 	FV_CALL_GOTO(err, out, fv_malloc(&part, (size_t)m.n_cells, sizeof *part, "partition"));
 	FV_CALL_GOTO(err, out, fv_malloc(&off, (size_t)nb + 1, sizeof *off, "block offsets"));
-	FV_CALL_GOTO(err, out, fv_app_order_cells(&c, &m, nb, part, off, &ps, &os));
+	FV_CALL_GOTO(err, out, fv_app_order_cells(&c, &m, nb, bal.weights, bal.groups, part, off, &ps, &os));
+	if (fv_runtime_rank() == 0)
+		say_workers(&bal, off, nb, m.n_cells);
 	/* restarts hold the mesh file's cell order: any block count reads them */
 	FV_CALL_GOTO(err, out, fv_restart_layout_init(&rl, &m));
 	FV_CALL_GOTO(err, out, fv_blocks_build(&m, off, nb, &blocks));
@@ -558,6 +593,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	r.c = &c;
 	r.first_iter = first;
 	r.t_start = t0;
+	fv_runtime_busy_start();
 	{
 		double start = fv_now();
 		int from = first, last = first + c.num.iterations - 1;
@@ -607,6 +643,19 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		json_t *js = summary_json(&c, &m, nb, &ps, &os, &r, r.last_iter - first + 1, wall, so.num.rk);
 		if (ri.rss_mib)
 			ranks_summary(js, &ri);
+		json_t *cells = json_array();
+		char busy[4096];
+		double mean = fv_runtime_busy(busy, sizeof busy);
+		for (int b = 0; b < nb; b++)
+			json_array_append_new(cells, json_integer(off[b + 1] - off[b]));
+		json_object_set_new(json_object_get(js, "partition"), "block_cells", cells);
+		json_object_set_new(json_object_get(js, "partition"), "balance",
+				    json_string(bal.weights ? "speed" : "equal"));
+		if (busy[0]) {
+			/* StarPU's profiling (STARPU_PROFILING=1): busy % per worker over the iterations */
+			json_object_set_new(json_object_get(js, "workers"), "busy", json_string(busy));
+			json_object_set_new(json_object_get(js, "workers"), "busy_mean", fv_json_real(mean));
+		}
 		snprintf(path, sizeof path, "%s/summary.json", c.out_dir);
 		err = fv_summary_write(path, js);
 		json_decref(js);
@@ -629,6 +678,7 @@ out:
 	fv_solver_destroy(solver);
 	if (blocks)
 		fv_blocks_free(blocks, nb);
+	fv_runtime_balance_free(&bal);
 	if (runtime_up)
 		fv_runtime_shutdown();
 	if (err == FV_OK && c.trace_dir[0] && fv_runtime_rank() == 0)

@@ -3,6 +3,7 @@
  * (through inih), command-line overrides, printing, JSON and the docs. */
 #include "fvstar/case.h"
 #include "fvstar/output.h"
+#include "fvstar/runtime.h"
 
 #include <errno.h>
 #include <ini.h>
@@ -80,6 +81,8 @@ static const char *const time_modes[] = {"steady", "unsteady", "implicit", NULL}
 static const char *const implicits[] = {"lusgs", "point", NULL};
 static const char *const cfl_ramps[] = {"residual", "growth", NULL};
 static const int implicit_values[] = {FV_IMPLICIT_LUSGS, FV_IMPLICIT_POINT};
+static const char *const balances[] = {"speed", "equal", NULL};
+static const int balance_values[] = {FV_BALANCE_SPEED, FV_BALANCE_EQUAL};
 static const char *const partitioners[] = {"metis", "scotch", "linear", NULL};
 static const int partitioner_values[] = {FV_PART_METIS, FV_PART_SCOTCH, FV_PART_LINEAR};
 static const char *const bc_kinds[] = {"farfield", "wall", "symmetry", "supersonic_inflow",
@@ -275,9 +278,24 @@ static const key_desc_t keys[] = {
 		"faster than 16 cores, and equal blocks on the cores would hold it back), else all cores."),
 	INT_KEY("runtime", "ncuda", ncuda, -1, 1 << 10, "-1", NULL,
 		"CUDA workers; -1: StarPU's default (STARPU_NCUDA or all GPUs)."),
+	ENUM_KEY("runtime", "balance", balance, balances, balance_values, "speed",
+		 "How the cells are shared among the workers: speed: when the workers differ in speed (CPU and "
+		 "CUDA workers, or runtime.worker_speeds), one block per worker (partition.blocks / workers when "
+		 "set: a multiple of the worker count), each holding its worker's share of the total speed and "
+		 "pinned to it; with one kind of worker, equal blocks as with equal. equal: equal blocks that the "
+		 "scheduler places."),
+	REAL_KEY("runtime", "gpu_speed", gpu_speed, 0, 0, HUGE_VAL, 0, "0", NULL,
+		 "balance = speed: how many CPU workers one CUDA worker is worth; 0: from StarPU's calibrated "
+		 "history models of the stage codelets (its sampling directory) when they hold both kinds, else "
+		 "640 (an H100 ran a stage 40x faster than its node's 16 cores)."),
+	TEXT_KEY("runtime", "worker_speeds", T_STR, worker_speeds, "", NULL,
+		 "balance = speed: relative speeds of the workers, one positive number per StarPU worker in "
+		 "StarPU's order (fvstar runtime info lists them), e.g. 1,3; empty: by worker type (CPU 1, CUDA "
+		 "gpu_speed)."),
 	OTHER_KEY("runtime", "pin_blocks", T_BOOL, pin_blocks, "yes",
-		  "With several GPUs and no CPU worker, run block b's tasks on GPU b mod n (the schedulers "
-		  "put the blocks of a 2-GPU run on one GPU); no: the scheduler places every task."),
+		  "Speed-weighted blocks run on their worker; with equal blocks, several GPUs and no CPU worker, "
+		  "block b's tasks run on GPU b mod n (the schedulers put the blocks of a 2-GPU run on one GPU); "
+		  "no: the scheduler places every task."),
 
 	TEXT_KEY("output", "dir", T_STR, out_dir, NULL, "`out/<case name>`",
 		 "Output directory (relative to the working directory), created if needed; the case "
@@ -927,6 +945,21 @@ static int key_index(const char *section, const char *name)
 	return -1;
 }
 
+/* Empty, or a comma-separated list of positive numbers. */
+static int speeds_valid(const char *s)
+{
+	while (*s) {
+		char *end;
+		double x = strtod(s, &end);
+		if (end == s || !(x > 0) || !isfinite(x) || (*end && *end != ','))
+			return 0;
+		s = *end ? end + 1 : end;
+		if (!*s && *end)
+			return 0; /* a trailing comma */
+	}
+	return 1;
+}
+
 fv_err_t fv_case_finish(fv_case_t *c)
 {
 	char where[FV_CASE_PATH_MAX + 16];
@@ -947,6 +980,11 @@ fv_err_t fv_case_finish(fv_case_t *c)
 	}
 	FV_CHECK(c->ncpu != 0 || c->ncuda != 0, FV_ERR_ARG,
 		 "%s: [runtime] ncpu = 0 and ncuda = 0 leave no worker", of);
+	if (!speeds_valid(c->worker_speeds)) {
+		where_text(c, c->key_line[key_index("runtime", "worker_speeds")], where, sizeof where);
+		return FV_ERROR(FV_ERR_ARG, "%s: [runtime] worker_speeds = %s: not a comma-separated list of positive numbers",
+				where, c->worker_speeds);
+	}
 	{
 		const char *key = NULL;
 		if (fv_numerics_check(&c->num, &key) != FV_OK) {

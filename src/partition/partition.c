@@ -5,6 +5,7 @@
 
 #include "fvstar/partition.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,49 +31,70 @@ static void free_graph(dual_graph_t *g)
 	FV_FREE(g->adj);
 }
 
-/* Cells adjacent through interior faces; cell_cell holds -1 on the boundary. */
-static fv_err_t build_graph(const fv_mesh_t *m, dual_graph_t *g)
+/* Cells adjacent through interior faces; cell_cell holds -1 on the
+ * boundary. With loc, only the n cells c with loc[c] >= 0, numbered
+ * loc[c], and the faces between two of them. */
+static fv_err_t build_graph(const fv_mesh_t *m, const int32_t *loc, fv_idx_t n, dual_graph_t *g)
 {
-	fv_idx_t nc = m->n_cells;
+	fv_idx_t nc = loc ? n : m->n_cells;
 	g->n = nc;
 	g->xadj = NULL;
 	g->adj = NULL;
 	FV_CALL(fv_malloc(&g->xadj, (size_t)nc + 1, sizeof *g->xadj, "dual graph offsets"));
 	g->xadj[0] = 0;
-	for (fv_idx_t c = 0; c < nc; c++) {
+	for (fv_idx_t c = 0, k = 0; c < m->n_cells; c++) {
 		int32_t d = 0;
+		if (loc && loc[c] < 0)
+			continue;
 		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++)
-			d += m->cell_cell[s] >= 0;
-		g->xadj[c + 1] = g->xadj[c] + d;
+			d += m->cell_cell[s] >= 0 && (!loc || loc[m->cell_cell[s]] >= 0);
+		g->xadj[k + 1] = g->xadj[k] + d;
+		k++;
 	}
 	if (fv_malloc(&g->adj, (size_t)g->xadj[nc] + 1, sizeof *g->adj, "dual graph edges") != FV_OK) {
 		free_graph(g);
 		return fv_error_trace(FV_ERR_MEM, __FILE__, __LINE__);
 	}
-	for (fv_idx_t c = 0, k = 0; c < nc; c++)
-		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++)
-			if (m->cell_cell[s] >= 0)
-				g->adj[k++] = m->cell_cell[s];
+	for (fv_idx_t c = 0, k = 0; c < m->n_cells; c++) {
+		if (loc && loc[c] < 0)
+			continue;
+		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
+			fv_idx_t d = m->cell_cell[s];
+			if (d >= 0 && (!loc || loc[d] >= 0))
+				g->adj[k++] = loc ? loc[d] : d;
+		}
+	}
 	return FV_OK;
 }
 
 #ifdef FV_HAVE_METIS
-static fv_err_t part_metis(const fv_mesh_t *m, int n_blocks, unsigned seed, int32_t *part)
+static fv_err_t part_metis(const fv_mesh_t *m, const int32_t *loc, fv_idx_t n_sel, int n_blocks, unsigned seed,
+			   const double *frac, int32_t *part)
 {
 	_Static_assert(sizeof(idx_t) == sizeof(int32_t), "METIS must be built with 32-bit idx_t");
 	dual_graph_t g;
 	idx_t nvtxs, ncon = 1, nparts = n_blocks, objval = 0;
 	idx_t options[METIS_NOPTIONS];
+	real_t *tpwgts = NULL;
 	int rc;
-	FV_CALL(build_graph(m, &g));
+	if (frac) {
+		FV_CALL(fv_malloc(&tpwgts, (size_t)n_blocks, sizeof *tpwgts, "METIS target weights"));
+		for (int b = 0; b < n_blocks; b++)
+			tpwgts[b] = (real_t)frac[b];
+	}
+	if (build_graph(m, loc, n_sel, &g) != FV_OK) {
+		free(tpwgts);
+		return fv_error_trace(FV_ERR_MEM, __FILE__, __LINE__);
+	}
 	nvtxs = g.n;
 	METIS_SetDefaultOptions(options);
 	options[METIS_OPTION_NUMBERING] = 0;
 	/* METIS wants a non-negative seed; keep it reproducible from ours */
 	options[METIS_OPTION_SEED] = (idx_t)(seed & 0x7fffffffu);
-	rc = METIS_PartGraphKway(&nvtxs, &ncon, g.xadj, g.adj, NULL, NULL, NULL, &nparts, NULL, NULL, options,
+	rc = METIS_PartGraphKway(&nvtxs, &ncon, g.xadj, g.adj, NULL, NULL, NULL, &nparts, tpwgts, NULL, options,
 				 &objval, part);
 	free_graph(&g);
+	free(tpwgts);
 	FV_CHECK(rc == METIS_OK, rc == METIS_ERROR_MEMORY ? FV_ERR_MEM : FV_ERR_RUNTIME,
 		 "%s: METIS_PartGraphKway into %d blocks failed (%s)", m->source, n_blocks,
 		 rc == METIS_ERROR_MEMORY ? "out of memory" : rc == METIS_ERROR_INPUT ? "bad input" : "error");
@@ -91,21 +113,37 @@ static fv_err_t to_scotch(const int32_t *src, size_t n, SCOTCH_Num **dst, const 
 }
 
 /* Partition with the default strategy and the 3 % tolerance METIS uses by
- * default; returns Scotch's status. */
-static int map_scotch(SCOTCH_Graph *graph, int n_blocks, SCOTCH_Num *ptab)
+ * default; with target fractions, onto a weighted complete graph whose
+ * vertex weights are the fractions (in millionths); returns Scotch's
+ * status. */
+static int map_scotch(SCOTCH_Graph *graph, int n_blocks, const double *frac, SCOTCH_Num *ptab)
 {
 	SCOTCH_Strat strat;
 	int rc = 1;
 	SCOTCH_stratInit(&strat);
-	if (SCOTCH_stratGraphMapBuild(&strat, SCOTCH_STRATDEFAULT, n_blocks, 0.03) == 0)
-		rc = SCOTCH_graphPart(graph, n_blocks, &strat, ptab);
+	if (SCOTCH_stratGraphMapBuild(&strat, SCOTCH_STRATDEFAULT, n_blocks, 0.03) == 0) {
+		if (!frac) {
+			rc = SCOTCH_graphPart(graph, n_blocks, &strat, ptab);
+		} else {
+			SCOTCH_Arch arch;
+			SCOTCH_Num *velo = malloc((size_t)n_blocks * sizeof *velo);
+			if (velo && SCOTCH_archInit(&arch) == 0) {
+				for (int b = 0; b < n_blocks; b++)
+					velo[b] = (SCOTCH_Num)(frac[b] * 1e6 + 0.5) > 0 ? (SCOTCH_Num)(frac[b] * 1e6 + 0.5) : 1;
+				if (SCOTCH_archCmpltw(&arch, (SCOTCH_Num)n_blocks, velo) == 0)
+					rc = SCOTCH_graphMap(graph, &arch, &strat, ptab);
+				SCOTCH_archExit(&arch);
+			}
+			free(velo);
+		}
+	}
 	SCOTCH_stratExit(&strat);
 	return rc;
 }
 
 /* Partitions base into ptab, reproducibly for a given seed; returns
  * Scotch's status. */
-static int scotch_part_seeded(SCOTCH_Graph *base, int n_blocks, unsigned seed, SCOTCH_Num *ptab)
+static int scotch_part_seeded(SCOTCH_Graph *base, int n_blocks, unsigned seed, const double *frac, SCOTCH_Num *ptab)
 {
 #if SCOTCH_VERSION >= 7
 	/* Scotch 7 partitions with threads by default, which is not
@@ -121,7 +159,7 @@ static int scotch_part_seeded(SCOTCH_Graph *base, int n_blocks, unsigned seed, S
 	    SCOTCH_contextRandomClone(&ctx) == 0 && SCOTCH_graphInit(&graph) == 0) {
 		SCOTCH_contextRandomSeed(&ctx, (SCOTCH_Num)seed);
 		if (SCOTCH_contextBindGraph(&ctx, base, &graph) == 0)
-			rc = map_scotch(&graph, n_blocks, ptab);
+			rc = map_scotch(&graph, n_blocks, frac, ptab);
 		SCOTCH_graphExit(&graph);
 	}
 	SCOTCH_contextExit(&ctx);
@@ -130,11 +168,12 @@ static int scotch_part_seeded(SCOTCH_Graph *base, int n_blocks, unsigned seed, S
 	/* older Scotch runs on one thread: reseeding its generator suffices */
 	SCOTCH_randomSeed((SCOTCH_Num)seed);
 	SCOTCH_randomReset();
-	return map_scotch(base, n_blocks, ptab);
+	return map_scotch(base, n_blocks, frac, ptab);
 #endif
 }
 
-static fv_err_t part_scotch(const fv_mesh_t *m, int n_blocks, unsigned seed, int32_t *part)
+static fv_err_t part_scotch(const fv_mesh_t *m, const int32_t *loc, fv_idx_t n_sel, int n_blocks, unsigned seed,
+			    const double *frac, int32_t *part)
 {
 	dual_graph_t g;
 	SCOTCH_Num *vert = NULL, *edge = NULL, *ptab = NULL;
@@ -142,13 +181,13 @@ static fv_err_t part_scotch(const fv_mesh_t *m, int n_blocks, unsigned seed, int
 	fv_err_t err = FV_OK;
 	int rc = 1;
 
-	FV_CALL(build_graph(m, &g));
+	FV_CALL(build_graph(m, loc, n_sel, &g));
 	FV_CALL_GOTO(err, done, to_scotch(g.xadj, (size_t)g.n + 1, &vert, "Scotch graph offsets"));
 	FV_CALL_GOTO(err, done, to_scotch(g.adj, (size_t)g.xadj[g.n], &edge, "Scotch graph edges"));
 	FV_CALL_GOTO(err, done, fv_malloc(&ptab, (size_t)g.n + 1, sizeof *ptab, "Scotch partition"));
 	if (SCOTCH_graphInit(&base) == 0) {
 		if (SCOTCH_graphBuild(&base, 0, g.n, vert, NULL, NULL, NULL, g.xadj[g.n], edge, NULL) == 0)
-			rc = scotch_part_seeded(&base, n_blocks, seed, ptab);
+			rc = scotch_part_seeded(&base, n_blocks, seed, frac, ptab);
 		SCOTCH_graphExit(&base);
 	}
 	if (rc != 0) {
@@ -166,12 +205,97 @@ done:
 }
 #endif
 
-static void part_linear(fv_idx_t n_cells, int n_blocks, int32_t *part)
+static void part_linear(fv_idx_t n_cells, int n_blocks, const double *frac, int32_t *part)
 {
 	/* cell c goes to floor(c B / n): sizes differ by at most one and are
 	 * all >= 1 when B <= n */
-	for (fv_idx_t c = 0; c < n_cells; c++)
-		part[c] = (int32_t)((int64_t)c * n_blocks / n_cells);
+	if (!frac) {
+		for (fv_idx_t c = 0; c < n_cells; c++)
+			part[c] = (int32_t)((int64_t)c * n_blocks / n_cells);
+		return;
+	}
+	/* block b ends at the rounded cumulative fraction of its predecessors
+	 * and itself */
+	double cum = 0;
+	fv_idx_t c = 0;
+	for (int b = 0; b < n_blocks; b++) {
+		cum += frac[b];
+		fv_idx_t end = b == n_blocks - 1 ? n_cells : (fv_idx_t)(cum * (double)n_cells + 0.5);
+		for (; c < end && c < n_cells; c++)
+			part[c] = b;
+	}
+}
+
+/* METIS or Scotch on the cells of loc (all when NULL) into n_blocks. */
+static fv_err_t part_graph(const fv_mesh_t *m, fv_partitioner_t method, const int32_t *loc, fv_idx_t n_sel,
+			   int n_blocks, unsigned seed, const double *frac, int32_t *part)
+{
+#ifdef FV_HAVE_METIS
+	if (method == FV_PART_METIS)
+		return part_metis(m, loc, n_sel, n_blocks, seed, frac, part);
+#endif
+#ifdef FV_HAVE_SCOTCH
+	if (method == FV_PART_SCOTCH)
+		return part_scotch(m, loc, n_sel, n_blocks, seed, frac, part);
+#endif
+	(void)m, (void)loc, (void)n_sel, (void)n_blocks, (void)seed, (void)frac, (void)part;
+	return FV_ERROR(FV_ERR_ARG, "partitioner %d not available", (int)method);
+}
+
+/* Two levels: the cells into the groups (each the sum of its blocks'
+ * shares), then each group's cells into its blocks, so that the boundary
+ * between two groups is the cut of the first level only (the GPU block
+ * against one CPU region, not against every CPU block). */
+static fv_err_t part_grouped(const fv_mesh_t *m, fv_partitioner_t method, int n_blocks, unsigned seed,
+			     const double *frac, const int *group, int32_t *part)
+{
+	int ng = 0;
+	double *gfrac = NULL, *lfrac = NULL;
+	int32_t *gpart = NULL, *loc = NULL, *lpart = NULL;
+	int *bk = NULL;
+	fv_err_t err = FV_OK;
+	for (int b = 0; b < n_blocks; b++)
+		ng = group[b] + 1 > ng ? group[b] + 1 : ng;
+	FV_CALL_GOTO(err, out, fv_calloc(&gfrac, (size_t)ng, sizeof *gfrac, "group shares"));
+	FV_CALL_GOTO(err, out, fv_malloc(&lfrac, (size_t)n_blocks, sizeof *lfrac, "block shares"));
+	FV_CALL_GOTO(err, out, fv_malloc(&bk, (size_t)n_blocks, sizeof *bk, "group blocks"));
+	FV_CALL_GOTO(err, out, fv_malloc(&gpart, (size_t)m->n_cells, sizeof *gpart, "group of cell"));
+	FV_CALL_GOTO(err, out, fv_malloc(&loc, (size_t)m->n_cells, sizeof *loc, "group cell index"));
+	FV_CALL_GOTO(err, out, fv_malloc(&lpart, (size_t)m->n_cells, sizeof *lpart, "group partition"));
+	for (int b = 0; b < n_blocks; b++)
+		gfrac[group[b]] += frac ? frac[b] : 1.0 / n_blocks;
+	if (ng > 1)
+		FV_CALL_GOTO(err, out, part_graph(m, method, NULL, 0, ng, seed, gfrac, gpart));
+	else
+		memset(gpart, 0, (size_t)m->n_cells * sizeof *gpart);
+	for (int k = 0; k < ng; k++) {
+		int nbk = 0;
+		fv_idx_t n = 0;
+		for (int b = 0; b < n_blocks; b++)
+			if (group[b] == k) {
+				lfrac[nbk] = (frac ? frac[b] : 1.0 / n_blocks) / gfrac[k];
+				bk[nbk++] = b;
+			}
+		for (fv_idx_t c = 0; c < m->n_cells; c++)
+			loc[c] = gpart[c] == k ? (int32_t)n++ : -1;
+		if (nbk == 0 || n == 0)
+			continue; /* an empty group: fill_empty_blocks gives its blocks a cell */
+		if (nbk == 1 || n < nbk)
+			memset(lpart, 0, (size_t)n * sizeof *lpart);
+		else
+			FV_CALL_GOTO(err, out, part_graph(m, method, loc, n, nbk, seed, lfrac, lpart));
+		for (fv_idx_t c = 0; c < m->n_cells; c++)
+			if (loc[c] >= 0)
+				part[c] = bk[lpart[loc[c]]];
+	}
+out:
+	free(gfrac);
+	free(lfrac);
+	free(bk);
+	free(gpart);
+	free(loc);
+	free(lpart);
+	return err;
 }
 
 /* Partitioners may leave a block empty on tiny meshes (METIS does). Each
@@ -197,14 +321,19 @@ static void fill_empty_blocks(fv_idx_t n_cells, int n_blocks, int32_t *part, fv_
 	}
 }
 
-static void partition_stats(const fv_mesh_t *m, int n_blocks, const int32_t *part, const fv_idx_t *count,
-			    fv_partition_stats_t *st)
+static void partition_stats(const fv_mesh_t *m, int n_blocks, const double *frac, const int32_t *part,
+			    const fv_idx_t *count, fv_partition_stats_t *st)
 {
 	fv_idx_t lo = count[0], hi = count[0];
 	int64_t cut = 0;
+	double imb = 0;
 	for (int b = 1; b < n_blocks; b++) {
 		lo = count[b] < lo ? count[b] : lo;
 		hi = count[b] > hi ? count[b] : hi;
+	}
+	for (int b = 0; frac && b < n_blocks; b++) {
+		double target = frac[b] * (double)m->n_cells;
+		imb = (double)count[b] / target > imb ? (double)count[b] / target : imb;
 	}
 	for (fv_idx_t f = m->n_bfaces; f < m->n_faces; f++)
 		cut += part[m->face_cell[2 * (size_t)f]] != part[m->face_cell[2 * (size_t)f + 1]];
@@ -212,7 +341,7 @@ static void partition_stats(const fv_mesh_t *m, int n_blocks, const int32_t *par
 	st->edge_cut = cut;
 	st->min_cells = lo;
 	st->max_cells = hi;
-	st->imbalance = (double)hi * n_blocks / (double)m->n_cells;
+	st->imbalance = frac ? imb : (double)hi * n_blocks / (double)m->n_cells;
 }
 
 static const char *method_name(fv_partitioner_t method)
@@ -228,7 +357,15 @@ static const char *method_name(fv_partitioner_t method)
 fv_err_t fv_partition_cells(const fv_mesh_t *m, int n_blocks, fv_partitioner_t method, unsigned seed,
 			    int32_t *block_of_cell, fv_partition_stats_t *stats)
 {
+	return fv_partition_cells_weighted(m, n_blocks, method, seed, NULL, NULL, block_of_cell, stats);
+}
+
+fv_err_t fv_partition_cells_weighted(const fv_mesh_t *m, int n_blocks, fv_partitioner_t method, unsigned seed,
+				     const double *weights, const int *groups, int32_t *block_of_cell,
+				     fv_partition_stats_t *stats)
+{
 	fv_idx_t *count;
+	double *frac = NULL;
 	fv_err_t err = FV_OK;
 
 	FV_CHECK(m && block_of_cell, FV_ERR_ARG, "fv_partition_cells: null argument");
@@ -248,21 +385,30 @@ fv_err_t fv_partition_cells(const fv_mesh_t *m, int n_blocks, fv_partitioner_t m
 		 "partitioner 'scotch' not available: reconfigure with --with-scotch");
 #endif
 
+	if (weights) {
+		double sum = 0;
+		for (int b = 0; b < n_blocks; b++) {
+			FV_CHECK(weights[b] > 0 && weights[b] < HUGE_VAL, FV_ERR_ARG,
+				 "%s: block %d has weight %g (weights must be positive)", m->source, b, weights[b]);
+			sum += weights[b];
+		}
+		FV_CALL(fv_malloc(&frac, (size_t)n_blocks, sizeof *frac, "block fractions"));
+		for (int b = 0; b < n_blocks; b++)
+			frac[b] = weights[b] / sum;
+	}
+
 	if (n_blocks == 1)
 		memset(block_of_cell, 0, (size_t)m->n_cells * sizeof *block_of_cell);
 	else if (method == FV_PART_LINEAR)
-		part_linear(m->n_cells, n_blocks, block_of_cell);
-#ifdef FV_HAVE_METIS
-	else if (method == FV_PART_METIS)
-		FV_CALL(part_metis(m, n_blocks, seed, block_of_cell));
-#endif
-#ifdef FV_HAVE_SCOTCH
-	else if (method == FV_PART_SCOTCH)
-		FV_CALL(part_scotch(m, n_blocks, seed, block_of_cell));
-#endif
-	(void)seed;
-
-	FV_CALL(fv_calloc(&count, (size_t)n_blocks, sizeof *count, "block sizes"));
+		part_linear(m->n_cells, n_blocks, frac, block_of_cell);
+	else if (groups)
+		err = part_grouped(m, method, n_blocks, seed, frac, groups, block_of_cell);
+	else
+		err = part_graph(m, method, NULL, 0, n_blocks, seed, frac, block_of_cell);
+	if (err != FV_OK || fv_calloc(&count, (size_t)n_blocks, sizeof *count, "block sizes") != FV_OK) {
+		free(frac);
+		return fv_error_trace(err != FV_OK ? err : FV_ERR_MEM, __FILE__, __LINE__);
+	}
 	for (fv_idx_t c = 0; c < m->n_cells; c++) {
 		if (block_of_cell[c] < 0 || block_of_cell[c] >= n_blocks) {
 			err = FV_ERROR(FV_ERR_RUNTIME, "%s: partitioner '%s' put cell %d in block %d of %d",
@@ -274,8 +420,9 @@ fv_err_t fv_partition_cells(const fv_mesh_t *m, int n_blocks, fv_partitioner_t m
 	if (err == FV_OK) {
 		fill_empty_blocks(m->n_cells, n_blocks, block_of_cell, count);
 		if (stats)
-			partition_stats(m, n_blocks, block_of_cell, count, stats);
+			partition_stats(m, n_blocks, frac, block_of_cell, count, stats);
 	}
 	free(count);
+	free(frac);
 	return err;
 }

@@ -79,7 +79,14 @@ int fv_runtime_rank(void)
 
 int fv_runtime_nranks(void)
 {
-	return n_ranks;
+	if (mpi_up)
+		return n_ranks;
+	/* before start-up (StarPU and MPI start once the mesh is read, and an
+	 * error before that names the launcher's rank and size) */
+	const char *v = fv_ranks_wanted() ? getenv("OMPI_COMM_WORLD_SIZE") : NULL;
+	if (fv_ranks_wanted() && !v)
+		v = getenv("PMI_SIZE");
+	return v && atoi(v) > 1 ? atoi(v) : n_ranks;
 }
 
 fv_err_t fv_ranks_start(struct starpu_conf *conf)
@@ -235,6 +242,11 @@ fv_err_t fv_runtime_agree(long long value, const char *what)
 
 void fv_runtime_fail(const char *msg)
 {
+	/* before start-up (the mesh is read before StarPU and MPI start) the
+	 * command's error report names the rank, and the launcher stops the
+	 * other ranks when this one exits with an error */
+	if (!mpi_up)
+		return;
 	fprintf(stderr, "fvstar: error (rank %d of %d): %s\n", fv_runtime_rank(), n_ranks, msg);
 	fflush(stderr);
 #ifdef FV_HAVE_MPI

@@ -47,6 +47,7 @@ void fv_runtime_opts_default(fv_runtime_opts_t *o)
 	o->ncpu = -1;
 	o->ncuda = -1;
 	o->verbose = 0;
+	o->gpu_speed = 0;
 }
 
 /* mkdir -p of a directory that must end up writable. */
@@ -204,10 +205,22 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 	runtime_up = 1;
 	if (verbose && fv_runtime_rank() == 0) {
 		int nc, ng;
+		char only[512] = "";
 		fv_runtime_workers(&nc, &ng);
+		if (gpu_only_default && ng > 0) {
+			/* what the idle cores could give at best: their share of the
+			 * combined speed, one core left to drive each GPU */
+			char src[160];
+			long cores = sysconf(_SC_NPROCESSORS_ONLN) - ng;
+			double s = fv_runtime_gpu_speed(o ? o->gpu_speed : 0, src, sizeof src);
+			cores = cores > 0 ? cores : 0;
+			snprintf(only, sizeof only,
+				 " (GPU only: the %ld other cores would add %.1f%% at most, one GPU being worth %.4g "
+				 "CPU workers (%s); runtime.ncpu = N adds N CPU workers)",
+				 cores, 100.0 * (double)cores / (s * ng), s, src);
+		}
 		fprintf(stderr, "fvstar: %s%d CPU + %d CUDA workers%s; scheduler %s (%s)\n",
-			fv_runtime_nranks() > 1 ? "per rank, " : "", nc, ng,
-			gpu_only_default ? " (a GPU is there: GPU only; runtime.ncpu = N adds N CPU workers)" : "",
+			fv_runtime_nranks() > 1 ? "per rank, " : "", nc, ng, only,
 			fv_runtime_sched_name(), why);
 	}
 	return FV_OK;
@@ -243,6 +256,8 @@ int fv_runtime_block_worker(int block, int pin)
 {
 	int ncpu, ncuda, ids[STARPU_NMAXWORKERS];
 	fv_runtime_workers(&ncpu, &ncuda);
+	if (pin && fv_runtime_balance_worker(block) >= 0)
+		return fv_runtime_balance_worker(block);
 	if (!pin || ncpu != 0 || ncuda < 2)
 		return -1;
 	starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, ids, ncuda);

@@ -31,13 +31,14 @@ for v in lusgs point; do
 			for w in cpu gpu mixed; do
 				[ $w = mixed ] && [ "$n" = 1 ] && continue
 				case $w in
-				cpu) export STARPU_NCPU=2 STARPU_NCUDA=0 sched=${STARPU_SCHED:-lws} ;;
-				gpu) export STARPU_NCPU=0 STARPU_NCUDA=1 sched=${STARPU_SCHED:-lws} ;;
-				mixed) export STARPU_NCPU=2 STARPU_NCUDA=1 sched=dmdas ;;
+				cpu) export STARPU_NCPU=2 STARPU_NCUDA=0 sched=${STARPU_SCHED:-lws} FV_BALANCE=speed ;;
+				gpu) export STARPU_NCPU=0 STARPU_NCUDA=1 sched=${STARPU_SCHED:-lws} FV_BALANCE=speed ;;
+				# equal blocks: a block's group tasks on either kind of worker
+				mixed) export STARPU_NCPU=2 STARPU_NCUDA=1 sched=dmdas FV_BALANCE=equal ;;
 				esac
 				# shellcheck disable=SC2086
 				STARPU_SCHED=$sched "$fv" run "$tmp/wedge.cfg" output.dir="$tmp/$v-$nb-$n-$w" \
-					numerics.implicit=$v numerics.iterations=$n numerics.sweeps=$sw partition.blocks=$nb \
+					numerics.implicit=$v numerics.iterations=$n numerics.sweeps=$sw partition.blocks=$nb runtime.balance=$FV_BALANCE \
 					$IMP 2>"$tmp/err" || { echo "FAIL: $v, $nb blocks, $n iterations on $w"; cat "$tmp/err"
 					fails=$((fails + 1)); }
 			done

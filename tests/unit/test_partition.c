@@ -150,6 +150,94 @@ static void test_partition_methods(void **state)
 	}
 }
 
+/* Target weights: speeds 1:3 give blocks of 25% and 75% of the cells
+ * within the partitioners' 3% imbalance (plus a cell); 1:1:2:4 as
+ * 12.5/12.5/25/50%; equal weights of linear give the unweighted ranges. */
+static void test_partition_weighted(void **state)
+{
+	static const double w13[] = {1, 3}, w1124[] = {1, 1, 2, 4}, w11[] = {5, 5};
+	fv_mesh_t m;
+	(void)state;
+	gen_tet(&m);
+	int32_t *part = malloc(m.n_cells * sizeof *part), *plain = malloc(m.n_cells * sizeof *plain);
+	for (int i = 0; i < N_METHODS; i++) {
+		const double *ws[] = {w13, w1124};
+		const int nbs[] = {2, 4};
+		for (int k = 0; k < 2; k++) {
+			fv_partition_stats_t st;
+			double sum = 0;
+			fv_idx_t count[4] = {0};
+			FV_ASSERT_OK(fv_partition_cells_weighted(&m, nbs[k], methods[i], 5, ws[k], NULL, part, &st));
+			for (int b = 0; b < nbs[k]; b++)
+				sum += ws[k][b];
+			for (fv_idx_t c = 0; c < m.n_cells; c++) {
+				assert_true(part[c] >= 0 && part[c] < nbs[k]);
+				count[part[c]]++;
+			}
+			for (int b = 0; b < nbs[k]; b++) {
+				double share = (double)count[b] / m.n_cells, want = ws[k][b] / sum;
+				print_message("%s method %d weights %d blocks: block %d %.2f%% (target %.2f%%)\n", m.source,
+					      (int)methods[i], nbs[k], b, 100 * share, 100 * want);
+				assert_true(share <= want * 1.03 + 1.0 / m.n_cells);
+				assert_true(st.imbalance <= 1.03 + 1.0 / (want * m.n_cells));
+			}
+			assert_int_equal(st.edge_cut, brute_cut(&m, part));
+		}
+		FV_ASSERT_OK(fv_partition_cells(&m, 2, methods[i], 5, plain, NULL));
+		if (methods[i] == FV_PART_LINEAR) {
+			FV_ASSERT_OK(fv_partition_cells_weighted(&m, 2, methods[i], 5, w11, NULL, part, NULL));
+			assert_memory_equal(part, plain, m.n_cells * sizeof *part);
+		}
+	}
+	FV_ASSERT_ERR(fv_partition_cells_weighted(&m, 2, FV_PART_LINEAR, 5, (const double[]){1, 0}, NULL, part, NULL),
+		      FV_ERR_ARG, "weight");
+	free(part);
+	free(plain);
+	fv_mesh_free(&m);
+}
+
+/* Faces between a cell of group-0 blocks and a cell of the others. */
+static int64_t group_cut(const fv_mesh_t *m, const int32_t *part, const int *group)
+{
+	int64_t cut = 0;
+	for (fv_idx_t f = m->n_bfaces; f < m->n_faces; f++)
+		cut += group[part[m->face_cell[2 * (size_t)f]]] != group[part[m->face_cell[2 * (size_t)f + 1]]];
+	return cut;
+}
+
+/* Groups: one GPU block of 80% and 4 CPU blocks of 5%: the shares hold
+ * (3% + a cell), and the GPU block meets the CPU blocks along a shorter
+ * cut than k-way with the same weights gives (the CPU blocks are cut
+ * from one region; METIS here: 296 faces against 347). */
+static void test_partition_grouped(void **state)
+{
+	static const double w[] = {80, 5, 5, 5, 5};
+	static const int group[] = {0, 1, 1, 1, 1};
+	fv_mesh_t m;
+	(void)state;
+	gen(&m, FV_GEN_TET, 14, 14, 14, 0.1);
+	int32_t *part = malloc(m.n_cells * sizeof *part), *flat = malloc(m.n_cells * sizeof *flat);
+	for (int i = 0; i < N_METHODS; i++) {
+		fv_partition_stats_t st;
+		fv_idx_t count[5] = {0};
+		FV_ASSERT_OK(fv_partition_cells_weighted(&m, 5, methods[i], 3, w, group, part, &st));
+		FV_ASSERT_OK(fv_partition_cells_weighted(&m, 5, methods[i], 3, w, NULL, flat, NULL));
+		for (fv_idx_t c = 0; c < m.n_cells; c++)
+			count[part[c]]++;
+		for (int b = 0; b < 5; b++)
+			assert_true(count[b] <= w[b] / 100 * m.n_cells * 1.03 + 2 && count[b] >= w[b] / 100 * m.n_cells * 0.9);
+		assert_int_equal(st.edge_cut, brute_cut(&m, part));
+		print_message("%s method %d: GPU/CPU cut %lld grouped, %lld k-way; total cut %lld\n", m.source,
+			      (int)methods[i], (long long)group_cut(&m, part, group), (long long)group_cut(&m, flat, group),
+			      (long long)st.edge_cut);
+		if (methods[i] == FV_PART_METIS) /* Scotch here: 334 against 340, too close to hold everywhere */
+			assert_true(group_cut(&m, part, group) <= group_cut(&m, flat, group));
+	}
+	free(part);
+	free(flat);
+	fv_mesh_free(&m);
+}
+
 /* As many blocks as cells: every block must still get a cell. */
 static void test_partition_tiny(void **state)
 {
@@ -963,6 +1051,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_partition_methods),
 		cmocka_unit_test(test_partition_tiny),
+		cmocka_unit_test(test_partition_weighted),
+		cmocka_unit_test(test_partition_grouped),
 		cmocka_unit_test(test_partition_errors),
 		cmocka_unit_test(test_renumber),
 		cmocka_unit_test(test_renumber_empty_block),

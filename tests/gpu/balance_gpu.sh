@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Speed-weighted blocks on CPU and CUDA workers (runtime.balance = speed):
+# 1 GPU + 2 CPU workers with runtime.gpu_speed = 10 give one GPU block of
+# 10/12 of the cells and two CPU blocks of 1/12 (within METIS's 3%), the
+# start line says so, and the results equal those of the CPU workers alone
+# to round-off (1e-12 of each quantity's largest value); with the default
+# speed (the history models, else 640) the GPU block holds speed / (speed +
+# 2) of the cells. Exit 77 (SKIP) where there is no CUDA worker.
+. "$top_srcdir/tests/cli/lib.sh"
+[ "$(cuda_workers)" -gt 0 ] || { echo "no CUDA worker: SKIP"; exit 77; }
+wedge_case
+run() { # dir, NCPU, NCUDA, args...
+	d=$1 nc=$2 ng=$3; shift 3
+	STARPU_NCPU=$nc STARPU_NCUDA=$ng "$fv" run "$tmp/w.cfg" output.dir="$tmp/$d" numerics.iterations=30 \
+		output.progress_every=0 output.vtu=no numerics.flux_sum=gather "$@" >/dev/null 2>"$tmp/$d.err" ||
+		{ fail "$d: $(tail -1 "$tmp/$d.err")"; return 1; }
+}
+run cpu 2 0 partition.blocks=2
+if run mixed 2 1 partition.blocks=0 runtime.gpu_speed=10; then
+	grep "CPU+GPU, runtime.balance = speed" "$tmp/mixed.err" || fail "no CPU+GPU start line"
+	"$py" - "$tmp/mixed/summary.json" <<'PY' || fail "blocks not 10/12, 1/12, 1/12"
+import json, sys
+c = json.load(open(sys.argv[1]))["partition"]["block_cells"]
+n = sum(c)
+print("blocks: " + ", ".join("%.2f%%" % (100.0 * x / n) for x in c))
+want = [10 / 12, 1 / 12, 1 / 12]
+sys.exit(0 if len(c) == 3 and all(x <= w * n * 1.03 + 1 and x >= w * n * 0.9 for x, w in zip(c, want)) else 1)
+PY
+	"$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/cpu" "$tmp/mixed" "CPU+GPU speed-weighted vs CPU" \
+		"$(tol 1e-12)" || fails=$((fails + 1))
+fi
+if run default 2 1 partition.blocks=0; then
+	# the speed the start line names (the models of this STARPU_HOME, or
+	# 640): the GPU block holds speed / (speed + 2) of the cells
+	line=$(grep "CPU+GPU, runtime.balance = speed" "$tmp/default.err") || fail "default: no CPU+GPU start line"
+	echo "$line"
+	speed=$(echo "$line" | sed -n 's/.*one GPU = \([0-9.e+]*\) CPU workers.*/\1/p')
+	"$py" - "$tmp/default/summary.json" "${speed:-0}" <<'PY' || fail "default speed: the GPU block is not speed / (speed + 2)"
+import json, sys
+c = json.load(open(sys.argv[1]))["partition"]["block_cells"]
+s = float(sys.argv[2])
+want = s / (s + 2) * sum(c)
+print("GPU block %d cells of %d, %.0f wanted (one GPU = %g CPU workers)" % (c[0], sum(c), want, s))
+sys.exit(0 if s > 0 and len(c) == 3 and abs(c[0] - want) <= 0.03 * want + 2 else 1)
+PY
+fi
+finish
