@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Speed-weighted blocks on CPU and CUDA workers (runtime.balance = speed):
 # 1 GPU + 2 CPU workers with runtime.gpu_speed = 10 give one GPU block of
-# 10/12 of the cells and two CPU blocks of 1/12 (within METIS's 3%), the
+# 10/12 of the cells and two CPU blocks of 1/12 (within 6%: METIS's 3% at
+# each of the two cuts, GPU/CPU region then CPU blocks; measured 83.0%,
+# 8.66%, 8.32% on an H200), the
 # start line says so, and the results equal those of the CPU workers alone
 # to round-off (1e-12 of each quantity's largest value); with the default
 # speed (the history models, else 640) the GPU block holds speed / (speed +
@@ -25,7 +27,7 @@ c = json.load(open(sys.argv[1]))["partition"]["block_cells"]
 n = sum(c)
 print("blocks: " + ", ".join("%.2f%%" % (100.0 * x / n) for x in c))
 want = [10 / 12, 1 / 12, 1 / 12]
-sys.exit(0 if len(c) == 3 and all(x <= w * n * 1.03 + 1 and x >= w * n * 0.9 for x, w in zip(c, want)) else 1)
+sys.exit(0 if len(c) == 3 and all(x <= w * n * 1.06 + 1 and x >= w * n * 0.9 for x, w in zip(c, want)) else 1)
 PY
 	"$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/cpu" "$tmp/mixed" "CPU+GPU speed-weighted vs CPU" \
 		"$(tol 1e-12)" || fails=$((fails + 1))

@@ -15,7 +15,9 @@
 # cbrt(eps): round-off differences of that flux grow by eps^-1/3; walls,
 # symmetry and outflow are exact). A CPU build with FMA contraction (-mfma
 # -ffp-contract=fast) against the plain one differs by 8e-16 after one
-# iteration and 2.5e-15 after 20, both variants.
+# iteration and 2.5e-15 after 20, both variants. Point-implicit stores its
+# operator in single precision: after 20 iterations 1e-8 (measured 9.3e-10
+# for 1 block CPU vs CPU+GPU on an H200, 2026-11-25; 4e-16 after one).
 # Residual histories to 1e-8. Then the 20 iterations with CPU and GPU
 # workers together under dmdas (a block's group tasks on either). Exit 77
 # (SKIP) where there is no CUDA worker.
@@ -44,6 +46,10 @@ for v in lusgs point; do
 			done
 			tol=1e-12 htol=1e-8
 			[ $v = point ] && tol=1e-11
+			# the stored operator is single precision: after 20 iterations a
+			# block rounded to the other float on the GPU (FMA contraction
+			# in the double sums before rounding) shows at 1e-9
+			[ $v = point ] && [ "$n" != 1 ] && tol=1e-8
 			[ "$n" = 1 ] && htol=none # one row: columns at round-off level (rho w) compare noise
 			for w in gpu mixed; do
 				[ -f "$tmp/$v-$nb-$n-$w/restart.bin" ] || continue
