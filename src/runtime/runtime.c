@@ -129,6 +129,17 @@ static void place_rank(struct starpu_conf *conf, const fv_runtime_opts_t *o)
 		if (conf->ncpus < 0 && !getenv("STARPU_NCPU"))
 			conf->ncpus = (int)c - 1; /* the last core: StarPU-MPI's thread */
 	}
+	/* CPU workers asked for on every core of a rank leave none for
+	 * StarPU-MPI's progress thread, which then waits for a time slice to
+	 * move each halo: 2 ranks x 8 workers on 16 cores ran 35x slower than
+	 * 2 x 7 (bench/results/2026-11-25-ranks-balance-gpu.md) */
+	int asked = conf->ncpus >= 0 ? conf->ncpus : getenv("STARPU_NCPU") ? atoi(getenv("STARPU_NCPU")) : -1;
+	if (l == 0 && cores / L >= 2 && asked >= cores / L)
+		fprintf(stderr,
+			"fvstar: warning: %d ranks on this node with %d CPU workers each on %ld cores leave no core for "
+			"StarPU-MPI's progress thread, which makes every halo wait (measured 35x slower); ask for %ld "
+			"workers per rank at most\n",
+			L, asked, cores, cores / L - 1);
 }
 
 fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
