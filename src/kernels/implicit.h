@@ -67,7 +67,7 @@
 
 #define FV_BLOCK 25
 #define FV_OP_W 8
-/* The stored operator is fv_op_t (task.h), single precision. */
+/* The stored operator is fv_op_t (kernels.h), single precision. */
 /* Values per position: max_faces the most faces of an owned cell. */
 FV_HD size_t fv_op_values(int implicit, int max_faces)
 {
@@ -113,14 +113,14 @@ FV_HD void fv_lu5_solve(const fv_real_t lu[25], fv_real_t x[5])
 	}
 }
 
-/* The cell across face k of owned cell c's face list (-1: boundary); with
- * the face's area vector pointing out of c. */
+/* The cell across face k of owned cell c's face list (-1: boundary). */
 FV_HD fv_idx_t fv_k_nbr(const fv_view_t *v, fv_idx_t c, fv_idx_t k)
 {
 	fv_idx_t f = v->cell_face[k], o = v->face_cell[2 * (size_t)f], nb = v->face_cell[2 * (size_t)f + 1];
 	return o == c ? nb : o;
 }
 
+/* The same, and the face's area vector pointing out of c. */
 FV_HD fv_idx_t fv_k_across(const fv_view_t *v, fv_idx_t c, fv_idx_t k, fv_real_t s[3])
 {
 	fv_k_face_vec(v->face_area, v->n_faces, v->cell_face[k], s);
