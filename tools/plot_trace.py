@@ -114,7 +114,9 @@ def read_paje(path):
     workers, nodes, starts, transfers = {}, {}, {}, []
     if not os.path.exists(path):
         return workers, nodes, transfers
-    link_types = {"F": "fetch", "PF": "prefetch", "IF": "idle fetch"}
+    # StarPU's data transfers between memory nodes, and StarPU-MPI's
+    # messages between ranks (several ranks: the merged trace)
+    link_types = {"F": "fetch", "PF": "prefetch", "IF": "idle fetch", "MPIL": "MPI message"}
     with open(path, errors="replace") as f:
         for line in f:
             if not line or line[0] == "%":
@@ -125,6 +127,8 @@ def read_paje(path):
                     workers[int(p[2][1:])] = p[5].strip('"')
                 elif p[3] == "Mm":
                     nodes[p[2]] = p[5].strip('"').replace("MEMMANAGER", "memory node ")
+                elif p[3] == "MPICt" and p[2].split("_")[0].isdigit():
+                    nodes[p[2]] = "rank %s (MPI)" % p[2].split("_")[0]
             elif len(p) >= 7 and p[0] in ("18", "23") and p[2] in link_types:
                 starts[p[6]] = (float(p[1]), p[2], p[5], p[4])
             elif len(p) >= 7 and p[0] in ("19", "24") and p[2] in link_types and p[6] in starts:
@@ -201,7 +205,7 @@ STAGE_COLOURS = {"flux": "#4c72b0", "gradient": "#55a868", "limiter": "#c44e52",
                  "update": "#ccb974", "diagonal": "#64b5cd", "sweep": "#e41a1c", "copy": "#eeeeee",
                  "other": "#dddddd"}
 BLOCK_COLOURS = ["#e41a1c", "#377eb8", "#4daf4a", "#984ea3", "#ff7f00", "#a65628", "#f781bf", "#999999"]
-TRANSFER_COLOURS = {"fetch": "#d62728", "prefetch": "#2ca02c", "idle fetch": "#9467bd"}
+TRANSFER_COLOURS = {"fetch": "#d62728", "prefetch": "#2ca02c", "idle fetch": "#9467bd", "MPI message": "#17becf"}
 
 
 def step_name(sub, implicit, sweeps):

@@ -74,6 +74,9 @@ done
 grep -q "every rank's file merged" "$tmp/tr.err" || fail "trace: no merge message"
 "$py" "$top_srcdir/tools/plot_trace.py" "$tmp/trace" >"$tmp/plot.txt" 2>&1 || fail "plot_trace.py on the 2-rank trace"
 grep -q "^rank 1, worker 0: " "$tmp/plot.txt" || fail "plot_trace.py: no row of rank 1: $(cat "$tmp/plot.txt")"
+# StarPU-MPI's messages between the ranks (paje.trace's MPIL links), which
+# the Gantt chart draws on a row per receiving rank
+grep -q "^transfers: [1-9]" "$tmp/plot.txt" || fail "plot_trace.py: no MPI message in the 2-rank trace: $(cat "$tmp/plot.txt")"
 
 # restarts: 2 ranks, then 3
 run_np 0 ref "$tmp/w.cfg" numerics.iterations=20 partition.blocks=4 output.vtu=no || fail "uninterrupted run"
