@@ -261,6 +261,24 @@ static void sol_values(int a, const fv_real_t *q, size_t nc, const fv_idx_t *cel
 	}
 }
 
+/* The appended data of every solution array for the nc cells at file
+ * positions 0 .. nc-1 (cell maps them to mesh cells of the N of q; NULL:
+ * the same), in chunks of the scratch buffer. */
+static void put_sol_arrays(fv_vtu_out_t *o, const fv_real_t *q, size_t N, const fv_idx_t *cell, size_t nc,
+			   double gamma)
+{
+	for (int a = 0; a < SOL_NARRAYS; a++) {
+		size_t ncomp = a == SOL_VELOCITY ? 3 : 1;
+		size_t per = FV_VTU_CHUNK / (ncomp * sizeof(double));
+		fv_vtu_put_block_size(o, nc * ncomp * sizeof(double));
+		for (size_t done = 0; done < nc && !o->err; done += per) {
+			size_t n = nc - done < per ? nc - done : per;
+			sol_values(a, q, N, cell, gamma, done, n, o->scratch);
+			fv_vtu_put(o, o->scratch, n * ncomp * sizeof(double));
+		}
+	}
+}
+
 static void write_solution(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_vtu_order_t *ord, const fv_real_t *q,
 			   double gamma, const int32_t *block)
 {
@@ -285,16 +303,7 @@ static void write_solution(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_vtu_ord
 	fv_vtu_geometry_tags(o, np, nc, nconn, &off);
 	fprintf(o->f, "    </Piece>\n  </UnstructuredGrid>\n  <AppendedData encoding=\"raw\">\n   _");
 
-	for (int a = 0; a < SOL_NARRAYS; a++) {
-		size_t ncomp = a == SOL_VELOCITY ? 3 : 1;
-		size_t per = FV_VTU_CHUNK / (ncomp * sizeof(double));
-		fv_vtu_put_block_size(o, nc * ncomp * sizeof(double));
-		for (size_t done = 0; done < nc && !o->err; done += per) {
-			size_t n = nc - done < per ? nc - done : per;
-			sol_values(a, q, nc, ord->cell, gamma, done, n, o->scratch);
-			fv_vtu_put(o, o->scratch, n * ncomp * sizeof(double));
-		}
-	}
+	put_sol_arrays(o, q, nc, ord->cell, nc, gamma);
 	if (block) {
 		size_t per = FV_VTU_CHUNK / sizeof(int32_t);
 		int32_t *s = o->scratch;
@@ -401,16 +410,7 @@ static void write_piece(fv_vtu_out_t *o, const fv_mesh_t *m, const sol_piece_t *
 	fprintf(o->f, "      </CellData>\n");
 	fv_vtu_geometry_tags(o, np, nc, pc->nconn, &off);
 	fprintf(o->f, "    </Piece>\n  </UnstructuredGrid>\n  <AppendedData encoding=\"raw\">\n   _");
-	for (int a = 0; a < SOL_NARRAYS; a++) {
-		size_t ncomp = a == SOL_VELOCITY ? 3 : 1;
-		size_t per = FV_VTU_CHUNK / (ncomp * sizeof(double));
-		fv_vtu_put_block_size(o, nc * ncomp * sizeof(double));
-		for (size_t done = 0; done < nc && !o->err; done += per) {
-			size_t n = nc - done < per ? nc - done : per;
-			sol_values(a, q, N, pc->cell, gamma, done, n, o->scratch);
-			fv_vtu_put(o, o->scratch, n * ncomp * sizeof(double));
-		}
-	}
+	put_sol_arrays(o, q, N, pc->cell, nc, gamma);
 	int32_t *s = o->scratch;
 	size_t per = FV_VTU_CHUNK / sizeof(int32_t), k = 0;
 	if (block) {

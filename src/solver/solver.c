@@ -112,6 +112,31 @@ static size_t op_reals(size_t n)
 	return (n * sizeof(fv_op_t) + sizeof(fv_real_t) - 1) / sizeof(fv_real_t);
 }
 
+/* Block d's neighbours and the halo buffers it packs for them, one per
+ * halo kind and neighbour: its own memory (owner < 0), or, for a block of
+ * another rank, stand-ins owned by that rank. */
+static fv_err_t halo_buffers(block_data_t *d, const fv_block_t *bk, int owner)
+{
+	d->n_nbr = bk->n_nbr;
+	FV_CALL(fv_calloc(&d->nbr, (size_t)bk->n_nbr + 1, sizeof(int), "neighbours"));
+	FV_CALL(fv_calloc(&d->nbr_slot, (size_t)bk->n_nbr + 1, sizeof(int), "neighbour slots"));
+	memcpy(d->nbr, bk->nbr, (size_t)bk->n_nbr * sizeof(int));
+	for (int h = 0; h < N_HALOS; h++) {
+		FV_CALL(fv_calloc(&d->buf_mem[h], (size_t)bk->n_nbr + 1, sizeof(fv_real_t *), "halo buffers"));
+		FV_CALL(fv_calloc(&d->buf[h], (size_t)bk->n_nbr + 1, sizeof(fv_handle_t), "halo handles"));
+		for (int k = 0; k < bk->n_nbr; k++) {
+			size_t n = (size_t)halo_nvars[h] * (size_t)(bk->send_off[k + 1] - bk->send_off[k]);
+			if (owner < 0)
+				FV_CALL(fv_runtime_vector(&d->buf[h][k], &d->buf_mem[h][k], n, sizeof(fv_real_t),
+							  "halo buffer"));
+			else
+				FV_CALL(fv_runtime_register_remote(&d->buf[h][k], n, sizeof(fv_real_t), owner,
+								   "halo buffer"));
+		}
+	}
+	return FV_OK;
+}
+
 static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
 {
 	block_data_t *d = &s->b[bk->id];
@@ -135,19 +160,7 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
 	memcpy(d->cell_off, colors.cell_off, sizeof d->cell_off);
 	for (int f = 0; f < N_FIELDS; f++)
 		FV_CALL(fv_runtime_vector(&d->h[f], &d->mem[f], n[f], sizeof(fv_real_t), field_names[f]));
-	d->n_nbr = bk->n_nbr;
-	FV_CALL(fv_calloc(&d->nbr, (size_t)bk->n_nbr + 1, sizeof(int), "neighbours"));
-	FV_CALL(fv_calloc(&d->nbr_slot, (size_t)bk->n_nbr + 1, sizeof(int), "neighbour slots"));
-	memcpy(d->nbr, bk->nbr, (size_t)bk->n_nbr * sizeof(int));
-	for (int h = 0; h < N_HALOS; h++) {
-		FV_CALL(fv_calloc(&d->buf_mem[h], (size_t)bk->n_nbr + 1, sizeof(fv_real_t *), "halo buffers"));
-		FV_CALL(fv_calloc(&d->buf[h], (size_t)bk->n_nbr + 1, sizeof(fv_handle_t), "halo handles"));
-		for (int k = 0; k < bk->n_nbr; k++) {
-			size_t count = (size_t)(bk->send_off[k + 1] - bk->send_off[k]);
-			FV_CALL(fv_runtime_vector(&d->buf[h][k], &d->buf_mem[h][k], (size_t)halo_nvars[h] * count,
-						  sizeof(fv_real_t), "halo buffer"));
-		}
-	}
+	FV_CALL(halo_buffers(d, bk, -1));
 	FV_CALL(fv_malloc(&d->cell_global, nc + 1, sizeof(fv_idx_t), "cell ids"));
 	memcpy(d->cell_global, bk->cell_global, nc * sizeof(fv_idx_t));
 	return FV_OK;
@@ -165,19 +178,7 @@ static fv_err_t build_remote(fv_solver_t *s, const fv_block_t *bk, int owner)
 	FV_CALL(fv_runtime_register_remote(&d->geo, 1, 64, owner, "block geometry"));
 	for (int f = 0; f < N_FIELDS; f++)
 		FV_CALL(fv_runtime_register_remote(&d->h[f], 1, sizeof(fv_real_t), owner, field_names[f]));
-	d->n_nbr = bk->n_nbr;
-	FV_CALL(fv_calloc(&d->nbr, (size_t)bk->n_nbr + 1, sizeof(int), "neighbours"));
-	FV_CALL(fv_calloc(&d->nbr_slot, (size_t)bk->n_nbr + 1, sizeof(int), "neighbour slots"));
-	memcpy(d->nbr, bk->nbr, (size_t)bk->n_nbr * sizeof(int));
-	for (int h = 0; h < N_HALOS; h++) {
-		FV_CALL(fv_calloc(&d->buf_mem[h], (size_t)bk->n_nbr + 1, sizeof(fv_real_t *), "halo buffers"));
-		FV_CALL(fv_calloc(&d->buf[h], (size_t)bk->n_nbr + 1, sizeof(fv_handle_t), "halo handles"));
-		for (int k = 0; k < bk->n_nbr; k++) {
-			size_t count = (size_t)(bk->send_off[k + 1] - bk->send_off[k]);
-			FV_CALL(fv_runtime_register_remote(&d->buf[h][k], (size_t)halo_nvars[h] * count, sizeof(fv_real_t),
-							   owner, "halo buffer"));
-		}
-	}
+	FV_CALL(halo_buffers(d, bk, owner));
 	return FV_OK;
 }
 
