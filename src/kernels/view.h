@@ -28,6 +28,8 @@ extern "C" {
  *   cell_group[no] (implicit runs: the owned cells by colour group of the
  *   distance-1 cell colouring, the groups' offsets in the task arguments;
  *   empty otherwise)
+ *   cell_nbr[..] (implicit runs: the cell across each entry of cell_face,
+ *   -1 at a boundary face; empty otherwise)
  *
  * so a task gets the whole mesh of its block through one buffer, and the
  * same offsets work on the CPU and on a GPU copy.
@@ -43,7 +45,7 @@ typedef struct fv_layout {
 	size_t recv_off, send_off, send_cell;
 	size_t color_face;
 	size_t cell_node_off, cell_node, cell_node_grad;
-	size_t cell_group;
+	size_t cell_group, cell_nbr;
 	int has_cell_node, has_gradient_weights;
 } fv_layout_t;
 
@@ -65,6 +67,7 @@ typedef struct fv_view {
 	const fv_idx_t *cell_node_off, *cell_node; /* local nodes of local cells */
 	const fv_real_t *cell_node_grad;           /* Green-Gauss node weights */
 	const fv_idx_t *cell_group;    /* owned cells by colour group (implicit) */
+	const fv_idx_t *cell_nbr;      /* the cell across each entry of cell_face (-1: boundary; implicit) */
 } fv_view_t;
 
 #define FV_VIEW_AT(base, off, type) ((const type *)((const char *)(base) + (off)))
@@ -101,6 +104,7 @@ static inline fv_view_t fv_view_make(const void *blob, const fv_layout_t *L)
 	v.cell_node = FV_VIEW_AT(blob, L->cell_node, fv_idx_t);
 	v.cell_node_grad = FV_VIEW_AT(blob, L->cell_node_grad, fv_real_t);
 	v.cell_group = FV_VIEW_AT(blob, L->cell_group, fv_idx_t);
+	v.cell_nbr = FV_VIEW_AT(blob, L->cell_nbr, fv_idx_t);
 	return v;
 }
 

@@ -187,6 +187,7 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 				ncn_owned += bk->node_cell[k] < bk->n_owned;
 	PLACE(cell_node_grad, 3 * ncn_owned * sizeof(fv_real_t));
 	PLACE(cell_group, (implicit ? no : 0) * sizeof(fv_idx_t));
+	PLACE(cell_nbr, (implicit ? ncf : 0) * sizeof(fv_idx_t));
 #undef PLACE
 	L->bytes = o;
 
@@ -247,8 +248,15 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 		fill_cell_nodes(bk, L, g);
 	if (gg)
 		FV_CALL_GOTO(err, out, fill_gradient_weights(bk, L, g));
-	if (implicit)
+	if (implicit) {
+		fv_idx_t *nbr = (fv_idx_t *)(g + L->cell_nbr);
 		memcpy(g + L->cell_group, ccol.group_cell, no * sizeof(fv_idx_t));
+		for (fv_idx_t c = 0; c < bk->n_owned; c++)
+			for (fv_idx_t k = bk->cell_face_off[c]; k < bk->cell_face_off[c + 1]; k++) {
+				const fv_idx_t *fc = bk->face_cell + 2 * (size_t)bk->cell_face[k];
+				nbr[k] = fc[0] == c ? fc[1] : fc[0];
+			}
+	}
 out:
 	fv_coloring_free(&col);
 	fv_cell_coloring_free(&ccol);
