@@ -4,7 +4,7 @@
 # alpha 3.06 deg, on the coarse Gmsh mesh (about 0.3M tets), implicit
 # (the case file's point-implicit solver with 40 sweep pairs, enough on this
 # mesh), 70 iterations: CL within 0.5% of its converged value from iteration
-# 33 and within 0.01% over the last 7 (about 3.5 minutes on two cores): CL
+# 33 and within 0.01% over the last 7 (about 2.5 minutes on two cores): CL
 # and CD, the solution, the surface Cp at the seven stations of the
 # wind-tunnel test beside the measurements, and the convergence plot.
 # cases/onera_m6/README.md has the medium and fine meshes' results.
