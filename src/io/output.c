@@ -261,6 +261,21 @@ static void sol_values(int a, const fv_real_t *q, size_t nc, const fv_idx_t *cel
 	}
 }
 
+/* The "block" array of the nc cells at file positions 0 .. nc-1 (cell maps
+ * them to mesh cells; NULL: the same). */
+static void put_block_ids(fv_vtu_out_t *o, const int32_t *block, const fv_idx_t *cell, size_t nc)
+{
+	size_t per = FV_VTU_CHUNK / sizeof(int32_t);
+	int32_t *s = o->scratch;
+	fv_vtu_put_block_size(o, nc * sizeof(int32_t));
+	for (size_t done = 0; done < nc && !o->err; done += per) {
+		size_t n = nc - done < per ? nc - done : per;
+		for (size_t j = 0; j < n; j++)
+			s[j] = block[cell ? (size_t)cell[done + j] : done + j];
+		fv_vtu_put(o, s, n * sizeof *s);
+	}
+}
+
 /* The appended data of every solution array for the nc cells at file
  * positions 0 .. nc-1 (cell maps them to mesh cells of the N of q; NULL:
  * the same), in chunks of the scratch buffer. */
@@ -304,17 +319,8 @@ static void write_solution(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_vtu_ord
 	fprintf(o->f, "    </Piece>\n  </UnstructuredGrid>\n  <AppendedData encoding=\"raw\">\n   _");
 
 	put_sol_arrays(o, q, nc, ord->cell, nc, gamma);
-	if (block) {
-		size_t per = FV_VTU_CHUNK / sizeof(int32_t);
-		int32_t *s = o->scratch;
-		fv_vtu_put_block_size(o, nc * sizeof(int32_t));
-		for (size_t done = 0; done < nc && !o->err; done += per) {
-			size_t n = nc - done < per ? nc - done : per;
-			for (size_t j = 0; j < n; j++)
-				s[j] = block[ord->cell ? (size_t)ord->cell[done + j] : done + j];
-			fv_vtu_put(o, s, n * sizeof *s);
-		}
-	}
+	if (block)
+		put_block_ids(o, block, ord->cell, nc);
 	fv_vtu_put_cell_geometry(o, m, ord);
 	fprintf(o->f, "\n  </AppendedData>\n</VTKFile>\n");
 }
@@ -389,9 +395,6 @@ static void write_piece(fv_vtu_out_t *o, const fv_mesh_t *m, const sol_piece_t *
 {
 	const size_t N = (size_t)m->n_cells, nc = pc->nc, np = pc->np;
 	uint64_t off = 0;
-	uint8_t cell_vtk[256] = {0};
-	for (int t = 0; t < FV_NCELLTYPES; t++)
-		cell_vtk[t] = (uint8_t)fv_cell_shapes[t].su2_id;
 	fv_vtu_begin(o);
 	fprintf(o->f, "  <!-- fvstar solution on ");
 	fv_vtu_comment_name(o->f, m->source[0] ? m->source : "memory");
@@ -411,68 +414,13 @@ static void write_piece(fv_vtu_out_t *o, const fv_mesh_t *m, const sol_piece_t *
 	fv_vtu_geometry_tags(o, np, nc, pc->nconn, &off);
 	fprintf(o->f, "    </Piece>\n  </UnstructuredGrid>\n  <AppendedData encoding=\"raw\">\n   _");
 	put_sol_arrays(o, q, N, pc->cell, nc, gamma);
-	int32_t *s = o->scratch;
-	size_t per = FV_VTU_CHUNK / sizeof(int32_t), k = 0;
-	if (block) {
-		fv_vtu_put_block_size(o, nc * sizeof(int32_t));
-		for (size_t i = 0; i < nc; i++) {
-			s[k++] = block[pc->cell[i]];
-			if (k == per || i + 1 == nc) {
-				fv_vtu_put(o, s, k * sizeof *s);
-				k = 0;
-			}
-		}
-	}
+	if (block)
+		put_block_ids(o, block, pc->cell, nc);
 	fv_vtu_put_block_size(o, nc * sizeof(int32_t));
 	fv_vtu_put(o, pc->cell_id, nc * sizeof(int32_t));
-	/* points */
-	{
-		double *x = o->scratch;
-		size_t per3 = FV_VTU_CHUNK / (3 * sizeof(double));
-		fv_vtu_put_block_size(o, np * 3 * sizeof(double));
-		for (size_t done = 0; done < np && !o->err; done += per3) {
-			size_t n = np - done < per3 ? np - done : per3;
-			for (size_t j = 0; j < n; j++)
-				memcpy(x + 3 * j, m->xyz + 3 * (size_t)pc->node[done + j], 3 * sizeof(double));
-			fv_vtu_put(o, x, n * 3 * sizeof(double));
-		}
-	}
-	/* connectivity, offsets, types */
-	fv_vtu_put_block_size(o, pc->nconn * sizeof(int32_t));
-	k = 0;
-	for (size_t i = 0; i < nc && !o->err; i++) {
-		fv_idx_t c = pc->cell[i];
-		if (k + FV_MAX_CELL_NODES > per) {
-			fv_vtu_put(o, s, k * sizeof *s);
-			k = 0;
-		}
-		for (fv_idx_t a = m->cell_node_off[c]; a < m->cell_node_off[c + 1]; a++)
-			s[k++] = pc->node_map[m->cell_node[a]];
-	}
-	fv_vtu_put(o, s, k * sizeof *s);
-	fv_vtu_put_block_size(o, nc * sizeof(int32_t));
-	k = 0;
-	int32_t end = 0;
-	for (size_t i = 0; i < nc && !o->err; i++) {
-		fv_idx_t c = pc->cell[i];
-		end += m->cell_node_off[c + 1] - m->cell_node_off[c];
-		s[k++] = end;
-		if (k == per || i + 1 == nc) {
-			fv_vtu_put(o, s, k * sizeof *s);
-			k = 0;
-		}
-	}
-	fv_vtu_put_block_size(o, nc);
-	{
-		uint8_t *t = o->scratch;
-		for (size_t i = 0; i < nc && !o->err; i++) {
-			t[k++] = cell_vtk[m->cell_type[pc->cell[i]]];
-			if (k == FV_VTU_CHUNK || i + 1 == nc) {
-				fv_vtu_put(o, t, k);
-				k = 0;
-			}
-		}
-	}
+	fv_vtu_put_block_size(o, np * 3 * sizeof(double));
+	fv_vtu_put_points_of(o, m->xyz, pc->node, np);
+	fv_vtu_put_cells(o, m, pc->cell, nc, pc->node_map);
 	fprintf(o->f, "\n  </AppendedData>\n</VTKFile>\n");
 }
 

@@ -63,5 +63,11 @@ void fv_vtu_order_free(fv_vtu_order_t *ord);
 /* The blocks of fv_vtu_geometry_tags for the mesh's cells: points,
  * connectivity, offsets, types; in order ord (NULL: the mesh's order). */
 void fv_vtu_put_cell_geometry(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_vtu_order_t *ord);
+/* The points xyz[list[i]], i < count (the points block's data). */
+void fv_vtu_put_points_of(fv_vtu_out_t *o, const double *xyz, const fv_idx_t *list, size_t count);
+/* Connectivity, offsets and types blocks of nc cells in order cell[] (NULL:
+ * 0 .. nc-1), node ids mapped by node_map (NULL: the node's position in
+ * the mesh file). */
+void fv_vtu_put_cells(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_idx_t *cell, size_t nc, const fv_idx_t *node_map);
 
 #endif

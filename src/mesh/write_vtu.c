@@ -70,7 +70,7 @@ static void put_mapped_idx(fv_vtu_out_t *o, const fv_idx_t *src, size_t count, c
 }
 
 /* Writes the coordinates of nodes list[0..count) as Float64 triples. */
-static void put_points_of(fv_vtu_out_t *o, const double *xyz, const fv_idx_t *list, size_t count)
+void fv_vtu_put_points_of(fv_vtu_out_t *o, const double *xyz, const fv_idx_t *list, size_t count)
 {
 	size_t per = FV_VTU_CHUNK / (3 * sizeof(double));
 	double *s = o->scratch;
@@ -137,14 +137,17 @@ void fv_vtu_order_free(fv_vtu_order_t *ord)
 	FV_FREE(ord->node);
 }
 
-/* Connectivity, offsets and types of the cells in order cell[], with node
- * ids mapped to positions by node_orig. */
-static void put_cells_ordered(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_idx_t *cell, const uint8_t cell_vtk[256])
+void fv_vtu_put_cells(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_idx_t *cell, size_t nc, const fv_idx_t *node_map)
 {
-	size_t nc = (size_t)m->n_cells, n_conn = nc ? (size_t)m->cell_node_off[nc] : 0;
-	size_t per = FV_VTU_CHUNK / sizeof(int32_t), k = 0;
+	size_t n_conn = 0, per = FV_VTU_CHUNK / sizeof(int32_t), k = 0;
 	int32_t *s = o->scratch, end = 0;
-	uint8_t *t = o->scratch;
+	uint8_t *t = o->scratch, cell_vtk[256] = {0};
+	for (int ty = 0; ty < FV_NCELLTYPES; ty++)
+		cell_vtk[ty] = (uint8_t)fv_cell_shapes[ty].su2_id;
+	for (size_t i = 0; i < nc; i++) {
+		fv_idx_t c = cell ? cell[i] : (fv_idx_t)i;
+		n_conn += (size_t)(m->cell_node_off[c + 1] - m->cell_node_off[c]);
+	}
 	fv_vtu_put_block_size(o, n_conn * sizeof(int32_t));
 	for (size_t i = 0; i < nc && !o->err; i++) {
 		fv_idx_t c = cell ? cell[i] : (fv_idx_t)i;
@@ -153,7 +156,7 @@ static void put_cells_ordered(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_idx_
 			k = 0;
 		}
 		for (fv_idx_t a = m->cell_node_off[c]; a < m->cell_node_off[c + 1]; a++)
-			s[k++] = fv_mesh_node_orig(m, m->cell_node[a]);
+			s[k++] = node_map ? node_map[m->cell_node[a]] : fv_mesh_node_orig(m, m->cell_node[a]);
 	}
 	fv_vtu_put(o, s, k * sizeof *s);
 	fv_vtu_put_block_size(o, nc * sizeof(int32_t));
@@ -187,10 +190,10 @@ void fv_vtu_put_cell_geometry(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_vtu_
 	if (ord && (ord->cell || ord->node)) {
 		fv_vtu_put_block_size(o, n_points * 3 * sizeof(double));
 		if (ord->node)
-			put_points_of(o, m->xyz, ord->node, n_points);
+			fv_vtu_put_points_of(o, m->xyz, ord->node, n_points);
 		else
 			fv_vtu_put(o, m->xyz, n_points * 3 * sizeof(double));
-		put_cells_ordered(o, m, ord->cell, cell_vtk);
+		fv_vtu_put_cells(o, m, ord->cell, n_cells, NULL);
 		return;
 	}
 	fv_vtu_put_block_size(o, n_points * 3 * sizeof(double));
@@ -370,7 +373,7 @@ static void write_file(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_idx_t *bmap
 	fv_vtu_put_block_size(o, faces.n_cells * sizeof(int32_t));
 	fv_vtu_put(o, m->belem_marker, faces.n_cells * sizeof(int32_t));
 	fv_vtu_put_block_size(o, faces.n_points * 3 * sizeof(double));
-	put_points_of(o, m->xyz, bnodes, faces.n_points);
+	fv_vtu_put_points_of(o, m->xyz, bnodes, faces.n_points);
 	fv_vtu_put_block_size(o, faces.n_conn * sizeof(int32_t));
 	put_mapped_idx(o, m->belem_node, faces.n_conn, bmap);
 	fv_vtu_put_block_size(o, faces.n_cells * sizeof(int32_t));

@@ -83,8 +83,10 @@ int fv_runtime_nranks(void)
 		return n_ranks;
 	/* before start-up (StarPU and MPI start once the mesh is read, and an
 	 * error before that names the launcher's rank and size) */
-	const char *v = fv_ranks_wanted() ? getenv("OMPI_COMM_WORLD_SIZE") : NULL;
-	if (fv_ranks_wanted() && !v)
+	if (!fv_ranks_wanted())
+		return n_ranks;
+	const char *v = getenv("OMPI_COMM_WORLD_SIZE");
+	if (!v)
 		v = getenv("PMI_SIZE");
 	return v && atoi(v) > 1 ? atoi(v) : n_ranks;
 }
