@@ -27,6 +27,7 @@ typedef enum fv_mesh_format {
 	FV_MESH_FORMAT_AUTO, FV_MESH_FORMAT_SU2, FV_MESH_FORMAT_GMSH, FV_MESH_FORMAT_CGNS
 } fv_mesh_format_t;
 typedef enum fv_init { FV_INIT_FREESTREAM, FV_INIT_RIEMANN, FV_INIT_VORTEX } fv_init_t;
+typedef enum fv_model { FV_MODEL_EULER, FV_MODEL_LAMINAR } fv_model_t;
 /* Boundary-condition kinds: enum fv_bc_kind of src/physics/bc.h (the kernels'
  * own definition), FV_BC_FARFIELD .. FV_BC_PRESSURE_OUTLET. */
 typedef enum fv_bc_kind fv_bc_kind_t;
@@ -59,6 +60,11 @@ typedef struct fv_case {
 	double riemann_left[3];           /* rho, u along the axis, p */
 	double riemann_right[3];
 	double vortex_x0, vortex_y0, vortex_strength, vortex_radius;
+	int model;                        /* fv_model_t */
+	double reynolds, reynolds_length; /* laminar: Re on the length (mesh units) */
+	double temperature;               /* laminar: T_inf [K] */
+	double sutherland;                /* [K]; < 0: constant viscosity */
+	double prandtl;
 
 	/* [numerics]: the solver reads it as it is */
 	fv_numerics_t num;
@@ -67,6 +73,7 @@ typedef struct fv_case {
 	int n_bc;
 	fv_case_bc_t bc[FV_CASE_MAX_BC];
 	double p_out;                     /* 0 until fv_case_finish: then 1/gamma if unset */
+	double wall_temperature;          /* [K]; 0 until fv_case_finish: then temperature */
 
 	/* [partition] */
 	int blocks;                       /* 0: automatic */

@@ -78,6 +78,19 @@ fv_err_t fv_solution_write_piece(const char *path, const fv_mesh_t *m, const fv_
 /* The .pvtu that gathers pieces piece_name_0.vtu .. piece_name_{n-1}.vtu
  * (names relative to it); with_block: they carry the block array. Written
  * to path.tmp and renamed. */
+/* Reference values of wall.csv's coefficients. */
+typedef struct fv_wall_ref {
+	double gamma, p_inf, q_inf;   /* q_inf = rho_inf U_inf^2 / 2 */
+	double e_inf[3];              /* free-stream direction: cf is the stress along it */
+	double mu_inf, suth;          /* viscosity at T = 1, Sutherland / T_inf (< 0: constant) */
+} fv_wall_ref_t;
+/* wall.csv: one row per boundary face g with is_bface[g] (of marker
+ * names), from fv_solver_wall_data's 5 values per face and the state q:
+ * marker, face centre, cp, the stress coefficient vector and its component
+ * along the free stream (cf), y+ of the first cell centre. Replaced
+ * atomically. */
+fv_err_t fv_wall_write_csv(const char *path, const fv_mesh_t *m, const uint8_t *is_bface, const double *wall,
+			   const fv_real_t *q, const fv_wall_ref_t *ref);
 fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_pieces, int with_block);
 
 /* --------------------------------------------------------------- restart */

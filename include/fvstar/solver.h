@@ -19,6 +19,11 @@ typedef struct fv_solver_opts {
 	double gamma;
 	double winf[5];         /* free stream, primitive (rho u v w p) */
 	double p_out;
+	/* laminar runs (mu_inf > 0): physics/viscous.h */
+	double mu_inf;          /* free-stream viscosity; 0: inviscid */
+	double suth;            /* Sutherland's constant / T_inf; < 0: constant viscosity */
+	double prandtl;
+	double t_wall;          /* isothermal walls: T_wall / T_inf */
 	const int8_t *marker_bc; /* [n_markers] fv_bc_kind of each marker */
 	const uint8_t *marker_force; /* [n_markers] 1: integrate its pressure force (NULL: none) */
 	double moment_center[3];
@@ -60,6 +65,13 @@ fv_err_t fv_solver_create(fv_solver_t **s, const fv_mesh_t *m, const fv_block_t 
 fv_err_t fv_solver_set_state(fv_solver_t *s, const fv_real_t *q_global);
 /* Copies the owned values into a global conservative SoA array (waits). */
 fv_err_t fv_solver_get_state(fv_solver_t *s, fv_real_t *q_global);
+/* Wall values of the mesh's boundary faces g with is_bface[g] (n_bfaces of
+ * them, the mesh's numbering), 5 per face into out[5 g ..]: the pressure
+ * of the face's cell, the viscous stress on the wall (x, y, z; zero in an
+ * inviscid run), the distance of the cell centre to the wall; from the
+ * primitives and gradients of the last stage (waits); zero for the other
+ * faces. Several ranks: assembled on every rank. */
+fv_err_t fv_solver_wall_data(fv_solver_t *s, fv_idx_t n_bfaces, const uint8_t *is_bface, double *out);
 /* Runs iterations first_iter .. last_iter; cb sees each in order. Stops
  * early on cb's request; returns FV_ERR_NUMERIC on NaN residuals. The
  * physical time starts at t0. *done receives the last iteration done. */

@@ -348,6 +348,12 @@ fv_err_t fv_app_solver_opts(const fv_case_t *c, const fv_mesh_t *m, fv_solver_op
 	so->trace_from = c->trace_from;
 	fv_case_freestream(c, so->winf);
 	so->p_out = c->p_out;
+	if (c->model == FV_MODEL_LAMINAR) {
+		so->mu_inf = c->mach * c->reynolds_length / c->reynolds;
+		so->suth = c->sutherland < 0 ? -1 : c->sutherland / c->temperature;
+		so->prandtl = c->prandtl;
+		so->t_wall = c->wall_temperature / c->temperature;
+	}
 	so->marker_bc = *bc;
 	so->marker_force = *force;
 	memcpy(so->moment_center, c->moment_center, sizeof so->moment_center);
@@ -428,6 +434,39 @@ static void ranks_summary(json_t *js, const ranks_info_t *ri)
 	fprintf(stderr, "\n");
 }
 
+/* wall.csv (rank 0) from every rank's wall faces: all markers of wall
+ * kinds (slip and viscous); none when the mesh has none. */
+static fv_err_t write_wall(const fv_case_t *c, const fv_mesh_t *m, fv_solver_t *s, const fv_solver_opts_t *so,
+			   const fv_real_t *q, int *written)
+{
+	uint8_t *is_bface = NULL;
+	double *wall = NULL;
+	fv_err_t err = FV_OK;
+	int any = 0;
+	char path[FV_CASE_PATH_MAX + 32];
+	FV_CALL(fv_calloc(&is_bface, (size_t)m->n_bfaces + 1, 1, "wall faces"));
+	for (fv_idx_t g = 0; g < m->n_bfaces; g++)
+		any |= is_bface[g] = (uint8_t)fv_bc_is_wall(so->marker_bc[m->face_marker[g]]);
+	if (!any)
+		goto out;
+	FV_CALL_GOTO(err, out, fv_malloc(&wall, 5 * (size_t)m->n_bfaces + 1, sizeof *wall, "wall data"));
+	FV_CALL_GOTO(err, out, fv_solver_wall_data(s, m->n_bfaces, is_bface, wall));
+	if (fv_runtime_rank() == 0) {
+		double u2 = so->winf[1] * so->winf[1] + so->winf[2] * so->winf[2] + so->winf[3] * so->winf[3];
+		double un = sqrt(u2) > 0 ? sqrt(u2) : 1;
+		fv_wall_ref_t ref = {.gamma = c->gamma, .p_inf = so->winf[4], .q_inf = u2 > 0 ? 0.5 * so->winf[0] * u2 : 1,
+				     .e_inf = {so->winf[1] / un, so->winf[2] / un, so->winf[3] / un},
+				     .mu_inf = so->mu_inf, .suth = so->suth};
+		snprintf(path, sizeof path, "%s/wall.csv", c->out_dir);
+		err = fv_wall_write_csv(path, m, is_bface, wall, q, &ref);
+		*written = err == FV_OK;
+	}
+out:
+	free(is_bface);
+	free(wall);
+	return err;
+}
+
 /* One piece of the solution per rank (its blocks' cells) and the .pvtu
  * naming them, written by rank 0. */
 static fv_err_t write_pieces(const fv_case_t *c, const fv_mesh_t *m, const fv_real_t *q, const int32_t *part, int nb)
@@ -480,6 +519,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	fv_partition_stats_t ps;
 	fv_order_stats_t os;
 	fv_solver_opts_t so;
+	int wall_written = 0;
 	fv_solver_t *solver = NULL;
 	fv_block_t *blocks = NULL;
 	int32_t *part = NULL;
@@ -629,6 +669,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	for (int b = 0; b < nb; b++)
 		for (fv_idx_t i = off[b]; i < off[b + 1]; i++)
 			part[i] = b;
+	FV_CALL_GOTO(err, out, write_wall(&c, &m, solver, &so, q, &wall_written));
 	if (c.vtu && fv_runtime_nranks() > 1)
 		FV_CALL_GOTO(err, out, write_pieces(&c, &m, q, part, nb));
 	if (fv_runtime_nranks() > 1)
@@ -665,9 +706,10 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	if (r.forces)
 		fprintf(stderr, "fvstar: CL %.6f  CD %.6f  CMy %.6f (reference area %g, length %g)\n", r.coef[2],
 			r.coef[0], r.coef[4], c.ref_area, c.ref_length);
-	fprintf(stderr, "fvstar: %d iterations in %.2f s; results in %s (history.csv, summary.json%s, restart.bin)\n",
+	fprintf(stderr, "fvstar: %d iterations in %.2f s; results in %s (history.csv, summary.json%s, restart.bin%s)\n",
 		r.last_iter - first + 1, wall, c.out_dir,
-		!c.vtu ? "" : fv_runtime_nranks() > 1 ? ", solution.pvtu with one piece per rank" : ", solution.vtu");
+		!c.vtu ? "" : fv_runtime_nranks() > 1 ? ", solution.pvtu with one piece per rank" : ", solution.vtu",
+		wall_written ? ", wall.csv" : "");
 out:
 	/* a rank that failed stops them all: the others may be waiting for it
 	 * (a divergence, seen by all alike, ends normally on every rank) */

@@ -86,7 +86,8 @@ static const int balance_values[] = {FV_BALANCE_SPEED, FV_BALANCE_EQUAL};
 static const char *const partitioners[] = {"metis", "scotch", "linear", NULL};
 static const int partitioner_values[] = {FV_PART_METIS, FV_PART_SCOTCH, FV_PART_LINEAR};
 static const char *const bc_kinds[] = {"farfield", "wall", "symmetry", "supersonic_inflow",
-				       "supersonic_outflow", "pressure_outlet", NULL};
+				       "supersonic_outflow", "pressure_outlet", "noslip", "isothermal", NULL};
+static const char *const models[] = {"euler", "laminar", NULL};
 
 #define OFF(field) offsetof(fv_case_t, field)
 #define SIZE(field) sizeof(((fv_case_t *)0)->field)
@@ -118,6 +119,20 @@ static const key_desc_t keys[] = {
 	REAL_KEY("flow", "beta", beta_deg, -90, 0, 90, 0, "0", NULL,
 		 "Sideslip angle in degrees (positive: velocity towards +y)."),
 	REAL_KEY("flow", "gamma", gamma, 1, 1, 10, 0, "1.4", NULL, "Ratio of specific heats."),
+	ENUM_KEY("flow", "model", model, models, NULL, "euler",
+		 "euler (inviscid) or laminar (Navier-Stokes: viscous fluxes from the face gradients, "
+		 "Sutherland's law, constant Prandtl number; walls: bc noslip or isothermal)."),
+	REAL_KEY("flow", "reynolds", reynolds, 0, 1, HUGE_VAL, 0, "1e6", NULL,
+		 "laminar: Reynolds number rho_inf U_inf L / mu_inf on the length reynolds_length "
+		 "(so mu_inf = mach reynolds_length / reynolds in the solver's units)."),
+	REAL_KEY("flow", "reynolds_length", reynolds_length, 0, 1, HUGE_VAL, 0, "1", NULL,
+		 "laminar: the length of the Reynolds number, in mesh units."),
+	REAL_KEY("flow", "temperature", temperature, 0, 1, HUGE_VAL, 0, "288.15", NULL,
+		 "laminar: free-stream temperature in kelvin (Sutherland's law; the solver's temperature "
+		 "gamma p / rho is 1 in the free stream)."),
+	REAL_KEY("flow", "sutherland", sutherland, -1, 0, HUGE_VAL, 0, "110.4", NULL,
+		 "laminar: Sutherland's constant in kelvin; -1: constant viscosity."),
+	REAL_KEY("flow", "prandtl", prandtl, 0, 1, HUGE_VAL, 0, "0.72", NULL, "laminar: Prandtl number."),
 	ENUM_KEY("flow", "init", init, inits, NULL, "freestream",
 		 "Initial state: the free stream everywhere, a Riemann problem (left/right states), or an "
 		 "isentropic vortex (Shu) in the x-y plane carried by the free stream."),
@@ -258,9 +273,12 @@ static const key_desc_t keys[] = {
 
 	{"bc", "<marker>", T_BC, 0, 0, bc_kinds, NULL, 0, 0, 0, 0, NULL, "(required)",
 	 "Boundary condition of the mesh marker of that name; every marker needs one, and every key "
-	 "must name a marker."},
+	 "must name a marker. wall: inviscid (slip); noslip: viscous adiabatic wall; isothermal: "
+	 "viscous wall at wall_temperature (laminar runs)."},
 	REAL_KEY("bc", "p_out", p_out, 0, 1, HUGE_VAL, 0, NULL, "1/gamma (free stream)",
 		 "Static pressure imposed by pressure_outlet (dimensionless)."),
+	REAL_KEY("bc", "wall_temperature", wall_temperature, 0, 1, HUGE_VAL, 0, NULL, "flow.temperature",
+		 "Temperature of isothermal walls in kelvin."),
 
 	INT_KEY("partition", "blocks", blocks, 0, 1 << 20, "0", NULL,
 		"Number of blocks; 0: automatic: one per GPU when only GPUs work, else two per worker (at least "
@@ -996,6 +1014,18 @@ fv_err_t fv_case_finish(fv_case_t *c)
 	}
 	if (c->p_out == 0)
 		c->p_out = 1.0 / c->gamma;
+	FV_CHECK(c->model != FV_MODEL_LAMINAR || c->mach > 0, FV_ERR_ARG,
+		 "%s: [flow] model = laminar needs mach > 0 (the Reynolds number is on the free-stream speed)", of);
+	if (c->wall_temperature == 0)
+		c->wall_temperature = c->temperature;
+	for (int b = 0; b < c->n_bc; b++)
+		if (fv_bc_is_noslip(c->bc[b].kind) && c->model == FV_MODEL_EULER) {
+			where_text(c, c->bc[b].line, where, sizeof where);
+			return FV_ERROR(FV_ERR_ARG,
+					"%s: [bc] %s = %s: a viscous wall needs [flow] model = laminar (an inviscid "
+					"wall is 'wall')",
+					where, c->bc[b].marker, fv_bc_kind_name(c->bc[b].kind));
+		}
 	if (!c->out_dir[0]) {
 		int n = snprintf(c->out_dir, sizeof c->out_dir, "out/%s", c->name[0] ? c->name : "fvstar");
 		FV_CHECK(n > 0 && (size_t)n < sizeof c->out_dir, FV_ERR_ARG, "%s: output directory name too long", of);
@@ -1298,7 +1328,7 @@ fv_err_t fv_case_force_markers(const fv_case_t *c, const fv_mesh_t *m, uint8_t *
 	if (!*s) {
 		for (int b = 0; b < c->n_bc && is_force; b++) {
 			int k = find_marker(m, c->bc[b].marker);
-			if (k >= 0 && c->bc[b].kind == FV_BC_SLIP_WALL)
+			if (k >= 0 && fv_bc_is_wall(c->bc[b].kind))
 				is_force[k] = 1;
 		}
 		return FV_OK;

@@ -490,3 +490,51 @@ fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_
 	free(tmp);
 	return FV_OK;
 }
+
+fv_err_t fv_wall_write_csv(const char *path, const fv_mesh_t *m, const uint8_t *is_bface, const double *wall,
+			   const fv_real_t *q, const fv_wall_ref_t *ref)
+{
+	char *tmp = NULL;
+	size_t n = strlen(path), N = (size_t)m->n_cells, nf = (size_t)m->n_faces;
+	FV_CALL(fv_malloc(&tmp, n + 5, 1, "temporary file name"));
+	memcpy(tmp, path, n);
+	memcpy(tmp + n, ".tmp", 5);
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		fv_err_t err = FV_ERROR(FV_ERR_IO, "%s: cannot write (%s)", tmp, strerror(errno));
+		free(tmp);
+		return err;
+	}
+	fprintf(f, "marker,x,y,z,cp,cfx,cfy,cfz,cf,yplus\n");
+	for (fv_idx_t g = 0; g < m->n_bfaces; g++) {
+		if (!is_bface[g])
+			continue;
+		const double *v = wall + 5 * (size_t)g;
+		size_t c = (size_t)m->face_cell[2 * (size_t)g];
+		double rho = (double)q[c], tau = sqrt(v[1] * v[1] + v[2] * v[2] + v[3] * v[3]), cf = 0, yplus = 0;
+		for (int d = 0; d < 3; d++)
+			cf += v[1 + d] * ref->e_inf[d];
+		if (ref->mu_inf > 0) {
+			/* mu at the cell's temperature gamma p / rho (Sutherland) */
+			double T = ref->gamma * v[0] / rho, mu = ref->mu_inf;
+			if (ref->suth >= 0)
+				mu *= T * sqrt(T) * (1 + ref->suth) / (T + ref->suth);
+			yplus = sqrt(tau * rho) * v[4] / mu;
+		}
+		fprintf(f, "%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g\n", m->markers[m->face_marker[g]].name,
+			(double)m->face_ctr[g], (double)m->face_ctr[nf + g], (double)m->face_ctr[2 * nf + g],
+			(v[0] - ref->p_inf) / ref->q_inf, v[1] / ref->q_inf, v[2] / ref->q_inf, v[3] / ref->q_inf,
+			cf / ref->q_inf, yplus);
+	}
+	(void)N;
+	int bad = ferror(f);
+	bad |= fclose(f) != 0;
+	if (bad || rename(tmp, path) != 0) {
+		fv_err_t err = FV_ERROR(FV_ERR_IO, "%s: write failed (%s)", path, strerror(errno));
+		remove(tmp);
+		free(tmp);
+		return err;
+	}
+	free(tmp);
+	return FV_OK;
+}

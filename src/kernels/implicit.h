@@ -162,6 +162,8 @@ FV_HD void fv_k_add_boundary_jacobian(const fv_params_t *P, int kind, const fv_r
 	fv_real_t g = P->gamma, dp[FV_NVAR];
 	switch (kind) {
 	case FV_BC_SLIP_WALL:
+	case FV_BC_NOSLIP:
+	case FV_BC_ISOTHERMAL:
 		fv_k_dp_dq(wc, g, dp);
 		for (int d = 0; d < 3; d++)
 			for (int m = 0; m < FV_NVAR; m++)
@@ -213,6 +215,42 @@ FV_HD void fv_k_add_boundary_jacobian(const fv_params_t *P, int kind, const fv_r
 	}
 }
 
+/* The viscous part of the first-order Jacobian of face k of owned cell c
+ * (area vector s out of c, neighbour j, -1 at a boundary face), a scalar
+ * (thin-layer, as for the diagonal of LU-SGS): a * mu / rho |S| / len, a =
+ * max(4/3, gamma / Pr), len the distance of the two centres (of the centre
+ * to a wall); + on the diagonal of c, - on the block of j. Zero in
+ * inviscid runs and at boundary faces other than no-slip walls. */
+FV_HD fv_real_t fv_k_visc_jacobian(const fv_view_t *v, const fv_params_t *P, const fv_real_t wc[FV_NVAR],
+				   const fv_real_t *q, fv_idx_t c, fv_idx_t k, fv_idx_t j, const fv_real_t s[3])
+{
+	if (!fv_k_viscous(P))
+		return 0;
+	fv_idx_t f = v->cell_face[k];
+	fv_real_t a = FV_SQRT(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]), len = 0;
+	fv_real_t T = fv_temperature(wc, P->gamma), rho = wc[0];
+	if (j < 0) {
+		if (!fv_bc_is_noslip(v->bface_bc[f]))
+			return 0;
+		for (int d = 0; d < 3; d++)
+			len += (v->face_ctr[(size_t)d * v->n_faces + f] - v->cell_ctr[(size_t)d * v->n_cells + c]) * s[d] / a;
+		len = FV_FABS(len);
+	} else {
+		fv_real_t qj[FV_NVAR], wj[FV_NVAR];
+		fv_k_load(q, v->n_cells, j, qj);
+		fv_cons_to_prim(qj, P->gamma, wj);
+		T = (fv_real_t)0.5 * (T + fv_temperature(wj, P->gamma));
+		rho = (fv_real_t)0.5 * (rho + wj[0]);
+		for (int d = 0; d < 3; d++) {
+			fv_real_t x = v->cell_ctr[(size_t)d * v->n_cells + j] - v->cell_ctr[(size_t)d * v->n_cells + c];
+			len += x * x;
+		}
+		len = FV_SQRT(len);
+	}
+	fv_real_t mu = fv_viscosity(&P->visc, T);
+	return fv_visc_radius(&P->visc, P->gamma, mu, rho, a * a, a * len);
+}
+
 /* The operator of the owned cell at colour-group position i (c =
  * cell_group[i]) from the state q (local cells) and the local step dt,
  * stored as the layout above says. */
@@ -228,11 +266,13 @@ FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real
 	fv_real_t vdt = v->cell_vol[c] / dt[c];
 	if (P->implicit != FV_IMPLICIT_POINT) {
 		fv_real_t lam = 0;
+		fv_real_t vis = 0;
 		for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
-			fv_k_across(v, c, k, s);
+			fv_idx_t j = fv_k_across(v, c, k, s);
 			lam += fv_spectral_radius(wc, s, P->gamma);
+			vis += fv_k_visc_jacobian(v, P, wc, q, c, k, j, s);
 		}
-		op[0] = (fv_op_t)(vdt + half * P->omega * lam);
+		op[0] = (fv_op_t)(vdt + half * P->omega * lam + vis);
 		return;
 	}
 	fv_real_t D[FV_BLOCK];
@@ -242,6 +282,9 @@ FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real
 	for (fv_idx_t k = k0; k < v->cell_face_off[c + 1]; k++) {
 		fv_op_t *O = op + (size_t)(1 + k - k0) * FV_BLOCK * FV_OP_W;
 		fv_idx_t j = fv_k_across(v, c, k, s);
+		fv_real_t vis = fv_k_visc_jacobian(v, P, wc, q, c, k, j, s);
+		for (int m = 0; m < FV_NVAR; m++)
+			D[m * 6] += vis;
 		if (j < 0) {
 			fv_k_add_boundary_jacobian(P, v->bface_bc[v->cell_face[k]], qc, wc, s, D);
 			for (int m = 0; m < FV_BLOCK; m++)
@@ -262,7 +305,8 @@ FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real
 			fv_roe_matrix_apply(&rm, P->gamma, e, mcol);
 			for (int r = 0; r < FV_NVAR; r++) {
 				D[r * 5 + col] += half * (A[r * 5 + col] + mcol[r]);
-				O[(r * 5 + col) * FV_OP_W] = (fv_op_t)(half * (Aj[r * 5 + col] - mcol[r]));
+				O[(r * 5 + col) * FV_OP_W] =
+					(fv_op_t)(half * (Aj[r * 5 + col] - mcol[r]) - (r == col ? vis : (fv_real_t)0));
 			}
 		}
 	}
@@ -322,8 +366,15 @@ FV_HD void fv_k_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 		fv_euler_flux(w0, s, P->gamma, f0);
 		fv_euler_flux(w1, s, P->gamma, f1);
 		fv_real_t lam = P->omega * fv_spectral_radius(w0, s, P->gamma);
+		fv_real_t vis = 0;
+		if (fv_k_viscous(P)) {
+			fv_real_t qc[FV_NVAR], wc[FV_NVAR];
+			fv_k_load(q, nc, c, qc);
+			fv_cons_to_prim(qc, P->gamma, wc);
+			vis = fv_k_visc_jacobian(v, P, wc, q, c, k, j, s);
+		}
 		for (int m = 0; m < FV_NVAR; m++)
-			r[m] -= half * (f1[m] - f0[m] - lam * dqj[m]);
+			r[m] -= half * (f1[m] - f0[m] - lam * dqj[m]) - vis * dqj[m];
 	}
 	fv_real_t id = (fv_real_t)1 / (fv_real_t)op[0];
 	for (int m = 0; m < FV_NVAR; m++)

@@ -11,6 +11,7 @@
 #include "physics/gas.h"
 #include "physics/limiter.h"
 #include "physics/roe.h"
+#include "physics/viscous.h"
 #include "kernels/view.h"
 
 #ifdef __CUDACC__
@@ -110,7 +111,14 @@ typedef struct fv_params {
 	int implicit;       /* fv_implicit_t of an implicit run; 0: explicit */
 	fv_real_t omega;    /* implicit: factor of the spectral radius in the operator */
 	fv_real_t max_update; /* implicit: largest relative change of rho and rho E; 0: none */
+	fv_visc_t visc;     /* laminar runs: visc.mu_inf > 0 (fv_k_viscous) */
 } fv_params_t;
+
+/* Whether the run is viscous (Navier-Stokes). */
+FV_HD int fv_k_viscous(const fv_params_t *P)
+{
+	return P->visc.mu_inf > 0;
+}
 
 FV_HD void fv_k_load(const fv_real_t *f, fv_idx_t n, fv_idx_t i, fv_real_t x[FV_NVAR])
 {
@@ -196,8 +204,8 @@ FV_HD void fv_k_gradient_finish(const fv_view_t *v, fv_real_t *grad, fv_idx_t c)
 
 /* Weighted least-squares gradient of an owned cell (weights 1/|d|^2) from
  * its face neighbours; a boundary face adds its centroid with the cell's own
- * value (no change across the boundary), which keeps the 3x3 system regular
- * for cells in one layer. */
+ * value (no change across the boundary; at a no-slip wall, zero velocity),
+ * which keeps the 3x3 system regular for cells in one layer. */
 FV_HD void fv_k_gradient_lsq(const fv_view_t *v, const fv_real_t *w, fv_real_t *grad, fv_idx_t c)
 {
 	fv_real_t a[6] = {0, 0, 0, 0, 0, 0}; /* xx xy xz yy yz zz */
@@ -216,8 +224,15 @@ FV_HD void fv_k_gradient_lsq(const fv_view_t *v, const fv_real_t *w, fv_real_t *
 		wt = 1 / (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
 		a[0] += wt * d[0] * d[0], a[1] += wt * d[0] * d[1], a[2] += wt * d[0] * d[2];
 		a[3] += wt * d[1] * d[1], a[4] += wt * d[1] * d[2], a[5] += wt * d[2] * d[2];
-		if (other < 0)
+		if (other < 0) {
+			/* a no-slip wall: the velocity is zero at the face */
+			if (fv_bc_is_noslip(v->bface_bc[f]))
+				for (int q = 1; q < 4; q++) {
+					fv_real_t du = -wt * w[(size_t)q * v->n_cells + c];
+					b[q][0] += du * d[0], b[q][1] += du * d[1], b[q][2] += du * d[2];
+				}
 			continue;
+		}
 		for (int q = 0; q < FV_NVAR; q++) {
 			fv_real_t du = wt * (w[(size_t)q * v->n_cells + other] - w[(size_t)q * v->n_cells + c]);
 			b[q][0] += du * d[0], b[q][1] += du * d[1], b[q][2] += du * d[2];
@@ -353,7 +368,7 @@ FV_HD void fv_k_boundary_flux(const fv_params_t *P, int kind, const fv_real_t wl
 			      fv_real_t F[FV_NVAR])
 {
 	fv_real_t wr[FV_NVAR];
-	if (kind == FV_BC_SLIP_WALL) {
+	if (fv_bc_is_wall(kind)) {
 		fv_wall_flux(wl, s, F);
 		return;
 	}
@@ -362,7 +377,78 @@ FV_HD void fv_k_boundary_flux(const fv_params_t *P, int kind, const fv_real_t wl
 	fv_roe_flux(wl, wr, s, P->gamma, P->entropy_fix, F);
 }
 
-/* Flux through local face f, from owner to neighbour (or out of the domain). */
+/* Cell c's state wc and its gradients of u, v, w and T (fv_visc_grad). */
+FV_HD void fv_k_visc_cell(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
+			  fv_idx_t c, fv_real_t wc[FV_NVAR], fv_real_t g[4][3])
+{
+	fv_real_t gw[FV_NVAR][3];
+	fv_k_load(w, v->n_cells, c, wc);
+	for (int q = 0; q < FV_NVAR; q++)
+		for (int d = 0; d < 3; d++)
+			gw[q][d] = grad[(size_t)(q * 3 + d) * v->n_cells + c];
+	fv_visc_grad(wc, gw, P->gamma, g);
+}
+
+/* The viscous flux through local face f (physics/viscous.h), from owner
+ * to neighbour: between two cells, the average of their gradients
+ * corrected along the line of their centres, the velocity and the
+ * temperature of the viscosity averaged; at a no-slip wall, u = 0 and the
+ * cell's gradients corrected along the normal by the difference quotient
+ * to the wall (zero for T at an adiabatic wall, so no heat flux; T_wall at
+ * an isothermal one). Other boundaries: none (far field, outlets,
+ * symmetry: the gradients normal to them are taken as zero). */
+FV_HD void fv_k_viscous_flux(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
+			     fv_idx_t f, fv_real_t F[FV_NVAR])
+{
+	fv_idx_t o = v->face_cell[2 * (size_t)f], nb = v->face_cell[2 * (size_t)f + 1];
+	fv_real_t s[3], t[3], wo[FV_NVAR], g[4][3], u[3], dphi[4], len = 0, T;
+	int kind = nb < 0 ? v->bface_bc[f] : -1;
+	for (int q = 0; q < FV_NVAR; q++)
+		F[q] = 0;
+	if (nb < 0 && !fv_bc_is_noslip(kind))
+		return;
+	fv_k_face_vec(v->face_area, v->n_faces, f, s);
+	fv_k_visc_cell(v, P, w, grad, o, wo, g);
+	T = fv_temperature(wo, P->gamma);
+	if (nb >= 0) {
+		fv_real_t wn[FV_NVAR], gn[4][3], Tn;
+		fv_k_visc_cell(v, P, w, grad, nb, wn, gn);
+		Tn = fv_temperature(wn, P->gamma);
+		for (int d = 0; d < 3; d++) {
+			t[d] = v->cell_ctr[(size_t)d * v->n_cells + nb] - v->cell_ctr[(size_t)d * v->n_cells + o];
+			len += t[d] * t[d];
+			u[d] = (fv_real_t)0.5 * (wo[1 + d] + wn[1 + d]);
+			dphi[d] = wn[1 + d] - wo[1 + d];
+		}
+		for (int k = 0; k < 4; k++)
+			for (int d = 0; d < 3; d++)
+				g[k][d] = (fv_real_t)0.5 * (g[k][d] + gn[k][d]);
+		dphi[3] = Tn - T;
+		T = (fv_real_t)0.5 * (T + Tn);
+		len = FV_SQRT(len);
+		for (int d = 0; d < 3; d++)
+			t[d] /= len;
+	} else {
+		fv_real_t a = FV_SQRT(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+		for (int d = 0; d < 3; d++) {
+			t[d] = s[d] / a;
+			len += (v->face_ctr[(size_t)d * v->n_faces + f] - v->cell_ctr[(size_t)d * v->n_cells + o]) * t[d];
+			u[d] = 0;
+			dphi[d] = -wo[1 + d];
+		}
+		dphi[3] = 0;
+		if (kind == FV_BC_ISOTHERMAL) {
+			dphi[3] = P->visc.t_wall - T;
+			T = P->visc.t_wall;
+		}
+	}
+	fv_visc_correct(g, t, len, dphi);
+	fv_real_t mu = fv_viscosity(&P->visc, T);
+	fv_visc_flux(u, mu, fv_conductivity(&P->visc, mu, P->gamma), g, s, F);
+}
+
+/* Flux through local face f, from owner to neighbour (or out of the
+ * domain): inviscid, minus the viscous flux in a laminar run. */
 FV_HD void fv_k_face_flux(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
 			  const fv_real_t *phi, fv_idx_t f, fv_real_t F[FV_NVAR])
 {
@@ -370,12 +456,18 @@ FV_HD void fv_k_face_flux(const fv_view_t *v, const fv_params_t *P, const fv_rea
 	fv_real_t s[3], wl[FV_NVAR], wr[FV_NVAR];
 	fv_k_face_vec(v->face_area, v->n_faces, f, s);
 	fv_k_reconstruct(v, P, w, grad, phi, o, f, wl);
-	if (nb < 0) {
+	if (nb < 0)
 		fv_k_boundary_flux(P, v->bface_bc[f], wl, s, F);
-		return;
+	else {
+		fv_k_reconstruct(v, P, w, grad, phi, nb, f, wr);
+		fv_roe_flux(wl, wr, s, P->gamma, P->entropy_fix, F);
 	}
-	fv_k_reconstruct(v, P, w, grad, phi, nb, f, wr);
-	fv_roe_flux(wl, wr, s, P->gamma, P->entropy_fix, F);
+	if (fv_k_viscous(P)) {
+		fv_real_t Fv[FV_NVAR];
+		fv_k_viscous_flux(v, P, w, grad, f, Fv);
+		for (int q = 0; q < FV_NVAR; q++)
+			F[q] -= Fv[q];
+	}
 }
 
 /* Adds face flux F to its owner's residual and subtracts it from its
@@ -408,7 +500,8 @@ FV_HD void fv_k_cell_flux_gather(const fv_view_t *v, const fv_params_t *P, const
 		res[(size_t)q * v->n_owned + c] = r[q];
 }
 
-/* Pressure force (p - p_inf) S on boundary face f of the wall markers, with
+/* Pressure force (p - p_inf) S on boundary face f of the wall markers (and
+ * the viscous one, -tau S, in a laminar run), with
  * the wall pressure the flux uses (owner state reconstructed to the face),
  * and its moment about P->xref; zero for any other face. S points out of
  * the fluid, so this is the force the fluid exerts on the body. */
@@ -418,16 +511,42 @@ FV_HD void fv_k_wall_force(const fv_view_t *v, const fv_params_t *P, const fv_re
 	F[0] = F[1] = F[2] = M[0] = M[1] = M[2] = 0;
 	if (!v->bface_force[f])
 		return;
-	fv_real_t s[3], wl[FV_NVAR], r[3];
+	fv_real_t s[3], wl[FV_NVAR], r[3], Fv[FV_NVAR] = {0, 0, 0, 0, 0};
 	fv_k_face_vec(v->face_area, v->n_faces, f, s);
 	fv_k_reconstruct(v, P, w, grad, phi, v->face_cell[2 * (size_t)f], f, wl);
+	/* a viscous wall adds its shear: the momentum flux p S - tau S */
+	if (fv_k_viscous(P))
+		fv_k_viscous_flux(v, P, w, grad, f, Fv);
 	for (int d = 0; d < 3; d++) {
-		F[d] = (wl[4] - P->winf[4]) * s[d];
+		F[d] = (wl[4] - P->winf[4]) * s[d] - Fv[1 + d];
 		r[d] = v->face_ctr[(size_t)d * v->n_faces + f] - P->xref[d];
 	}
 	M[0] = r[1] * F[2] - r[2] * F[1];
 	M[1] = r[2] * F[0] - r[0] * F[2];
 	M[2] = r[0] * F[1] - r[1] * F[0];
+}
+
+/* What a wall face f tells (FV_WALL_VALUES values into out): the pressure
+ * of its cell, the force per unit area of the viscous stress on the wall
+ * (x, y, z: -tau S / |S|, zero in an inviscid run or at a slip wall) and
+ * the distance of the cell centre to the face's plane (y+ of the first
+ * cell). Post-processing (Cp, Cf, y+), on the host at the end of a run. */
+#define FV_WALL_VALUES 5
+FV_HD void fv_k_wall_values(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
+			    fv_idx_t f, fv_real_t out[FV_WALL_VALUES])
+{
+	fv_idx_t o = v->face_cell[2 * (size_t)f];
+	fv_real_t s[3], Fv[FV_NVAR] = {0, 0, 0, 0, 0}, dn = 0;
+	fv_k_face_vec(v->face_area, v->n_faces, f, s);
+	fv_real_t a = FV_SQRT(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+	if (fv_k_viscous(P))
+		fv_k_viscous_flux(v, P, w, grad, f, Fv);
+	out[0] = w[(size_t)4 * v->n_cells + o];
+	for (int d = 0; d < 3; d++) {
+		out[1 + d] = -Fv[1 + d] / a;
+		dn += (v->face_ctr[(size_t)d * v->n_faces + f] - v->cell_ctr[(size_t)d * v->n_cells + o]) * s[d] / a;
+	}
+	out[4] = FV_FABS(dn);
 }
 
 /* One SSP Runge-Kutta stage on owned cell c: q = a q0 + b (q - r R) with
@@ -443,14 +562,29 @@ FV_HD void fv_k_update(fv_idx_t no, fv_idx_t nc, fv_real_t rk_a, fv_real_t rk_b,
 	}
 }
 
-/* Spectral radius of cell c's state through face f: |u.S| + c|S|. */
+/* The time step's radius of cell c (state wc) through area vector s:
+ * |u.S| + c|S|, and in a laminar run 4 times the viscous radius (Blazek
+ * eq. 6.22, C = 4 for cell-centred schemes). */
+FV_HD fv_real_t fv_k_radius(const fv_view_t *v, const fv_params_t *P, const fv_real_t wc[FV_NVAR], fv_idx_t c,
+			    const fv_real_t s[3])
+{
+	fv_real_t lam = fv_spectral_radius(wc, s, P->gamma);
+	if (fv_k_viscous(P)) {
+		fv_real_t mu = fv_viscosity(&P->visc, fv_temperature(wc, P->gamma));
+		lam += 4 * fv_visc_radius(&P->visc, P->gamma, mu, wc[0], s[0] * s[0] + s[1] * s[1] + s[2] * s[2],
+					  v->cell_vol[c]);
+	}
+	return lam;
+}
+
+/* Spectral radius of cell c's state through face f (fv_k_radius). */
 FV_HD fv_real_t fv_k_face_spectral(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, fv_idx_t c,
 				   fv_idx_t f)
 {
 	fv_real_t wc[FV_NVAR], s[3];
 	fv_k_load(w, v->n_cells, c, wc);
 	fv_k_face_vec(v->face_area, v->n_faces, f, s);
-	return fv_spectral_radius(wc, s, P->gamma);
+	return fv_k_radius(v, P, wc, c, s);
 }
 
 /* Spectral radius sum of an owned cell over its faces (gather). */
@@ -461,7 +595,7 @@ FV_HD fv_real_t fv_k_spectral(const fv_view_t *v, const fv_params_t *P, const fv
 	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
 		fv_real_t s[3];
 		fv_k_face_vec(v->face_area, v->n_faces, v->cell_face[k], s);
-		lam += fv_spectral_radius(wc, s, P->gamma);
+		lam += fv_k_radius(v, P, wc, c, s);
 	}
 	return lam;
 }

@@ -51,10 +51,10 @@ static inline int fv_stage_runs(int st, const fv_params_t *P, int rk, int limit)
 {
 	switch (st) {
 	case FV_STAGE_NODES:
-		return P->order == 2 && !P->lsq;
+		return (P->order == 2 || fv_k_viscous(P)) && !P->lsq;
 	case FV_STAGE_GRADIENT:
 	case FV_STAGE_HALO_GRAD:
-		return P->order == 2;
+		return P->order == 2 || fv_k_viscous(P);
 	case FV_STAGE_LIMITER:
 	case FV_STAGE_HALO_PHI:
 		return P->order == 2 && P->limiter && limit;

@@ -15,8 +15,22 @@ enum fv_bc_kind {
 	FV_BC_SUPERSONIC_INFLOW = 3, /* winf imposed */
 	FV_BC_SUPERSONIC_OUTFLOW = 4,/* interior extrapolated */
 	FV_BC_PRESSURE_OUTLET = 5,   /* static pressure imposed if subsonic */
-	FV_BC_NKINDS = 6
+	FV_BC_NOSLIP = 6,            /* viscous wall, adiabatic (no heat flux) */
+	FV_BC_ISOTHERMAL = 7,        /* viscous wall at bc.wall_temperature */
+	FV_BC_NKINDS = 8
 };
+
+/* Walls: the inviscid flux is the exact wall flux (0, p s, 0). */
+FV_HD int fv_bc_is_wall(int kind)
+{
+	return kind == FV_BC_SLIP_WALL || kind == FV_BC_NOSLIP || kind == FV_BC_ISOTHERMAL;
+}
+
+/* Viscous walls: no slip, u = 0 on the face. */
+FV_HD int fv_bc_is_noslip(int kind)
+{
+	return kind == FV_BC_NOSLIP || kind == FV_BC_ISOTHERMAL;
+}
 
 /* Copies a primitive state. */
 FV_HD void fv_state_copy(const fv_real_t a[5], fv_real_t b[5])
@@ -38,7 +52,8 @@ FV_HD void fv_state_copy(const fv_real_t a[5], fv_real_t b[5])
  *   from the upwind side (interior where un_b > 0, else free stream).
  *   The supersonic cases are the limits of the same formula (both
  *   invariants from one side), taken as copies so they are exact.
- * FV_BC_SLIP_WALL, FV_BC_SYMMETRY: mirror state, same rho and p, normal
+ * FV_BC_SLIP_WALL, FV_BC_SYMMETRY (and the viscous walls, whose flux is
+ *   fv_wall_flux's; their no-slip enters through the viscous flux): mirror state, same rho and p, normal
  *   velocity reflected; the Roe flux to it has zero mass and energy flux
  *   (to round-off; the Roe-averaged u_n is zero), and momentum flux p* n |s| with p* = p + rho c~ un + rho
  *   un^2 (c~ the Roe-averaged c; p when un == 0). See fv_wall_flux.
@@ -82,6 +97,8 @@ FV_HD void fv_bc_state(int kind, const fv_real_t wi[5], const fv_real_t n[3], co
 	}
 	case FV_BC_SLIP_WALL:
 	case FV_BC_SYMMETRY:
+	case FV_BC_NOSLIP:
+	case FV_BC_ISOTHERMAL:
 		wb[0] = wi[0];
 		for (int d = 0; d < 3; d++)
 			wb[1 + d] = wi[1 + d] - (fv_real_t)2 * un * n[d];

@@ -136,7 +136,8 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	size_t nnc = (size_t)bk->node_cell_off[bk->n_nodes], nsend = (size_t)bk->send_off[bk->n_nbr];
 	int colored = uses_colors(so);
 	const fv_numerics_t *num = &so->num;
-	int gg = num->order == 2 && num->gradient == FV_GRAD_GREEN_GAUSS;
+	/* gradients: second order, and the viscous fluxes of any order */
+	int gg = (num->order == 2 || so->mu_inf > 0) && num->gradient == FV_GRAD_GREEN_GAUSS;
 	int cell_nodes = gg || num->nodes_sum == FV_SUM_ATOMIC || num->nodes_sum == FV_SUM_AUTO;
 	size_t ncn_owned = 0;
 	int implicit = num->time_mode == FV_TIME_IMPLICIT;
@@ -289,6 +290,10 @@ void fv_geo_params(const fv_solver_opts_t *o, fv_params_t *P, int *n_stages, fv_
 	for (int k = 0; k < 5; k++)
 		P->winf[k] = (fv_real_t)o->winf[k];
 	P->p_out = (fv_real_t)o->p_out;
+	P->visc.mu_inf = (fv_real_t)o->mu_inf;
+	P->visc.suth = (fv_real_t)o->suth;
+	P->visc.prandtl = (fv_real_t)(o->prandtl > 0 ? o->prandtl : 0.72);
+	P->visc.t_wall = (fv_real_t)(o->t_wall > 0 ? o->t_wall : 1);
 	for (int d = 0; d < 3; d++)
 		P->xref[d] = (fv_real_t)o->moment_center[d];
 	/* SSP Runge-Kutta (Shu-Osher): q = a q0 + b (q - dt/V R) */

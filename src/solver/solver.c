@@ -50,6 +50,7 @@ typedef struct block_data {
 	fv_real_t **buf_mem[N_HALOS]; /* [halo][k]: what the block sends to neighbour k */
 	fv_handle_t *buf[N_HALOS];
 	fv_idx_t *cell_global; /* [n_cells] for set/get state */
+	fv_idx_t *bface_global; /* [n_bfaces] the mesh's boundary face of each (fv_solver_wall_data) */
 	int worker;            /* the worker its tasks run on; -1: the scheduler picks */
 	int rank_edge;         /* several ranks: a neighbour is another rank's */
 	int n_colors;          /* colour groups of the faces (geo.h) */
@@ -163,6 +164,9 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
 	FV_CALL(halo_buffers(d, bk, -1));
 	FV_CALL(fv_malloc(&d->cell_global, nc + 1, sizeof(fv_idx_t), "cell ids"));
 	memcpy(d->cell_global, bk->cell_global, nc * sizeof(fv_idx_t));
+	/* the blob keeps the block's boundary faces first, in their order */
+	FV_CALL(fv_malloc(&d->bface_global, (size_t)bk->n_bfaces + 1, sizeof(fv_idx_t), "boundary face ids"));
+	memcpy(d->bface_global, bk->face_global, (size_t)bk->n_bfaces * sizeof(fv_idx_t));
 	return FV_OK;
 }
 
@@ -709,6 +713,32 @@ fv_err_t fv_solver_get_good_state(fv_solver_t *s, int bad, fv_real_t *qg, int *i
 	return gather_field(s, F_SNAP0 + k, qg);
 }
 
+fv_err_t fv_solver_wall_data(fv_solver_t *s, fv_idx_t n_bfaces, const uint8_t *is_bface, double *out)
+{
+	size_t nv = FV_WALL_VALUES;
+	memset(out, 0, nv * (size_t)n_bfaces * sizeof *out);
+	for (int b = 0; b < s->nb; b++) {
+		block_data_t *d = &s->b[b];
+		if (s->rank_of[b] != s->me)
+			continue;
+		fv_view_t v = fv_view_make(d->geo_mem, &d->L);
+		FV_CALL(fv_runtime_acquire(d->h[F_W], 0, field_names[F_W]));
+		FV_CALL(fv_runtime_acquire(d->h[F_GRAD], 0, field_names[F_GRAD]));
+		for (fv_idx_t f = 0; f < v.n_bfaces; f++) {
+			fv_idx_t g = d->bface_global[f];
+			fv_real_t val[FV_WALL_VALUES];
+			if (v.face_cell[2 * (size_t)f] >= v.n_owned || g < 0 || g >= n_bfaces || !is_bface[g])
+				continue;
+			fv_k_wall_values(&v, &s->P, d->mem[F_W], d->mem[F_GRAD], f, val);
+			for (size_t k = 0; k < nv; k++)
+				out[nv * (size_t)g + k] = (double)val[k];
+		}
+		fv_runtime_release(d->h[F_GRAD]);
+		fv_runtime_release(d->h[F_W]);
+	}
+	return fv_runtime_combine(out, nv * (size_t)n_bfaces * sizeof *out, "wall data");
+}
+
 /* The solver's data is dropped at the end: the state has been read back
  * (fv_solver_get_state), so no GPU copy is written home on the way out. */
 void fv_solver_destroy(fv_solver_t *s)
@@ -730,6 +760,7 @@ void fv_solver_destroy(fv_solver_t *s)
 		free(d->nbr);
 		free(d->nbr_slot);
 		free(d->cell_global);
+		free(d->bface_global);
 	}
 	free(s->b);
 	fv_ring_destroy(s->ring);

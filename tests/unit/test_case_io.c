@@ -458,7 +458,7 @@ static void test_errors(void **state)
 		 "bad.cfg:3: [bc] wing = 'wall': duplicate key (first set at line 2)"},
 		{"[bc]\nwing = slip\n", FV_ERR_ARG,
 		 "bad.cfg:2: [bc] wing = 'slip': expected farfield, wall, symmetry, supersonic_inflow, "
-		 "supersonic_outflow or pressure_outlet"},
+		 "supersonic_outflow, pressure_outlet, noslip or isothermal"},
 		{"[bc]\np_out = 0\n", FV_ERR_ARG, "[bc] p_out = '0': expected a number > 0"},
 		{"[numeric]\nlimiter = barth\n", FV_ERR_ARG,
 		 "bad.cfg:2: unknown section [numeric] (sections: mesh, flow, numerics, bc"},

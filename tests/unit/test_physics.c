@@ -13,6 +13,7 @@
 #include "physics/gas.h"
 #include "physics/limiter.h"
 #include "physics/roe.h"
+#include "physics/viscous.h"
 #include "kernels/implicit.h"
 
 #define GAMMA ((fv_real_t)1.4)
@@ -520,7 +521,7 @@ static void test_bc_others(void **state)
 	/* unknown kinds extrapolate */
 	fv_bc_state(99, wi, n, winf_sub, 0, GAMMA, wb);
 	assert_vec_near(wb, wi, 5, 0, 1, "unknown kind");
-	assert_int_equal(FV_BC_NKINDS, 6);
+	assert_int_equal(FV_BC_NKINDS, 8);
 }
 
 /* ------------------------------------------------------- exact Riemann */
@@ -808,6 +809,48 @@ static void test_roe_dissipation(void **state)
 
 /* The 5x5 LU of the point-implicit diagonal: A x = b back from the
  * factors, for diagonally dominant random blocks as the solver builds. */
+/* Viscous terms (physics/viscous.h): Sutherland's law, the temperature
+ * gradient, the directional correction and the flux of known fields. */
+static void test_viscous(void **state)
+{
+	(void)state;
+	fv_visc_t vp = {.mu_inf = 2e-5, .suth = 110.4 / 288.15, .prandtl = 0.72, .t_wall = 1};
+	double g = 1.4, s_ = vp.suth;
+	assert_true(fabs(fv_viscosity(&vp, 1) - 2e-5) < 1e-20);
+	assert_true(fabs(fv_viscosity(&vp, 2) - 2e-5 * pow(2, 1.5) * (1 + s_) / (2 + s_)) < 1e-18);
+	vp.suth = -1;
+	assert_true(fv_viscosity(&vp, 3) == 2e-5);
+	vp.suth = s_;
+	/* grad T of T = g p / rho with rho = 1 + x, p = 1 + 2 y at x = y = 0 */
+	double w[5] = {1, 0.1, 0.2, 0.3, 1}, gw[5][3] = {{1, 0, 0}, {0}, {0}, {0}, {0, 2, 0}}, gg[4][3];
+	fv_visc_grad(w, gw, g, gg);
+	assert_true(fabs(gg[3][0] + g) < 1e-14 && fabs(gg[3][1] - 2 * g) < 1e-14 && gg[3][2] == 0);
+	/* the correction replaces the component along t by the quotient and
+	 * keeps the others; a gradient already consistent is unchanged */
+	double t[3] = {0.6, 0.8, 0}, dphi[4] = {1, 0, 0, 0}, c[4][3] = {{3, -1, 2}, {0.6, 0.8, 0}, {0}, {0}};
+	fv_visc_correct(c, t, 0.5, dphi);
+	assert_true(fabs(c[0][0] * t[0] + c[0][1] * t[1] - 2) < 1e-14 && fabs(c[0][2] - 2) < 1e-14);
+	assert_true(fabs(c[0][0] * 0.8 - c[0][1] * 0.6 - (3 * 0.8 + 0.6)) < 1e-14); /* normal to t kept */
+	assert_true(fabs(c[1][0]) < 1e-15 && fabs(c[1][1]) < 1e-15); /* 0 along t: (0.6, 0.8) removed */
+	/* simple shear u = a y through S = (0, A, 0): (0, mu a A, 0, 0, u mu a A) */
+	double a = 3, A = 0.25, mu = 1.5e-3, k = 0.01, sh[4][3] = {{0, a, 0}, {0}, {0}, {0}};
+	double u[3] = {0.7, 0, 0}, S[3] = {0, A, 0}, F[5];
+	fv_visc_flux(u, mu, k, sh, S, F);
+	assert_true(F[0] == 0 && fabs(F[1] - mu * a * A) < 1e-18 && F[2] == 0 && F[3] == 0);
+	assert_true(fabs(F[4] - 0.7 * mu * a * A) < 1e-18);
+	/* dilatation u = b x through (A, 0, 0): tau_xx = 4/3 mu b; heat flux k dT/dx A */
+	double b = 2, dl[4][3] = {{b, 0, 0}, {0}, {0}, {5, 0, 0}}, u0[3] = {0, 0, 0}, Sx[3] = {A, 0, 0};
+	fv_visc_flux(u0, mu, k, dl, Sx, F);
+	assert_true(fabs(F[1] - 4.0 / 3 * mu * b * A) < 1e-18 && fabs(F[4] - k * 5 * A) < 1e-18);
+	/* conductivity mu c_p / Pr, c_p = 1 / (g - 1) */
+	assert_true(fabs(fv_conductivity(&vp, mu, g) - mu / (0.4 * 0.72)) < 1e-18);
+	/* the time step's viscous radius: max(4/3, g / Pr) mu / rho |S|^2 / V */
+	assert_true(fabs(fv_visc_radius(&vp, g, mu, 2, 4, 0.5) - g / 0.72 * mu / 2 * 4 / 0.5) < 1e-15);
+	/* walls */
+	assert_true(fv_bc_is_wall(FV_BC_NOSLIP) && fv_bc_is_wall(FV_BC_ISOTHERMAL) && fv_bc_is_wall(FV_BC_SLIP_WALL));
+	assert_true(!fv_bc_is_noslip(FV_BC_SLIP_WALL) && !fv_bc_is_wall(FV_BC_SYMMETRY));
+}
+
 static void test_lu5(void **state)
 {
 	(void)state;
@@ -896,6 +939,7 @@ int main(void)
 		cmocka_unit_test(test_euler_jacobian),
 		cmocka_unit_test(test_roe_dissipation),
 		cmocka_unit_test(test_lu5),
+		cmocka_unit_test(test_viscous),
 		cmocka_unit_test(test_boundary_jacobian),
 	};
 	printf("precision: %s\n", FV_REAL_NAME);
