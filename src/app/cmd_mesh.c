@@ -175,6 +175,7 @@ typedef struct mesh_args {
 	                          gen plate: its span */
 	int nx_set, ny_set;    /* -n, --nx, --ny given: gen plate's points */
 	int y1_set;
+	int plate_opt;         /* an option only gen plate takes, or 0 */
 	int help;
 	int color_methods;     /* color: bit 0 greedy, bit 1 minimal */
 } mesh_args_t;
@@ -201,7 +202,7 @@ static fv_err_t parse_color_method(const char *s, int *methods)
 	return FV_ERROR(FV_ERR_ARG, "option --method: '%s' is not greedy, minimal or both", s);
 }
 
-/* The plate's options; 0 for an option that is not one of them. */
+/* The plate's options; *done = 0 for an option that is not one of them. */
 static fv_err_t parse_plate_opt(int c, const char *s, mesh_args_t *a, int *done)
 {
 	fv_gen_plate_t *p = &a->gen.plate;
@@ -226,8 +227,13 @@ static fv_err_t parse_plate_opt(int c, const char *s, mesh_args_t *a, int *done)
 static fv_err_t plate_args(mesh_args_t *a)
 {
 	fv_gen_plate_t *p = &a->gen.plate;
-	if (strcmp(a->sub, "gen") != 0 || strcmp(a->input, "plate") != 0)
+	if (strcmp(a->sub, "gen") != 0 || strcmp(a->input, "plate") != 0) {
+		/* not silently ignored: --level and --re once abbreviated --levels and --refine */
+		for (const struct option *o = long_opts; o->name && a->plate_opt; o++)
+			FV_CHECK(o->val != a->plate_opt, FV_ERR_ARG, "fvstar mesh %s: --%s applies to gen plate only",
+				 a->sub, o->name);
 		return FV_OK;
+	}
 	FV_CHECK(!(a->y1_set && p->re > 0), FV_ERR_ARG, "fvstar mesh gen plate: --y1 and --re both set the wall spacing");
 	if (a->nx_set)
 		p->nx = a->gen.nx;
@@ -252,8 +258,10 @@ static fv_err_t parse_args(int argc, char **argv, mesh_args_t *a)
 	while ((c = getopt_long(argc, argv, ":n:o:h", long_opts, NULL)) != -1) {
 		int done;
 		FV_CALL(parse_plate_opt(c, optarg, a, &done));
-		if (done)
+		if (done) {
+			a->plate_opt = c;
 			continue;
+		}
 		switch (c) {
 		case 'n':
 			FV_CALL(fv_opt_long("-n", optarg, 1, 100000, &v));

@@ -6,7 +6,8 @@
 # ahead of the plate, 28 on it) and areas, TMR's bounding box, a node at
 # x = 0 on y = 0; a laminar variant (--length 1 --lead 0.25 --height 0.5
 # --cells prism, --nx --ny in points) gives 2 (nx-1)(ny-1) prisms with its
-# own box; bad options are errors naming the problem. Run by `make check`.
+# own box; bad options are errors naming the problem, and the plate's
+# options are refused by the other commands. Run by `make check`.
 . "$top_srcdir/tests/cli/lib.sh"
 
 "$fv" mesh gen plate --level 5 -o "$tmp/tmr.su2" >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; fail "gen plate --level 5"; }
@@ -46,5 +47,8 @@ bad "must be multiples of 64" --level 7
 bad "both set the wall spacing" --level 5 --y1 1e-5 --re 1e6
 bad "y1 must be in" --level 5 --y1 2
 bad "perturb must be 0" --level 5 --perturb 0.1
+# the plate's options are not silently ignored elsewhere
+"$fv" mesh gen box --level 2 -o "$tmp/box.su2" >"$tmp/err" 2>&1 && fail "gen box accepted --level"
+grep -q -- "--level applies to gen plate only" "$tmp/err" || { cat "$tmp/err"; fail "gen box --level: message"; }
 echo "ok: $(grep '^volume' "$tmp/info")"
 finish
