@@ -6,7 +6,8 @@
 # ahead of the plate, 28 on it) and areas, TMR's bounding box, a node at
 # x = 0 on y = 0; a laminar variant (--length 1 --lead 0.25 --height 0.5
 # --cells prism, --nx --ny in points) gives 2 (nx-1)(ny-1) prisms with its
-# own box; bad options are errors naming the problem, and the plate's
+# own box; 5 iterations of a uniform stream on the TMR grid keep it
+# uniform; bad options are errors naming the problem, and the plate's
 # options are refused by the other commands. Run by `make check`.
 . "$top_srcdir/tests/cli/lib.sh"
 
@@ -47,6 +48,34 @@ bad "must be multiples of 64" --level 7
 bad "both set the wall spacing" --level 5 --y1 1e-5 --re 1e6
 bad "y1 must be in" --level 5 --y1 2
 bad "perturb must be 0" --level 5 --perturb 0.1
+# the solver keeps a uniform Mach 0.2 stream uniform on the stretched cells
+# (aspect ratios up to 1e4): far field around, symmetry ahead, slip wall
+cat >"$tmp/plate.cfg" <<EOF
+[mesh]
+file = $tmp/tmr.su2
+[flow]
+mach = 0.2
+[numerics]
+iterations = 5
+residual_drop = 0
+[bc]
+inflow = farfield
+outflow = farfield
+top = farfield
+symmetry_front = symmetry
+wall = wall
+side_zmin = symmetry
+side_zmax = symmetry
+EOF
+if "$fv" run "$tmp/plate.cfg" output.dir="$tmp/run" output.progress_every=0 >"$tmp/run.log" 2>&1; then
+	awk -F, -v tol="$(tol 1e-12)" 'NR > 1 { for (i = 4; i <= 8; i++) if (!($i + 0 < tol)) bad = 1 }
+		END { exit NR > 1 && !bad ? 0 : 1 }' "$tmp/run/history.csv" ||
+		{ tail -2 "$tmp/run/history.csv"; fail "free stream not kept on the plate mesh"; }
+else
+	tail -5 "$tmp/run.log"
+	fail "fvstar run on the plate mesh"
+fi
+
 # the plate's options are not silently ignored elsewhere
 "$fv" mesh gen box --level 2 -o "$tmp/box.su2" >"$tmp/err" 2>&1 && fail "gen box accepted --level"
 grep -q -- "--level applies to gen plate only" "$tmp/err" || { cat "$tmp/err"; fail "gen box --level: message"; }
