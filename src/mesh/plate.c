@@ -42,10 +42,13 @@ static fv_err_t fit_spacing(int n, double len, double s0, double s1, double *d)
 		lo *= 2;
 	while (spacing_sum(n, s0, two ? b : hi, two ? hi : 0, d) < len && hi < FIT_Q_MAX)
 		hi *= 2;
-	FV_CHECK(spacing_sum(n, s0, two ? b : lo, two ? lo : 0, d) <= len &&
-			 spacing_sum(n, s0, two ? b : hi, two ? hi : 0, d) >= len,
-		 FV_ERR_ARG, "plate: %d cells over %g cannot start with spacing %g%s%.3g", n, len, s0,
-		 two ? " and end with " : "", two ? s1 : 0.0);
+	if (spacing_sum(n, s0, two ? b : lo, two ? lo : 0, d) > len ||
+	    spacing_sum(n, s0, two ? b : hi, two ? hi : 0, d) < len) {
+		if (two)
+			return FV_ERROR(FV_ERR_ARG, "plate: %d cells over %g cannot start with spacing %g and end "
+				        "with %g", n, len, s0, s1);
+		return FV_ERROR(FV_ERR_ARG, "plate: %d cells over %g cannot start with spacing %g", n, len, s0);
+	}
 	for (int it = 0; it < 200 && hi - lo > 1e-15 * fabs(hi); it++) {
 		double q = 0.5 * (lo + hi);
 		if (spacing_sum(n, s0, two ? b : q, two ? q : 0, d) < len)
