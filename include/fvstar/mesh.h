@@ -239,6 +239,30 @@ typedef enum fv_gen_cells {
 	FV_GEN_HEX, FV_GEN_TET, FV_GEN_PRISM, FV_GEN_MIXED
 } fv_gen_cells_t;
 
+/* The flat plate of NASA TMR's 2D zero-pressure-gradient case: x from
+ * -lead to length (the plate is 0 <= x <= length, y = 0), y from 0 to
+ * height, z from 0 to span, one cell thick. Sizes are the points of the
+ * finest grid of a nested family (level 1), as TMR counts them; level k
+ * keeps every 2^(k-1)-th point of it, so each level's nodes are nodes of
+ * all finer levels. Spacings are those of level 1 too. */
+typedef struct fv_gen_plate {
+	int nx, ny;                /* level-1 points: 545 x 385 (TMR's finest) */
+	int level;                 /* 1 (finest) and up: 2, 3, 4, 5 give TMR's
+	                              273x193, 137x97, 69x49, 35x25 */
+	int nx_lead;               /* level-1 cells ahead of the plate; 0: 3/17
+	                              of nx - 1 (96 of 544), rounded to a
+	                              multiple of the level's stride */
+	double length, lead;       /* plate length 2, inflow region 0.33333 */
+	double height, span;       /* 1; span 0: length / 20 */
+	double y1;                 /* first wall-normal spacing: 5e-7 (TMR's
+	                              finest, y+ ~ 0.1 at Re 5e6 per unit) */
+	double re;                 /* > 0: y1 for y+ = 1 at Reynolds number re
+	                              per unit length instead (see generate.c) */
+	double dx_le, dx_te;       /* x spacings at the leading edge (both
+	                              sides) and at the plate's end; 0: 1/8 and
+	                              1/2 of length / plate cells */
+} fv_gen_plate_t;
+
 typedef struct fv_gen_opts {
 	fv_gen_cells_t cells;
 	int nx, ny, nz;            /* hexahedral blocks in each direction */
@@ -250,6 +274,7 @@ typedef struct fv_gen_opts {
 	unsigned long seed;
 	double ramp_angle_deg;     /* ramp: wedge angle */
 	double ramp_x0;            /* ramp: where the wedge starts (fraction) */
+	fv_gen_plate_t plate;      /* plate: its own sizes (nx, ny above unused) */
 } fv_gen_opts_t;
 
 void fv_gen_opts_default(fv_gen_opts_t *o);
@@ -257,6 +282,10 @@ void fv_gen_opts_default(fv_gen_opts_t *o);
 fv_err_t fv_mesh_gen_box(fv_mesh_t *m, const fv_gen_opts_t *o);
 /* Ramp channel extruded in z: markers inlet outlet wall top zmin zmax. */
 fv_err_t fv_mesh_gen_ramp(fv_mesh_t *m, const fv_gen_opts_t *o);
+/* Flat plate (o->plate and o->cells; no perturbation): markers inflow
+ * outflow symmetry_front (y = 0, x < 0) wall (the plate) top side_zmin
+ * side_zmax. A node lies at x = 0 exactly. */
+fv_err_t fv_mesh_gen_plate(fv_mesh_t *m, const fv_gen_opts_t *o);
 
 /* Uniform refinement: tet, hex, prism into 8, pyramid into 6 pyramids and
  * 4 tets; boundary elements into 4; markers kept. out must be initialised;

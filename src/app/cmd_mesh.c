@@ -17,6 +17,9 @@ static const char mesh_usage[] =
 	"  fvstar mesh gen box|ramp [--cells hex|tet|prism|mixed] [-n N | --nx N --ny N --nz N]\n"
 	"                 [--lo x,y,z] [--hi x,y,z] [--perturb F] [--seed S]\n"
 	"                 [--angle DEG] [--x0 F] [--refine K] [--check] -o OUT\n"
+	"  fvstar mesh gen plate [--level K] [--nx N --ny N] [--nlead N] [--length L]\n"
+	"                 [--lead L] [--height H] [--span S] [--y1 H | --re R]\n"
+	"                 [--dx-le D] [--dx-te D] [--cells C] [--check] -o OUT\n"
 	"  fvstar mesh refine MESH [--levels K] [--check] -o OUT\n"
 	"  fvstar mesh convert MESH [--span S] -o OUT\n"
 	"  fvstar mesh color MESH [--method greedy|minimal|both]\n"
@@ -30,6 +33,17 @@ static const char mesh_usage[] =
 	"gen ramp: a channel with a compression ramp of --angle degrees starting at\n"
 	"  --x0 (fraction of the length), extruded in z; markers inlet outlet wall\n"
 	"  top zmin zmax.\n"
+	"gen plate: NASA TMR's 2D zero-pressure-gradient flat plate, one cell thick:\n"
+	"  x in [-lead, length] (--lead 0.33333, --length 2; the plate is x >= 0),\n"
+	"  y in [0, --height 1], z in [0, --span S] (default length / 20). --nx, --ny\n"
+	"  count POINTS of the finest grid (default 545 x 385, TMR's); --level K (1..)\n"
+	"  keeps every 2^(K-1)-th point, so levels 1-5 are TMR's nested 545x385 to\n"
+	"  35x25. Spacings are the finest grid's: --y1 at the wall (5e-7, TMR's; or\n"
+	"  --re R: y+ = 1 halfway along the plate at Reynolds number R per unit length),\n"
+	"  --dx-le at x = 0 (both sides) and --dx-te at x = length (default 1/8 and\n"
+	"  1/2 of the plate's mean spacing); --nlead N cells of the finest grid lie\n"
+	"  ahead of the plate (default about 3/17 of them, 96 of 544). Markers inflow\n"
+	"  outflow symmetry_front (y = 0, x < 0) wall (the plate) top side_zmin side_zmax.\n"
 	"--perturb F (<= 0.3) moves interior nodes randomly by up to 2F/3 spacings.\n"
 	"refine: --levels K uniform refinements (default 1; each multiplies the cells by 8).\n"
 	"--check builds faces and geometry, runs the checks and prints the report.\n"
@@ -129,7 +143,8 @@ static fv_err_t color_report(fv_mesh_t *m, int methods)
 }
 
 enum { OPT_CELLS = 256, OPT_NX, OPT_NY, OPT_NZ, OPT_LO, OPT_HI, OPT_PERTURB, OPT_SEED, OPT_ANGLE, OPT_X0,
-       OPT_REFINE, OPT_LEVELS, OPT_CHECK, OPT_TOL, OPT_METHOD, OPT_SPAN };
+       OPT_REFINE, OPT_LEVELS, OPT_CHECK, OPT_TOL, OPT_METHOD, OPT_SPAN, OPT_LEVEL, OPT_NLEAD, OPT_LENGTH,
+       OPT_LEAD, OPT_HEIGHT, OPT_Y1, OPT_RE, OPT_DX_LE, OPT_DX_TE };
 
 static const struct option long_opts[] = {
 	{"cells", required_argument, NULL, OPT_CELLS}, {"nx", required_argument, NULL, OPT_NX},
@@ -141,6 +156,11 @@ static const struct option long_opts[] = {
 	{"check", no_argument, NULL, OPT_CHECK},       {"tol", required_argument, NULL, OPT_TOL},
 	{"output", required_argument, NULL, 'o'},      {"help", no_argument, NULL, 'h'},
 	{"method", required_argument, NULL, OPT_METHOD}, {"span", required_argument, NULL, OPT_SPAN},
+	{"level", required_argument, NULL, OPT_LEVEL}, {"nlead", required_argument, NULL, OPT_NLEAD},
+	{"length", required_argument, NULL, OPT_LENGTH}, {"lead", required_argument, NULL, OPT_LEAD},
+	{"height", required_argument, NULL, OPT_HEIGHT}, {"y1", required_argument, NULL, OPT_Y1},
+	{"re", required_argument, NULL, OPT_RE},       {"dx-le", required_argument, NULL, OPT_DX_LE},
+	{"dx-te", required_argument, NULL, OPT_DX_TE},
 	{NULL, 0, NULL, 0}};
 
 typedef struct mesh_args {
@@ -151,7 +171,11 @@ typedef struct mesh_args {
 	long levels;
 	int check;
 	double tol;
-	double span;           /* 2D meshes: extrusion span, 0 = the reader's */
+	double span;           /* 2D meshes: extrusion span, 0 = the reader's;
+	                          gen plate: its span */
+	int nx_set, ny_set;    /* -n, --nx, --ny given: gen plate's points */
+	int y1_set;
+	int plate_opt;         /* an option only gen plate takes, or 0 */
 	int help;
 	int color_methods;     /* color: bit 0 greedy, bit 1 minimal */
 } mesh_args_t;
@@ -178,6 +202,48 @@ static fv_err_t parse_color_method(const char *s, int *methods)
 	return FV_ERROR(FV_ERR_ARG, "option --method: '%s' is not greedy, minimal or both", s);
 }
 
+/* The plate's options; *done = 0 for an option that is not one of them. */
+static fv_err_t parse_plate_opt(int c, const char *s, mesh_args_t *a, int *done)
+{
+	fv_gen_plate_t *p = &a->gen.plate;
+	long v;
+	*done = 1;
+	switch (c) {
+	case OPT_LEVEL: FV_CALL(fv_opt_long("--level", s, 1, 12, &v)); p->level = (int)v; break;
+	case OPT_NLEAD: FV_CALL(fv_opt_long("--nlead", s, 1, 100000, &v)); p->nx_lead = (int)v; break;
+	case OPT_LENGTH: FV_CALL(fv_opt_double("--length", s, 1e-12, 1e12, &p->length)); break;
+	case OPT_LEAD: FV_CALL(fv_opt_double("--lead", s, 1e-12, 1e12, &p->lead)); break;
+	case OPT_HEIGHT: FV_CALL(fv_opt_double("--height", s, 1e-12, 1e12, &p->height)); break;
+	case OPT_Y1: FV_CALL(fv_opt_double("--y1", s, 1e-15, 1e12, &p->y1)); a->y1_set = 1; break;
+	case OPT_RE: FV_CALL(fv_opt_double("--re", s, 1, 1e12, &p->re)); break;
+	case OPT_DX_LE: FV_CALL(fv_opt_double("--dx-le", s, 1e-15, 1e12, &p->dx_le)); break;
+	case OPT_DX_TE: FV_CALL(fv_opt_double("--dx-te", s, 1e-15, 1e12, &p->dx_te)); break;
+	default: *done = 0;
+	}
+	return FV_OK;
+}
+
+/* gen plate counts points with --nx --ny (TMR's way) and takes --span. */
+static fv_err_t plate_args(mesh_args_t *a)
+{
+	fv_gen_plate_t *p = &a->gen.plate;
+	if (strcmp(a->sub, "gen") != 0 || strcmp(a->input, "plate") != 0) {
+		/* not silently ignored: --level and --re once abbreviated --levels and --refine */
+		for (const struct option *o = long_opts; o->name && a->plate_opt; o++)
+			FV_CHECK(o->val != a->plate_opt, FV_ERR_ARG, "fvstar mesh %s: --%s applies to gen plate only",
+				 a->sub, o->name);
+		return FV_OK;
+	}
+	FV_CHECK(!(a->y1_set && p->re > 0), FV_ERR_ARG, "fvstar mesh gen plate: --y1 and --re both set the wall spacing");
+	if (a->nx_set)
+		p->nx = a->gen.nx;
+	if (a->ny_set)
+		p->ny = a->gen.ny;
+	p->span = a->span;
+	a->span = 0;
+	return FV_OK;
+}
+
 static fv_err_t parse_args(int argc, char **argv, mesh_args_t *a)
 {
 	long v;
@@ -190,13 +256,20 @@ static fv_err_t parse_args(int argc, char **argv, mesh_args_t *a)
 	optind = 2;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":n:o:h", long_opts, NULL)) != -1) {
+		int done;
+		FV_CALL(parse_plate_opt(c, optarg, a, &done));
+		if (done) {
+			a->plate_opt = c;
+			continue;
+		}
 		switch (c) {
 		case 'n':
 			FV_CALL(fv_opt_long("-n", optarg, 1, 100000, &v));
 			a->gen.nx = a->gen.ny = a->gen.nz = (int)v;
+			a->nx_set = a->ny_set = 1;
 			break;
-		case OPT_NX: FV_CALL(fv_opt_long("--nx", optarg, 1, 100000, &v)); a->gen.nx = (int)v; break;
-		case OPT_NY: FV_CALL(fv_opt_long("--ny", optarg, 1, 100000, &v)); a->gen.ny = (int)v; break;
+		case OPT_NX: FV_CALL(fv_opt_long("--nx", optarg, 1, 100000, &v)); a->gen.nx = (int)v; a->nx_set = 1; break;
+		case OPT_NY: FV_CALL(fv_opt_long("--ny", optarg, 1, 100000, &v)); a->gen.ny = (int)v; a->ny_set = 1; break;
 		case OPT_NZ: FV_CALL(fv_opt_long("--nz", optarg, 1, 100000, &v)); a->gen.nz = (int)v; break;
 		case OPT_CELLS: FV_CALL(parse_gen_cells(optarg, &a->gen.cells)); break;
 		case OPT_LO: FV_CALL(fv_opt_vec3("--lo", optarg, a->gen.lo)); break;
@@ -220,9 +293,10 @@ static fv_err_t parse_args(int argc, char **argv, mesh_args_t *a)
 	if (a->help)
 		return FV_OK;
 	FV_CHECK(optind < argc, FV_ERR_ARG, "fvstar mesh %s: missing %s", a->sub,
-		 strcmp(a->sub, "gen") == 0 ? "kind (box or ramp)" : "mesh file");
+		 strcmp(a->sub, "gen") == 0 ? "kind (box, ramp or plate)" : "mesh file");
 	a->input = argv[optind++];
 	FV_CHECK(optind == argc, FV_ERR_ARG, "fvstar mesh %s: unexpected argument '%s'", a->sub, argv[optind]);
+	FV_CALL(plate_args(a));
 	return FV_OK;
 }
 
@@ -248,7 +322,8 @@ fv_err_t fv_cmd_mesh(int argc, char **argv)
 	}
 	FV_CHECK(strcmp(sub, "info") == 0 || strcmp(sub, "color") == 0 || a.output, FV_ERR_ARG, "fvstar mesh %s: missing -o OUT", sub);
 
-	FV_CHECK(a.span == 0 || strcmp(sub, "gen") != 0, FV_ERR_ARG, "fvstar mesh gen: --span applies to 2D mesh files");
+	FV_CHECK(a.span == 0 || strcmp(sub, "gen") != 0, FV_ERR_ARG,
+		 "fvstar mesh gen: --span applies to plate and to 2D mesh files");
 	fv_mesh_init(&m);
 	t0 = fv_now();
 	if (strcmp(sub, "gen") == 0) {
@@ -256,8 +331,10 @@ fv_err_t fv_cmd_mesh(int argc, char **argv)
 			err = fv_mesh_gen_box(&m, &a.gen);
 		else if (strcmp(a.input, "ramp") == 0)
 			err = fv_mesh_gen_ramp(&m, &a.gen);
+		else if (strcmp(a.input, "plate") == 0)
+			err = fv_mesh_gen_plate(&m, &a.gen);
 		else
-			err = FV_ERROR(FV_ERR_ARG, "fvstar mesh gen: unknown kind '%s' (box or ramp)", a.input);
+			err = FV_ERROR(FV_ERR_ARG, "fvstar mesh gen: unknown kind '%s' (box, ramp or plate)", a.input);
 		if (err == FV_OK)
 			report("generate", t0, &m);
 	} else {

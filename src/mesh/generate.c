@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Box and ramp-channel generators: a structured node grid cut into
- * hexahedral blocks, each block split into hex, tet, prism or pyramid cells. */
-#include "fvstar/mesh.h"
+/* Box, ramp-channel and flat-plate generators: a structured node grid cut
+ * into hexahedral blocks, each block split into hex, tet, prism or pyramid
+ * cells. */
+#include "mesh_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -30,9 +31,12 @@ typedef enum block_kind {
  * fv_cell_shapes[FV_HEX]) is cut into cell faces. */
 enum { SPLIT_NONE, SPLIT_02, SPLIT_13 };
 
+typedef enum gen_kind { GEN_BOX, GEN_RAMP, GEN_PLATE } gen_kind_t;
+
 typedef struct gen {
 	const fv_gen_opts_t *o;
-	int ramp;
+	gen_kind_t kind;
+	fv_plate_axes_t ax; /* plate: node positions along each axis */
 	int n[3];           /* blocks per direction */
 	fv_idx_t *col_ctr;  /* mixed: first centre node of each pyramid column */
 	double tan_a, x0;   /* ramp: slope and start of the wedge */
@@ -56,6 +60,12 @@ typedef struct sink {
 static const char *const kind_names[] = {"hex", "tet", "prism", "mixed"};
 static const char *const box_markers[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
 static const char *const ramp_markers[6] = {"inlet", "outlet", "wall", "top", "zmin", "zmax"};
+/* in the order of plane_marker */
+static const char *const plate_markers[7] = {"inflow", "outflow", "symmetry_front", "wall",
+					     "top", "side_zmin", "side_zmax"};
+static const char *const *const kind_markers[3] = {box_markers, ramp_markers, plate_markers};
+static const int kind_n_markers[3] = {6, 6, 7};
+static const char *const gen_names[3] = {"box", "ramp", "plate"};
 
 /* Kuhn tets: the six monotone paths from corner 0 to corner 6; they share
  * the face diagonals through 0 or 6, so neighbouring blocks conform. */
@@ -78,6 +88,9 @@ void fv_gen_opts_default(fv_gen_opts_t *o)
 	o->seed = 1;
 	o->ramp_angle_deg = 10;
 	o->ramp_x0 = 0.2;
+	/* NASA TMR's 2D zero-pressure-gradient plate, its finest grid */
+	o->plate = (fv_gen_plate_t){.nx = 545, .ny = 385, .level = 1, .length = 2, .lead = 0.33333,
+				    .height = 1, .y1 = 5e-7};
 }
 
 /* 0 or 1: coordinate along axis of hex corner v in the unit cube. */
@@ -283,6 +296,18 @@ static void all_cells(const gen_t *g, sink_t *s)
 			}
 }
 
+/* Marker of the boundary face of block column i on a boundary plane: the
+ * plane itself, but the plate splits y = 0 at the leading edge into
+ * symmetry_front and wall. */
+static int plane_marker(const gen_t *g, int plane, int i)
+{
+	if (g->kind != GEN_PLATE || plane < 2)
+		return plane;
+	if (plane == 2)
+		return i < g->ax.lead ? 2 : 3;
+	return plane + 1;
+}
+
 /* Boundary elements grouped by marker, markers in plane order. */
 static void all_belems(const gen_t *g, sink_t *s)
 {
@@ -296,7 +321,7 @@ static void all_belems(const gen_t *g, sink_t *s)
 			for (int j = lo[1]; j < hi[1]; j++)
 				for (int i = lo[0]; i < hi[0]; i++) {
 					block_setup(g, i, j, k, &b);
-					block_face_belems(s, &b, f, plane);
+					block_face_belems(s, &b, f, plane_marker(g, plane, i));
 				}
 	}
 }
@@ -305,17 +330,23 @@ static void all_belems(const gen_t *g, sink_t *s)
  * ramp channel has its inlet's lower corner at x = y = 0: x runs over
  * [0, L = hi[0] - lo[0]], y from the wall to H = hi[1] - lo[1], z over
  * [lo[2], hi[2]]; each column of nodes is spread evenly over the local
- * height, so nodes follow the wedge. */
+ * height, so nodes follow the wedge. The plate's nodes are unperturbed,
+ * so p is integral and indexes its axes. */
 static void map_point(const gen_t *g, const double p[3], double *x)
 {
 	const fv_gen_opts_t *o = g->o;
 	double f[3];
+	if (g->kind == GEN_PLATE) {
+		for (int d = 0; d < 3; d++)
+			x[d] = g->ax.x[d][(int)p[d]];
+		return;
+	}
 	for (int d = 0; d < 3; d++) {
 		f[d] = p[d] / g->n[d];
 		/* exact at both ends, so boundary nodes lie exactly on the planes */
 		x[d] = o->lo[d] * (1 - f[d]) + o->hi[d] * f[d];
 	}
-	if (g->ramp) {
+	if (g->kind == GEN_RAMP) {
 		double len = o->hi[0] - o->lo[0], h = o->hi[1] - o->lo[1];
 		double xx = len * f[0];
 		double yb = xx > g->x0 ? (xx - g->x0) * g->tan_a : 0;
@@ -385,12 +416,17 @@ static void make_nodes(const gen_t *g, fv_mesh_t *m)
 			}
 }
 
-static fv_err_t check_opts(const fv_gen_opts_t *o, int ramp)
+static fv_err_t check_opts(const fv_gen_opts_t *o, gen_kind_t kind)
 {
 	static const char axes[] = "xyz";
 	FV_CHECK(o, FV_ERR_ARG, "generator options missing (NULL)");
 	FV_CHECK(o->cells >= FV_GEN_HEX && o->cells <= FV_GEN_MIXED, FV_ERR_ARG,
 		 "cells must be hex, tet, prism or mixed (got %d)", (int)o->cells);
+	/* the plate's points are placed exactly (wall spacing, x = 0) */
+	FV_CHECK(kind != GEN_PLATE || o->perturb == 0, FV_ERR_ARG, "plate: perturb must be 0 (got %g)",
+		 o->perturb);
+	if (kind == GEN_PLATE)
+		return FV_OK;
 	const int n[3] = {o->nx, o->ny, o->nz};
 	for (int d = 0; d < 3; d++) {
 		FV_CHECK(n[d] >= 1, FV_ERR_ARG, "n%c must be >= 1 (got %d)", axes[d], n[d]);
@@ -400,7 +436,7 @@ static fv_err_t check_opts(const fv_gen_opts_t *o, int ramp)
 	}
 	FV_CHECK(o->perturb >= 0 && o->perturb <= MAX_PERTURB, FV_ERR_ARG,
 		 "perturb must be in [0, %g] (got %g)", MAX_PERTURB, o->perturb);
-	if (!ramp)
+	if (kind != GEN_RAMP)
 		return FV_OK;
 	FV_CHECK(o->ramp_angle_deg > 0 && o->ramp_angle_deg < 45, FV_ERR_ARG,
 		 "ramp_angle_deg must be in (0, 45) (got %g)", o->ramp_angle_deg);
@@ -433,37 +469,56 @@ static fv_err_t number_centres(gen_t *g, size_t *n_nodes)
 	return FV_OK;
 }
 
-static fv_err_t generate(fv_mesh_t *m, const fv_gen_opts_t *o, int ramp)
+/* Blocks per direction and the name in m->source. */
+static fv_err_t grid_setup(gen_t *g, fv_mesh_t *m)
 {
-	gen_t g = {.o = o, .ramp = ramp};
+	const fv_gen_opts_t *o = g->o;
+	if (g->kind == GEN_PLATE) {
+		FV_CALL(fv_plate_axes(&o->plate, &g->ax));
+		memcpy(g->n, g->ax.n, sizeof g->n);
+		snprintf(m->source, sizeof m->source, "plate %s %dx%d points (level %d)", kind_names[o->cells],
+			 g->n[0] + 1, g->n[1] + 1, o->plate.level);
+		return FV_OK;
+	}
+	g->n[0] = o->nx;
+	g->n[1] = o->ny;
+	g->n[2] = o->nz;
+	g->tan_a = tan(o->ramp_angle_deg * DEG);
+	g->x0 = o->ramp_x0 * (o->hi[0] - o->lo[0]);
+	snprintf(m->source, sizeof m->source, "%s %s %dx%dx%d", gen_names[g->kind], kind_names[o->cells], o->nx,
+		 o->ny, o->nz);
+	return FV_OK;
+}
+
+static fv_err_t generate(fv_mesh_t *m, const fv_gen_opts_t *o, gen_kind_t kind)
+{
+	gen_t g = {.o = o, .kind = kind};
 	sink_t s = {0};
 	fv_err_t err = FV_OK;
 
 	fv_mesh_init(m);
-	FV_CALL(check_opts(o, ramp));
-	g.n[0] = o->nx;
-	g.n[1] = o->ny;
-	g.n[2] = o->nz;
-	g.tan_a = tan(o->ramp_angle_deg * DEG);
-	g.x0 = o->ramp_x0 * (o->hi[0] - o->lo[0]);
+	FV_CALL(check_opts(o, kind));
+	FV_CALL(grid_setup(&g, m));
 	for (int f = 0; f < 6; f++)
 		g.plane[f] = face_plane(f);
 	for (int v = 0; v < 9; v++)
 		for (int d = 0; d < 3; d++)
 			g.ref[v][d] = v == 8 ? 1 : 2 * corner_bit(v, d);
-	snprintf(m->source, sizeof m->source, "%s %s %dx%dx%d", ramp ? "ramp" : "box",
-		 kind_names[o->cells], o->nx, o->ny, o->nz);
 
 	/* Bound the work before counting: every grid point is a node and each
 	 * block has at least this many cell-node entries. */
 	static const int min_block_nodes[] = {8, 24, 12, 8};
-	double blocks = (double)o->nx * o->ny * o->nz;
-	double grid = (double)(o->nx + 1.0) * (o->ny + 1.0) * (o->nz + 1.0);
-	FV_CHECK(grid <= FV_IDX_MAX && min_block_nodes[o->cells] * blocks <= FV_IDX_MAX, FV_ERR_MEM,
-		 "%s: %.4g nodes and %.4g blocks (%.4g cell-node entries) are over the 32-bit index "
-		 "limit (%d)", m->source, grid, blocks, min_block_nodes[o->cells] * blocks, FV_IDX_MAX);
+	double blocks = (double)g.n[0] * g.n[1] * g.n[2];
+	double grid = (double)(g.n[0] + 1.0) * (g.n[1] + 1.0) * (g.n[2] + 1.0);
+	if (grid > FV_IDX_MAX || min_block_nodes[o->cells] * blocks > FV_IDX_MAX) {
+		err = FV_ERROR(FV_ERR_MEM,
+			       "%s: %.4g nodes and %.4g blocks (%.4g cell-node entries) are over the 32-bit "
+			       "index limit (%d)", m->source, grid, blocks, min_block_nodes[o->cells] * blocks,
+			       FV_IDX_MAX);
+		goto fail;
+	}
 	size_t n_nodes = (size_t)grid;
-	FV_CALL(number_centres(&g, &n_nodes));
+	FV_CALL_GOTO(err, fail, number_centres(&g, &n_nodes));
 	all_cells(&g, &s);
 	all_belems(&g, &s);
 	if (n_nodes > FV_IDX_MAX || s.n_cells >= FV_IDX_MAX || s.n_cell_nodes > FV_IDX_MAX ||
@@ -475,9 +530,9 @@ static fv_err_t generate(fv_mesh_t *m, const fv_gen_opts_t *o, int ramp)
 	}
 	FV_CALL_GOTO(err, fail, fv_mesh_alloc(m, n_nodes, s.n_cells, s.n_cell_nodes, s.n_belems,
 					      s.n_belem_nodes));
-	for (int k = 0; k < 6; k++) {
+	for (int k = 0; k < kind_n_markers[kind]; k++) {
 		int index;
-		FV_CALL_GOTO(err, fail, fv_mesh_marker(m, (ramp ? ramp_markers : box_markers)[k], &index));
+		FV_CALL_GOTO(err, fail, fv_mesh_marker(m, kind_markers[kind][k], &index));
 	}
 	make_nodes(&g, m);
 	memset(&s, 0, sizeof s);
@@ -485,21 +540,29 @@ static fv_err_t generate(fv_mesh_t *m, const fv_gen_opts_t *o, int ramp)
 	all_cells(&g, &s);
 	all_belems(&g, &s);
 	free(g.col_ctr);
+	fv_plate_axes_free(&g.ax);
 	return FV_OK;
 fail:
 	free(g.col_ctr);
+	fv_plate_axes_free(&g.ax);
 	fv_mesh_free(m);
 	return err;
 }
 
 fv_err_t fv_mesh_gen_box(fv_mesh_t *m, const fv_gen_opts_t *o)
 {
-	FV_CALL(generate(m, o, 0));
+	FV_CALL(generate(m, o, GEN_BOX));
 	return FV_OK;
 }
 
 fv_err_t fv_mesh_gen_ramp(fv_mesh_t *m, const fv_gen_opts_t *o)
 {
-	FV_CALL(generate(m, o, 1));
+	FV_CALL(generate(m, o, GEN_RAMP));
+	return FV_OK;
+}
+
+fv_err_t fv_mesh_gen_plate(fv_mesh_t *m, const fv_gen_opts_t *o)
+{
+	FV_CALL(generate(m, o, GEN_PLATE));
 	return FV_OK;
 }

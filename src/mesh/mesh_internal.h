@@ -18,4 +18,16 @@
  */
 fv_err_t fv_mesh_extrude_2d(fv_mesh_t *m, double span);
 
+/* Node positions of the plate generator along each axis at p's level:
+ * x[a][0..n[a]], n[2] = 1 (one cell in z); the first `lead` cells in x lie
+ * ahead of the plate, so x[0][lead] = 0 exactly. Checks p. */
+typedef struct fv_plate_axes {
+	int n[3];
+	int lead;
+	double *x[3];
+} fv_plate_axes_t;
+
+fv_err_t fv_plate_axes(const fv_gen_plate_t *p, fv_plate_axes_t *ax);
+void fv_plate_axes_free(fv_plate_axes_t *ax);
+
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of the box and ramp generators and of uniform refinement. */
+/* Unit tests of the box, ramp and flat-plate generators and of uniform
+ * refinement. */
 #include <math.h>
 
 #include "testutil.h"
@@ -531,6 +532,206 @@ static void test_too_large(void **state)
 	assert_int_equal(m.n_cells, 0);
 }
 
+/* ------------------------------------------------------------ flat plate */
+
+static const char *const plate_markers[7] = {"inflow", "outflow", "symmetry_front", "wall",
+					     "top", "side_zmin", "side_zmax"};
+
+/* A laminar-size plate: L = 1, 0.25 ahead, height 0.5, span 0.05. */
+static fv_gen_opts_t plate_opts(fv_gen_cells_t kind, int nx, int ny, int level)
+{
+	fv_gen_opts_t o;
+	fv_gen_opts_default(&o);
+	o.cells = kind;
+	o.plate.nx = nx;
+	o.plate.ny = ny;
+	o.plate.level = level;
+	o.plate.length = 1;
+	o.plate.lead = 0.25;
+	o.plate.height = 0.5;
+	o.plate.span = 0.05;
+	o.plate.y1 = 1e-3;
+	return o;
+}
+
+/* Index of the node at exactly (x, y, z), or -1. */
+static fv_idx_t node_at(const fv_mesh_t *m, double x, double y, double z)
+{
+	for (fv_idx_t v = 0; v < m->n_nodes; v++) {
+		const double *p = m->xyz + 3 * (size_t)v;
+		if (p[0] == x && p[1] == y && p[2] == z)
+			return v;
+	}
+	return -1;
+}
+
+/* Smallest |c - c0| > 0 over the nodes on the line where coordinate a of
+ * the node is c0 and coordinate b is b0: the spacing next to c0. */
+static double spacing_next_to(const fv_mesh_t *m, int axis, double c0, int b, double b0, int dir)
+{
+	double best = INFINITY;
+	for (fv_idx_t v = 0; v < m->n_nodes; v++) {
+		const double *p = m->xyz + 3 * (size_t)v;
+		double dc = dir * (p[axis] - c0);
+		if (p[b] == b0 && p[2] == 0 && dc > 0 && dc < best)
+			best = dc;
+	}
+	return best;
+}
+
+/* Markers, their areas and outward normals, the volume, for a plate of
+ * span dz. */
+static void check_plate_geometry(fv_mesh_t *m, double len, double lead, double h, double dz)
+{
+	const double area[7] = {h * dz, h * dz, lead * dz, len * dz, (len + lead) * dz, (len + lead) * h,
+				(len + lead) * h};
+	const int axis[7] = {0, 0, 1, 1, 1, 2, 2}, sign[7] = {-1, 1, -1, -1, 1, -1, 1};
+	fv_mesh_stats_t st = prepared(m);
+	FV_ASSERT_NEAR(st.vol_sum, (len + lead) * h * dz, TOL);
+	assert_int_equal(m->n_markers, 7);
+	for (int k = 0; k < 7; k++) {
+		double vec[3], a;
+		assert_string_equal(m->markers[k].name, plate_markers[k]);
+		fv_mesh_marker_area(m, k, vec, &a);
+		FV_ASSERT_NEAR(a, area[k], TOL);
+		FV_ASSERT_NEAR(vec[axis[k]], sign[k] * area[k], TOL);
+	}
+	FV_ASSERT_NEAR(st.bbox[0], -lead, 0);
+	FV_ASSERT_NEAR(st.bbox[1], len, 0);
+	FV_ASSERT_NEAR(st.bbox[3], h, 0);
+	FV_ASSERT_NEAR(st.bbox[5], dz, 0);
+}
+
+/* The defaults at level 5: TMR's domain and its coarsest grid, 35 x 25. */
+static void test_plate_tmr(void **state)
+{
+	(void)state;
+	fv_mesh_t m;
+	fv_gen_opts_t o;
+	fv_gen_opts_default(&o);
+	o.plate.level = 5;
+	FV_ASSERT_OK(fv_mesh_gen_plate(&m, &o));
+	assert_int_equal(m.n_cells, 34 * 24);
+	assert_int_equal(m.n_nodes, 35 * 25 * 2);
+	check_plate_geometry(&m, 2, 0.33333, 1, 0.1);
+	/* 96 of TMR's 544 finest cells ahead of the plate: 6 at level 5 */
+	assert_int_equal(m.marker_face_off[3] - m.marker_face_off[2], 6);
+	assert_int_equal(m.marker_face_off[4] - m.marker_face_off[3], 28);
+	fv_mesh_free(&m);
+}
+
+/* Level 1: the spacings asked for, exactly where asked. */
+static void test_plate_spacing(void **state)
+{
+	(void)state;
+	fv_mesh_t m;
+	fv_gen_opts_t o = plate_opts(FV_GEN_HEX, 69, 41, 1);
+	o.plate.dx_le = 2e-3;
+	o.plate.dx_te = 5e-3;
+	FV_ASSERT_OK(fv_mesh_gen_plate(&m, &o));
+	assert_int_equal(m.n_cells, 68 * 40);
+	/* the leading edge is a node, on the wall and at both span planes */
+	assert_true(node_at(&m, 0, 0, 0) >= 0);
+	assert_true(node_at(&m, 0, 0, 0.05) >= 0);
+	/* first cells exactly y1 and dx_le: nothing but the first spacing is added */
+	FV_ASSERT_NEAR(spacing_next_to(&m, 1, 0, 0, 1, 1), 1e-3, 0);
+	FV_ASSERT_NEAR(spacing_next_to(&m, 1, 0, 0, -0.25, 1), 1e-3, 0);
+	FV_ASSERT_NEAR(spacing_next_to(&m, 0, 0, 1, 0, 1), 2e-3, 0);
+	FV_ASSERT_NEAR(spacing_next_to(&m, 0, 0, 1, 0, -1), 2e-3, 0);
+	FV_ASSERT_NEAR(spacing_next_to(&m, 0, 1, 1, 0, -1), 5e-3, 1e-12);
+	check_plate_geometry(&m, 1, 0.25, 0.5, 0.05);
+	fv_mesh_free(&m);
+}
+
+/* Each level's nodes are nodes of the next finer level, and each level
+ * has half the cells of the finer one in x and y. */
+static void test_plate_nested(void **state)
+{
+	(void)state;
+	fv_mesh_t fine, coarse;
+	fv_gen_opts_t o = plate_opts(FV_GEN_HEX, 137, 97, 1);
+	FV_ASSERT_OK(fv_mesh_gen_plate(&fine, &o));
+	for (int level = 2; level <= 4; level++) {
+		o.plate.level = level;
+		FV_ASSERT_OK(fv_mesh_gen_plate(&coarse, &o));
+		assert_int_equal(coarse.n_cells, (136 >> (level - 1)) * (96 >> (level - 1)));
+		for (fv_idx_t v = 0; v < coarse.n_nodes; v++) {
+			const double *p = coarse.xyz + 3 * (size_t)v;
+			if (node_at(&fine, p[0], p[1], p[2]) < 0)
+				fail_msg("level %d node %d (%g %g %g) is not a level %d node", level, (int)v, p[0],
+					 p[1], p[2], level - 1);
+		}
+		check_plate_geometry(&coarse, 1, 0.25, 0.5, 0.05);
+		fv_mesh_free(&fine);
+		fine = coarse;
+	}
+	fv_mesh_free(&fine);
+}
+
+/* Any cell kind: each block's cells, positive and closed, the same
+ * markers and areas. */
+static void test_plate_kinds(void **state)
+{
+	(void)state;
+	static const int per_block[4] = {1, 6, 2, 0};
+	fv_mesh_t m;
+	for (int k = 0; k < 4; k++) {
+		fv_gen_opts_t o = plate_opts(kinds[k], 35, 25, 2);
+		FV_ASSERT_OK(fv_mesh_gen_plate(&m, &o));
+		if (per_block[k])
+			assert_int_equal(m.n_cells, per_block[k] * 17 * 12);
+		check_plate_geometry(&m, 1, 0.25, 0.5, 0.05);
+		fv_mesh_free(&m);
+	}
+}
+
+/* re sets y1 for y+ = 1 halfway along the plate (White's Cf). */
+static void test_plate_re(void **state)
+{
+	(void)state;
+	fv_mesh_t m;
+	fv_gen_opts_t o;
+	fv_gen_opts_default(&o);
+	o.plate.nx = 35;
+	o.plate.ny = 25;
+	o.plate.re = 5e6;
+	FV_ASSERT_OK(fv_mesh_gen_plate(&m, &o));
+	double utau = sqrt(0.5 * 0.027 * pow(5e6, -1.0 / 7));
+	FV_ASSERT_NEAR(spacing_next_to(&m, 1, 0, 0, 2, 1), 1 / (5e6 * utau), 1e-15);
+	assert_true(fabs(spacing_next_to(&m, 1, 0, 0, 2, 1) - 5.2e-6) < 0.1e-6);
+	fv_mesh_free(&m);
+}
+
+static void test_plate_bad_options(void **state)
+{
+	(void)state;
+	fv_mesh_t m;
+	fv_gen_opts_t o;
+#define BAD_PLATE(field, value, part)                                               \
+	do {                                                                        \
+		o = plate_opts(FV_GEN_HEX, 69, 41, 1);                              \
+		o.field = value;                                                    \
+		FV_ASSERT_ERR(fv_mesh_gen_plate(&m, &o), FV_ERR_ARG, part);         \
+		assert_int_equal(m.n_cells, 0);                                     \
+	} while (0)
+	BAD_PLATE(plate.level, 0, "level");
+	BAD_PLATE(plate.level, 5, "multiples of 16"); /* 68 cells in x */
+	BAD_PLATE(plate.nx, 2, "nx >= 3");
+	BAD_PLATE(plate.nx_lead, 68, "ahead of the plate");
+	BAD_PLATE(plate.y1, 0.5, "y1");
+	BAD_PLATE(plate.y1, 0, "y1");
+	BAD_PLATE(plate.height, -1, "height");
+	BAD_PLATE(plate.lead, NAN, "lead");
+	BAD_PLATE(plate.dx_le, 0.3, "dx_le");
+	BAD_PLATE(perturb, 0.1, "perturb");
+	/* the plate's end cells alone (0.2 + 0.9) are longer than it */
+	o = plate_opts(FV_GEN_HEX, 69, 41, 1);
+	o.plate.dx_le = 0.2;
+	o.plate.dx_te = 0.9;
+	FV_ASSERT_ERR(fv_mesh_gen_plate(&m, &o), FV_ERR_ARG, "cannot start with spacing 0.2 and end with 0.9");
+#undef BAD_PLATE
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -549,6 +750,12 @@ int main(void)
 		cmocka_unit_test(test_refine_errors),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_too_large),
+		cmocka_unit_test(test_plate_tmr),
+		cmocka_unit_test(test_plate_spacing),
+		cmocka_unit_test(test_plate_nested),
+		cmocka_unit_test(test_plate_kinds),
+		cmocka_unit_test(test_plate_re),
+		cmocka_unit_test(test_plate_bad_options),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
