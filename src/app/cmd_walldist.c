@@ -69,7 +69,7 @@ fv_err_t fv_app_walldist(const fv_mesh_t *m, const char *walls, int n_threads, c
 	FV_CALL_GOTO(err, done, fv_wall_distance(m, wall, n_threads, dist));
 	double s = fv_now() - t0;
 	long threads = n_threads > 0 ? n_threads : sysconf(_SC_NPROCESSORS_ONLN);
-	printf("wall distance: %d cells, %d wall faces (%s), %ld threads: %.3f s, %.4g cells/s\n",
+	printf("wall distance: %d cells, %d wall faces (%s), threads %ld: %.3f s, %.4g cells/s\n",
 	       (int)m->n_cells, (int)wall_elements(m, wall), walls, threads, s, s > 0 ? m->n_cells / s : 0.0);
 	print_range(m, dist);
 	if (out) {
