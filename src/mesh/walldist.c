@@ -189,32 +189,32 @@ static fv_err_t wall_tris(const fv_mesh_t *m, const uint8_t *wall, bvh_t *t)
 
 /* ------------------------------------------------ tree (median split) */
 
-typedef struct builder {
-	bvh_t *t;
-	int32_t *idx;         /* triangle order, leaves contiguous */
-	double *ctr;          /* [3 n] triangle centroids */
-} builder_t;
+/* A triangle while the tree is built: the items are permuted in place, so
+ * that every pass over a node's triangles reads contiguous memory. */
+typedef struct item {
+	double c[3];          /* centroid: the split key */
+	int32_t id;           /* index in the wall triangles */
+} item_t;
 
 /* A total order on (centroid coordinate, index): the split is the same on
  * every machine and run. */
-static inline int before(const builder_t *bd, int axis, int32_t i, int32_t j)
+static inline int before(const item_t *a, const item_t *b, int axis)
 {
-	double a = bd->ctr[3 * (size_t)i + axis], b = bd->ctr[3 * (size_t)j + axis];
-	return a < b || (a == b && i < j);
+	return a->c[axis] < b->c[axis] || (a->c[axis] == b->c[axis] && a->id < b->id);
 }
 
 /* Quickselect (Hoare partition): v[k] ends where a sort would put it, with
  * smaller items before it and larger ones after. */
-static void select_kth(const builder_t *bd, int axis, int32_t *v, long n, long k)
+static void select_kth(item_t *v, long n, long k, int axis)
 {
 	long lo = 0, hi = n - 1;
 	while (lo < hi) {
-		int32_t pivot = v[lo + (hi - lo) / 2], tmp;
+		item_t pivot = v[lo + (hi - lo) / 2], tmp;
 		long i = lo, j = hi;
 		while (i <= j) {
-			while (before(bd, axis, v[i], pivot))
+			while (before(&v[i], &pivot, axis))
 				i++;
-			while (before(bd, axis, pivot, v[j]))
+			while (before(&pivot, &v[j], axis))
 				j--;
 			if (i <= j) {
 				tmp = v[i];
@@ -231,23 +231,15 @@ static void select_kth(const builder_t *bd, int axis, int32_t *v, long n, long k
 	}
 }
 
-static void tri_bounds(const wtri_t *t, double *lo, double *hi)
-{
-	for (int d = 0; d < 3; d++) {
-		lo[d] = fmin(lo[d], fmin(t->a[d], fmin(t->b[d], t->c[d])));
-		hi[d] = fmax(hi[d], fmax(t->a[d], fmax(t->b[d], t->c[d])));
-	}
-}
-
 /* Splits along the longest extent of the centroids. */
-static int split_axis(const builder_t *bd, int32_t first, int32_t count)
+static int split_axis(const item_t *v, int32_t count)
 {
 	double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
 	int axis = 0;
-	for (int32_t i = first; i < first + count; i++)
+	for (int32_t i = 0; i < count; i++)
 		for (int d = 0; d < 3; d++) {
-			lo[d] = fmin(lo[d], bd->ctr[3 * (size_t)bd->idx[i] + d]);
-			hi[d] = fmax(hi[d], bd->ctr[3 * (size_t)bd->idx[i] + d]);
+			lo[d] = fmin(lo[d], v[i].c[d]);
+			hi[d] = fmax(hi[d], v[i].c[d]);
 		}
 	for (int d = 1; d < 3; d++)
 		if (hi[d] - lo[d] > hi[axis] - lo[axis])
@@ -255,59 +247,72 @@ static int split_axis(const builder_t *bd, int32_t first, int32_t count)
 	return axis;
 }
 
-/* Node for triangles idx[first .. first + count); returns its index. */
-static int32_t build_node(builder_t *bd, int32_t first, int32_t count)
+static void leaf_bounds(bnode_t *nd, const wtri_t *tri, const item_t *v, int32_t count)
 {
-	bvh_t *t = bd->t;
-	int32_t me = t->n_nodes++;
-	bnode_t *nd = &t->node[me];
 	for (int d = 0; d < 3; d++) {
 		nd->lo[d] = INFINITY;
 		nd->hi[d] = -INFINITY;
 	}
-	for (int32_t i = first; i < first + count; i++)
-		tri_bounds(&t->tri[bd->idx[i]], nd->lo, nd->hi);
+	for (int32_t i = 0; i < count; i++) {
+		const wtri_t *t = &tri[v[i].id];
+		for (int d = 0; d < 3; d++) {
+			nd->lo[d] = fmin(nd->lo[d], fmin(t->a[d], fmin(t->b[d], t->c[d])));
+			nd->hi[d] = fmax(nd->hi[d], fmax(t->a[d], fmax(t->b[d], t->c[d])));
+		}
+	}
+}
+
+/* Node for the items it[first .. first + count); returns its index. The
+ * bounds of an interior node are those of its children: each triangle is
+ * read once, at its leaf. */
+static int32_t build_node(bvh_t *t, item_t *it, int32_t first, int32_t count)
+{
+	int32_t me = t->n_nodes++;
 	if (count <= LEAF_TRIS) {
-		nd->first_or_right = first;
-		nd->count = count;
+		leaf_bounds(&t->node[me], t->tri, it + first, count);
+		t->node[me].first_or_right = first;
+		t->node[me].count = count;
 		return me;
 	}
 	int32_t half = count / 2;
-	select_kth(bd, split_axis(bd, first, count), bd->idx + first, count, half);
+	select_kth(it + first, count, half, split_axis(it + first, count));
+	int32_t left = build_node(t, it, first, half);
+	int32_t right = build_node(t, it, first + half, count - half);
+	bnode_t *nd = &t->node[me];
+	for (int d = 0; d < 3; d++) {
+		nd->lo[d] = fmin(t->node[left].lo[d], t->node[right].lo[d]);
+		nd->hi[d] = fmax(t->node[left].hi[d], t->node[right].hi[d]);
+	}
+	nd->first_or_right = right;
 	nd->count = 0;
-	build_node(bd, first, half);
-	int32_t right = build_node(bd, first + half, count - half);
-	t->node[me].first_or_right = right;
 	return me;
 }
 
 /* Builds the tree and puts the triangles in leaf order. */
 static fv_err_t build_bvh(bvh_t *t)
 {
-	builder_t bd = {t, NULL, NULL};
+	item_t *it = NULL;
 	wtri_t *sorted = NULL;
 	size_t n = (size_t)t->n_tris;
 	fv_err_t err;
 	/* a median split of n > LEAF_TRIS items makes at most 2n nodes */
 	FV_CALL_GOTO(err, done, fv_malloc(&t->node, 2 * n + 1, sizeof *t->node, "wall tree"));
-	FV_CALL_GOTO(err, done, fv_malloc(&bd.idx, n, sizeof *bd.idx, "wall tree order"));
-	FV_CALL_GOTO(err, done, fv_malloc(&bd.ctr, 3 * n, sizeof *bd.ctr, "wall centroids"));
+	FV_CALL_GOTO(err, done, fv_malloc(&it, n, sizeof *it, "wall tree order"));
 	FV_CALL_GOTO(err, done, fv_malloc(&sorted, n, sizeof *sorted, "wall triangles"));
 	for (size_t i = 0; i < n; i++) {
-		bd.idx[i] = (int32_t)i;
+		it[i].id = (int32_t)i;
 		for (int d = 0; d < 3; d++)
-			bd.ctr[3 * i + d] = (t->tri[i].a[d] + t->tri[i].b[d] + t->tri[i].c[d]) / 3;
+			it[i].c[d] = (t->tri[i].a[d] + t->tri[i].b[d] + t->tri[i].c[d]) / 3;
 	}
 	t->n_nodes = 0;
-	build_node(&bd, 0, t->n_tris);
+	build_node(t, it, 0, t->n_tris);
 	for (size_t i = 0; i < n; i++)
-		sorted[i] = t->tri[bd.idx[i]];
+		sorted[i] = t->tri[it[i].id];
 	free(t->tri);
 	t->tri = sorted;
 	sorted = NULL;
 done:
-	free(bd.idx);
-	free(bd.ctr);
+	free(it);
 	free(sorted);
 	return err;
 }
