@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* VTK XML unstructured-grid writer (.vtu, raw appended binary): the cells
- * as one piece and the marked boundary faces as a second one; the shared
+ * as one piece and the marked boundary faces as a second one; the cells
+ * with one named cell field (fv_mesh_write_vtu_field); the shared
  * appended-data internals of vtu_internal.h live here too. */
 #include "fvstar/mesh.h"
 #include "mesh/vtu_internal.h"
