@@ -204,6 +204,9 @@ fv_err_t fv_mesh_set_extrude_span(fv_mesh_t *m, double span);
 fv_err_t fv_mesh_write(const fv_mesh_t *m, const char *path);
 fv_err_t fv_mesh_write_su2(const fv_mesh_t *m, const char *path);
 fv_err_t fv_mesh_write_vtu(const fv_mesh_t *m, const char *path);
+/* The cells (file order, as the solution VTU) with one Float64 cell field
+ * values[c] (mesh order) called name: for inspecting a per-cell quantity. */
+fv_err_t fv_mesh_write_vtu_field(const fv_mesh_t *m, const char *path, const char *name, const double *values);
 
 /* Connectivity: faces from cells (hash of sorted node tuples), boundary
  * elements matched to boundary faces, CSR arrays. Errors: face shared by
@@ -228,6 +231,19 @@ typedef struct fv_mesh_stats {
 fv_err_t fv_mesh_check(const fv_mesh_t *m, double tol, fv_mesh_stats_t *stats);
 /* Total area vector and area of the boundary faces of marker k. */
 void fv_mesh_marker_area(const fv_mesh_t *m, int k, double area_vec[3], double *area);
+
+/* Wall distance (Spalart-Allmaras' d): dist[c] is the exact Euclidean
+ * distance from the centroid of cell c (cell_ctr, the volume centroid of
+ * fv_mesh_compute_geometry, which must have run) to the nearest point of
+ * the boundary elements whose marker k has wall_marker[k] != 0
+ * (wall_marker has n_markers entries). Each wall element is the surface
+ * the geometry uses: a triangle, or a quad as four triangles around the
+ * average of its nodes (the quad itself when planar). A bounding volume
+ * hierarchy of the wall triangles is searched from every cell on
+ * n_threads threads (0: one per online processor); the result does not
+ * depend on n_threads, bit for bit. FV_ERR_ARG when no marker is a wall or
+ * the wall markers have no elements: the caller decides what that means. */
+fv_err_t fv_wall_distance(const fv_mesh_t *m, const uint8_t *wall_marker, int n_threads, double *dist);
 
 /* read + faces + node cells + geometry + checks, the usual pipeline */
 fv_err_t fv_mesh_load(fv_mesh_t *m, const char *path);

@@ -15,6 +15,10 @@ fv_err_t fv_cmd_surface(int argc, char **argv);
 fv_err_t fv_cmd_bench(int argc, char **argv);
 fv_err_t fv_cmd_trace(int argc, char **argv);
 
+/* `fvstar mesh walldist` on a prepared mesh (src/app/cmd_walldist.c):
+ * walls is the comma-separated list of wall markers; out a .vtu or NULL. */
+fv_err_t fv_app_walldist(const fv_mesh_t *m, const char *walls, int n_threads, const char *out);
+
 /* The mesh of a run (src/app/cmd_run.c): read, refined [mesh] refine
  * times, prepared, markers checked against the case. */
 fv_err_t fv_app_load_mesh(const fv_case_t *c, fv_mesh_t *m);

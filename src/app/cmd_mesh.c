@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* `fvstar mesh info|gen|refine|convert|color`: the mesh pipeline from the
+/* `fvstar mesh info|gen|refine|convert|color|walldist`: the mesh pipeline from the
  * command line. Results go to stdout, timings and progress to stderr. */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -23,6 +23,8 @@ static const char mesh_usage[] =
 	"  fvstar mesh refine MESH [--levels K] [--check] -o OUT\n"
 	"  fvstar mesh convert MESH [--span S] -o OUT\n"
 	"  fvstar mesh color MESH [--method greedy|minimal|both]\n"
+	"  fvstar mesh walldist MESH|box|ramp|plate [gen options] --wall MARKER[,MARKER...]\n"
+	"                 [--threads N] [-o OUT.vtu]\n"
 	"\n"
 	"MESH: SU2 (.su2), Gmsh MSH 2.2/4.1 ASCII (.msh) or CGNS (.cgns, one unstructured\n"
 	"  zone). OUT: .su2 or .vtu.\n"
@@ -48,7 +50,11 @@ static const char mesh_usage[] =
 	"refine: --levels K uniform refinements (default 1; each multiplies the cells by 8).\n"
 	"--check builds faces and geometry, runs the checks and prints the report.\n"
 	"color: face colours for race-free flux sums (greedy: Zhang 2022 Alg. 4;\n"
-	"  minimal: Giuliani-Krivodonova, aims at the max faces per cell), group sizes.\n";
+	"  minimal: Giuliani-Krivodonova, aims at the max faces per cell), group sizes.\n"
+	"walldist: exact distance from each cell centroid to the nearest point of the\n"
+	"  --wall markers' faces, on N threads (default 0: all processors); prints the\n"
+	"  time and the range; -o writes the cells with the field wall_distance. box and\n"
+	"  ramp generate the mesh (the gen options, --refine K) instead of reading one.\n";
 
 static void report(const char *what, double t0, const fv_mesh_t *m)
 {
@@ -142,9 +148,14 @@ static fv_err_t color_report(fv_mesh_t *m, int methods)
 	return FV_OK;
 }
 
+static int is_generator(const char *s)
+{
+	return strcmp(s, "box") == 0 || strcmp(s, "ramp") == 0 || strcmp(s, "plate") == 0;
+}
+
 enum { OPT_CELLS = 256, OPT_NX, OPT_NY, OPT_NZ, OPT_LO, OPT_HI, OPT_PERTURB, OPT_SEED, OPT_ANGLE, OPT_X0,
        OPT_REFINE, OPT_LEVELS, OPT_CHECK, OPT_TOL, OPT_METHOD, OPT_SPAN, OPT_LEVEL, OPT_NLEAD, OPT_LENGTH,
-       OPT_LEAD, OPT_HEIGHT, OPT_Y1, OPT_RE, OPT_DX_LE, OPT_DX_TE };
+       OPT_LEAD, OPT_HEIGHT, OPT_Y1, OPT_RE, OPT_DX_LE, OPT_DX_TE, OPT_WALL, OPT_THREADS };
 
 static const struct option long_opts[] = {
 	{"cells", required_argument, NULL, OPT_CELLS}, {"nx", required_argument, NULL, OPT_NX},
@@ -160,11 +171,12 @@ static const struct option long_opts[] = {
 	{"length", required_argument, NULL, OPT_LENGTH}, {"lead", required_argument, NULL, OPT_LEAD},
 	{"height", required_argument, NULL, OPT_HEIGHT}, {"y1", required_argument, NULL, OPT_Y1},
 	{"re", required_argument, NULL, OPT_RE},       {"dx-le", required_argument, NULL, OPT_DX_LE},
-	{"dx-te", required_argument, NULL, OPT_DX_TE},
+	{"dx-te", required_argument, NULL, OPT_DX_TE},   {"wall", required_argument, NULL, OPT_WALL},
+	{"threads", required_argument, NULL, OPT_THREADS},
 	{NULL, 0, NULL, 0}};
 
 typedef struct mesh_args {
-	const char *sub;       /* info gen refine convert color */
+	const char *sub;       /* info gen refine convert color walldist */
 	const char *input;     /* MESH, or box|ramp for gen */
 	const char *output;
 	fv_gen_opts_t gen;
@@ -178,7 +190,22 @@ typedef struct mesh_args {
 	int plate_opt;         /* an option only gen plate takes, or 0 */
 	int help;
 	int color_methods;     /* color: bit 0 greedy, bit 1 minimal */
+	const char *walls;     /* walldist: wall markers, comma-separated */
+	int threads;           /* walldist: 0 = all processors */
 } mesh_args_t;
+
+/* walldist needs the centroids only: faces and geometry, no checks, so
+ * that the timings of large benchmarks are the distance's. */
+static fv_err_t walldist_report(fv_mesh_t *m, const mesh_args_t *a)
+{
+	double t0 = fv_now();
+	if (!m->face_cell)
+		FV_CALL(fv_mesh_build_faces(m));
+	if (!m->cell_ctr)
+		FV_CALL(fv_mesh_compute_geometry(m));
+	report("faces and geometry", t0, m);
+	return fv_app_walldist(m, a->walls, a->threads, a->output);
+}
 
 static fv_err_t parse_gen_cells(const char *s, fv_gen_cells_t *c)
 {
@@ -227,7 +254,7 @@ static fv_err_t parse_plate_opt(int c, const char *s, mesh_args_t *a, int *done)
 static fv_err_t plate_args(mesh_args_t *a)
 {
 	fv_gen_plate_t *p = &a->gen.plate;
-	if (strcmp(a->sub, "gen") != 0 || strcmp(a->input, "plate") != 0) {
+	if ((strcmp(a->sub, "gen") != 0 && strcmp(a->sub, "walldist") != 0) || strcmp(a->input, "plate") != 0) {
 		/* not silently ignored: --level and --re once abbreviated --levels and --refine */
 		for (const struct option *o = long_opts; o->name && a->plate_opt; o++)
 			FV_CHECK(o->val != a->plate_opt, FV_ERR_ARG, "fvstar mesh %s: --%s applies to gen plate only",
@@ -284,6 +311,8 @@ static fv_err_t parse_args(int argc, char **argv, mesh_args_t *a)
 		case OPT_TOL: FV_CALL(fv_opt_double("--tol", optarg, 0, 1, &a->tol)); break;
 		case OPT_METHOD: FV_CALL(parse_color_method(optarg, &a->color_methods)); break;
 		case OPT_SPAN: FV_CALL(fv_opt_double("--span", optarg, 1e-12, 1e12, &a->span)); break;
+		case OPT_WALL: a->walls = optarg; break;
+		case OPT_THREADS: FV_CALL(fv_opt_long("--threads", optarg, 0, 1024, &v)); a->threads = (int)v; break;
 		case 'o': a->output = optarg; break;
 		case 'h': a->help = 1; break;
 		case ':': return FV_ERROR(FV_ERR_ARG, "option %s needs a value", argv[optind - 1]);
@@ -307,26 +336,30 @@ fv_err_t fv_cmd_mesh(int argc, char **argv)
 	fv_err_t err = FV_OK;
 	double t0;
 	const char *sub = argc > 1 ? argv[1] : "";
+	const int walldist = strcmp(sub, "walldist") == 0;
 
 	if (argc < 2 || strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
 		fputs(mesh_usage, argc < 2 ? stderr : stdout);
 		return argc < 2 ? FV_ERROR(FV_ERR_ARG, "fvstar mesh: missing sub-command") : FV_OK;
 	}
 	FV_CHECK(strcmp(sub, "info") == 0 || strcmp(sub, "gen") == 0 || strcmp(sub, "refine") == 0 ||
-			 strcmp(sub, "convert") == 0 || strcmp(sub, "color") == 0,
-		 FV_ERR_ARG, "unknown mesh sub-command '%s' (info, gen, refine, convert, color)", sub);
+			 strcmp(sub, "convert") == 0 || strcmp(sub, "color") == 0 || strcmp(sub, "walldist") == 0,
+		 FV_ERR_ARG, "unknown mesh sub-command '%s' (info, gen, refine, convert, color, walldist)", sub);
 	FV_CALL(parse_args(argc, argv, &a));
 	if (a.help) {
 		fputs(mesh_usage, stdout);
 		return FV_OK;
 	}
-	FV_CHECK(strcmp(sub, "info") == 0 || strcmp(sub, "color") == 0 || a.output, FV_ERR_ARG, "fvstar mesh %s: missing -o OUT", sub);
+	FV_CHECK(strcmp(sub, "info") == 0 || strcmp(sub, "color") == 0 || walldist || a.output, FV_ERR_ARG,
+		 "fvstar mesh %s: missing -o OUT", sub);
+	FV_CHECK(!a.walls || walldist, FV_ERR_ARG, "fvstar mesh %s: --wall applies to walldist", sub);
+	FV_CHECK(a.walls || !walldist, FV_ERR_ARG, "fvstar mesh walldist: missing --wall MARKER[,MARKER...]");
 
 	FV_CHECK(a.span == 0 || strcmp(sub, "gen") != 0, FV_ERR_ARG,
 		 "fvstar mesh gen: --span applies to plate and to 2D mesh files");
 	fv_mesh_init(&m);
 	t0 = fv_now();
-	if (strcmp(sub, "gen") == 0) {
+	if (strcmp(sub, "gen") == 0 || (walldist && is_generator(a.input))) {
 		if (strcmp(a.input, "box") == 0)
 			err = fv_mesh_gen_box(&m, &a.gen);
 		else if (strcmp(a.input, "ramp") == 0)
@@ -351,7 +384,9 @@ fv_err_t fv_cmd_mesh(int argc, char **argv)
 		err = prepare_and_print(&m, a.tol);
 	if (err == FV_OK && strcmp(sub, "color") == 0)
 		err = color_report(&m, a.color_methods);
-	if (err == FV_OK && a.output)
+	if (err == FV_OK && walldist)
+		err = walldist_report(&m, &a);
+	else if (err == FV_OK && a.output)
 		err = write_mesh(&m, a.output);
 	fv_mesh_free(&m);
 	return err;

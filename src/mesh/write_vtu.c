@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* VTK XML unstructured-grid writer (.vtu, raw appended binary): the cells
- * as one piece and the marked boundary faces as a second one; the shared
+ * as one piece and the marked boundary faces as a second one; the cells
+ * with one named cell field (fv_mesh_write_vtu_field); the shared
  * appended-data internals of vtu_internal.h live here too. */
 #include "fvstar/mesh.h"
 #include "mesh/vtu_internal.h"
@@ -413,5 +414,66 @@ fv_err_t fv_mesh_write_vtu(const fv_mesh_t *m, const char *path)
 done:
 	free(bmap);
 	free(bnodes);
+	return err;
+}
+
+/* ------------------------------------------------ one cell field */
+
+/* values[cell[i]] (cell NULL: values[i]) as a Float64 block. */
+static void put_field_block(fv_vtu_out_t *o, const double *values, const fv_idx_t *cell, size_t nc)
+{
+	size_t per = FV_VTU_CHUNK / sizeof(double);
+	double *s = o->scratch;
+	fv_vtu_put_block_size(o, nc * sizeof(double));
+	if (!cell) {
+		fv_vtu_put(o, values, nc * sizeof(double));
+		return;
+	}
+	for (size_t done = 0; done < nc && !o->err; done += per) {
+		size_t n = nc - done < per ? nc - done : per;
+		for (size_t i = 0; i < n; i++)
+			s[i] = values[cell[done + i]];
+		fv_vtu_put(o, s, n * sizeof *s);
+	}
+}
+
+static void write_field(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_vtu_order_t *ord, const char *name,
+			const double *values)
+{
+	const size_t nc = (size_t)m->n_cells, np = (size_t)m->n_nodes;
+	const size_t nconn = nc ? (size_t)m->cell_node_off[nc] : 0;
+	uint64_t off = 0;
+
+	fv_vtu_begin(o);
+	fprintf(o->f, "  <!-- fvstar cell field on ");
+	fv_vtu_comment_name(o->f, m->source[0] ? m->source : "memory");
+	fprintf(o->f, " -->\n  <UnstructuredGrid>\n    <Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n"
+		      "      <CellData Scalars=\"%s\">\n", np, nc, name);
+	fv_vtu_array_tag(o, "Float64", name, 1, nc * sizeof(double), &off);
+	fprintf(o->f, "      </CellData>\n");
+	fv_vtu_geometry_tags(o, np, nc, nconn, &off);
+	fprintf(o->f, "    </Piece>\n  </UnstructuredGrid>\n  <AppendedData encoding=\"raw\">\n   _");
+	put_field_block(o, values, ord->cell, nc);
+	fv_vtu_put_cell_geometry(o, m, ord);
+	fprintf(o->f, "\n  </AppendedData>\n</VTKFile>\n");
+}
+
+fv_err_t fv_mesh_write_vtu_field(const fv_mesh_t *m, const char *path, const char *name, const double *values)
+{
+	fv_vtu_out_t o;
+	fv_vtu_order_t ord;
+	fv_err_t err;
+	FV_CHECK(values && name, FV_ERR_ARG, "%s: no cell field to write", path);
+	for (const char *s = name; *s; s++)
+		FV_CHECK(*s > ' ' && *s < 0x7f && *s != '"' && *s != '<' && *s != '&', FV_ERR_ARG,
+			 "%s: field name '%s' is not a plain XML attribute", path, name);
+	FV_CALL(fv_writer_check_mesh(m, path));
+	FV_CALL(fv_vtu_order_file(&ord, m));
+	err = fv_vtu_open(&o, path);
+	if (err == FV_OK)
+		write_field(&o, m, &ord, name, values);
+	if (fv_vtu_close(&o) != FV_OK && err == FV_OK)
+		err = FV_ERR_IO;
+	fv_vtu_order_free(&ord);
 	return err;
 }
