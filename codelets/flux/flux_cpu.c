@@ -17,12 +17,16 @@ static void flux_faces(void *buffers[], const fv_task_args_t *a, int sum, int k0
 	fv_real_t *res = FV_PTR(4, fv_real_t);
 	fv_idx_t no = v.n_owned;
 	if (zero)
-		memset(res, 0, (size_t)FV_NVAR * no * sizeof *res);
+		memset(res, 0, (size_t)a->P.nvar * no * sizeof *res);
 	FV_CPU_FACES(&v, a, sum, k0, k1, f, {
-		fv_real_t F[FV_NVAR];
+		fv_real_t F[FV_NFLUX];
 		fv_k_face_flux(&v, &a->P, w, grad, phi, f, F);
-		fv_k_face_add(res, no, v.face_cell[2 * (size_t)f], v.face_cell[2 * (size_t)f + 1], F, 0);
+		fv_k_face_add(&a->P, res, no, v.face_cell[2 * (size_t)f], v.face_cell[2 * (size_t)f + 1], F, 0);
 	});
+	/* the turbulence model's source once the last faces are in */
+	if (fv_k_sa(&a->P) && (sum != FV_SUM_COLOR || k1 == a->n_colors || !a->grouped))
+		for (fv_idx_t c = 0; c < no; c++)
+			fv_k_sa_source_add(&v, &a->P, w, grad, res, c);
 }
 
 /* Every face in the block's order (the summation order the CPU has always

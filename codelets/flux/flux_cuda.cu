@@ -17,10 +17,18 @@ struct face_flux_body {
 		fv_idx_t o, nb;
 		if (!fv_k_face_owned(&v, f, &o, &nb))
 			return; /* a face between ghosts */
-		fv_real_t F[FV_NVAR];
+		fv_real_t F[FV_NFLUX];
 		fv_k_face_flux(&v, &P, w, grad, phi, f, F);
-		fv_k_face_add(res, v.n_owned, o, nb, F, atomic);
+		fv_k_face_add(&P, res, v.n_owned, o, nb, F, atomic);
 	}
+};
+
+struct sa_source_body {
+	fv_view_t v;
+	fv_params_t P;
+	const fv_real_t *w, *grad;
+	fv_real_t *res;
+	__device__ void operator()(fv_idx_t c) const { fv_k_sa_source_add(&v, &P, w, grad, res, c); }
 };
 
 struct cell_flux_body {
@@ -37,11 +45,14 @@ extern "C" void fv_flux_launch(const fv_task_args_t *a, int sum, int k0, int k1,
 	fv_view_t v = fv_view_make(geo, &a->L);
 	if (sum == FV_SUM_GATHER) {
 		fv_cuda_items(v.n_owned, cell_flux_body{v, a->P, w, grad, phi, res}, st);
-		return;
+	} else {
+		if (sum != FV_SUM_COLOR || k0 == 0)
+			cudaMemsetAsync(res, 0, (size_t)a->P.nvar * v.n_owned * sizeof *res, st);
+		fv_cuda_faces(v, a, sum, k0, k1, face_flux_body{v, a->P, w, grad, phi, res}, st);
 	}
-	if (sum != FV_SUM_COLOR || k0 == 0)
-		cudaMemsetAsync(res, 0, (size_t)FV_NVAR * v.n_owned * sizeof *res, st);
-	fv_cuda_faces(v, a, sum, k0, k1, face_flux_body{v, a->P, w, grad, phi, res}, st);
+	/* the turbulence model's source once the last faces are in */
+	if (fv_k_sa(&a->P) && k1 == (sum == FV_SUM_COLOR ? a->n_colors : k1))
+		fv_cuda_items(v.n_owned, sa_source_body{v, a->P, w, grad, res}, st);
 }
 
 #define FLUX_FUNC(name, sum, k0, k1)                                                                  \

@@ -9,10 +9,6 @@ void fv_prim_cpu(void *buffers[], void *cl_arg)
 	const fv_real_t *q = FV_PTR(0, const fv_real_t);
 	fv_real_t *w = FV_PTR(1, fv_real_t);
 	fv_idx_t n = a.L.n_cells;
-	for (fv_idx_t i = 0; i < n; i++) {
-		fv_real_t qi[FV_NVAR], wi[FV_NVAR];
-		fv_k_load(q, n, i, qi);
-		fv_cons_to_prim(qi, a.P.gamma, wi);
-		fv_k_store(w, n, i, wi);
-	}
+	for (fv_idx_t i = 0; i < n; i++)
+		fv_k_prim(q, w, n, a.P.gamma, a.P.nvar, i);
 }

@@ -16,5 +16,5 @@ void fv_update_cpu(void *buffers[], void *cl_arg)
 	if (!a.P.steady)
 		gdt = (fv_real_t)FV_PTR(5, const fv_clock_t)->dt;
 	for (fv_idx_t c = 0; c < no; c++)
-		fv_k_update(no, nc, a.rk_a, a.rk_b, (a.P.steady ? dt[c] : gdt) / v.cell_vol[c], res, q0, q, c);
+		fv_k_update(a.P.nvar, no, nc, a.rk_a, a.rk_b, (a.P.steady ? dt[c] : gdt) / v.cell_vol[c], res, q0, q, c);
 }

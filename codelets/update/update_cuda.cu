@@ -4,7 +4,7 @@
 
 struct update_body {
 	fv_idx_t no, nc;
-	int steady;
+	int steady, nvar;
 	fv_real_t rk_a, rk_b;
 	const fv_real_t *vol, *res, *dt;
 	fv_real_t *q0, *q;
@@ -12,7 +12,7 @@ struct update_body {
 	__device__ void operator()(fv_idx_t c) const
 	{
 		fv_real_t r = (steady ? dt[c] : (fv_real_t)clock->dt) / vol[c];
-		fv_k_update(no, nc, rk_a, rk_b, r, res, q0, q, c);
+		fv_k_update(nvar, no, nc, rk_a, rk_b, r, res, q0, q, c);
 	}
 };
 
@@ -21,7 +21,7 @@ extern "C" void fv_update_launch(const fv_task_args_t *a, const void *geo, const
 {
 	fv_view_t v = fv_view_make(geo, &a->L);
 	fv_cuda_items(v.n_owned,
-		      update_body{v.n_owned, v.n_cells, a->P.steady, a->rk_a, a->rk_b, v.cell_vol, res, dt, q0, q, clock},
+		      update_body{v.n_owned, v.n_cells, a->P.steady, a->P.nvar, a->rk_a, a->rk_b, v.cell_vol, res, dt, q0, q, clock},
 		      st);
 }
 

@@ -27,7 +27,7 @@ typedef enum fv_mesh_format {
 	FV_MESH_FORMAT_AUTO, FV_MESH_FORMAT_SU2, FV_MESH_FORMAT_GMSH, FV_MESH_FORMAT_CGNS
 } fv_mesh_format_t;
 typedef enum fv_init { FV_INIT_FREESTREAM, FV_INIT_RIEMANN, FV_INIT_VORTEX } fv_init_t;
-typedef enum fv_model { FV_MODEL_EULER, FV_MODEL_LAMINAR } fv_model_t;
+typedef enum fv_model { FV_MODEL_EULER, FV_MODEL_LAMINAR, FV_MODEL_SA } fv_model_t;
 /* Boundary-condition kinds: enum fv_bc_kind of src/physics/bc.h (the kernels'
  * own definition), FV_BC_FARFIELD .. FV_BC_PRESSURE_OUTLET. */
 typedef enum fv_bc_kind fv_bc_kind_t;
@@ -64,7 +64,8 @@ typedef struct fv_case {
 	double reynolds, reynolds_length; /* laminar: Re on the length (mesh units) */
 	double temperature;               /* laminar: T_inf [K] */
 	double sutherland;                /* [K]; < 0: constant viscosity */
-	double prandtl;
+	double prandtl, prandtl_turb;
+	double nut_ratio;                 /* sa: nu~_inf / nu_inf */
 
 	/* [numerics]: the solver reads it as it is */
 	fv_numerics_t num;

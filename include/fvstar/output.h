@@ -97,7 +97,8 @@ fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_
 
 #define FV_RESTART_MAGIC "FVSTARRS"
 #define FV_RESTART_VERSION 2
-#define FV_RESTART_NVARS 5
+#define FV_RESTART_NVARS 5      /* the mean flow's; a Spalart-Allmaras run's restart has 6 */
+#define FV_RESTART_NVARS_MAX 6
 
 /*
  * Restart file, little-endian:
@@ -106,7 +107,7 @@ fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_
  *               mesh identity, and is refused)
  *  12  u32      precision: sizeof(fv_real_t) of the writer (4 or 8)
  *  16  u64      n_cells
- *  24  u32      n_vars (5)
+ *  24  u32      n_vars (5; 6 with Spalart-Allmaras: rho nu~)
  *  28  u32      n_blocks of the run that wrote it (information only)
  *  32  i64      iteration
  *  40  f64      time
@@ -164,7 +165,8 @@ void fv_restart_layout_free(fv_restart_layout_t *l);
 fv_err_t fv_restart_write_layout(const char *path, const fv_restart_layout_t *l, fv_restart_t *r);
 /* Reads a restart for l's mesh (refusing another mesh) into r, and its
  * state into q[n_vars * n_cells] in the mesh's current cell order. */
-fv_err_t fv_restart_read_layout(const char *path, const fv_restart_layout_t *l, fv_restart_t *r, fv_real_t *q);
+fv_err_t fv_restart_read_layout(const char *path, const fv_restart_layout_t *l, fv_restart_t *r, fv_real_t *q,
+			       int nvars);
 
 #ifdef __cplusplus
 }

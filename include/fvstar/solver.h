@@ -24,6 +24,10 @@ typedef struct fv_solver_opts {
 	double suth;            /* Sutherland's constant / T_inf; < 0: constant viscosity */
 	double prandtl;
 	double t_wall;          /* isothermal walls: T_wall / T_inf */
+	int sa;                 /* Spalart-Allmaras: rho nu~ the sixth row of the state */
+	double prandtl_t;       /* turbulent Prandtl number */
+	double nut_inf;         /* nu~ of the free stream */
+	const double *wall_dist; /* sa: [n_cells] each cell's distance to the nearest no-slip wall */
 	const int8_t *marker_bc; /* [n_markers] fv_bc_kind of each marker */
 	const uint8_t *marker_force; /* [n_markers] 1: integrate its pressure force (NULL: none) */
 	double moment_center[3];

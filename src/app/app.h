@@ -31,6 +31,10 @@ fv_err_t fv_app_order_cells(const fv_case_t *c, fv_mesh_t *m, int nb, const doub
 
 /* The initial conservative state of a case, SoA over the mesh's cells. */
 void fv_app_initial_state(const fv_case_t *c, const fv_mesh_t *m, fv_real_t *q);
+/* Rows of the state: 5, 6 with Spalart-Allmaras (rho nu~). */
+int fv_app_nvars(const fv_case_t *c);
+/* Spalart-Allmaras: nu~ of the free stream in the solver's units. */
+double fv_app_nut_inf(const fv_case_t *c);
 /* The solver options of a case on mesh m; so->marker_bc and marker_force
  * point to *bc and *force ([n_markers + 1] each, the caller frees them). */
 fv_err_t fv_app_solver_opts(const fv_case_t *c, const fv_mesh_t *m, fv_solver_opts_t *so, int8_t **bc,

@@ -202,7 +202,7 @@ static fv_err_t bench_stage(int argc, char **argv)
 	double *rows = NULL;
 	block_dev_t d;
 	fv_layout_t L;
-	fv_geo_colors_t colors;
+	fv_geo_colors_t colors = {0};
 	fv_task_args_t a;
 	int n_stages = 0, ev_made = 0;
 	fv_real_t rk_a[3], rk_b[3];
@@ -336,6 +336,7 @@ static fv_err_t bench_stage(int argc, char **argv)
 	if (bo.history)
 		FV_CALL_GOTO(err, out, write_history(bo.history, rows, n_rows, 1));
 out:
+	free(colors.bface_of);
 	for (int i = 0; i < ev_made; i++)
 		for (int s = 0; s < 3; s++)
 			for (int k = 0; k <= N_ST; k++)

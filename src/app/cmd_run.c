@@ -140,7 +140,46 @@ void fv_app_initial_state(const fv_case_t *c, const fv_mesh_t *m, fv_real_t *q)
 		fv_prim_to_cons(w, (fv_real_t)c->gamma, qi);
 		for (int k = 0; k < 5; k++)
 			q[(size_t)k * n + (size_t)i] = qi[k];
+		/* Spalart-Allmaras: nu~ of the free stream everywhere */
+		if (c->model == FV_MODEL_SA)
+			q[5 * n + (size_t)i] = qi[0] * (fv_real_t)fv_app_nut_inf(c);
 	}
+}
+
+int fv_app_nvars(const fv_case_t *c)
+{
+	return c->model == FV_MODEL_SA ? 6 : 5;
+}
+
+double fv_app_nut_inf(const fv_case_t *c)
+{
+	/* nu_inf = mu_inf / rho_inf, rho_inf = 1 */
+	return c->nut_ratio * c->mach * c->reynolds_length / c->reynolds;
+}
+
+/* Spalart-Allmaras: each cell's distance to the nearest no-slip wall face,
+ * on the renumbered mesh (the blocks' cell_global). */
+static fv_err_t wall_distances(const fv_case_t *c, const fv_mesh_t *m, const fv_solver_opts_t *so, double **dist)
+{
+	uint8_t *wall = NULL;
+	fv_err_t err;
+	int any = 0;
+	double t0 = fv_now();
+	FV_CALL(fv_calloc(&wall, (size_t)m->n_markers + 1, 1, "wall markers"));
+	for (int k = 0; k < m->n_markers; k++)
+		any |= wall[k] = (uint8_t)fv_bc_is_noslip(so->marker_bc[k]);
+	err = any ? FV_OK
+		  : FV_ERROR(FV_ERR_ARG, "%s: [flow] model = sa needs a no-slip wall (bc noslip or isothermal) for the "
+					 "wall distance", c->path[0] ? c->path : "case");
+	if (err == FV_OK)
+		err = fv_malloc(dist, (size_t)m->n_cells + 1, sizeof **dist, "wall distances");
+	if (err == FV_OK)
+		err = fv_wall_distance(m, wall, 0, *dist);
+	free(wall);
+	FV_CALL(err);
+	if (fv_runtime_rank() == 0)
+		fprintf(stderr, "fvstar: wall distance of %lld cells in %.2f s\n", (long long)m->n_cells, fv_now() - t0);
+	return FV_OK;
 }
 
 static fv_err_t write_restart(const char *dir, const fv_case_t *c, fv_solver_t *s, const fv_restart_layout_t *rl,
@@ -155,7 +194,7 @@ static fv_err_t write_restart(const char *dir, const fv_case_t *c, fv_solver_t *
 		return FV_OK;
 	memset(&r, 0, sizeof r);
 	r.n_cells = n;
-	r.n_vars = 5;
+	r.n_vars = fv_app_nvars(c);
 	r.n_blocks = nb;
 	r.iteration = iter;
 	r.time = t;
@@ -348,11 +387,14 @@ fv_err_t fv_app_solver_opts(const fv_case_t *c, const fv_mesh_t *m, fv_solver_op
 	so->trace_from = c->trace_from;
 	fv_case_freestream(c, so->winf);
 	so->p_out = c->p_out;
-	if (c->model == FV_MODEL_LAMINAR) {
+	if (c->model != FV_MODEL_EULER) {
 		so->mu_inf = c->mach * c->reynolds_length / c->reynolds;
 		so->suth = c->sutherland < 0 ? -1 : c->sutherland / c->temperature;
 		so->prandtl = c->prandtl;
 		so->t_wall = c->wall_temperature / c->temperature;
+		so->sa = c->model == FV_MODEL_SA;
+		so->prandtl_t = c->prandtl_turb;
+		so->nut_inf = so->sa ? fv_app_nut_inf(c) : 0;
 	}
 	so->marker_bc = *bc;
 	so->marker_force = *force;
@@ -525,6 +567,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	int32_t *part = NULL;
 	fv_idx_t *off = NULL;
 	fv_real_t *q = NULL;
+	double *wdist = NULL;
 	ranks_info_t ri = {0};
 	int8_t *bc = NULL;
 	uint8_t *is_force = NULL;
@@ -600,10 +643,16 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 			c.mesh_file, (int)m.n_cells, (int)m.n_faces, nb, (long long)ps.edge_cut, ps.imbalance,
 			(long long)os.bandwidth_before, (long long)os.bandwidth_after);
 
-	FV_CALL_GOTO(err, out, fv_malloc(&q, 5 * (size_t)m.n_cells, sizeof *q, "state"));
+	if (so.sa) {
+		FV_CALL_GOTO(err, out, wall_distances(&c, &m, &so, &wdist));
+		so.wall_dist = wdist;
+	}
+	FV_CALL_GOTO(err, out, fv_malloc(&q, (size_t)fv_app_nvars(&c) * (size_t)m.n_cells, sizeof *q, "state"));
+	/* a restart without nu~ (an Euler or laminar run's) starts nu~ from the free stream */
+	fv_app_initial_state(&c, &m, q);
 	if (c.restart_from[0]) {
 		fv_restart_t rs;
-		FV_CALL_GOTO(err, out, fv_restart_read_layout(c.restart_from, &rl, &rs, q));
+		FV_CALL_GOTO(err, out, fv_restart_read_layout(c.restart_from, &rl, &rs, q, fv_app_nvars(&c)));
 		first = (int)rs.iteration + 1;
 		t0 = rs.time;
 		memcpy(r.res0, rs.res0, sizeof r.res0);
@@ -612,8 +661,6 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		fv_restart_free(&rs);
 		if (fv_runtime_rank() == 0)
 			fprintf(stderr, "fvstar: continuing from %s at iteration %d\n", c.restart_from, first);
-	} else {
-		fv_app_initial_state(&c, &m, q);
 	}
 
 	FV_CALL_GOTO(err, out, fv_solver_create(&solver, &m, blocks, nb, &so));
@@ -730,6 +777,7 @@ out:
 	free(part);
 	free(off);
 	free(q);
+	free(wdist);
 	free(ri.rss_mib);
 	free(bc);
 	free(is_force);

@@ -87,7 +87,7 @@ static const char *const partitioners[] = {"metis", "scotch", "linear", NULL};
 static const int partitioner_values[] = {FV_PART_METIS, FV_PART_SCOTCH, FV_PART_LINEAR};
 static const char *const bc_kinds[] = {"farfield", "wall", "symmetry", "supersonic_inflow",
 				       "supersonic_outflow", "pressure_outlet", "noslip", "isothermal", NULL};
-static const char *const models[] = {"euler", "laminar", NULL};
+static const char *const models[] = {"euler", "laminar", "sa", NULL};
 
 #define OFF(field) offsetof(fv_case_t, field)
 #define SIZE(field) sizeof(((fv_case_t *)0)->field)
@@ -120,8 +120,11 @@ static const key_desc_t keys[] = {
 		 "Sideslip angle in degrees (positive: velocity towards +y)."),
 	REAL_KEY("flow", "gamma", gamma, 1, 1, 10, 0, "1.4", NULL, "Ratio of specific heats."),
 	ENUM_KEY("flow", "model", model, models, NULL, "euler",
-		 "euler (inviscid) or laminar (Navier-Stokes: viscous fluxes from the face gradients, "
-		 "Sutherland's law, constant Prandtl number; walls: bc noslip or isothermal)."),
+		 "euler (inviscid), laminar (Navier-Stokes: viscous fluxes from the face gradients, "
+		 "Sutherland's law, constant Prandtl number; walls: bc noslip or isothermal) or sa (Reynolds-"
+		 "averaged Navier-Stokes with the Spalart-Allmaras model, SA-neg as NASA's Turbulence Modeling "
+		 "Resource defines it: rho nu~ a sixth transported variable, the exact distance to the nearest "
+		 "no-slip wall face)."),
 	REAL_KEY("flow", "reynolds", reynolds, 0, 1, HUGE_VAL, 0, "1e6", NULL,
 		 "laminar: Reynolds number rho_inf U_inf L / mu_inf on the length reynolds_length "
 		 "(so mu_inf = mach reynolds_length / reynolds in the solver's units)."),
@@ -132,7 +135,10 @@ static const key_desc_t keys[] = {
 		 "gamma p / rho is 1 in the free stream)."),
 	REAL_KEY("flow", "sutherland", sutherland, -1, 0, HUGE_VAL, 0, "110.4", NULL,
 		 "laminar: Sutherland's constant in kelvin; -1: constant viscosity."),
-	REAL_KEY("flow", "prandtl", prandtl, 0, 1, HUGE_VAL, 0, "0.72", NULL, "laminar: Prandtl number."),
+	REAL_KEY("flow", "prandtl", prandtl, 0, 1, HUGE_VAL, 0, "0.72", NULL, "laminar, sa: Prandtl number."),
+	REAL_KEY("flow", "prandtl_turb", prandtl_turb, 0, 1, HUGE_VAL, 0, "0.9", NULL, "sa: turbulent Prandtl number."),
+	REAL_KEY("flow", "nu_tilde_ratio", nut_ratio, 0, 1, HUGE_VAL, 0, "3", NULL,
+		 "sa: nu~ of the free stream over its kinematic viscosity (3 in TMR's cases)."),
 	ENUM_KEY("flow", "init", init, inits, NULL, "freestream",
 		 "Initial state: the free stream everywhere, a Riemann problem (left/right states), or an "
 		 "isentropic vortex (Shu) in the x-y plane carried by the free stream."),
@@ -1014,16 +1020,17 @@ fv_err_t fv_case_finish(fv_case_t *c)
 	}
 	if (c->p_out == 0)
 		c->p_out = 1.0 / c->gamma;
-	FV_CHECK(c->model != FV_MODEL_LAMINAR || c->mach > 0, FV_ERR_ARG,
-		 "%s: [flow] model = laminar needs mach > 0 (the Reynolds number is on the free-stream speed)", of);
+	FV_CHECK(c->model == FV_MODEL_EULER || c->mach > 0, FV_ERR_ARG,
+		 "%s: [flow] model = %s needs mach > 0 (the Reynolds number is on the free-stream speed)", of,
+		 models[c->model]);
 	if (c->wall_temperature == 0)
 		c->wall_temperature = c->temperature;
 	for (int b = 0; b < c->n_bc; b++)
 		if (fv_bc_is_noslip(c->bc[b].kind) && c->model == FV_MODEL_EULER) {
 			where_text(c, c->bc[b].line, where, sizeof where);
 			return FV_ERROR(FV_ERR_ARG,
-					"%s: [bc] %s = %s: a viscous wall needs [flow] model = laminar (an inviscid "
-					"wall is 'wall')",
+					"%s: [bc] %s = %s: a viscous wall needs [flow] model = laminar or sa (an "
+					"inviscid wall is 'wall')",
 					where, c->bc[b].marker, fv_bc_kind_name(c->bc[b].kind));
 		}
 	if (!c->out_dir[0]) {

@@ -196,8 +196,8 @@ fv_err_t fv_restart_write(const char *path, const fv_restart_t *r)
 	int fd = -1, e, named = 0;
 	fv_err_t err = FV_OK;
 
-	FV_CHECK(r->n_vars == FV_RESTART_NVARS, FV_ERR_ARG, "%s: %d variables, a restart holds %d", path, r->n_vars,
-		 FV_RESTART_NVARS);
+	FV_CHECK(r->n_vars >= FV_RESTART_NVARS && r->n_vars <= FV_RESTART_NVARS_MAX, FV_ERR_ARG,
+		 "%s: %d variables, a restart holds %d or %d", path, r->n_vars, FV_RESTART_NVARS, FV_RESTART_NVARS_MAX);
 	FV_CHECK(r->n_cells >= 0 && (r->q || r->n_cells == 0), FV_ERR_ARG, "%s: no state to write", path);
 	FV_CHECK(r->mesh.n_cells == r->n_cells, FV_ERR_ARG, "%s: state of %d cells for a mesh of %lld", path,
 		 (int)r->n_cells, (long long)r->mesh.n_cells);
@@ -310,8 +310,9 @@ fv_err_t fv_restart_parse(const void *data, size_t len, const char *name, fv_res
 		 "%s: written in %s precision (%u-byte reals), this fvstar is built in %s precision: restart "
 		 "with a build of the same precision (--enable-single)",
 		 name, precision == 4 ? "single" : precision == 8 ? "double" : "unknown", precision, FV_REAL_NAME);
-	FV_CHECK(n_vars == FV_RESTART_NVARS, FV_ERR_FORMAT, "%s: %u variables per cell, expected %d", name, n_vars,
-		 FV_RESTART_NVARS);
+	FV_CHECK(n_vars >= FV_RESTART_NVARS && n_vars <= FV_RESTART_NVARS_MAX, FV_ERR_FORMAT,
+		 "%s: %u variables per cell, expected %d (or %d with Spalart-Allmaras)", name, n_vars, FV_RESTART_NVARS,
+		 FV_RESTART_NVARS_MAX);
 	FV_CHECK(n_cells <= (uint64_t)FV_IDX_MAX, FV_ERR_FORMAT, "%s: %llu cells is over the index limit", name,
 		 (unsigned long long)n_cells);
 	count = (size_t)n_vars * (size_t)n_cells;
@@ -430,12 +431,15 @@ fv_err_t fv_restart_write_layout(const char *path, const fv_restart_layout_t *l,
 	return fv_restart_write(path, r);
 }
 
-fv_err_t fv_restart_read_layout(const char *path, const fv_restart_layout_t *l, fv_restart_t *r, fv_real_t *q)
+fv_err_t fv_restart_read_layout(const char *path, const fv_restart_layout_t *l, fv_restart_t *r, fv_real_t *q,
+			       int nvars)
 {
 	size_t n;
 	FV_CALL(fv_restart_read(path, r, &l->mesh, l->mesh_name));
 	n = (size_t)r->n_cells;
-	for (int v = 0; v < r->n_vars; v++) {
+	/* rows the file has and the run uses: nu~ is dropped by a run without
+	 * Spalart-Allmaras, and left as the caller set it when the file has none */
+	for (int v = 0; v < r->n_vars && v < nvars; v++) {
 		const fv_real_t *src = r->q + (size_t)v * n;
 		fv_real_t *dst = q + (size_t)v * n;
 		if (!l->cell_of_file) {

@@ -65,11 +65,26 @@
  * (bench/results/2026-11-25-implicit-m6.md).
  */
 
+/* nu~'s implicit diagonal is doubled (its update halved): the scalar
+ * Jacobian leaves out the coupling to the mean flow through mu_t, the
+ * production's linearisation and the derivative of fw, so at CFL 1e3-1e4
+ * the near-wall nu~ of the TMR flat plate fell into a period-2 cycle (CD
+ * alternating 0.002863 / 0.002949 on the 69 x 49 grid); doubled, its
+ * residual falls steadily to the same answer (CD 0.002909). */
+#define FV_SA_DIAG_SCALE 2
 #define FV_BLOCK 25
 #define FV_OP_W 8
 /* The stored operator is fv_op_t (kernels.h), single precision. */
-/* Values per position: max_faces the most faces of an owned cell. */
-FV_HD size_t fv_op_values(int implicit, int max_faces)
+/* Values per position: max_faces the most faces of an owned cell; with
+ * Spalart-Allmaras (sa) nu~'s scalar diagonal and one scalar per face
+ * follow (fv_k_sa_operator). */
+FV_HD size_t fv_op_values(int implicit, int max_faces, int sa)
+{
+	size_t n = implicit == FV_IMPLICIT_POINT ? (size_t)FV_BLOCK * (size_t)(1 + max_faces) : 1;
+	return n + (sa ? (size_t)(1 + max_faces) : 0);
+}
+/* The first of nu~'s values (after the mean flow's) at position i. */
+FV_HD size_t fv_op_sa(int implicit, int max_faces)
 {
 	return implicit == FV_IMPLICIT_POINT ? (size_t)FV_BLOCK * (size_t)(1 + max_faces) : 1;
 }
@@ -79,9 +94,9 @@ FV_HD size_t fv_op_at(fv_idx_t i, size_t nv)
 	return (size_t)(i / FV_OP_W) * nv * FV_OP_W + (size_t)(i % FV_OP_W);
 }
 /* The operator's length in fv_op_t for n_owned positions. */
-static inline size_t fv_op_size(int implicit, int max_faces, fv_idx_t n_owned)
+static inline size_t fv_op_size(int implicit, int max_faces, int sa, fv_idx_t n_owned)
 {
-	return ((size_t)n_owned + FV_OP_W - 1) / FV_OP_W * FV_OP_W * fv_op_values(implicit, max_faces);
+	return ((size_t)n_owned + FV_OP_W - 1) / FV_OP_W * FV_OP_W * fv_op_values(implicit, max_faces, sa);
 }
 
 /* LU factors in place of a row-major 5x5 matrix (unit lower L below the
@@ -248,7 +263,71 @@ FV_HD fv_real_t fv_k_visc_jacobian(const fv_view_t *v, const fv_params_t *P, con
 		len = FV_SQRT(len);
 	}
 	fv_real_t mu = fv_viscosity(&P->visc, T);
+	/* the eddy viscosity of the cell (a wall's face has none) and of j */
+	if (fv_k_sa(P) && j >= 0) {
+		const size_t nc = (size_t)v->n_cells;
+		mu += (fv_real_t)0.5 * (fv_sa_mut(wc[0], q[5 * nc + c] / wc[0], mu) + fv_sa_mut(q[j], q[5 * nc + j] / q[j], mu));
+	}
 	return fv_visc_radius(&P->visc, P->gamma, mu, rho, a * a, a * len);
+}
+
+/* nu~'s first-order implicit operator at owned cell c (conservative
+ * states q), a scalar per face (thin-layer, matrix-free quantities frozen):
+ * the diagonal V/dt + sum over faces of the upwind outflow mf/rho_c and the
+ * diffusion coefficient |S| / (sigma len) (rho nu + rho nu~) / rho_c, plus
+ * V 2 cw1 nu~ / d^2 for the destruction (the production's linearisation is
+ * left out: it would lower the diagonal), all times FV_SA_DIAG_SCALE; off
+ * the diagonal, per face, the inflow mf/rho_j (<= 0) minus the diffusion
+ * coefficient over rho_j. Stored after the mean flow's values at position i
+ * (op: that position). */
+FV_HD void fv_k_sa_operator(const fv_view_t *v, const fv_params_t *P, const fv_real_t *q, fv_real_t vdt,
+			    fv_op_t *op, fv_idx_t c)
+{
+	const size_t nc = (size_t)v->n_cells;
+	fv_real_t qc[FV_NVAR], wc[FV_NVAR];
+	fv_k_load(q, (fv_idx_t)nc, c, qc);
+	fv_cons_to_prim(qc, P->gamma, wc);
+	fv_real_t nut = q[5 * nc + c] / qc[0], mu = fv_viscosity(&P->visc, fv_temperature(wc, P->gamma));
+	fv_real_t d = v->cell_wdist[c], D = vdt;
+	if (nut > 0)
+		D += v->cell_vol[c] * (fv_real_t)2 * FV_SA_CW1 * nut / (d * d);
+	op += fv_op_sa(P->implicit, v->max_faces) * FV_OP_W;
+	fv_idx_t k0 = v->cell_face_off[c];
+	for (fv_idx_t k = k0; k < v->cell_face_off[c + 1]; k++) {
+		fv_real_t s[3], a, len = 0, off = 0;
+		fv_idx_t j = fv_k_across(v, c, k, s), f = v->cell_face[k];
+		a = FV_SQRT(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+		if (j < 0) {
+			if (fv_bc_is_noslip(v->bface_bc[f])) {
+				for (int e = 0; e < 3; e++)
+					len += (v->face_ctr[(size_t)e * v->n_faces + f] - v->cell_ctr[(size_t)e * nc + c]) * s[e] / a;
+				D += mu / FV_SA_SIGMA * a / (FV_FABS(len) * qc[0]);
+			} else {
+				fv_real_t mf = qc[1] * s[0] + qc[2] * s[1] + qc[3] * s[2];
+				if (mf > 0)
+					D += mf / qc[0];
+			}
+		} else {
+			fv_real_t qj[FV_NVAR], wj[FV_NVAR];
+			fv_k_load(q, (fv_idx_t)nc, j, qj);
+			fv_cons_to_prim(qj, P->gamma, wj);
+			fv_real_t mf = (fv_real_t)0.5 * ((qc[1] + qj[1]) * s[0] + (qc[2] + qj[2]) * s[1] + (qc[3] + qj[3]) * s[2]);
+			for (int e = 0; e < 3; e++) {
+				fv_real_t x = v->cell_ctr[(size_t)e * nc + j] - v->cell_ctr[(size_t)e * nc + c];
+				len += x * x;
+			}
+			len = FV_SQRT(len);
+			fv_real_t muj = fv_viscosity(&P->visc, fv_temperature(wj, P->gamma));
+			fv_real_t nutf = (fv_real_t)0.5 * (nut + q[5 * nc + j] / qj[0]);
+			fv_real_t rnu = (fv_real_t)0.5 * (mu + muj) +
+					(fv_real_t)0.5 * (qc[0] + qj[0]) * ((fv_real_t)1 + FV_SA_CB2) * (nutf > 0 ? nutf : 0);
+			fv_real_t dif = rnu / FV_SA_SIGMA * a / len;
+			D += (mf > 0 ? mf : 0) / qc[0] + dif / qc[0];
+			off = ((mf < 0 ? mf : 0) - dif) / qj[0];
+		}
+		op[(size_t)(1 + k - k0) * FV_OP_W] = (fv_op_t)off;
+	}
+	op[0] = (fv_op_t)(D * FV_SA_DIAG_SCALE);
 }
 
 /* The operator of the owned cell at colour-group position i (c =
@@ -260,7 +339,7 @@ FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real
 	fv_real_t qc[FV_NVAR], wc[FV_NVAR], s[3];
 	const fv_real_t half = (fv_real_t)0.5;
 	fv_idx_t c = v->cell_group[i];
-	op += fv_op_at(i, fv_op_values(P->implicit, v->max_faces));
+	op += fv_op_at(i, fv_op_values(P->implicit, v->max_faces, fv_k_sa(P)));
 	fv_k_load(q, v->n_cells, c, qc);
 	fv_cons_to_prim(qc, P->gamma, wc);
 	fv_real_t vdt = v->cell_vol[c] / dt[c];
@@ -273,6 +352,8 @@ FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real
 			vis += fv_k_visc_jacobian(v, P, wc, q, c, k, j, s);
 		}
 		op[0] = (fv_op_t)(vdt + half * P->omega * lam + vis);
+		if (fv_k_sa(P))
+			fv_k_sa_operator(v, P, q, vdt, op, c);
 		return;
 	}
 	fv_real_t D[FV_BLOCK];
@@ -313,6 +394,24 @@ FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real
 	fv_lu5_factor(D);
 	for (int m = 0; m < FV_BLOCK; m++)
 		op[m * FV_OP_W] = (fv_op_t)D[m];
+	if (fv_k_sa(P))
+		fv_k_sa_operator(v, P, q, vdt, op, c);
+}
+
+/* nu~'s Gauss-Seidel update of owned cell c (op: its position). */
+FV_HD void fv_k_sa_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t *res, const fv_op_t *op,
+			 fv_real_t *dq, fv_idx_t c)
+{
+	const size_t nc = (size_t)v->n_cells;
+	op += fv_op_sa(P->implicit, v->max_faces) * FV_OP_W;
+	fv_real_t r = -res[(size_t)5 * v->n_owned + c];
+	fv_idx_t k0 = v->cell_face_off[c];
+	for (fv_idx_t k = k0; k < v->cell_face_off[c + 1]; k++) {
+		fv_idx_t j = fv_k_nbr(v, c, k);
+		if (j >= 0)
+			r -= (fv_real_t)op[(size_t)(1 + k - k0) * FV_OP_W] * dq[5 * nc + j];
+	}
+	dq[5 * nc + c] = r / (fv_real_t)op[0];
 }
 
 /* The Gauss-Seidel update of the owned cell at colour-group position i:
@@ -325,7 +424,7 @@ FV_HD void fv_k_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 	const fv_real_t half = (fv_real_t)0.5;
 	fv_idx_t no = v->n_owned, nc = v->n_cells, c = v->cell_group[i];
 	fv_real_t r[FV_NVAR];
-	op += fv_op_at(i, fv_op_values(P->implicit, v->max_faces));
+	op += fv_op_at(i, fv_op_values(P->implicit, v->max_faces, fv_k_sa(P)));
 	for (int m = 0; m < FV_NVAR; m++)
 		r[m] = -res[(size_t)m * no + c];
 	fv_idx_t k0 = v->cell_face_off[c];
@@ -350,6 +449,8 @@ FV_HD void fv_k_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 			D[m] = (fv_real_t)op[m * FV_OP_W];
 		fv_lu5_solve(D, r);
 		fv_k_store(dq, nc, c, r);
+		if (fv_k_sa(P))
+			fv_k_sa_sweep(v, P, res, op, dq, c);
 		return;
 	}
 	for (fv_idx_t k = k0; k < v->cell_face_off[c + 1]; k++) {
@@ -380,6 +481,8 @@ FV_HD void fv_k_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 	for (int m = 0; m < FV_NVAR; m++)
 		r[m] *= id;
 	fv_k_store(dq, nc, c, r);
+	if (fv_k_sa(P))
+		fv_k_sa_sweep(v, P, res, op, dq, c);
 }
 
 /* q += a dq on owned cell c, a = 1 or less under max_update, halved
@@ -410,10 +513,14 @@ FV_HD void fv_k_implicit_update(const fv_view_t *v, const fv_params_t *P, const 
 		if (wn[0] > 0 && wn[4] > 0)
 			break;
 	}
-	if (!(wn[0] > 0 && wn[4] > 0))
+	if (!(wn[0] > 0 && wn[4] > 0)) {
+		a = 1;
 		for (int m = 0; m < FV_NVAR; m++)
 			qn[m] = qc[m] + d[m];
+	}
 	fv_k_store(q, nc, c, qn);
+	if (fv_k_sa(P))
+		q[(size_t)5 * nc + c] += a * dq[(size_t)5 * nc + c];
 }
 
 #endif

@@ -11,6 +11,7 @@
 #include "physics/gas.h"
 #include "physics/limiter.h"
 #include "physics/roe.h"
+#include "physics/sa.h"
 #include "physics/viscous.h"
 #include "kernels/view.h"
 
@@ -23,6 +24,12 @@
 #endif
 
 #define FV_NVAR 5
+/* Rows of the state with Spalart-Allmaras (rho nu~ the sixth), and the
+ * values of a face flux: the five mean-flow fluxes, then nu~'s flux into
+ * the owner and the one out of the neighbour (the cb2 term makes them
+ * differ; physics/sa.h). */
+#define FV_NVAR_SA 6
+#define FV_NFLUX 7
 
 /* Accumulation into a shared target: with atomic set and on a GPU, an
  * atomic operation (a face loop over all faces at once); otherwise a plain
@@ -112,6 +119,7 @@ typedef struct fv_params {
 	fv_real_t omega;    /* implicit: factor of the spectral radius in the operator */
 	fv_real_t max_update; /* implicit: largest relative change of rho and rho E; 0: none */
 	fv_visc_t visc;     /* laminar runs: visc.mu_inf > 0 (fv_k_viscous) */
+	int nvar;           /* rows of the state: FV_NVAR, FV_NVAR_SA with Spalart-Allmaras */
 } fv_params_t;
 
 /* Whether the run is viscous (Navier-Stokes). */
@@ -120,9 +128,22 @@ FV_HD int fv_k_viscous(const fv_params_t *P)
 	return P->visc.mu_inf > 0;
 }
 
+/* Whether the run is turbulent (Spalart-Allmaras, row 5 of the state). */
+FV_HD int fv_k_sa(const fv_params_t *P)
+{
+	return P->visc.sa;
+}
+
 FV_HD void fv_k_load(const fv_real_t *f, fv_idx_t n, fv_idx_t i, fv_real_t x[FV_NVAR])
 {
 	for (int v = 0; v < FV_NVAR; v++)
+		x[v] = f[(size_t)v * n + i];
+}
+
+/* The first nv rows (FV_NVAR or FV_NVAR_SA). */
+FV_HD void fv_k_load_n(const fv_real_t *f, fv_idx_t n, fv_idx_t i, fv_real_t *x, int nv)
+{
+	for (int v = 0; v < nv; v++)
 		x[v] = f[(size_t)v * n + i];
 }
 
@@ -137,6 +158,18 @@ FV_HD void fv_k_face_vec(const fv_real_t *a, fv_idx_t n, fv_idx_t f, fv_real_t s
 	s[0] = a[f];
 	s[1] = a[(size_t)n + f];
 	s[2] = a[2 * (size_t)n + f];
+}
+
+/* Primitives of local cell i from the conservative state (n local cells,
+ * nvar rows: with Spalart-Allmaras nu~ = rho nu~ / rho). */
+FV_HD void fv_k_prim(const fv_real_t *q, fv_real_t *w, fv_idx_t n, fv_real_t gamma, int nvar, fv_idx_t i)
+{
+	fv_real_t qi[FV_NVAR], wi[FV_NVAR];
+	fv_k_load(q, n, i, qi);
+	fv_cons_to_prim(qi, gamma, wi);
+	fv_k_store(w, n, i, wi);
+	if (nvar > FV_NVAR)
+		w[(size_t)5 * n + i] = q[(size_t)5 * n + i] / qi[0];
 }
 
 /* Node value: the plain average of the surrounding cells (as in the
@@ -377,6 +410,13 @@ FV_HD void fv_k_boundary_flux(const fv_params_t *P, int kind, const fv_real_t wl
 	fv_roe_flux(wl, wr, s, P->gamma, P->entropy_fix, F);
 }
 
+/* T = gamma p / rho of local cell c from the primitives w. */
+FV_HD fv_real_t fv_k_temperature_at(const fv_real_t *w, size_t nc, fv_idx_t c, fv_real_t gamma)
+{
+	return gamma * w[4 * nc + c] / w[c];
+}
+#define fv_temperature_at fv_k_temperature_at
+
 /* Cell c's state wc and its gradients of u, v, w and T (fv_visc_grad). */
 FV_HD void fv_k_visc_cell(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
 			  fv_idx_t c, fv_real_t wc[FV_NVAR], fv_real_t g[4][3])
@@ -401,7 +441,7 @@ FV_HD void fv_k_viscous_flux(const fv_view_t *v, const fv_params_t *P, const fv_
 			     fv_idx_t f, fv_real_t F[FV_NVAR])
 {
 	fv_idx_t o = v->face_cell[2 * (size_t)f], nb = v->face_cell[2 * (size_t)f + 1];
-	fv_real_t s[3], t[3], wo[FV_NVAR], g[4][3], u[3], dphi[4], len = 0, T;
+	fv_real_t s[3], t[3], wo[FV_NVAR], g[4][3], u[3], dphi[4], len = 0, T, mut = 0;
 	int kind = nb < 0 ? v->bface_bc[f] : -1;
 	for (int q = 0; q < FV_NVAR; q++)
 		F[q] = 0;
@@ -414,6 +454,11 @@ FV_HD void fv_k_viscous_flux(const fv_view_t *v, const fv_params_t *P, const fv_
 		fv_real_t wn[FV_NVAR], gn[4][3], Tn;
 		fv_k_visc_cell(v, P, w, grad, nb, wn, gn);
 		Tn = fv_temperature(wn, P->gamma);
+		/* the face's eddy viscosity: the mean of its cells' (0 at walls) */
+		if (fv_k_sa(P))
+			mut = (fv_real_t)0.5 *
+			      (fv_sa_mut(wo[0], w[(size_t)5 * v->n_cells + o], fv_viscosity(&P->visc, T)) +
+			       fv_sa_mut(wn[0], w[(size_t)5 * v->n_cells + nb], fv_viscosity(&P->visc, Tn)));
 		for (int d = 0; d < 3; d++) {
 			t[d] = v->cell_ctr[(size_t)d * v->n_cells + nb] - v->cell_ctr[(size_t)d * v->n_cells + o];
 			len += t[d] * t[d];
@@ -444,16 +489,69 @@ FV_HD void fv_k_viscous_flux(const fv_view_t *v, const fv_params_t *P, const fv_
 	}
 	fv_visc_correct(g, t, len, dphi);
 	fv_real_t mu = fv_viscosity(&P->visc, T);
-	fv_visc_flux(u, mu, fv_conductivity(&P->visc, mu, P->gamma), g, s, F);
+	fv_visc_flux(u, mu + mut, fv_conductivity(&P->visc, mu, mut, P->gamma), g, s, F);
+}
+
+/* nu~'s fluxes through face f (physics/sa.h) from the mean-flow mass flux
+ * mf (F[0] of the face): first-order upwind convection, the diffusion
+ * 1/sigma rho (nu + (1 + cb2) nu~) dnu~/dn by the difference across the face
+ * (between cell centres; to the wall, where nu~ = 0), minus, for each cell,
+ * cb2/sigma rho nu~ of that cell times the same normal derivative. *Fo goes
+ * into the owner's residual, *Fn out of the neighbour's. Far field and
+ * inflow bring nu_inf in, other boundaries (outlets, symmetry) no
+ * diffusion. */
+FV_HD void fv_k_sa_face(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, fv_idx_t f, fv_real_t mf,
+			fv_real_t *Fo, fv_real_t *Fn)
+{
+	const size_t nc = (size_t)v->n_cells;
+	fv_idx_t o = v->face_cell[2 * (size_t)f], nb = v->face_cell[2 * (size_t)f + 1];
+	fv_real_t s[3], a, len = 0, ro = w[o], no = w[5 * nc + o], rn, nn;
+	fv_real_t mu_o = fv_viscosity(&P->visc, fv_temperature_at(w, nc, o, P->gamma)), coef, dn;
+	fv_k_face_vec(v->face_area, v->n_faces, f, s);
+	a = FV_SQRT(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+	if (nb >= 0) {
+		rn = w[nb], nn = w[5 * nc + nb];
+		for (int d = 0; d < 3; d++) {
+			fv_real_t x = v->cell_ctr[(size_t)d * nc + nb] - v->cell_ctr[(size_t)d * nc + o];
+			len += x * x;
+		}
+		len = FV_SQRT(len);
+		fv_real_t mu_n = fv_viscosity(&P->visc, fv_temperature_at(w, nc, nb, P->gamma));
+		fv_real_t nuf = (fv_real_t)0.5 * (mu_o / ro + mu_n / rn);
+		fv_real_t ntf = fv_sa_diff_nut((fv_real_t)0.5 * (no + nn), nuf);
+		coef = (fv_real_t)0.5 * (ro + rn) * (nuf + ((fv_real_t)1 + FV_SA_CB2) * ntf) / FV_SA_SIGMA;
+		dn = (nn - no) / len * a;
+		fv_real_t conv = mf > 0 ? mf * no : mf * nn;
+		*Fo = conv - coef * dn + FV_SA_CB2 / FV_SA_SIGMA * ro * fv_sa_diff_nut(no, mu_o / ro) * dn;
+		*Fn = conv - coef * dn + FV_SA_CB2 / FV_SA_SIGMA * rn * fv_sa_diff_nut(nn, mu_n / rn) * dn;
+		return;
+	}
+	*Fn = 0;
+	int kind = v->bface_bc[f];
+	if (fv_bc_is_noslip(kind)) {
+		for (int d = 0; d < 3; d++)
+			len += (v->face_ctr[(size_t)d * v->n_faces + f] - v->cell_ctr[(size_t)d * nc + o]) * s[d] / a;
+		len = FV_FABS(len);
+		/* the face value nu~ = 0: the coefficient of the molecular part only */
+		coef = mu_o / FV_SA_SIGMA;
+		dn = -no / len * a;
+		*Fo = -coef * dn + FV_SA_CB2 / FV_SA_SIGMA * ro * fv_sa_diff_nut(no, mu_o / ro) * dn;
+		return;
+	}
+	/* upwind: the free stream's nu~ comes in through far field and inflow */
+	nn = (kind == FV_BC_FARFIELD || kind == FV_BC_SUPERSONIC_INFLOW) ? P->visc.nut_inf : no;
+	*Fo = mf > 0 ? mf * no : mf * nn;
 }
 
 /* Flux through local face f, from owner to neighbour (or out of the
- * domain): inviscid, minus the viscous flux in a laminar run. */
+ * domain): inviscid, minus the viscous flux in a laminar run; with
+ * Spalart-Allmaras F[5] and F[6] are nu~'s (fv_k_sa_face). */
 FV_HD void fv_k_face_flux(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
-			  const fv_real_t *phi, fv_idx_t f, fv_real_t F[FV_NVAR])
+			  const fv_real_t *phi, fv_idx_t f, fv_real_t F[FV_NFLUX])
 {
 	fv_idx_t o = v->face_cell[2 * (size_t)f], nb = v->face_cell[2 * (size_t)f + 1];
 	fv_real_t s[3], wl[FV_NVAR], wr[FV_NVAR];
+	F[5] = F[6] = 0;
 	fv_k_face_vec(v->face_area, v->n_faces, f, s);
 	fv_k_reconstruct(v, P, w, grad, phi, o, f, wl);
 	if (nb < 0)
@@ -462,6 +560,8 @@ FV_HD void fv_k_face_flux(const fv_view_t *v, const fv_params_t *P, const fv_rea
 		fv_k_reconstruct(v, P, w, grad, phi, nb, f, wr);
 		fv_roe_flux(wl, wr, s, P->gamma, P->entropy_fix, F);
 	}
+	if (fv_k_sa(P))
+		fv_k_sa_face(v, P, w, f, F[0], &F[5], &F[6]);
 	if (fv_k_viscous(P)) {
 		fv_real_t Fv[FV_NVAR];
 		fv_k_viscous_flux(v, P, w, grad, f, Fv);
@@ -470,18 +570,55 @@ FV_HD void fv_k_face_flux(const fv_view_t *v, const fv_params_t *P, const fv_rea
 	}
 }
 
+/* The vorticity magnitude of cell c from its velocity gradients. */
+FV_HD fv_real_t fv_k_vorticity(const fv_real_t *grad, size_t nc, fv_idx_t c)
+{
+#define FV_G(q, d) grad[(size_t)((q) * 3 + (d)) * nc + c]
+	fv_real_t wx = FV_G(3, 1) - FV_G(2, 2), wy = FV_G(1, 2) - FV_G(3, 0), wz = FV_G(2, 0) - FV_G(1, 1);
+#undef FV_G
+	return FV_SQRT(wx * wx + wy * wy + wz * wz);
+}
+
+/* The Spalart-Allmaras source of owned cell c, subtracted from its nu~
+ * residual (R = fluxes out - V source); *jac: V times its linearisation
+ * (fv_sa_source), for the implicit diagonal. */
+FV_HD fv_real_t fv_k_sa_source(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
+			       fv_idx_t c, fv_real_t *jac)
+{
+	const size_t nc = (size_t)v->n_cells;
+	fv_real_t rho = w[c], nu = fv_viscosity(&P->visc, fv_temperature_at(w, nc, c, P->gamma)) / rho;
+	fv_real_t src = fv_sa_source(rho, nu, w[5 * nc + c], fv_k_vorticity(grad, nc, c), v->cell_wdist[c], jac);
+	*jac *= v->cell_vol[c];
+	return v->cell_vol[c] * src;
+}
+
+/* Adds the source into owned cell c's nu~ residual (res: owned rows). */
+FV_HD void fv_k_sa_source_add(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
+			      fv_real_t *res, fv_idx_t c)
+{
+	fv_real_t jac;
+	res[(size_t)5 * v->n_owned + c] -= fv_k_sa_source(v, P, w, grad, c, &jac);
+}
+
 /* Adds face flux F to its owner's residual and subtracts it from its
  * neighbour's, for those that are owned cells (no < n_owned); atomic as
  * fv_k_add. */
-FV_HD void fv_k_face_add(fv_real_t *res, fv_idx_t no, fv_idx_t o, fv_idx_t nb, const fv_real_t F[FV_NVAR],
-			 int atomic)
+FV_HD void fv_k_face_add(const fv_params_t *P, fv_real_t *res, fv_idx_t no, fv_idx_t o, fv_idx_t nb,
+			 const fv_real_t F[FV_NFLUX], int atomic)
 {
-	if (o < no)
+	int sa = fv_k_sa(P);
+	if (o < no) {
 		for (int q = 0; q < FV_NVAR; q++)
 			fv_k_add(&res[(size_t)q * no + o], F[q], atomic);
-	if (nb >= 0 && nb < no)
+		if (sa)
+			fv_k_add(&res[(size_t)5 * no + o], F[5], atomic);
+	}
+	if (nb >= 0 && nb < no) {
 		for (int q = 0; q < FV_NVAR; q++)
 			fv_k_add(&res[(size_t)q * no + nb], -F[q], atomic);
+		if (sa)
+			fv_k_add(&res[(size_t)5 * no + nb], -F[6], atomic);
+	}
 }
 
 /* Residual of an owned cell from its own faces (gather, SF-C): each
@@ -489,14 +626,15 @@ FV_HD void fv_k_face_add(fv_real_t *res, fv_idx_t no, fv_idx_t o, fv_idx_t nb, c
 FV_HD void fv_k_cell_flux_gather(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
 				 const fv_real_t *phi, fv_real_t *res, fv_idx_t c)
 {
-	fv_real_t r[FV_NVAR] = {0, 0, 0, 0, 0};
+	fv_real_t r[FV_NVAR_SA] = {0, 0, 0, 0, 0, 0};
 	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
-		fv_real_t F[FV_NVAR];
+		fv_real_t F[FV_NFLUX];
 		fv_k_face_flux(v, P, w, grad, phi, v->cell_face[k], F);
 		for (int q = 0; q < FV_NVAR; q++)
 			r[q] += v->cell_face_sign[k] > 0 ? F[q] : -F[q];
+		r[5] += v->cell_face_sign[k] > 0 ? F[5] : -F[6];
 	}
-	for (int q = 0; q < FV_NVAR; q++)
+	for (int q = 0; q < P->nvar; q++)
 		res[(size_t)q * v->n_owned + c] = r[q];
 }
 
@@ -551,10 +689,10 @@ FV_HD void fv_k_wall_values(const fv_view_t *v, const fv_params_t *P, const fv_r
 
 /* One SSP Runge-Kutta stage on owned cell c: q = a q0 + b (q - r R) with
  * r = dt / V; the first stage (a = 0) saves q into q0. */
-FV_HD void fv_k_update(fv_idx_t no, fv_idx_t nc, fv_real_t rk_a, fv_real_t rk_b, fv_real_t r, const fv_real_t *res,
-		       fv_real_t *q0, fv_real_t *q, fv_idx_t c)
+FV_HD void fv_k_update(int nvar, fv_idx_t no, fv_idx_t nc, fv_real_t rk_a, fv_real_t rk_b, fv_real_t r,
+		       const fv_real_t *res, fv_real_t *q0, fv_real_t *q, fv_idx_t c)
 {
-	for (int k = 0; k < FV_NVAR; k++) {
+	for (int k = 0; k < nvar; k++) {
 		size_t i = (size_t)k * nc + c, j = (size_t)k * no + c;
 		if (rk_a == 0)
 			q0[j] = q[i];
@@ -565,12 +703,14 @@ FV_HD void fv_k_update(fv_idx_t no, fv_idx_t nc, fv_real_t rk_a, fv_real_t rk_b,
 /* The time step's radius of cell c (state wc) through area vector s:
  * |u.S| + c|S|, and in a laminar run 4 times the viscous radius (Blazek
  * eq. 6.22, C = 4 for cell-centred schemes). */
-FV_HD fv_real_t fv_k_radius(const fv_view_t *v, const fv_params_t *P, const fv_real_t wc[FV_NVAR], fv_idx_t c,
+FV_HD fv_real_t fv_k_radius(const fv_view_t *v, const fv_params_t *P, const fv_real_t *wc, fv_idx_t c,
 			    const fv_real_t s[3])
 {
 	fv_real_t lam = fv_spectral_radius(wc, s, P->gamma);
 	if (fv_k_viscous(P)) {
 		fv_real_t mu = fv_viscosity(&P->visc, fv_temperature(wc, P->gamma));
+		if (fv_k_sa(P))
+			mu += fv_sa_mut(wc[0], wc[5], mu);
 		lam += 4 * fv_visc_radius(&P->visc, P->gamma, mu, wc[0], s[0] * s[0] + s[1] * s[1] + s[2] * s[2],
 					  v->cell_vol[c]);
 	}
@@ -581,8 +721,8 @@ FV_HD fv_real_t fv_k_radius(const fv_view_t *v, const fv_params_t *P, const fv_r
 FV_HD fv_real_t fv_k_face_spectral(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, fv_idx_t c,
 				   fv_idx_t f)
 {
-	fv_real_t wc[FV_NVAR], s[3];
-	fv_k_load(w, v->n_cells, c, wc);
+	fv_real_t wc[FV_NVAR_SA], s[3];
+	fv_k_load_n(w, v->n_cells, c, wc, P->nvar);
 	fv_k_face_vec(v->face_area, v->n_faces, f, s);
 	return fv_k_radius(v, P, wc, c, s);
 }
@@ -590,8 +730,8 @@ FV_HD fv_real_t fv_k_face_spectral(const fv_view_t *v, const fv_params_t *P, con
 /* Spectral radius sum of an owned cell over its faces (gather). */
 FV_HD fv_real_t fv_k_spectral(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, fv_idx_t c)
 {
-	fv_real_t wc[FV_NVAR], lam = 0;
-	fv_k_load(w, v->n_cells, c, wc);
+	fv_real_t wc[FV_NVAR_SA], lam = 0;
+	fv_k_load_n(w, v->n_cells, c, wc, P->nvar);
 	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
 		fv_real_t s[3];
 		fv_k_face_vec(v->face_area, v->n_faces, v->cell_face[k], s);

@@ -30,6 +30,8 @@ extern "C" {
  *   empty otherwise)
  *   cell_nbr[..] (implicit runs: the cell across each entry of cell_face,
  *   -1 at a boundary face; empty otherwise)
+ *   cell_wdist[no] (Spalart-Allmaras: each owned cell's distance to the
+ *   nearest no-slip wall; empty otherwise)
  *
  * so a task gets the whole mesh of its block through one buffer, and the
  * same offsets work on the CPU and on a GPU copy.
@@ -45,7 +47,7 @@ typedef struct fv_layout {
 	size_t recv_off, send_off, send_cell;
 	size_t color_face;
 	size_t cell_node_off, cell_node, cell_node_grad;
-	size_t cell_group, cell_nbr;
+	size_t cell_group, cell_nbr, cell_wdist;
 	int has_cell_node, has_gradient_weights;
 } fv_layout_t;
 
@@ -68,6 +70,7 @@ typedef struct fv_view {
 	const fv_real_t *cell_node_grad;           /* Green-Gauss node weights */
 	const fv_idx_t *cell_group;    /* owned cells by colour group (implicit) */
 	const fv_idx_t *cell_nbr;      /* the cell across each entry of cell_face (-1: boundary; implicit) */
+	const fv_real_t *cell_wdist;   /* wall distance of owned cells (Spalart-Allmaras) */
 } fv_view_t;
 
 #define FV_VIEW_AT(base, off, type) ((const type *)((const char *)(base) + (off)))
@@ -105,6 +108,7 @@ static inline fv_view_t fv_view_make(const void *blob, const fv_layout_t *L)
 	v.cell_node_grad = FV_VIEW_AT(blob, L->cell_node_grad, fv_real_t);
 	v.cell_group = FV_VIEW_AT(blob, L->cell_group, fv_idx_t);
 	v.cell_nbr = FV_VIEW_AT(blob, L->cell_nbr, fv_idx_t);
+	v.cell_wdist = FV_VIEW_AT(blob, L->cell_wdist, fv_real_t);
 	return v;
 }
 

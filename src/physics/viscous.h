@@ -28,6 +28,9 @@ typedef struct fv_visc {
 	fv_real_t suth;      /* Sutherland's constant over T_inf; < 0: constant viscosity */
 	fv_real_t prandtl;   /* laminar Prandtl number */
 	fv_real_t t_wall;    /* isothermal walls: T_wall / T_inf */
+	int sa;              /* Spalart-Allmaras (physics/sa.h): nu~ is the sixth variable */
+	fv_real_t prandtl_t; /* turbulent Prandtl number */
+	fv_real_t nut_inf;   /* nu~ of the free stream (and of inflow) */
 } fv_visc_t;
 
 /* T = gamma p / rho. */
@@ -91,10 +94,13 @@ FV_HD void fv_visc_flux(const fv_real_t u[3], fv_real_t mu, fv_real_t k, const f
 	}
 }
 
-/* Conductivity k = mu c_p / Pr with c_p = 1 / (gamma - 1). */
-FV_HD fv_real_t fv_conductivity(const fv_visc_t *vp, fv_real_t mu, fv_real_t gamma)
+/* Conductivity k = (mu / Pr + mu_t / Pr_t) c_p with c_p = 1 / (gamma - 1). */
+FV_HD fv_real_t fv_conductivity(const fv_visc_t *vp, fv_real_t mu, fv_real_t mut, fv_real_t gamma)
 {
-	return mu / ((gamma - (fv_real_t)1) * vp->prandtl);
+	fv_real_t a = mu / vp->prandtl;
+	if (mut > 0)
+		a += mut / vp->prandtl_t;
+	return a / (gamma - (fv_real_t)1);
 }
 
 /* The viscous spectral radius of a face of area |s|^2 / (length scale): a

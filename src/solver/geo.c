@@ -189,6 +189,7 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	PLACE(cell_node_grad, 3 * ncn_owned * sizeof(fv_real_t));
 	PLACE(cell_group, (implicit ? no : 0) * sizeof(fv_idx_t));
 	PLACE(cell_nbr, (implicit ? ncf : 0) * sizeof(fv_idx_t));
+	PLACE(cell_wdist, (so->sa ? no : 0) * sizeof(fv_real_t));
 #undef PLACE
 	L->bytes = o;
 
@@ -217,6 +218,17 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	FV_CALL_GOTO(err, out, alloc(mem, o, "block geometry"));
 	g = (char *)*mem;
 	fill_faces(bk, perm, L, g);
+	FV_CALL_GOTO(err, out, fv_malloc(&colors->bface_of, (size_t)bk->n_bfaces + 1, sizeof(fv_idx_t), "boundary faces"));
+	for (fv_idx_t i = 0; i < bk->n_bfaces; i++)
+		colors->bface_of[i] = perm ? perm[i] : i;
+	if (so->sa) {
+		if (!so->wall_dist) {
+			err = FV_ERROR(FV_ERR_ARG, "block %d: Spalart-Allmaras without wall distances", bk->id);
+			goto out;
+		}
+		for (fv_idx_t c = 0; c < bk->n_owned; c++)
+			((fv_real_t *)(g + L->cell_wdist))[c] = (fv_real_t)so->wall_dist[bk->cell_global[c]];
+	}
 	for (fv_idx_t i = 0; i < bk->n_bfaces; i++) {
 		fv_idx_t f = perm ? perm[i] : i;
 		int mk = bk->face_marker[f];
@@ -294,6 +306,10 @@ void fv_geo_params(const fv_solver_opts_t *o, fv_params_t *P, int *n_stages, fv_
 	P->visc.suth = (fv_real_t)o->suth;
 	P->visc.prandtl = (fv_real_t)(o->prandtl > 0 ? o->prandtl : 0.72);
 	P->visc.t_wall = (fv_real_t)(o->t_wall > 0 ? o->t_wall : 1);
+	P->visc.sa = o->sa;
+	P->visc.prandtl_t = (fv_real_t)(o->prandtl_t > 0 ? o->prandtl_t : 0.9);
+	P->visc.nut_inf = (fv_real_t)o->nut_inf;
+	P->nvar = o->sa ? FV_NVAR_SA : FV_NVAR;
 	for (int d = 0; d < 3; d++)
 		P->xref[d] = (fv_real_t)o->moment_center[d];
 	/* SSP Runge-Kutta (Shu-Osher): q = a q0 + b (q - dt/V R) */

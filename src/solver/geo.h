@@ -19,6 +19,8 @@ typedef struct fv_geo_colors {
 	fv_idx_t off[FV_COLOR_MAX + 1];
 	int n_cell;
 	fv_idx_t cell_off[FV_COLOR_MAX + 1];
+	fv_idx_t *bface_of;    /* [n_bfaces] the block's face of each boundary face of the
+	                          blob (face_order = color may reorder them); the caller frees */
 } fv_geo_colors_t;
 
 /* Allocator of the blob into *(void **)pptr (the solver: the runtime's pinned memory). */

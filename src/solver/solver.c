@@ -36,7 +36,13 @@ static const char *const field_names[N_FIELDS] = {
 /* The fields the halo exchanges move, and their values per cell. */
 enum { HALO_Q, HALO_GRAD, HALO_PHI, HALO_DQ, N_HALOS };
 static const int halo_field[N_HALOS] = {F_Q, F_GRAD, F_PHI, F_DQ};
-static const int halo_nvars[N_HALOS] = {FV_NVAR, 3 * FV_NVAR, FV_NVAR, FV_NVAR};
+/* values per cell of each halo: the state and the update have nv rows
+ * (nv the state's: 6 with Spalart-Allmaras), gradients and limiters the
+ * mean flow's */
+static int halo_nvars(const fv_params_t *P, int h)
+{
+	return h == HALO_GRAD ? 3 * FV_NVAR : h == HALO_PHI ? FV_NVAR : P->nvar;
+}
 
 typedef struct block_data {
 	fv_layout_t L;
@@ -51,6 +57,7 @@ typedef struct block_data {
 	fv_handle_t *buf[N_HALOS];
 	fv_idx_t *cell_global; /* [n_cells] for set/get state */
 	fv_idx_t *bface_global; /* [n_bfaces] the mesh's boundary face of each (fv_solver_wall_data) */
+	fv_idx_t *bface_of;    /* while building: the block's face of each */
 	int worker;            /* the worker its tasks run on; -1: the scheduler picks */
 	int rank_edge;         /* several ranks: a neighbour is another rank's */
 	int n_colors;          /* colour groups of the faces (geo.h) */
@@ -116,7 +123,7 @@ static size_t op_reals(size_t n)
 /* Block d's neighbours and the halo buffers it packs for them, one per
  * halo kind and neighbour: its own memory (owner < 0), or, for a block of
  * another rank, stand-ins owned by that rank. */
-static fv_err_t halo_buffers(block_data_t *d, const fv_block_t *bk, int owner)
+static fv_err_t halo_buffers(const fv_params_t *P, block_data_t *d, const fv_block_t *bk, int owner)
 {
 	d->n_nbr = bk->n_nbr;
 	FV_CALL(fv_calloc(&d->nbr, (size_t)bk->n_nbr + 1, sizeof(int), "neighbours"));
@@ -126,7 +133,7 @@ static fv_err_t halo_buffers(block_data_t *d, const fv_block_t *bk, int owner)
 		FV_CALL(fv_calloc(&d->buf_mem[h], (size_t)bk->n_nbr + 1, sizeof(fv_real_t *), "halo buffers"));
 		FV_CALL(fv_calloc(&d->buf[h], (size_t)bk->n_nbr + 1, sizeof(fv_handle_t), "halo handles"));
 		for (int k = 0; k < bk->n_nbr; k++) {
-			size_t n = (size_t)halo_nvars[h] * (size_t)(bk->send_off[k + 1] - bk->send_off[k]);
+			size_t n = (size_t)halo_nvars(P, h) * (size_t)(bk->send_off[k + 1] - bk->send_off[k]);
 			if (owner < 0)
 				FV_CALL(fv_runtime_vector(&d->buf[h][k], &d->buf_mem[h][k], n, sizeof(fv_real_t),
 							  "halo buffer"));
@@ -144,13 +151,14 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
 	size_t nc = (size_t)bk->n_cells, no = (size_t)bk->n_owned, nn = (size_t)bk->n_nodes;
 	/* the face-loop limiters' min/max (one value when unused) */
 	int mm = s->o.num.lim_sum != FV_SUM_GATHER && s->o.num.order == 2 && s->o.num.limiter != FV_LIMITER_NONE;
-	size_t snap = s->o.snapshot_every > 0 ? FV_NVAR * nc : 1;
-	int imp = s->P.implicit;
+	size_t nv = (size_t)s->P.nvar, snap = s->o.snapshot_every > 0 ? nv * nc : 1;
+	int imp = s->P.implicit, sa = fv_k_sa(&s->P);
 	fv_geo_colors_t colors;
 	FV_CALL(fv_geo_build(bk, &s->o, n_markers, fv_runtime_alloc, &d->L, &d->geo_mem, &colors));
-	const size_t n[N_FIELDS] = {FV_NVAR * nc, FV_NVAR * no, FV_NVAR * nc, FV_NVAR * nn, 3 * FV_NVAR * nc,
-				    FV_NVAR * nc, mm ? 2 * FV_NVAR * no : 1, FV_NVAR * no, no, snap, snap,
-				    imp ? FV_NVAR * nc : 1, imp ? op_reals(fv_op_size(imp, d->L.max_faces, bk->n_owned)) : 1};
+	d->bface_of = colors.bface_of;
+	const size_t n[N_FIELDS] = {nv * nc, nv * no, nv * nc, FV_NVAR * nn, 3 * FV_NVAR * nc,
+				    FV_NVAR * nc, mm ? 2 * FV_NVAR * no : 1, nv * no, no, snap, snap,
+				    imp ? nv * nc : 1, imp ? op_reals(fv_op_size(imp, d->L.max_faces, sa, bk->n_owned)) : 1};
 	/* 64-byte elements (the blob's alignment): a vector's element count is
 	 * 32-bit, and the blob of a 20M-cell block passes 4 GB */
 	FV_CHECK(d->L.bytes % 64 == 0, FV_ERR_MEM, "block %d: geometry of %zu bytes", bk->id, d->L.bytes);
@@ -161,12 +169,15 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
 	memcpy(d->cell_off, colors.cell_off, sizeof d->cell_off);
 	for (int f = 0; f < N_FIELDS; f++)
 		FV_CALL(fv_runtime_vector(&d->h[f], &d->mem[f], n[f], sizeof(fv_real_t), field_names[f]));
-	FV_CALL(halo_buffers(d, bk, -1));
+	FV_CALL(halo_buffers(&s->P, d, bk, -1));
 	FV_CALL(fv_malloc(&d->cell_global, nc + 1, sizeof(fv_idx_t), "cell ids"));
 	memcpy(d->cell_global, bk->cell_global, nc * sizeof(fv_idx_t));
-	/* the blob keeps the block's boundary faces first, in their order */
+	/* the blob keeps the block's boundary faces first (face_order =
+	 * color may reorder them among themselves) */
 	FV_CALL(fv_malloc(&d->bface_global, (size_t)bk->n_bfaces + 1, sizeof(fv_idx_t), "boundary face ids"));
-	memcpy(d->bface_global, bk->face_global, (size_t)bk->n_bfaces * sizeof(fv_idx_t));
+	for (fv_idx_t i = 0; i < bk->n_bfaces; i++)
+		d->bface_global[i] = bk->face_global[d->bface_of[i]];
+	FV_FREE(d->bface_of);
 	return FV_OK;
 }
 
@@ -182,7 +193,7 @@ static fv_err_t build_remote(fv_solver_t *s, const fv_block_t *bk, int owner)
 	FV_CALL(fv_runtime_register_remote(&d->geo, 1, 64, owner, "block geometry"));
 	for (int f = 0; f < N_FIELDS; f++)
 		FV_CALL(fv_runtime_register_remote(&d->h[f], 1, sizeof(fv_real_t), owner, field_names[f]));
-	FV_CALL(halo_buffers(d, bk, owner));
+	FV_CALL(halo_buffers(&s->P, d, bk, owner));
 	return FV_OK;
 }
 
@@ -302,7 +313,7 @@ static fv_err_t halo(fv_solver_t *s, int h)
 		for (int k = 0; k < d->n_nbr; k++) {
 			task_args(s, b, &a);
 			a.nbr = k;
-			a.nvars = halo_nvars[h];
+			a.nvars = halo_nvars(&s->P, h);
 			FV_CALL(fv_insert_pack(d->geo, d->h[halo_field[h]], d->buf[h][k], &a));
 		}
 	}
@@ -313,7 +324,7 @@ static fv_err_t halo(fv_solver_t *s, int h)
 			const block_data_t *n = &s->b[d->nbr[k]];
 			task_args(s, b, &a);
 			a.nbr = k;
-			a.nvars = halo_nvars[h];
+			a.nvars = halo_nvars(&s->P, h);
 			FV_CALL(fv_insert_unpack(d->geo, n->buf[h][d->nbr_slot[k]], d->h[halo_field[h]], &a));
 		}
 	}
@@ -666,7 +677,7 @@ fv_err_t fv_solver_set_state(fv_solver_t *s, const fv_real_t *qg)
 		if (s->rank_of[b] != s->me)
 			continue;
 		FV_CALL(fv_runtime_acquire(d->h[F_Q], 1, "the state"));
-		for (int k = 0; k < FV_NVAR; k++)
+		for (int k = 0; k < s->P.nvar; k++)
 			for (size_t i = 0; i < nc; i++)
 				q[k * nc + i] = qg[k * N + (size_t)d->cell_global[i]];
 		fv_runtime_release(d->h[F_Q]);
@@ -680,8 +691,9 @@ fv_err_t fv_solver_set_state(fv_solver_t *s, const fv_real_t *qg)
 static fv_err_t gather_field(fv_solver_t *s, int f, fv_real_t *qg)
 {
 	size_t N = (size_t)s->n_cells;
+	size_t nv = (size_t)s->P.nvar;
 	if (s->nr > 1)
-		memset(qg, 0, FV_NVAR * N * sizeof *qg);
+		memset(qg, 0, nv * N * sizeof *qg);
 	for (int b = 0; b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
 		if (s->rank_of[b] != s->me)
@@ -689,12 +701,12 @@ static fv_err_t gather_field(fv_solver_t *s, int f, fv_real_t *qg)
 		size_t nc = (size_t)d->L.n_cells, no = (size_t)d->L.n_owned;
 		const fv_real_t *q = d->mem[f];
 		FV_CALL(fv_runtime_acquire(d->h[f], 0, field_names[f]));
-		for (int k = 0; k < FV_NVAR; k++)
+		for (size_t k = 0; k < nv; k++)
 			for (size_t i = 0; i < no; i++)
 				qg[k * N + (size_t)d->cell_global[i]] = q[k * nc + i];
 		fv_runtime_release(d->h[f]);
 	}
-	return fv_runtime_combine(qg, FV_NVAR * N * sizeof *qg, field_names[f]);
+	return fv_runtime_combine(qg, nv * N * sizeof *qg, field_names[f]);
 }
 
 fv_err_t fv_solver_get_state(fv_solver_t *s, fv_real_t *qg)

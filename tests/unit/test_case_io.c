@@ -1155,8 +1155,8 @@ static void test_restart(void **state)
 	r.mesh.n_cells = n + 1;
 	FV_ASSERT_ERR(fv_restart_write(path, &r), FV_ERR_ARG, "state of 1000 cells for a mesh of 1001");
 	r.mesh.n_cells = n;
-	r.n_vars = 6;
-	FV_ASSERT_ERR(fv_restart_write(path, &r), FV_ERR_ARG, "6 variables");
+	r.n_vars = 7;
+	FV_ASSERT_ERR(fv_restart_write(path, &r), FV_ERR_ARG, "7 variables, a restart holds 5 or 6");
 	free(r.q);
 }
 

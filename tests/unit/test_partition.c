@@ -996,7 +996,7 @@ static void test_file_order(void **state)
 		load_renumbered(&m, su2, 8);
 		FV_ASSERT_OK(fv_restart_layout_init(&lay, &m));
 		q = malloc(5 * (size_t)m.n_cells * sizeof *q);
-		FV_ASSERT_OK(fv_restart_read_layout(rs, &lay, &back, q));
+		FV_ASSERT_OK(fv_restart_read_layout(rs, &lay, &back, q, 5));
 		assert_int_equal(back.n_blocks, nbs[k]);
 		for (int v = 0; v < 5; v++)
 			for (fv_idx_t c = 0; c < m.n_cells; c++)
@@ -1016,7 +1016,7 @@ static void test_file_order(void **state)
 	assert_true(lay.mesh.n_cells == id.n_cells && lay.mesh.n_nodes == id.n_nodes && lay.mesh.hash != id.hash);
 	{
 		fv_real_t *q = malloc(5 * (size_t)m.n_cells * sizeof *q);
-		FV_ASSERT_ERR(fv_restart_read_layout(rs, &lay, &back, q), FV_ERR_FORMAT,
+		FV_ASSERT_ERR(fv_restart_read_layout(rs, &lay, &back, q, 5), FV_ERR_FORMAT,
 			      "restart.bin: mesh checksum differs: the restart was written for another mesh than");
 		assert_non_null(strstr(fv_errmsg(), "moved.su2"));
 		free(q);

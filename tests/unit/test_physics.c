@@ -13,6 +13,7 @@
 #include "physics/gas.h"
 #include "physics/limiter.h"
 #include "physics/roe.h"
+#include "physics/sa.h"
 #include "physics/viscous.h"
 #include "kernels/implicit.h"
 
@@ -843,12 +844,39 @@ static void test_viscous(void **state)
 	fv_visc_flux(u0, mu, k, dl, Sx, F);
 	assert_true(fabs(F[1] - 4.0 / 3 * mu * b * A) < 1e-18 && fabs(F[4] - k * 5 * A) < 1e-18);
 	/* conductivity mu c_p / Pr, c_p = 1 / (g - 1) */
-	assert_true(fabs(fv_conductivity(&vp, mu, g) - mu / (0.4 * 0.72)) < 1e-18);
+	assert_true(fabs(fv_conductivity(&vp, mu, 0, g) - mu / (0.4 * 0.72)) < 1e-18);
+	vp.prandtl_t = 0.9;
+	assert_true(fabs(fv_conductivity(&vp, mu, 2 * mu, g) / ((mu / 0.72 + 2 * mu / 0.9) / 0.4) - 1) < 1e-14);
 	/* the time step's viscous radius: max(4/3, g / Pr) mu / rho |S|^2 / V */
 	assert_true(fabs(fv_visc_radius(&vp, g, mu, 2, 4, 0.5) - g / 0.72 * mu / 2 * 4 / 0.5) < 1e-15);
 	/* walls */
 	assert_true(fv_bc_is_wall(FV_BC_NOSLIP) && fv_bc_is_wall(FV_BC_ISOTHERMAL) && fv_bc_is_wall(FV_BC_SLIP_WALL));
 	assert_true(!fv_bc_is_noslip(FV_BC_SLIP_WALL) && !fv_bc_is_wall(FV_BC_SYMMETRY));
+}
+
+/* Spalart-Allmaras (physics/sa.h): fv1, the eddy viscosity, and the
+ * source in the log layer, where production, destruction and the
+ * diffusion of nu~ = kappa u_tau d balance (cw1's definition), and on the
+ * SA-neg branch. */
+static void test_sa(void **state)
+{
+	(void)state;
+	double jac;
+	assert_true(fabs(fv_sa_fv1(7.1) - 0.5) < 1e-15);
+	assert_true(fv_sa_mut(1.2, -1e-3, 1e-5) == 0);
+	assert_true(fabs(fv_sa_mut(1, 7.1e-5, 1e-5) - 0.5 * 7.1e-5) < 1e-18);
+	assert_true(fv_sa_diff_nut(2e-3, 1e-5) == 2e-3 && fv_sa_diff_nut(-1e-5, 1e-5) < 0);
+	/* log layer at chi = 4e7: S~ = omega (fv2 ~ 1 / chi), r = 1, fw = 1, ft2 = 0 */
+	double nu = 1e-12, ut = 0.05, d = 2e-3, nut = FV_SA_KAPPA * ut * d, om = ut / (FV_SA_KAPPA * d);
+	double src = fv_sa_source(1, nu, nut, om, d, &jac);
+	double diff = (1 + FV_SA_CB2) / FV_SA_SIGMA * pow(FV_SA_KAPPA * ut, 2); /* (1 + cb2) / sigma |grad nu~|^2 */
+	assert_true(fabs(src + diff) < 1e-6 * diff);
+	assert_true(jac >= 0);
+	/* SA-neg: rho (cb1 (1 - ct3) omega nu~ + cw1 nu~^2 / d^2) */
+	double neg = -2e-6;
+	src = fv_sa_source(1.1, nu, neg, om, d, &jac);
+	double want = 1.1 * (FV_SA_CB1 * (1 - FV_SA_CT3) * om * neg + FV_SA_CW1 * neg * neg / (d * d));
+	assert_true(fabs(src - want) < 1e-12 * fabs(want));
 }
 
 static void test_lu5(void **state)
@@ -940,6 +968,7 @@ int main(void)
 		cmocka_unit_test(test_roe_dissipation),
 		cmocka_unit_test(test_lu5),
 		cmocka_unit_test(test_viscous),
+		cmocka_unit_test(test_sa),
 		cmocka_unit_test(test_boundary_jacobian),
 	};
 	printf("precision: %s\n", FV_REAL_NAME);
