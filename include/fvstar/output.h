@@ -58,9 +58,17 @@ json_t *fv_case_json(const fv_case_t *c);
 
 /* ---------------------------------------------------------- solution VTU */
 
+/* A Spalart-Allmaras run's state has a sixth row, rho nu~: the solution
+ * files then add nu_tilde and eddy_viscosity_ratio (mu_t / mu, mu by
+ * Sutherland's law from mu_inf at T = 1 and suth = S / T_inf, constant
+ * where suth < 0). NULL: none. */
+typedef struct fv_sol_turb {
+	double mu_inf, suth;
+} fv_sol_turb_t;
 /* The solution as one VTK piece over the mesh's cells, with cell data
  * density, velocity (3 components), pressure, mach, entropy (p / rho^gamma:
- * 1/gamma in the free stream) and, when block_of_cell is given, block.
+ * 1/gamma in the free stream), with turb nu_tilde and eddy_viscosity_ratio,
+ * and, when block_of_cell is given, block.
  * q is conservative, SoA over the mesh's cells in its current order:
  * q[v * n_cells + i], v = rho, rho u, rho v, rho w, rho E; the file lists
  * cells and points in the mesh file's order (cell_orig, node_orig) with
@@ -68,16 +76,18 @@ json_t *fv_case_json(const fv_case_t *c);
  * p <= 0) give NaN mach and entropy rather than an error, so a diverged
  * run can still be looked at. Written to path.tmp, renamed when complete. */
 fv_err_t fv_solution_write_vtu(const char *path, const fv_mesh_t *m, const fv_real_t *q, fv_real_t gamma,
-			       const int32_t *block_of_cell);
+			       const int32_t *block_of_cell, const fv_sol_turb_t *turb);
 /* One rank's piece of the solution (runs on several ranks): the same
  * arrays for the cells with keep[c] set (mesh cells, current order),
  * listed in the file's order with the points they use, plus cell_id, each
  * cell's position in the mesh file (the whole solution's cell order). */
 fv_err_t fv_solution_write_piece(const char *path, const fv_mesh_t *m, const fv_real_t *q, fv_real_t gamma,
-				 const int32_t *block_of_cell, const uint8_t *keep, int rank);
+				 const int32_t *block_of_cell, const fv_sol_turb_t *turb, const uint8_t *keep, int rank);
 /* The .pvtu that gathers pieces piece_name_0.vtu .. piece_name_{n-1}.vtu
  * (names relative to it); with_block: they carry the block array. Written
  * to path.tmp and renamed. */
+fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_pieces, int with_block,
+				const fv_sol_turb_t *turb);
 /* Reference values of wall.csv's coefficients. */
 typedef struct fv_wall_ref {
 	double gamma, p_inf, q_inf;   /* q_inf = rho_inf U_inf^2 / 2 */
@@ -91,7 +101,6 @@ typedef struct fv_wall_ref {
  * atomically. */
 fv_err_t fv_wall_write_csv(const char *path, const fv_mesh_t *m, const uint8_t *is_bface, const double *wall,
 			   const fv_real_t *q, const fv_wall_ref_t *ref);
-fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_pieces, int with_block);
 
 /* --------------------------------------------------------------- restart */
 

@@ -146,6 +146,16 @@ void fv_app_initial_state(const fv_case_t *c, const fv_mesh_t *m, fv_real_t *q)
 	}
 }
 
+/* The turbulence arrays of the solution files (NULL: none). */
+static const fv_sol_turb_t *sol_turb(const fv_case_t *c, fv_sol_turb_t *t)
+{
+	if (c->model != FV_MODEL_SA)
+		return NULL;
+	t->mu_inf = c->mach * c->reynolds_length / c->reynolds;
+	t->suth = c->sutherland < 0 ? -1 : c->sutherland / c->temperature;
+	return t;
+}
+
 int fv_app_nvars(const fv_case_t *c)
 {
 	return c->model == FV_MODEL_SA ? 6 : 5;
@@ -268,6 +278,7 @@ static void cell_label(const fv_mesh_t *m, fv_idx_t i, char *buf, size_t n)
 static fv_err_t diverged(const fv_case_t *c, const fv_mesh_t *m, fv_solver_t *s, fv_real_t *q, int bad,
 			 int restart_at)
 {
+	fv_sol_turb_t turb;
 	char what[1024], where[FV_CASE_PATH_MAX + 256] = "", saved[FV_CASE_PATH_MAX + 160], path[FV_CASE_PATH_MAX + 32];
 	size_t N = (size_t)m->n_cells;
 	fv_idx_t n_bad = 0, first = -1;
@@ -305,7 +316,7 @@ static fv_err_t diverged(const fv_case_t *c, const fv_mesh_t *m, fv_solver_t *s,
 	}
 	snprintf(path, sizeof path, "%s/solution.vtu", c->out_dir);
 	if (fv_solver_get_good_state(s, bad, q, &good) == FV_OK &&
-	    (fv_runtime_rank() != 0 || fv_solution_write_vtu(path, m, q, (fv_real_t)c->gamma, NULL) == FV_OK))
+	    (fv_runtime_rank() != 0 || fv_solution_write_vtu(path, m, q, (fv_real_t)c->gamma, NULL, sol_turb(c, &turb)) == FV_OK))
 		snprintf(saved, sizeof saved, "; %s holds the state of iteration %d, the last good one kept", path, good);
 	else
 		snprintf(saved, sizeof saved, "; no good state was kept (output.snapshot_every)");
@@ -513,6 +524,7 @@ out:
  * naming them, written by rank 0. */
 static fv_err_t write_pieces(const fv_case_t *c, const fv_mesh_t *m, const fv_real_t *q, const int32_t *part, int nb)
 {
+	fv_sol_turb_t turb;
 	char path[FV_CASE_PATH_MAX + 32];
 	uint8_t *keep = NULL;
 	fv_err_t err;
@@ -520,13 +532,13 @@ static fv_err_t write_pieces(const fv_case_t *c, const fv_mesh_t *m, const fv_re
 	for (fv_idx_t i = 0; i < m->n_cells; i++)
 		keep[i] = fv_runtime_block_rank(part[i], nb) == fv_runtime_rank();
 	snprintf(path, sizeof path, "%s/solution_%d.vtu", c->out_dir, fv_runtime_rank());
-	err = fv_solution_write_piece(path, m, q, (fv_real_t)c->gamma, c->vtu_block_id ? part : NULL, keep,
-				      fv_runtime_rank());
+	err = fv_solution_write_piece(path, m, q, (fv_real_t)c->gamma, c->vtu_block_id ? part : NULL,
+				      sol_turb(c, &turb), keep, fv_runtime_rank());
 	free(keep);
 	FV_CALL(err);
 	snprintf(path, sizeof path, "%s/solution.pvtu", c->out_dir);
 	if (fv_runtime_rank() == 0)
-		FV_CALL(fv_solution_write_pvtu(path, "solution", fv_runtime_nranks(), c->vtu_block_id));
+		FV_CALL(fv_solution_write_pvtu(path, "solution", fv_runtime_nranks(), c->vtu_block_id, sol_turb(c, &turb)));
 	return FV_OK;
 }
 
@@ -555,6 +567,7 @@ static void say_workers(const fv_balance_t *bal, const fv_idx_t *off, int nb, fv
 
 fv_err_t fv_cmd_run(int argc, char **argv)
 {
+	fv_sol_turb_t turb;
 	fv_case_t c;
 	fv_mesh_t m;
 	fv_runtime_opts_t ro;
@@ -725,7 +738,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		goto out; /* rank 0 writes the outputs and the last words */
 	if (c.vtu && fv_runtime_nranks() == 1) {
 		snprintf(path, sizeof path, "%s/solution.vtu", c.out_dir);
-		FV_CALL_GOTO(err, out, fv_solution_write_vtu(path, &m, q, (fv_real_t)c.gamma, c.vtu_block_id ? part : NULL));
+		FV_CALL_GOTO(err, out, fv_solution_write_vtu(path, &m, q, (fv_real_t)c.gamma, c.vtu_block_id ? part : NULL,
+								     sol_turb(&c, &turb)));
 	}
 	{
 		json_t *js = summary_json(&c, &m, nb, &ps, &os, &r, r.last_iter - first + 1, wall, so.num.rk);

@@ -225,13 +225,21 @@ fv_err_t fv_summary_write(const char *path, json_t *root)
 
 /* --------------------------------------------------------- solution VTU */
 
-enum { SOL_DENSITY, SOL_VELOCITY, SOL_PRESSURE, SOL_MACH, SOL_ENTROPY, SOL_NARRAYS };
-static const char *const sol_names[SOL_NARRAYS] = {"density", "velocity", "pressure", "mach", "entropy"};
+enum { SOL_DENSITY, SOL_VELOCITY, SOL_PRESSURE, SOL_MACH, SOL_ENTROPY, SOL_NU_TILDE, SOL_MUT_RATIO, SOL_NALL };
+#define SOL_NARRAYS SOL_NU_TILDE /* without turbulence */
+static const char *const sol_names[SOL_NALL] = {"density", "velocity", "pressure", "mach", "entropy", "nu_tilde",
+						"eddy_viscosity_ratio"};
+
+/* The arrays a solution file holds: the turbulence model's too with turb. */
+static int sol_count(const fv_sol_turb_t *turb)
+{
+	return turb ? SOL_NALL : SOL_NARRAYS;
+}
 
 /* Array a of the cells at file positions [i0, i0 + n) into out (3 values
  * per cell for velocity); cell maps positions to mesh cells (NULL: same). */
-static void sol_values(int a, const fv_real_t *q, size_t nc, const fv_idx_t *cell, double gamma, size_t i0, size_t n,
-		       double *out)
+static void sol_values(int a, const fv_real_t *q, size_t nc, const fv_idx_t *cell, double gamma,
+		       const fv_sol_turb_t *turb, size_t i0, size_t n, double *out)
 {
 	for (size_t j = 0; j < n; j++) {
 		size_t i = cell ? (size_t)cell[i0 + j] : i0 + j;
@@ -257,6 +265,18 @@ static void sol_values(int a, const fv_real_t *q, size_t nc, const fv_idx_t *cel
 		case SOL_ENTROPY:
 			out[j] = ok ? p / pow(rho, gamma) : NAN;
 			break;
+		case SOL_NU_TILDE:
+			out[j] = q[5 * nc + i] / rho;
+			break;
+		case SOL_MUT_RATIO: {
+			/* mu_t / mu = chi fv1 (SA-neg: 0 where nu~ < 0), mu by Sutherland */
+			double T = ok ? gamma * p / rho : 1, mu = turb->mu_inf;
+			if (turb->suth >= 0)
+				mu *= T * sqrt(T) * (1 + turb->suth) / (T + turb->suth);
+			double chi = q[5 * nc + i] / mu, c3 = chi * chi * chi;
+			out[j] = chi > 0 ? chi * c3 / (c3 + 7.1 * 7.1 * 7.1) : 0;
+			break;
+		}
 		}
 	}
 }
@@ -280,22 +300,22 @@ static void put_block_ids(fv_vtu_out_t *o, const int32_t *block, const fv_idx_t 
  * positions 0 .. nc-1 (cell maps them to mesh cells of the N of q; NULL:
  * the same), in chunks of the scratch buffer. */
 static void put_sol_arrays(fv_vtu_out_t *o, const fv_real_t *q, size_t N, const fv_idx_t *cell, size_t nc,
-			   double gamma)
+			   double gamma, const fv_sol_turb_t *turb)
 {
-	for (int a = 0; a < SOL_NARRAYS; a++) {
+	for (int a = 0; a < sol_count(turb); a++) {
 		size_t ncomp = a == SOL_VELOCITY ? 3 : 1;
 		size_t per = FV_VTU_CHUNK / (ncomp * sizeof(double));
 		fv_vtu_put_block_size(o, nc * ncomp * sizeof(double));
 		for (size_t done = 0; done < nc && !o->err; done += per) {
 			size_t n = nc - done < per ? nc - done : per;
-			sol_values(a, q, N, cell, gamma, done, n, o->scratch);
+			sol_values(a, q, N, cell, gamma, turb, done, n, o->scratch);
 			fv_vtu_put(o, o->scratch, n * ncomp * sizeof(double));
 		}
 	}
 }
 
 static void write_solution(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_vtu_order_t *ord, const fv_real_t *q,
-			   double gamma, const int32_t *block)
+			   double gamma, const int32_t *block, const fv_sol_turb_t *turb)
 {
 	const size_t nc = (size_t)m->n_cells, np = (size_t)m->n_nodes;
 	const size_t nconn = nc ? (size_t)m->cell_node_off[nc] : 0;
@@ -309,7 +329,7 @@ static void write_solution(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_vtu_ord
 		      "    <Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n"
 		      "      <CellData Scalars=\"density\" Vectors=\"velocity\">\n",
 		gamma, np, nc);
-	for (int a = 0; a < SOL_NARRAYS; a++)
+	for (int a = 0; a < sol_count(turb); a++)
 		fv_vtu_array_tag(o, "Float64", sol_names[a], a == SOL_VELOCITY ? 3 : 1,
 				 nc * (a == SOL_VELOCITY ? 3 : 1) * sizeof(double), &off);
 	if (block)
@@ -318,7 +338,7 @@ static void write_solution(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_vtu_ord
 	fv_vtu_geometry_tags(o, np, nc, nconn, &off);
 	fprintf(o->f, "    </Piece>\n  </UnstructuredGrid>\n  <AppendedData encoding=\"raw\">\n   _");
 
-	put_sol_arrays(o, q, nc, ord->cell, nc, gamma);
+	put_sol_arrays(o, q, nc, ord->cell, nc, gamma, turb);
 	if (block)
 		put_block_ids(o, block, ord->cell, nc);
 	fv_vtu_put_cell_geometry(o, m, ord);
@@ -326,7 +346,7 @@ static void write_solution(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_vtu_ord
 }
 
 fv_err_t fv_solution_write_vtu(const char *path, const fv_mesh_t *m, const fv_real_t *q, fv_real_t gamma,
-			       const int32_t *block_of_cell)
+			       const int32_t *block_of_cell, const fv_sol_turb_t *turb)
 {
 	fv_vtu_out_t o;
 	fv_vtu_order_t ord;
@@ -337,7 +357,7 @@ fv_err_t fv_solution_write_vtu(const char *path, const fv_mesh_t *m, const fv_re
 	FV_CALL(fv_vtu_order_file(&ord, m));
 	err = fv_vtu_open(&o, path);
 	if (err == FV_OK)
-		write_solution(&o, m, &ord, q, (double)gamma, block_of_cell);
+		write_solution(&o, m, &ord, q, (double)gamma, block_of_cell, turb);
 	if (fv_vtu_close(&o) != FV_OK && err == FV_OK)
 		err = FV_ERR_IO;
 	fv_vtu_order_free(&ord);
@@ -391,7 +411,7 @@ static fv_err_t piece_make(sol_piece_t *pc, const fv_mesh_t *m, const fv_vtu_ord
 }
 
 static void write_piece(fv_vtu_out_t *o, const fv_mesh_t *m, const sol_piece_t *pc, const fv_real_t *q,
-			double gamma, const int32_t *block, int rank)
+			double gamma, const int32_t *block, const fv_sol_turb_t *turb, int rank)
 {
 	const size_t N = (size_t)m->n_cells, nc = pc->nc, np = pc->np;
 	uint64_t off = 0;
@@ -404,7 +424,7 @@ static void write_piece(fv_vtu_out_t *o, const fv_mesh_t *m, const sol_piece_t *
 		      "    <Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n"
 		      "      <CellData Scalars=\"density\" Vectors=\"velocity\">\n",
 		rank, gamma, np, nc);
-	for (int a = 0; a < SOL_NARRAYS; a++)
+	for (int a = 0; a < sol_count(turb); a++)
 		fv_vtu_array_tag(o, "Float64", sol_names[a], a == SOL_VELOCITY ? 3 : 1,
 				 nc * (a == SOL_VELOCITY ? 3 : 1) * sizeof(double), &off);
 	if (block)
@@ -413,7 +433,7 @@ static void write_piece(fv_vtu_out_t *o, const fv_mesh_t *m, const sol_piece_t *
 	fprintf(o->f, "      </CellData>\n");
 	fv_vtu_geometry_tags(o, np, nc, pc->nconn, &off);
 	fprintf(o->f, "    </Piece>\n  </UnstructuredGrid>\n  <AppendedData encoding=\"raw\">\n   _");
-	put_sol_arrays(o, q, N, pc->cell, nc, gamma);
+	put_sol_arrays(o, q, N, pc->cell, nc, gamma, turb);
 	if (block)
 		put_block_ids(o, block, pc->cell, nc);
 	fv_vtu_put_block_size(o, nc * sizeof(int32_t));
@@ -425,7 +445,7 @@ static void write_piece(fv_vtu_out_t *o, const fv_mesh_t *m, const sol_piece_t *
 }
 
 fv_err_t fv_solution_write_piece(const char *path, const fv_mesh_t *m, const fv_real_t *q, fv_real_t gamma,
-				 const int32_t *block_of_cell, const uint8_t *keep, int rank)
+				 const int32_t *block_of_cell, const fv_sol_turb_t *turb, const uint8_t *keep, int rank)
 {
 	fv_vtu_out_t o;
 	fv_vtu_order_t ord;
@@ -439,7 +459,7 @@ fv_err_t fv_solution_write_piece(const char *path, const fv_mesh_t *m, const fv_
 	if (err == FV_OK) {
 		err = fv_vtu_open(&o, path);
 		if (err == FV_OK)
-			write_piece(&o, m, &pc, q, (double)gamma, block_of_cell, rank);
+			write_piece(&o, m, &pc, q, (double)gamma, block_of_cell, turb, rank);
 		if (fv_vtu_close(&o) != FV_OK && err == FV_OK)
 			err = FV_ERR_IO;
 	}
@@ -448,7 +468,8 @@ fv_err_t fv_solution_write_piece(const char *path, const fv_mesh_t *m, const fv_
 	return err;
 }
 
-fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_pieces, int with_block)
+fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_pieces, int with_block,
+				const fv_sol_turb_t *turb)
 {
 	char *tmp = NULL;
 	size_t n = strlen(path);
@@ -467,7 +488,7 @@ fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_
 		   "  <!-- fvstar solution: one piece per rank -->\n"
 		   "  <PUnstructuredGrid GhostLevel=\"0\">\n"
 		   "    <PCellData Scalars=\"density\" Vectors=\"velocity\">\n");
-	for (int a = 0; a < SOL_NARRAYS; a++)
+	for (int a = 0; a < sol_count(turb); a++)
 		fprintf(f, "      <PDataArray type=\"Float64\" Name=\"%s\"%s/>\n", sol_names[a],
 			a == SOL_VELOCITY ? " NumberOfComponents=\"3\"" : "");
 	if (with_block)

@@ -12,12 +12,13 @@
 #    restart's sixth variable); a laminar run's restart continues as an SA
 #    run (nu~ from the free stream);
 #  - explicit RK2, 1 block against 3 blocks, 20 iterations: to 1e-13;
+#  - solution.vtu carries nu_tilde and eddy_viscosity_ratio;
 #  - a model = sa run without a no-slip wall is an error.
 . "$top_srcdir/tests/cli/lib.sh"
 
 "$fv" mesh gen plate --level 4 -o "$tmp/plate_tmr.su2" >/dev/null 2>&1 || fail "mesh gen plate"
 sed "s|^file = plate_tmr.su2|file = $tmp/plate_tmr.su2|" "$top_srcdir/cases/plate_tmr/plate_tmr.cfg" >"$tmp/p.cfg"
-run() { "$fv" run "$tmp/p.cfg" output.progress_every=0 output.vtu=no "$@" >/dev/null 2>"$tmp/err" ||
+run() { "$fv" run "$tmp/p.cfg" output.progress_every=0 "$@" >/dev/null 2>"$tmp/err" ||
 	{ cat "$tmp/err"; return 1; }; }
 
 run output.dir="$tmp/conv" numerics.iterations=600 || fail "600 iterations"
@@ -43,6 +44,9 @@ PY
 EXP="numerics.time=steady numerics.cfl=0.5 numerics.cfl_max=0"
 # shellcheck disable=SC2086
 run output.dir="$tmp/r20" numerics.iterations=20 $EXP || fail "20 iterations"
+for a in nu_tilde eddy_viscosity_ratio; do
+	grep -q "Name=\"$a\"" "$tmp/r20/solution.vtu" || fail "solution.vtu has no $a array"
+done
 # shellcheck disable=SC2086
 run output.dir="$tmp/r10" numerics.iterations=10 $EXP || fail "10 iterations"
 # shellcheck disable=SC2086

@@ -813,7 +813,7 @@ static void test_solution_vtu(void **state)
 	}
 	q[4 * n + 1] = 0; /* negative pressure in cell 1: NaN mach, no error */
 	tmp_path(path, sizeof path, "solution.vtu");
-	FV_ASSERT_OK(fv_solution_write_vtu(path, &m, q, (fv_real_t)gamma, block));
+	FV_ASSERT_OK(fv_solution_write_vtu(path, &m, q, (fv_real_t)gamma, block, NULL));
 	char *buf = slurp(path, &len);
 	char expect[128];
 	snprintf(expect, sizeof expect, "<Piece NumberOfPoints=\"%d\" NumberOfCells=\"%d\">", (int)m.n_nodes,
@@ -870,7 +870,7 @@ static void test_solution_vtu(void **state)
 	free(buf);
 
 	/* without blocks: no block array */
-	FV_ASSERT_OK(fv_solution_write_vtu(path, &m, q, (fv_real_t)gamma, NULL));
+	FV_ASSERT_OK(fv_solution_write_vtu(path, &m, q, (fv_real_t)gamma, NULL, NULL));
 	buf = slurp(path, &len);
 	assert_null(vtu_block(buf, len, "block", &bytes));
 	assert_non_null(vtu_block(buf, len, "entropy", &bytes));
@@ -889,7 +889,7 @@ static void test_solution_vtu(void **state)
 	}
 	if (py) {
 		print_message("VTK read-back with %s\n", py);
-		FV_ASSERT_OK(fv_solution_write_vtu(path, &m, q, (fv_real_t)gamma, block));
+		FV_ASSERT_OK(fv_solution_write_vtu(path, &m, q, (fv_real_t)gamma, block, NULL));
 		snprintf(cmd, sizeof cmd,
 			 "'%s' -c 'import sys, vtk\n"
 			 "r = vtk.vtkXMLUnstructuredGridReader(); r.SetFileName(sys.argv[1]); r.Update()\n"
@@ -909,8 +909,8 @@ static void test_solution_vtu(void **state)
 
 	/* errors leave no file behind */
 	tmp_path(path, sizeof path, "no/such/dir/solution.vtu");
-	FV_ASSERT_ERR(fv_solution_write_vtu(path, &m, q, (fv_real_t)gamma, NULL), FV_ERR_IO, "cannot write");
-	FV_ASSERT_ERR(fv_solution_write_vtu(path, &m, q, (fv_real_t)1.0, NULL), FV_ERR_ARG, "gamma");
+	FV_ASSERT_ERR(fv_solution_write_vtu(path, &m, q, (fv_real_t)gamma, NULL, NULL), FV_ERR_IO, "cannot write");
+	FV_ASSERT_ERR(fv_solution_write_vtu(path, &m, q, (fv_real_t)1.0, NULL, NULL), FV_ERR_ARG, "gamma");
 	free(q);
 	free(block);
 	fv_mesh_free(&m);

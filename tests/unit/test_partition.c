@@ -954,7 +954,7 @@ static void test_file_order(void **state)
 	{
 		fv_real_t *q = state_in_file_terms(&file);
 		snprintf(ref_vtu, sizeof ref_vtu, "%s/file.vtu", dir);
-		FV_ASSERT_OK(fv_solution_write_vtu(ref_vtu, &file, q, (fv_real_t)1.4, NULL));
+		FV_ASSERT_OK(fv_solution_write_vtu(ref_vtu, &file, q, (fv_real_t)1.4, NULL, NULL));
 		ref = slurp_file(ref_vtu, &ref_len);
 		free(q);
 	}
@@ -974,7 +974,7 @@ static void test_file_order(void **state)
 		/* solution.vtu: cells, points and connectivity of the file */
 		q = state_in_file_terms(&m);
 		snprintf(vtu, sizeof vtu, "%s/s%d.vtu", dir, nbs[k]);
-		FV_ASSERT_OK(fv_solution_write_vtu(vtu, &m, q, (fv_real_t)1.4, NULL));
+		FV_ASSERT_OK(fv_solution_write_vtu(vtu, &m, q, (fv_real_t)1.4, NULL, NULL));
 		got = slurp_file(vtu, &len);
 		assert_int_equal(len, ref_len);
 		assert_memory_equal(got, ref, len);
