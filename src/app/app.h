@@ -33,6 +33,9 @@ fv_err_t fv_app_order_cells(const fv_case_t *c, fv_mesh_t *m, int nb, const doub
 void fv_app_initial_state(const fv_case_t *c, const fv_mesh_t *m, fv_real_t *q);
 /* Rows of the state: 5, 6 with Spalart-Allmaras (rho nu~). */
 int fv_app_nvars(const fv_case_t *c);
+/* Spalart-Allmaras: each cell's distance to the nearest no-slip wall face
+ * of the (renumbered) mesh into *dist (malloc'd). */
+fv_err_t fv_app_wall_distances(const fv_case_t *c, const fv_mesh_t *m, const fv_solver_opts_t *so, double **dist);
 /* Spalart-Allmaras: nu~ of the free stream in the solver's units. */
 double fv_app_nut_inf(const fv_case_t *c);
 /* The solver options of a case on mesh m; so->marker_bc and marker_force

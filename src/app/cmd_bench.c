@@ -198,6 +198,7 @@ static fv_err_t bench_stage(int argc, char **argv)
 	int32_t *part = NULL;
 	fv_idx_t off[2];
 	fv_real_t *q = NULL, *qb = NULL;
+	double *wdist = NULL;
 	void *geo = NULL;
 	double *rows = NULL;
 	block_dev_t d;
@@ -220,6 +221,10 @@ static fv_err_t bench_stage(int argc, char **argv)
 	FV_CALL_GOTO(err, out, fv_numerics_check(&so.num, NULL));
 	FV_CALL_GOTO(err, out, fv_malloc(&part, (size_t)m.n_cells, sizeof *part, "partition"));
 	FV_CALL_GOTO(err, out, fv_app_order_cells(&c, &m, 1, NULL, NULL, part, off, NULL, NULL));
+	if (so.sa) {
+		FV_CALL_GOTO(err, out, fv_app_wall_distances(&c, &m, &so, &wdist));
+		so.wall_dist = wdist;
+	}
 	FV_CALL_GOTO(err, out, fv_blocks_build(&m, off, 1, &blocks));
 	FV_CALL_GOTO(err, out, fv_geo_build(&blocks[0], &so, m.n_markers, host_alloc, &L, &geo, &colors));
 	fv_geo_params(&so, &a.P, &n_stages, rk_a, rk_b);
@@ -235,27 +240,28 @@ static fv_err_t bench_stage(int argc, char **argv)
 	/* the initial state in the block's (renumbered) order */
 	size_t nc = (size_t)L.n_cells, no = (size_t)L.n_owned, nn = (size_t)L.n_nodes;
 	int n_rows = (int)(bo.warmup + bo.iterations);
-	FV_CALL_GOTO(err, out, fv_malloc(&q, 5 * (size_t)m.n_cells, sizeof *q, "state"));
+	size_t nv = (size_t)a.P.nvar;
+	FV_CALL_GOTO(err, out, fv_malloc(&q, nv * (size_t)m.n_cells, sizeof *q, "state"));
 	fv_app_initial_state(&c, &m, q);
-	FV_CALL_GOTO(err, out, host_alloc(&qb, 5 * nc * sizeof *qb, "block state"));
-	for (int k = 0; k < 5; k++)
+	FV_CALL_GOTO(err, out, host_alloc(&qb, nv * nc * sizeof *qb, "block state"));
+	for (size_t k = 0; k < nv; k++)
 		for (size_t i = 0; i < nc; i++)
 			qb[k * nc + i] = q[(size_t)k * (size_t)m.n_cells + (size_t)blocks[0].cell_global[i]];
 	FV_CALL_GOTO(err, out, host_alloc(&rows, (size_t)n_rows * FV_NORMS * sizeof *rows, "norm rows"));
 
 	FV_CALL_GOTO(err, out, dev_alloc(&d.geo, L.bytes, "geometry"));
-	FV_CALL_GOTO(err, out, dev_alloc(&d.q, 5 * nc * sizeof(fv_real_t), "state"));
-	FV_CALL_GOTO(err, out, dev_alloc(&d.q0, 5 * no * sizeof(fv_real_t), "stage state"));
-	FV_CALL_GOTO(err, out, dev_alloc(&d.w, 5 * nc * sizeof(fv_real_t), "primitives"));
+	FV_CALL_GOTO(err, out, dev_alloc(&d.q, nv * nc * sizeof(fv_real_t), "state"));
+	FV_CALL_GOTO(err, out, dev_alloc(&d.q0, nv * no * sizeof(fv_real_t), "stage state"));
+	FV_CALL_GOTO(err, out, dev_alloc(&d.w, nv * nc * sizeof(fv_real_t), "primitives"));
 	FV_CALL_GOTO(err, out, dev_alloc(&d.wn, 5 * nn * sizeof(fv_real_t), "node values"));
 	FV_CALL_GOTO(err, out, dev_alloc(&d.grad, 15 * nc * sizeof(fv_real_t), "gradients"));
 	FV_CALL_GOTO(err, out, dev_alloc(&d.phi, 5 * nc * sizeof(fv_real_t), "limiter"));
 	FV_CALL_GOTO(err, out, dev_alloc(&d.mm, 10 * no * sizeof(fv_real_t), "limiter min/max"));
-	FV_CALL_GOTO(err, out, dev_alloc(&d.res, 5 * no * sizeof(fv_real_t), "residual"));
+	FV_CALL_GOTO(err, out, dev_alloc(&d.res, nv * no * sizeof(fv_real_t), "residual"));
 	FV_CALL_GOTO(err, out, dev_alloc(&d.dt, no * sizeof(fv_real_t), "time step"));
 	FV_CALL_GOTO(err, out, dev_alloc(&d.norms, (size_t)n_rows * FV_NORMS * sizeof(double), "norm rows"));
 	FV_CALL_GOTO(err, out, cuda_ok(cudaMemcpy(d.geo, geo, L.bytes, cudaMemcpyHostToDevice), "geometry upload"));
-	FV_CALL_GOTO(err, out, cuda_ok(cudaMemcpy(d.q, qb, 5 * nc * sizeof *qb, cudaMemcpyHostToDevice), "state upload"));
+	FV_CALL_GOTO(err, out, cuda_ok(cudaMemcpy(d.q, qb, nv * nc * sizeof *qb, cudaMemcpyHostToDevice), "state upload"));
 	FV_CALL_GOTO(err, out, cuda_ok(cudaStreamCreate(&st), "stream"));
 	FV_CALL_GOTO(err, out, fv_calloc(&ev, (size_t)n_rows, sizeof *ev, "events"));
 	for (; ev_made < n_rows; ev_made++)
@@ -337,6 +343,7 @@ static fv_err_t bench_stage(int argc, char **argv)
 		FV_CALL_GOTO(err, out, write_history(bo.history, rows, n_rows, 1));
 out:
 	free(colors.bface_of);
+	free(wdist);
 	for (int i = 0; i < ev_made; i++)
 		for (int s = 0; s < 3; s++)
 			for (int k = 0; k <= N_ST; k++)

@@ -169,7 +169,7 @@ double fv_app_nut_inf(const fv_case_t *c)
 
 /* Spalart-Allmaras: each cell's distance to the nearest no-slip wall face,
  * on the renumbered mesh (the blocks' cell_global). */
-static fv_err_t wall_distances(const fv_case_t *c, const fv_mesh_t *m, const fv_solver_opts_t *so, double **dist)
+fv_err_t fv_app_wall_distances(const fv_case_t *c, const fv_mesh_t *m, const fv_solver_opts_t *so, double **dist)
 {
 	uint8_t *wall = NULL;
 	fv_err_t err;
@@ -657,7 +657,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 			(long long)os.bandwidth_before, (long long)os.bandwidth_after);
 
 	if (so.sa) {
-		FV_CALL_GOTO(err, out, wall_distances(&c, &m, &so, &wdist));
+		FV_CALL_GOTO(err, out, fv_app_wall_distances(&c, &m, &so, &wdist));
 		so.wall_dist = wdist;
 	}
 	FV_CALL_GOTO(err, out, fv_malloc(&q, (size_t)fv_app_nvars(&c) * (size_t)m.n_cells, sizeof *q, "state"));

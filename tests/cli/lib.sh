@@ -70,3 +70,32 @@ zmin = wall
 zmax = wall
 CFG
 }
+
+# cpu_gpu_pair CFG NAME ARGS...: the same run of CFG on CPU workers only
+# ($tmp/NAME-cpu) and on the GPU only ($tmp/NAME-gpu), with $COMMON (GPU tests).
+cpu_gpu_pair() {
+	cfg=$1 name=$2
+	shift 2
+	for w in cpu gpu; do
+		case $w in
+		cpu) export STARPU_NCPU=2 STARPU_NCUDA=0 ;;
+		gpu) export STARPU_NCPU=0 STARPU_NCUDA=1 ;;
+		esac
+		# shellcheck disable=SC2086
+		"$fv" run "$cfg" output.dir="$tmp/$name-$w" ${COMMON:-} "$@" 2>"$tmp/err" ||
+			{ cat "$tmp/err"; fail "$name on $w"; }
+	done
+}
+
+# hist_check A B NAME: the x-momentum residual and CD columns of two runs'
+# histories to 1e-9 relative (the other columns of a 2D case are round-off).
+hist_check() {
+	"$py" - "$1/history.csv" "$2/history.csv" "$3" <<'PY' || fail "$3: histories"
+import csv, sys
+a = list(csv.DictReader(open(sys.argv[1])))
+b = list(csv.DictReader(open(sys.argv[2])))
+worst = max(abs(float(x[k]) - float(y[k])) / max(abs(float(x[k])), 1e-300) for x, y in zip(a, b) for k in ("res_rhou", "CD"))
+print("%s: res_rhou and CD histories %.2e (tol 1e-9)" % (sys.argv[3], worst))
+sys.exit(0 if len(a) == len(b) and worst <= 1e-9 else 1)
+PY
+}

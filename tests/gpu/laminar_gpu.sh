@@ -23,33 +23,9 @@
 sed "s|^file = plate_laminar.su2|file = $tmp/plate_laminar.su2|" "$top_srcdir/cases/plate_laminar/plate_laminar.cfg" \
 	>"$tmp/p.cfg"
 COMMON="numerics.flux_sum=gather output.progress_every=0 output.vtu=no numerics.residual_drop=0"
-# hist_check A B: the x-momentum residual and CD columns to 1e-9 relative
-hist_check() {
-	"$py" - "$1/history.csv" "$2/history.csv" "$3" <<'PY' || fail "$3: histories"
-import csv, sys
-a = list(csv.DictReader(open(sys.argv[1])))
-b = list(csv.DictReader(open(sys.argv[2])))
-worst = max(abs(float(x[k]) - float(y[k])) / max(abs(float(x[k])), 1e-300) for x, y in zip(a, b) for k in ("res_rhou", "CD"))
-print("%s: res_rhou and CD histories %.2e (tol 1e-9)" % (sys.argv[3], worst))
-sys.exit(0 if len(a) == len(b) and worst <= 1e-9 else 1)
-PY
-}
-run_pair() { # NAME ARGS...: the same run on CPU workers and on the GPU
-	name=$1
-	shift
-	for w in cpu gpu; do
-		case $w in
-		cpu) export STARPU_NCPU=2 STARPU_NCUDA=0 ;;
-		gpu) export STARPU_NCPU=0 STARPU_NCUDA=1 ;;
-		esac
-		# shellcheck disable=SC2086
-		"$fv" run "$tmp/p.cfg" output.dir="$tmp/$name-$w" $COMMON "$@" 2>"$tmp/err" ||
-			{ cat "$tmp/err"; fail "$name on $w"; }
-	done
-}
 for nb in 1 3; do
 	for n in 1 20; do
-		run_pair "rk-$nb-$n" partition.blocks=$nb numerics.iterations=$n numerics.time=steady numerics.cfl=0.5 numerics.cfl_max=0
+		cpu_gpu_pair "$tmp/p.cfg" "rk-$nb-$n" partition.blocks=$nb numerics.iterations=$n numerics.time=steady numerics.cfl=0.5 numerics.cfl_max=0
 		tol=1e-12
 		[ "$n" = 20 ] && tol=1e-11
 		"$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/rk-$nb-$n-cpu" "$tmp/rk-$nb-$n-gpu" \
@@ -58,7 +34,7 @@ for nb in 1 3; do
 	done
 	for wall in noslip isothermal; do
 		for n in 1 400; do
-			run_pair "imp-$wall-$nb-$n" partition.blocks=$nb numerics.iterations=$n bc.wall=$wall bc.wall_temperature=350
+			cpu_gpu_pair "$tmp/p.cfg" "imp-$wall-$nb-$n" partition.blocks=$nb numerics.iterations=$n bc.wall=$wall bc.wall_temperature=350
 			tol=1e-12
 			[ "$n" = 400 ] && tol=1e-9
 			"$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/imp-$wall-$nb-$n-cpu" "$tmp/imp-$wall-$nb-$n-gpu" \
