@@ -5,11 +5,12 @@ wing's surface mesh, tetrahedra outside them, written as SU2.
 
 Called by make_mesh.sh (rans-* levels); Python 3 standard library only.
 
-Why not Gmsh's own boundary-layer extrusion: Gmsh 4.8 extrudes a surface
-mesh along its node normals, but it has no way to keep the root nodes in
-the symmetry plane (the swept, tapered wing's normals have a y component
-there), and its 3D BoundaryLayer field is not usable. So the extrusion is
-done here and Gmsh does the rest:
+Why not Gmsh's own boundary-layer extrusion (Extrude { Surface{...};
+Layers{...}; Recombine; } along the normals of a surface mesh): in Gmsh
+4.8.4 it failed on the wing ("Could not find extruded node"), and it has
+no way to keep the root nodes in the symmetry plane (the swept, tapered
+wing's normals have a y component there; it moved them to y < 0). So the
+extrusion is done here and Gmsh does the rest:
 
   1. gmsh -2 onera_m6.geo: the surface meshes of the wing, the symmetry
      plane and the far field (the same as the tet levels at the same sf).
