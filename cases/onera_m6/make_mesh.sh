@@ -1,11 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Tetrahedral meshes of the ONERA M6 wing, written as SU2 with the markers
-# wing, symmetry and farfield (see README.md).
+# Meshes of the ONERA M6 wing, written as SU2 with the markers wing, symmetry
+# and farfield (see README.md): tetrahedral for Euler, prism layers on the
+# wing and tetrahedra outside them for RANS.
 #
 # Usage: make_mesh.sh LEVEL [OUT]
 #   LEVEL  coarse | medium | fine         onera_m6.geo (original M6, root chord 0.8059 m)
 #          step-coarse | step-medium      onera_m6_step.geo (sharp-TE M6 STEP, root chord 1)
+#          rans-coarse | rans-medium      onera_m6.geo's surface meshes (sf of coarse /
+#                                         medium), prism layers extruded from the wing by
+#                                         make_bl_mesh.py, tets outside (python3 needed)
 #   OUT    default: cases/onera_m6/onera_m6_LEVEL.su2
 # Environment:
 #   GMSH        the gmsh command (default gmsh; 4.8 or newer, with OpenCASCADE)
@@ -15,6 +19,8 @@
 #               the check is skipped if it is not there)
 #   ONERA_M6_STEP  the STEP file (default onera-m6-sharp-te.stp here, the
 #                  UGAWG sharp-trailing-edge M6 solid)
+#   BL_H1, BL_GROWTH, BL_LAYERS  rans-*: first layer height in m (default 1e-6),
+#                  growth ratio (1.25) and number of prism layers (35)
 #
 # Skips the work when OUT exists and is newer than the .geo (and the STEP file)
 # and this script. The mesh is written to a temporary file and kept only if
@@ -28,7 +34,7 @@ fvstar=${FVSTAR:-$here/../../build/fvstar}
 step_file=${ONERA_M6_STEP:-$here/onera-m6-sharp-te.stp}
 
 usage() {
-    echo "usage: $0 coarse|medium|fine|step-coarse|step-medium [OUT]" >&2
+    echo "usage: $0 coarse|medium|fine|step-coarse|step-medium|rans-coarse|rans-medium [OUT]" >&2
     exit 2
 }
 [ $# -ge 1 ] && [ $# -le 2 ] || usage
@@ -40,9 +46,12 @@ case $level in
     fine)        geo=$here/onera_m6.geo;      sf=0.48 ;;
     step-coarse) geo=$here/onera_m6_step.geo; sf=1.05 ;;
     step-medium) geo=$here/onera_m6_step.geo; sf=0.70 ;;
+    rans-coarse) geo=$here/onera_m6.geo;      sf=1.05 ;;
+    rans-medium) geo=$here/onera_m6.geo;      sf=0.70 ;;
     *) usage ;;
 esac
-out=${2:-$here/onera_m6_$level.su2}
+# rans-LEVEL writes onera_m6_rans_LEVEL.su2.
+out=${2:-$here/onera_m6_$(echo "$level" | sed "s/^rans-/rans_/").su2}
 
 fail() {
     echo "make_mesh.sh: $level: $*" >&2
@@ -58,6 +67,9 @@ case $level in
         deps="$deps $step_file"
         extra="-setstring step_file $step_file"
         ;;
+    rans-*)
+        deps="$deps $here/make_bl_mesh.py"
+        ;;
 esac
 
 uptodate=yes
@@ -69,7 +81,7 @@ else
     uptodate=no
 fi
 if [ $uptodate = yes ]; then
-    echo "$out is up to date ($(awk '/^NELEM=/ { print $2; exit }' "$out") tetrahedra); delete it to remake it"
+    echo "$out is up to date ($(awk '/^NELEM=/ { print $2; exit }' "$out") cells); delete it to remake it"
     exit 0
 fi
 
@@ -85,17 +97,36 @@ esac
 mkdir -p "$(dirname "$out")"
 tmp="${out%.su2}.tmp$$.su2"
 log="${out%.su2}.tmp$$.log"
-trap 'rm -f "$tmp" "$log"' EXIT
+work="${out%.su2}.tmp$$.d"
+trap 'rm -rf "$tmp" "$log" "$work"' EXIT
 trap 'exit 1' INT TERM
 
-echo "meshing $level: $(basename "$geo"), size factor $sf, ${MESH_ALGO:-delaunay}, $threads thread(s) -> $out"
 t0=$(date +%s.%N)
-# shellcheck disable=SC2086
-if ! "$gmsh" -3 -nt "$threads" -setnumber sf "$sf" -setnumber algo3d "$algo" $extra \
-        -format su2 "$geo" -o "$tmp" >"$log" 2>&1; then
-    tail -n 20 "$log" >&2
-    fail "gmsh failed (log above)"
-fi
+case $level in
+    rans-*)
+        # The prism layers are made by make_bl_mesh.py (one gmsh thread: the
+        # same mesh on every run); MESH_ALGO does not apply.
+        h1=${BL_H1:-1e-6}; growth=${BL_GROWTH:-1.25}; layers=${BL_LAYERS:-35}
+        echo "meshing $level: $(basename "$geo") surfaces, size factor $sf, $layers prism layers from $h1 m, growth $growth -> $out"
+        if ! python3 "$here/make_bl_mesh.py" --gmsh "$gmsh" --geo "$geo" --sf "$sf" \
+                --h1 "$h1" --growth "$growth" --layers "$layers" --work "$work" \
+                --out "$tmp" >"$log" 2>&1; then
+            tail -n 20 "$log" >&2
+            fail "make_bl_mesh.py failed (log above)"
+        fi
+        cat "$log"
+        cat "$work/gmsh.log" >>"$log"
+        ;;
+    *)
+        echo "meshing $level: $(basename "$geo"), size factor $sf, ${MESH_ALGO:-delaunay}, $threads thread(s) -> $out"
+        # shellcheck disable=SC2086
+        if ! "$gmsh" -3 -nt "$threads" -setnumber sf "$sf" -setnumber algo3d "$algo" $extra \
+                -format su2 "$geo" -o "$tmp" >"$log" 2>&1; then
+            tail -n 20 "$log" >&2
+            fail "gmsh failed (log above)"
+        fi
+        ;;
+esac
 t1=$(date +%s.%N)
 if grep -q -e '^Error' -e 'ill-shaped tets are still in the mesh' "$log"; then
     grep -e '^Error' -e 'ill-shaped tets are still' "$log" | head -n 20 >&2
@@ -122,4 +153,4 @@ fi
 mv "$tmp" "$out"
 t2=$(date +%s.%N)
 awk -v a="$t0" -v b="$t1" -v e="$t2" -v c="$cells" -v n="$nodes" -v o="$out" -v k="$checked" \
-    'BEGIN { printf "%s: %d tetrahedra, %d nodes; wall time gmsh %.1f s, total %.1f s; %s\n", o, c, n, b - a, e - a, k }'
+    'BEGIN { printf "%s: %d cells, %d nodes; wall time mesh %.1f s, total %.1f s; %s\n", o, c, n, b - a, e - a, k }'
