@@ -15,7 +15,7 @@
 [ "$(cuda_workers)" -gt 0 ] || { echo "no CUDA worker: SKIP"; exit 77; }
 "$fv" mesh gen plate --level 4 -o "$tmp/plate_tmr.su2" >/dev/null 2>&1 || fail "mesh gen plate"
 sed "s|^file = plate_tmr.su2|file = $tmp/plate_tmr.su2|" "$top_srcdir/cases/plate_tmr/plate_tmr.cfg" >"$tmp/p.cfg"
-COMMON="numerics.flux_sum=gather output.progress_every=0 output.vtu=no numerics.residual_drop=0"
+COMMON="numerics.flux_sum=gather output.progress_every=0 output.vtu=no numerics.residual_drop=0 numerics.first_order=0 numerics.cfl_growth=1.2"
 for nb in 1 3; do
 	for n in 1 20; do
 		cpu_gpu_pair "$tmp/p.cfg" "rk-$nb-$n" partition.blocks=$nb numerics.iterations=$n numerics.time=steady numerics.cfl=0.5 numerics.cfl_max=0
