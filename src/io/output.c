@@ -468,20 +468,43 @@ fv_err_t fv_solution_write_piece(const char *path, const fv_mesh_t *m, const fv_
 	return err;
 }
 
+/* A text file written to path.tmp (*tmp) and renamed by text_commit when
+ * complete, so that a reader never sees half of it. */
+static fv_err_t text_open(const char *path, char **tmp, FILE **f)
+{
+	size_t n = strlen(path);
+	FV_CALL(fv_malloc(tmp, n + 5, 1, "temporary file name"));
+	memcpy(*tmp, path, n);
+	memcpy(*tmp + n, ".tmp", 5);
+	*f = fopen(*tmp, "w");
+	if (!*f) {
+		fv_err_t err = FV_ERROR(FV_ERR_IO, "%s: cannot write (%s)", *tmp, strerror(errno));
+		FV_FREE(*tmp);
+		return err;
+	}
+	return FV_OK;
+}
+
+static fv_err_t text_commit(FILE *f, char *tmp, const char *path)
+{
+	int bad = ferror(f);
+	bad |= fclose(f) != 0;
+	if (bad || rename(tmp, path) != 0) {
+		fv_err_t err = FV_ERROR(FV_ERR_IO, "%s: write failed (%s)", path, strerror(errno));
+		remove(tmp);
+		free(tmp);
+		return err;
+	}
+	free(tmp);
+	return FV_OK;
+}
+
 fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_pieces, int with_block,
 				const fv_sol_turb_t *turb)
 {
 	char *tmp = NULL;
-	size_t n = strlen(path);
-	FV_CALL(fv_malloc(&tmp, n + 5, 1, "temporary file name"));
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", 5);
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		fv_err_t err = FV_ERROR(FV_ERR_IO, "%s: cannot write (%s)", tmp, strerror(errno));
-		free(tmp);
-		return err;
-	}
+	FILE *f = NULL;
+	FV_CALL(text_open(path, &tmp, &f));
 	fprintf(f, "<?xml version=\"1.0\"?>\n"
 		   "<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" "
 		   "header_type=\"UInt64\">\n"
@@ -500,32 +523,16 @@ fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_
 	for (int r = 0; r < n_pieces; r++)
 		fprintf(f, "    <Piece Source=\"%s_%d.vtu\"/>\n", piece_name, r);
 	fprintf(f, "  </PUnstructuredGrid>\n</VTKFile>\n");
-	int bad = ferror(f);
-	bad |= fclose(f) != 0;
-	if (bad || rename(tmp, path) != 0) {
-		fv_err_t err = FV_ERROR(FV_ERR_IO, "%s: write failed (%s)", path, strerror(errno));
-		remove(tmp);
-		free(tmp);
-		return err;
-	}
-	free(tmp);
-	return FV_OK;
+	return text_commit(f, tmp, path);
 }
 
 fv_err_t fv_wall_write_csv(const char *path, const fv_mesh_t *m, const uint8_t *is_bface, const double *wall,
 			   const fv_real_t *q, const fv_wall_ref_t *ref)
 {
 	char *tmp = NULL;
-	size_t n = strlen(path), N = (size_t)m->n_cells, nf = (size_t)m->n_faces;
-	FV_CALL(fv_malloc(&tmp, n + 5, 1, "temporary file name"));
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", 5);
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		fv_err_t err = FV_ERROR(FV_ERR_IO, "%s: cannot write (%s)", tmp, strerror(errno));
-		free(tmp);
-		return err;
-	}
+	FILE *f = NULL;
+	size_t nf = (size_t)m->n_faces;
+	FV_CALL(text_open(path, &tmp, &f));
 	fprintf(f, "marker,x,y,z,cp,cfx,cfy,cfz,cf,yplus\n");
 	for (fv_idx_t g = 0; g < m->n_bfaces; g++) {
 		if (!is_bface[g])
@@ -547,15 +554,5 @@ fv_err_t fv_wall_write_csv(const char *path, const fv_mesh_t *m, const uint8_t *
 			(v[0] - ref->p_inf) / ref->q_inf, v[1] / ref->q_inf, v[2] / ref->q_inf, v[3] / ref->q_inf,
 			cf / ref->q_inf, yplus);
 	}
-	(void)N;
-	int bad = ferror(f);
-	bad |= fclose(f) != 0;
-	if (bad || rename(tmp, path) != 0) {
-		fv_err_t err = FV_ERROR(FV_ERR_IO, "%s: write failed (%s)", path, strerror(errno));
-		remove(tmp);
-		free(tmp);
-		return err;
-	}
-	free(tmp);
-	return FV_OK;
+	return text_commit(f, tmp, path);
 }
