@@ -217,7 +217,9 @@ static const key_desc_t keys[] = {
 		 "iteration; 0: off."),
 	ENUM_KEY("numerics", "limiter_vars", num.limiter_vars, limiter_vars, NULL, "pressure",
 		 "pressure: one limiter per cell from the local min/max of pressure, applied to every "
-		 "variable (as in the papers); all: one limiter per variable."),
+		 "variable (as in the papers); all: one limiter per variable (viscous runs on thin "
+		 "boundary-layer cells need it: with the pressure's alone the velocity gradients overshoot "
+		 "and the M6 prism layer diverged)."),
 	ENUM_KEY("numerics", "rk", num.rk, rks, rk_values, "2",
 		 "Stages of the explicit SSP Runge-Kutta scheme (2 as in PHengLEI, or 3; 1: forward Euler, "
 		 "first order in time)."),

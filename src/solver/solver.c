@@ -773,6 +773,7 @@ void fv_solver_destroy(fv_solver_t *s)
 		free(d->nbr_slot);
 		free(d->cell_global);
 		free(d->bface_global);
+		free(d->bface_of); /* set only when a block's build failed half-way */
 	}
 	free(s->b);
 	fv_ring_destroy(s->ring);
