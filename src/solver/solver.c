@@ -90,6 +90,7 @@ struct fv_solver {
 	int frozen_of[RING];    /* the iteration ran with a frozen limiter */
 	int freeze_hit;         /* limiter_freeze_drop reached (from the lagged residual) */
 	int first_iter, last_done;
+	int ran;                /* fv_solver_run was called before */
 	int trace_from;         /* the first traced iteration (fv_runtime_trace_start) */
 };
 
@@ -590,7 +591,14 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 	double start = fv_now();
 	fv_err_t err = FV_OK;
 	*done = first_iter - 1;
-	s->first_iter = first_iter;
+	/* a run continued in this process from the next iteration (the
+	 * segments between restart files) keeps the residuals of the earlier
+	 * ones for the CFL ramp and limiter_freeze_drop: with a new start the
+	 * ramp stood still for its lag at every restart_every (never grew with
+	 * restart_every = 5) */
+	if (!(s->ran && first_iter == s->last_done + 1))
+		s->first_iter = first_iter;
+	s->ran = 1;
 	if (s->trace_from <= 0)
 		s->trace_from = first_iter; /* output.trace_from = 0: the run's first */
 	s->last_done = first_iter - 1;

@@ -12,6 +12,8 @@
 #    restart's sixth variable); a laminar run's restart continues as an SA
 #    run (nu~ from the free stream);
 #  - explicit RK2, 1 block against 3 blocks, 20 iterations: to 1e-13;
+#  - implicit: a run writing restart files every 5 iterations equals one
+#    writing none, bit for bit (the CFL ramp lives through the segments);
 #  - solution.vtu carries nu_tilde and eddy_viscosity_ratio;
 #  - a model = sa run without a no-slip wall is an error.
 . "$top_srcdir/tests/cli/lib.sh"
@@ -56,6 +58,12 @@ run output.dir="$tmp/r10b" numerics.iterations=10 $EXP output.restart="$tmp/r10/
 tail -n 10 "$tmp/r20/history.csv" | cut -d, -f1,4- >"$tmp/h20"
 tail -n 10 "$tmp/r10b/history.csv" | cut -d, -f1,4- >"$tmp/h10"
 cmp -s "$tmp/h20" "$tmp/h10" || fail "restart: the histories of iterations 11-20 differ"
+# implicit, one process: restart files every 5 iterations change nothing
+# (the CFL ramp keeps its residuals across the segments between them)
+run output.dir="$tmp/s0" numerics.iterations=16 || fail "16 implicit iterations"
+run output.dir="$tmp/s5" numerics.iterations=16 output.restart_every=5 || fail "16 with restart_every = 5"
+"$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/s0" "$tmp/s5" "implicit, restart_every 5 against none" 0 0 ||
+	fail "restart_every changes an implicit run"
 run output.dir="$tmp/lam" numerics.iterations=20 flow.model=laminar || fail "laminar run"
 run output.dir="$tmp/lam2sa" numerics.iterations=40 output.restart="$tmp/lam/restart.bin" || fail "SA from a laminar restart"
 
