@@ -4,8 +4,9 @@
  * The Roe fluxes of the interior faces are computed FV_BATCH faces at a
  * time across SIMD lanes (their divisions and square roots are most of
  * the face's time), the rest one face at a time, and the sums run in face
- * order, so the residual is bit for bit that of a face-by-face loop.
- * Viscous runs take the shared kernel face by face. */
+ * order, so the residual is bit for bit that of a face-by-face loop
+ * (the viscous and nu~ fluxes added face by face after the Roe flux, as
+ * the shared kernel does). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,7 +47,7 @@ static const fv_real_t *rec_fill(const fv_view_t *v, const fv_params_t *P, const
 				 const fv_real_t *grad, const fv_real_t *phi)
 {
 	fv_idx_t nc = v->n_cells;
-	if (P->order < 2 || (P->limiter && P->limiter_all) || fv_k_viscous(P))
+	if (P->order < 2 || (P->limiter && P->limiter_all))
 		return NULL;
 	fv_real_t *r = rec_scratch((size_t)nc);
 	if (!r)
@@ -86,7 +87,7 @@ static inline void rec_reconstruct(const fv_view_t *v, const fv_real_t *rec, fv_
  * per component, so that lane i of every row is face i. */
 typedef struct flux_batch {
 	fv_real_t wl[FV_NVAR][FV_BATCH], wr[FV_NVAR][FV_BATCH], s[3][FV_BATCH];
-	fv_real_t F[FV_NVAR][FV_BATCH]; /* the fluxes found one face at a time */
+	fv_real_t F[FV_NFLUX][FV_BATCH]; /* the fluxes found one face at a time */
 } flux_batch_t;
 
 /* Roe fluxes of a batch's faces, lane by lane: the same expression as
@@ -116,17 +117,17 @@ static void roe_batch(const fv_real_t (*restrict WL)[FV_BATCH], const fv_real_t 
 	}
 }
 
-/* Lane i of the batch: an interior face's reconstructed states, or for
- * any other face (a boundary, a laminar run) its whole flux now and a
- * valid dummy state for the lane, whose Roe flux is dropped. Returns
- * whether the lane's flux is still to be computed. */
+/* Lane i of the batch: an interior face's reconstructed states, or for a
+ * boundary face its whole flux now and a valid dummy state for the lane,
+ * whose Roe flux is dropped. Returns whether the lane's Roe flux is still
+ * to be computed. */
 static int batch_face(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
 		      const fv_real_t *phi, const fv_real_t *rec, fv_idx_t f, flux_batch_t *b, int i)
 {
 	fv_idx_t o = v->face_cell[2 * (size_t)f], nb = v->face_cell[2 * (size_t)f + 1];
 	fv_real_t wl[FV_NVAR], wr[FV_NVAR], s[3];
 	fv_k_face_vec(v->face_area, v->n_faces, f, s);
-	int roe = nb >= 0 && !fv_k_viscous(P);
+	int roe = nb >= 0;
 	if (roe && rec) {
 		rec_reconstruct(v, rec, o, f, wl);
 		rec_reconstruct(v, rec, nb, f, wr);
@@ -138,7 +139,7 @@ static int batch_face(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 		fv_k_face_flux(v, P, w, grad, phi, f, F);
 		fv_k_load(w, v->n_cells, o, wl);
 		memcpy(wr, wl, sizeof wr);
-		for (int q = 0; q < FV_NVAR; q++)
+		for (int q = 0; q < FV_NFLUX; q++)
 			b->F[q][i] = F[q];
 	}
 	for (int q = 0; q < FV_NVAR; q++) {
@@ -148,6 +149,21 @@ static int batch_face(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 	for (int d = 0; d < 3; d++)
 		b->s[d][i] = s[d];
 	return roe;
+}
+
+/* What fv_k_face_flux adds to an interior face's Roe flux F, in its
+ * order (the same bits): nu~'s fluxes, then minus the viscous flux. */
+static void face_rest(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad, fv_idx_t f,
+		      fv_real_t F[FV_NFLUX])
+{
+	if (fv_k_sa(P))
+		fv_k_sa_face(v, P, w, f, F[0], &F[5], &F[6]);
+	if (fv_k_viscous(P)) {
+		fv_real_t Fv[FV_NVAR];
+		fv_k_viscous_flux(v, P, w, grad, f, Fv);
+		for (int q = 0; q < FV_NVAR; q++)
+			F[q] -= Fv[q];
+	}
 }
 
 /* The batch's n faces (list[0 .. n)): fluxes, then the sums in order. */
@@ -168,10 +184,12 @@ static void batch_run(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 	}
 	roe_batch(b.wl, b.wr, b.s, P->gamma, P->entropy_fix, Froe);
 	for (int i = 0; i < n; i++) {
-		fv_real_t F[FV_NFLUX] = {0, 0, 0, 0, 0, 0, 0};
+		fv_real_t F[FV_NFLUX];
 		fv_idx_t f = list[i];
-		for (int q = 0; q < FV_NVAR; q++)
-			F[q] = roe[i] ? Froe[q][i] : b.F[q][i];
+		for (int q = 0; q < FV_NFLUX; q++)
+			F[q] = roe[i] && q < FV_NVAR ? Froe[q][i] : roe[i] ? (fv_real_t)0 : b.F[q][i];
+		if (roe[i])
+			face_rest(v, P, w, grad, f, F);
 		fv_k_face_add(P, res, v->n_owned, v->face_cell[2 * (size_t)f], v->face_cell[2 * (size_t)f + 1], F, 0);
 	}
 }
@@ -192,24 +210,15 @@ static void flux_faces(void *buffers[], const fv_task_args_t *a, int sum, int k0
 	fv_idx_t no = v.n_owned;
 	if (zero)
 		memset(res, 0, (size_t)a->P.nvar * no * sizeof *res);
-	if (fv_k_viscous(&a->P)) {
-		/* viscous fluxes (and nu~'s): the shared kernel, face by face */
-		FV_CPU_FACES(&v, a, sum, k0, k1, f, {
-			fv_real_t F[FV_NFLUX];
-			fv_k_face_flux(&v, &a->P, w, grad, phi, f, F);
-			fv_k_face_add(&a->P, res, no, v.face_cell[2 * (size_t)f], v.face_cell[2 * (size_t)f + 1], F, 0);
-		});
-	} else {
-		FV_CPU_FACES(&v, a, sum, k0, k1, f, {
-			list[n++] = f;
-			if (n == FV_BATCH) {
-				batch_run(&v, &a->P, w, grad, phi, rec, res, list, n);
-				n = 0;
-			}
-		});
-		if (n)
+	FV_CPU_FACES(&v, a, sum, k0, k1, f, {
+		list[n++] = f;
+		if (n == FV_BATCH) {
 			batch_run(&v, &a->P, w, grad, phi, rec, res, list, n);
-	}
+			n = 0;
+		}
+	});
+	if (n)
+		batch_run(&v, &a->P, w, grad, phi, rec, res, list, n);
 	/* the turbulence model's source once the last faces are in */
 	if (fv_k_sa(&a->P) && (sum != FV_SUM_COLOR || k1 == a->n_colors || !a->grouped))
 		for (fv_idx_t c = 0; c < no; c++)
