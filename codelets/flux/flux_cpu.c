@@ -151,21 +151,6 @@ static int batch_face(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 	return roe;
 }
 
-/* What fv_k_face_flux adds to an interior face's Roe flux F, in its
- * order (the same bits): nu~'s fluxes, then minus the viscous flux. */
-static void face_rest(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad, fv_idx_t f,
-		      fv_real_t F[FV_NFLUX])
-{
-	if (fv_k_sa(P))
-		fv_k_sa_face(v, P, w, f, F[0], &F[5], &F[6]);
-	if (fv_k_viscous(P)) {
-		fv_real_t Fv[FV_NVAR];
-		fv_k_viscous_flux(v, P, w, grad, f, Fv);
-		for (int q = 0; q < FV_NVAR; q++)
-			F[q] -= Fv[q];
-	}
-}
-
 /* The batch's n faces (list[0 .. n)): fluxes, then the sums in order. */
 static void batch_run(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
 		      const fv_real_t *phi, const fv_real_t *rec, fv_real_t *res, const fv_idx_t *list, int n)
@@ -189,7 +174,7 @@ static void batch_run(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 		for (int q = 0; q < FV_NFLUX; q++)
 			F[q] = roe[i] && q < FV_NVAR ? Froe[q][i] : roe[i] ? (fv_real_t)0 : b.F[q][i];
 		if (roe[i])
-			face_rest(v, P, w, grad, f, F);
+			fv_k_face_rest(v, P, w, grad, f, F);
 		fv_k_face_add(P, res, v->n_owned, v->face_cell[2 * (size_t)f], v->face_cell[2 * (size_t)f + 1], F, 0);
 	}
 }

@@ -541,9 +541,24 @@ FV_HD void fv_k_sa_face(const fv_view_t *v, const fv_params_t *P, const fv_real_
 	*Fo = mf > 0 ? mf * no : mf * nn;
 }
 
+/* What a face's flux adds to its inviscid flux F (F[0] its mass flux):
+ * with Spalart-Allmaras nu~'s fluxes F[5] and F[6] (fv_k_sa_face), in a
+ * viscous run minus the viscous flux. */
+FV_HD void fv_k_face_rest(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
+			  fv_idx_t f, fv_real_t F[FV_NFLUX])
+{
+	if (fv_k_sa(P))
+		fv_k_sa_face(v, P, w, f, F[0], &F[5], &F[6]);
+	if (fv_k_viscous(P)) {
+		fv_real_t Fv[FV_NVAR];
+		fv_k_viscous_flux(v, P, w, grad, f, Fv);
+		for (int q = 0; q < FV_NVAR; q++)
+			F[q] -= Fv[q];
+	}
+}
+
 /* Flux through local face f, from owner to neighbour (or out of the
- * domain): inviscid, minus the viscous flux in a laminar run; with
- * Spalart-Allmaras F[5] and F[6] are nu~'s (fv_k_sa_face). */
+ * domain): inviscid, then fv_k_face_rest. */
 FV_HD void fv_k_face_flux(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
 			  const fv_real_t *phi, fv_idx_t f, fv_real_t F[FV_NFLUX])
 {
@@ -558,14 +573,7 @@ FV_HD void fv_k_face_flux(const fv_view_t *v, const fv_params_t *P, const fv_rea
 		fv_k_reconstruct(v, P, w, grad, phi, nb, f, wr);
 		fv_roe_flux(wl, wr, s, P->gamma, P->entropy_fix, F);
 	}
-	if (fv_k_sa(P))
-		fv_k_sa_face(v, P, w, f, F[0], &F[5], &F[6]);
-	if (fv_k_viscous(P)) {
-		fv_real_t Fv[FV_NVAR];
-		fv_k_viscous_flux(v, P, w, grad, f, Fv);
-		for (int q = 0; q < FV_NVAR; q++)
-			F[q] -= Fv[q];
-	}
+	fv_k_face_rest(v, P, w, grad, f, F);
 }
 
 /* The vorticity magnitude of cell c from its velocity gradients. */
