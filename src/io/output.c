@@ -281,6 +281,15 @@ static void sol_values(int a, const fv_real_t *q, size_t nc, const fv_idx_t *cel
 	}
 }
 
+/* The DataArray tags of the solution arrays of nc cells (appended data
+ * from *off on). */
+static void sol_array_tags(fv_vtu_out_t *o, size_t nc, const fv_sol_turb_t *turb, uint64_t *off)
+{
+	for (int a = 0; a < sol_count(turb); a++)
+		fv_vtu_array_tag(o, "Float64", sol_names[a], a == SOL_VELOCITY ? 3 : 1,
+				 nc * (a == SOL_VELOCITY ? 3 : 1) * sizeof(double), off);
+}
+
 /* The "block" array of the nc cells at file positions 0 .. nc-1 (cell maps
  * them to mesh cells; NULL: the same). */
 static void put_block_ids(fv_vtu_out_t *o, const int32_t *block, const fv_idx_t *cell, size_t nc)
@@ -329,9 +338,7 @@ static void write_solution(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_vtu_ord
 		      "    <Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n"
 		      "      <CellData Scalars=\"density\" Vectors=\"velocity\">\n",
 		gamma, np, nc);
-	for (int a = 0; a < sol_count(turb); a++)
-		fv_vtu_array_tag(o, "Float64", sol_names[a], a == SOL_VELOCITY ? 3 : 1,
-				 nc * (a == SOL_VELOCITY ? 3 : 1) * sizeof(double), &off);
+	sol_array_tags(o, nc, turb, &off);
 	if (block)
 		fv_vtu_array_tag(o, "Int32", "block", 1, nc * sizeof(int32_t), &off);
 	fprintf(o->f, "      </CellData>\n");
@@ -424,9 +431,7 @@ static void write_piece(fv_vtu_out_t *o, const fv_mesh_t *m, const sol_piece_t *
 		      "    <Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n"
 		      "      <CellData Scalars=\"density\" Vectors=\"velocity\">\n",
 		rank, gamma, np, nc);
-	for (int a = 0; a < sol_count(turb); a++)
-		fv_vtu_array_tag(o, "Float64", sol_names[a], a == SOL_VELOCITY ? 3 : 1,
-				 nc * (a == SOL_VELOCITY ? 3 : 1) * sizeof(double), &off);
+	sol_array_tags(o, nc, turb, &off);
 	if (block)
 		fv_vtu_array_tag(o, "Int32", "block", 1, nc * sizeof(int32_t), &off);
 	fv_vtu_array_tag(o, "Int32", "cell_id", 1, nc * sizeof(int32_t), &off);

@@ -742,8 +742,12 @@ fv_err_t fv_solver_wall_data(fv_solver_t *s, fv_idx_t n_bfaces, const uint8_t *i
 		if (s->rank_of[b] != s->me)
 			continue;
 		fv_view_t v = fv_view_make(d->geo_mem, &d->L);
+		/* the gradients only for the viscous stress (15 values a cell to
+		 * bring home from a GPU) */
+		int visc = fv_k_viscous(&s->P);
 		FV_CALL(fv_runtime_acquire(d->h[F_W], 0, field_names[F_W]));
-		FV_CALL(fv_runtime_acquire(d->h[F_GRAD], 0, field_names[F_GRAD]));
+		if (visc)
+			FV_CALL(fv_runtime_acquire(d->h[F_GRAD], 0, field_names[F_GRAD]));
 		for (fv_idx_t f = 0; f < v.n_bfaces; f++) {
 			fv_idx_t g = d->bface_global[f];
 			fv_real_t val[FV_WALL_VALUES];
@@ -753,7 +757,8 @@ fv_err_t fv_solver_wall_data(fv_solver_t *s, fv_idx_t n_bfaces, const uint8_t *i
 			for (size_t k = 0; k < nv; k++)
 				out[nv * (size_t)g + k] = (double)val[k];
 		}
-		fv_runtime_release(d->h[F_GRAD]);
+		if (visc)
+			fv_runtime_release(d->h[F_GRAD]);
 		fv_runtime_release(d->h[F_W]);
 	}
 	return fv_runtime_combine(out, nv * (size_t)n_bfaces * sizeof *out, "wall data");
