@@ -938,6 +938,7 @@ int main(int argc, char **argv)
 	P.entropy_fix = (real)0.1;
 	P.limiter_k = 5;
 	P.order = 2;
+	P.blend = 1;
 	P.limiter = 1;
 	P.limiter_all = 1;
 	P.steady = 1;

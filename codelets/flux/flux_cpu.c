@@ -58,7 +58,7 @@ static const fv_real_t *rec_fill(const fv_view_t *v, const fv_params_t *P, const
 			x[q] = w[(size_t)q * nc + c];
 		for (int j = 0; j < 3 * FV_NVAR; j++)
 			x[FV_NVAR + j] = grad[(size_t)j * nc + c];
-		x[20] = P->limiter ? phi[(size_t)4 * nc + c] : (fv_real_t)1;
+		x[20] = P->limiter ? P->blend * phi[(size_t)4 * nc + c] : P->blend;
 		for (int d = 0; d < 3; d++)
 			x[21 + d] = v->cell_ctr[(size_t)d * nc + c];
 	}

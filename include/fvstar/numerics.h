@@ -66,6 +66,7 @@ typedef struct fv_numerics {
 	int iterations;
 	double residual_drop;   /* orders of magnitude; 0: off */
 	int first_order;        /* iterations run at first order before `order` */
+	int order_ramp;         /* iterations over which second order is blended in after them */
 	/* time = implicit */
 	int implicit;           /* fv_implicit_t */
 	int sweeps;             /* forward + backward sweep pairs per iteration */

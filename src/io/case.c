@@ -278,6 +278,10 @@ static const key_desc_t keys[] = {
 	INT_KEY("numerics", "first_order", num.first_order, 0, INT_MAX, "0", NULL,
 		"With order = 2, the iterations up to this one run at first order (a start that is easier "
 		"on a large CFL); 0: none."),
+	INT_KEY("numerics", "order_ramp", num.order_ramp, 0, INT_MAX, "0", NULL,
+		"With order = 2, second order comes in over this many iterations after first_order: iteration "
+		"first_order + k extrapolates k / order_ramp of the limited gradient to the faces (a softer "
+		"switch for stiff viscous cases); 0: at once."),
 
 	{"bc", "<marker>", T_BC, 0, 0, bc_kinds, NULL, 0, 0, 0, 0, NULL, "(required)",
 	 "Boundary condition of the mesh marker of that name; every marker needs one, and every key "

@@ -100,6 +100,7 @@ typedef struct fv_params {
 	fv_real_t cfl;
 	fv_real_t limiter_k;
 	int order;          /* 1 or 2 */
+	fv_real_t blend;    /* order 2: factor of the limited extrapolation, 0 .. 1 (order_ramp) */
 	int limiter;        /* fv_limiter_t */
 	int limiter_all;    /* 1: per variable; 0: from pressure, for all */
 	int steady;         /* local (1) or global (0) time step */
@@ -379,11 +380,11 @@ FV_HD void fv_k_reconstruct(const fv_view_t *v, const fv_params_t *P, const fv_r
 		return;
 	fv_real_t dx[3], r[FV_NVAR];
 	/* one limiter for all variables (pressure) is read once */
-	fv_real_t lim = P->limiter && !P->limiter_all ? phi[(size_t)4 * v->n_cells + c] : (fv_real_t)1;
+	fv_real_t lim = P->limiter && !P->limiter_all ? P->blend * phi[(size_t)4 * v->n_cells + c] : P->blend;
 	fv_k_to_face(v, c, f, dx);
 	for (int q = 0; q < FV_NVAR; q++) {
 		if (P->limiter && P->limiter_all)
-			lim = phi[(size_t)q * v->n_cells + c];
+			lim = P->blend * phi[(size_t)q * v->n_cells + c];
 		r[q] = out[q] + lim * fv_k_grad_dot(grad, v->n_cells, c, q, dx);
 	}
 	/* keep the first-order state where the extrapolation is not physical */

@@ -287,6 +287,7 @@ void fv_geo_params(const fv_solver_opts_t *o, fv_params_t *P, int *n_stages, fv_
 	P->cfl = (fv_real_t)n->cfl;
 	P->limiter_k = (fv_real_t)n->limiter_k;
 	P->order = n->order;
+	P->blend = 1;
 	P->limiter = n->limiter;
 	P->limiter_all = n->limiter_vars == FV_LIMVARS_ALL;
 	P->steady = n->time_mode != FV_TIME_UNSTEADY;

@@ -516,6 +516,11 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 	FV_CALL(ramp_cfl(s, iter));
 	s->P.cfl = (fv_real_t)s->cfl;
 	s->P.order = iter <= s->o.num.first_order ? 1 : s->o.num.order;
+	/* order_ramp: iteration first_order + k extrapolates k / order_ramp of
+	 * the limited gradient (a softer switch); 1 (exact) afterwards */
+	s->P.blend = 1;
+	if (s->o.num.order_ramp > 0 && iter - s->o.num.first_order < s->o.num.order_ramp)
+		s->P.blend = (fv_real_t)(iter - s->o.num.first_order) / (fv_real_t)s->o.num.order_ramp;
 	s->cfl_of[slot] = s->cfl;
 	/* past limiter_freeze, or once the residual has dropped
 	 * limiter_freeze_drop orders, the last limiter (owned and ghost

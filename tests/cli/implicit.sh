@@ -5,7 +5,8 @@
 # - both variants converge 10 orders (residual_drop = 10) from CFL 5 ramped
 #   to 1e5, on 3 blocks, within a bound on the iterations (LU-SGS 350, point
 #   100; measured 250 and 56), and so does point-implicit with 5 first-order
-#   iterations;
+#   iterations, and with second order then blended in over 10 (order_ramp);
+# - order_ramp = 1 is bit for bit the plain switch, 4 is not;
 # - the same at Mach 0.5 with far-field inlet, outlet and top, 1 block
 #   (bounds LU-SGS 700, point 300; measured 519 and 188);
 # - their converged states agree with the explicit one (RK2, CFL 1.5, 10
@@ -40,11 +41,13 @@ run output.dir="$tmp/explicit" numerics.residual_drop=10 numerics.iterations=300
 	fail "explicit run"
 n=$(dropped10 "$tmp/explicit")
 [ -n "$n" ] && echo "explicit: 10 orders in $n iterations" || fail "explicit: not converged 10 orders"
-for v in lusgs:350 point:100 point-fo:100 point-growth:80 lusgs-growth:350; do
+for v in lusgs:350 point:100 point-fo:100 point-ramp:100 point-growth:80 lusgs-growth:350; do
 	name=${v%%:*} bound=${v#*:}
 	extra=
 	case $name in
 	point-fo) extra="numerics.implicit=point numerics.first_order=5" ;;
+	# second order blended in over 10 iterations after the first-order ones
+	point-ramp) extra="numerics.implicit=point numerics.first_order=5 numerics.order_ramp=10" ;;
 	# the CFL multiplied by 1.2 every iteration, cut only where the residual blows up
 	*-growth) extra="numerics.implicit=${name%-growth} numerics.cfl_ramp=growth numerics.cfl_growth=1.2" ;;
 	*) extra="numerics.implicit=$name" ;;
@@ -85,6 +88,19 @@ for v in lusgs:700 point:300; do
 	"$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/sub-explicit" "$tmp/sub-$name" \
 		"subsonic $name vs explicit, converged" "$(tol 1e-8)" none || fails=$((fails + 1))
 done
+
+# order_ramp: 1 is the plain switch (bit for bit: the blend is exactly 1);
+# 4 extrapolates 1/4, 2/4, 3/4 of the gradient after first_order, so the
+# state differs
+for r in 0 1 4; do
+	# shellcheck disable=SC2086
+	run output.dir="$tmp/or$r" $IMP numerics.implicit=point numerics.iterations=8 numerics.residual_drop=0 \
+		numerics.first_order=3 numerics.order_ramp=$r || fail "order_ramp $r: run"
+done
+d0=$("$py" "$top_srcdir/tests/cli/state_digest.py" "$tmp/or0")
+[ "$d0" = "$("$py" "$top_srcdir/tests/cli/state_digest.py" "$tmp/or1")" ] || fail "order_ramp = 1 differs from 0"
+[ "$d0" != "$("$py" "$top_srcdir/tests/cli/state_digest.py" "$tmp/or4")" ] || fail "order_ramp = 4 changed nothing"
+echo "order_ramp: 1 bit-identical to the plain switch, 4 not"
 
 # schedulers: bit for bit
 for v in lusgs point; do
