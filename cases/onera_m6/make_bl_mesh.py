@@ -40,13 +40,30 @@ import subprocess
 import sys
 import time
 
-# onera_m6.geo's planform and size-field constants (keep in step with it).
-CR = 0.8059
-B = 1.1963
-TLE = math.tan(30 * math.pi / 180)
-TTE = math.tan(15.8 * math.pi / 180)
-XTIP = B * TLE
-CT = CR - B * (TLE - TTE)
+# The planform of the size field and of the normals' orientation test:
+# onera_m6.geo's (metres; keep in step with it), or onera_m6_step.geo's (the
+# TMR STEP wing with its rounded tip, root chords: --planform step). set_planform
+# sets these.
+CR = B = TLE = TTE = XTIP = CT = 0.0
+PLANFORMS = {
+    # root chord, span of the straight part, LE sweep, TE x at that span;
+    # the size field's defaults (wing, LE, TE, tip, far field) in its units
+    'm6': dict(cr=0.8059, b=1.1963, xtte=0.8059 + 1.1963 * math.tan(15.8 * math.pi / 180),
+               sizes=(0.024, 0.0035, 0.006, 0.005, 1.5), scale=1.0),
+    'step': dict(cr=1.0, b=1.47602, xtte=1.41466,
+                 sizes=(0.02978, 0.004343, 0.007445, 0.006204, 12.0), scale=0.8059),
+}
+
+
+def set_planform(name):
+    global CR, B, TLE, TTE, XTIP, CT
+    p = PLANFORMS[name]
+    CR, B = p['cr'], p['b']
+    TLE = math.tan(30 * math.pi / 180)
+    TTE = (p['xtte'] - CR) / B
+    XTIP = B * TLE
+    CT = p['xtte'] - XTIP
+    return p
 
 
 def q(v):
@@ -181,18 +198,30 @@ def main():
     p.add_argument('--gmsh', default='gmsh')
     p.add_argument('--work', required=True, help='scratch folder (kept)')
     p.add_argument('--sf', type=float, default=1.05)
+    p.add_argument('--planform', choices=sorted(PLANFORMS), default='m6',
+                   help='m6: onera_m6.geo (metres); step: onera_m6_step.geo (the TMR STEP wing in '
+                   'root chords, its rounded tip; written scaled to a root chord of 0.8059 m)')
+    p.add_argument('--step-file', help='--planform step: the STEP file (onera_m6_step.geo\'s step_file)')
     p.add_argument('--h1', type=float, default=1e-6, help='first layer height (m)')
     p.add_argument('--growth', type=float, default=1.25)
     p.add_argument('--layers', type=int, default=35)
     p.add_argument('--root-blend', type=float, default=0.1,
                    help='span (m) over which the normals\' y component ramps from 0 at the root')
-    p.add_argument('--wing-size', type=float, default=0.024)
-    p.add_argument('--le-size', type=float, default=0.0035)
-    p.add_argument('--te-size', type=float, default=0.006)
-    p.add_argument('--tip-size', type=float, default=0.005)
-    p.add_argument('--far-size', type=float, default=1.5)
+    p.add_argument('--wing-size', type=float)
+    p.add_argument('--le-size', type=float)
+    p.add_argument('--te-size', type=float)
+    p.add_argument('--tip-size', type=float)
+    p.add_argument('--far-size', type=float)
     p.add_argument('--grow', type=float, default=0.18)
     a = p.parse_args()
+    pf = set_planform(a.planform)
+    for k, v in zip(('wing_size', 'le_size', 'te_size', 'tip_size', 'far_size'), pf['sizes']):
+        if getattr(a, k) is None:
+            setattr(a, k, v)
+    # lengths in the geometry's units: the layers' heights (given in metres)
+    # are divided by the scale, every coordinate written is multiplied by it
+    scale = pf['scale']
+    h1 = a.h1 / scale
     os.makedirs(a.work, exist_ok=True)
     log = os.path.join(a.work, 'gmsh.log')
     open(log, 'w').close()
@@ -200,7 +229,8 @@ def main():
 
     # 1. Surface meshes.
     surf = os.path.join(a.work, 'surf.msh')
-    run_gmsh(a.gmsh, ['-2', '-nt', '1', '-setnumber', 'sf', repr(a.sf), '-format', 'msh2',
+    extra = ['-setstring', 'step_file', a.step_file] if a.step_file else []
+    run_gmsh(a.gmsh, ['-2', '-nt', '1', '-setnumber', 'sf', repr(a.sf)] + extra + ['-format', 'msh2',
                       a.geo, '-o', surf], log)
     nodes, elems, names = read_msh2(surf)
     byname = {v: k for k, v in names.items()}
@@ -252,7 +282,7 @@ def main():
 
     # Layers: s_k = h1 (g^k - 1) / (g - 1), k = 0..N.
     N, g = a.layers, a.growth
-    s = [a.h1 * (g ** k - 1) / (g - 1) for k in range(N + 1)]
+    s = [h1 * (g ** k - 1) / (g - 1) for k in range(N + 1)]
     coords = []                              # node k * nw + i: layer k of wing node i
     for k in range(N + 1):
         for i, v in enumerate(wnodes):
@@ -394,7 +424,8 @@ def main():
         o = len(prisms)
         f.write(''.join('10 %d %d %d %d %d\n' % (t + (o + i,)) for i, t in enumerate(tets)))
         f.write('NPOIN= %d\n' % len(coords))
-        f.write(''.join('%.12g %.12g %.12g %d\n' % (c + (i,)) for i, c in enumerate(coords)))
+        f.write(''.join('%.12g %.12g %.12g %d\n' % (c[0] * scale, c[1] * scale, c[2] * scale, i)
+                        for i, c in enumerate(coords)))
         f.write('NMARK= 3\n')
         wall = [(t[0], t[2], t[1]) for t in wt]           # facing into the wing
         f.write('MARKER_TAG= wing\nMARKER_ELEMS= %d\n' % len(wall))
@@ -411,7 +442,7 @@ def main():
           'time: surfaces %.1f s, layers %.1f s, symmetry %.1f s, tets %.1f s, SU2 %.1f s'
           % (len(prisms), N, len(wt), len(tets), len(coords), len(wall),
              len(quads) + len(sym_tris), len(quads), len(far_tris), a.h1, g,
-             s[N] - s[N - 1], s[N], t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4))
+             (s[N] - s[N - 1]) * scale, s[N] * scale, t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4))
 
 
 if __name__ == '__main__':

@@ -10,6 +10,9 @@
 #          rans-coarse | rans-medium      onera_m6.geo's surface meshes (sf of coarse /
 #                                         medium), prism layers extruded from the wing by
 #                                         make_bl_mesh.py, tets outside (python3 needed)
+#          rans-step-coarse | rans-step-medium  the same from onera_m6_step.geo (TMR's
+#                                         STEP wing with its rounded tip), scaled to a
+#                                         root chord of 0.8059 m
 #   OUT    default: cases/onera_m6/onera_m6_LEVEL.su2
 # Environment:
 #   GMSH        the gmsh command (default gmsh; 4.8 or newer, with OpenCASCADE)
@@ -34,7 +37,7 @@ fvstar=${FVSTAR:-$here/../../build/fvstar}
 step_file=${ONERA_M6_STEP:-$here/onera-m6-sharp-te.stp}
 
 usage() {
-    echo "usage: $0 coarse|medium|fine|step-coarse|step-medium|rans-coarse|rans-medium [OUT]" >&2
+    echo "usage: $0 coarse|medium|fine|step-coarse|step-medium|rans-coarse|rans-medium|rans-step-coarse|rans-step-medium [OUT]" >&2
     exit 2
 }
 [ $# -ge 1 ] && [ $# -le 2 ] || usage
@@ -48,10 +51,12 @@ case $level in
     step-medium) geo=$here/onera_m6_step.geo; sf=0.70 ;;
     rans-coarse) geo=$here/onera_m6.geo;      sf=1.05 ;;
     rans-medium) geo=$here/onera_m6.geo;      sf=0.70 ;;
+    rans-step-coarse) geo=$here/onera_m6_step.geo; sf=1.05 ;;
+    rans-step-medium) geo=$here/onera_m6_step.geo; sf=0.70 ;;
     *) usage ;;
 esac
-# rans-LEVEL writes onera_m6_rans_LEVEL.su2.
-out=${2:-$here/onera_m6_$(echo "$level" | sed "s/^rans-/rans_/").su2}
+# rans-LEVEL writes onera_m6_rans_LEVEL.su2 (rans-step-LEVEL onera_m6_rans_step_LEVEL.su2).
+out=${2:-$here/onera_m6_$(echo "$level" | sed -e "s/^rans-step-/rans_step_/" -e "s/^rans-/rans_/").su2}
 
 fail() {
     echo "make_mesh.sh: $level: $*" >&2
@@ -62,14 +67,18 @@ fail() {
 deps="$geo $self"
 extra=""
 case $level in
-    step-*)
+    step-* | rans-step-*)
         [ -f "$step_file" ] || fail "STEP file $step_file is missing (set ONERA_M6_STEP)"
         deps="$deps $step_file"
         extra="-setstring step_file $step_file"
         ;;
-    rans-*)
-        deps="$deps $here/make_bl_mesh.py"
-        ;;
+esac
+planform=m6
+case $level in
+    rans-step-*) planform=step; bl_step="--step-file $step_file" ;;
+esac
+case $level in
+    rans-*) deps="$deps $here/make_bl_mesh.py" ;;
 esac
 
 uptodate=yes
@@ -108,8 +117,9 @@ case $level in
         # same mesh on every run); MESH_ALGO does not apply.
         h1=${BL_H1:-1e-6}; growth=${BL_GROWTH:-1.25}; layers=${BL_LAYERS:-35}
         echo "meshing $level: $(basename "$geo") surfaces, size factor $sf, $layers prism layers from $h1 m, growth $growth -> $out"
+        # shellcheck disable=SC2086
         if ! python3 "$here/make_bl_mesh.py" --gmsh "$gmsh" --geo "$geo" --sf "$sf" \
-                --h1 "$h1" --growth "$growth" --layers "$layers" --work "$work" \
+                --planform "$planform" ${bl_step:-} --h1 "$h1" --growth "$growth" --layers "$layers" --work "$work" \
                 --out "$tmp" >"$log" 2>&1; then
             tail -n 20 "$log" >&2
             fail "make_bl_mesh.py failed (log above)"
