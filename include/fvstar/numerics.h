@@ -69,6 +69,7 @@ typedef struct fv_numerics {
 	int order_ramp;         /* iterations over which second order is blended in after them */
 	/* time = implicit */
 	int implicit;           /* fv_implicit_t */
+	int jacobian;           /* point-implicit dissipation: 0 Roe's |A~|, 1 Rusanov's lambda I */
 	int sweeps;             /* forward + backward sweep pairs per iteration */
 	double omega;           /* the dissipation factor of the implicit operator */
 	double max_update;      /* implicit: largest relative change of density and energy per

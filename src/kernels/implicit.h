@@ -377,13 +377,22 @@ FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real
 		fv_cons_to_prim(qj, P->gamma, wj);
 		fv_euler_jacobian(wc, s, P->gamma, A);
 		fv_euler_jacobian(wj, s, P->gamma, Aj);
-		/* |A~| column by column: into D with +, into O with - */
+		/* |A~| (or lambda I) column by column: into D with +, into O with - */
 		fv_roe_matrix_t rm;
-		fv_roe_matrix(wc, wj, s, P->gamma, P->entropy_fix, &rm);
+		fv_real_t lam = 0;
+		memset(&rm, 0, sizeof rm);
+		if (P->jac_rusanov)
+			lam = FV_MAX(fv_spectral_radius(wc, s, P->gamma), fv_spectral_radius(wj, s, P->gamma));
+		else
+			fv_roe_matrix(wc, wj, s, P->gamma, P->entropy_fix, &rm);
 		for (int col = 0; col < FV_NVAR; col++) {
 			fv_real_t e[FV_NVAR] = {0, 0, 0, 0, 0}, mcol[FV_NVAR];
 			e[col] = 1;
-			fv_roe_matrix_apply(&rm, P->gamma, e, mcol);
+			if (P->jac_rusanov)
+				for (int r = 0; r < FV_NVAR; r++)
+					mcol[r] = lam * e[r];
+			else
+				fv_roe_matrix_apply(&rm, P->gamma, e, mcol);
 			for (int r = 0; r < FV_NVAR; r++) {
 				D[r * 5 + col] += half * (A[r * 5 + col] + mcol[r]);
 				O[(r * 5 + col) * FV_OP_W] =
