@@ -36,7 +36,7 @@ typedef enum gen_kind { GEN_BOX, GEN_RAMP, GEN_PLATE } gen_kind_t;
 typedef struct gen {
 	const fv_gen_opts_t *o;
 	gen_kind_t kind;
-	fv_plate_axes_t ax; /* plate: node positions along each axis */
+	fv_gen_axes_t ax;   /* plate: node positions along each axis */
 	int n[3];           /* blocks per direction */
 	fv_idx_t *col_ctr;  /* mixed: first centre node of each pyramid column */
 	double tan_a, x0;   /* ramp: slope and start of the wedge */
@@ -297,15 +297,18 @@ static void all_cells(const gen_t *g, sink_t *s)
 }
 
 /* Marker of the boundary face of block column i on a boundary plane: the
- * plane itself, but the plate splits y = 0 at the leading edge into
- * symmetry_front and wall. */
+ * plane itself, but the plate splits y = 0 into the parts of its axes
+ * (symmetry_front and wall). */
 static int plane_marker(const gen_t *g, int plane, int i)
 {
-	if (g->kind != GEN_PLATE || plane < 2)
+	int k = 0;
+	if (g->ax.n_seg == 0 || plane < 2)
 		return plane;
-	if (plane == 2)
-		return i < g->ax.lead ? 2 : 3;
-	return plane + 1;
+	if (plane > 2)
+		return plane + g->ax.n_seg - 1;
+	while (k < g->ax.n_seg - 1 && i >= g->ax.seg_end[k])
+		k++;
+	return 2 + k;
 }
 
 /* Boundary elements grouped by marker, markers in plane order. */
@@ -540,11 +543,11 @@ static fv_err_t generate(fv_mesh_t *m, const fv_gen_opts_t *o, gen_kind_t kind)
 	all_cells(&g, &s);
 	all_belems(&g, &s);
 	free(g.col_ctr);
-	fv_plate_axes_free(&g.ax);
+	fv_gen_axes_free(&g.ax);
 	return FV_OK;
 fail:
 	free(g.col_ctr);
-	fv_plate_axes_free(&g.ax);
+	fv_gen_axes_free(&g.ax);
 	fv_mesh_free(m);
 	return err;
 }
