@@ -18,11 +18,11 @@
  */
 fv_err_t fv_mesh_extrude_2d(fv_mesh_t *m, double span);
 
-/* Node positions of a generator of nested grid families (the plate) along
- * each axis at one level: x[a][0..n[a]], n[2] = 1 (one cell in z). The
- * cells along x fall into n_seg parts of the floor y = 0, part k ending
- * at cell seg_end[k] (plate: ahead of it, the plate), so the ends of
- * every part are nodes of every level. */
+/* Node positions of a generator of nested grid families (plate, bump)
+ * along each axis at one level: x[a][0..n[a]], n[2] = 1 (one cell in z).
+ * The cells along x fall into n_seg parts of the floor y = 0, part k
+ * ending at cell seg_end[k] (plate: ahead of it, the plate; bump: ahead,
+ * the wall, behind), so the ends of every part are nodes of every level. */
 typedef struct fv_gen_axes {
 	int n[3];
 	int n_seg, seg_end[3];
@@ -54,5 +54,8 @@ void fv_place_points(double *x, int n, double x0, double x1, int dir, const doub
 int fv_stride_max(int cells);
 
 fv_err_t fv_plate_axes(const fv_gen_plate_t *p, fv_gen_axes_t *ax);
+fv_err_t fv_bump_axes(const fv_gen_bump_t *b, fv_gen_axes_t *ax);
+/* TMR's bump: the wall's height at x. */
+double fv_bump_wall_y(double x);
 
 #endif

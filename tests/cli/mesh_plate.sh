@@ -78,6 +78,6 @@ fi
 
 # the plate's options are not silently ignored elsewhere
 "$fv" mesh gen box --level 2 -o "$tmp/box.su2" >"$tmp/err" 2>&1 && fail "gen box accepted --level"
-grep -q -- "--level applies to gen plate only" "$tmp/err" || { cat "$tmp/err"; fail "gen box --level: message"; }
+grep -q -- "--level applies to gen plate and bump only" "$tmp/err" || { cat "$tmp/err"; fail "gen box --level: message"; }
 echo "ok: $(grep '^volume' "$tmp/info")"
 finish
