@@ -17,34 +17,20 @@ import os
 import sys
 
 STATIONS = (0.6321975, 0.75, 0.8678025)
-# TMR's SA results (https://turbmodels.larc.nasa.gov/bump_sa.html), as SU2's
-# V&V repository copies them (rans/bump_in_channel_2d/plot_data/
-# cfl3d_gridconv_sa.csv, fun3d_gridconv_sa.csv): cells, CL, CD, cf at the
-# three stations, finest grid first.
-CFL3D = (
-    (901120, 0.2490011e-01, 0.3572382e-02, 0.518517755e-02, 0.614936603e-02, 0.267774123e-02),
-    (225280, 0.2483824e-01, 0.3576407e-02, 0.518531492e-02, 0.614223862e-02, 0.267873053e-02),
-    (56320, 0.2471570e-01, 0.3597215e-02, 0.518890750e-02, 0.612309808e-02, 0.268404209e-02),
-    (14080, 0.2443983e-01, 0.3738567e-02, 0.521533703e-02, 0.605311524e-02, 0.270254188e-02),
-    (3520, 0.2349717e-01, 0.4698125e-02, 0.533635961e-02, 0.573477801e-02, 0.275361957e-02),
-)
-FUN3D = (
-    (901120, 0.2494156e-01, 0.3561061e-02, 0.518688646e-02, 0.615136286e-02, 0.268084146e-02),
-    (225280, 0.2491446e-01, 0.3556021e-02, 0.518854472e-02, 0.613979314e-02, 0.268519712e-02),
-    (56320, 0.2484094e-01, 0.3560693e-02, 0.519061263e-02, 0.610550166e-02, 0.269947428e-02),
-    (14080, 0.2466769e-01, 0.3649083e-02, 0.517146756e-02, 0.599855400e-02, 0.277859398e-02),
-    (3520, 0.2415501e-01, 0.4212674e-02, 0.496946139e-02, 0.567786171e-02, 0.311102865e-02),
-)
 KEYS = ("CL", "CD", "cf063", "cf075", "cf087")
 GRIDS = {901120: "1409 x 641", 225280: "705 x 321", 56320: "353 x 161", 14080: "177 x 81", 3520: "89 x 41"}
+# TMR's SA results (https://turbmodels.larc.nasa.gov/bump_sa.html) for CFL3D
+# and FUN3D on TMR's five grids, as SU2's V&V repository copies them
+# (rans/bump_in_channel_2d/plot_data/cfl3d_gridconv_sa.csv,
+# fun3d_gridconv_sa.csv): {(code, cells): {key: value}}.
+TMR = {(r["code"], int(r["cells"])): {k: float(r[k]) for k in KEYS}
+       for r in csv.DictReader(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "tmr_sa.csv")))}
 
 
-def reference(table, cells):
-    """TMR's values on the grid of this many cells (None if not one of TMR's)."""
-    for row in table:
-        if row[0] == cells:
-            return dict(zip(KEYS, row[1:]))
-    return None
+def reference(code, cells):
+    """TMR's values of code (CFL3D, FUN3D) on the grid of this many cells
+    (None if it is not one of TMR's)."""
+    return TMR.get((code, cells))
 
 
 def wall_cf(path):
@@ -77,7 +63,7 @@ def read(run):
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    fine = (dict(zip(KEYS, CFL3D[0][1:])), dict(zip(KEYS, FUN3D[0][1:])))
+    fine = (reference("CFL3D", 901120), reference("FUN3D", 901120))
     print("%-10s %6s %6s %7s  %-9s %-9s %-9s %-9s %-9s" % ("grid", "iters", "drop", "s", *KEYS))
     for name, ref in (("CFL3D fine", fine[0]), ("FUN3D fine", fine[1])):
         print("%-10s %6s %6s %7s  " % (name, "", "", "") + " ".join("%.7f" % ref[k] for k in KEYS))
@@ -87,9 +73,8 @@ def main():
         print("%-10s %6d %6.2f %7.1f  " % (grid, r["iterations"], r["drop"], r["seconds"]) +
               " ".join("%.7f" % r[k] for k in KEYS) + "   (%s)" % run)
         vs = [("CFL3D fine", fine[0])]
-        same = reference(CFL3D, r["cells"])
-        if same:
-            vs += [("CFL3D " + grid, same), ("FUN3D " + grid, reference(FUN3D, r["cells"]))]
+        if r["cells"] in GRIDS:
+            vs += [(code + " " + grid, reference(code, r["cells"])) for code in ("CFL3D", "FUN3D")]
         for name, ref in vs:
             print("  vs %-18s " % name + " ".join("%+8.2f%%" % (100 * (r[k] / ref[k] - 1)) for k in KEYS))
 

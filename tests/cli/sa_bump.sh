@@ -22,7 +22,7 @@ sys.path.insert(0, sys.argv[1])
 import bump_report
 run = sys.argv[2]
 r = bump_report.read(run)
-ref = bump_report.reference(bump_report.CFL3D, 3520)
+ref = bump_report.reference("CFL3D", 3520)
 h = list(csv.DictReader(open(run + "/history.csv")))
 res = [float(h[k]["res_rho"]) for k in (-300, -150, -1)]
 falling = res[2] < res[1] < res[0] and float(h[-1]["log10_rel_res_rho"]) < -3.5
