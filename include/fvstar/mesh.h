@@ -294,8 +294,8 @@ typedef struct fv_gen_bump {
 	int level;                 /* 1 (finest) and up: 1..5 give TMR's 1409x641,
 	                              705x321, 353x161, 177x81, 89x41 */
 	double y1;                 /* first wall-normal spacing at level 1: 5e-7
-	                              (y+ ~ 0.1 at Re 3e6 per unit length; about 1.4
-	                              on level 5 at the crest) */
+	                              (y+ ~ 0.1 at Re 3e6 per unit length; on level
+	                              5, 9e-6 and y+ up to 1.0) */
 	double span;               /* 0: 0.1 */
 } fv_gen_bump_t;
 
