@@ -279,6 +279,26 @@ typedef struct fv_gen_plate {
 	                              1/2 of length / plate cells */
 } fv_gen_plate_t;
 
+/* NASA TMR's 2D bump in a channel (https://turbmodels.larc.nasa.gov/
+ * bump.html): a no-slip wall 0 <= x <= 1.5 with the bump y = 0.05
+ * sin^4(pi x / 0.9 - pi / 3) on 0.3 <= x <= 1.2, the floor y = 0 ahead of
+ * it from x = -25 and behind it to x = 26.5, the top y = 5, z from 0 to
+ * span, one cell thick. Grid lines x = const; along each, the nodes of the
+ * flat channel move up by the bump's height times (1 - y / 5), so they
+ * follow the bump and relax to flat at the top. Sizes count the points of
+ * the finest grid of the nested family (level 1) as TMR does, cells in x
+ * split 3 : 5 : 3 ahead of, on and behind the wall; level k keeps every
+ * 2^(k-1)-th point. */
+typedef struct fv_gen_bump {
+	int nx, ny;                /* level-1 points: 1409 x 641 (TMR's finest) */
+	int level;                 /* 1 (finest) and up: 1..5 give TMR's 1409x641,
+	                              705x321, 353x161, 177x81, 89x41 */
+	double y1;                 /* first wall-normal spacing at level 1: 5e-7
+	                              (y+ ~ 0.1 at Re 3e6 per unit length; on level
+	                              5, 9e-6 and y+ up to 1.0) */
+	double span;               /* 0: 0.1 */
+} fv_gen_bump_t;
+
 typedef struct fv_gen_opts {
 	fv_gen_cells_t cells;
 	int nx, ny, nz;            /* hexahedral blocks in each direction */
@@ -291,6 +311,7 @@ typedef struct fv_gen_opts {
 	double ramp_angle_deg;     /* ramp: wedge angle */
 	double ramp_x0;            /* ramp: where the wedge starts (fraction) */
 	fv_gen_plate_t plate;      /* plate: its own sizes (nx, ny above unused) */
+	fv_gen_bump_t bump;        /* bump: its own sizes (nx, ny above unused) */
 } fv_gen_opts_t;
 
 void fv_gen_opts_default(fv_gen_opts_t *o);
@@ -302,6 +323,11 @@ fv_err_t fv_mesh_gen_ramp(fv_mesh_t *m, const fv_gen_opts_t *o);
  * outflow symmetry_front (y = 0, x < 0) wall (the plate) top side_zmin
  * side_zmax. A node lies at x = 0 exactly. */
 fv_err_t fv_mesh_gen_plate(fv_mesh_t *m, const fv_gen_opts_t *o);
+/* Bump in a channel (o->bump and o->cells; no perturbation): markers
+ * inflow outflow symmetry_front (y = 0, x < 0) wall (0 <= x <= 1.5)
+ * symmetry_back (y = 0, x > 1.5) top side_zmin side_zmax. Nodes lie at
+ * x = 0, 0.75 (the crest) and 1.5 exactly. */
+fv_err_t fv_mesh_gen_bump(fv_mesh_t *m, const fv_gen_opts_t *o);
 
 /* Uniform refinement: tet, hex, prism into 8, pyramid into 6 pyramids and
  * 4 tets; boundary elements into 4; markers kept. out must be initialised;

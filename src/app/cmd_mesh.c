@@ -20,10 +20,12 @@ static const char mesh_usage[] =
 	"  fvstar mesh gen plate [--level K] [--nx N --ny N] [--nlead N] [--length L]\n"
 	"                 [--lead L] [--height H] [--span S] [--y1 H | --re R]\n"
 	"                 [--dx-le D] [--dx-te D] [--cells C] [--check] -o OUT\n"
+	"  fvstar mesh gen bump [--level K] [--nx N --ny N] [--span S] [--y1 H] [--cells C]\n"
+	"                 [--check] -o OUT\n"
 	"  fvstar mesh refine MESH [--levels K] [--check] -o OUT\n"
 	"  fvstar mesh convert MESH [--span S] -o OUT\n"
 	"  fvstar mesh color MESH [--method greedy|minimal|both]\n"
-	"  fvstar mesh walldist MESH|box|ramp|plate [gen options] --wall MARKER[,MARKER...]\n"
+	"  fvstar mesh walldist MESH|box|ramp|plate|bump [gen options] --wall MARKER[,MARKER...]\n"
 	"                 [--threads N] [-o OUT.vtu]\n"
 	"\n"
 	"MESH: SU2 (.su2), Gmsh MSH 2.2/4.1 ASCII (.msh) or CGNS (.cgns, one unstructured\n"
@@ -46,6 +48,15 @@ static const char mesh_usage[] =
 	"  1/2 of the plate's mean spacing); --nlead N cells of the finest grid lie\n"
 	"  ahead of the plate (default about 3/17 of them, 96 of 544). Markers inflow\n"
 	"  outflow symmetry_front (y = 0, x < 0) wall (the plate) top side_zmin side_zmax.\n"
+	"gen bump: NASA TMR's 2D bump in a channel, one cell thick: the no-slip wall\n"
+	"  0 <= x <= 1.5 carries the bump y = 0.05 sin^4(pi x / 0.9 - pi / 3) on\n"
+	"  [0.3, 1.2]; x in [-25, 26.5], y from the floor to 5, z in [0, --span S]\n"
+	"  (default 0.1). --nx, --ny count POINTS of the finest grid (default 1409 x\n"
+	"  641, TMR's; cells in x 3 : 5 : 3 ahead of, on and behind the wall);\n"
+	"  --level K keeps every 2^(K-1)-th point, so levels 1-5 are TMR's nested\n"
+	"  1409x641 to 89x41. --y1: the finest grid's wall spacing (5e-7). Markers\n"
+	"  inflow outflow symmetry_front (x < 0) wall symmetry_back (x > 1.5) top\n"
+	"  side_zmin side_zmax.\n"
 	"--perturb F (<= 0.3) moves interior nodes randomly by up to 2F/3 spacings.\n"
 	"refine: --levels K uniform refinements (default 1; each multiplies the cells by 8).\n"
 	"--check builds faces and geometry, runs the checks and prints the report.\n"
@@ -150,7 +161,7 @@ static fv_err_t color_report(fv_mesh_t *m, int methods)
 
 static int is_generator(const char *s)
 {
-	return strcmp(s, "box") == 0 || strcmp(s, "ramp") == 0 || strcmp(s, "plate") == 0;
+	return strcmp(s, "box") == 0 || strcmp(s, "ramp") == 0 || strcmp(s, "plate") == 0 || strcmp(s, "bump") == 0;
 }
 
 enum { OPT_CELLS = 256, OPT_NX, OPT_NY, OPT_NZ, OPT_LO, OPT_HI, OPT_PERTURB, OPT_SEED, OPT_ANGLE, OPT_X0,
@@ -177,17 +188,18 @@ static const struct option long_opts[] = {
 
 typedef struct mesh_args {
 	const char *sub;       /* info gen refine convert color walldist */
-	const char *input;     /* MESH, or box|ramp for gen */
+	const char *input;     /* MESH, or box|ramp|plate|bump for gen */
 	const char *output;
 	fv_gen_opts_t gen;
 	long levels;
 	int check;
 	double tol;
 	double span;           /* 2D meshes: extrusion span, 0 = the reader's;
-	                          gen plate: its span */
-	int nx_set, ny_set;    /* -n, --nx, --ny given: gen plate's points */
+	                          gen plate, bump: its span */
+	int nx_set, ny_set;    /* -n, --nx, --ny given: gen plate's or bump's points */
 	int y1_set;
-	int plate_opt;         /* an option only gen plate takes, or 0 */
+	int plate_opt;         /* an option only gen plate and bump take, or 0 */
+	int plate_only_opt;    /* an option only gen plate takes, or 0 */
 	int help;
 	int color_methods;     /* color: bit 0 greedy, bit 1 minimal */
 	const char *walls;     /* walldist: wall markers, comma-separated */
@@ -229,44 +241,66 @@ static fv_err_t parse_color_method(const char *s, int *methods)
 	return FV_ERROR(FV_ERR_ARG, "option --method: '%s' is not greedy, minimal or both", s);
 }
 
-/* The plate's options; *done = 0 for an option that is not one of them. */
+/* The plate's and the bump's options; *done = 0 for an option that is not
+ * one of them. --level and --y1 mean the same to both. */
 static fv_err_t parse_plate_opt(int c, const char *s, mesh_args_t *a, int *done)
 {
 	fv_gen_plate_t *p = &a->gen.plate;
 	long v;
 	*done = 1;
 	switch (c) {
-	case OPT_LEVEL: FV_CALL(fv_opt_long("--level", s, 1, 12, &v)); p->level = (int)v; break;
+	case OPT_LEVEL:
+		FV_CALL(fv_opt_long("--level", s, 1, 12, &v));
+		p->level = a->gen.bump.level = (int)v;
+		return FV_OK;
+	case OPT_Y1:
+		FV_CALL(fv_opt_double("--y1", s, 1e-15, 1e12, &p->y1));
+		a->gen.bump.y1 = p->y1;
+		a->y1_set = 1;
+		return FV_OK;
 	case OPT_NLEAD: FV_CALL(fv_opt_long("--nlead", s, 1, 100000, &v)); p->nx_lead = (int)v; break;
 	case OPT_LENGTH: FV_CALL(fv_opt_double("--length", s, 1e-12, 1e12, &p->length)); break;
 	case OPT_LEAD: FV_CALL(fv_opt_double("--lead", s, 1e-12, 1e12, &p->lead)); break;
 	case OPT_HEIGHT: FV_CALL(fv_opt_double("--height", s, 1e-12, 1e12, &p->height)); break;
-	case OPT_Y1: FV_CALL(fv_opt_double("--y1", s, 1e-15, 1e12, &p->y1)); a->y1_set = 1; break;
 	case OPT_RE: FV_CALL(fv_opt_double("--re", s, 1, 1e12, &p->re)); break;
 	case OPT_DX_LE: FV_CALL(fv_opt_double("--dx-le", s, 1e-15, 1e12, &p->dx_le)); break;
 	case OPT_DX_TE: FV_CALL(fv_opt_double("--dx-te", s, 1e-15, 1e12, &p->dx_te)); break;
-	default: *done = 0;
+	default: *done = 0; return FV_OK;
 	}
+	a->plate_only_opt = c;
 	return FV_OK;
 }
 
-/* gen plate counts points with --nx --ny (TMR's way) and takes --span. */
+/* The name of option val of long_opts. */
+static const char *opt_name(int val)
+{
+	for (const struct option *o = long_opts; o->name; o++)
+		if (o->val == val)
+			return o->name;
+	return "?";
+}
+
+/* gen plate and gen bump count points with --nx --ny (TMR's way) and take
+ * --span. */
 static fv_err_t plate_args(mesh_args_t *a)
 {
 	fv_gen_plate_t *p = &a->gen.plate;
-	if ((strcmp(a->sub, "gen") != 0 && strcmp(a->sub, "walldist") != 0) || strcmp(a->input, "plate") != 0) {
-		/* not silently ignored: --level and --re once abbreviated --levels and --refine */
-		for (const struct option *o = long_opts; o->name && a->plate_opt; o++)
-			FV_CHECK(o->val != a->plate_opt, FV_ERR_ARG, "fvstar mesh %s: --%s applies to gen plate only",
-				 a->sub, o->name);
+	fv_gen_bump_t *b = &a->gen.bump;
+	int gen = strcmp(a->sub, "gen") == 0 || strcmp(a->sub, "walldist") == 0;
+	int plate = gen && strcmp(a->input, "plate") == 0, bump = gen && strcmp(a->input, "bump") == 0;
+	/* not silently ignored: --level and --re once abbreviated --levels and --refine */
+	FV_CHECK(plate || !a->plate_only_opt, FV_ERR_ARG, "fvstar mesh %s: --%s applies to gen plate only", a->sub,
+		 opt_name(a->plate_only_opt));
+	FV_CHECK(plate || bump || !a->plate_opt, FV_ERR_ARG, "fvstar mesh %s: --%s applies to gen plate and bump only",
+		 a->sub, opt_name(a->plate_opt));
+	if (!plate && !bump)
 		return FV_OK;
-	}
 	FV_CHECK(!(a->y1_set && p->re > 0), FV_ERR_ARG, "fvstar mesh gen plate: --y1 and --re both set the wall spacing");
 	if (a->nx_set)
-		p->nx = a->gen.nx;
+		p->nx = b->nx = a->gen.nx;
 	if (a->ny_set)
-		p->ny = a->gen.ny;
-	p->span = a->span;
+		p->ny = b->ny = a->gen.ny;
+	p->span = b->span = a->span;
 	a->span = 0;
 	return FV_OK;
 }
@@ -322,7 +356,7 @@ static fv_err_t parse_args(int argc, char **argv, mesh_args_t *a)
 	if (a->help)
 		return FV_OK;
 	FV_CHECK(optind < argc, FV_ERR_ARG, "fvstar mesh %s: missing %s", a->sub,
-		 strcmp(a->sub, "gen") == 0 ? "kind (box, ramp or plate)" : "mesh file");
+		 strcmp(a->sub, "gen") == 0 ? "kind (box, ramp, plate or bump)" : "mesh file");
 	a->input = argv[optind++];
 	FV_CHECK(optind == argc, FV_ERR_ARG, "fvstar mesh %s: unexpected argument '%s'", a->sub, argv[optind]);
 	FV_CALL(plate_args(a));
@@ -356,7 +390,7 @@ fv_err_t fv_cmd_mesh(int argc, char **argv)
 	FV_CHECK(a.walls || !walldist, FV_ERR_ARG, "fvstar mesh walldist: missing --wall MARKER[,MARKER...]");
 
 	FV_CHECK(a.span == 0 || strcmp(sub, "gen") != 0, FV_ERR_ARG,
-		 "fvstar mesh gen: --span applies to plate and to 2D mesh files");
+		 "fvstar mesh gen: --span applies to plate, bump and to 2D mesh files");
 	fv_mesh_init(&m);
 	t0 = fv_now();
 	if (strcmp(sub, "gen") == 0 || (walldist && is_generator(a.input))) {
@@ -366,8 +400,10 @@ fv_err_t fv_cmd_mesh(int argc, char **argv)
 			err = fv_mesh_gen_ramp(&m, &a.gen);
 		else if (strcmp(a.input, "plate") == 0)
 			err = fv_mesh_gen_plate(&m, &a.gen);
+		else if (strcmp(a.input, "bump") == 0)
+			err = fv_mesh_gen_bump(&m, &a.gen);
 		else
-			err = FV_ERROR(FV_ERR_ARG, "fvstar mesh gen: unknown kind '%s' (box, ramp or plate)", a.input);
+			err = FV_ERROR(FV_ERR_ARG, "fvstar mesh gen: unknown kind '%s' (box, ramp, plate or bump)", a.input);
 		if (err == FV_OK)
 			report("generate", t0, &m);
 	} else {

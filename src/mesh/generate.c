@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Box, ramp-channel and flat-plate generators: a structured node grid cut
+/* Box, ramp-channel, flat-plate and bump generators: a structured node grid cut
  * into hexahedral blocks, each block split into hex, tet, prism or pyramid
  * cells. */
 #include "mesh_internal.h"
@@ -31,12 +31,12 @@ typedef enum block_kind {
  * fv_cell_shapes[FV_HEX]) is cut into cell faces. */
 enum { SPLIT_NONE, SPLIT_02, SPLIT_13 };
 
-typedef enum gen_kind { GEN_BOX, GEN_RAMP, GEN_PLATE } gen_kind_t;
+typedef enum gen_kind { GEN_BOX, GEN_RAMP, GEN_PLATE, GEN_BUMP } gen_kind_t;
 
 typedef struct gen {
 	const fv_gen_opts_t *o;
 	gen_kind_t kind;
-	fv_plate_axes_t ax; /* plate: node positions along each axis */
+	fv_gen_axes_t ax;   /* plate, bump: node positions along each axis */
 	int n[3];           /* blocks per direction */
 	fv_idx_t *col_ctr;  /* mixed: first centre node of each pyramid column */
 	double tan_a, x0;   /* ramp: slope and start of the wedge */
@@ -63,9 +63,11 @@ static const char *const ramp_markers[6] = {"inlet", "outlet", "wall", "top", "z
 /* in the order of plane_marker */
 static const char *const plate_markers[7] = {"inflow", "outflow", "symmetry_front", "wall",
 					     "top", "side_zmin", "side_zmax"};
-static const char *const *const kind_markers[3] = {box_markers, ramp_markers, plate_markers};
-static const int kind_n_markers[3] = {6, 6, 7};
-static const char *const gen_names[3] = {"box", "ramp", "plate"};
+static const char *const bump_markers[8] = {"inflow", "outflow", "symmetry_front", "wall", "symmetry_back",
+					    "top", "side_zmin", "side_zmax"};
+static const char *const *const kind_markers[4] = {box_markers, ramp_markers, plate_markers, bump_markers};
+static const int kind_n_markers[4] = {6, 6, 7, 8};
+static const char *const gen_names[4] = {"box", "ramp", "plate", "bump"};
 
 /* Kuhn tets: the six monotone paths from corner 0 to corner 6; they share
  * the face diagonals through 0 or 6, so neighbouring blocks conform. */
@@ -91,6 +93,8 @@ void fv_gen_opts_default(fv_gen_opts_t *o)
 	/* NASA TMR's 2D zero-pressure-gradient plate, its finest grid */
 	o->plate = (fv_gen_plate_t){.nx = 545, .ny = 385, .level = 1, .length = 2, .lead = 0.33333,
 				    .height = 1, .y1 = 5e-7};
+	/* NASA TMR's 2D bump in a channel, its finest grid */
+	o->bump = (fv_gen_bump_t){.nx = 1409, .ny = 641, .level = 1, .y1 = 5e-7};
 }
 
 /* 0 or 1: coordinate along axis of hex corner v in the unit cube. */
@@ -297,15 +301,18 @@ static void all_cells(const gen_t *g, sink_t *s)
 }
 
 /* Marker of the boundary face of block column i on a boundary plane: the
- * plane itself, but the plate splits y = 0 at the leading edge into
- * symmetry_front and wall. */
+ * plane itself, but the plate and the bump split y = 0 into the parts of
+ * their axes (symmetry_front, wall and for the bump symmetry_back). */
 static int plane_marker(const gen_t *g, int plane, int i)
 {
-	if (g->kind != GEN_PLATE || plane < 2)
+	int k = 0;
+	if (g->ax.n_seg == 0 || plane < 2)
 		return plane;
-	if (plane == 2)
-		return i < g->ax.lead ? 2 : 3;
-	return plane + 1;
+	if (plane > 2)
+		return plane + g->ax.n_seg - 1;
+	while (k < g->ax.n_seg - 1 && i >= g->ax.seg_end[k])
+		k++;
+	return 2 + k;
 }
 
 /* Boundary elements grouped by marker, markers in plane order. */
@@ -330,15 +337,21 @@ static void all_belems(const gen_t *g, sink_t *s)
  * ramp channel has its inlet's lower corner at x = y = 0: x runs over
  * [0, L = hi[0] - lo[0]], y from the wall to H = hi[1] - lo[1], z over
  * [lo[2], hi[2]]; each column of nodes is spread evenly over the local
- * height, so nodes follow the wedge. The plate's nodes are unperturbed,
- * so p is integral and indexes its axes. */
+ * height, so nodes follow the wedge. The plate's and the bump's nodes
+ * are unperturbed, so p is integral and indexes their axes; the bump's
+ * y axis is the flat channel's, shifted up by the bump's height times
+ * (1 - y / top), so the top stays flat. */
 static void map_point(const gen_t *g, const double p[3], double *x)
 {
 	const fv_gen_opts_t *o = g->o;
 	double f[3];
-	if (g->kind == GEN_PLATE) {
+	if (g->kind == GEN_PLATE || g->kind == GEN_BUMP) {
 		for (int d = 0; d < 3; d++)
 			x[d] = g->ax.x[d][(int)p[d]];
+		if (g->kind == GEN_BUMP) {
+			double top = g->ax.x[1][g->ax.n[1]], yb = fv_bump_wall_y(x[0]);
+			x[1] = yb + x[1] * (top - yb) / top;
+		}
 		return;
 	}
 	for (int d = 0; d < 3; d++) {
@@ -422,11 +435,12 @@ static fv_err_t check_opts(const fv_gen_opts_t *o, gen_kind_t kind)
 	FV_CHECK(o, FV_ERR_ARG, "generator options missing (NULL)");
 	FV_CHECK(o->cells >= FV_GEN_HEX && o->cells <= FV_GEN_MIXED, FV_ERR_ARG,
 		 "cells must be hex, tet, prism or mixed (got %d)", (int)o->cells);
-	/* the plate's points are placed exactly (wall spacing, x = 0) */
-	FV_CHECK(kind != GEN_PLATE || o->perturb == 0, FV_ERR_ARG, "plate: perturb must be 0 (got %g)",
-		 o->perturb);
-	if (kind == GEN_PLATE)
+	/* the plate's and the bump's points are placed exactly (wall spacing, x = 0) */
+	if (kind == GEN_PLATE || kind == GEN_BUMP) {
+		FV_CHECK(o->perturb == 0, FV_ERR_ARG, "%s: perturb must be 0 (got %g)", gen_names[kind],
+			 o->perturb);
 		return FV_OK;
+	}
 	const int n[3] = {o->nx, o->ny, o->nz};
 	for (int d = 0; d < 3; d++) {
 		FV_CHECK(n[d] >= 1, FV_ERR_ARG, "n%c must be >= 1 (got %d)", axes[d], n[d]);
@@ -473,11 +487,12 @@ static fv_err_t number_centres(gen_t *g, size_t *n_nodes)
 static fv_err_t grid_setup(gen_t *g, fv_mesh_t *m)
 {
 	const fv_gen_opts_t *o = g->o;
-	if (g->kind == GEN_PLATE) {
-		FV_CALL(fv_plate_axes(&o->plate, &g->ax));
+	if (g->kind == GEN_PLATE || g->kind == GEN_BUMP) {
+		int level = g->kind == GEN_PLATE ? o->plate.level : o->bump.level;
+		FV_CALL(g->kind == GEN_PLATE ? fv_plate_axes(&o->plate, &g->ax) : fv_bump_axes(&o->bump, &g->ax));
 		memcpy(g->n, g->ax.n, sizeof g->n);
-		snprintf(m->source, sizeof m->source, "plate %s %dx%d points (level %d)", kind_names[o->cells],
-			 g->n[0] + 1, g->n[1] + 1, o->plate.level);
+		snprintf(m->source, sizeof m->source, "%s %s %dx%d points (level %d)", gen_names[g->kind],
+			 kind_names[o->cells], g->n[0] + 1, g->n[1] + 1, level);
 		return FV_OK;
 	}
 	g->n[0] = o->nx;
@@ -540,11 +555,11 @@ static fv_err_t generate(fv_mesh_t *m, const fv_gen_opts_t *o, gen_kind_t kind)
 	all_cells(&g, &s);
 	all_belems(&g, &s);
 	free(g.col_ctr);
-	fv_plate_axes_free(&g.ax);
+	fv_gen_axes_free(&g.ax);
 	return FV_OK;
 fail:
 	free(g.col_ctr);
-	fv_plate_axes_free(&g.ax);
+	fv_gen_axes_free(&g.ax);
 	fv_mesh_free(m);
 	return err;
 }
@@ -564,5 +579,11 @@ fv_err_t fv_mesh_gen_ramp(fv_mesh_t *m, const fv_gen_opts_t *o)
 fv_err_t fv_mesh_gen_plate(fv_mesh_t *m, const fv_gen_opts_t *o)
 {
 	FV_CALL(generate(m, o, GEN_PLATE));
+	return FV_OK;
+}
+
+fv_err_t fv_mesh_gen_bump(fv_mesh_t *m, const fv_gen_opts_t *o)
+{
+	FV_CALL(generate(m, o, GEN_BUMP));
 	return FV_OK;
 }

@@ -99,3 +99,26 @@ print("%s: res_rhou and CD histories %.2e (tol 1e-9)" % (sys.argv[3], worst))
 sys.exit(0 if len(a) == len(b) and worst <= 1e-9 else 1)
 PY
 }
+
+# check_markers LABEL INFO NAME:FACES:AREA...: each marker of a `fvstar mesh
+# info` report INFO has these face counts and areas (as printed).
+check_markers() {
+	label=$1 info=$2
+	shift 2
+	for spec in "$@"; do
+		mk=${spec%%:*} rest=${spec#*:}
+		awk -v mk="$mk" -v n="${rest%:*}" -v a="${rest#*:}" '$1 == mk { found = 1; ok = $3 == n && $5 == a }
+			END { exit found && ok ? 0 : 1 }' "$info" || fail "$label: marker $mk: $(grep "^  $mk " "$info")"
+	done
+}
+
+# bad_gen KIND MESSAGE ARGS...: `fvstar mesh gen KIND ARGS` fails, saying MESSAGE.
+bad_gen() {
+	kind=$1 msg=$2
+	shift 2
+	if "$fv" mesh gen "$kind" "$@" -o "$tmp/bad.su2" >"$tmp/err" 2>&1; then
+		fail "accepted: gen $kind $*"
+	else
+		grep -q -- "$msg" "$tmp/err" || { cat "$tmp/err"; fail "gen $kind $*: no '$msg'"; }
+	fi
+}

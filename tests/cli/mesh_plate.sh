@@ -17,13 +17,9 @@ grep -q '^checks: passed' "$tmp/info" || { cat "$tmp/info"; fail "tmr: checks fa
 [ "$(awk '$1 == "hexahedron" { print $2 }' "$tmp/info")" = 816 ] || fail "tmr: not 34 x 24 = 816 hexahedra"
 grep -q '^bounding box: x \[-0.33333, 2\] y \[0, 1\] z \[0, 0.1\]$' "$tmp/info" ||
 	fail "tmr: bounding box $(grep '^bounding box' "$tmp/info")"
-# marker faces area
-for spec in inflow:24:0.1 outflow:24:0.1 symmetry_front:6:0.033333 wall:28:0.2 top:34:0.233333 \
-	side_zmin:816:2.33333 side_zmax:816:2.33333; do
-	mk=${spec%%:*} rest=${spec#*:}
-	awk -v mk="$mk" -v n="${rest%:*}" -v a="${rest#*:}" '$1 == mk { found = 1; ok = $3 == n && $5 == a }
-		END { exit found && ok ? 0 : 1 }' "$tmp/info" || fail "tmr: marker $mk: $(grep "^  $mk " "$tmp/info")"
-done
+# marker:faces:area
+check_markers tmr "$tmp/info" inflow:24:0.1 outflow:24:0.1 symmetry_front:6:0.033333 wall:28:0.2 \
+	top:34:0.233333 side_zmin:816:2.33333 side_zmax:816:2.33333
 # the leading edge (x = 0, y = 0) is a point of the file
 awk '/^NPOIN=/ { n = $2; next } n > 0 { if ($1 == 0 && $2 == 0) hit = 1; n-- } END { exit hit ? 0 : 1 }' \
 	"$tmp/tmr.su2" || fail "tmr: no point at x = 0, y = 0"
@@ -35,19 +31,10 @@ grep -q '^bounding box: x \[-0.25, 1\] y \[0, 0.5\] z \[0, 0.02\]$' "$tmp/info" 
 	fail "laminar: bounding box $(grep '^bounding box' "$tmp/info")"
 grep -q '^checks: passed' "$tmp/info" || fail "laminar: checks failed"
 
-bad() {
-	msg=$1
-	shift
-	if "$fv" mesh gen plate "$@" -o "$tmp/bad.su2" >"$tmp/err" 2>&1; then
-		fail "accepted: $*"
-	else
-		grep -q "$msg" "$tmp/err" || { cat "$tmp/err"; fail "$*: no '$msg'"; }
-	fi
-}
-bad "must be multiples of 64" --level 7
-bad "both set the wall spacing" --level 5 --y1 1e-5 --re 1e6
-bad "y1 must be in" --level 5 --y1 2
-bad "perturb must be 0" --level 5 --perturb 0.1
+bad_gen plate "must be multiples of 64" --level 7
+bad_gen plate "both set the wall spacing" --level 5 --y1 1e-5 --re 1e6
+bad_gen plate "y1 must be in" --level 5 --y1 2
+bad_gen plate "perturb must be 0" --level 5 --perturb 0.1
 # the solver keeps a uniform Mach 0.2 stream uniform on the stretched cells
 # (aspect ratios up to 1e4): far field around, symmetry ahead, slip wall
 cat >"$tmp/plate.cfg" <<EOF
@@ -78,6 +65,6 @@ fi
 
 # the plate's options are not silently ignored elsewhere
 "$fv" mesh gen box --level 2 -o "$tmp/box.su2" >"$tmp/err" 2>&1 && fail "gen box accepted --level"
-grep -q -- "--level applies to gen plate only" "$tmp/err" || { cat "$tmp/err"; fail "gen box --level: message"; }
+grep -q -- "--level applies to gen plate and bump only" "$tmp/err" || { cat "$tmp/err"; fail "gen box --level: message"; }
 echo "ok: $(grep '^volume' "$tmp/info")"
 finish
