@@ -68,7 +68,7 @@ static inline double fv_group_share(const fv_task_args_t *a)
  * least bytes long, 64-byte aligned, kept between tasks (allocating a
  * buffer of the block's size per task costs page faults); NULL without
  * memory. Its contents do not outlive the task. */
-enum { FV_SCRATCH_CELLS, FV_SCRATCH_NODES, FV_SCRATCH_FACES, FV_NSCRATCH };
+enum { FV_SCRATCH_CELLS, FV_SCRATCH_NODES, FV_SCRATCH_FACES, FV_SCRATCH_LIMITER, FV_NSCRATCH };
 void *fv_cpu_scratch(int slot, size_t bytes);
 
 /* CPU implementations (codelets/<stage>/<stage>_cpu.c). */
