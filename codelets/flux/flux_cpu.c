@@ -40,13 +40,10 @@ static const fv_real_t *rec_fill(const fv_view_t *v, const fv_params_t *P, const
 		return NULL;
 	for (fv_idx_t c = 0; c < nc; c++) {
 		fv_real_t *x = r + (size_t)REC * c;
-		for (int q = 0; q < FV_NVAR; q++)
-			x[q] = w[(size_t)q * nc + c];
-		for (int j = 0; j < 3 * FV_NVAR; j++)
-			x[FV_NVAR + j] = grad[(size_t)j * nc + c];
+		fv_k_load(w, nc, c, x);
+		fv_k_load_n(grad, nc, c, x + FV_NVAR, 3 * FV_NVAR);
 		x[20] = P->limiter ? P->blend * phi[(size_t)4 * nc + c] : P->blend;
-		for (int d = 0; d < 3; d++)
-			x[21 + d] = v->cell_ctr[(size_t)d * nc + c];
+		fv_k_load_n(v->cell_ctr, nc, c, x + 21, 3);
 	}
 	return r;
 }

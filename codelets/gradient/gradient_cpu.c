@@ -70,11 +70,9 @@ static const fv_real_t *node_records(const fv_view_t *v, const fv_real_t *wn)
 	if (!r)
 		return NULL;
 	for (fv_idx_t i = 0; i < nn; i++) {
-		fv_real_t *x = r + (size_t)NREC * i;
-		for (int q = 0; q < FV_NVAR; q++)
-			x[q] = wn[(size_t)q * nn + i];
+		fv_k_load(wn, nn, i, r + (size_t)NREC * i);
 		for (int q = FV_NVAR; q < NREC; q++)
-			x[q] = 0;
+			r[(size_t)NREC * i + q] = 0;
 	}
 	return r;
 }
