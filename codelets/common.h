@@ -64,6 +64,13 @@ static inline double fv_group_share(const fv_task_args_t *a)
 	return n > 0 ? (double)(a->color_off[a->group + 1] - a->color_off[a->group]) / (double)n : 0.0;
 }
 
+/* A scratch buffer of the calling CPU worker thread, one per slot, at
+ * least bytes long, 64-byte aligned, kept between tasks (allocating a
+ * buffer of the block's size per task costs page faults); NULL without
+ * memory. Its contents do not outlive the task. */
+enum { FV_SCRATCH_CELLS, FV_SCRATCH_NODES, FV_SCRATCH_FACES, FV_SCRATCH_LIMITER, FV_NSCRATCH };
+void *fv_cpu_scratch(int slot, size_t bytes);
+
 /* CPU implementations (codelets/<stage>/<stage>_cpu.c). */
 void fv_pack_cpu(void *buffers[], void *cl_arg);
 void fv_unpack_cpu(void *buffers[], void *cl_arg);

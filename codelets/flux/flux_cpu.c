@@ -7,7 +7,6 @@
  * order, so the residual is bit for bit that of a face-by-face loop
  * (the viscous and nu~ fluxes added face by face after the Roe flux, as
  * the shared kernel does). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "codelets/common.h"
@@ -23,23 +22,10 @@
  *
  * The fields are SoA over the block for the GPU; a face reading them
  * directly touches 24 cache lines per cell, two cells per face, in a
- * scattered order. The records are filled by one sequential pass. They
- * live in a scratch buffer of the worker thread, kept between tasks
- * (reallocating 200 bytes a cell per task costs page faults).
+ * scattered order. The records are filled by one sequential pass, in a
+ * scratch buffer of the worker thread (fv_cpu_scratch).
  */
 #define REC 24
-static _Thread_local fv_real_t *rec_buf;
-static _Thread_local size_t rec_cap;
-
-static fv_real_t *rec_scratch(size_t n)
-{
-	if (n > rec_cap) {
-		free(rec_buf);
-		rec_buf = aligned_alloc(64, n * REC * sizeof *rec_buf);
-		rec_cap = rec_buf ? n : 0;
-	}
-	return rec_buf;
-}
 
 /* The records of all local cells, or NULL where the shared kernel's path
  * runs (first order, a limiter per variable, no memory). */
@@ -49,18 +35,15 @@ static const fv_real_t *rec_fill(const fv_view_t *v, const fv_params_t *P, const
 	fv_idx_t nc = v->n_cells;
 	if (P->order < 2 || (P->limiter && P->limiter_all))
 		return NULL;
-	fv_real_t *r = rec_scratch((size_t)nc);
+	fv_real_t *r = fv_cpu_scratch(FV_SCRATCH_CELLS, (size_t)nc * REC * sizeof *r);
 	if (!r)
 		return NULL;
 	for (fv_idx_t c = 0; c < nc; c++) {
 		fv_real_t *x = r + (size_t)REC * c;
-		for (int q = 0; q < FV_NVAR; q++)
-			x[q] = w[(size_t)q * nc + c];
-		for (int j = 0; j < 3 * FV_NVAR; j++)
-			x[FV_NVAR + j] = grad[(size_t)j * nc + c];
+		fv_k_load(w, nc, c, x);
+		fv_k_load_n(grad, nc, c, x + FV_NVAR, 3 * FV_NVAR);
 		x[20] = P->limiter ? P->blend * phi[(size_t)4 * nc + c] : P->blend;
-		for (int d = 0; d < 3; d++)
-			x[21 + d] = v->cell_ctr[(size_t)d * nc + c];
+		fv_k_load_n(v->cell_ctr, nc, c, x + 21, 3);
 	}
 	return r;
 }

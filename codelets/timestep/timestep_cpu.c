@@ -7,6 +7,40 @@
 
 #include "codelets/common.h"
 
+/* The area of every face of the block, or NULL without memory; one
+ * square root per face (in SIMD lanes) instead of one per face and cell. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static const fv_real_t *face_areas(const fv_view_t *v)
+{
+	fv_idx_t nf = v->n_faces;
+	fv_real_t *restrict a = fv_cpu_scratch(FV_SCRATCH_FACES, (size_t)nf * sizeof *a);
+	const fv_real_t *sx = v->face_area, *sy = sx + nf, *sz = sy + nf;
+	for (fv_idx_t f = 0; a && f < nf; f++) {
+		fv_real_t s[3] = {sx[f], sy[f], sz[f]};
+		a[f] = fv_area(s);
+	}
+	return a;
+}
+
+/* fv_k_spectral of an inviscid run with the sound speed of the cell found
+ * once and the faces' areas from face_areas: the same operations. */
+static fv_real_t spectral_inviscid(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w,
+				   const fv_real_t *area, fv_idx_t c)
+{
+	fv_real_t wc[FV_NVAR], lam = 0;
+	fv_k_load(w, v->n_cells, c, wc);
+	fv_real_t cs = fv_sound_speed(wc, P->gamma);
+	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
+		fv_idx_t f = v->cell_face[k];
+		fv_real_t s[3];
+		fv_k_face_vec(v->face_area, v->n_faces, f, s);
+		lam += fv_spectral_radius_ca(wc, s, cs, area[f]);
+	}
+	return lam;
+}
+
 void fv_timestep_cpu(void *buffers[], void *cl_arg)
 {
 	fv_task_args_t a;
@@ -24,8 +58,11 @@ void fv_timestep_cpu(void *buffers[], void *cl_arg)
 		if (!finish)
 			return;
 	}
+	const fv_real_t *area = gather && !fv_k_viscous(&a.P) ? face_areas(&v) : NULL;
 	for (fv_idx_t c = 0; c < v.n_owned; c++) {
-		dt[c] = fv_k_dt(&v, &a.P, gather ? fv_k_spectral(&v, &a.P, w, c) : dt[c], c);
+		fv_real_t lam = area ? spectral_inviscid(&v, &a.P, w, area, c)
+			      : gather ? fv_k_spectral(&v, &a.P, w, c) : dt[c];
+		dt[c] = fv_k_dt(&v, &a.P, lam, c);
 		if (dt[c] < dmin)
 			dmin = dt[c];
 	}

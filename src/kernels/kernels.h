@@ -695,6 +695,12 @@ FV_HD void fv_k_wall_values(const fv_view_t *v, const fv_params_t *P, const fv_r
 	out[4] = FV_FABS(dn);
 }
 
+/* One value of an SSP Runge-Kutta stage: a q0 + b (q - r R). */
+FV_HD fv_real_t fv_k_rk(fv_real_t rk_a, fv_real_t rk_b, fv_real_t q0, fv_real_t q, fv_real_t r, fv_real_t res)
+{
+	return rk_a * q0 + rk_b * (q - r * res);
+}
+
 /* One SSP Runge-Kutta stage on owned cell c: q = a q0 + b (q - r R) with
  * r = dt / V; the first stage (a = 0) saves q into q0. */
 FV_HD void fv_k_update(int nvar, fv_idx_t no, fv_idx_t nc, fv_real_t rk_a, fv_real_t rk_b, fv_real_t r,
@@ -704,7 +710,7 @@ FV_HD void fv_k_update(int nvar, fv_idx_t no, fv_idx_t nc, fv_real_t rk_a, fv_re
 		size_t i = (size_t)k * nc + c, j = (size_t)k * no + c;
 		if (rk_a == 0)
 			q0[j] = q[i];
-		q[i] = rk_a * q0[j] + rk_b * (q[i] - r * res[j]);
+		q[i] = fv_k_rk(rk_a, rk_b, q0[j], q[i], r, res[j]);
 	}
 }
 

@@ -86,13 +86,25 @@ FV_HD fv_real_t fv_enthalpy(const fv_real_t w[5], fv_real_t gamma)
 	       (fv_real_t)0.5 * (w[1] * w[1] + w[2] * w[2] + w[3] * w[3]);
 }
 
+/* |s| of an area vector. */
+FV_HD fv_real_t fv_area(const fv_real_t s[3])
+{
+	return FV_SQRT(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+}
+
+/* fv_spectral_radius from the sound speed c of w and the area a = |s|, so
+ * a loop over a cell's faces finds c once and each face's area once. */
+FV_HD fv_real_t fv_spectral_radius_ca(const fv_real_t w[5], const fv_real_t s[3], fv_real_t c, fv_real_t a)
+{
+	fv_real_t un = w[1] * s[0] + w[2] * s[1] + w[3] * s[2];
+	return FV_FABS(un) + c * a;
+}
+
 /* Convective spectral radius through a face, |u.s| + c |s|: the local
  * time step is vol * CFL / sum over faces of this. */
 FV_HD fv_real_t fv_spectral_radius(const fv_real_t w[5], const fv_real_t s[3], fv_real_t gamma)
 {
-	fv_real_t un = w[1] * s[0] + w[2] * s[1] + w[3] * s[2];
-	fv_real_t a = FV_SQRT(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
-	return FV_FABS(un) + fv_sound_speed(w, gamma) * a;
+	return fv_spectral_radius_ca(w, s, fv_sound_speed(w, gamma), fv_area(s));
 }
 
 /* Physical flux F(w).s through a face with area vector s (not unit), so the
