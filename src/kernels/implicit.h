@@ -29,7 +29,9 @@
  *     of A_i.S_f over a closed cell vanishes);
  *   point-implicit: M_f = |A~_f| |S_f|, Roe's dissipation matrix at the Roe
  *     average of q_i and q_j (fv_roe_dissipation, the flux's entropy fix:
- *     the first-order Jacobian of the Roe flux with the averages frozen),
+ *     the first-order Jacobian of the Roe flux with the averages frozen;
+ *     numerics.jacobian = rusanov: M_f = max(lam_i, lam_j) I instead, more
+ *     diagonal weight where the sweeps of Roe's blocks diverge),
  *     the off-diagonal product linear, dF_j - M_f dq_j = (A_j.S_f - M_f)
  *     dq_j, its 5x5 block O_f = 1/2 (A_j.S_f - M_f) stored per face of the
  *     cell, and the 5x5 block D_i = V/dt I + sum_interior 1/2 (A_i.S_f + M_f) +
