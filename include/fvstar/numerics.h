@@ -31,6 +31,8 @@ typedef enum fv_time_mode { FV_TIME_STEADY, FV_TIME_UNSTEADY, FV_TIME_IMPLICIT }
  * Jameson) or point-implicit (a 5x5 block per cell, boundary conditions'
  * Jacobians included). 0 in fv_params_t: an explicit run. */
 typedef enum fv_implicit { FV_IMPLICIT_LUSGS = 1, FV_IMPLICIT_POINT = 2 } fv_implicit_t;
+/* point-implicit face blocks' dissipation (numerics.jacobian) */
+typedef enum fv_jacobian { FV_JACOBIAN_ROE = 0, FV_JACOBIAN_RUSANOV = 1 } fv_jacobian_t;
 /* How an implicit run's CFL grows: from each residual ratio (switched
  * evolution relaxation), or by a fixed factor per iteration, cut back only
  * when the residual passes ten times its lowest value. */
@@ -69,7 +71,7 @@ typedef struct fv_numerics {
 	int order_ramp;         /* iterations over which second order is blended in after them */
 	/* time = implicit */
 	int implicit;           /* fv_implicit_t */
-	int jacobian;           /* point-implicit dissipation: 0 Roe's |A~|, 1 Rusanov's lambda I */
+	int jacobian;           /* fv_jacobian_t: Roe's |A~| or Rusanov's lambda I */
 	int sweeps;             /* forward + backward sweep pairs per iteration */
 	double omega;           /* the dissipation factor of the implicit operator */
 	double max_update;      /* implicit: largest relative change of density and energy per

@@ -80,6 +80,7 @@ static const int rk_values[] = {1, 2, 3};
 static const char *const time_modes[] = {"steady", "unsteady", "implicit", NULL};
 static const char *const implicits[] = {"lusgs", "point", NULL};
 static const char *const jacobians[] = {"roe", "rusanov", NULL};
+static const int jacobian_values[] = {FV_JACOBIAN_ROE, FV_JACOBIAN_RUSANOV};
 static const char *const cfl_ramps[] = {"residual", "growth", NULL};
 static const int implicit_values[] = {FV_IMPLICIT_LUSGS, FV_IMPLICIT_POINT};
 static const char *const balances[] = {"speed", "equal", NULL};
@@ -238,7 +239,7 @@ static const key_desc_t keys[] = {
 		 "lusgs (LU-SGS: the Rusanov split of the first-order Jacobian, matrix-free, one scalar "
 		 "diagonal per cell, V/dt + omega/2 sum of the faces' spectral radii: less memory, but the "
 		 "transonic M6 is not within 0.5% of its lift after 1500 iterations)."),
-	ENUM_KEY("numerics", "jacobian", num.jacobian, jacobians, NULL, "roe",
+	ENUM_KEY("numerics", "jacobian", num.jacobian, jacobians, jacobian_values, "roe",
 		 "implicit = point: the dissipation of the first-order Jacobian's face blocks: roe (Roe's "
 		 "|A~| with the flux's entropy fix, the flux's own linearisation: fewest iterations) or rusanov "
 		 "(the larger spectral radius of the two cells times the identity: more diagonal weight, so the "
@@ -434,7 +435,7 @@ fv_err_t fv_numerics_check(const fv_numerics_t *n, const char **key)
 		 n->cfl);
 	if (key)
 		*key = "jacobian";
-	FV_CHECK(n->jacobian == 0 || (n->time_mode == FV_TIME_IMPLICIT && n->implicit == FV_IMPLICIT_POINT), FV_ERR_ARG,
+	FV_CHECK(n->jacobian == FV_JACOBIAN_ROE || (n->time_mode == FV_TIME_IMPLICIT && n->implicit == FV_IMPLICIT_POINT), FV_ERR_ARG,
 		 "jacobian = rusanov: the choice of the face blocks' dissipation is for time = implicit with "
 		 "implicit = point");
 	if (key)
