@@ -367,15 +367,16 @@ def main():
         coords.append(c)
         gid[v] = len(coords) - 1
         where[c] = len(coords) - 1
-    smap = {}
-    for tag, x in snodes.items():
-        c = (q(x[0]), 0.0, q(x[2]))
+
+    def node_at(c):
+        """The node at coordinates c (gmsh's nodes matched by value), new if none."""
         i = where.get(c)
         if i is None:
             coords.append(c)
-            i = len(coords) - 1
-            where[c] = i
-        smap[tag] = i
+            i = where[c] = len(coords) - 1
+        return i
+
+    smap = {tag: node_at((q(x[0]), 0.0, q(x[2]))) for tag, x in snodes.items()}
     sym_tris = [tuple(smap[v] for v in e[3]) for e in selems if e[0] == 2]
     far_tris = [tuple(gid[v] for v in t) for _, t in tri['farfield']]
     top_tris = [tuple(top + v for v in t) for t in wt]
@@ -404,14 +405,7 @@ def main():
     vol_msh = os.path.join(a.work, 'volume.msh')
     run_gmsh(a.gmsh, ['-3', '-nt', '1', '-format', 'msh2', vol_geo, '-o', vol_msh], log)
     vnodes, velems, _ = read_msh2(vol_msh)
-    vmap = {}
-    for tag, x in vnodes.items():
-        i = where.get(x)
-        if i is None:
-            coords.append(x)
-            i = len(coords) - 1
-            where[x] = i
-        vmap[tag] = i
+    vmap = {tag: node_at(x) for tag, x in vnodes.items()}
     tets = [tuple(vmap[v] for v in e[3]) for e in velems if e[0] == 4]
     if not tets:
         fail('gmsh made no tetrahedra')

@@ -87,6 +87,22 @@ cpu_gpu_pair() {
 	done
 }
 
+# rk_cpu_gpu CFG NB LABEL: explicit RK2 (CFL 0.5) on NB blocks on the CPU
+# and on the GPU (cpu_gpu_pair): the states after 1 iteration to 1e-12 and
+# after 20 to 1e-11 of each quantity's largest value, and the histories of
+# the 20 (hist_check).
+rk_cpu_gpu() {
+	for n in 1 20; do
+		cpu_gpu_pair "$1" "rk-$2-$n" partition.blocks="$2" numerics.iterations=$n numerics.time=steady \
+			numerics.cfl=0.5 numerics.cfl_max=0
+		tol=1e-12
+		[ "$n" = 20 ] && tol=1e-11
+		"$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/rk-$2-$n-cpu" "$tmp/rk-$2-$n-gpu" \
+			"$3 RK2, $2 blocks, $n iterations: CPU vs GPU" "$tol" none || fails=$((fails + 1))
+		[ "$n" = 20 ] && hist_check "$tmp/rk-$2-$n-cpu" "$tmp/rk-$2-$n-gpu" "$3 RK2, $2 blocks"
+	done
+}
+
 # hist_check A B NAME: the x-momentum residual and CD columns of two runs'
 # histories to 1e-9 relative (the other columns of a 2D case are round-off).
 hist_check() {

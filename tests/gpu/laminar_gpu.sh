@@ -24,14 +24,7 @@ sed "s|^file = plate_laminar.su2|file = $tmp/plate_laminar.su2|" "$top_srcdir/ca
 	>"$tmp/p.cfg"
 COMMON="numerics.flux_sum=gather output.progress_every=0 output.vtu=no numerics.residual_drop=0"
 for nb in 1 3; do
-	for n in 1 20; do
-		cpu_gpu_pair "$tmp/p.cfg" "rk-$nb-$n" partition.blocks=$nb numerics.iterations=$n numerics.time=steady numerics.cfl=0.5 numerics.cfl_max=0
-		tol=1e-12
-		[ "$n" = 20 ] && tol=1e-11
-		"$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/rk-$nb-$n-cpu" "$tmp/rk-$nb-$n-gpu" \
-			"laminar RK2, $nb blocks, $n iterations: CPU vs GPU" "$tol" none || fails=$((fails + 1))
-		[ "$n" = 20 ] && hist_check "$tmp/rk-$nb-$n-cpu" "$tmp/rk-$nb-$n-gpu" "laminar RK2, $nb blocks"
-	done
+	rk_cpu_gpu "$tmp/p.cfg" "$nb" laminar
 	for wall in noslip isothermal; do
 		for n in 1 400; do
 			cpu_gpu_pair "$tmp/p.cfg" "imp-$wall-$nb-$n" partition.blocks=$nb numerics.iterations=$n bc.wall=$wall bc.wall_temperature=350

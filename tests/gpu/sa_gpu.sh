@@ -17,14 +17,7 @@
 sed "s|^file = plate_tmr.su2|file = $tmp/plate_tmr.su2|" "$top_srcdir/cases/plate_tmr/plate_tmr.cfg" >"$tmp/p.cfg"
 COMMON="numerics.flux_sum=gather output.progress_every=0 output.vtu=no numerics.residual_drop=0 numerics.first_order=0 numerics.cfl_growth=1.2"
 for nb in 1 3; do
-	for n in 1 20; do
-		cpu_gpu_pair "$tmp/p.cfg" "rk-$nb-$n" partition.blocks=$nb numerics.iterations=$n numerics.time=steady numerics.cfl=0.5 numerics.cfl_max=0
-		tol=1e-12
-		[ "$n" = 20 ] && tol=1e-11
-		"$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/rk-$nb-$n-cpu" "$tmp/rk-$nb-$n-gpu" \
-			"SA RK2, $nb blocks, $n iterations: CPU vs GPU" "$tol" none || fails=$((fails + 1))
-		[ "$n" = 20 ] && hist_check "$tmp/rk-$nb-$n-cpu" "$tmp/rk-$nb-$n-gpu" "SA RK2, $nb blocks"
-	done
+	rk_cpu_gpu "$tmp/p.cfg" "$nb" SA
 	for n in 1 600; do
 		cpu_gpu_pair "$tmp/p.cfg" "imp-$nb-$n" partition.blocks=$nb numerics.iterations=$n
 		tol=1e-12

@@ -16,19 +16,7 @@ static const double box_lo[3] = {-1, 0.5, 0}, box_hi[3] = {0.5, 2.5, 1.25};
 
 static fv_gen_opts_t box_opts(fv_gen_cells_t kind, int nx, int ny, int nz, double perturb)
 {
-	fv_gen_opts_t o;
-	fv_gen_opts_default(&o);
-	o.cells = kind;
-	o.nx = nx;
-	o.ny = ny;
-	o.nz = nz;
-	o.perturb = perturb;
-	o.seed = 7;
-	for (int d = 0; d < 3; d++) {
-		o.lo[d] = box_lo[d];
-		o.hi[d] = box_hi[d];
-	}
-	return o;
+	return fv_test_box_opts(kind, nx, ny, nz, perturb, 7, box_lo, box_hi);
 }
 
 static double box_volume(void)

@@ -110,18 +110,7 @@ static int marker_index(const fv_mesh_t *m, const char *name)
 static void gen_box(fv_mesh_t *m, fv_gen_cells_t kind, int nx, int ny, int nz, double perturb, const double lo[3],
 		    const double hi[3])
 {
-	fv_gen_opts_t o;
-	fv_gen_opts_default(&o);
-	o.cells = kind;
-	o.nx = nx;
-	o.ny = ny;
-	o.nz = nz;
-	o.perturb = perturb;
-	o.seed = 11;
-	for (int d = 0; d < 3; d++) {
-		o.lo[d] = lo[d];
-		o.hi[d] = hi[d];
-	}
+	fv_gen_opts_t o = fv_test_box_opts(kind, nx, ny, nz, perturb, 11, lo, hi);
 	fv_mesh_init(m);
 	FV_ASSERT_OK(fv_mesh_gen_box(m, &o));
 }
@@ -269,34 +258,34 @@ static void check_analytic(const fv_mesh_t *m, const uint8_t *wall, const double
 	assert_true(gap_max > 0.1 * depth);
 }
 
-static void test_sphere(void **state)
+/* A box of cells mapped onto a shell between radii r0 and r1 (map_shell:
+ * a sphere, or a cylinder about one axis), the wall its inner face: the
+ * distances against the analytic ones (dims: 3 sphere, 2 cylinder) and
+ * brute force. */
+static void check_shell(fv_gen_cells_t kind, int nx, int ny, int nz, int sphere, double r0, double r1)
 {
-	const double r0 = 0.7, r1 = 1.5, lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+	const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
 	fv_mesh_t m;
-	(void)state;
-	gen_box(&m, FV_GEN_TET, 14, 5, 14, 0.2, lo, hi);
-	map_shell(&m, 1, r0, r1);
+	gen_box(&m, kind, nx, ny, nz, 0.2, lo, hi);
+	map_shell(&m, sphere, r0, r1);
 	uint8_t *w = walls(&m, "ymin", NULL);
 	double *d = distances(&m, w, 2);
-	check_analytic(&m, w, d, r0, 3);
+	check_analytic(&m, w, d, r0, sphere ? 3 : 2);
 	check_brute_force(&m, w, d);
 	free(w), free(d);
 	fv_mesh_free(&m);
 }
 
+static void test_sphere(void **state)
+{
+	(void)state;
+	check_shell(FV_GEN_TET, 14, 5, 14, 1, 0.7, 1.5);
+}
+
 static void test_cylinder(void **state)
 {
-	const double r0 = 0.4, r1 = 1.2, lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
-	fv_mesh_t m;
 	(void)state;
-	gen_box(&m, FV_GEN_MIXED, 6, 5, 18, 0.2, lo, hi);
-	map_shell(&m, 0, r0, r1);
-	uint8_t *w = walls(&m, "ymin", NULL);
-	double *d = distances(&m, w, 2);
-	check_analytic(&m, w, d, r0, 2);
-	check_brute_force(&m, w, d);
-	free(w), free(d);
-	fv_mesh_free(&m);
+	check_shell(FV_GEN_MIXED, 6, 5, 18, 0, 0.4, 1.2);
 }
 
 /* More cells than one chunk of a thread: each chunk starts its search

@@ -35,6 +35,26 @@
 			fail_msg("message '%s' lacks '%s'", fv_errmsg(), (part)); \
 	} while (0)
 
+/* Options of fv_mesh_gen_box: nx x ny x nz blocks of kind cells between
+ * lo and hi, nodes perturbed by perturb with seed. */
+static inline fv_gen_opts_t fv_test_box_opts(fv_gen_cells_t kind, int nx, int ny, int nz, double perturb,
+					     unsigned long seed, const double lo[3], const double hi[3])
+{
+	fv_gen_opts_t o;
+	fv_gen_opts_default(&o);
+	o.cells = kind;
+	o.nx = nx;
+	o.ny = ny;
+	o.nz = nz;
+	o.perturb = perturb;
+	o.seed = seed;
+	for (int d = 0; d < 3; d++) {
+		o.lo[d] = lo[d];
+		o.hi[d] = hi[d];
+	}
+	return o;
+}
+
 /* A tolerance stated for double precision, scaled to the build's
  * precision (x 5.4e8 with --enable-single). */
 #define FV_TOL(t) ((t) * (FV_REAL_EPS / 2.220446049250313e-16))
