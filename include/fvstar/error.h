@@ -61,6 +61,15 @@ void fv_error_clear(void);
 		}                                                          \
 	} while (0)
 
+/* Like FV_CHECK, but jumps to a cleanup label with err set. */
+#define FV_CHECK_GOTO(err, label, cond, code, ...)                         \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			(err) = fv_error((code), __FILE__, __LINE__, __VA_ARGS__); \
+			goto label;                                        \
+		}                                                          \
+	} while (0)
+
 /* Allocation that raises FV_ERR_MEM naming what was being allocated. */
 fv_err_t fv_malloc(void *pptr, size_t count, size_t size, const char *what);
 fv_err_t fv_calloc(void *pptr, size_t count, size_t size, const char *what);

@@ -78,11 +78,12 @@ typedef struct fv_sol_turb {
 fv_err_t fv_solution_write_vtu(const char *path, const fv_mesh_t *m, const fv_real_t *q, fv_real_t gamma,
 			       const int32_t *block_of_cell, const fv_sol_turb_t *turb);
 /* One rank's piece of the solution (runs on several ranks): the same
- * arrays for the cells with keep[c] set (mesh cells, current order),
- * listed in the file's order with the points they use, plus cell_id, each
- * cell's position in the mesh file (the whole solution's cell order). */
+ * arrays for every cell of the piece mesh m (the rank's cells in the
+ * file's order, fv_part_t's piece; q over them), with its points, plus
+ * cell_id, each cell's position in the whole mesh's file
+ * (fv_mesh_cell_orig: the whole solution's cell order). */
 fv_err_t fv_solution_write_piece(const char *path, const fv_mesh_t *m, const fv_real_t *q, fv_real_t gamma,
-				 const int32_t *block_of_cell, const fv_sol_turb_t *turb, const uint8_t *keep, int rank);
+				 const int32_t *block_of_cell, const fv_sol_turb_t *turb, int rank);
 /* The .pvtu that gathers pieces piece_name_0.vtu .. piece_name_{n-1}.vtu
  * (names relative to it); with_block: they carry the block array. Written
  * to path.tmp and renamed. */
@@ -94,13 +95,22 @@ typedef struct fv_wall_ref {
 	double e_inf[3];              /* free-stream direction: cf is the stress along it */
 	double mu_inf, suth;          /* viscosity at T = 1, Sutherland / T_inf (< 0: constant) */
 } fv_wall_ref_t;
-/* wall.csv: one row per boundary face g with is_bface[g] (of marker
- * names), from fv_solver_wall_data's 5 values per face and the state q:
- * marker, face centre, cp, the stress coefficient vector and its component
- * along the free stream (cf), y+ of the first cell centre. Replaced
- * atomically. */
-fv_err_t fv_wall_write_csv(const char *path, const fv_mesh_t *m, const uint8_t *is_bface, const double *wall,
-			   const fv_real_t *q, const fv_wall_ref_t *ref);
+/* The whole mesh's boundary faces as wall.csv sees them: marker (an
+ * index into markers), centre (SoA, 3 n) and the density of the face's
+ * cell, face g at index g (the renumbered mesh's boundary faces). */
+typedef struct fv_wall_faces {
+	fv_idx_t n;
+	const fv_marker_t *markers;
+	const int32_t *marker;
+	const double *ctr;
+	const double *rho;
+} fv_wall_faces_t;
+/* wall.csv: one row per boundary face g with is_bface[g], from
+ * fv_solver_wall_data's 5 values per face: marker, face centre, cp, the
+ * stress coefficient vector and its component along the free stream (cf),
+ * y+ of the first cell centre. Replaced atomically. */
+fv_err_t fv_wall_write_csv(const char *path, const fv_wall_faces_t *faces, const uint8_t *is_bface,
+			   const double *wall, const fv_wall_ref_t *ref);
 
 /* --------------------------------------------------------------- restart */
 

@@ -120,6 +120,9 @@ typedef struct fv_block {
  * renumbered, prepared mesh. blocks receives an array of n_blocks. */
 fv_err_t fv_blocks_build(const fv_mesh_t *m, const fv_idx_t *block_off, int n_blocks, fv_block_t **blocks);
 void fv_blocks_free(fv_block_t *blocks, int n_blocks);
+/* The block of renumbered cell c: the last b with block_off[b] <= c
+ * (which steps over empty blocks). */
+int fv_block_of_cell(const fv_idx_t *block_off, int n_blocks, fv_idx_t c);
 
 /* Blocks to n_ranks ranks (runs on several ranks), rank_of[b]: rank r gets
  * (r + 1) nb / R - r nb / R blocks, either the contiguous range of ids from
@@ -129,6 +132,76 @@ void fv_blocks_free(fv_block_t *blocks, int n_blocks);
  * every rank (no randomness). */
 fv_err_t fv_blocks_to_ranks(const fv_block_t *blocks, int nb, int n_ranks, int *rank_of, long long *cut,
 			    int *grown);
+
+/*
+ * One rank's share of a partitioned mesh: everything a run on n_ranks
+ * ranks needs on rank `rank`, without the rest of the mesh. Built once from
+ * the whole (renumbered, prepared) mesh and its blocks, by rank 0 of a run
+ * (which sends each rank its part) or by `fvstar mesh partition` (one file
+ * per rank, each read by its own rank), so that no other rank ever holds
+ * the whole mesh.
+ *
+ *   blocks     all n_blocks: this rank's complete (fv_block_t); the other
+ *              ranks' hold only id, counts, nbr, recv_off and send_off
+ *              (what a rank registers halo buffers and ranks from)
+ *   cell_file  this rank's blocks: the file position (mesh file order) of
+ *              each local cell, ghosts included (restart files, the
+ *              initial state of ghosts)
+ *   piece      this rank's owned cells as a mesh in the file's order: cell
+ *              types, nodes (this rank's, in the file's order), markers,
+ *              source name, the whole mesh's file positions and numbers
+ *              (cell_orig, node_orig, cell_tag, node_tag; NULL where the
+ *              piece is the whole mesh in file order) and cell centroids;
+ *              no faces. piece_cell: the renumbered global id of each.
+ *   boundary   the whole mesh's boundary elements [bel0, bel0 + n_bel), a
+ *              contiguous share of them, as read: type, marker and their
+ *              nodes' coordinates (4 slots of 3; a triangle leaves the
+ *              fourth zero). The ranks' shares together are all of them,
+ *              in file order (the wall distance gathers them).
+ */
+typedef struct fv_part {
+	int rank, n_ranks, n_blocks;
+	fv_mesh_id_t mesh_id;          /* the whole mesh's (restart files) */
+	int64_t n_cells, n_faces, n_nodes, n_bfaces, n_belems; /* the whole mesh's */
+	fv_partition_stats_t ps;
+	fv_order_stats_t os;
+	long long cut, halo;           /* halo cells sent between ranks, between blocks */
+	int grown;                     /* fv_blocks_to_ranks' choice */
+	fv_idx_t *block_off;           /* [n_blocks + 1] renumbered cell ranges */
+	int *rank_of;                  /* [n_blocks] */
+	fv_block_t *blocks;            /* [n_blocks] */
+	fv_idx_t **cell_file;          /* [n_blocks]: this rank's [n_cells of the block], NULL others */
+	fv_mesh_t piece;
+	fv_idx_t *piece_cell;          /* [piece.n_cells] */
+	fv_idx_t bel0, n_bel;
+	uint8_t *bel_type;             /* [n_bel] FV_TRI or FV_QUAD */
+	int32_t *bel_marker;           /* [n_bel] */
+	double *bel_xyz;               /* [12 n_bel] */
+} fv_part_t;
+
+#define FV_PART_MAGIC "FVSTARPT"
+#define FV_PART_VERSION 1
+
+/* Rank r's part of n_ranks from the whole mesh m (renumbered by
+ * fv_mesh_renumber into the blocks block_off, prepared), its blocks
+ * (fv_blocks_build, all of them) and the blocks' ranks. ps, os: the
+ * partition's statistics, kept for the run's summary. */
+fv_err_t fv_part_build(const fv_mesh_t *m, const fv_block_t *blocks, const fv_idx_t *block_off, int n_blocks,
+		       const int *rank_of, int n_ranks, int rank, const fv_partition_stats_t *ps,
+		       const fv_order_stats_t *os, fv_part_t *p);
+void fv_part_free(fv_part_t *p);
+/* A part as bytes (malloc'ed, *bytes long; little-endian hosts, as the
+ * file says): FV_PART_MAGIC, version, sizes, the arrays, FNV-1a 64 of it
+ * all. fv_part_unpack refuses, naming name: another magic or version, a
+ * size that does not add up, a truncation or a checksum that differs. */
+fv_err_t fv_part_pack(const fv_part_t *p, uint8_t **buf, size_t *bytes);
+fv_err_t fv_part_unpack(const uint8_t *buf, size_t bytes, const char *name, fv_part_t *p);
+/* One file: written to path.tmp, synced, renamed over path; read back
+ * whole (errors name the file). */
+fv_err_t fv_part_write(const char *path, const fv_part_t *p);
+fv_err_t fv_part_read(const char *path, fv_part_t *p);
+/* DIR/part.R.bin, the file of rank R of a partition directory. */
+void fv_part_path(const char *dir, int rank, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,7 @@
 #define FVSTAR_RUNTIME_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "fvstar/error.h"
@@ -46,12 +47,23 @@ int fv_runtime_auto_blocks(long n_cells);
 int fv_runtime_block_worker(int block, int pin);
 
 /*
- * Ranks (src/runtime/ranks.c). Started by mpirun, fv_runtime_init starts
- * StarPU-MPI: every rank reads the case and the mesh and cuts the same
- * blocks; rank fv_runtime_block_rank(b) owns block b (its data, and the
- * halo buffers it sends), and StarPU-MPI moves the buffers between ranks.
- * Without mpirun: one rank, plain StarPU.
+ * Ranks (src/runtime/ranks.c). Started by mpirun, fv_runtime_mpi_start
+ * starts MPI (so that rank 0 can send each rank its mesh part before
+ * StarPU starts) and fv_runtime_init StarPU-MPI; rank
+ * fv_runtime_block_rank(b) owns block b (its data, and the halo buffers it
+ * sends), and StarPU-MPI moves the buffers between ranks. Without mpirun:
+ * one rank, plain StarPU, no MPI call.
  */
+/* MPI alone (no StarPU yet), when started by an MPI launcher; a no-op
+ * otherwise or when already started. fv_runtime_init calls it too. */
+fv_err_t fv_runtime_mpi_start(void);
+/* MPI's end when StarPU never started (fv_runtime_shutdown ends both). */
+void fv_runtime_mpi_stop(void);
+/* Bytes from this rank to rank `to` (any size), and their receipt into a
+ * malloc'ed buffer; what names them in errors. Outside the task graph:
+ * for the mesh parts rank 0 hands out, not for halos. */
+fv_err_t fv_runtime_send_bytes(const void *buf, size_t bytes, int to, const char *what);
+fv_err_t fv_runtime_recv_bytes(uint8_t **buf, size_t *bytes, int from, const char *what);
 /* This process's rank (0 without MPI; before start-up, the launcher's). */
 int fv_runtime_rank(void);
 int fv_runtime_nranks(void);

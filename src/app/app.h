@@ -5,6 +5,7 @@
 
 #include "fvstar/case.h"
 #include "fvstar/error.h"
+#include "fvstar/output.h"
 #include "fvstar/partition.h"
 #include "fvstar/solver.h"
 
@@ -14,13 +15,17 @@ fv_err_t fv_cmd_run(int argc, char **argv);
 fv_err_t fv_cmd_surface(int argc, char **argv);
 fv_err_t fv_cmd_bench(int argc, char **argv);
 fv_err_t fv_cmd_trace(int argc, char **argv);
+/* `fvstar mesh partition` (src/app/cmd_partition.c) */
+fv_err_t fv_cmd_partition(int argc, char **argv);
 
 /* `fvstar mesh walldist` on a prepared mesh (src/app/cmd_walldist.c):
  * walls is the comma-separated list of wall markers; out a .vtu or NULL. */
 fv_err_t fv_app_walldist(const fv_mesh_t *m, const char *walls, int n_threads, const char *out);
 
-/* The mesh of a run (src/app/cmd_run.c): read, refined [mesh] refine
- * times, prepared, markers checked against the case. */
+/* The mesh of a run (src/app/cmd_run.c): read ([mesh] file and format),
+ * refined [mesh] refine times, prepared; fv_app_load_mesh checks its
+ * markers against the case's boundary conditions too. */
+fv_err_t fv_app_read_mesh(const fv_case_t *c, fv_mesh_t *m);
 fv_err_t fv_app_load_mesh(const fv_case_t *c, fv_mesh_t *m);
 /* Partition into nb blocks and renumbering as a run does them (restart and
  * solution files keep the mesh file's order, m->cell_orig).
@@ -42,6 +47,48 @@ double fv_app_nut_inf(const fv_case_t *c);
  * point to *bc and *force ([n_markers + 1] each, the caller frees them). */
 fv_err_t fv_app_solver_opts(const fv_case_t *c, const fv_mesh_t *m, fv_solver_opts_t *so, int8_t **bc,
 			    uint8_t **force);
+
+/* Runs from mesh parts (src/app/parts.c). */
+/* path is a partition directory (`fvstar mesh partition`: part.0.bin ...). */
+int fv_app_is_part_dir(const char *path);
+/* This rank's part from partition directory dir; refused, saying how to
+ * cut the right one, when it was cut for another rank count. */
+fv_err_t fv_app_read_part(const char *dir, fv_part_t *p);
+/* Cuts the loaded mesh m (renumbered in place) into nb blocks (weights,
+ * groups: fv_app_order_cells) mapped to n_ranks ranks, and hands each
+ * rank's part to each(rank, part, arg), the last rank first; each may keep
+ * the part's contents by zeroing *part. */
+fv_err_t fv_app_cut_parts(const fv_case_t *c, fv_mesh_t *m, int nb, const double *weights, const int *groups,
+			  int n_ranks, fv_err_t (*each)(int rank, fv_part_t *p, void *arg), void *arg);
+/* The initial state of a cell with centroid ctr: q[k * stride], k < nvars. */
+void fv_app_initial_cell(const fv_case_t *c, const double ctr[3], fv_real_t *q, size_t stride);
+/* The initial state of the rank's blocks' cells (ghosts included) in q,
+ * SoA over the whole mesh's cells (renumbered ids). */
+void fv_app_part_initial_state(const fv_case_t *c, const fv_part_t *p, fv_real_t *q);
+/* The wall distance of the rank's blocks' cells (ghosts included) into
+ * *dist (malloc'd, over the whole mesh's cells; zero elsewhere), from every
+ * rank's boundary elements. */
+fv_err_t fv_app_part_wall_distances(const fv_case_t *c, const fv_part_t *p, const fv_solver_opts_t *so,
+				    double **dist);
+/* A restart file for the part's mesh into q (the rank's blocks' cells). */
+fv_err_t fv_app_part_restart_read(const char *path, const fv_part_t *p, fv_restart_t *rs, fv_real_t *q, int nvars);
+/* The restart r (its header fields set) with the state q (whole mesh,
+ * renumbered; each rank's owned cells used), in the file's order, written
+ * by rank 0 (collective). */
+fv_err_t fv_app_part_restart_write(const char *path, const fv_part_t *p, fv_restart_t *r, const fv_real_t *q);
+/* DIR/NAME.vtu (one rank, the whole mesh) or DIR/NAME_R.vtu per rank and
+ * DIR/NAME.pvtu (rank 0) from the whole state q (nv rows). */
+fv_err_t fv_app_part_solution(const char *dir, const char *name, const fv_part_t *p, const fv_real_t *q, int nv,
+			      double gamma, int with_block, const fv_sol_turb_t *turb);
+/* wall.csv (rank 0) from every rank's wall faces (markers whose bc is a
+ * wall kind); none when no marker is one (*written 0). Collective. */
+fv_err_t fv_app_part_wall_csv(const char *path, const fv_part_t *p, fv_solver_t *s, const fv_real_t *q,
+			      const int8_t *marker_bc, const fv_wall_ref_t *ref, int *written);
+/* The cells of every rank whose state is non-physical (non-finite, or
+ * rho or p <= 0): their count, and the first in the file's order as
+ * "element N of FILE at (x, y, z)". Collective. */
+fv_err_t fv_app_part_bad_cells(const fv_part_t *p, const fv_real_t *q, double gamma, long long *n_bad, char *label,
+			       size_t size);
 
 /* Strict option values: the whole string must parse and lie in range. */
 fv_err_t fv_opt_long(const char *opt, const char *s, long lo, long hi, long *v);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* `fvstar mesh info|gen|refine|convert|color|walldist`: the mesh pipeline from the
+/* `fvstar mesh info|gen|refine|convert|color|walldist` (partition: cmd_partition.c): the mesh pipeline from the
  * command line. Results go to stdout, timings and progress to stderr. */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -27,6 +27,8 @@ static const char mesh_usage[] =
 	"  fvstar mesh color MESH [--method greedy|minimal|both]\n"
 	"  fvstar mesh walldist MESH|box|ramp|plate|bump [gen options] --wall MARKER[,MARKER...]\n"
 	"                 [--threads N] [-o OUT.vtu]\n"
+	"  fvstar mesh partition MESH --ranks R [--blocks N] [--partitioner P] [--seed S]\n"
+	"                 [--refine K] -o DIR   (fvstar mesh partition --help)\n"
 	"\n"
 	"MESH: SU2 (.su2), Gmsh MSH 2.2/4.1 ASCII (.msh) or CGNS (.cgns, one unstructured\n"
 	"  zone). OUT: .su2 or .vtu.\n"
@@ -376,9 +378,12 @@ fv_err_t fv_cmd_mesh(int argc, char **argv)
 		fputs(mesh_usage, argc < 2 ? stderr : stdout);
 		return argc < 2 ? FV_ERROR(FV_ERR_ARG, "fvstar mesh: missing sub-command") : FV_OK;
 	}
+	if (strcmp(sub, "partition") == 0)
+		return fv_cmd_partition(argc, argv);
 	FV_CHECK(strcmp(sub, "info") == 0 || strcmp(sub, "gen") == 0 || strcmp(sub, "refine") == 0 ||
 			 strcmp(sub, "convert") == 0 || strcmp(sub, "color") == 0 || strcmp(sub, "walldist") == 0,
-		 FV_ERR_ARG, "unknown mesh sub-command '%s' (info, gen, refine, convert, color, walldist)", sub);
+		 FV_ERR_ARG, "unknown mesh sub-command '%s' (info, gen, refine, convert, color, walldist, partition)",
+		 sub);
 	FV_CALL(parse_args(argc, argv, &a));
 	if (a.help) {
 		fputs(mesh_usage, stdout);

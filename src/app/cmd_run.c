@@ -110,39 +110,9 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 void fv_app_initial_state(const fv_case_t *c, const fv_mesh_t *m, fv_real_t *q)
 {
 	size_t n = (size_t)m->n_cells;
-	double winf[5];
-	fv_vortex_t vx;
-	fv_case_freestream(c, winf);
-	/* the vortex rides on the free stream (rho 1, p 1/gamma) */
-	vx.x0 = c->vortex_x0, vx.y0 = c->vortex_y0;
-	vx.u_inf = winf[1], vx.v_inf = winf[2];
-	vx.rho_inf = winf[0], vx.p_inf = winf[4];
-	vx.strength = c->vortex_strength, vx.radius = c->vortex_radius;
-	vx.gamma = c->gamma;
-	for (fv_idx_t i = 0; i < m->n_cells; i++) {
-		fv_real_t w[5], qi[5];
-		const double *src = winf;
-		double lr[5] = {0, 0, 0, 0, 0};
-		if (c->init == FV_INIT_VORTEX) {
-			fv_isentropic_vortex(m->cell_ctr[i], m->cell_ctr[n + (size_t)i], 0, &vx, lr);
-			lr[3] = winf[3];
-			src = lr;
-		} else if (c->init == FV_INIT_RIEMANN) {
-			double x = m->cell_ctr[(size_t)c->riemann_axis * n + (size_t)i];
-			const double *s = x < c->riemann_x0 ? c->riemann_left : c->riemann_right;
-			lr[0] = s[0];
-			lr[1 + c->riemann_axis] = s[1];
-			lr[4] = s[2];
-			src = lr;
-		}
-		for (int k = 0; k < 5; k++)
-			w[k] = (fv_real_t)src[k];
-		fv_prim_to_cons(w, (fv_real_t)c->gamma, qi);
-		for (int k = 0; k < 5; k++)
-			q[(size_t)k * n + (size_t)i] = qi[k];
-		/* Spalart-Allmaras: nu~ of the free stream everywhere */
-		if (c->model == FV_MODEL_SA)
-			q[5 * n + (size_t)i] = qi[0] * (fv_real_t)fv_app_nut_inf(c);
+	for (size_t i = 0; i < n; i++) {
+		double x[3] = {(double)m->cell_ctr[i], (double)m->cell_ctr[n + i], (double)m->cell_ctr[2 * n + i]};
+		fv_app_initial_cell(c, x, q + i, n);
 	}
 }
 
@@ -192,40 +162,37 @@ fv_err_t fv_app_wall_distances(const fv_case_t *c, const fv_mesh_t *m, const fv_
 	return FV_OK;
 }
 
-static fv_err_t write_restart(const char *dir, const fv_case_t *c, fv_solver_t *s, const fv_restart_layout_t *rl,
-			      fv_real_t *q, fv_idx_t n, int nb, int iter, double t, const double res0[5])
+static fv_err_t write_restart(const char *dir, const fv_case_t *c, fv_solver_t *s, const fv_part_t *p, fv_real_t *q,
+			      int iter, double t, const double res0[5])
 {
 	char path[FV_CASE_PATH_MAX + 32];
 	fv_restart_t r;
-	(void)c;
 	/* every rank assembles the state; rank 0 writes it */
 	FV_CALL(fv_solver_get_state(s, q));
-	if (fv_runtime_rank() != 0)
-		return FV_OK;
 	memset(&r, 0, sizeof r);
-	r.n_cells = n;
 	r.n_vars = fv_app_nvars(c);
-	r.n_blocks = nb;
+	r.n_blocks = p->n_blocks;
 	r.iteration = iter;
 	r.time = t;
 	memcpy(r.res0, res0, sizeof r.res0);
-	r.q = q;
 	snprintf(path, sizeof path, "%s/restart.bin", dir);
-	FV_CALL(fv_restart_write_layout(path, rl, &r));
-	return FV_OK;
+	return fv_app_part_restart_write(path, p, &r, q);
 }
 
-static json_t *summary_json(const fv_case_t *c, const fv_mesh_t *m, int nb, const fv_partition_stats_t *ps,
-			    const fv_order_stats_t *os, const run_ctx_t *r, int iters, double wall, int n_stages)
+static json_t *summary_json(const fv_case_t *c, const fv_part_t *p, const run_ctx_t *r, int iters, double wall,
+			    int n_stages)
 {
+	const fv_partition_stats_t *ps = &p->ps;
+	const fv_order_stats_t *os = &p->os;
+	int nb = p->n_blocks;
 	json_t *root = json_object(), *mesh = json_object(), *part = json_object(), *work = json_object();
 	int ncpu, ncuda;
-	double ns = iters > 0 ? 1e9 * wall / ((double)iters * n_stages * (double)m->n_cells) : 0;
+	double ns = iters > 0 ? 1e9 * wall / ((double)iters * n_stages * (double)p->n_cells) : 0;
 	json_object_set_new(root, "case", fv_case_json(c));
 	json_object_set_new(mesh, "file", json_string(c->mesh_file));
-	json_object_set_new(mesh, "cells", json_integer(m->n_cells));
-	json_object_set_new(mesh, "faces", json_integer(m->n_faces));
-	json_object_set_new(mesh, "nodes", json_integer(m->n_nodes));
+	json_object_set_new(mesh, "cells", json_integer(p->n_cells));
+	json_object_set_new(mesh, "faces", json_integer(p->n_faces));
+	json_object_set_new(mesh, "nodes", json_integer(p->n_nodes));
 	json_object_set_new(root, "mesh", mesh);
 	json_object_set_new(part, "blocks", json_integer(nb));
 	json_object_set_new(part, "edge_cut", json_integer(ps->edge_cut));
@@ -263,25 +230,16 @@ static json_t *summary_json(const fv_case_t *c, const fv_mesh_t *m, int nb, cons
 	return root;
 }
 
-/* A cell as the user knows it: its element in the mesh file and where it is. */
-static void cell_label(const fv_mesh_t *m, fv_idx_t i, char *buf, size_t n)
-{
-	char name[160];
-	size_t N = (size_t)m->n_cells;
-	snprintf(buf, n, "%s of %s at (%.6g, %.6g, %.6g)", fv_mesh_cell_name(m, i, name, sizeof name), m->source,
-		 (double)m->cell_ctr[i], (double)m->cell_ctr[N + (size_t)i], (double)m->cell_ctr[2 * N + (size_t)i]);
-}
-
 /* A run stopped on a non-finite residual at iteration bad: the cells that
- * hold non-physical values, the last good state into solution.vtu (the
- * restart file stays as it was), and what usually helps. */
-static fv_err_t diverged(const fv_case_t *c, const fv_mesh_t *m, fv_solver_t *s, fv_real_t *q, int bad,
+ * hold non-physical values, the last good state into the solution files
+ * (the restart file stays as it was), and what usually helps. */
+static fv_err_t diverged(const fv_case_t *c, const fv_part_t *p, fv_solver_t *s, fv_real_t *q, int bad,
 			 int restart_at)
 {
 	fv_sol_turb_t turb;
-	char what[1024], where[FV_CASE_PATH_MAX + 256] = "", saved[FV_CASE_PATH_MAX + 160], path[FV_CASE_PATH_MAX + 32];
-	size_t N = (size_t)m->n_cells;
-	fv_idx_t n_bad = 0, first = -1;
+	char what[1024], where[FV_CASE_PATH_MAX + 256] = "", saved[FV_CASE_PATH_MAX + 160];
+	char label[256];
+	long long n_bad = 0;
 	int good = -1;
 	char restart[FV_CASE_PATH_MAX + 96];
 	snprintf(what, sizeof what, "%s", fv_errmsg());
@@ -290,34 +248,15 @@ static fv_err_t diverged(const fv_case_t *c, const fv_mesh_t *m, fv_solver_t *s,
 			 restart_at >= bad - 1 ? " (but its state already leads to the divergence)" : "");
 	else
 		snprintf(restart, sizeof restart, "this run wrote no restart file (output.restart_every)");
-	if (fv_solver_get_state(s, q) == FV_OK) {
-		for (size_t i = 0; i < N; i++) {
-			fv_real_t qi[5], wi[5];
-			int ok = 1;
-			for (int k = 0; k < 5; k++) {
-				qi[k] = q[k * N + i];
-				ok = ok && isfinite(qi[k]);
-			}
-			fv_cons_to_prim(qi, (fv_real_t)c->gamma, wi);
-			ok = ok && wi[0] > 0 && wi[4] > 0;
-			if (!ok) {
-				n_bad++;
-				/* the first in the file's order */
-				if (first < 0 || fv_mesh_cell_orig(m, (fv_idx_t)i) < fv_mesh_cell_orig(m, first))
-					first = (fv_idx_t)i;
-			}
-		}
-		if (first >= 0) {
-			char label[FV_CASE_PATH_MAX + 96];
-			cell_label(m, first, label, sizeof label);
-			snprintf(where, sizeof where, "; when it stopped, %lld cells held a non-physical state, the first %s",
-				 (long long)n_bad, label);
-		}
-	}
-	snprintf(path, sizeof path, "%s/solution.vtu", c->out_dir);
+	if (fv_solver_get_state(s, q) == FV_OK &&
+	    fv_app_part_bad_cells(p, q, c->gamma, &n_bad, label, sizeof label) == FV_OK && n_bad > 0)
+		snprintf(where, sizeof where, "; when it stopped, %lld cells held a non-physical state, the first %s",
+			 n_bad, label);
 	if (fv_solver_get_good_state(s, bad, q, &good) == FV_OK &&
-	    (fv_runtime_rank() != 0 || fv_solution_write_vtu(path, m, q, (fv_real_t)c->gamma, NULL, sol_turb(c, &turb)) == FV_OK))
-		snprintf(saved, sizeof saved, "; %s holds the state of iteration %d, the last good one kept", path, good);
+	    fv_app_part_solution(c->out_dir, "solution", p, q, fv_app_nvars(c), c->gamma, 0, sol_turb(c, &turb)) ==
+		    FV_OK)
+		snprintf(saved, sizeof saved, "; %s/solution.%s holds the state of iteration %d, the last good one kept",
+			 c->out_dir, p->n_ranks > 1 || p->piece.cell_orig || p->piece.node_orig ? "pvtu" : "vtu", good);
 	else
 		snprintf(saved, sizeof saved, "; no good state was kept (output.snapshot_every)");
 	if (c->num.time_mode == FV_TIME_IMPLICIT)
@@ -337,7 +276,7 @@ static fv_err_t diverged(const fv_case_t *c, const fv_mesh_t *m, fv_solver_t *s,
 			what, where, saved, restart, c->num.cfl);
 }
 
-fv_err_t fv_app_load_mesh(const fv_case_t *c, fv_mesh_t *m)
+fv_err_t fv_app_read_mesh(const fv_case_t *c, fv_mesh_t *m)
 {
 	switch (c->mesh_format) {
 	case FV_MESH_FORMAT_SU2:
@@ -363,7 +302,12 @@ fv_err_t fv_app_load_mesh(const fv_case_t *c, fv_mesh_t *m)
 		fv_mesh_free(m);
 		*m = fine;
 	}
-	FV_CALL(fv_mesh_prepare(m));
+	return fv_mesh_prepare(m);
+}
+
+fv_err_t fv_app_load_mesh(const fv_case_t *c, fv_mesh_t *m)
+{
+	FV_CALL(fv_app_read_mesh(c, m));
 	return fv_case_check_markers(c, m);
 }
 
@@ -419,127 +363,48 @@ out:
 	return err;
 }
 
-/* A run on several ranks: its block map, the halo cells between ranks and
- * between blocks, and each rank's peak memory (for the summary). */
-typedef struct ranks_info {
-	long long cut, halo;
-	int grown;
-	double *rss_mib;        /* [ranks] */
-} ranks_info_t;
-
-/* Every rank checks that the others read the same mesh and cut the same
- * blocks, then maps the blocks to ranks (the same map everywhere). */
-static fv_err_t assign_ranks(const fv_mesh_t *m, const fv_partition_stats_t *ps, const fv_block_t *blocks, int nb,
-			     ranks_info_t *ri)
-{
-	int R = fv_runtime_nranks(), *rank_of = NULL;
-	fv_err_t err;
-	FV_CALL(fv_runtime_agree(m->n_cells, "the mesh's cell count"));
-	FV_CALL(fv_runtime_agree(m->n_faces, "the mesh's face count"));
-	FV_CALL(fv_runtime_agree(nb, "the block count"));
-	FV_CALL(fv_runtime_agree(ps->edge_cut, "the partition's edge cut"));
-	if (R == 1)
-		return FV_OK;
-	FV_CHECK(nb >= R, FV_ERR_ARG, "%d blocks for %d ranks: every rank needs a block of its own (partition.blocks >= %d)",
-		 nb, R, R);
-	FV_CALL(fv_calloc(&rank_of, (size_t)nb, sizeof *rank_of, "block ranks"));
-	err = fv_blocks_to_ranks(blocks, nb, R, rank_of, &ri->cut, &ri->grown);
-	if (err == FV_OK)
-		err = fv_runtime_set_block_ranks(rank_of, nb);
-	free(rank_of);
-	FV_CALL(err);
-	for (int b = 0; b < nb; b++)
-		ri->halo += blocks[b].send_off[blocks[b].n_nbr];
-	if (fv_runtime_rank() == 0)
-		fprintf(stderr,
-			"fvstar: %d ranks, %d to %d blocks each (%s): %lld of the %lld halo cells between blocks cross "
-			"ranks\n",
-			R, nb / R, (nb + R - 1) / R, ri->grown ? "grown through the block graph" : "contiguous block ids",
-			ri->cut, ri->halo);
-	return FV_OK;
-}
-
 /* Each rank's peak memory (resident set), gathered on every rank. */
-static fv_err_t gather_memory(ranks_info_t *ri)
+static fv_err_t gather_memory(double **rss_mib)
 {
 	struct rusage ru;
-	FV_CALL(fv_calloc(&ri->rss_mib, (size_t)fv_runtime_nranks(), sizeof *ri->rss_mib, "memory"));
+	FV_CALL(fv_calloc(rss_mib, (size_t)fv_runtime_nranks(), sizeof **rss_mib, "memory"));
 	if (getrusage(RUSAGE_SELF, &ru) == 0)
-		ri->rss_mib[fv_runtime_rank()] = (double)ru.ru_maxrss / 1024.0;
-	return fv_runtime_combine(ri->rss_mib, (size_t)fv_runtime_nranks() * sizeof *ri->rss_mib, "the peak memory");
+		(*rss_mib)[fv_runtime_rank()] = (double)ru.ru_maxrss / 1024.0;
+	return fv_runtime_combine(*rss_mib, (size_t)fv_runtime_nranks() * sizeof **rss_mib, "the peak memory");
 }
 
 /* summary.json's "ranks", and the memory on stderr. */
-static void ranks_summary(json_t *js, const ranks_info_t *ri)
+static void ranks_summary(json_t *js, const fv_part_t *p, const double *rss_mib, const char *mesh_from)
 {
 	json_t *rk = json_object(), *mem = json_array();
-	for (int i = 0; i < fv_runtime_nranks(); i++)
-		json_array_append_new(mem, fv_json_real(ri->rss_mib[i]));
-	json_object_set_new(rk, "count", json_integer(fv_runtime_nranks()));
-	json_object_set_new(rk, "block_map", json_string(ri->grown ? "grown" : "contiguous"));
-	json_object_set_new(rk, "halo_cells_between_ranks", json_integer(ri->cut));
-	json_object_set_new(rk, "halo_cells_between_blocks", json_integer(ri->halo));
+	for (int i = 0; i < p->n_ranks; i++)
+		json_array_append_new(mem, fv_json_real(rss_mib[i]));
+	json_object_set_new(rk, "count", json_integer(p->n_ranks));
+	json_object_set_new(rk, "block_map", json_string(p->grown ? "grown" : "contiguous"));
+	json_object_set_new(rk, "halo_cells_between_ranks", json_integer(p->cut));
+	json_object_set_new(rk, "halo_cells_between_blocks", json_integer(p->halo));
 	json_object_set_new(rk, "peak_memory_mib", mem);
+	json_object_set_new(rk, "mesh_from", json_string(mesh_from));
 	json_object_set_new(js, "ranks", rk);
 	fprintf(stderr, "fvstar: peak memory per rank (MiB):");
-	for (int i = 0; i < fv_runtime_nranks(); i++)
-		fprintf(stderr, " %.0f", ri->rss_mib[i]);
+	for (int i = 0; i < p->n_ranks; i++)
+		fprintf(stderr, " %.0f", rss_mib[i]);
 	fprintf(stderr, "\n");
 }
 
 /* wall.csv (rank 0) from every rank's wall faces: all markers of wall
  * kinds (slip and viscous); none when the mesh has none. */
-static fv_err_t write_wall(const fv_case_t *c, const fv_mesh_t *m, fv_solver_t *s, const fv_solver_opts_t *so,
+static fv_err_t write_wall(const fv_case_t *c, const fv_part_t *p, fv_solver_t *s, const fv_solver_opts_t *so,
 			   const fv_real_t *q, int *written)
 {
-	uint8_t *is_bface = NULL;
-	double *wall = NULL;
-	fv_err_t err = FV_OK;
-	int any = 0;
 	char path[FV_CASE_PATH_MAX + 32];
-	FV_CALL(fv_calloc(&is_bface, (size_t)m->n_bfaces + 1, 1, "wall faces"));
-	for (fv_idx_t g = 0; g < m->n_bfaces; g++)
-		any |= is_bface[g] = (uint8_t)fv_bc_is_wall(so->marker_bc[m->face_marker[g]]);
-	if (!any)
-		goto out;
-	FV_CALL_GOTO(err, out, fv_malloc(&wall, 5 * (size_t)m->n_bfaces + 1, sizeof *wall, "wall data"));
-	FV_CALL_GOTO(err, out, fv_solver_wall_data(s, m->n_bfaces, is_bface, wall));
-	if (fv_runtime_rank() == 0) {
-		double u2 = so->winf[1] * so->winf[1] + so->winf[2] * so->winf[2] + so->winf[3] * so->winf[3];
-		double un = sqrt(u2) > 0 ? sqrt(u2) : 1;
-		fv_wall_ref_t ref = {.gamma = c->gamma, .p_inf = so->winf[4], .q_inf = u2 > 0 ? 0.5 * so->winf[0] * u2 : 1,
-				     .e_inf = {so->winf[1] / un, so->winf[2] / un, so->winf[3] / un},
-				     .mu_inf = so->mu_inf, .suth = so->suth};
-		snprintf(path, sizeof path, "%s/wall.csv", c->out_dir);
-		err = fv_wall_write_csv(path, m, is_bface, wall, q, &ref);
-		*written = err == FV_OK;
-	}
-out:
-	free(is_bface);
-	free(wall);
-	return err;
-}
-
-/* One piece of the solution per rank (its blocks' cells) and the .pvtu
- * naming them, written by rank 0. */
-static fv_err_t write_pieces(const fv_case_t *c, const fv_mesh_t *m, const fv_real_t *q, const int32_t *part, int nb)
-{
-	fv_sol_turb_t turb;
-	char path[FV_CASE_PATH_MAX + 32];
-	uint8_t *keep = NULL;
-	fv_err_t err;
-	FV_CALL(fv_calloc(&keep, (size_t)m->n_cells + 1, 1, "piece cells"));
-	for (fv_idx_t i = 0; i < m->n_cells; i++)
-		keep[i] = fv_runtime_block_rank(part[i], nb) == fv_runtime_rank();
-	snprintf(path, sizeof path, "%s/solution_%d.vtu", c->out_dir, fv_runtime_rank());
-	err = fv_solution_write_piece(path, m, q, (fv_real_t)c->gamma, c->vtu_block_id ? part : NULL,
-				      sol_turb(c, &turb), keep, fv_runtime_rank());
-	free(keep);
-	FV_CALL(err);
-	snprintf(path, sizeof path, "%s/solution.pvtu", c->out_dir);
-	if (fv_runtime_rank() == 0)
-		FV_CALL(fv_solution_write_pvtu(path, "solution", fv_runtime_nranks(), c->vtu_block_id, sol_turb(c, &turb)));
-	return FV_OK;
+	double u2 = so->winf[1] * so->winf[1] + so->winf[2] * so->winf[2] + so->winf[3] * so->winf[3];
+	double un = sqrt(u2) > 0 ? sqrt(u2) : 1;
+	fv_wall_ref_t ref = {.gamma = c->gamma, .p_inf = so->winf[4], .q_inf = u2 > 0 ? 0.5 * so->winf[0] * u2 : 1,
+			     .e_inf = {so->winf[1] / un, so->winf[2] / un, so->winf[3] / un},
+			     .mu_inf = so->mu_inf, .suth = so->suth};
+	snprintf(path, sizeof path, "%s/wall.csv", c->out_dir);
+	return fv_app_part_wall_csv(path, p, s, q, so->marker_bc, &ref, written);
 }
 
 /* Which workers work and why, with the shares of the cells the
@@ -565,29 +430,67 @@ static void say_workers(const fv_balance_t *bal, const fv_idx_t *off, int nb, fv
 			100.0 * (double)lo / (double)n_cells, 100.0 * (double)hi / (double)n_cells);
 }
 
+/* Rank 0 cutting the mesh: its own part kept, the others' sent. */
+static fv_err_t hand_out(int rank, fv_part_t *p, void *arg)
+{
+	fv_part_t *mine = arg;
+	uint8_t *buf = NULL;
+	size_t n = 0;
+	fv_err_t err;
+	if (rank == 0) {
+		*mine = *p;
+		memset(p, 0, sizeof *p);
+		return FV_OK;
+	}
+	FV_CALL(fv_part_pack(p, &buf, &n));
+	err = fv_runtime_send_bytes(buf, n, rank, "its mesh part");
+	free(buf);
+	return err;
+}
+
+/* The rank's part: from a partition directory, each rank its own file;
+ * else rank 0 cuts the mesh it read (m, freed here) into bal's blocks and
+ * sends every other rank its part. */
+static fv_err_t get_part(const fv_case_t *c, fv_mesh_t *m, const fv_balance_t *bal, fv_part_t *p)
+{
+	if (fv_app_is_part_dir(c->mesh_file))
+		return fv_app_read_part(c->mesh_file, p);
+	if (fv_runtime_rank() == 0) {
+		fv_err_t err = fv_app_cut_parts(c, m, bal->n_blocks, bal->weights, bal->groups, fv_runtime_nranks(),
+						hand_out, p);
+		fv_mesh_free(m);
+		FV_CALL(err);
+		return FV_OK;
+	}
+	uint8_t *buf = NULL;
+	size_t n = 0;
+	char name[64];
+	fv_err_t err;
+	snprintf(name, sizeof name, "the mesh part rank 0 sent rank %d", fv_runtime_rank());
+	FV_CALL(fv_runtime_recv_bytes(&buf, &n, 0, "the mesh part"));
+	err = fv_part_unpack(buf, n, name, p);
+	free(buf);
+	return err;
+}
+
 fv_err_t fv_cmd_run(int argc, char **argv)
 {
 	fv_sol_turb_t turb;
 	fv_case_t c;
 	fv_mesh_t m;
+	fv_part_t part;
 	fv_runtime_opts_t ro;
-	fv_partition_stats_t ps;
-	fv_order_stats_t os;
 	fv_solver_opts_t so;
 	int wall_written = 0;
 	fv_solver_t *solver = NULL;
-	fv_block_t *blocks = NULL;
-	int32_t *part = NULL;
-	fv_idx_t *off = NULL;
 	fv_real_t *q = NULL;
-	double *wdist = NULL;
-	ranks_info_t ri = {0};
+	double *wdist = NULL, *rss_mib = NULL;
 	int8_t *bc = NULL;
 	uint8_t *is_force = NULL;
 	run_ctx_t r;
-	fv_restart_layout_t rl;
 	fv_balance_t bal = {0};
-	int nb = 0, runtime_up = 0, first = 1, done = 0, restart_at = -1;
+	int runtime_up = 0, first = 1, done = 0, restart_at = -1, from_dir;
+	long long n_cells = 0;
 	double t0 = 0, wall = 0;
 	fv_err_t err = FV_OK;
 	char path[FV_CASE_PATH_MAX + 32];
@@ -613,13 +516,27 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	}
 	FV_CALL(fv_runtime_trace_prepare(c.trace_dir, argc, argv));
 	fv_mesh_init(&m);
+	memset(&part, 0, sizeof part);
 	memset(&r, 0, sizeof r);
-	memset(&rl, 0, sizeof rl);
+	from_dir = fv_app_is_part_dir(c.mesh_file);
 
-	FV_CALL_GOTO(err, out, fv_app_load_mesh(&c, &m));
-	FV_CALL_GOTO(err, out, fv_app_solver_opts(&c, &m, &so, &bc, &is_force));
-	for (int k = 0; k < m.n_markers; k++)
-		r.forces |= is_force[k];
+	/* MPI before StarPU: rank 0 alone reads the mesh, cuts it and sends
+	 * each rank its part; a partition directory gives each rank its own */
+	FV_CALL_GOTO(err, out, fv_runtime_mpi_start());
+	FV_CALL_GOTO(err, out, fv_runtime_agree(from_dir, "mesh.file being a partition directory (1) or a mesh (0)"));
+	if (from_dir) {
+		FV_CALL_GOTO(err, out, fv_app_read_part(c.mesh_file, &part));
+		FV_CHECK_GOTO(err, out, c.mesh_refine == 0, FV_ERR_ARG,
+			      "%s: [mesh] refine = %d: a partition directory holds the mesh as cut (`fvstar mesh "
+			      "partition --refine`)",
+			      c.mesh_file, c.mesh_refine);
+		n_cells = part.n_cells;
+	} else if (fv_runtime_rank() == 0) {
+		FV_CALL_GOTO(err, out, fv_app_load_mesh(&c, &m));
+		n_cells = m.n_cells;
+	}
+	/* every rank sizes its blocks from the cell count */
+	FV_CALL_GOTO(err, out, fv_runtime_combine(&n_cells, sizeof n_cells, "the mesh's cell count"));
 
 	/* StarPU starts once the mesh is ready: its workers would poll while
 	 * the mesh is read (25 s of set-up with 15 CPU workers on an H100 node) */
@@ -632,40 +549,49 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	FV_CALL_GOTO(err, out, fv_runtime_init(&ro));
 	runtime_up = 1;
 
-	{
+	if (from_dir) {
+		snprintf(bal.why, sizeof bal.why, "%d blocks as cut by `fvstar mesh partition` (%.300s)", part.n_blocks,
+			 c.mesh_file);
+		bal.n_blocks = part.n_blocks;
+	} else {
 		fv_balance_opts_t bo = {.balance = c.balance, .gpu_speed = c.gpu_speed, .worker_speeds = c.worker_speeds,
 					.blocks = c.blocks};
-		FV_CALL_GOTO(err, out, fv_runtime_balance(&bo, m.n_cells, &bal));
+		FV_CALL_GOTO(err, out, fv_runtime_balance(&bo, (long)n_cells, &bal));
+		/* several ranks: rank 0 cuts the blocks of its own count */
+		FV_CALL_GOTO(err, out, fv_runtime_agree(bal.n_blocks, "the block count"));
+		FV_CALL_GOTO(err, out, get_part(&c, &m, &bal, &part));
 	}
-	nb = bal.n_blocks;
-	FV_CALL_GOTO(err, out, fv_malloc(&part, (size_t)m.n_cells, sizeof *part, "partition"));
-	FV_CALL_GOTO(err, out, fv_malloc(&off, (size_t)nb + 1, sizeof *off, "block offsets"));
-	FV_CALL_GOTO(err, out, fv_app_order_cells(&c, &m, nb, bal.weights, bal.groups, part, off, &ps, &os));
-	if (fv_runtime_rank() == 0)
-		say_workers(&bal, off, nb, m.n_cells);
-	/* restarts hold the mesh file's cell order: any block count reads them */
-	FV_CALL_GOTO(err, out, fv_restart_layout_init(&rl, &m));
-	FV_CALL_GOTO(err, out, fv_blocks_build(&m, off, nb, &blocks));
-	/* several ranks: each read the case and the mesh and cut the blocks
-	 * itself; they must agree */
-	FV_CALL_GOTO(err, out, assign_ranks(&m, &ps, blocks, nb, &ri));
-	if (fv_runtime_rank() == 0)
+	FV_CALL_GOTO(err, out, fv_runtime_set_block_ranks(part.rank_of, part.n_blocks));
+	FV_CALL_GOTO(err, out, fv_app_solver_opts(&c, &part.piece, &so, &bc, &is_force));
+	for (int k = 0; k < part.piece.n_markers; k++)
+		r.forces |= is_force[k];
+	if (fv_runtime_rank() == 0) {
+		say_workers(&bal, part.block_off, part.n_blocks, (fv_idx_t)part.n_cells);
+		if (part.n_ranks > 1)
+			fprintf(stderr,
+				"fvstar: %d ranks, %d to %d blocks each (%s), mesh parts %s: %lld of the %lld halo "
+				"cells between blocks cross ranks\n",
+				part.n_ranks, part.n_blocks / part.n_ranks, (part.n_blocks + part.n_ranks - 1) / part.n_ranks,
+				part.grown ? "grown through the block graph" : "contiguous block ids",
+				from_dir ? "read by each rank" : "sent by rank 0", part.cut, part.halo);
 		fprintf(stderr,
-			"fvstar: %s: %d cells, %d faces, %d blocks (edge cut %lld, imbalance %.3f), "
+			"fvstar: %s: %lld cells, %lld faces, %d blocks (edge cut %lld, imbalance %.3f), "
 			"index bandwidth %lld -> %lld\n",
-			c.mesh_file, (int)m.n_cells, (int)m.n_faces, nb, (long long)ps.edge_cut, ps.imbalance,
-			(long long)os.bandwidth_before, (long long)os.bandwidth_after);
+			c.mesh_file, (long long)part.n_cells, (long long)part.n_faces, part.n_blocks,
+			(long long)part.ps.edge_cut, part.ps.imbalance, (long long)part.os.bandwidth_before,
+			(long long)part.os.bandwidth_after);
+	}
 
 	if (so.sa) {
-		FV_CALL_GOTO(err, out, fv_app_wall_distances(&c, &m, &so, &wdist));
+		FV_CALL_GOTO(err, out, fv_app_part_wall_distances(&c, &part, &so, &wdist));
 		so.wall_dist = wdist;
 	}
-	FV_CALL_GOTO(err, out, fv_malloc(&q, (size_t)fv_app_nvars(&c) * (size_t)m.n_cells, sizeof *q, "state"));
+	FV_CALL_GOTO(err, out, fv_calloc(&q, (size_t)fv_app_nvars(&c) * (size_t)part.n_cells + 1, sizeof *q, "state"));
 	/* a restart without nu~ (an Euler or laminar run's) starts nu~ from the free stream */
-	fv_app_initial_state(&c, &m, q);
+	fv_app_part_initial_state(&c, &part, q);
 	if (c.restart_from[0]) {
 		fv_restart_t rs;
-		FV_CALL_GOTO(err, out, fv_restart_read_layout(c.restart_from, &rl, &rs, q, fv_app_nvars(&c)));
+		FV_CALL_GOTO(err, out, fv_app_part_restart_read(c.restart_from, &part, &rs, q, fv_app_nvars(&c)));
 		first = (int)rs.iteration + 1;
 		t0 = rs.time;
 		memcpy(r.res0, rs.res0, sizeof r.res0);
@@ -676,9 +602,14 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 			fprintf(stderr, "fvstar: continuing from %s at iteration %d\n", c.restart_from, first);
 	}
 
-	FV_CALL_GOTO(err, out, fv_solver_create(&solver, &m, blocks, nb, &so));
-	fv_blocks_free(blocks, nb);
-	blocks = NULL;
+	{
+		/* the solver sees the whole mesh's counts and this rank's blocks */
+		fv_mesh_t shape;
+		fv_mesh_init(&shape);
+		shape.n_cells = (fv_idx_t)part.n_cells;
+		shape.n_markers = part.piece.n_markers;
+		FV_CALL_GOTO(err, out, fv_solver_create(&solver, &shape, part.blocks, part.n_blocks, &so));
+	}
 	FV_CALL_GOTO(err, out, fv_solver_set_state(solver, q));
 
 	{
@@ -709,7 +640,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 				err = r.err;
 			if (err != FV_OK)
 				break;
-			FV_CALL_GOTO(err, out, write_restart(c.out_dir, &c, solver, &rl, q, m.n_cells, nb, done, r.t, r.res0));
+			FV_CALL_GOTO(err, out, write_restart(c.out_dir, &c, solver, &part, q, done, r.t, r.res0));
 			restart_at = done;
 			if (done < to)
 				break; /* converged or reached t_end */
@@ -717,39 +648,30 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		}
 		wall = fv_now() - start;
 		if (err == FV_ERR_NUMERIC)
-			err = diverged(&c, &m, solver, q, done, restart_at);
+			err = diverged(&c, &part, solver, q, done, restart_at);
 		if (err != FV_OK) {
 			fv_error_trace(err, __FILE__, __LINE__);
 			goto out;
 		}
 	}
 	FV_CALL_GOTO(err, out, fv_solver_get_state(solver, q));
-	/* part was in the cell order before renumbering: the renumbered cells
-	 * of block b are off[b] .. off[b+1] */
-	for (int b = 0; b < nb; b++)
-		for (fv_idx_t i = off[b]; i < off[b + 1]; i++)
-			part[i] = b;
-	FV_CALL_GOTO(err, out, write_wall(&c, &m, solver, &so, q, &wall_written));
-	if (c.vtu && fv_runtime_nranks() > 1)
-		FV_CALL_GOTO(err, out, write_pieces(&c, &m, q, part, nb));
-	if (fv_runtime_nranks() > 1)
-		FV_CALL_GOTO(err, out, gather_memory(&ri));
+	FV_CALL_GOTO(err, out, write_wall(&c, &part, solver, &so, q, &wall_written));
+	if (c.vtu)
+		FV_CALL_GOTO(err, out, fv_app_part_solution(c.out_dir, "solution", &part, q, fv_app_nvars(&c), c.gamma,
+							    c.vtu_block_id, sol_turb(&c, &turb)));
+	if (part.n_ranks > 1)
+		FV_CALL_GOTO(err, out, gather_memory(&rss_mib));
 	if (fv_runtime_rank() != 0)
 		goto out; /* rank 0 writes the outputs and the last words */
-	if (c.vtu && fv_runtime_nranks() == 1) {
-		snprintf(path, sizeof path, "%s/solution.vtu", c.out_dir);
-		FV_CALL_GOTO(err, out, fv_solution_write_vtu(path, &m, q, (fv_real_t)c.gamma, c.vtu_block_id ? part : NULL,
-								     sol_turb(&c, &turb)));
-	}
 	{
-		json_t *js = summary_json(&c, &m, nb, &ps, &os, &r, r.last_iter - first + 1, wall, so.num.rk);
-		if (ri.rss_mib)
-			ranks_summary(js, &ri);
+		json_t *js = summary_json(&c, &part, &r, r.last_iter - first + 1, wall, so.num.rk);
+		if (rss_mib)
+			ranks_summary(js, &part, rss_mib, from_dir ? "partition directory" : "rank 0");
 		json_t *cells = json_array();
 		char busy[4096];
 		double mean = fv_runtime_busy(busy, sizeof busy);
-		for (int b = 0; b < nb; b++)
-			json_array_append_new(cells, json_integer(off[b + 1] - off[b]));
+		for (int b = 0; b < part.n_blocks; b++)
+			json_array_append_new(cells, json_integer(part.block_off[b + 1] - part.block_off[b]));
 		json_object_set_new(json_object_get(js, "partition"), "block_cells", cells);
 		json_object_set_new(json_object_get(js, "partition"), "balance",
 				    json_string(bal.weights ? "speed" : "equal"));
@@ -769,7 +691,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 			r.coef[0], r.coef[4], c.ref_area, c.ref_length);
 	fprintf(stderr, "fvstar: %d iterations in %.2f s; results in %s (history.csv, summary.json%s, restart.bin%s)\n",
 		r.last_iter - first + 1, wall, c.out_dir,
-		!c.vtu ? "" : fv_runtime_nranks() > 1 ? ", solution.pvtu with one piece per rank" : ", solution.vtu",
+		!c.vtu ? "" : part.n_ranks > 1 ? ", solution.pvtu with one piece per rank" : ", solution.vtu",
 		wall_written ? ", wall.csv" : "");
 out:
 	/* a rank that failed stops them all: the others may be waiting for it
@@ -779,20 +701,18 @@ out:
 	if (r.hist.f)
 		fv_history_close(&r.hist);
 	fv_solver_destroy(solver);
-	if (blocks)
-		fv_blocks_free(blocks, nb);
 	fv_runtime_balance_free(&bal);
 	if (runtime_up)
 		fv_runtime_shutdown();
+	else
+		fv_runtime_mpi_stop();
 	if (err == FV_OK && c.trace_dir[0] && fv_runtime_rank() == 0)
 		err = fv_runtime_trace_convert(c.trace_dir, stderr);
 	fv_mesh_free(&m);
-	fv_restart_layout_free(&rl);
-	free(part);
-	free(off);
+	fv_part_free(&part);
 	free(q);
 	free(wdist);
-	free(ri.rss_mib);
+	free(rss_mib);
 	free(bc);
 	free(is_force);
 	return err;

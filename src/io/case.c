@@ -107,8 +107,9 @@ static const char *const models[] = {"euler", "laminar", "sa", NULL};
 /* The order here is the order of fv_case_print and of the docs. */
 static const key_desc_t keys[] = {
 	TEXT_KEY("mesh", "file", T_PATH, mesh_file, NULL, "(required)",
-		 "Mesh file (.su2, 2D or 3D; .msh; .cgns). Relative to the case file's directory; given on the command "
-		 "line, relative to the working directory."),
+		 "Mesh file (.su2, 2D or 3D; .msh; .cgns), or a partition directory of `fvstar mesh partition` (each "
+		 "rank of an mpirun reads its own part; the partition keys are the cut's). Relative to the case "
+		 "file's directory; given on the command line, relative to the working directory."),
 	INT_KEY("mesh", "refine", mesh_refine, 0, 10, "0", NULL,
 		"Uniform refinement levels applied after reading (each multiplies the cells by 8)."),
 	ENUM_KEY("mesh", "format", mesh_format, mesh_formats, NULL, "auto",

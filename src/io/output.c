@@ -371,9 +371,9 @@ fv_err_t fv_solution_write_vtu(const char *path, const fv_mesh_t *m, const fv_re
 	return err;
 }
 
-/* A piece: the cells pc.cell[0 .. nc) (mesh cells, file order) and the
- * points they use, pc.node[0 .. np) (mesh nodes, file order), node_map
- * taking a mesh node to its position in the piece. */
+/* A piece: every cell of the piece mesh m (the rank's cells, in the
+ * file's order) and every node, cell_id each cell's position in the whole
+ * mesh's file. */
 typedef struct sol_piece {
 	size_t nc, np, nconn;
 	fv_idx_t *cell, *node, *node_map, *cell_id;
@@ -387,7 +387,7 @@ static void piece_free(sol_piece_t *pc)
 	free(pc->cell_id);
 }
 
-static fv_err_t piece_make(sol_piece_t *pc, const fv_mesh_t *m, const fv_vtu_order_t *ord, const uint8_t *keep)
+static fv_err_t piece_make(sol_piece_t *pc, const fv_mesh_t *m)
 {
 	size_t N = (size_t)m->n_cells, NN = (size_t)m->n_nodes;
 	memset(pc, 0, sizeof *pc);
@@ -395,25 +395,15 @@ static fv_err_t piece_make(sol_piece_t *pc, const fv_mesh_t *m, const fv_vtu_ord
 	FV_CALL(fv_malloc(&pc->cell_id, N + 1, sizeof(fv_idx_t), "piece cells"));
 	FV_CALL(fv_malloc(&pc->node, NN + 1, sizeof(fv_idx_t), "piece points"));
 	FV_CALL(fv_malloc(&pc->node_map, NN + 1, sizeof(fv_idx_t), "piece points"));
-	for (size_t i = 0; i < NN; i++)
-		pc->node_map[i] = -1;
-	for (size_t pos = 0; pos < N; pos++) {
-		fv_idx_t c = ord->cell ? ord->cell[pos] : (fv_idx_t)pos;
-		if (!keep[c])
-			continue;
-		pc->cell_id[pc->nc] = (fv_idx_t)pos;
-		pc->cell[pc->nc++] = c;
-		pc->nconn += (size_t)(m->cell_node_off[c + 1] - m->cell_node_off[c]);
-		for (fv_idx_t a = m->cell_node_off[c]; a < m->cell_node_off[c + 1]; a++)
-			pc->node_map[m->cell_node[a]] = -2; /* used */
+	for (size_t c = 0; c < N; c++) {
+		pc->cell[c] = (fv_idx_t)c;
+		pc->cell_id[c] = fv_mesh_cell_orig(m, (fv_idx_t)c);
 	}
-	for (size_t pos = 0; pos < NN; pos++) {
-		fv_idx_t n = ord->node ? ord->node[pos] : (fv_idx_t)pos;
-		if (pc->node_map[n] == -2) {
-			pc->node_map[n] = (fv_idx_t)pc->np;
-			pc->node[pc->np++] = n;
-		}
-	}
+	for (size_t v = 0; v < NN; v++)
+		pc->node[v] = pc->node_map[v] = (fv_idx_t)v;
+	pc->nc = N;
+	pc->np = NN;
+	pc->nconn = N ? (size_t)m->cell_node_off[N] : 0;
 	return FV_OK;
 }
 
@@ -450,17 +440,15 @@ static void write_piece(fv_vtu_out_t *o, const fv_mesh_t *m, const sol_piece_t *
 }
 
 fv_err_t fv_solution_write_piece(const char *path, const fv_mesh_t *m, const fv_real_t *q, fv_real_t gamma,
-				 const int32_t *block_of_cell, const fv_sol_turb_t *turb, const uint8_t *keep, int rank)
+				 const int32_t *block_of_cell, const fv_sol_turb_t *turb, int rank)
 {
 	fv_vtu_out_t o;
-	fv_vtu_order_t ord;
 	sol_piece_t pc;
 	fv_err_t err;
 	FV_CHECK(q, FV_ERR_ARG, "%s: no solution to write", path);
 	FV_CHECK(gamma > 1, FV_ERR_ARG, "%s: gamma = %g is not > 1", path, (double)gamma);
 	FV_CALL(fv_writer_check_mesh(m, path));
-	FV_CALL(fv_vtu_order_file(&ord, m));
-	err = piece_make(&pc, m, &ord, keep);
+	err = piece_make(&pc, m);
 	if (err == FV_OK) {
 		err = fv_vtu_open(&o, path);
 		if (err == FV_OK)
@@ -469,7 +457,6 @@ fv_err_t fv_solution_write_piece(const char *path, const fv_mesh_t *m, const fv_
 			err = FV_ERR_IO;
 	}
 	piece_free(&pc);
-	fv_vtu_order_free(&ord);
 	return err;
 }
 
@@ -531,20 +518,19 @@ fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_
 	return text_commit(f, tmp, path);
 }
 
-fv_err_t fv_wall_write_csv(const char *path, const fv_mesh_t *m, const uint8_t *is_bface, const double *wall,
-			   const fv_real_t *q, const fv_wall_ref_t *ref)
+fv_err_t fv_wall_write_csv(const char *path, const fv_wall_faces_t *w, const uint8_t *is_bface,
+			   const double *wall, const fv_wall_ref_t *ref)
 {
 	char *tmp = NULL;
 	FILE *f = NULL;
-	size_t nf = (size_t)m->n_faces;
+	size_t nf = (size_t)w->n;
 	FV_CALL(text_open(path, &tmp, &f));
 	fprintf(f, "marker,x,y,z,cp,cfx,cfy,cfz,cf,yplus\n");
-	for (fv_idx_t g = 0; g < m->n_bfaces; g++) {
+	for (size_t g = 0; g < nf; g++) {
 		if (!is_bface[g])
 			continue;
-		const double *v = wall + 5 * (size_t)g;
-		size_t c = (size_t)m->face_cell[2 * (size_t)g];
-		double rho = (double)q[c], tau = sqrt(v[1] * v[1] + v[2] * v[2] + v[3] * v[3]), cf = 0, yplus = 0;
+		const double *v = wall + 5 * g;
+		double rho = w->rho[g], tau = sqrt(v[1] * v[1] + v[2] * v[2] + v[3] * v[3]), cf = 0, yplus = 0;
 		for (int d = 0; d < 3; d++)
 			cf += v[1 + d] * ref->e_inf[d];
 		if (ref->mu_inf > 0) {
@@ -554,10 +540,9 @@ fv_err_t fv_wall_write_csv(const char *path, const fv_mesh_t *m, const uint8_t *
 				mu *= T * sqrt(T) * (1 + ref->suth) / (T + ref->suth);
 			yplus = sqrt(tau * rho) * v[4] / mu;
 		}
-		fprintf(f, "%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g\n", m->markers[m->face_marker[g]].name,
-			(double)m->face_ctr[g], (double)m->face_ctr[nf + g], (double)m->face_ctr[2 * nf + g],
-			(v[0] - ref->p_inf) / ref->q_inf, v[1] / ref->q_inf, v[2] / ref->q_inf, v[3] / ref->q_inf,
-			cf / ref->q_inf, yplus);
+		fprintf(f, "%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g\n", w->markers[w->marker[g]].name,
+			w->ctr[g], w->ctr[nf + g], w->ctr[2 * nf + g], (v[0] - ref->p_inf) / ref->q_inf,
+			v[1] / ref->q_inf, v[2] / ref->q_inf, v[3] / ref->q_inf, cf / ref->q_inf, yplus);
 	}
 	return text_commit(f, tmp, path);
 }

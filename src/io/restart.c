@@ -17,21 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/hash.h"
+
 #define HEADER_BYTES 104
 #define CHUNK ((size_t)1 << 20)
-#define FNV_OFFSET 14695981039346656037ULL
-#define FNV_PRIME 1099511628211ULL
-
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	for (size_t i = 0; i < n; i++) {
-		h ^= b[i];
-		h *= FNV_PRIME;
-	}
-	return h;
-}
-
 static int host_little(void)
 {
 	const uint16_t one = 1;
@@ -108,7 +97,7 @@ typedef struct sink {
 static void sink_put(sink_t *s, const void *p, size_t n)
 {
 	const uint8_t *b = p;
-	s->hash = fnv1a(s->hash, p, n);
+	s->hash = fv_fnv1a(s->hash, p, n);
 	while (n > 0 && !s->err) {
 		ssize_t w = write(s->fd, b, n);
 		if (w < 0 && errno == EINTR)
@@ -127,7 +116,7 @@ static void sink_put(sink_t *s, const void *p, size_t n)
 static int write_contents(int fd, const fv_restart_t *r, uint8_t *buf, fv_real_t *gather)
 {
 	uint8_t header[HEADER_BYTES], tail[8];
-	sink_t s = {fd, FNV_OFFSET, 0};
+	sink_t s = {fd, FV_FNV_OFFSET, 0};
 	size_t n = (size_t)r->n_cells, per = CHUNK / sizeof(fv_real_t);
 	encode_header(r, header);
 	sink_put(&s, header, sizeof header);
@@ -322,7 +311,7 @@ fv_err_t fv_restart_parse(const void *data, size_t len, const char *name, fv_res
 	FV_CHECK(len == expected_size, FV_ERR_FORMAT, "%s: %zu bytes, a restart of %llu cells has %zu (trailing data)",
 		 name, len, (unsigned long long)n_cells, expected_size);
 	state = p + HEADER_BYTES;
-	hash = fnv1a(FNV_OFFSET, p, HEADER_BYTES + count * sizeof(fv_real_t));
+	hash = fv_fnv1a(FV_FNV_OFFSET, p, HEADER_BYTES + count * sizeof(fv_real_t));
 	stored = get_le(state + count * sizeof(fv_real_t), 8);
 	FV_CHECK(stored == hash, FV_ERR_FORMAT,
 		 "%s: checksum mismatch (stored %016llx, computed %016llx): the file is corrupted", name,

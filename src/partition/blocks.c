@@ -50,14 +50,12 @@ static void radix_sort(fv_idx_t *a, fv_idx_t *tmp, fv_idx_t n)
 		memcpy(a, src, (size_t)n * sizeof *a);
 }
 
-/* Block of global cell c: the last b with block_off[b] <= c, which also
- * steps over empty blocks. */
-static int block_of(const build_t *w, fv_idx_t c)
+int fv_block_of_cell(const fv_idx_t *block_off, int n_blocks, fv_idx_t c)
 {
-	int lo = 0, hi = w->n_blocks; /* block_off[lo] <= c < block_off[hi] */
+	int lo = 0, hi = n_blocks; /* block_off[lo] <= c < block_off[hi] */
 	while (hi - lo > 1) {
 		int mid = lo + (hi - lo) / 2;
-		if (w->block_off[mid] <= c)
+		if (block_off[mid] <= c)
 			lo = mid;
 		else
 			hi = mid;
@@ -147,7 +145,7 @@ static fv_err_t block_cells(build_t *w, fv_block_t *b)
 	b->n_nbr = 0;
 	for (fv_idx_t i = 0, end = 0; i < ng; i++)
 		if (w->scratch[i] >= end) {
-			int src = block_of(w, w->scratch[i]);
+			int src = fv_block_of_cell(w->block_off, w->n_blocks, w->scratch[i]);
 			b->nbr[b->n_nbr] = src;
 			b->recv_off[b->n_nbr++] = i;
 			end = w->block_off[src + 1];

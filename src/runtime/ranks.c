@@ -46,7 +46,7 @@ static int wait_politely(MPI_Request *req)
 }
 #endif
 
-static int mpi_up, n_ranks = 1, my_rank;
+static int mpi_up, starpu_mpi_up, n_ranks = 1, my_rank;
 static int *block_map, block_map_n; /* fv_runtime_set_block_ranks */
 
 /* Started by an MPI launcher (Open MPI, or a PMI/PMIx one)? */
@@ -91,8 +91,10 @@ int fv_runtime_nranks(void)
 	return v && atoi(v) > 1 ? atoi(v) : n_ranks;
 }
 
-fv_err_t fv_ranks_start(struct starpu_conf *conf)
+fv_err_t fv_runtime_mpi_start(void)
 {
+	if (mpi_up || !fv_ranks_wanted())
+		return FV_OK;
 #ifdef FV_HAVE_MPI
 	int provided = 0, inited = 0, ret;
 	MPI_Initialized(&inited);
@@ -114,22 +116,10 @@ fv_err_t fv_ranks_start(struct starpu_conf *conf)
 	MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &n_ranks);
 	MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-	ret = starpu_mpi_init_conf(NULL, NULL, 0, MPI_COMM_WORLD, conf);
-	if (ret != 0) {
-		n_ranks = 1;
-		my_rank = 0;
-		return FV_ERROR(FV_ERR_RUNTIME, "starpu_mpi_init_conf failed (%d)", ret);
-	}
-	/* No cache of received data: a rank submits only the tasks that touch
-	 * its own data (tasks.c), so it does not see every write of a buffer
-	 * it holds a copy of, and a cached copy could be stale. Halo buffers
-	 * are read once per write anyway. */
-	starpu_mpi_cache_set(0);
 	mpi_up = 1;
 	return FV_OK;
 #else
 	/* several copies of one run would write the same files */
-	(void)conf;
 	const char *size = getenv("OMPI_COMM_WORLD_SIZE");
 	FV_CHECK(getenv("FVSTAR_MPI") || !size || atoi(size) <= 1, FV_ERR_RUNTIME,
 		 "started by mpirun on %s ranks, but this fvstar was built without StarPU-MPI (configure found no "
@@ -140,17 +130,11 @@ fv_err_t fv_ranks_start(struct starpu_conf *conf)
 #endif
 }
 
-int fv_ranks_up(void)
-{
-	return mpi_up;
-}
-
-void fv_ranks_stop(void)
+void fv_runtime_mpi_stop(void)
 {
 #ifdef FV_HAVE_MPI
-	if (!mpi_up)
+	if (!mpi_up || starpu_mpi_up)
 		return;
-	starpu_mpi_shutdown();
 	/* every rank's FxT file is complete before rank 0 merges them */
 	MPI_Barrier(comm);
 	MPI_Comm_free(&comm);
@@ -158,6 +142,112 @@ void fv_ranks_stop(void)
 	mpi_up = 0;
 	free(block_map);
 	block_map = NULL;
+#endif
+}
+
+fv_err_t fv_ranks_start(struct starpu_conf *conf)
+{
+	FV_CALL(fv_runtime_mpi_start());
+#ifdef FV_HAVE_MPI
+	if (!mpi_up)
+		return FV_OK;
+	int ret = starpu_mpi_init_conf(NULL, NULL, 0, MPI_COMM_WORLD, conf);
+	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "rank %d: starpu_mpi_init_conf failed (%d)", my_rank, ret);
+	/* No cache of received data: a rank submits only the tasks that touch
+	 * its own data (tasks.c), so it does not see every write of a buffer
+	 * it holds a copy of, and a cached copy could be stale. Halo buffers
+	 * are read once per write anyway. */
+	starpu_mpi_cache_set(0);
+	starpu_mpi_up = 1;
+#else
+	(void)conf;
+#endif
+	return FV_OK;
+}
+
+int fv_ranks_up(void)
+{
+	return starpu_mpi_up;
+}
+
+void fv_ranks_stop(void)
+{
+#ifdef FV_HAVE_MPI
+	if (!starpu_mpi_up)
+		return;
+	starpu_mpi_shutdown();
+	starpu_mpi_up = 0;
+	fv_runtime_mpi_stop();
+#endif
+}
+
+/* Messages of rank 0's mesh parts: a size, then chunks of at most 1 GiB. */
+#define PART_TAG 7701
+#define MSG_CHUNK ((size_t)1 << 30)
+
+fv_err_t fv_runtime_send_bytes(const void *buf, size_t bytes, int to, const char *what)
+{
+#ifdef FV_HAVE_MPI
+	uint64_t n = bytes;
+	FV_CHECK(mpi_up && to >= 0 && to < n_ranks, FV_ERR_ARG, "sending %s to rank %d of %d", what, to, n_ranks);
+	{
+		MPI_Request req;
+		int ret = MPI_Isend(&n, 8, MPI_BYTE, to, PART_TAG, comm, &req);
+		if (ret == MPI_SUCCESS)
+			ret = wait_politely(&req);
+		FV_CHECK(ret == MPI_SUCCESS, FV_ERR_RUNTIME, "rank %d: sending %s to rank %d failed (%d)", my_rank,
+			 what, to, ret);
+	}
+	for (size_t off = 0; off < bytes; off += MSG_CHUNK) {
+		size_t k = bytes - off < MSG_CHUNK ? bytes - off : MSG_CHUNK;
+		MPI_Request req;
+		int ret = MPI_Isend((const char *)buf + off, (int)k, MPI_BYTE, to, PART_TAG, comm, &req);
+		if (ret == MPI_SUCCESS)
+			ret = wait_politely(&req);
+		FV_CHECK(ret == MPI_SUCCESS, FV_ERR_RUNTIME, "rank %d: sending %s to rank %d failed (%d)", my_rank,
+			 what, to, ret);
+	}
+	return FV_OK;
+#else
+	(void)buf;
+	(void)bytes;
+	return FV_ERROR(FV_ERR_RUNTIME, "sending %s to rank %d: this fvstar has no MPI", what, to);
+#endif
+}
+
+fv_err_t fv_runtime_recv_bytes(uint8_t **buf, size_t *bytes, int from, const char *what)
+{
+#ifdef FV_HAVE_MPI
+	uint64_t n = 0;
+	MPI_Request req;
+	int ret;
+	*buf = NULL;
+	*bytes = 0;
+	FV_CHECK(mpi_up && from >= 0 && from < n_ranks, FV_ERR_ARG, "receiving %s from rank %d of %d", what, from,
+		 n_ranks);
+	ret = MPI_Irecv(&n, 8, MPI_BYTE, from, PART_TAG, comm, &req);
+	if (ret == MPI_SUCCESS)
+		ret = wait_politely(&req);
+	FV_CHECK(ret == MPI_SUCCESS, FV_ERR_RUNTIME, "rank %d: receiving %s from rank %d failed (%d)", my_rank, what,
+		 from, ret);
+	FV_CALL(fv_malloc(buf, (size_t)n + 1, 1, what));
+	for (size_t off = 0; off < n; off += MSG_CHUNK) {
+		size_t k = n - off < MSG_CHUNK ? n - off : MSG_CHUNK;
+		ret = MPI_Irecv(*buf + off, (int)k, MPI_BYTE, from, PART_TAG, comm, &req);
+		if (ret == MPI_SUCCESS)
+			ret = wait_politely(&req);
+		if (ret != MPI_SUCCESS) {
+			FV_FREE(*buf);
+			return FV_ERROR(FV_ERR_RUNTIME, "rank %d: receiving %s from rank %d failed (%d)", my_rank, what,
+					from, ret);
+		}
+	}
+	*bytes = (size_t)n;
+	return FV_OK;
+#else
+	(void)buf;
+	(void)bytes;
+	return FV_ERROR(FV_ERR_RUNTIME, "receiving %s from rank %d: this fvstar has no MPI", what, from);
 #endif
 }
 

@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: MIT */
+/* A run from mesh parts (fvstar/partition.h's fv_part_t): the rank's part
+ * cut from the mesh (rank 0 cuts them all and sends them) or read from a
+ * partition directory (`fvstar mesh partition`), and everything a run does
+ * with its mesh done from the part alone: the initial state, the wall
+ * distance, restart files, wall.csv, the solution files and the cells that
+ * went non-physical. The whole mesh is on no rank once the parts are cut;
+ * arrays over all cells that remain (the state assembled for the restart
+ * file) are state-sized, 40 or 48 bytes a cell. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "app/app.h"
+#include "fvstar/output.h"
+#include "fvstar/runtime.h"
+#include "physics/bc.h"
+#include "physics/exact.h"
+#include "physics/gas.h"
+#include "util/timer.h"
+
+int fv_app_is_part_dir(const char *path)
+{
+	struct stat st;
+	char p[FV_CASE_PATH_MAX + 32];
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	fv_part_path(path, 0, p, sizeof p);
+	return stat(p, &st) == 0;
+}
+
+fv_err_t fv_app_read_part(const char *dir, fv_part_t *p)
+{
+	char path[FV_CASE_PATH_MAX + 32];
+	int me = fv_runtime_rank(), R = fv_runtime_nranks();
+	fv_part_path(dir, me, path, sizeof path);
+	FV_CALL(fv_part_read(path, p));
+	if (p->n_ranks != R || p->rank != me) {
+		fv_err_t err = FV_ERROR(FV_ERR_ARG,
+					"%s: partitioned for %d rank%s (this file is rank %d's), but this run has %d: "
+					"`fvstar mesh partition MESH --ranks %d -o DIR` cuts it for %d",
+					path, p->n_ranks, p->n_ranks == 1 ? "" : "s", p->rank, R, R, R);
+		fv_part_free(p);
+		return err;
+	}
+	return FV_OK;
+}
+
+fv_err_t fv_app_cut_parts(const fv_case_t *c, fv_mesh_t *m, int nb, const double *weights, const int *groups,
+			  int n_ranks, fv_err_t (*each)(int rank, fv_part_t *p, void *arg), void *arg)
+{
+	fv_partition_stats_t ps;
+	fv_order_stats_t os;
+	int32_t *part = NULL;
+	fv_idx_t *off = NULL;
+	fv_block_t *blocks = NULL;
+	int *rank_of = NULL, grown = 0;
+	long long cut = 0;
+	fv_err_t err = FV_OK;
+	FV_CHECK(nb >= n_ranks, FV_ERR_ARG,
+		 "%d blocks for %d ranks: every rank needs a block of its own (partition.blocks >= %d)", nb, n_ranks,
+		 n_ranks);
+	FV_CALL_GOTO(err, out, fv_malloc(&part, (size_t)m->n_cells + 1, sizeof *part, "partition"));
+	FV_CALL_GOTO(err, out, fv_malloc(&off, (size_t)nb + 1, sizeof *off, "block offsets"));
+	FV_CALL_GOTO(err, out, fv_calloc(&rank_of, (size_t)nb, sizeof *rank_of, "block ranks"));
+	FV_CALL_GOTO(err, out, fv_app_order_cells(c, m, nb, weights, groups, part, off, &ps, &os));
+	FV_CALL_GOTO(err, out, fv_blocks_build(m, off, nb, &blocks));
+	if (n_ranks > 1)
+		FV_CALL_GOTO(err, out, fv_blocks_to_ranks(blocks, nb, n_ranks, rank_of, &cut, &grown));
+	/* the last rank first: rank 0's part is the last one built, when the
+	 * others' memory is given back */
+	for (int r = n_ranks - 1; r >= 0; r--) {
+		fv_part_t p;
+		FV_CALL_GOTO(err, out, fv_part_build(m, blocks, off, nb, rank_of, n_ranks, r, &ps, &os, &p));
+		p.grown = grown;
+		err = each(r, &p, arg);
+		fv_part_free(&p);
+		if (err != FV_OK)
+			goto out;
+	}
+out:
+	fv_blocks_free(blocks, nb);
+	free(part);
+	free(off);
+	free(rank_of);
+	return err;
+}
+
+/* ---------------------------------------------------------------- state */
+
+void fv_app_initial_cell(const fv_case_t *c, const double ctr[3], fv_real_t *q, size_t stride)
+{
+	double winf[5], lr[5] = {0, 0, 0, 0, 0};
+	const double *src = winf;
+	fv_real_t w[5], qi[5];
+	fv_case_freestream(c, winf);
+	if (c->init == FV_INIT_VORTEX) {
+		/* the vortex rides on the free stream (rho 1, p 1/gamma) */
+		fv_vortex_t vx = {.x0 = c->vortex_x0, .y0 = c->vortex_y0, .u_inf = winf[1], .v_inf = winf[2],
+				  .rho_inf = winf[0], .p_inf = winf[4], .strength = c->vortex_strength,
+				  .radius = c->vortex_radius, .gamma = c->gamma};
+		fv_isentropic_vortex(ctr[0], ctr[1], 0, &vx, lr);
+		lr[3] = winf[3];
+		src = lr;
+	} else if (c->init == FV_INIT_RIEMANN) {
+		const double *s = ctr[c->riemann_axis] < c->riemann_x0 ? c->riemann_left : c->riemann_right;
+		lr[0] = s[0];
+		lr[1 + c->riemann_axis] = s[1];
+		lr[4] = s[2];
+		src = lr;
+	}
+	for (int k = 0; k < 5; k++)
+		w[k] = (fv_real_t)src[k];
+	fv_prim_to_cons(w, (fv_real_t)c->gamma, qi);
+	for (int k = 0; k < 5; k++)
+		q[(size_t)k * stride] = qi[k];
+	/* Spalart-Allmaras: nu~ of the free stream everywhere */
+	if (c->model == FV_MODEL_SA)
+		q[5 * stride] = qi[0] * (fv_real_t)fv_app_nut_inf(c);
+}
+
+void fv_app_part_initial_state(const fv_case_t *c, const fv_part_t *p, fv_real_t *q)
+{
+	size_t N = (size_t)p->n_cells;
+	for (int b = 0; b < p->n_blocks; b++) {
+		const fv_block_t *bk = &p->blocks[b];
+		size_t n = (size_t)bk->n_cells;
+		if (p->rank_of[b] != p->rank)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			double x[3] = {(double)bk->cell_ctr[i], (double)bk->cell_ctr[n + i], (double)bk->cell_ctr[2 * n + i]};
+			fv_app_initial_cell(c, x, q + bk->cell_global[i], N);
+		}
+	}
+}
+
+fv_err_t fv_app_part_restart_read(const char *path, const fv_part_t *p, fv_restart_t *rs, fv_real_t *q, int nvars)
+{
+	size_t N = (size_t)p->n_cells;
+	FV_CALL(fv_restart_read(path, rs, &p->mesh_id, p->piece.source));
+	/* rows the file has and the run uses: nu~ is dropped by a run without
+	 * Spalart-Allmaras, and left as the caller set it when the file has none */
+	for (int b = 0; b < p->n_blocks; b++) {
+		const fv_block_t *bk = &p->blocks[b];
+		if (p->rank_of[b] != p->rank)
+			continue;
+		for (int v = 0; v < rs->n_vars && v < nvars; v++)
+			for (fv_idx_t i = 0; i < bk->n_cells; i++)
+				q[(size_t)v * N + (size_t)bk->cell_global[i]] = rs->q[(size_t)v * N + (size_t)p->cell_file[b][i]];
+	}
+	return FV_OK;
+}
+
+fv_err_t fv_app_part_restart_write(const char *path, const fv_part_t *p, fv_restart_t *r, const fv_real_t *q)
+{
+	size_t N = (size_t)p->n_cells, nv = (size_t)r->n_vars;
+	fv_real_t *qf = NULL;
+	fv_err_t err = FV_OK;
+	/* the mesh file's order: each rank its owned cells, assembled */
+	FV_CALL(fv_calloc(&qf, nv * N + 1, sizeof *qf, "restart state"));
+	for (int b = 0; b < p->n_blocks; b++) {
+		const fv_block_t *bk = &p->blocks[b];
+		if (p->rank_of[b] != p->rank)
+			continue;
+		for (size_t v = 0; v < nv; v++)
+			for (fv_idx_t i = 0; i < bk->n_owned; i++)
+				qf[v * N + (size_t)p->cell_file[b][i]] = q[v * N + (size_t)bk->cell_global[i]];
+	}
+	err = fv_runtime_combine(qf, nv * N * sizeof *qf, "the restart state");
+	if (err == FV_OK && fv_runtime_rank() == 0) {
+		r->n_cells = (fv_idx_t)N;
+		r->mesh = p->mesh_id;
+		r->cell_of_file = NULL;
+		r->q = qf;
+		err = fv_restart_write(path, r);
+		r->q = NULL;
+	}
+	free(qf);
+	return err;
+}
+
+/* The state of the piece's cells (the piece's order) from the whole q. */
+static fv_err_t piece_state(const fv_part_t *p, const fv_real_t *q, int nv, fv_real_t **out)
+{
+	size_t n = (size_t)p->piece.n_cells, N = (size_t)p->n_cells;
+	FV_CALL(fv_malloc(out, (size_t)nv * n + 1, sizeof **out, "piece state"));
+	for (int v = 0; v < nv; v++)
+		for (size_t i = 0; i < n; i++)
+			(*out)[(size_t)v * n + i] = q[(size_t)v * N + (size_t)p->piece_cell[i]];
+	return FV_OK;
+}
+
+/* The block of each piece cell. */
+static fv_err_t piece_blocks(const fv_part_t *p, int32_t **out)
+{
+	size_t n = (size_t)p->piece.n_cells;
+	FV_CALL(fv_malloc(out, n + 1, sizeof **out, "piece blocks"));
+	for (size_t i = 0; i < n; i++)
+		(*out)[i] = fv_block_of_cell(p->block_off, p->n_blocks, p->piece_cell[i]);
+	return FV_OK;
+}
+
+fv_err_t fv_app_part_solution(const char *dir, const char *name, const fv_part_t *p, const fv_real_t *q, int nv,
+			      double gamma, int with_block, const fv_sol_turb_t *turb)
+{
+	char path[FV_CASE_PATH_MAX + 64];
+	fv_real_t *qp = NULL;
+	int32_t *blk = NULL;
+	fv_err_t err;
+	FV_CALL(piece_state(p, q, nv, &qp));
+	err = with_block ? piece_blocks(p, &blk) : FV_OK;
+	if (err == FV_OK && p->n_ranks == 1 && !p->piece.cell_orig && !p->piece.node_orig) {
+		/* one rank, the whole mesh in file order: one file */
+		snprintf(path, sizeof path, "%s/%s.vtu", dir, name);
+		err = fv_solution_write_vtu(path, &p->piece, qp, (fv_real_t)gamma, blk, turb);
+	} else if (err == FV_OK) {
+		snprintf(path, sizeof path, "%s/%s_%d.vtu", dir, name, p->rank);
+		err = fv_solution_write_piece(path, &p->piece, qp, (fv_real_t)gamma, blk, turb, p->rank);
+		snprintf(path, sizeof path, "%s/%s.pvtu", dir, name);
+		if (err == FV_OK && p->rank == 0)
+			err = fv_solution_write_pvtu(path, name, p->n_ranks, with_block, turb);
+	}
+	free(qp);
+	free(blk);
+	return err;
+}
+
+/* --------------------------------------------------------- wall distance */
+
+fv_err_t fv_app_part_wall_distances(const fv_case_t *c, const fv_part_t *p, const fv_solver_opts_t *so,
+				    double **dist)
+{
+	size_t E = (size_t)p->n_belems, n_pts = 0, N = (size_t)p->n_cells;
+	fv_mesh_t w;
+	uint8_t *wall = NULL;
+	double *d = NULL;
+	fv_err_t err = FV_OK;
+	int any = 0;
+	double t0 = fv_now();
+	fv_mesh_init(&w);
+	FV_CALL_GOTO(err, out, fv_calloc(&wall, (size_t)p->piece.n_markers + 1, 1, "wall markers"));
+	for (int k = 0; k < p->piece.n_markers; k++)
+		any |= wall[k] = (uint8_t)fv_bc_is_noslip(so->marker_bc[k]);
+	FV_CHECK_GOTO(err, out, any, FV_ERR_ARG,
+		      "%s: [flow] model = sa needs a no-slip wall (bc noslip or isothermal) for the wall distance",
+		      c->path[0] ? c->path : "case");
+	/* every rank's share of the boundary elements, assembled (a surface,
+	 * not the mesh), as a mesh of unshared nodes whose cells are the points
+	 * asked for: this rank's blocks' cells, ghosts included */
+	for (int b = 0; b < p->n_blocks; b++)
+		if (p->rank_of[b] == p->rank)
+			n_pts += (size_t)p->blocks[b].n_cells;
+	snprintf(w.source, sizeof w.source, "%s", p->piece.source);
+	FV_CALL_GOTO(err, out, fv_calloc(&w.xyz, 12 * E + 1, sizeof *w.xyz, "wall nodes"));
+	FV_CALL_GOTO(err, out, fv_calloc(&w.belem_marker, E + 1, sizeof *w.belem_marker, "wall elements"));
+	FV_CALL_GOTO(err, out, fv_calloc(&w.belem_type, E + 1, 1, "wall elements"));
+	FV_CALL_GOTO(err, out, fv_malloc(&w.belem_node_off, E + 1, sizeof *w.belem_node_off, "wall elements"));
+	FV_CALL_GOTO(err, out, fv_malloc(&w.belem_node, 4 * E + 1, sizeof *w.belem_node, "wall elements"));
+	memcpy(w.xyz + 12 * (size_t)p->bel0, p->bel_xyz, 12 * (size_t)p->n_bel * sizeof *w.xyz);
+	memcpy(w.belem_marker + p->bel0, p->bel_marker, (size_t)p->n_bel * sizeof *w.belem_marker);
+	memcpy(w.belem_type + p->bel0, p->bel_type, (size_t)p->n_bel);
+	FV_CALL_GOTO(err, out, fv_runtime_combine(w.xyz, 12 * E * sizeof *w.xyz, "the wall"));
+	FV_CALL_GOTO(err, out, fv_runtime_combine(w.belem_marker, E * sizeof *w.belem_marker, "the wall"));
+	FV_CALL_GOTO(err, out, fv_runtime_combine(w.belem_type, E, "the wall"));
+	w.n_nodes = (fv_idx_t)(4 * E);
+	w.n_belems = (fv_idx_t)E;
+	w.belem_node_off[0] = 0;
+	for (size_t e = 0; e < E; e++) {
+		int nn = w.belem_type[e] == FV_QUAD ? 4 : 3;
+		for (int k = 0; k < nn; k++)
+			w.belem_node[w.belem_node_off[e] + k] = (fv_idx_t)(4 * e + (size_t)k);
+		w.belem_node_off[e + 1] = w.belem_node_off[e] + nn;
+	}
+	w.n_markers = p->piece.n_markers;
+	w.markers = p->piece.markers;
+	w.n_cells = (fv_idx_t)n_pts;
+	FV_CALL_GOTO(err, out, fv_malloc(&w.cell_ctr, 3 * n_pts + 1, sizeof *w.cell_ctr, "wall distance points"));
+	FV_CALL_GOTO(err, out, fv_malloc(&d, n_pts + 1, sizeof *d, "wall distances"));
+	{
+		size_t at = 0;
+		for (int b = 0; b < p->n_blocks; b++) {
+			const fv_block_t *bk = &p->blocks[b];
+			size_t n = (size_t)bk->n_cells;
+			if (p->rank_of[b] != p->rank)
+				continue;
+			for (int k = 0; k < 3; k++)
+				memcpy(w.cell_ctr + (size_t)k * n_pts + at, bk->cell_ctr + (size_t)k * n,
+				       n * sizeof *w.cell_ctr);
+			at += n;
+		}
+	}
+	FV_CALL_GOTO(err, out, fv_wall_distance(&w, wall, 0, d));
+	FV_CALL_GOTO(err, out, fv_calloc(dist, N + 1, sizeof **dist, "wall distances"));
+	{
+		size_t at = 0;
+		for (int b = 0; b < p->n_blocks; b++) {
+			const fv_block_t *bk = &p->blocks[b];
+			if (p->rank_of[b] != p->rank)
+				continue;
+			for (fv_idx_t i = 0; i < bk->n_cells; i++)
+				(*dist)[bk->cell_global[i]] = d[at++];
+		}
+	}
+	if (fv_runtime_rank() == 0)
+		fprintf(stderr, "fvstar: wall distance of %lld cells in %.2f s\n", (long long)N, fv_now() - t0);
+out:
+	w.markers = NULL; /* the piece's */
+	fv_mesh_free(&w);
+	free(wall);
+	free(d);
+	return err;
+}
+
+/* ------------------------------------------------------------- wall.csv */
+
+fv_err_t fv_app_part_wall_csv(const char *path, const fv_part_t *p, fv_solver_t *s, const fv_real_t *q,
+			      const int8_t *marker_bc, const fv_wall_ref_t *ref, int *written)
+{
+	size_t F = (size_t)p->n_bfaces;
+	uint8_t *is = NULL;
+	int32_t *mk = NULL;
+	double *ctr = NULL, *rho = NULL, *wall = NULL;
+	int any = 0;
+	fv_err_t err = FV_OK;
+	*written = 0;
+	for (int k = 0; k < p->piece.n_markers; k++)
+		any |= fv_bc_is_wall(marker_bc[k]);
+	if (!any)
+		return FV_OK;
+	FV_CALL_GOTO(err, out, fv_calloc(&is, F + 1, 1, "wall faces"));
+	FV_CALL_GOTO(err, out, fv_calloc(&mk, F + 1, sizeof *mk, "wall faces"));
+	FV_CALL_GOTO(err, out, fv_calloc(&ctr, 3 * F + 1, sizeof *ctr, "wall faces"));
+	FV_CALL_GOTO(err, out, fv_calloc(&rho, F + 1, sizeof *rho, "wall faces"));
+	FV_CALL_GOTO(err, out, fv_malloc(&wall, 5 * F + 1, sizeof *wall, "wall data"));
+	/* this rank's boundary faces (of its owned cells), assembled */
+	for (int b = 0; b < p->n_blocks; b++) {
+		const fv_block_t *bk = &p->blocks[b];
+		size_t nf = (size_t)bk->n_faces;
+		if (p->rank_of[b] != p->rank)
+			continue;
+		for (fv_idx_t f = 0; f < bk->n_bfaces; f++) {
+			fv_idx_t g = bk->face_global[f], cl = bk->face_cell[2 * (size_t)f];
+			if (cl >= bk->n_owned || g < 0 || (size_t)g >= F)
+				continue;
+			mk[g] = bk->face_marker[f];
+			is[g] = (uint8_t)fv_bc_is_wall(marker_bc[mk[g]]);
+			for (int d = 0; d < 3; d++)
+				ctr[(size_t)d * F + (size_t)g] = (double)bk->face_ctr[(size_t)d * nf + (size_t)f];
+			rho[g] = (double)q[bk->cell_global[cl]];
+		}
+	}
+	FV_CALL_GOTO(err, out, fv_solver_wall_data(s, (fv_idx_t)F, is, wall));
+	FV_CALL_GOTO(err, out, fv_runtime_combine(is, F, "the wall faces"));
+	FV_CALL_GOTO(err, out, fv_runtime_combine(mk, F * sizeof *mk, "the wall faces"));
+	FV_CALL_GOTO(err, out, fv_runtime_combine(ctr, 3 * F * sizeof *ctr, "the wall faces"));
+	FV_CALL_GOTO(err, out, fv_runtime_combine(rho, F * sizeof *rho, "the wall faces"));
+	if (fv_runtime_rank() == 0) {
+		fv_wall_faces_t wf = {(fv_idx_t)F, p->piece.markers, mk, ctr, rho};
+		err = fv_wall_write_csv(path, &wf, is, wall, ref);
+		*written = err == FV_OK;
+	}
+out:
+	free(is);
+	free(mk);
+	free(ctr);
+	free(rho);
+	free(wall);
+	return err;
+}
+
+/* ---------------------------------------------------- non-physical cells */
+
+fv_err_t fv_app_part_bad_cells(const fv_part_t *p, const fv_real_t *q, double gamma, long long *n_bad, char *label,
+			       size_t size)
+{
+	int R = p->n_ranks, me = p->rank, pick = -1;
+	size_t n = (size_t)p->piece.n_cells, N = (size_t)p->n_cells;
+	long long *first = NULL, *count = NULL;
+	char *labels = NULL;
+	fv_err_t err = FV_OK;
+	*n_bad = 0;
+	label[0] = '\0';
+	FV_CALL_GOTO(err, out, fv_calloc(&first, (size_t)R, sizeof *first, "bad cells"));
+	FV_CALL_GOTO(err, out, fv_calloc(&count, (size_t)R, sizeof *count, "bad cells"));
+	FV_CALL_GOTO(err, out, fv_calloc(&labels, (size_t)R * 256, 1, "bad cells"));
+	/* the piece is in the file's order: its first bad cell is the rank's */
+	for (size_t i = 0; i < n; i++) {
+		fv_real_t qi[5], wi[5];
+		size_t g = (size_t)p->piece_cell[i];
+		int ok = 1;
+		for (int k = 0; k < 5; k++) {
+			qi[k] = q[(size_t)k * N + g];
+			ok = ok && isfinite(qi[k]);
+		}
+		fv_cons_to_prim(qi, (fv_real_t)gamma, wi);
+		if (ok && wi[0] > 0 && wi[4] > 0)
+			continue;
+		if (count[me]++ == 0) {
+			char name[96];
+			const fv_real_t *x = p->piece.cell_ctr;
+			first[me] = (long long)fv_mesh_cell_orig(&p->piece, (fv_idx_t)i) + 1;
+			snprintf(labels + 256 * (size_t)me, 256, "%s of %.80s at (%.6g, %.6g, %.6g)",
+				 fv_mesh_cell_name(&p->piece, (fv_idx_t)i, name, sizeof name), p->piece.source,
+				 (double)x[i], (double)x[n + i], (double)x[2 * n + i]);
+		}
+	}
+	FV_CALL_GOTO(err, out, fv_runtime_combine(first, (size_t)R * sizeof *first, "the bad cells"));
+	FV_CALL_GOTO(err, out, fv_runtime_combine(count, (size_t)R * sizeof *count, "the bad cells"));
+	FV_CALL_GOTO(err, out, fv_runtime_combine(labels, (size_t)R * 256, "the bad cells"));
+	for (int r = 0; r < R; r++) {
+		*n_bad += count[r];
+		if (first[r] > 0 && (pick < 0 || first[r] < first[pick]))
+			pick = r;
+	}
+	if (pick >= 0)
+		snprintf(label, size, "%s", labels + 256 * (size_t)pick);
+out:
+	free(first);
+	free(count);
+	free(labels);
+	return err;
+}
