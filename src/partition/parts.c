@@ -434,7 +434,7 @@ static void get_block(rbuf_t *r, fv_block_t *b, int n_markers, int full, int n_b
 	b->n_faces = (fv_idx_t)get_count(r, head[6], FV_IDX_MAX, "faces");
 	b->n_nodes = (fv_idx_t)get_count(r, head[7], FV_IDX_MAX, "nodes");
 	b->n_bfaces = (fv_idx_t)get_count(r, nbf, b->n_faces, "boundary faces");
-	if (r->err == FV_OK && b->n_cells != b->n_owned + b->n_ghost)
+	if (r->err == FV_OK && (int64_t)b->n_cells != (int64_t)b->n_owned + b->n_ghost)
 		r->err = FV_ERROR(FV_ERR_FORMAT, "%s: mesh part: block %d has %d cells, not %d + %d", r->name, b->id,
 				  (int)b->n_cells, (int)b->n_owned, (int)b->n_ghost);
 	size_t nf = (size_t)b->n_faces, no = (size_t)b->n_owned, nc = (size_t)b->n_cells, nn = (size_t)b->n_nodes;
@@ -511,9 +511,9 @@ fv_err_t fv_part_pack(const fv_part_t *p, uint8_t **buf, size_t *bytes)
 			    pc->refine_levels, pc->extruded_2d, sizeof(fv_real_t)};
 	int64_t flags = (pc->cell_orig ? 1 : 0) | (pc->node_orig ? 2 : 0) | (pc->cell_tag ? 4 : 0) |
 			(pc->node_tag ? 8 : 0);
-	int64_t stats[10] = {p->ps.n_blocks, p->ps.edge_cut, p->ps.min_cells, p->ps.max_cells,
+	int64_t stats[11] = {p->ps.n_blocks, p->ps.edge_cut, p->ps.min_cells, p->ps.max_cells,
 			     p->os.bandwidth_before, p->os.bandwidth_after, p->cut, p->halo, p->grown,
-			     pc->extrude_marker[0] * 65536LL + pc->extrude_marker[1] + 32768};
+			     pc->extrude_marker[0], pc->extrude_marker[1]};
 	double reals[4] = {p->ps.imbalance, p->os.mean_jump_before, p->os.mean_jump_after, pc->extrude_span};
 	int64_t id[3] = {p->mesh_id.n_cells, p->mesh_id.n_nodes, (int64_t)p->mesh_id.hash};
 	uint64_t h;
@@ -570,7 +570,7 @@ fv_err_t fv_part_unpack(const uint8_t *buf, size_t bytes, const char *name, fv_p
 	rbuf_t r = {buf, bytes, 0, name, FV_OK};
 	char magic[8];
 	uint32_t ver = 0, one = 0;
-	int64_t head[16], flags, stats[10], id[3];
+	int64_t head[16], flags, stats[11], id[3];
 	double reals[4];
 	uint64_t h;
 	fv_mesh_t *pc = &p->piece;
@@ -625,8 +625,12 @@ fv_err_t fv_part_unpack(const uint8_t *buf, size_t bytes, const char *name, fv_p
 	p->cut = stats[6];
 	p->halo = stats[7];
 	p->grown = (int)stats[8];
-	pc->extrude_marker[0] = (int)((stats[9] - 32768) >> 16);
-	pc->extrude_marker[1] = (int)(stats[9] - pc->extrude_marker[0] * 65536LL - 32768);
+	for (int k = 0; k < 2; k++) {
+		/* -1: none */
+		FV_CHECK_GOTO(r.err, fail, stats[9 + k] >= -1 && stats[9 + k] < n_markers, FV_ERR_FORMAT,
+			      "%s: mesh part: extrusion marker %lld of %d", name, (long long)stats[9 + k], n_markers);
+		pc->extrude_marker[k] = (int)stats[9 + k];
+	}
 	p->ps.imbalance = reals[0];
 	p->os.mean_jump_before = reals[1];
 	p->os.mean_jump_after = reals[2];
