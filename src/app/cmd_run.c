@@ -491,7 +491,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	fv_balance_t bal = {0};
 	int runtime_up = 0, first = 1, done = 0, restart_at = -1, from_dir;
 	long long n_cells = 0;
-	double t0 = 0, wall = 0;
+	double t0 = 0, wall = 0, restart_s = 0;
 	fv_err_t err = FV_OK;
 	char path[FV_CASE_PATH_MAX + 32];
 
@@ -640,13 +640,19 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 				err = r.err;
 			if (err != FV_OK)
 				break;
-			FV_CALL_GOTO(err, out, write_restart(c.out_dir, &c, solver, &part, q, done, r.t, r.res0));
+			{
+				double t_write = fv_now();
+				FV_CALL_GOTO(err, out, write_restart(c.out_dir, &c, solver, &part, q, done, r.t, r.res0));
+				restart_s += fv_now() - t_write;
+			}
 			restart_at = done;
 			if (done < to)
 				break; /* converged or reached t_end */
 			from = to + 1;
 		}
-		wall = fv_now() - start;
+		/* the iterations' time: the restart files written between them
+		 * (summary.json's restart_write_seconds) are not the solver's */
+		wall = fv_now() - start - restart_s;
 		if (err == FV_ERR_NUMERIC)
 			err = diverged(&c, &part, solver, q, done, restart_at);
 		if (err != FV_OK) {
@@ -673,6 +679,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		for (int b = 0; b < part.n_blocks; b++)
 			json_array_append_new(cells, json_integer(part.block_off[b + 1] - part.block_off[b]));
 		json_object_set_new(json_object_get(js, "partition"), "block_cells", cells);
+		json_object_set_new(js, "restart_write_seconds", fv_json_real(restart_s));
 		json_object_set_new(json_object_get(js, "partition"), "balance",
 				    json_string(bal.weights ? "speed" : "equal"));
 		if (busy[0]) {
@@ -689,8 +696,10 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	if (r.forces)
 		fprintf(stderr, "fvstar: CL %.6f  CD %.6f  CMy %.6f (reference area %g, length %g)\n", r.coef[2],
 			r.coef[0], r.coef[4], c.ref_area, c.ref_length);
-	fprintf(stderr, "fvstar: %d iterations in %.2f s; results in %s (history.csv, summary.json%s, restart.bin%s)\n",
-		r.last_iter - first + 1, wall, c.out_dir,
+	fprintf(stderr,
+		"fvstar: %d iterations in %.2f s (and %.2f s writing restart files); results in %s (history.csv, "
+		"summary.json%s, restart.bin%s)\n",
+		r.last_iter - first + 1, wall, restart_s, c.out_dir,
 		!c.vtu ? "" : part.n_ranks > 1 ? ", solution.pvtu with one piece per rank" : ", solution.vtu",
 		wall_written ? ", wall.csv" : "");
 out:
