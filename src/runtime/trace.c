@@ -682,7 +682,11 @@ typedef struct worker_sum {
 	double busy, gflop;
 } worker_sum_t;
 
-#define MAX_WORKERS 1024
+/* Workers are numbered per rank (a merged trace of several ranks names
+ * them R_wN, and its task records R_JOB): rank R's worker N is summed at
+ * R * RANK_WORKERS + N. */
+#define RANK_WORKERS 256
+#define MAX_WORKERS (16 * RANK_WORKERS)
 
 /* The workers' names into w; returns 1 + the highest worker id named (0
  * without paje.trace), so that a worker that ran no task is listed too. */
@@ -696,13 +700,18 @@ static int worker_names(const char *dir, worker_sum_t *w)
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
-	/* "7 time wN W parent NAME": PajeCreateContainer of a worker */
+	/* "7 time wN W parent NAME" (one rank) or "7 time R_wN W parent NAME":
+	 * PajeCreateContainer of a worker */
 	while (getline(&line, &cap, f) > 0) {
 		char alias[64], type[16], parent[64], name[64];
-		int id;
+		int id, rank = 0;
 		if (line[0] != '7' || sscanf(line, "7 %*s %63s %15s %63s %63s", alias, type, parent, name) != 4 ||
-		    strcmp(type, "W") != 0 || sscanf(alias, "w%d", &id) != 1 || id < 0 || id >= MAX_WORKERS)
+		    strcmp(type, "W") != 0 ||
+		    (sscanf(alias, "w%d", &id) != 1 && sscanf(alias, "%d_w%d", &rank, &id) != 2) || id < 0 ||
+		    id >= RANK_WORKERS || rank < 0 || rank >= MAX_WORKERS / RANK_WORKERS)
 			continue;
+		/* (StarPU prefixes the names of a merged trace's workers too: 1_CPU0) */
+		id += rank * RANK_WORKERS;
 		snprintf(w[id].name, sizeof w[id].name, "%s", name);
 		n = id + 1 > n ? id + 1 : n;
 	}
@@ -717,7 +726,7 @@ fv_err_t fv_runtime_trace_summary(const char *dir, FILE *out)
 	size_t cap = 0;
 	worker_sum_t *w;
 	double start = -1, end = -1, t_start = 0, t_end = 0, gflop = 0, t0 = 1e300, t1 = -1e300;
-	long worker = -1, it = -1, it_lo = -1, it_hi = -1, n_tasks = 0;
+	long worker = -1, it = -1, it_lo = -1, it_hi = -1, n_tasks = 0, rank = 0;
 	int n_workers = 0, done = 0;
 	FILE *f;
 	snprintf(path, sizeof path, "%s/tasks.rec", dir);
@@ -734,7 +743,9 @@ fv_err_t fv_runtime_trace_summary(const char *dir, FILE *out)
 			done = 1;
 		if (n <= 1) { /* a blank line ends a record */
 			if (name[0] && strncmp(name, "_starpu", 7) != 0 && strncmp(name, "starpu_", 7) != 0 &&
-			    worker >= 0 && worker < MAX_WORKERS && start >= 0 && end > 0 && end >= start) {
+			    worker >= 0 && worker < RANK_WORKERS && rank >= 0 && rank < MAX_WORKERS / RANK_WORKERS &&
+			    start >= 0 && end > 0 && end >= start) {
+				worker += rank * RANK_WORKERS;
 				/* (tasks done before the recording start end at 0) */
 				w[worker].tasks++;
 				w[worker].busy += end - start;
@@ -753,10 +764,17 @@ fv_err_t fv_runtime_trace_summary(const char *dir, FILE *out)
 			start = end = -1;
 			gflop = 0;
 			worker = it = -1;
+			rank = 0;
 			continue;
 		}
 		if (sscanf(line, "Name: %127s", name) == 1)
 			continue;
+		/* "JobId: R_N" in a merged trace of several ranks */
+		if (strncmp(line, "JobId:", 6) == 0 && strchr(line, '_')) {
+			if (sscanf(line, "JobId: %ld_", &rank) != 1)
+				rank = 0;
+			continue;
+		}
 		if (sscanf(line, "WorkerId: %ld", &worker) == 1 || sscanf(line, "StartTime: %lf", &t_start) == 1 ||
 		    sscanf(line, "EndTime: %lf", &t_end) == 1 || sscanf(line, "GFlop: %lf", &gflop) == 1 ||
 		    sscanf(line, "Iteration: %ld", &it) == 1) {
@@ -784,9 +802,16 @@ fv_err_t fv_runtime_trace_summary(const char *dir, FILE *out)
 	else
 		fprintf(out, "fvstar: trace summary: %ld tasks in %.3f ms\n", n_tasks, span);
 	fprintf(out, "  %-10s %8s %10s %7s %9s\n", "worker", "tasks", "busy ms", "busy %", "GFlop/s");
+	int present = 0;
 	for (int k = 0; k < n_workers; k++) {
 		char id[32];
-		snprintf(id, sizeof id, "%d", k);
+		if (!w[k].name[0] && w[k].tasks == 0)
+			continue; /* between two ranks' workers */
+		present++;
+		if (k < RANK_WORKERS)
+			snprintf(id, sizeof id, "%d", k);
+		else
+			snprintf(id, sizeof id, "%d_%d", k / RANK_WORKERS, k % RANK_WORKERS);
 		fprintf(out, "  %-10s %8ld %10.3f %7.1f %9.3f\n", w[k].name[0] ? w[k].name : id, w[k].tasks, w[k].busy,
 			span > 0 ? 100 * w[k].busy / span : 0, w[k].busy > 0 ? w[k].gflop / (w[k].busy * 1e-3) : 0);
 		busy += w[k].busy;
@@ -794,7 +819,7 @@ fv_err_t fv_runtime_trace_summary(const char *dir, FILE *out)
 	}
 	/* all workers: the mean busy share, and GFlop/s over the window */
 	fprintf(out, "  %-10s %8ld %10.3f %7.1f %9.3f\n", "all", n_tasks, busy,
-		span > 0 && n_workers > 0 ? 100 * busy / (span * n_workers) : 0, span > 0 ? total / (span * 1e-3) : 0);
+		span > 0 && present > 0 ? 100 * busy / (span * present) : 0, span > 0 ? total / (span * 1e-3) : 0);
 	free(w);
 	return FV_OK;
 }

@@ -72,6 +72,10 @@ for r in 0 1; do
 done
 [ -s "$tmp/trace/paje.trace" ] || fail "trace: no paje.trace"
 grep -q "every rank's file merged" "$tmp/tr.err" || fail "trace: no merge message"
+# the summary: one row per worker of each rank (StarPU names them R_CPUn),
+# none busier than the traced window
+awk '/trace summary/ { s = 1; next } s && $1 ~ /^[01]_CPU/ { n++; if ($4 > 100) bad = 1 } END { exit !(n == 2 && !bad) }' \
+	"$tmp/tr.err" || fail "trace summary of 2 ranks: $(grep -A4 'trace summary' "$tmp/tr.err" | tr '\n' '|')"
 "$py" "$top_srcdir/tools/plot_trace.py" "$tmp/trace" >"$tmp/plot.txt" 2>&1 || fail "plot_trace.py on the 2-rank trace"
 grep -q "^rank 1, worker 0: " "$tmp/plot.txt" || fail "plot_trace.py: no row of rank 1: $(cat "$tmp/plot.txt")"
 # StarPU-MPI's messages between the ranks (paje.trace's MPIL links), which
