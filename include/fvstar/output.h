@@ -163,6 +163,12 @@ fv_err_t fv_restart_write(const char *path, const fv_restart_t *r);
  * old format), precision, sizes, truncation, checksum, then a cell count,
  * node count or mesh checksum that differs from expect. */
 fv_err_t fv_restart_read(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name);
+/* The same checks without holding the whole state: the values of the n
+ * cells at file positions pos[i], rows v < min(the file's n_vars, nvars),
+ * into out[v * n + i]; the header into r (r->q stays NULL). For a rank
+ * that reads its own cells of a restart of the whole mesh. */
+fv_err_t fv_restart_read_cells(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name,
+			       size_t n, const fv_idx_t *pos, int nvars, fv_real_t *out);
 /* The same from len bytes in memory (name for messages; the fuzzer). */
 fv_err_t fv_restart_parse(const void *data, size_t len, const char *name, fv_restart_t *r,
 			  const fv_mesh_id_t *expect, const char *mesh_name);

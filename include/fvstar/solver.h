@@ -28,6 +28,7 @@ typedef struct fv_solver_opts {
 	double prandtl_t;       /* turbulent Prandtl number */
 	double nut_inf;         /* nu~ of the free stream */
 	const double *wall_dist; /* sa: [n_cells] each cell's distance to the nearest no-slip wall */
+	const double *const *wall_dist_blocks; /* sa, instead: [n_blocks] this rank's blocks' [local cells] */
 	const int8_t *marker_bc; /* [n_markers] fv_bc_kind of each marker */
 	const uint8_t *marker_force; /* [n_markers] 1: integrate its pressure force (NULL: none) */
 	double moment_center[3];
@@ -69,6 +70,13 @@ fv_err_t fv_solver_create(fv_solver_t **s, const fv_mesh_t *m, const fv_block_t 
 fv_err_t fv_solver_set_state(fv_solver_t *s, const fv_real_t *q_global);
 /* Copies the owned values into a global conservative SoA array (waits). */
 fv_err_t fv_solver_get_state(fv_solver_t *s, fv_real_t *q_global);
+/* The same per block, for a rank that holds no array over the whole mesh:
+ * qb[b] for each of this rank's blocks (NULL for the others'), SoA over
+ * the block's local cells, ghosts included: qb[b][k * n_cells + i]. Get
+ * writes the owned cells only; the good state as fv_solver_get_good_state. */
+fv_err_t fv_solver_set_block_states(fv_solver_t *s, fv_real_t *const *qb);
+fv_err_t fv_solver_get_block_states(fv_solver_t *s, fv_real_t *const *qb);
+fv_err_t fv_solver_get_good_block_states(fv_solver_t *s, int bad, fv_real_t *const *qb, int *iter);
 /* Wall values of the mesh's boundary faces g with is_bface[g] (n_bfaces of
  * them, the mesh's numbering), 5 per face into out[5 g ..]: the pressure
  * of the face's cell, the viscous stress on the wall (x, y, z; zero in an

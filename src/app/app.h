@@ -62,33 +62,43 @@ fv_err_t fv_app_cut_parts(const fv_case_t *c, fv_mesh_t *m, int nb, const double
 			  int n_ranks, fv_err_t (*each)(int rank, fv_part_t *p, void *arg), void *arg);
 /* The initial state of a cell with centroid ctr: q[k * stride], k < nvars. */
 void fv_app_initial_cell(const fv_case_t *c, const double ctr[3], fv_real_t *q, size_t stride);
-/* The initial state of the rank's blocks' cells (ghosts included) in q,
- * SoA over the whole mesh's cells (renumbered ids). */
-void fv_app_part_initial_state(const fv_case_t *c, const fv_part_t *p, fv_real_t *q);
-/* The wall distance of the rank's blocks' cells (ghosts included) into
- * *dist (malloc'd, over the whole mesh's cells; zero elsewhere), from every
- * rank's boundary elements. */
+/* A rank's state, per block: qb[b] for this rank's blocks (NULL for the
+ * others'), nv rows over the block's local cells, ghosts included (the
+ * layout of fv_solver_set_block_states). */
+typedef struct fv_app_state {
+	int nv;
+	fv_real_t **qb;
+} fv_app_state_t;
+fv_err_t fv_app_state_alloc(const fv_part_t *p, int nv, fv_app_state_t *st);
+void fv_app_state_free(const fv_part_t *p, fv_app_state_t *st);
+/* The initial state of the rank's blocks' cells, ghosts included. */
+void fv_app_part_initial_state(const fv_case_t *c, const fv_part_t *p, fv_app_state_t *st);
+/* The wall distance of the rank's blocks' owned cells into (*dist)[b]
+ * (malloc'd; fv_app_wall_distances_free), from every rank's boundary
+ * elements (collective). */
 fv_err_t fv_app_part_wall_distances(const fv_case_t *c, const fv_part_t *p, const fv_solver_opts_t *so,
-				    double **dist);
-/* A restart file for the part's mesh into q (the rank's blocks' cells). */
-fv_err_t fv_app_part_restart_read(const char *path, const fv_part_t *p, fv_restart_t *rs, fv_real_t *q, int nvars);
-/* The restart r (its header fields set) with the state q (whole mesh,
- * renumbered; each rank's owned cells used), in the file's order, written
- * by rank 0 (collective). */
-fv_err_t fv_app_part_restart_write(const char *path, const fv_part_t *p, fv_restart_t *r, const fv_real_t *q);
+				    double ***dist);
+void fv_app_wall_distances_free(const fv_part_t *p, double ***dist);
+/* A restart file for the part's mesh into st: this rank's cells only, read
+ * from the file (the header into rs). */
+fv_err_t fv_app_part_restart_read(const char *path, const fv_part_t *p, fv_restart_t *rs, fv_app_state_t *st);
+/* The restart r (its header fields set) with the state st (each rank's
+ * owned cells), in the file's order, written by rank 0 from every rank's
+ * cells (collective). */
+fv_err_t fv_app_part_restart_write(const char *path, const fv_part_t *p, fv_restart_t *r, const fv_app_state_t *st);
 /* DIR/NAME.vtu (one rank, the whole mesh) or DIR/NAME_R.vtu per rank and
- * DIR/NAME.pvtu (rank 0) from the whole state q (nv rows). */
-fv_err_t fv_app_part_solution(const char *dir, const char *name, const fv_part_t *p, const fv_real_t *q, int nv,
+ * DIR/NAME.pvtu (rank 0) from the state st. */
+fv_err_t fv_app_part_solution(const char *dir, const char *name, const fv_part_t *p, const fv_app_state_t *st,
 			      double gamma, int with_block, const fv_sol_turb_t *turb);
 /* wall.csv (rank 0) from every rank's wall faces (markers whose bc is a
  * wall kind); none when no marker is one (*written 0). Collective. */
-fv_err_t fv_app_part_wall_csv(const char *path, const fv_part_t *p, fv_solver_t *s, const fv_real_t *q,
+fv_err_t fv_app_part_wall_csv(const char *path, const fv_part_t *p, fv_solver_t *s, const fv_app_state_t *st,
 			      const int8_t *marker_bc, const fv_wall_ref_t *ref, int *written);
 /* The cells of every rank whose state is non-physical (non-finite, or
  * rho or p <= 0): their count, and the first in the file's order as
  * "element N of FILE at (x, y, z)". Collective. */
-fv_err_t fv_app_part_bad_cells(const fv_part_t *p, const fv_real_t *q, double gamma, long long *n_bad, char *label,
-			       size_t size);
+fv_err_t fv_app_part_bad_cells(const fv_part_t *p, const fv_app_state_t *st, double gamma, long long *n_bad,
+			       char *label, size_t size);
 
 /* Strict option values: the whole string must parse and lie in range. */
 fv_err_t fv_opt_long(const char *opt, const char *s, long lo, long hi, long *v);

@@ -162,21 +162,20 @@ fv_err_t fv_app_wall_distances(const fv_case_t *c, const fv_mesh_t *m, const fv_
 	return FV_OK;
 }
 
-static fv_err_t write_restart(const char *dir, const fv_case_t *c, fv_solver_t *s, const fv_part_t *p, fv_real_t *q,
-			      int iter, double t, const double res0[5])
+static fv_err_t write_restart(const char *dir, fv_solver_t *s, const fv_part_t *p, fv_app_state_t *st, int iter,
+			      double t, const double res0[5])
 {
 	char path[FV_CASE_PATH_MAX + 32];
 	fv_restart_t r;
-	/* every rank assembles the state; rank 0 writes it */
-	FV_CALL(fv_solver_get_state(s, q));
+	/* every rank its blocks' state; rank 0 writes them all */
+	FV_CALL(fv_solver_get_block_states(s, st->qb));
 	memset(&r, 0, sizeof r);
-	r.n_vars = fv_app_nvars(c);
 	r.n_blocks = p->n_blocks;
 	r.iteration = iter;
 	r.time = t;
 	memcpy(r.res0, res0, sizeof r.res0);
 	snprintf(path, sizeof path, "%s/restart.bin", dir);
-	return fv_app_part_restart_write(path, p, &r, q);
+	return fv_app_part_restart_write(path, p, &r, st);
 }
 
 static json_t *summary_json(const fv_case_t *c, const fv_part_t *p, const run_ctx_t *r, int iters, double wall,
@@ -233,7 +232,7 @@ static json_t *summary_json(const fv_case_t *c, const fv_part_t *p, const run_ct
 /* A run stopped on a non-finite residual at iteration bad: the cells that
  * hold non-physical values, the last good state into the solution files
  * (the restart file stays as it was), and what usually helps. */
-static fv_err_t diverged(const fv_case_t *c, const fv_part_t *p, fv_solver_t *s, fv_real_t *q, int bad,
+static fv_err_t diverged(const fv_case_t *c, const fv_part_t *p, fv_solver_t *s, fv_app_state_t *st, int bad,
 			 int restart_at)
 {
 	fv_sol_turb_t turb;
@@ -248,13 +247,12 @@ static fv_err_t diverged(const fv_case_t *c, const fv_part_t *p, fv_solver_t *s,
 			 restart_at >= bad - 1 ? " (but its state already leads to the divergence)" : "");
 	else
 		snprintf(restart, sizeof restart, "this run wrote no restart file (output.restart_every)");
-	if (fv_solver_get_state(s, q) == FV_OK &&
-	    fv_app_part_bad_cells(p, q, c->gamma, &n_bad, label, sizeof label) == FV_OK && n_bad > 0)
+	if (fv_solver_get_block_states(s, st->qb) == FV_OK &&
+	    fv_app_part_bad_cells(p, st, c->gamma, &n_bad, label, sizeof label) == FV_OK && n_bad > 0)
 		snprintf(where, sizeof where, "; when it stopped, %lld cells held a non-physical state, the first %s",
 			 n_bad, label);
-	if (fv_solver_get_good_state(s, bad, q, &good) == FV_OK &&
-	    fv_app_part_solution(c->out_dir, "solution", p, q, fv_app_nvars(c), c->gamma, 0, sol_turb(c, &turb)) ==
-		    FV_OK)
+	if (fv_solver_get_good_block_states(s, bad, st->qb, &good) == FV_OK &&
+	    fv_app_part_solution(c->out_dir, "solution", p, st, c->gamma, 0, sol_turb(c, &turb)) == FV_OK)
 		snprintf(saved, sizeof saved, "; %s/solution.%s holds the state of iteration %d, the last good one kept",
 			 c->out_dir, p->n_ranks > 1 || p->piece.cell_orig || p->piece.node_orig ? "pvtu" : "vtu", good);
 	else
@@ -395,7 +393,7 @@ static void ranks_summary(json_t *js, const fv_part_t *p, const double *rss_mib,
 /* wall.csv (rank 0) from every rank's wall faces: all markers of wall
  * kinds (slip and viscous); none when the mesh has none. */
 static fv_err_t write_wall(const fv_case_t *c, const fv_part_t *p, fv_solver_t *s, const fv_solver_opts_t *so,
-			   const fv_real_t *q, int *written)
+			   const fv_app_state_t *st, int *written)
 {
 	char path[FV_CASE_PATH_MAX + 32];
 	double u2 = so->winf[1] * so->winf[1] + so->winf[2] * so->winf[2] + so->winf[3] * so->winf[3];
@@ -404,7 +402,7 @@ static fv_err_t write_wall(const fv_case_t *c, const fv_part_t *p, fv_solver_t *
 			     .e_inf = {so->winf[1] / un, so->winf[2] / un, so->winf[3] / un},
 			     .mu_inf = so->mu_inf, .suth = so->suth};
 	snprintf(path, sizeof path, "%s/wall.csv", c->out_dir);
-	return fv_app_part_wall_csv(path, p, s, q, so->marker_bc, &ref, written);
+	return fv_app_part_wall_csv(path, p, s, st, so->marker_bc, &ref, written);
 }
 
 /* Which workers work and why, with the shares of the cells the
@@ -483,8 +481,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	fv_solver_opts_t so;
 	int wall_written = 0;
 	fv_solver_t *solver = NULL;
-	fv_real_t *q = NULL;
-	double *wdist = NULL, *rss_mib = NULL;
+	fv_app_state_t st = {0};
+	double **wdist = NULL, *rss_mib = NULL;
 	int8_t *bc = NULL;
 	uint8_t *is_force = NULL;
 	run_ctx_t r;
@@ -584,14 +582,14 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 
 	if (so.sa) {
 		FV_CALL_GOTO(err, out, fv_app_part_wall_distances(&c, &part, &so, &wdist));
-		so.wall_dist = wdist;
+		so.wall_dist_blocks = (const double *const *)wdist;
 	}
-	FV_CALL_GOTO(err, out, fv_calloc(&q, (size_t)fv_app_nvars(&c) * (size_t)part.n_cells + 1, sizeof *q, "state"));
+	FV_CALL_GOTO(err, out, fv_app_state_alloc(&part, fv_app_nvars(&c), &st));
 	/* a restart without nu~ (an Euler or laminar run's) starts nu~ from the free stream */
-	fv_app_part_initial_state(&c, &part, q);
+	fv_app_part_initial_state(&c, &part, &st);
 	if (c.restart_from[0]) {
 		fv_restart_t rs;
-		FV_CALL_GOTO(err, out, fv_app_part_restart_read(c.restart_from, &part, &rs, q, fv_app_nvars(&c)));
+		FV_CALL_GOTO(err, out, fv_app_part_restart_read(c.restart_from, &part, &rs, &st));
 		first = (int)rs.iteration + 1;
 		t0 = rs.time;
 		memcpy(r.res0, rs.res0, sizeof r.res0);
@@ -610,7 +608,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		shape.n_markers = part.piece.n_markers;
 		FV_CALL_GOTO(err, out, fv_solver_create(&solver, &shape, part.blocks, part.n_blocks, &so));
 	}
-	FV_CALL_GOTO(err, out, fv_solver_set_state(solver, q));
+	FV_CALL_GOTO(err, out, fv_solver_set_block_states(solver, st.qb));
 
 	{
 		static const char *const cols[] = {"iteration", "wall_s", "time", "res_rho", "res_rhou", "res_rhov",
@@ -642,7 +640,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 				break;
 			{
 				double t_write = fv_now();
-				FV_CALL_GOTO(err, out, write_restart(c.out_dir, &c, solver, &part, q, done, r.t, r.res0));
+				FV_CALL_GOTO(err, out, write_restart(c.out_dir, solver, &part, &st, done, r.t, r.res0));
 				restart_s += fv_now() - t_write;
 			}
 			restart_at = done;
@@ -654,17 +652,17 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		 * (summary.json's restart_write_seconds) are not the solver's */
 		wall = fv_now() - start - restart_s;
 		if (err == FV_ERR_NUMERIC)
-			err = diverged(&c, &part, solver, q, done, restart_at);
+			err = diverged(&c, &part, solver, &st, done, restart_at);
 		if (err != FV_OK) {
 			fv_error_trace(err, __FILE__, __LINE__);
 			goto out;
 		}
 	}
-	FV_CALL_GOTO(err, out, fv_solver_get_state(solver, q));
-	FV_CALL_GOTO(err, out, write_wall(&c, &part, solver, &so, q, &wall_written));
+	FV_CALL_GOTO(err, out, fv_solver_get_block_states(solver, st.qb));
+	FV_CALL_GOTO(err, out, write_wall(&c, &part, solver, &so, &st, &wall_written));
 	if (c.vtu)
-		FV_CALL_GOTO(err, out, fv_app_part_solution(c.out_dir, "solution", &part, q, fv_app_nvars(&c), c.gamma,
-							    c.vtu_block_id, sol_turb(&c, &turb)));
+		FV_CALL_GOTO(err, out, fv_app_part_solution(c.out_dir, "solution", &part, &st, c.gamma, c.vtu_block_id,
+							    sol_turb(&c, &turb)));
 	if (part.n_ranks > 1)
 		FV_CALL_GOTO(err, out, gather_memory(&rss_mib));
 	if (fv_runtime_rank() != 0)
@@ -718,9 +716,9 @@ out:
 	if (err == FV_OK && c.trace_dir[0] && fv_runtime_rank() == 0)
 		err = fv_runtime_trace_convert(c.trace_dir, stderr);
 	fv_mesh_free(&m);
+	fv_app_state_free(&part, &st);
+	fv_app_wall_distances_free(&part, &wdist);
 	fv_part_free(&part);
-	free(q);
-	free(wdist);
 	free(rss_mib);
 	free(bc);
 	free(is_force);

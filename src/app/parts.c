@@ -4,9 +4,10 @@
  * partition directory (`fvstar mesh partition`), and everything a run does
  * with its mesh done from the part alone: the initial state, the wall
  * distance, restart files, wall.csv, the solution files and the cells that
- * went non-physical. The whole mesh is on no rank once the parts are cut;
- * arrays over all cells that remain (the state assembled for the restart
- * file) are state-sized, 40 or 48 bytes a cell. */
+ * went non-physical. The whole mesh is on no rank once the parts are cut,
+ * and the state is held per block (fv_app_state_t): only rank 0, writing
+ * a restart file, holds the state of every cell, for as long as it
+ * writes. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -122,9 +123,27 @@ void fv_app_initial_cell(const fv_case_t *c, const double ctr[3], fv_real_t *q, 
 		q[5 * stride] = qi[0] * (fv_real_t)fv_app_nut_inf(c);
 }
 
-void fv_app_part_initial_state(const fv_case_t *c, const fv_part_t *p, fv_real_t *q)
+fv_err_t fv_app_state_alloc(const fv_part_t *p, int nv, fv_app_state_t *st)
 {
-	size_t N = (size_t)p->n_cells;
+	st->nv = nv;
+	FV_CALL(fv_calloc(&st->qb, (size_t)p->n_blocks + 1, sizeof *st->qb, "block states"));
+	for (int b = 0; b < p->n_blocks; b++)
+		if (p->rank_of[b] == p->rank)
+			FV_CALL(fv_calloc(&st->qb[b], (size_t)nv * (size_t)p->blocks[b].n_cells + 1, sizeof **st->qb,
+					  "block state"));
+	return FV_OK;
+}
+
+void fv_app_state_free(const fv_part_t *p, fv_app_state_t *st)
+{
+	if (st->qb)
+		for (int b = 0; b < p->n_blocks; b++)
+			free(st->qb[b]);
+	FV_FREE(st->qb);
+}
+
+void fv_app_part_initial_state(const fv_case_t *c, const fv_part_t *p, fv_app_state_t *st)
+{
 	for (int b = 0; b < p->n_blocks; b++) {
 		const fv_block_t *bk = &p->blocks[b];
 		size_t n = (size_t)bk->n_cells;
@@ -132,64 +151,139 @@ void fv_app_part_initial_state(const fv_case_t *c, const fv_part_t *p, fv_real_t
 			continue;
 		for (size_t i = 0; i < n; i++) {
 			double x[3] = {(double)bk->cell_ctr[i], (double)bk->cell_ctr[n + i], (double)bk->cell_ctr[2 * n + i]};
-			fv_app_initial_cell(c, x, q + bk->cell_global[i], N);
+			fv_app_initial_cell(c, x, st->qb[b] + i, n);
 		}
 	}
 }
 
-fv_err_t fv_app_part_restart_read(const char *path, const fv_part_t *p, fv_restart_t *rs, fv_real_t *q, int nvars)
+/* The rank's blocks' local cells (owned only, or ghosts too), one after
+ * the other in block order: their count. */
+static size_t local_cells(const fv_part_t *p, int ghosts)
 {
-	size_t N = (size_t)p->n_cells;
-	FV_CALL(fv_restart_read(path, rs, &p->mesh_id, p->piece.source));
-	/* rows the file has and the run uses: nu~ is dropped by a run without
-	 * Spalart-Allmaras, and left as the caller set it when the file has none */
-	for (int b = 0; b < p->n_blocks; b++) {
-		const fv_block_t *bk = &p->blocks[b];
-		if (p->rank_of[b] != p->rank)
-			continue;
-		for (int v = 0; v < rs->n_vars && v < nvars; v++)
-			for (fv_idx_t i = 0; i < bk->n_cells; i++)
-				q[(size_t)v * N + (size_t)bk->cell_global[i]] = rs->q[(size_t)v * N + (size_t)p->cell_file[b][i]];
-	}
-	return FV_OK;
+	size_t n = 0;
+	for (int b = 0; b < p->n_blocks; b++)
+		if (p->rank_of[b] == p->rank)
+			n += (size_t)(ghosts ? p->blocks[b].n_cells : p->blocks[b].n_owned);
+	return n;
 }
 
-fv_err_t fv_app_part_restart_write(const char *path, const fv_part_t *p, fv_restart_t *r, const fv_real_t *q)
+fv_err_t fv_app_part_restart_read(const char *path, const fv_part_t *p, fv_restart_t *rs, fv_app_state_t *st)
 {
-	size_t N = (size_t)p->n_cells, nv = (size_t)r->n_vars;
-	fv_real_t *qf = NULL;
+	size_t n = local_cells(p, 1), at = 0;
+	fv_idx_t *pos = NULL;
+	fv_real_t *val = NULL;
 	fv_err_t err = FV_OK;
-	/* the mesh file's order: each rank its owned cells, assembled */
-	FV_CALL(fv_calloc(&qf, nv * N + 1, sizeof *qf, "restart state"));
+	FV_CALL_GOTO(err, out, fv_malloc(&pos, n + 1, sizeof *pos, "restart cells"));
+	FV_CALL_GOTO(err, out, fv_malloc(&val, (size_t)st->nv * n + 1, sizeof *val, "restart cells"));
+	for (int b = 0; b < p->n_blocks; b++)
+		if (p->rank_of[b] == p->rank) {
+			memcpy(pos + at, p->cell_file[b], (size_t)p->blocks[b].n_cells * sizeof *pos);
+			at += (size_t)p->blocks[b].n_cells;
+		}
+	/* only this rank's cells of the file are read */
+	FV_CALL_GOTO(err, out, fv_restart_read_cells(path, rs, &p->mesh_id, p->piece.source, n, pos, st->nv, val));
+	/* rows the file has and the run uses: nu~ is dropped by a run without
+	 * Spalart-Allmaras, and left as the caller set it when the file has none */
+	at = 0;
 	for (int b = 0; b < p->n_blocks; b++) {
-		const fv_block_t *bk = &p->blocks[b];
+		size_t nc = (size_t)p->blocks[b].n_cells;
 		if (p->rank_of[b] != p->rank)
 			continue;
-		for (size_t v = 0; v < nv; v++)
-			for (fv_idx_t i = 0; i < bk->n_owned; i++)
-				qf[v * N + (size_t)p->cell_file[b][i]] = q[v * N + (size_t)bk->cell_global[i]];
+		for (int v = 0; v < rs->n_vars && v < st->nv; v++)
+			memcpy(st->qb[b] + (size_t)v * nc, val + (size_t)v * n + at, nc * sizeof *val);
+		at += nc;
 	}
-	err = fv_runtime_combine(qf, nv * N * sizeof *qf, "the restart state");
-	if (err == FV_OK && fv_runtime_rank() == 0) {
+out:
+	free(pos);
+	free(val);
+	return err;
+}
+
+fv_err_t fv_app_part_restart_write(const char *path, const fv_part_t *p, fv_restart_t *r, const fv_app_state_t *st)
+{
+	size_t N = (size_t)p->n_cells, nv = (size_t)st->nv, n = local_cells(p, 0), at = 0;
+	uint8_t *msg = NULL;
+	fv_real_t *qf = NULL;
+	fv_err_t err = FV_OK;
+	/* each rank's owned cells: their file positions, then their values */
+	size_t bytes = n * sizeof(fv_idx_t) + nv * n * sizeof(fv_real_t);
+	FV_CALL_GOTO(err, out, fv_malloc(&msg, bytes + 1, 1, "restart cells"));
+	{
+		fv_idx_t *pos = (fv_idx_t *)msg;
+		fv_real_t *val = (fv_real_t *)(msg + n * sizeof(fv_idx_t));
+		for (int b = 0; b < p->n_blocks; b++) {
+			const fv_block_t *bk = &p->blocks[b];
+			size_t no = (size_t)bk->n_owned, nc = (size_t)bk->n_cells;
+			if (p->rank_of[b] != p->rank)
+				continue;
+			memcpy(pos + at, p->cell_file[b], no * sizeof *pos);
+			for (size_t v = 0; v < nv; v++)
+				memcpy(val + v * n + at, st->qb[b] + v * nc, no * sizeof *val);
+			at += no;
+		}
+	}
+	if (p->rank != 0) {
+		err = fv_runtime_send_bytes(msg, bytes, 0, "its cells of the restart file");
+		goto out;
+	}
+	/* rank 0: the mesh file's order, from every rank's cells */
+	FV_CALL_GOTO(err, out, fv_malloc(&qf, nv * N + 1, sizeof *qf, "restart state"));
+	for (int from = 0; from < p->n_ranks && err == FV_OK; from++) {
+		uint8_t *m = msg;
+		size_t len = bytes, k;
+		if (from > 0)
+			FV_CALL_GOTO(err, out, fv_runtime_recv_bytes(&m, &len, from, "its cells of the restart file"));
+		k = len / (sizeof(fv_idx_t) + nv * sizeof(fv_real_t));
+		if (len != k * (sizeof(fv_idx_t) + nv * sizeof(fv_real_t)))
+			err = FV_ERROR(FV_ERR_RUNTIME, "rank %d sent %zu bytes of restart cells", from, len);
+		const fv_idx_t *pos = (const fv_idx_t *)m;
+		const fv_real_t *val = (const fv_real_t *)(m + k * sizeof(fv_idx_t));
+		for (size_t i = 0; i < k && err == FV_OK; i++) {
+			if (pos[i] < 0 || (size_t)pos[i] >= N) {
+				err = FV_ERROR(FV_ERR_RUNTIME, "rank %d sent restart cell %d of %zu", from, (int)pos[i], N);
+				break;
+			}
+			for (size_t v = 0; v < nv; v++)
+				qf[v * N + (size_t)pos[i]] = val[v * k + i];
+		}
+		if (from > 0)
+			free(m);
+	}
+	if (err == FV_OK) {
 		r->n_cells = (fv_idx_t)N;
+		r->n_vars = (int)nv;
 		r->mesh = p->mesh_id;
 		r->cell_of_file = NULL;
 		r->q = qf;
 		err = fv_restart_write(path, r);
 		r->q = NULL;
 	}
+out:
+	free(msg);
 	free(qf);
 	return err;
 }
 
-/* The state of the piece's cells (the piece's order) from the whole q. */
-static fv_err_t piece_state(const fv_part_t *p, const fv_real_t *q, int nv, fv_real_t **out)
+/* Block and local index of piece cell i (an owned cell). */
+static const fv_real_t *piece_cell_state(const fv_part_t *p, const fv_app_state_t *st, size_t i, size_t *stride)
 {
-	size_t n = (size_t)p->piece.n_cells, N = (size_t)p->n_cells;
-	FV_CALL(fv_malloc(out, (size_t)nv * n + 1, sizeof **out, "piece state"));
-	for (int v = 0; v < nv; v++)
-		for (size_t i = 0; i < n; i++)
-			(*out)[(size_t)v * n + i] = q[(size_t)v * N + (size_t)p->piece_cell[i]];
+	fv_idx_t g = p->piece_cell[i];
+	int b = fv_block_of_cell(p->block_off, p->n_blocks, g);
+	*stride = (size_t)p->blocks[b].n_cells;
+	return st->qb[b] + (g - p->block_off[b]);
+}
+
+/* The state of the piece's cells (the piece's order). */
+static fv_err_t piece_state(const fv_part_t *p, const fv_app_state_t *st, fv_real_t **out)
+{
+	size_t n = (size_t)p->piece.n_cells;
+	FV_CALL(fv_malloc(out, (size_t)st->nv * n + 1, sizeof **out, "piece state"));
+	for (size_t i = 0; i < n; i++) {
+		size_t stride;
+		const fv_real_t *q = piece_cell_state(p, st, i, &stride);
+		for (int v = 0; v < st->nv; v++)
+			(*out)[(size_t)v * n + i] = q[(size_t)v * stride];
+	}
 	return FV_OK;
 }
 
@@ -203,14 +297,14 @@ static fv_err_t piece_blocks(const fv_part_t *p, int32_t **out)
 	return FV_OK;
 }
 
-fv_err_t fv_app_part_solution(const char *dir, const char *name, const fv_part_t *p, const fv_real_t *q, int nv,
+fv_err_t fv_app_part_solution(const char *dir, const char *name, const fv_part_t *p, const fv_app_state_t *st,
 			      double gamma, int with_block, const fv_sol_turb_t *turb)
 {
 	char path[FV_CASE_PATH_MAX + 64];
 	fv_real_t *qp = NULL;
 	int32_t *blk = NULL;
 	fv_err_t err;
-	FV_CALL(piece_state(p, q, nv, &qp));
+	FV_CALL(piece_state(p, st, &qp));
 	err = with_block ? piece_blocks(p, &blk) : FV_OK;
 	if (err == FV_OK && p->n_ranks == 1 && !p->piece.cell_orig && !p->piece.node_orig) {
 		/* one rank, the whole mesh in file order: one file */
@@ -231,9 +325,9 @@ fv_err_t fv_app_part_solution(const char *dir, const char *name, const fv_part_t
 /* --------------------------------------------------------- wall distance */
 
 fv_err_t fv_app_part_wall_distances(const fv_case_t *c, const fv_part_t *p, const fv_solver_opts_t *so,
-				    double **dist)
+				    double ***dist)
 {
-	size_t E = (size_t)p->n_belems, n_pts = 0, N = (size_t)p->n_cells;
+	size_t E = (size_t)p->n_belems, n_pts = local_cells(p, 0);
 	fv_mesh_t w;
 	uint8_t *wall = NULL;
 	double *d = NULL;
@@ -241,6 +335,7 @@ fv_err_t fv_app_part_wall_distances(const fv_case_t *c, const fv_part_t *p, cons
 	int any = 0;
 	double t0 = fv_now();
 	fv_mesh_init(&w);
+	*dist = NULL;
 	FV_CALL_GOTO(err, out, fv_calloc(&wall, (size_t)p->piece.n_markers + 1, 1, "wall markers"));
 	for (int k = 0; k < p->piece.n_markers; k++)
 		any |= wall[k] = (uint8_t)fv_bc_is_noslip(so->marker_bc[k]);
@@ -249,10 +344,7 @@ fv_err_t fv_app_part_wall_distances(const fv_case_t *c, const fv_part_t *p, cons
 		      c->path[0] ? c->path : "case");
 	/* every rank's share of the boundary elements, assembled (a surface,
 	 * not the mesh), as a mesh of unshared nodes whose cells are the points
-	 * asked for: this rank's blocks' cells, ghosts included */
-	for (int b = 0; b < p->n_blocks; b++)
-		if (p->rank_of[b] == p->rank)
-			n_pts += (size_t)p->blocks[b].n_cells;
+	 * asked for: this rank's owned cells */
 	snprintf(w.source, sizeof w.source, "%s", p->piece.source);
 	FV_CALL_GOTO(err, out, fv_calloc(&w.xyz, 12 * E + 1, sizeof *w.xyz, "wall nodes"));
 	FV_CALL_GOTO(err, out, fv_calloc(&w.belem_marker, E + 1, sizeof *w.belem_marker, "wall elements"));
@@ -283,40 +375,51 @@ fv_err_t fv_app_part_wall_distances(const fv_case_t *c, const fv_part_t *p, cons
 		size_t at = 0;
 		for (int b = 0; b < p->n_blocks; b++) {
 			const fv_block_t *bk = &p->blocks[b];
-			size_t n = (size_t)bk->n_cells;
+			size_t n = (size_t)bk->n_cells, no = (size_t)bk->n_owned;
 			if (p->rank_of[b] != p->rank)
 				continue;
 			for (int k = 0; k < 3; k++)
 				memcpy(w.cell_ctr + (size_t)k * n_pts + at, bk->cell_ctr + (size_t)k * n,
-				       n * sizeof *w.cell_ctr);
-			at += n;
+				       no * sizeof *w.cell_ctr);
+			at += no;
 		}
 	}
 	FV_CALL_GOTO(err, out, fv_wall_distance(&w, wall, 0, d));
-	FV_CALL_GOTO(err, out, fv_calloc(dist, N + 1, sizeof **dist, "wall distances"));
+	FV_CALL_GOTO(err, out, fv_calloc(dist, (size_t)p->n_blocks + 1, sizeof **dist, "wall distances"));
 	{
 		size_t at = 0;
 		for (int b = 0; b < p->n_blocks; b++) {
-			const fv_block_t *bk = &p->blocks[b];
+			size_t no = (size_t)p->blocks[b].n_owned;
 			if (p->rank_of[b] != p->rank)
 				continue;
-			for (fv_idx_t i = 0; i < bk->n_cells; i++)
-				(*dist)[bk->cell_global[i]] = d[at++];
+			FV_CALL_GOTO(err, out, fv_malloc(&(*dist)[b], no + 1, sizeof ***dist, "wall distances"));
+			memcpy((*dist)[b], d + at, no * sizeof *d);
+			at += no;
 		}
 	}
 	if (fv_runtime_rank() == 0)
-		fprintf(stderr, "fvstar: wall distance of %lld cells in %.2f s\n", (long long)N, fv_now() - t0);
+		fprintf(stderr, "fvstar: wall distance of %lld cells in %.2f s\n", (long long)p->n_cells, fv_now() - t0);
 out:
 	w.markers = NULL; /* the piece's */
 	fv_mesh_free(&w);
 	free(wall);
 	free(d);
+	if (err != FV_OK)
+		fv_app_wall_distances_free(p, dist);
 	return err;
+}
+
+void fv_app_wall_distances_free(const fv_part_t *p, double ***dist)
+{
+	if (*dist)
+		for (int b = 0; b < p->n_blocks; b++)
+			free((*dist)[b]);
+	FV_FREE(*dist);
 }
 
 /* ------------------------------------------------------------- wall.csv */
 
-fv_err_t fv_app_part_wall_csv(const char *path, const fv_part_t *p, fv_solver_t *s, const fv_real_t *q,
+fv_err_t fv_app_part_wall_csv(const char *path, const fv_part_t *p, fv_solver_t *s, const fv_app_state_t *st,
 			      const int8_t *marker_bc, const fv_wall_ref_t *ref, int *written)
 {
 	size_t F = (size_t)p->n_bfaces;
@@ -349,7 +452,7 @@ fv_err_t fv_app_part_wall_csv(const char *path, const fv_part_t *p, fv_solver_t 
 			is[g] = (uint8_t)fv_bc_is_wall(marker_bc[mk[g]]);
 			for (int d = 0; d < 3; d++)
 				ctr[(size_t)d * F + (size_t)g] = (double)bk->face_ctr[(size_t)d * nf + (size_t)f];
-			rho[g] = (double)q[bk->cell_global[cl]];
+			rho[g] = (double)st->qb[b][cl];
 		}
 	}
 	FV_CALL_GOTO(err, out, fv_solver_wall_data(s, (fv_idx_t)F, is, wall));
@@ -373,11 +476,11 @@ out:
 
 /* ---------------------------------------------------- non-physical cells */
 
-fv_err_t fv_app_part_bad_cells(const fv_part_t *p, const fv_real_t *q, double gamma, long long *n_bad, char *label,
-			       size_t size)
+fv_err_t fv_app_part_bad_cells(const fv_part_t *p, const fv_app_state_t *st, double gamma, long long *n_bad,
+			       char *label, size_t size)
 {
 	int R = p->n_ranks, me = p->rank, pick = -1;
-	size_t n = (size_t)p->piece.n_cells, N = (size_t)p->n_cells;
+	size_t n = (size_t)p->piece.n_cells;
 	long long *first = NULL, *count = NULL;
 	char *labels = NULL;
 	fv_err_t err = FV_OK;
@@ -389,10 +492,11 @@ fv_err_t fv_app_part_bad_cells(const fv_part_t *p, const fv_real_t *q, double ga
 	/* the piece is in the file's order: its first bad cell is the rank's */
 	for (size_t i = 0; i < n; i++) {
 		fv_real_t qi[5], wi[5];
-		size_t g = (size_t)p->piece_cell[i];
+		size_t stride;
+		const fv_real_t *q = piece_cell_state(p, st, i, &stride);
 		int ok = 1;
 		for (int k = 0; k < 5; k++) {
-			qi[k] = q[(size_t)k * N + g];
+			qi[k] = q[(size_t)k * stride];
 			ok = ok && isfinite(qi[k]);
 		}
 		fv_cons_to_prim(qi, (fv_real_t)gamma, wi);

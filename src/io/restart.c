@@ -264,8 +264,10 @@ static fv_err_t need(size_t len, size_t n, const char *name, const char *what)
 	return FV_OK;
 }
 
-fv_err_t fv_restart_parse(const void *data, size_t len, const char *name, fv_restart_t *r,
-			  const fv_mesh_id_t *expect, const char *mesh_name)
+/* Everything fv_restart_parse checks, and the header into r (r->q NULL);
+ * the state starts HEADER_BYTES into data. */
+static fv_err_t parse_checked(const void *data, size_t len, const char *name, fv_restart_t *r,
+			      const fv_mesh_id_t *expect, const char *mesh_name)
 {
 	const uint8_t *p = data, *state;
 	uint64_t n_cells, hash, stored, n_nodes, mesh_hash;
@@ -273,7 +275,6 @@ fv_err_t fv_restart_parse(const void *data, size_t len, const char *name, fv_res
 	size_t count, expected_size;
 	int64_t iteration;
 	double time;
-	fv_err_t err = FV_OK;
 
 	memset(r, 0, sizeof *r);
 	if (!name)
@@ -353,40 +354,83 @@ fv_err_t fv_restart_parse(const void *data, size_t len, const char *name, fv_res
 	r->mesh.n_cells = (int64_t)n_cells;
 	r->mesh.n_nodes = (int64_t)n_nodes;
 	r->mesh.hash = mesh_hash;
+	return FV_OK;
+}
+
+fv_err_t fv_restart_parse(const void *data, size_t len, const char *name, fv_restart_t *r,
+			  const fv_mesh_id_t *expect, const char *mesh_name)
+{
+	size_t count;
+	fv_err_t err;
+	FV_CALL(parse_checked(data, len, name, r, expect, mesh_name));
+	count = (size_t)r->n_vars * (size_t)r->n_cells;
 	FV_CALL_GOTO(err, fail, fv_malloc(&r->q, count + 1, sizeof(fv_real_t), "restart state"));
-	to_from_le(r->q, state, count);
+	to_from_le(r->q, (const uint8_t *)data + HEADER_BYTES, count);
 	return FV_OK;
 fail:
 	fv_restart_free(r);
 	return err;
 }
 
-fv_err_t fv_restart_read(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name)
+/* The restart file at path, mapped (not read: the state is converted
+ * once, straight where it goes); *map NULL for an empty file. */
+static fv_err_t map_file(const char *path, void **map, size_t *len)
 {
 	struct stat st;
-	void *map = NULL;
-	size_t len;
-	int fd;
-	fv_err_t err;
-	memset(r, 0, sizeof *r);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	*map = NULL;
 	FV_CHECK(fd >= 0, FV_ERR_IO, "%s: cannot open restart: %s", path, strerror(errno));
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return FV_ERROR(FV_ERR_IO, "%s: not a regular file", path);
 	}
-	len = (size_t)st.st_size;
-	/* mapped, not read: the state is converted once, straight into r->q */
-	if (len > 0) {
-		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (map == MAP_FAILED) {
+	*len = (size_t)st.st_size;
+	if (*len > 0) {
+		*map = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (*map == MAP_FAILED) {
 			int e = errno;
+			*map = NULL;
 			close(fd);
 			return FV_ERROR(FV_ERR_IO, "%s: cannot read restart: %s", path, strerror(e));
 		}
 	}
 	close(fd);
+	return FV_OK;
+}
+
+fv_err_t fv_restart_read(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name)
+{
+	void *map;
+	size_t len = 0;
+	fv_err_t err;
+	memset(r, 0, sizeof *r);
+	FV_CALL(map_file(path, &map, &len));
 	err = fv_restart_parse(len ? map : "", len, path, r, expect, mesh_name);
+	if (map)
+		munmap(map, len);
+	return err;
+}
+
+fv_err_t fv_restart_read_cells(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name,
+			       size_t n, const fv_idx_t *pos, int nvars, fv_real_t *out)
+{
+	void *map;
+	size_t len = 0;
+	fv_err_t err;
+	memset(r, 0, sizeof *r);
+	FV_CALL(map_file(path, &map, &len));
+	err = parse_checked(len ? map : "", len, path, r, expect, mesh_name);
+	for (size_t i = 0; i < n && err == FV_OK; i++)
+		if (pos[i] < 0 || pos[i] >= r->n_cells)
+			err = FV_ERROR(FV_ERR_ARG, "%s: cell %d asked for, the restart holds %d", path, (int)pos[i],
+				       (int)r->n_cells);
+	if (err == FV_OK) {
+		const uint8_t *state = (const uint8_t *)map + HEADER_BYTES;
+		for (int v = 0; v < r->n_vars && v < nvars; v++)
+			for (size_t i = 0; i < n; i++)
+				to_from_le(out + (size_t)v * n + i,
+					   state + ((size_t)v * (size_t)r->n_cells + (size_t)pos[i]) * sizeof(fv_real_t), 1);
+	}
 	if (map)
 		munmap(map, len);
 	return err;

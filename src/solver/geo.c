@@ -222,12 +222,14 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	for (fv_idx_t i = 0; i < bk->n_bfaces; i++)
 		colors->bface_of[i] = perm ? perm[i] : i;
 	if (so->sa) {
-		if (!so->wall_dist) {
+		const double *wb = so->wall_dist_blocks ? so->wall_dist_blocks[bk->id] : NULL;
+		if (!so->wall_dist && !wb) {
 			err = FV_ERROR(FV_ERR_ARG, "block %d: Spalart-Allmaras without wall distances", bk->id);
 			goto out;
 		}
 		for (fv_idx_t c = 0; c < bk->n_owned; c++)
-			((fv_real_t *)(g + L->cell_wdist))[c] = (fv_real_t)so->wall_dist[bk->cell_global[c]];
+			((fv_real_t *)(g + L->cell_wdist))[c] =
+				(fv_real_t)(wb ? wb[c] : so->wall_dist[bk->cell_global[c]]);
 	}
 	for (fv_idx_t i = 0; i < bk->n_bfaces; i++) {
 		fv_idx_t f = perm ? perm[i] : i;

@@ -727,15 +727,60 @@ fv_err_t fv_solver_get_state(fv_solver_t *s, fv_real_t *qg)
 	return gather_field(s, F_Q, qg);
 }
 
+/* Field f of this rank's blocks to (get) or from (set) per-block arrays:
+ * all local cells, or the owned ones. */
+static fv_err_t copy_blocks(fv_solver_t *s, int f, fv_real_t *const *qb, int set)
+{
+	size_t nv = (size_t)s->P.nvar;
+	for (int b = 0; b < s->nb; b++) {
+		block_data_t *d = &s->b[b];
+		size_t nc = (size_t)d->L.n_cells, n = set ? nc : (size_t)d->L.n_owned;
+		fv_real_t *q = d->mem[f];
+		if (s->rank_of[b] != s->me)
+			continue;
+		FV_CHECK(qb[b], FV_ERR_ARG, "block %d: no state array", b);
+		FV_CALL(fv_runtime_acquire(d->h[f], set, field_names[f]));
+		for (size_t k = 0; k < nv; k++)
+			memcpy(set ? q + k * nc : qb[b] + k * nc, set ? qb[b] + k * nc : q + k * nc, n * sizeof *q);
+		fv_runtime_release(d->h[f]);
+	}
+	return FV_OK;
+}
+
+fv_err_t fv_solver_set_block_states(fv_solver_t *s, fv_real_t *const *qb)
+{
+	return copy_blocks(s, F_Q, qb, 1);
+}
+
+fv_err_t fv_solver_get_block_states(fv_solver_t *s, fv_real_t *const *qb)
+{
+	return copy_blocks(s, F_Q, qb, 0);
+}
+
+/* The snapshot to go back to after a divergence first seen at bad. */
+static fv_err_t good_snapshot(const fv_solver_t *s, int bad, int *k, int *iter)
+{
+	*k = -1;
+	for (int j = 0; j < 2; j++)
+		if (s->snap_iter[j] >= 0 && s->snap_iter[j] <= bad - 2 && (*k < 0 || s->snap_iter[j] > s->snap_iter[*k]))
+			*k = j;
+	FV_CHECK(*k >= 0, FV_ERR_ARG, "no state kept from before iteration %d", bad - 1);
+	*iter = s->snap_iter[*k];
+	return FV_OK;
+}
+
 fv_err_t fv_solver_get_good_state(fv_solver_t *s, int bad, fv_real_t *qg, int *iter)
 {
-	int k = -1;
-	for (int j = 0; j < 2; j++)
-		if (s->snap_iter[j] >= 0 && s->snap_iter[j] <= bad - 2 && (k < 0 || s->snap_iter[j] > s->snap_iter[k]))
-			k = j;
-	FV_CHECK(k >= 0, FV_ERR_ARG, "no state kept from before iteration %d", bad - 1);
-	*iter = s->snap_iter[k];
+	int k;
+	FV_CALL(good_snapshot(s, bad, &k, iter));
 	return gather_field(s, F_SNAP0 + k, qg);
+}
+
+fv_err_t fv_solver_get_good_block_states(fv_solver_t *s, int bad, fv_real_t *const *qb, int *iter)
+{
+	int k;
+	FV_CALL(good_snapshot(s, bad, &k, iter));
+	return copy_blocks(s, F_SNAP0 + k, qb, 0);
 }
 
 fv_err_t fv_solver_wall_data(fv_solver_t *s, fv_idx_t n_bfaces, const uint8_t *is_bface, double *out)
