@@ -663,14 +663,15 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	if (c.vtu)
 		FV_CALL_GOTO(err, out, fv_app_part_solution(c.out_dir, "solution", &part, &st, c.gamma, c.vtu_block_id,
 							    sol_turb(&c, &turb)));
-	if (part.n_ranks > 1)
-		FV_CALL_GOTO(err, out, gather_memory(&rss_mib));
+	FV_CALL_GOTO(err, out, gather_memory(&rss_mib));
 	if (fv_runtime_rank() != 0)
 		goto out; /* rank 0 writes the outputs and the last words */
 	{
 		json_t *js = summary_json(&c, &part, &r, r.last_iter - first + 1, wall, so.num.rk);
-		if (rss_mib)
+		if (part.n_ranks > 1)
 			ranks_summary(js, &part, rss_mib, from_dir ? "partition directory" : "rank 0");
+		else
+			json_object_set_new(js, "peak_memory_mib", fv_json_real(rss_mib[0]));
 		json_t *cells = json_array();
 		char busy[4096];
 		double mean = fv_runtime_busy(busy, sizeof busy);
