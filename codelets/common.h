@@ -74,6 +74,8 @@ void *fv_cpu_scratch(int slot, size_t bytes);
 /* CPU implementations (codelets/<stage>/<stage>_cpu.c). */
 void fv_pack_cpu(void *buffers[], void *cl_arg);
 void fv_unpack_cpu(void *buffers[], void *cl_arg);
+void fv_pack_all_cpu(void *buffers[], void *cl_arg);
+void fv_unpack_all_cpu(void *buffers[], void *cl_arg);
 void fv_prim_cpu(void *buffers[], void *cl_arg);
 void fv_nodes_cpu(void *buffers[], void *cl_arg);
 void fv_gradient_cpu(void *buffers[], void *cl_arg);
@@ -93,6 +95,8 @@ void fv_implicit_update_cpu(void *buffers[], void *cl_arg);
 /* CUDA implementations (codelets/<stage>/<stage>_cuda.cu). */
 void fv_pack_cuda(void *buffers[], void *cl_arg);
 void fv_unpack_cuda(void *buffers[], void *cl_arg);
+void fv_pack_all_cuda(void *buffers[], void *cl_arg);
+void fv_unpack_all_cuda(void *buffers[], void *cl_arg);
 void fv_prim_cuda(void *buffers[], void *cl_arg);
 void fv_nodes_cuda(void *buffers[], void *cl_arg);
 void fv_gradient_cuda(void *buffers[], void *cl_arg);

@@ -17,6 +17,13 @@ extern "C" {
 
 fv_err_t fv_insert_pack(fv_handle_t geo, fv_handle_t field, fv_handle_t buf, const fv_task_args_t *a);
 fv_err_t fv_insert_unpack(fv_handle_t geo, fv_handle_t buf, fv_handle_t field, const fv_task_args_t *a);
+/* numerics.halo_tasks = block: one task packing the field into the n
+ * buffers of the block's neighbours (in its neighbour order), one
+ * unpacking the n buffers its neighbours filled for it into its ghosts. */
+fv_err_t fv_insert_pack_all(fv_handle_t geo, fv_handle_t field, const fv_handle_t *bufs, int n,
+			    const fv_task_args_t *a);
+fv_err_t fv_insert_unpack_all(fv_handle_t geo, const fv_handle_t *bufs, int n, fv_handle_t field,
+			      const fv_task_args_t *a);
 fv_err_t fv_insert_prim(fv_handle_t q, fv_handle_t w, const fv_task_args_t *a);
 fv_err_t fv_insert_nodes(fv_handle_t geo, fv_handle_t w, fv_handle_t wn, const fv_task_args_t *a);
 /* With a->grouped, the gradient, limiter, time step and flux tasks do one

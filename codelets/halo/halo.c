@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Halo exchange tasks: pack a block's owned values for one neighbour into
- * that pair's buffer, unpack a buffer into the neighbour's ghost range.
+ * that pair's buffer, unpack a buffer into the neighbour's ghost range;
+ * or (numerics.halo_tasks = block) one task per block for all of its
+ * neighbours, a buffer each.
  *
  *   block b: [ owned ........ | ghosts from n0 | ghosts from n1 ]
  *                 |  send_cell(b->n1)                ^
@@ -11,10 +13,17 @@
 
 FV_MODEL(pack_model, "fv_pack");
 FV_MODEL(unpack_model, "fv_unpack");
+FV_MODEL(pack_all_model, "fv_pack_all");
+FV_MODEL(unpack_all_model, "fv_unpack_all");
 static struct starpu_codelet pack_cl =
 	FV_CODELET(fv_pack_cpu, (fv_pack_cuda), pack_model, "fv_pack", 3, STARPU_R, STARPU_R, STARPU_W);
 static struct starpu_codelet unpack_cl =
 	FV_CODELET(fv_unpack_cpu, (fv_unpack_cuda), unpack_model, "fv_unpack", 3, STARPU_R, STARPU_R, STARPU_RW);
+/* geo, the field, then one buffer per neighbour (modes per task) */
+static struct starpu_codelet pack_all_cl =
+	FV_CODELET(fv_pack_all_cpu, (fv_pack_all_cuda), pack_all_model, "fv_pack_all", STARPU_VARIABLE_NBUFFERS, 0);
+static struct starpu_codelet unpack_all_cl = FV_CODELET(fv_unpack_all_cpu, (fv_unpack_all_cuda), unpack_all_model,
+							"fv_unpack_all", STARPU_VARIABLE_NBUFFERS, 0);
 
 /* Copies only: no floating-point operation. */
 fv_err_t fv_insert_pack(fv_handle_t geo, fv_handle_t field, fv_handle_t buf, const fv_task_args_t *a)
@@ -31,4 +40,35 @@ fv_err_t fv_insert_unpack(fv_handle_t geo, fv_handle_t buf, fv_handle_t field, c
 {
 	return FV_SUBMIT(&unpack_cl, "unpack", a, 0.0, FV_BUF(geo, STARPU_R), FV_BUF(buf, STARPU_R),
 			 FV_BUF(field, STARPU_RW));
+}
+
+/* geo and field (mode), then the n buffers (mode), as one task's buffers. */
+static fv_err_t submit_all(struct starpu_codelet *cl, const char *name, fv_handle_t geo, fv_handle_t field,
+			   enum starpu_data_access_mode field_mode, const fv_handle_t *bufs, int n,
+			   enum starpu_data_access_mode buf_mode, const fv_task_args_t *a)
+{
+	struct starpu_data_descr *d = NULL;
+	fv_err_t err;
+	FV_CALL(fv_malloc(&d, (size_t)n + 2, sizeof *d, "halo task buffers"));
+	d[0] = (struct starpu_data_descr){FV_SP(geo), STARPU_R};
+	d[1] = (struct starpu_data_descr){FV_SP(field), field_mode};
+	for (int k = 0; k < n; k++)
+		d[2 + k] = (struct starpu_data_descr){FV_SP(bufs[k]), buf_mode};
+	err = fv_task_submit(cl, name, a, 0.0, d, n + 2);
+	free(d);
+	return err;
+}
+
+fv_err_t fv_insert_pack_all(fv_handle_t geo, fv_handle_t field, const fv_handle_t *bufs, int n,
+			    const fv_task_args_t *a)
+{
+	fv_task_args_t b = *a;
+	b.priority = STARPU_MAX_PRIO;
+	return submit_all(&pack_all_cl, "pack", geo, field, STARPU_R, bufs, n, STARPU_W, &b);
+}
+
+fv_err_t fv_insert_unpack_all(fv_handle_t geo, const fv_handle_t *bufs, int n, fv_handle_t field,
+			      const fv_task_args_t *a)
+{
+	return submit_all(&unpack_all_cl, "unpack", geo, field, STARPU_RW, bufs, n, STARPU_R, a);
 }

@@ -50,3 +50,35 @@ extern "C" void fv_unpack_cuda(void *buffers[], void *cl_arg)
 		v, a.nbr, a.nvars, FV_PTR(1, const fv_real_t), FV_PTR(2, fv_real_t));
 	FV_CUDA_CHECK_LAUNCH();
 }
+
+/* buffers: geo, the field, then neighbour k's buffer at 2 + k; a kernel
+ * per neighbour, all in the task's stream */
+extern "C" void fv_pack_all_cuda(void *buffers[], void *cl_arg)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	for (int k = 0; k < v.n_nbr; k++) {
+		long n = STARPU_VECTOR_GET_NX(buffers[2 + k]) / (a.nvars > 0 ? a.nvars : 1);
+		if (n == 0)
+			continue;
+		pack_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
+			v, k, a.nvars, FV_PTR(1, const fv_real_t), FV_PTR(2 + k, fv_real_t));
+		FV_CUDA_CHECK_LAUNCH();
+	}
+}
+
+extern "C" void fv_unpack_all_cuda(void *buffers[], void *cl_arg)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	for (int k = 0; k < v.n_nbr; k++) {
+		long n = STARPU_VECTOR_GET_NX(buffers[2 + k]) / (a.nvars > 0 ? a.nvars : 1);
+		if (n == 0)
+			continue;
+		unpack_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
+			v, k, a.nvars, FV_PTR(2 + k, const fv_real_t), FV_PTR(1, fv_real_t));
+		FV_CUDA_CHECK_LAUNCH();
+	}
+}

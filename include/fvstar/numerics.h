@@ -42,6 +42,10 @@ typedef enum fv_face_order { FV_FACE_ORDER_NATURAL, FV_FACE_ORDER_COLOR } fv_fac
 /* The [numerics] section. Enumerated fields are int so that the case
  * file's key table sets every field through its offset; their values are
  * the enums above (coloring: fv_color_method_t of fvstar/color.h). */
+/* A halo exchange's tasks: one pack and one unpack per block, over all
+ * its neighbours' buffers, or one of each per pair of neighbouring blocks. */
+typedef enum fv_halo_tasks { FV_HALO_BLOCK = 0, FV_HALO_PAIR = 1 } fv_halo_tasks_t;
+
 typedef struct fv_numerics {
 	int flux;               /* fv_flux_t */
 	double entropy_fix;
@@ -56,6 +60,7 @@ typedef struct fv_numerics {
 	int face_order;         /* fv_face_order_t */
 	int coloring;           /* fv_color_method_t */
 	int color_tasks;        /* 0/1: one task per colour group and block */
+	int halo_tasks;         /* fv_halo_tasks_t: a halo's pack and unpack tasks */
 	int limiter;            /* fv_limiter_t */
 	double limiter_k;
 	int limiter_freeze;     /* > 0: keep the limiter of that iteration after it */

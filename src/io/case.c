@@ -86,6 +86,7 @@ static const int implicit_values[] = {FV_IMPLICIT_LUSGS, FV_IMPLICIT_POINT};
 static const char *const balances[] = {"speed", "equal", NULL};
 static const int balance_values[] = {FV_BALANCE_SPEED, FV_BALANCE_EQUAL};
 static const char *const partitioners[] = {"metis", "scotch", "linear", NULL};
+static const char *const halo_tasks_names[] = {"block", "pair", NULL};
 static const int partitioner_values[] = {FV_PART_METIS, FV_PART_SCOTCH, FV_PART_LINEAR};
 static const char *const bc_kinds[] = {"farfield", "wall", "symmetry", "supersonic_inflow",
 				       "supersonic_outflow", "pressure_outlet", "noslip", "isothermal", NULL};
@@ -196,6 +197,10 @@ static const key_desc_t keys[] = {
 		  "Flux as one task per colour group of faces and block (CPU and GPU), each adding into the "
 		  "block's residual after the previous group: the groups show in a trace. The gradient, "
 		  "limiter and time step become group tasks too where their strategy is color."),
+	ENUM_KEY("numerics", "halo_tasks", num.halo_tasks, halo_tasks_names, NULL, "block",
+		 "Tasks of a halo exchange: block (one pack task per block filling all its neighbours' buffers, "
+		 "one unpack task per block emptying them) or pair (one pack and one unpack task per pair of "
+		 "neighbouring blocks, as many as the buffers). Copies either way: the results are the same."),
 	ENUM_KEY("numerics", "coloring", num.coloring, colorings, NULL, "minimal",
 		 "Face colouring for the *_sum = color or auto strategies, color_tasks and face_order = color: "
 		 "greedy (Zhang et al. 2022, "

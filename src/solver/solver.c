@@ -55,6 +55,7 @@ typedef struct block_data {
 	int *nbr_slot;         /* index of this block in each neighbour's list */
 	fv_real_t **buf_mem[N_HALOS]; /* [halo][k]: what the block sends to neighbour k */
 	fv_handle_t *buf[N_HALOS];
+	fv_handle_t *in_buf[N_HALOS];  /* [halo][k]: what neighbour k sends the block */
 	fv_idx_t *cell_global; /* [n_cells] for set/get state */
 	fv_idx_t *bface_global; /* [n_bfaces] the mesh's boundary face of each (fv_solver_wall_data) */
 	fv_idx_t *bface_of;    /* while building: the block's face of each */
@@ -247,6 +248,10 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	}
 	/* where each block sits in its neighbours' lists */
 	for (int b = 0; b < n_blocks; b++)
+		for (int h = 0; h < N_HALOS; h++)
+			FV_CALL(fv_calloc(&s->b[b].in_buf[h], (size_t)s->b[b].n_nbr + 1, sizeof(fv_handle_t),
+					  "halo buffers"));
+	for (int b = 0; b < n_blocks; b++)
 		for (int k = 0; k < s->b[b].n_nbr; k++) {
 			const block_data_t *n = &s->b[s->b[b].nbr[k]];
 			int j = 0;
@@ -255,6 +260,8 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 			FV_CHECK(j < n->n_nbr, FV_ERR_MESH, "block %d lists %d as neighbour but not the reverse", b,
 				 s->b[b].nbr[k]);
 			s->b[b].nbr_slot[k] = j;
+			for (int h = 0; h < N_HALOS; h++)
+				s->b[b].in_buf[h][k] = n->buf[h][j];
 			if (s->rank_of[s->b[b].nbr[k]] != s->rank_of[b])
 				s->b[b].rank_edge = 1;
 		}
@@ -305,28 +312,34 @@ static void task_args(const fv_solver_t *s, int b, fv_task_args_t *a)
 	memcpy(a->color_off, s->b[b].color_off, sizeof a->color_off);
 }
 
-/* Pack every block's field for each neighbour, unpack into their ghosts. */
+/* Pack every block's field for each neighbour, unpack into their ghosts:
+ * a pack and an unpack task per block (numerics.halo_tasks = block), or
+ * per pair of neighbours. */
 static fv_err_t halo(fv_solver_t *s, int h)
 {
 	fv_task_args_t a;
+	int per_block = s->o.num.halo_tasks == FV_HALO_BLOCK;
 	for (int b = 0; b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
-		for (int k = 0; k < d->n_nbr; k++) {
-			task_args(s, b, &a);
+		task_args(s, b, &a);
+		a.nvars = halo_nvars(&s->P, h);
+		if (per_block && d->n_nbr > 0)
+			FV_CALL(fv_insert_pack_all(d->geo, d->h[halo_field[h]], d->buf[h], d->n_nbr, &a));
+		for (int k = 0; !per_block && k < d->n_nbr; k++) {
 			a.nbr = k;
-			a.nvars = halo_nvars(&s->P, h);
 			FV_CALL(fv_insert_pack(d->geo, d->h[halo_field[h]], d->buf[h][k], &a));
 		}
 	}
 	for (int b = 0; b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
-		for (int k = 0; k < d->n_nbr; k++) {
-			/* neighbour n's buffer for b fills b's ghosts from n */
-			const block_data_t *n = &s->b[d->nbr[k]];
-			task_args(s, b, &a);
+		task_args(s, b, &a);
+		a.nvars = halo_nvars(&s->P, h);
+		/* neighbour k's buffer for b fills b's ghosts from k */
+		if (per_block && d->n_nbr > 0)
+			FV_CALL(fv_insert_unpack_all(d->geo, d->in_buf[h], d->n_nbr, d->h[halo_field[h]], &a));
+		for (int k = 0; !per_block && k < d->n_nbr; k++) {
 			a.nbr = k;
-			a.nvars = halo_nvars(&s->P, h);
-			FV_CALL(fv_insert_unpack(d->geo, n->buf[h][d->nbr_slot[k]], d->h[halo_field[h]], &a));
+			FV_CALL(fv_insert_unpack(d->geo, d->in_buf[h][k], d->h[halo_field[h]], &a));
 		}
 	}
 	return FV_OK;
@@ -831,6 +844,7 @@ void fv_solver_destroy(fv_solver_t *s)
 				fv_runtime_drop(&d->buf[h][k], d->buf_mem[h][k]);
 			free(d->buf[h]);
 			free(d->buf_mem[h]);
+			free(d->in_buf[h]);
 		}
 		free(d->nbr);
 		free(d->nbr_slot);

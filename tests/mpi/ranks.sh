@@ -5,7 +5,8 @@
 # exchanged between the ranks' clocks, SSP-RK3) and a 3D box with a
 # Riemann problem (wall forces on every face), each with several block
 # counts, plus the wedge with colour group tasks and implicit sweeps (CFL
-# ramped from the assembled residuals, limiter frozen after 4): the
+# ramped from the assembled residuals, limiter frozen after 4), and the
+# halo exchanged by a task per pair of blocks instead of per block: the
 # final state (restart.bin) and the residual, force and time history are
 # bit for bit those of the run on one rank without mpirun (and of mpirun
 # -np 1). Outputs come from rank 0 alone: one history, one summary.
@@ -44,6 +45,12 @@ case_ranks color5 "$tmp/w.cfg" 5 "3" numerics.iterations=8 numerics.face_order=c
 	numerics.gradient_sum=color numerics.limiter_sum=color numerics.timestep_sum=color numerics.color_tasks=yes
 case_ranks implicit3 "$tmp/w.cfg" 3 "2" numerics.iterations=8 numerics.time=implicit numerics.cfl=5 \
 	numerics.cfl_max=1e5 numerics.limiter_freeze=4
+# halo tasks per pair of blocks instead of per block: the same copies
+case_ranks pair4 "$tmp/w.cfg" 4 "3" $W numerics.halo_tasks=pair
+same wedge4-r0 pair4-r0 "wedge, 4 blocks: halo tasks per pair against per block"
+run_np 2 implicit3p "$tmp/w.cfg" partition.blocks=3 output.vtu=no numerics.iterations=8 numerics.time=implicit \
+	numerics.cfl=5 numerics.cfl_max=1e5 numerics.limiter_freeze=4 numerics.halo_tasks=pair || fail "implicit, pairs"
+same implicit3-r2 implicit3p "implicit wedge, 3 blocks, 2 ranks: halo tasks per pair against per block"
 
 # the box has wall forces on every face: the history holds non-zero ones
 awk -F, 'NR > 1 && ($10 != 0 || $12 != 0) { f = 1 } END { exit !f }' "$tmp/box3-r0/history.csv" ||
