@@ -86,7 +86,9 @@ def read_tasks(path):
         t["start"], t["end"] = float(t["StartTime"]), float(t["EndTime"])
         if t["end"] <= 0:
             continue
-        t["rank"] = int(t.get("MPIRank", 0) or 0)
+        # StarPU's FxT tool writes MPIRank: -1 for a process that is not
+        # one of StarPU-MPI's ranks (a run without mpirun)
+        t["rank"] = max(0, int(t.get("MPIRank", 0) or 0))
         t["worker"] = t["rank"] * RANK_STRIDE + int(t["WorkerId"])
         t["stage"] = stage_of(t["Name"])
         t["gflop"] = float(t.get("GFlop", 0) or 0)

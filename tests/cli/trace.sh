@@ -18,8 +18,9 @@
 #   before iteration 3;
 # - the run prints its summary (a line per worker, busy %, GFlop/s);
 #   `fvstar trace DIR` prints it again, a critical path and a makespan per
-#   iteration (0 < path <= makespan, work / workers <= makespan), and writes
-#   gantt.png and stats.png;
+#   iteration (0 < path <= makespan, work / workers <= makespan), a row
+#   per worker under StarPU's name holding its tasks, and writes gantt.png
+#   and stats.png;
 # - an implicit run (point, 4 sweeps, 1 block, 2 iterations): one diagonal
 #   and one update task per block and iteration, the sweep tasks marked
 #   with their sweep (sub-iterations 1..8), as many in each;
@@ -144,6 +145,10 @@ if "$fv" trace "$tmp/tr" --iterations 2 >"$tmp/trace.out" 2>"$tmp/trace.err"; th
 			fail "fvstar trace: no $png"
 	done
 	grep -q "iterations 3 to 5" "$tmp/trace.out" || fail "fvstar trace: no summary"
+	# one row per worker, named as StarPU names it (tasks.rec says MPIRank
+	# -1 outside mpirun: rows were once "worker -10000"); the work on them
+	n=$(grep -cE "^worker [0-9]+ \(CPU[0-9]+\): [1-9][0-9]* tasks" "$tmp/trace.out")
+	[ "$n" = "${STARPU_NCPU:-2}" ] || fail "fvstar trace: $n named worker rows with tasks, ${STARPU_NCPU:-2} workers"
 	# per iteration: 0 < critical path <= makespan, work / workers <= makespan
 	awk '/^iteration [0-9]+: makespan/ { n++; m = $4; c = $8; w = substr($15, 2) + 0
 		if (!(c > 0 && c <= m * 1.0001 && w <= m * 1.0001)) { print "bad: " $0; bad = 1 } }
