@@ -21,6 +21,7 @@ typedef struct fv_runtime_opts {
 	int ncuda;           /* -1: StarPU's default (STARPU_NCUDA or all GPUs) */
 	int verbose;         /* 1: say on stderr what was chosen and why */
 	double gpu_speed;    /* one GPU = this many CPU workers; 0: models, else FV_GPU_SPEED_DEFAULT */
+	int paused;          /* 1: the workers sleep (starpu_pause) until fv_runtime_resume */
 } fv_runtime_opts_t;
 
 void fv_runtime_opts_default(fv_runtime_opts_t *o);
@@ -30,6 +31,11 @@ void fv_runtime_opts_default(fv_runtime_opts_t *o);
  * for the workers found, said in one line on stderr when verbose), and
  * StarPU's own warnings silenced unless STARPU_SILENT is set to 0. */
 fv_err_t fv_runtime_init(const fv_runtime_opts_t *o);
+/* Wakes the workers that fv_runtime_init left asleep (opts.paused: a
+ * caller that still sets up, so that they do not poll for tasks on the
+ * cores it uses); no effect otherwise. Before the first task or data
+ * access that waits; fv_runtime_shutdown calls it. */
+void fv_runtime_resume(void);
 void fv_runtime_shutdown(void);
 /* 1 when fv_runtime_init left the CPU cores out because a GPU was found
  * and no CPU worker count was asked for (runtime.ncpu, STARPU_NCPU). */

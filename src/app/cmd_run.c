@@ -544,6 +544,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	ro.ncuda = c.ncuda;
 	ro.gpu_speed = c.gpu_speed;
 	ro.verbose = 1;
+	ro.paused = 1; /* asleep until the solver is built: the cut, the blocks and the geometry use the cores */
 	FV_CALL_GOTO(err, out, fv_runtime_init(&ro));
 	runtime_up = 1;
 
@@ -608,6 +609,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		shape.n_markers = part.piece.n_markers;
 		FV_CALL_GOTO(err, out, fv_solver_create(&solver, &shape, part.blocks, part.n_blocks, &so));
 	}
+	fv_runtime_resume();
 	FV_CALL_GOTO(err, out, fv_solver_set_block_states(solver, st.qb));
 
 	{
