@@ -24,6 +24,10 @@ fv_err_t fv_insert_pack_all(fv_handle_t geo, fv_handle_t field, const fv_handle_
 			    const fv_task_args_t *a);
 fv_err_t fv_insert_unpack_all(fv_handle_t geo, const fv_handle_t *bufs, int n, fv_handle_t field,
 			      const fv_task_args_t *a);
+/* A task on a->worker (pinned) that only reads the n buffers: they move to
+ * its memory (another GPU's buffers to this GPU) as soon as their packs are
+ * done, while the tasks submitted before the unpack run. */
+fv_err_t fv_insert_fetch(const fv_handle_t *bufs, int n, const fv_task_args_t *a);
 fv_err_t fv_insert_prim(fv_handle_t q, fv_handle_t w, const fv_task_args_t *a);
 fv_err_t fv_insert_nodes(fv_handle_t geo, fv_handle_t w, fv_handle_t wn, const fv_task_args_t *a);
 /* With a->grouped, the gradient, limiter, time step and flux tasks do one

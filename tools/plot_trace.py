@@ -102,7 +102,7 @@ def read_tasks(path):
 def stage_of(name):
     for prefix, stage in (("sweep", "sweep"), ("diagonal", "diagonal"), ("implicit_update", "update"),
                           ("flux", "flux"), ("gradient", "gradient"), ("limiter", "limiter"),
-                          ("nodes", "nodes"), ("pack", "halo"), ("unpack", "halo"), ("prim", "prim"),
+                          ("nodes", "nodes"), ("pack", "halo"), ("unpack", "halo"), ("fetch", "halo"), ("prim", "prim"),
                           ("timestep", "timestep"), ("clock", "timestep"), ("norms", "norms"),
                           ("update", "update"), ("copy", "copy")):
         if name.startswith(prefix):

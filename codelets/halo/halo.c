@@ -15,6 +15,7 @@ FV_MODEL(pack_model, "fv_pack");
 FV_MODEL(unpack_model, "fv_unpack");
 FV_MODEL(pack_all_model, "fv_pack_all");
 FV_MODEL(unpack_all_model, "fv_unpack_all");
+FV_MODEL(fetch_model, "fv_fetch");
 static struct starpu_codelet pack_cl =
 	FV_CODELET(fv_pack_cpu, (fv_pack_cuda), pack_model, "fv_pack", 3, STARPU_R, STARPU_R, STARPU_W);
 static struct starpu_codelet unpack_cl =
@@ -24,6 +25,9 @@ static struct starpu_codelet pack_all_cl =
 	FV_CODELET(fv_pack_all_cpu, (fv_pack_all_cuda), pack_all_model, "fv_pack_all", STARPU_VARIABLE_NBUFFERS, 0);
 static struct starpu_codelet unpack_all_cl = FV_CODELET(fv_unpack_all_cpu, (fv_unpack_all_cuda), unpack_all_model,
 							"fv_unpack_all", STARPU_VARIABLE_NBUFFERS, 0);
+/* the buffers, read */
+static struct starpu_codelet fetch_cl =
+	FV_CODELET(fv_fetch_cpu, (fv_fetch_cuda), fetch_model, "fv_fetch", STARPU_VARIABLE_NBUFFERS, 0);
 
 /* Copies only: no floating-point operation. */
 fv_err_t fv_insert_pack(fv_handle_t geo, fv_handle_t field, fv_handle_t buf, const fv_task_args_t *a)
@@ -71,4 +75,22 @@ fv_err_t fv_insert_unpack_all(fv_handle_t geo, const fv_handle_t *bufs, int n, f
 			      const fv_task_args_t *a)
 {
 	return submit_all(&unpack_all_cl, "unpack", geo, field, STARPU_RW, bufs, n, STARPU_R, a);
+}
+
+/* No computation: the task's inputs are what it is for. A task pinned to
+ * a worker is pushed to it, and its inputs prefetched to its memory, as
+ * soon as its dependencies are done; the unpack that follows the tasks
+ * between a halo's halves waits for them as well, so its own prefetch
+ * would start the copy only after them. */
+fv_err_t fv_insert_fetch(const fv_handle_t *bufs, int n, const fv_task_args_t *a)
+{
+	struct starpu_data_descr *d = NULL;
+	fv_err_t err;
+	FV_CHECK(a->worker >= 0, FV_ERR_ARG, "fetch task of block %d: the block runs on no given worker", a->block);
+	FV_CALL(fv_malloc(&d, (size_t)n, sizeof *d, "fetch task buffers"));
+	for (int k = 0; k < n; k++)
+		d[k] = (struct starpu_data_descr){FV_SP(bufs[k]), STARPU_R};
+	err = fv_task_submit(&fetch_cl, "fetch", a, 0.0, d, n);
+	free(d);
+	return err;
 }

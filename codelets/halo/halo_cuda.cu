@@ -4,9 +4,10 @@
  * buffers move between memory nodes). */
 #include "codelets/cuda_common.cuh"
 
-static __global__ void pack_kernel(fv_view_t v, int nbr, int nvars, const fv_real_t *field, fv_real_t *buf)
+/* the first n cells of the neighbour's run (n from the buffer's size) */
+static __global__ void pack_kernel(fv_view_t v, int nbr, int nvars, const fv_real_t *field, fv_real_t *buf, fv_idx_t n)
 {
-	fv_idx_t b = v.send_off[nbr], n = v.send_off[nbr + 1] - b;
+	fv_idx_t b = v.send_off[nbr];
 	fv_idx_t k = blockIdx.x * blockDim.x + threadIdx.x;
 	if (k >= n)
 		return;
@@ -15,9 +16,10 @@ static __global__ void pack_kernel(fv_view_t v, int nbr, int nvars, const fv_rea
 		buf[(size_t)q * n + k] = field[(size_t)q * v.n_cells + c];
 }
 
-static __global__ void unpack_kernel(fv_view_t v, int nbr, int nvars, const fv_real_t *buf, fv_real_t *field)
+static __global__ void unpack_kernel(fv_view_t v, int nbr, int nvars, const fv_real_t *buf, fv_real_t *field,
+				     fv_idx_t n)
 {
-	fv_idx_t g0 = v.n_owned + v.recv_off[nbr], n = v.recv_off[nbr + 1] - v.recv_off[nbr];
+	fv_idx_t g0 = v.n_owned + v.recv_off[nbr];
 	fv_idx_t k = blockIdx.x * blockDim.x + threadIdx.x;
 	if (k >= n)
 		return;
@@ -34,7 +36,7 @@ extern "C" void fv_pack_cuda(void *buffers[], void *cl_arg)
 	if (n == 0)
 		return;
 	pack_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-		v, a.nbr, a.nvars, FV_PTR(1, const fv_real_t), FV_PTR(2, fv_real_t));
+		v, a.nbr, a.nvars, FV_PTR(1, const fv_real_t), FV_PTR(2, fv_real_t), (fv_idx_t)n);
 	FV_CUDA_CHECK_LAUNCH();
 }
 
@@ -47,7 +49,7 @@ extern "C" void fv_unpack_cuda(void *buffers[], void *cl_arg)
 	if (n == 0)
 		return;
 	unpack_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-		v, a.nbr, a.nvars, FV_PTR(1, const fv_real_t), FV_PTR(2, fv_real_t));
+		v, a.nbr, a.nvars, FV_PTR(1, const fv_real_t), FV_PTR(2, fv_real_t), (fv_idx_t)n);
 	FV_CUDA_CHECK_LAUNCH();
 }
 
@@ -63,7 +65,7 @@ extern "C" void fv_pack_all_cuda(void *buffers[], void *cl_arg)
 		if (n == 0)
 			continue;
 		pack_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-			v, k, a.nvars, FV_PTR(1, const fv_real_t), FV_PTR(2 + k, fv_real_t));
+			v, k, a.nvars, FV_PTR(1, const fv_real_t), FV_PTR(2 + k, fv_real_t), (fv_idx_t)n);
 		FV_CUDA_CHECK_LAUNCH();
 	}
 }
@@ -78,7 +80,14 @@ extern "C" void fv_unpack_all_cuda(void *buffers[], void *cl_arg)
 		if (n == 0)
 			continue;
 		unpack_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-			v, k, a.nvars, FV_PTR(2 + k, const fv_real_t), FV_PTR(1, fv_real_t));
+			v, k, a.nvars, FV_PTR(2 + k, const fv_real_t), FV_PTR(1, fv_real_t), (fv_idx_t)n);
 		FV_CUDA_CHECK_LAUNCH();
 	}
+}
+
+/* fv_insert_fetch: StarPU brought the buffers to this GPU; no kernel. */
+extern "C" void fv_fetch_cuda(void *buffers[], void *cl_arg)
+{
+	(void)buffers;
+	(void)cl_arg;
 }

@@ -120,6 +120,15 @@ typedef struct fv_block {
  * renumbered, prepared mesh. blocks receives an array of n_blocks. */
 fv_err_t fv_blocks_build(const fv_mesh_t *m, const fv_idx_t *block_off, int n_blocks, fv_block_t **blocks);
 void fv_blocks_free(fv_block_t *blocks, int n_blocks);
+/* The halos of values read across faces alone (the gradient, the limiter,
+ * the implicit update) carry the first recv[k] ghosts of b's run from its
+ * neighbour k: the shortest prefix holding every ghost that shares a face
+ * with an owned cell; and send[k], likewise, of what b sends to neighbour
+ * k (its cells sharing a face with k's owned cells, the same list as k's
+ * recv, found from b's side alone, so that ranks agree without asking).
+ * fv_blocks_build puts those ghosts first in each run: the prefixes hold
+ * them alone. send and recv: [n_nbr]. */
+fv_err_t fv_block_face_prefix(const fv_block_t *b, fv_idx_t *send, fv_idx_t *recv);
 /* The block of renumbered cell c: the last b with block_off[b] <= c
  * (which steps over empty blocks). */
 int fv_block_of_cell(const fv_idx_t *block_off, int n_blocks, fv_idx_t c);

@@ -17,28 +17,36 @@ typedef enum fv_stage {
 	FV_STAGE_PRIM,       /* primitive variables */
 	FV_STAGE_NODES,      /* node values (Green-Gauss) */
 	FV_STAGE_GRADIENT,
-	FV_STAGE_HALO_GRAD,
-	FV_STAGE_LIMITER,
-	FV_STAGE_HALO_PHI,
-	FV_STAGE_FLUX,       /* reconstruction, Roe flux, summation into the residual */
+	FV_STAGE_SEND_GRAD,  /* the owned cells' gradients packed for the neighbours */
+	FV_STAGE_LIMITER,    /* owned cells: their own gradient, their neighbours' values */
+	FV_STAGE_SEND_PHI,
 	FV_STAGE_TIMESTEP,   /* local step (first RK stage); unsteady: then the clock */
+	FV_STAGE_RECV_GRAD,  /* the ghosts' gradients unpacked */
+	FV_STAGE_RECV_PHI,
+	FV_STAGE_FLUX,       /* reconstruction, Roe flux, summation into the residual */
 	FV_STAGE_NORMS,      /* residual norms and wall forces (first RK stage) */
 	FV_STAGE_DIAGONAL,   /* implicit: the operator's diagonal; dq = 0 */
 	FV_STAGE_SWEEPS,     /* implicit: Gauss-Seidel sweeps over colour groups (fv_sweep_*) */
 	FV_STAGE_UPDATE,     /* the RK update of the state; implicit: q += dq */
 	FV_N_STAGES
 } fv_stage_t;
-
+/*
+ * The ghosts' gradient and limiter are sent as soon as they are computed
+ * and received just before the flux, the first stage that reads them (the
+ * limiter of an owned cell reads its own gradient and its neighbours'
+ * values; the time step reads the values): while they travel between
+ * blocks (GPUs, ranks), the limiter and the time step run. The state's
+ * ghosts are needed at once (node values), so their halo is one stage.
+ */
 static const char *const fv_stage_names[FV_N_STAGES] = {
-	"halo_q", "prim",  "nodes",    "gradient", "halo_grad", "limiter",
-	"halo_phi", "flux", "timestep", "norms",    "diagonal",  "sweeps", "update"};
-
+	"halo_q",   "prim",      "nodes",    "gradient", "send_grad", "limiter",  "send_phi", "timestep",
+	"recv_grad", "recv_phi", "flux",     "norms",    "diagonal",  "sweeps",   "update"};
 /* Halo stages move ghost values between blocks (none with one block). */
 static inline int fv_stage_is_halo(int st)
 {
-	return st == FV_STAGE_HALO_Q || st == FV_STAGE_HALO_GRAD || st == FV_STAGE_HALO_PHI;
+	return st == FV_STAGE_HALO_Q || st == FV_STAGE_SEND_GRAD || st == FV_STAGE_SEND_PHI ||
+	       st == FV_STAGE_RECV_GRAD || st == FV_STAGE_RECV_PHI;
 }
-
 /* Stages of implicit iterations only (none in the bare driver of bench). */
 static inline int fv_stage_is_implicit(int st)
 {
@@ -53,10 +61,12 @@ static inline int fv_stage_runs(int st, const fv_params_t *P, int rk, int limit)
 	case FV_STAGE_NODES:
 		return (P->order == 2 || fv_k_viscous(P)) && !P->lsq;
 	case FV_STAGE_GRADIENT:
-	case FV_STAGE_HALO_GRAD:
+	case FV_STAGE_SEND_GRAD:
+	case FV_STAGE_RECV_GRAD:
 		return P->order == 2 || fv_k_viscous(P);
 	case FV_STAGE_LIMITER:
-	case FV_STAGE_HALO_PHI:
+	case FV_STAGE_SEND_PHI:
+	case FV_STAGE_RECV_PHI:
 		return P->order == 2 && P->limiter && limit;
 	case FV_STAGE_TIMESTEP:
 	case FV_STAGE_NORMS:

@@ -19,6 +19,7 @@ typedef struct build {
 	const fv_idx_t *block_off;
 	int n_blocks;
 	int32_t *cell_blk;   /* [n_cells] last block that took c as a ghost */
+	int32_t *face_blk;   /* [n_cells] last block with an owned cell sharing a face with c */
 	fv_idx_t *cell_loc;  /* [n_cells] local index of that ghost */
 	int32_t *node_blk;   /* [n_nodes] last block that took the node */
 	fv_idx_t *node_loc;  /* [n_nodes] */
@@ -108,12 +109,23 @@ static fv_err_t block_nodes(build_t *w, fv_block_t *b)
 	return FV_OK;
 }
 
-/* Cells: owned, then ghosts sorted by global id, which groups them by
- * source block (blocks are contiguous ranges) in increasing block id. */
+/* Cells: owned, then ghosts by source block (blocks are contiguous
+ * ranges) in increasing block id; in each source block's run, the ghosts
+ * that share a face with an owned cell first, then those that only share
+ * a node, each part by increasing global id. The halos of values read
+ * across faces alone send the first part (fv_block_face_prefix). */
 static fv_err_t block_cells(build_t *w, fv_block_t *b)
 {
 	const fv_mesh_t *m = w->m;
 	fv_idx_t ng = 0, c1 = b->cell0 + b->n_owned;
+	for (fv_idx_t s = m->cell_face_off[b->cell0]; s < m->cell_face_off[c1]; s++) {
+		fv_idx_t f = m->cell_face[s];
+		for (int k = 0; k < 2; k++) {
+			fv_idx_t d = m->face_cell[2 * (size_t)f + k];
+			if (d >= 0 && (d < b->cell0 || d >= c1))
+				w->face_blk[d] = b->id;
+		}
+	}
 	/* from the block's nodes, each visited once (block_nodes ran first) */
 	for (fv_idx_t i = 0; i < b->n_nodes; i++) {
 		fv_idx_t v = b->node_global[i];
@@ -128,13 +140,6 @@ static fv_err_t block_cells(build_t *w, fv_block_t *b)
 	radix_sort(w->scratch, w->sort_tmp, ng);
 	b->n_ghost = ng;
 	b->n_cells = b->n_owned + ng;
-	FV_CALL(fv_malloc(&b->cell_global, (size_t)b->n_cells + 1, sizeof *b->cell_global, "block cells"));
-	for (fv_idx_t i = 0; i < b->n_owned; i++)
-		b->cell_global[i] = b->cell0 + i;
-	for (fv_idx_t i = 0; i < ng; i++) {
-		b->cell_global[b->n_owned + i] = w->scratch[i];
-		w->cell_loc[w->scratch[i]] = b->n_owned + i;
-	}
 
 	/* neighbours and receive ranges: one run of ghosts per source block */
 	{
@@ -151,6 +156,22 @@ static fv_err_t block_cells(build_t *w, fv_block_t *b)
 			end = w->block_off[src + 1];
 		}
 	b->recv_off[b->n_nbr] = ng;
+	/* each run: the ghosts sharing a face first (a stable split) */
+	for (int k = 0; k < b->n_nbr; k++) {
+		fv_idx_t r0 = b->recv_off[k], r1 = b->recv_off[k + 1], j = r0;
+		for (int face = 1; face >= 0; face--)
+			for (fv_idx_t i = r0; i < r1; i++)
+				if ((w->face_blk[w->scratch[i]] == b->id) == face)
+					w->sort_tmp[j++] = w->scratch[i];
+		memcpy(w->scratch + r0, w->sort_tmp + r0, (size_t)(r1 - r0) * sizeof *w->scratch);
+	}
+	FV_CALL(fv_malloc(&b->cell_global, (size_t)b->n_cells + 1, sizeof *b->cell_global, "block cells"));
+	for (fv_idx_t i = 0; i < b->n_owned; i++)
+		b->cell_global[i] = b->cell0 + i;
+	for (fv_idx_t i = 0; i < ng; i++) {
+		b->cell_global[b->n_owned + i] = w->scratch[i];
+		w->cell_loc[w->scratch[i]] = b->n_owned + i;
+	}
 	return FV_OK;
 }
 
@@ -310,6 +331,7 @@ static fv_err_t block_send_lists(const fv_mesh_t *m, fv_block_t *blocks, fv_bloc
 static void free_build(build_t *w)
 {
 	free(w->cell_blk);
+	free(w->face_blk);
 	free(w->cell_loc);
 	free(w->node_blk);
 	free(w->node_loc);
@@ -349,13 +371,14 @@ fv_err_t fv_blocks_build(const fv_mesh_t *m, const fv_idx_t *block_off, int n_bl
 	FV_CALL_GOTO(err, fail, fv_calloc(&bl, (size_t)n_blocks, sizeof *bl, "blocks"));
 	FV_CALL_GOTO(err, fail, fv_malloc(&w.cell_blk, (size_t)m->n_cells, sizeof *w.cell_blk, "ghost marks"));
 	FV_CALL_GOTO(err, fail, fv_malloc(&w.cell_loc, (size_t)m->n_cells, sizeof *w.cell_loc, "ghost indices"));
+	FV_CALL_GOTO(err, fail, fv_malloc(&w.face_blk, (size_t)m->n_cells, sizeof *w.face_blk, "face ghost marks"));
 	FV_CALL_GOTO(err, fail, fv_malloc(&w.node_blk, (size_t)m->n_nodes, sizeof *w.node_blk, "node marks"));
 	FV_CALL_GOTO(err, fail, fv_malloc(&w.node_loc, (size_t)m->n_nodes, sizeof *w.node_loc, "node indices"));
 	FV_CALL_GOTO(err, fail, fv_malloc(&w.face_loc, (size_t)m->n_faces, sizeof *w.face_loc, "face indices"));
 	FV_CALL_GOTO(err, fail, fv_malloc(&w.scratch, nmax, sizeof *w.scratch, "block scratch"));
 	FV_CALL_GOTO(err, fail, fv_malloc(&w.sort_tmp, nmax, sizeof *w.sort_tmp, "block sort buffer"));
 	for (fv_idx_t c = 0; c < m->n_cells; c++)
-		w.cell_blk[c] = -1;
+		w.cell_blk[c] = w.face_blk[c] = -1;
 	for (fv_idx_t v = 0; v < m->n_nodes; v++)
 		w.node_blk[v] = -1;
 
@@ -480,5 +503,40 @@ fv_err_t fv_blocks_to_ranks(const fv_block_t *blocks, int nb, int n_ranks, int *
 	}
 	free(grow);
 	free(gain);
+	return FV_OK;
+}
+
+fv_err_t fv_block_face_prefix(const fv_block_t *b, fv_idx_t *send, fv_idx_t *recv)
+{
+	int *run = NULL; /* the neighbour each ghost comes from */
+	FV_CALL(fv_malloc(&run, (size_t)b->n_ghost + 1, sizeof *run, "ghost runs"));
+	for (int k = 0; k < b->n_nbr; k++) {
+		for (fv_idx_t g = b->recv_off[k]; g < b->recv_off[k + 1]; g++)
+			run[g] = k;
+		send[k] = recv[k] = 0;
+	}
+	/* a ghost in a face of the block shares it with an owned cell */
+	for (fv_idx_t f = 0; f < b->n_faces; f++)
+		for (int s = 0; s < 2; s++) {
+			fv_idx_t c = b->face_cell[2 * (size_t)f + s];
+			if (c >= b->n_owned) {
+				int k = run[c - b->n_owned];
+				fv_idx_t at = c - b->n_owned - b->recv_off[k] + 1;
+				recv[k] = at > recv[k] ? at : recv[k];
+			}
+		}
+	/* a sent cell with a face towards a ghost of neighbour k shares it
+	 * with one of k's owned cells */
+	for (int k = 0; k < b->n_nbr; k++)
+		for (fv_idx_t i = b->send_off[k]; i < b->send_off[k + 1]; i++) {
+			fv_idx_t c = b->send_cell[i];
+			for (fv_idx_t j = b->cell_face_off[c]; j < b->cell_face_off[c + 1]; j++) {
+				fv_idx_t f = b->cell_face[j], o = b->face_cell[2 * (size_t)f];
+				fv_idx_t other = o == c ? b->face_cell[2 * (size_t)f + 1] : o;
+				if (other >= b->n_owned && run[other - b->n_owned] == k)
+					send[k] = i - b->send_off[k] + 1;
+			}
+		}
+	free(run);
 	return FV_OK;
 }

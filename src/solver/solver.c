@@ -43,6 +43,16 @@ static int halo_nvars(const fv_params_t *P, int h)
 {
 	return h == HALO_GRAD ? 3 * FV_NVAR : h == HALO_PHI ? FV_NVAR : P->nvar;
 }
+/* The state's ghosts are every cell sharing a node with an owned cell (the
+ * node values); the gradient, the limiter and the update are read across
+ * faces only (reconstruction, viscous fluxes, sweeps), so their halos
+ * carry the ghosts that share a face, the first of each run
+ * (fv_block_face_prefix). The pack and unpack tasks take the count from
+ * the buffer's size. */
+static int halo_faces_only(int h)
+{
+	return h != HALO_Q;
+}
 
 typedef struct block_data {
 	fv_layout_t L;
@@ -53,6 +63,8 @@ typedef struct block_data {
 	int n_nbr;
 	int *nbr;              /* neighbour block ids */
 	int *nbr_slot;         /* index of this block in each neighbour's list */
+	fv_idx_t *send_pre;    /* this rank's blocks: [k] cells sent to k in the face halos */
+	fv_idx_t *recv_pre;    /* [k] ghosts from k in them (fv_block_face_prefix) */
 	fv_real_t **buf_mem[N_HALOS]; /* [halo][k]: what the block sends to neighbour k */
 	fv_handle_t *buf[N_HALOS];
 	fv_handle_t *in_buf[N_HALOS];  /* [halo][k]: what neighbour k sends the block */
@@ -122,11 +134,31 @@ static size_t op_reals(size_t n)
 	return (n * sizeof(fv_op_t) + sizeof(fv_real_t) - 1) / sizeof(fv_real_t);
 }
 
+/* Cells in the buffer of halo h from block bk to its neighbour k: the
+ * whole run, or in a face halo the prefix, as the sender counts it (bk of
+ * this rank) or the receiver (another rank's bk sending here); between
+ * two other ranks' blocks the buffer is never used here. */
+static fv_idx_t halo_count(const fv_solver_t *s, const fv_block_t *blocks, const fv_block_t *bk, int k, int h)
+{
+	const fv_block_t *to = &blocks[bk->nbr[k]];
+	const block_data_t *d = &s->b[bk->id], *n = &s->b[to->id];
+	if (!halo_faces_only(h))
+		return bk->send_off[k + 1] - bk->send_off[k];
+	if (d->send_pre)
+		return d->send_pre[k];
+	for (int j = 0; n->recv_pre && j < to->n_nbr; j++)
+		if (to->nbr[j] == bk->id)
+			return n->recv_pre[j];
+	return bk->send_off[k + 1] - bk->send_off[k];
+}
+
 /* Block d's neighbours and the halo buffers it packs for them, one per
  * halo kind and neighbour: its own memory (owner < 0), or, for a block of
  * another rank, stand-ins owned by that rank. */
-static fv_err_t halo_buffers(const fv_params_t *P, block_data_t *d, const fv_block_t *bk, int owner)
+static fv_err_t halo_buffers(const fv_solver_t *s, const fv_block_t *blocks, block_data_t *d, const fv_block_t *bk,
+			     int owner)
 {
+	const fv_params_t *P = &s->P;
 	d->n_nbr = bk->n_nbr;
 	FV_CALL(fv_calloc(&d->nbr, (size_t)bk->n_nbr + 1, sizeof(int), "neighbours"));
 	FV_CALL(fv_calloc(&d->nbr_slot, (size_t)bk->n_nbr + 1, sizeof(int), "neighbour slots"));
@@ -135,7 +167,10 @@ static fv_err_t halo_buffers(const fv_params_t *P, block_data_t *d, const fv_blo
 		FV_CALL(fv_calloc(&d->buf_mem[h], (size_t)bk->n_nbr + 1, sizeof(fv_real_t *), "halo buffers"));
 		FV_CALL(fv_calloc(&d->buf[h], (size_t)bk->n_nbr + 1, sizeof(fv_handle_t), "halo handles"));
 		for (int k = 0; k < bk->n_nbr; k++) {
-			size_t n = (size_t)halo_nvars(P, h) * (size_t)(bk->send_off[k + 1] - bk->send_off[k]);
+			/* a neighbour that shares only nodes sends no face halo: one
+			 * value, fewer than a cell's, reads as 0 cells */
+			size_t n = (size_t)halo_nvars(P, h) * (size_t)halo_count(s, blocks, bk, k, h);
+			n = n > 0 ? n : 1;
 			if (owner < 0)
 				FV_CALL(fv_runtime_vector(&d->buf[h][k], &d->buf_mem[h][k], n, sizeof(fv_real_t),
 							  "halo buffer"));
@@ -147,7 +182,7 @@ static fv_err_t halo_buffers(const fv_params_t *P, block_data_t *d, const fv_blo
 	return FV_OK;
 }
 
-static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
+static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_block_t *bk, int n_markers)
 {
 	block_data_t *d = &s->b[bk->id];
 	size_t nc = (size_t)bk->n_cells, no = (size_t)bk->n_owned, nn = (size_t)bk->n_nodes;
@@ -171,7 +206,7 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
 	memcpy(d->cell_off, colors.cell_off, sizeof d->cell_off);
 	for (int f = 0; f < N_FIELDS; f++)
 		FV_CALL(fv_runtime_vector(&d->h[f], &d->mem[f], n[f], sizeof(fv_real_t), field_names[f]));
-	FV_CALL(halo_buffers(&s->P, d, bk, -1));
+	FV_CALL(halo_buffers(s, blocks, d, bk, -1));
 	FV_CALL(fv_malloc(&d->cell_global, nc + 1, sizeof(fv_idx_t), "cell ids"));
 	memcpy(d->cell_global, bk->cell_global, nc * sizeof(fv_idx_t));
 	/* the blob keeps the block's boundary faces first (face_order =
@@ -188,14 +223,14 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *bk, int n_markers)
  * buffers, which StarPU-MPI brings here when a block of this rank unpacks
  * them. Registered in the order of build_block, so that every rank names
  * every handle alike. */
-static fv_err_t build_remote(fv_solver_t *s, const fv_block_t *bk, int owner)
+static fv_err_t build_remote(fv_solver_t *s, const fv_block_t *blocks, const fv_block_t *bk, int owner)
 {
 	block_data_t *d = &s->b[bk->id];
 	d->worker = -1;
 	FV_CALL(fv_runtime_register_remote(&d->geo, 1, 64, owner, "block geometry"));
 	for (int f = 0; f < N_FIELDS; f++)
 		FV_CALL(fv_runtime_register_remote(&d->h[f], 1, sizeof(fv_real_t), owner, field_names[f]));
-	FV_CALL(halo_buffers(&s->P, d, bk, owner));
+	FV_CALL(halo_buffers(s, blocks, d, bk, owner));
 	return FV_OK;
 }
 
@@ -237,13 +272,23 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	s->res_first = o->res0_rho;
 	s->trace_from = o->trace_from;
 	FV_CALL(fv_calloc(&s->b, (size_t)n_blocks, sizeof *s->b, "block data"));
+	/* the face halos' counts of this rank's blocks first: a block of
+	 * another rank sizes its buffers to them from theirs */
+	for (int b = 0; b < n_blocks; b++) {
+		block_data_t *d = &s->b[b];
+		if (s->rank_of[b] != s->me)
+			continue;
+		FV_CALL(fv_calloc(&d->send_pre, (size_t)blocks[b].n_nbr + 1, sizeof(fv_idx_t), "face halo counts"));
+		FV_CALL(fv_calloc(&d->recv_pre, (size_t)blocks[b].n_nbr + 1, sizeof(fv_idx_t), "face halo counts"));
+		FV_CALL(fv_block_face_prefix(&blocks[b], d->send_pre, d->recv_pre));
+	}
 	for (int b = 0; b < n_blocks; b++) {
 		FV_CHECK(blocks[b].id == b, FV_ERR_ARG, "block %d has id %d", b, blocks[b].id);
 		if (s->rank_of[b] != s->me) {
-			FV_CALL(build_remote(s, &blocks[b], s->rank_of[b]));
+			FV_CALL(build_remote(s, blocks, &blocks[b], s->rank_of[b]));
 			continue;
 		}
-		FV_CALL(build_block(s, &blocks[b], m->n_markers));
+		FV_CALL(build_block(s, blocks, &blocks[b], m->n_markers));
 		s->b[b].worker = fv_runtime_block_worker(b, o->pin_blocks);
 	}
 	/* where each block sits in its neighbours' lists */
@@ -260,6 +305,9 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 			FV_CHECK(j < n->n_nbr, FV_ERR_MESH, "block %d lists %d as neighbour but not the reverse", b,
 				 s->b[b].nbr[k]);
 			s->b[b].nbr_slot[k] = j;
+			FV_CHECK(!s->b[b].send_pre || !n->recv_pre || s->b[b].send_pre[k] == n->recv_pre[j], FV_ERR_MESH,
+				 "blocks %d and %d count %lld and %lld cells sharing a face between them", b, s->b[b].nbr[k],
+				 (long long)s->b[b].send_pre[k], (long long)n->recv_pre[j]);
 			for (int h = 0; h < N_HALOS; h++)
 				s->b[b].in_buf[h][k] = n->buf[h][j];
 			if (s->rank_of[s->b[b].nbr[k]] != s->rank_of[b])
@@ -312,10 +360,13 @@ static void task_args(const fv_solver_t *s, int b, fv_task_args_t *a)
 	memcpy(a->color_off, s->b[b].color_off, sizeof a->color_off);
 }
 
-/* Pack every block's field for each neighbour, unpack into their ghosts:
- * a pack and an unpack task per block (numerics.halo_tasks = block), or
- * per pair of neighbours. */
-static fv_err_t halo(fv_solver_t *s, int h)
+/* Halo h, first half: every block's field packed for each neighbour (one
+ * task per block, numerics.halo_tasks = block, or per pair); StarPU, or
+ * StarPU-MPI between ranks, moves the buffers. early: tasks will come
+ * before the unpack (a split halo); a block pinned to a worker then gets a
+ * fetch task that moves its incoming buffers to the worker's memory at
+ * once (one rank: between ranks StarPU-MPI receives them as they come). */
+static fv_err_t halo_send(fv_solver_t *s, int h, int early)
 {
 	fv_task_args_t a;
 	int per_block = s->o.num.halo_tasks == FV_HALO_BLOCK;
@@ -330,6 +381,21 @@ static fv_err_t halo(fv_solver_t *s, int h)
 			FV_CALL(fv_insert_pack(d->geo, d->h[halo_field[h]], d->buf[h][k], &a));
 		}
 	}
+	for (int b = 0; early && s->nr == 1 && b < s->nb; b++)
+		if (s->b[b].worker >= 0 && s->b[b].n_nbr > 0) {
+			task_args(s, b, &a);
+			FV_CALL(fv_insert_fetch(s->b[b].in_buf[h], s->b[b].n_nbr, &a));
+		}
+	return FV_OK;
+}
+
+/* Halo h, second half: the buffers the neighbours filled unpacked into
+ * each block's ghosts. Tasks submitted between the halves that read the
+ * field run while the buffers travel (the unpack waits for them). */
+static fv_err_t halo_recv(fv_solver_t *s, int h)
+{
+	fv_task_args_t a;
+	int per_block = s->o.num.halo_tasks == FV_HALO_BLOCK;
 	for (int b = 0; b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
 		task_args(s, b, &a);
@@ -343,6 +409,30 @@ static fv_err_t halo(fv_solver_t *s, int h)
 		}
 	}
 	return FV_OK;
+}
+
+static fv_err_t halo(fv_solver_t *s, int h)
+{
+	FV_CALL(halo_send(s, h, 0));
+	return halo_recv(s, h);
+}
+
+/* The halo stages of stages.h: the state's in one, the gradient's and the
+ * limiter's in two halves. */
+static fv_err_t halo_stage(fv_solver_t *s, int st)
+{
+	switch (st) {
+	case FV_STAGE_HALO_Q:
+		return halo(s, HALO_Q);
+	case FV_STAGE_SEND_GRAD:
+		return halo_send(s, HALO_GRAD, 1);
+	case FV_STAGE_RECV_GRAD:
+		return halo_recv(s, HALO_GRAD);
+	case FV_STAGE_SEND_PHI:
+		return halo_send(s, HALO_PHI, 1);
+	default:
+		return halo_recv(s, HALO_PHI);
+	}
 }
 
 /* color_tasks: a stage run by colour groups becomes one task per group
@@ -558,7 +648,7 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 			if (st == FV_STAGE_UPDATE && s->P.implicit)
 				fv_runtime_trace_step(1 + FV_SWEEP_DIRECTIONS * s->o.num.sweeps, "update");
 			if (fv_stage_is_halo(st)) {
-				FV_CALL(halo(s, st == FV_STAGE_HALO_Q ? HALO_Q : st == FV_STAGE_HALO_GRAD ? HALO_GRAD : HALO_PHI));
+				FV_CALL(halo_stage(s, st));
 				continue;
 			}
 			if (st == FV_STAGE_SWEEPS) {
@@ -848,6 +938,8 @@ void fv_solver_destroy(fv_solver_t *s)
 		}
 		free(d->nbr);
 		free(d->nbr_slot);
+		free(d->send_pre);
+		free(d->recv_pre);
 		free(d->cell_global);
 		free(d->bface_global);
 		free(d->bface_of); /* set only when a block's build failed half-way */

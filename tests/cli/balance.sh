@@ -5,8 +5,9 @@
 # the partitioner's 3% imbalance (METIS, Scotch), one block per worker or
 # two, and the results equal those of equal blocks to round-off; equal
 # balance ignores the speeds, bit for bit, and so do block counts that are
-# no multiple of the workers (saying so); bad speed lists are refused with
-# the key named.
+# no multiple of the workers (saying so); pinned speed-weighted blocks
+# (fetch tasks moving the halo buffers early) give the state of the same
+# blocks unpinned; bad speed lists are refused with the key named.
 . "$top_srcdir/tests/cli/lib.sh"
 wedge_case
 export STARPU_NCPU=2
@@ -49,6 +50,28 @@ runw sp partition.blocks=2
 cmp -s "$tmp/eq/restart.bin" "$tmp/sp/restart.bin" || fail "balance = speed on equal workers changes the state"
 runw eqs partition.blocks=2 runtime.balance=equal runtime.worker_speeds=1,3
 cmp -s "$tmp/eq/restart.bin" "$tmp/eqs/restart.bin" || fail "balance = equal does not ignore worker_speeds"
+# speed-weighted blocks run pinned to their workers, with a fetch task
+# per block between the halves of the gradient's and the limiter's halos
+# (the buffers moved to the worker while the limiter and the time step
+# run): the state of the same blocks unpinned (no fetch task), bit for
+# bit; traced (FxT StarPU), 2 fetch tasks per block and RK stage
+runw s13np partition.blocks=2 runtime.worker_speeds=1,3 runtime.pin_blocks=no &&
+	{ cmp -s "$tmp/s13-metis/restart.bin" "$tmp/s13np/restart.bin" ||
+		fail "pinned blocks with fetch tasks and unpinned blocks differ"; }
+if "$fv" run "$tmp/w.cfg" output.dir="$tmp/s13tr" numerics.iterations=20 output.progress_every=0 output.vtu=no \
+	partition.blocks=2 runtime.worker_speeds=1,3 output.trace="$tmp/tr13" output.trace_from=18 \
+	>/dev/null 2>"$tmp/s13tr.err"; then
+	# tasks.rec holds the tasks before the recording too (marked with
+	# their iteration): those of iterations 18-20
+	n=$(awk '/^Name: / { name = $2 } /^Iteration: / { if (name == "fetch" && $2 >= 18) n++ }
+		/^$/ { name = "" } END { print n + 0 }' "$tmp/tr13/tasks.rec")
+	# 2 blocks x 2 RK stages x iterations 18-20 x (gradient, limiter)
+	[ "$n" = 24 ] && echo "fetch tasks: $n" || fail "fetch tasks: $n in the trace, not 24"
+elif grep -q "FxT-enabled StarPU" "$tmp/s13tr.err"; then
+	echo "no FxT StarPU: the fetch task count not checked"
+else
+	fail "traced speed-weighted run: $(tail -1 "$tmp/s13tr.err")"
+fi
 # refusals
 if "$fv" run "$tmp/w.cfg" output.dir="$tmp/x" runtime.worker_speeds=1,3,2 >/dev/null 2>"$tmp/x.err"; then
 	fail "3 speeds for 2 workers accepted"

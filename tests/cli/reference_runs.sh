@@ -7,8 +7,12 @@
 # residual/force history recorded in tests/data/reference/runs.txt (made
 # before the runtime layer was moved out of the solver, 2026-11-24), digest
 # for digest (tests/cli/state_digest.py: the state as a multiset of cells,
-# so the file's cell order does not matter). Double precision only: a
-# single-precision tree skips (77). FVSTAR_UPDATE_REFS=1 rewrites the file.
+# so the file's cell order does not matter). wedge-3-atomic was recorded
+# again on 2026-11-26: the ghosts of each run now come with those sharing
+# a face first, and the atomic node sums' cell loop adds the ghosts in
+# their local order (the state stays within 1.4e-15 of one block's).
+# Double precision only: a single-precision tree skips (77).
+# FVSTAR_UPDATE_REFS=1 rewrites the file.
 . "$top_srcdir/tests/cli/lib.sh"
 [ "$FV_TOL_SCALE" = 1 ] || { echo "single precision: SKIP"; exit 77; }
 ref="$top_srcdir/tests/data/reference/runs.txt"

@@ -654,8 +654,6 @@ static void check_blocks(const fv_mesh_t *m, const fv_idx_t *off, int nb, const 
 		for (fv_idx_t i = 0; i < b->n_cells; i++) {
 			fv_idx_t c = b->cell_global[i];
 			assert_true(i < b->n_owned ? c == c0 + i : (c < c0 || c >= c1));
-			if (i > b->n_owned)
-				assert_true(c > b->cell_global[i - 1]);
 			is_local[c] = 1;
 			assert_true(b->cell_vol[i] == m->cell_vol[c]);
 			for (int d = 0; d < 3; d++)
@@ -672,7 +670,13 @@ static void check_blocks(const fv_mesh_t *m, const fv_idx_t *off, int nb, const 
 		}
 		assert_int_equal(ng, b->n_ghost);
 
-		/* receive ranges: ghosts by source block, neighbours increasing */
+		/* receive ranges: ghosts by source block, neighbours increasing;
+		 * in each, the ghosts sharing a face with an owned cell, then the
+		 * others, each part increasing; fv_block_face_prefix counts the
+		 * first part, and what n sends b in it is what b receives */
+		fv_idx_t *send_pre = calloc((size_t)b->n_nbr + 1, sizeof *send_pre);
+		fv_idx_t *recv_pre = calloc((size_t)b->n_nbr + 1, sizeof *recv_pre);
+		FV_ASSERT_OK(fv_block_face_prefix(b, send_pre, recv_pre));
 		assert_int_equal(b->recv_off[0], 0);
 		assert_int_equal(b->recv_off[b->n_nbr], b->n_ghost);
 		for (int k = 0; k < b->n_nbr; k++) {
@@ -681,7 +685,25 @@ static void check_blocks(const fv_mesh_t *m, const fv_idx_t *off, int nb, const 
 			assert_true(b->recv_off[k + 1] > b->recv_off[k]);
 			for (fv_idx_t i = b->recv_off[k]; i < b->recv_off[k + 1]; i++) {
 				fv_idx_t c = b->cell_global[b->n_owned + i];
+				int face = 0;
 				assert_true(c >= off[n] && c < off[n + 1]);
+				for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
+					fv_idx_t f = m->cell_face[s], o = m->face_cell[2 * f], d = m->face_cell[2 * f + 1];
+					face |= (o >= c0 && o < c1) || (d >= c0 && d < c1);
+				}
+				assert_int_equal(face, i - b->recv_off[k] < recv_pre[k]);
+				if (i > b->recv_off[k] && i - b->recv_off[k] != recv_pre[k])
+					assert_true(c > b->cell_global[b->n_owned + i - 1]);
+			}
+			{
+				const fv_block_t *bn = &bl[n];
+				fv_idx_t *ns = calloc((size_t)bn->n_nbr + 1, sizeof *ns), *nr = calloc((size_t)bn->n_nbr + 1,
+													sizeof *nr);
+				FV_ASSERT_OK(fv_block_face_prefix(bn, ns, nr));
+				assert_int_equal(ns[nbr_slot(bn, ib)], recv_pre[k]);
+				assert_int_equal(nr[nbr_slot(bn, ib)], send_pre[k]);
+				free(ns);
+				free(nr);
 			}
 			/* n sends these very cells, in this order */
 			const fv_block_t *bn = &bl[n];
@@ -695,6 +717,8 @@ static void check_blocks(const fv_mesh_t *m, const fv_idx_t *off, int nb, const 
 			}
 		}
 		assert_int_equal(b->send_off[0], 0);
+		free(send_pre);
+		free(recv_pre);
 
 		/* faces: those with an owned cell, in global order */
 		for (fv_idx_t f = 0; f < m->n_faces; f++) {
