@@ -27,17 +27,40 @@ static __global__ void unpack_kernel(fv_view_t v, int nbr, int nvars, const fv_r
 		field[(size_t)q * v.n_cells + g0 + k] = buf[(size_t)q * n + k];
 }
 
+/* The cells of a buffer (its values / nvars: the whole run, or the cells
+ * sharing a face in the halos read across faces), packed for neighbour k
+ * from the field, or unpacked into its ghosts from k. */
+static long halo_cells(void *buffer, int nvars)
+{
+	return (long)STARPU_VECTOR_GET_NX(buffer) / (nvars > 0 ? nvars : 1);
+}
+
+static void launch_pack(const fv_view_t &v, int k, int nvars, const fv_real_t *field, void *buffer)
+{
+	long n = halo_cells(buffer, nvars);
+	if (n == 0)
+		return;
+	pack_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
+		v, k, nvars, field, (fv_real_t *)STARPU_VECTOR_GET_PTR(buffer), (fv_idx_t)n);
+	FV_CUDA_CHECK_LAUNCH();
+}
+
+static void launch_unpack(const fv_view_t &v, int k, int nvars, void *buffer, fv_real_t *field)
+{
+	long n = halo_cells(buffer, nvars);
+	if (n == 0)
+		return;
+	unpack_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
+		v, k, nvars, (const fv_real_t *)STARPU_VECTOR_GET_PTR(buffer), field, (fv_idx_t)n);
+	FV_CUDA_CHECK_LAUNCH();
+}
+
 extern "C" void fv_pack_cuda(void *buffers[], void *cl_arg)
 {
 	fv_task_args_t a;
 	FV_ARGS_UNPACK(cl_arg, &a);
 	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
-	long n = STARPU_VECTOR_GET_NX(buffers[2]) / (a.nvars > 0 ? a.nvars : 1);
-	if (n == 0)
-		return;
-	pack_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-		v, a.nbr, a.nvars, FV_PTR(1, const fv_real_t), FV_PTR(2, fv_real_t), (fv_idx_t)n);
-	FV_CUDA_CHECK_LAUNCH();
+	launch_pack(v, a.nbr, a.nvars, FV_PTR(1, const fv_real_t), buffers[2]);
 }
 
 extern "C" void fv_unpack_cuda(void *buffers[], void *cl_arg)
@@ -45,12 +68,7 @@ extern "C" void fv_unpack_cuda(void *buffers[], void *cl_arg)
 	fv_task_args_t a;
 	FV_ARGS_UNPACK(cl_arg, &a);
 	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
-	long n = STARPU_VECTOR_GET_NX(buffers[1]) / (a.nvars > 0 ? a.nvars : 1);
-	if (n == 0)
-		return;
-	unpack_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-		v, a.nbr, a.nvars, FV_PTR(1, const fv_real_t), FV_PTR(2, fv_real_t), (fv_idx_t)n);
-	FV_CUDA_CHECK_LAUNCH();
+	launch_unpack(v, a.nbr, a.nvars, buffers[1], FV_PTR(2, fv_real_t));
 }
 
 /* buffers: geo, the field, then neighbour k's buffer at 2 + k; a kernel
@@ -60,14 +78,8 @@ extern "C" void fv_pack_all_cuda(void *buffers[], void *cl_arg)
 	fv_task_args_t a;
 	FV_ARGS_UNPACK(cl_arg, &a);
 	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
-	for (int k = 0; k < v.n_nbr; k++) {
-		long n = STARPU_VECTOR_GET_NX(buffers[2 + k]) / (a.nvars > 0 ? a.nvars : 1);
-		if (n == 0)
-			continue;
-		pack_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-			v, k, a.nvars, FV_PTR(1, const fv_real_t), FV_PTR(2 + k, fv_real_t), (fv_idx_t)n);
-		FV_CUDA_CHECK_LAUNCH();
-	}
+	for (int k = 0; k < v.n_nbr; k++)
+		launch_pack(v, k, a.nvars, FV_PTR(1, const fv_real_t), buffers[2 + k]);
 }
 
 extern "C" void fv_unpack_all_cuda(void *buffers[], void *cl_arg)
@@ -75,14 +87,8 @@ extern "C" void fv_unpack_all_cuda(void *buffers[], void *cl_arg)
 	fv_task_args_t a;
 	FV_ARGS_UNPACK(cl_arg, &a);
 	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
-	for (int k = 0; k < v.n_nbr; k++) {
-		long n = STARPU_VECTOR_GET_NX(buffers[2 + k]) / (a.nvars > 0 ? a.nvars : 1);
-		if (n == 0)
-			continue;
-		unpack_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-			v, k, a.nvars, FV_PTR(2 + k, const fv_real_t), FV_PTR(1, fv_real_t), (fv_idx_t)n);
-		FV_CUDA_CHECK_LAUNCH();
-	}
+	for (int k = 0; k < v.n_nbr; k++)
+		launch_unpack(v, k, a.nvars, buffers[2 + k], FV_PTR(1, fv_real_t));
 }
 
 /* fv_insert_fetch: StarPU brought the buffers to this GPU; no kernel. */
