@@ -194,10 +194,12 @@ typedef struct fv_part {
 /* Rank r's part of n_ranks from the whole mesh m (renumbered by
  * fv_mesh_renumber into the blocks block_off, prepared), its blocks
  * (fv_blocks_build, all of them) and the blocks' ranks. ps, os: the
- * partition's statistics, kept for the run's summary. */
-fv_err_t fv_part_build(const fv_mesh_t *m, const fv_block_t *blocks, const fv_idx_t *block_off, int n_blocks,
+ * partition's statistics, kept for the run's summary. take: rank r's
+ * blocks are moved into the part, their arrays left empty in blocks (the
+ * last part made from blocks), rather than copied. */
+fv_err_t fv_part_build(const fv_mesh_t *m, fv_block_t *blocks, const fv_idx_t *block_off, int n_blocks,
 		       const int *rank_of, int n_ranks, int rank, const fv_partition_stats_t *ps,
-		       const fv_order_stats_t *os, fv_part_t *p);
+		       const fv_order_stats_t *os, fv_part_t *p, int take);
 void fv_part_free(fv_part_t *p);
 /* A part as bytes (malloc'ed, *bytes long; little-endian hosts, as the
  * file says): FV_PART_MAGIC, version, sizes, the arrays, FNV-1a 64 of it

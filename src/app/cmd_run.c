@@ -490,6 +490,10 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	int runtime_up = 0, first = 1, done = 0, restart_at = -1, from_dir;
 	long long n_cells = 0;
 	double t0 = 0, wall = 0, restart_s = 0;
+	/* set-up phases (rank 0's clock): mesh, StarPU, blocks, state, solver */
+	enum { SU_MESH, SU_STARPU, SU_BLOCKS, SU_STATE, SU_SOLVER, SU_N };
+	static const char *const su_names[SU_N] = {"mesh", "starpu", "blocks", "state", "solver"};
+	double su[SU_N] = {0}, su_at;
 	fv_err_t err = FV_OK;
 	char path[FV_CASE_PATH_MAX + 32];
 
@@ -520,6 +524,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 
 	/* MPI before StarPU: rank 0 alone reads the mesh, cuts it and sends
 	 * each rank its part; a partition directory gives each rank its own */
+	su_at = fv_now();
 	FV_CALL_GOTO(err, out, fv_runtime_mpi_start());
 	FV_CALL_GOTO(err, out, fv_runtime_agree(from_dir, "mesh.file being a partition directory (1) or a mesh (0)"));
 	if (from_dir) {
@@ -536,6 +541,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	/* every rank sizes its blocks from the cell count */
 	FV_CALL_GOTO(err, out, fv_runtime_combine(&n_cells, sizeof n_cells, "the mesh's cell count"));
 
+	su[SU_MESH] = fv_now() - su_at;
+	su_at = fv_now();
 	/* StarPU starts once the mesh is ready: its workers would poll while
 	 * the mesh is read (25 s of set-up with 15 CPU workers on an H100 node) */
 	fv_runtime_opts_default(&ro);
@@ -547,6 +554,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	ro.paused = 1; /* asleep until the solver is built: the cut, the blocks and the geometry use the cores */
 	FV_CALL_GOTO(err, out, fv_runtime_init(&ro));
 	runtime_up = 1;
+	su[SU_STARPU] = fv_now() - su_at;
+	su_at = fv_now();
 
 	if (from_dir) {
 		snprintf(bal.why, sizeof bal.why, "%d blocks as cut by `fvstar mesh partition` (%.300s)", part.n_blocks,
@@ -581,6 +590,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 			(long long)part.os.bandwidth_after);
 	}
 
+	su[SU_BLOCKS] = fv_now() - su_at;
+	su_at = fv_now();
 	if (so.sa) {
 		FV_CALL_GOTO(err, out, fv_app_part_wall_distances(&c, &part, &so, &wdist));
 		so.wall_dist_blocks = (const double *const *)wdist;
@@ -601,6 +612,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 			fprintf(stderr, "fvstar: continuing from %s at iteration %d\n", c.restart_from, first);
 	}
 
+	su[SU_STATE] = fv_now() - su_at;
+	su_at = fv_now();
 	{
 		/* the solver sees the whole mesh's counts and this rank's blocks */
 		fv_mesh_t shape;
@@ -611,6 +624,13 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	}
 	fv_runtime_resume();
 	FV_CALL_GOTO(err, out, fv_solver_set_block_states(solver, st.qb));
+	su[SU_SOLVER] = fv_now() - su_at;
+	if (fv_runtime_rank() == 0)
+		fprintf(stderr,
+			"fvstar: set-up %.2f s: mesh %.2f (read, faces, geometry), StarPU %.2f, blocks %.2f (cut, "
+			"renumbering, local meshes), state %.2f, solver %.2f (geometry, colouring, data)\n",
+			su[SU_MESH] + su[SU_STARPU] + su[SU_BLOCKS] + su[SU_STATE] + su[SU_SOLVER], su[SU_MESH],
+			su[SU_STARPU], su[SU_BLOCKS], su[SU_STATE], su[SU_SOLVER]);
 
 	{
 		static const char *const cols[] = {"iteration", "wall_s", "time", "res_rho", "res_rhou", "res_rhov",
@@ -681,6 +701,16 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 			json_array_append_new(cells, json_integer(part.block_off[b + 1] - part.block_off[b]));
 		json_object_set_new(json_object_get(js, "partition"), "block_cells", cells);
 		json_object_set_new(js, "restart_write_seconds", fv_json_real(restart_s));
+		{
+			json_t *sj = json_object();
+			double total = 0;
+			for (int k = 0; k < SU_N; k++) {
+				json_object_set_new(sj, su_names[k], fv_json_real(su[k]));
+				total += su[k];
+			}
+			json_object_set_new(sj, "total", fv_json_real(total));
+			json_object_set_new(js, "setup_seconds", sj);
+		}
 		json_object_set_new(json_object_get(js, "partition"), "balance",
 				    json_string(bal.weights ? "speed" : "equal"));
 		if (busy[0]) {

@@ -72,10 +72,11 @@ fv_err_t fv_app_cut_parts(const fv_case_t *c, fv_mesh_t *m, int nb, const double
 	if (n_ranks > 1)
 		FV_CALL_GOTO(err, out, fv_blocks_to_ranks(blocks, nb, n_ranks, rank_of, &cut, &grown));
 	/* the last rank first: rank 0's part is the last one built, when the
-	 * others' memory is given back */
+	 * others' memory is given back, and takes its blocks' arrays rather
+	 * than a copy */
 	for (int r = n_ranks - 1; r >= 0; r--) {
 		fv_part_t p;
-		FV_CALL_GOTO(err, out, fv_part_build(m, blocks, off, nb, rank_of, n_ranks, r, &ps, &os, &p));
+		FV_CALL_GOTO(err, out, fv_part_build(m, blocks, off, nb, rank_of, n_ranks, r, &ps, &os, &p, r == 0));
 		p.grown = grown;
 		err = each(r, &p, arg);
 		fv_part_free(&p);

@@ -209,9 +209,9 @@ out:
 	return err;
 }
 
-fv_err_t fv_part_build(const fv_mesh_t *m, const fv_block_t *blocks, const fv_idx_t *block_off, int n_blocks,
+fv_err_t fv_part_build(const fv_mesh_t *m, fv_block_t *blocks, const fv_idx_t *block_off, int n_blocks,
 		       const int *rank_of, int n_ranks, int rank, const fv_partition_stats_t *ps,
-		       const fv_order_stats_t *os, fv_part_t *p)
+		       const fv_order_stats_t *os, fv_part_t *p, int take)
 {
 	fv_err_t err = FV_OK;
 	FV_CHECK(n_ranks >= 1 && rank >= 0 && rank < n_ranks && n_blocks >= n_ranks, FV_ERR_ARG,
@@ -236,20 +236,28 @@ fv_err_t fv_part_build(const fv_mesh_t *m, const fv_block_t *blocks, const fv_id
 	FV_CALL_GOTO(err, fail, fv_calloc(&p->blocks, (size_t)n_blocks, sizeof *p->blocks, "blocks"));
 	FV_CALL_GOTO(err, fail, fv_calloc(&p->cell_file, (size_t)n_blocks, sizeof *p->cell_file, "cell positions"));
 	for (int b = 0; b < n_blocks; b++) {
-		const fv_block_t *s = &blocks[b];
+		fv_block_t *s = &blocks[b], *d = &p->blocks[b];
 		p->halo += s->send_off[s->n_nbr];
 		for (int k = 0; k < s->n_nbr; k++)
 			if (rank_of[s->nbr[k]] != rank_of[b])
 				p->cut += s->send_off[k + 1] - s->send_off[k];
 		if (rank_of[b] != rank) {
-			FV_CALL_GOTO(err, fail, skeleton(s, &p->blocks[b]));
+			FV_CALL_GOTO(err, fail, skeleton(s, d));
 			continue;
 		}
-		FV_CALL_GOTO(err, fail, block_copy(s, m->n_markers, &p->blocks[b]));
-		FV_CALL_GOTO(err, fail, fv_malloc(&p->cell_file[b], (size_t)s->n_cells + 1, sizeof **p->cell_file,
+		if (take) {
+			/* the arrays change hands; the skeleton that other parts
+			 * would copy is not needed any more */
+			*d = *s;
+			memset(s, 0, sizeof *s);
+			s->id = d->id;
+		} else {
+			FV_CALL_GOTO(err, fail, block_copy(s, m->n_markers, d));
+		}
+		FV_CALL_GOTO(err, fail, fv_malloc(&p->cell_file[b], (size_t)d->n_cells + 1, sizeof **p->cell_file,
 						  "cell positions"));
-		for (fv_idx_t i = 0; i < s->n_cells; i++)
-			p->cell_file[b][i] = fv_mesh_cell_orig(m, s->cell_global[i]);
+		for (fv_idx_t i = 0; i < d->n_cells; i++)
+			p->cell_file[b][i] = fv_mesh_cell_orig(m, d->cell_global[i]);
 	}
 	FV_CALL_GOTO(err, fail, build_piece(m, p, &p->piece, &p->piece_cell));
 	/* a contiguous share of the boundary elements, as read */
