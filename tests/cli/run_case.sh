@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # `fvstar run` end to end on a Gmsh-made mesh: all outputs written, the
-# solution opens in VTK's own reader, a restart continues the residual
+# solution opens in VTK's own reader, the set-up's phases said and in
+# summary.json (their sum the total), a restart continues the residual
 # history bit for bit, bad keys are rejected, and a diverging run stops with
 # a clear error leaving the last restart intact. Skips (77) without gmsh.
 set -u
@@ -45,6 +46,8 @@ for f in history.csv summary.json solution.vtu restart.bin; do
 	[ -s "$tmp/a/$f" ] || fail "missing $f"
 done
 [ "$(wc -l <"$tmp/a/history.csv")" = 21 ] || fail "history.csv has $(wc -l <"$tmp/a/history.csv") lines"
+grep -Eq "^fvstar: set-up [0-9.]+ s: mesh [0-9.]+ .*, StarPU [0-9.]+, blocks [0-9.]+ .*, state [0-9.]+, solver [0-9.]+ " \
+	"$tmp/err" || fail "no set-up line: $(grep set-up "$tmp/err")"
 
 py=
 for p in "${PYTHON3:-}" python3 /usr/bin/python3; do
@@ -68,7 +71,12 @@ assert cd.GetArray("density").GetRange()[0] > 0
 for k in ("iterations", "seconds_per_iteration", "ns_per_cell_per_stage", "final_residuals", "workers", "partition"):
     assert k in s, k
 assert s["iterations"] == 20
-print("VTK: %d cells, density %s; summary: %.3g s/iteration" % (g.GetNumberOfCells(), cd.GetArray("density").GetRange(), s["seconds_per_iteration"]))
+# the set-up's phases: each timed, the total their sum
+su = s["setup_seconds"]
+phases = ("mesh", "starpu", "blocks", "state", "solver")
+assert all(su[k] >= 0 for k in phases) and su["mesh"] > 0 and su["blocks"] > 0 and su["solver"] > 0, su
+assert abs(su["total"] - sum(su[k] for k in phases)) < 1e-9 * max(1, su["total"]), su
+print("VTK: %d cells, density %s; summary: %.3g s/iteration, set-up %.3g s" % (g.GetNumberOfCells(), cd.GetArray("density").GetRange(), s["seconds_per_iteration"], su["total"]))
 PY
 else
 	echo "python3 with vtk not found: VTK check skipped"
