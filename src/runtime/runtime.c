@@ -142,6 +142,15 @@ static void place_rank(struct starpu_conf *conf, const fv_runtime_opts_t *o)
 			"StarPU-MPI's progress thread, which makes every halo wait (measured 35x slower); ask for %ld "
 			"workers per rank at most\n",
 			L, asked, cores, cores / L - 1);
+	/* ranks on one node that use its GPUs pass every halo through host
+	 * memory and MPI, where one process copies between its GPUs */
+	if (l == 0 && n > 0 && !(getenv("STARPU_NCUDA") && atoi(getenv("STARPU_NCUDA")) == 0) &&
+	    !(o && o->ncuda == 0))
+		fprintf(stderr,
+			"fvstar: note: %d ranks share this node's %d GPU%s: every halo between them goes through host "
+			"memory and MPI; one process per node with all its GPUs (blocks pinned, runtime.pin_blocks) "
+			"copies between GPUs directly (measured 4.7x faster on 2 H200s, 6.2x on 4)\n",
+			L, n, n > 1 ? "s" : "");
 }
 
 fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
