@@ -27,8 +27,12 @@ N_LARGE, NS_LARGE = 19646528, 0.725
 T0_STAGE = (NS_SMALL - NS_LARGE) / (1.0 / N_SMALL - 1.0 / N_LARGE)  # ns per stage, fixed
 A_STAGE = NS_LARGE - T0_STAGE / N_LARGE  # ns per cell per stage
 RK_STAGES = 2  # SSP-RK2 (cases' default; the stage bench used it)
-# src/kernels/stages.h: halo_q (5 values), halo_grad (15), halo_phi (5) per
-# RK stage, second order with the limiter not frozen.
+# src/kernels/stages.h as of 2026-11-25: halo_q (5 values), halo_grad (15),
+# halo_phi (5) per RK stage and ghost, second order with the limiter not
+# frozen. Since 2026-11-26 the gradient's and limiter's halos carry only
+# the ghosts that share a face, about a third of them
+# (bench/results/2026-11-26-halos-setup.md); this model, and the projection
+# made with it, are the earlier ones.
 EXPLICIT_EXCHANGES = [5, 15, 5]
 # Tasks per RK stage of one block: "about 20 tasks per iteration" (same file,
 # section 4) over 2 stages -> per-task fixed cost (ASSUMED: T0 spread evenly).
