@@ -493,7 +493,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	/* set-up phases (rank 0's clock): mesh, StarPU, blocks, state, solver */
 	enum { SU_MESH, SU_STARPU, SU_BLOCKS, SU_STATE, SU_SOLVER, SU_N };
 	static const char *const su_names[SU_N] = {"mesh", "starpu", "blocks", "state", "solver"};
-	double su[SU_N] = {0}, su_at;
+	double su[SU_N] = {0}, su_at, su_total = 0;
 	fv_err_t err = FV_OK;
 	char path[FV_CASE_PATH_MAX + 32];
 
@@ -625,11 +625,13 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	fv_runtime_resume();
 	FV_CALL_GOTO(err, out, fv_solver_set_block_states(solver, st.qb));
 	su[SU_SOLVER] = fv_now() - su_at;
+	for (int k = 0; k < SU_N; k++)
+		su_total += su[k];
 	if (fv_runtime_rank() == 0)
 		fprintf(stderr,
 			"fvstar: set-up %.2f s: mesh %.2f (read, faces, geometry), StarPU %.2f, blocks %.2f (cut, "
 			"renumbering, local meshes), state %.2f, solver %.2f (geometry, colouring, data)\n",
-			su[SU_MESH] + su[SU_STARPU] + su[SU_BLOCKS] + su[SU_STATE] + su[SU_SOLVER], su[SU_MESH],
+			su_total, su[SU_MESH],
 			su[SU_STARPU], su[SU_BLOCKS], su[SU_STATE], su[SU_SOLVER]);
 
 	{
@@ -703,12 +705,9 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		json_object_set_new(js, "restart_write_seconds", fv_json_real(restart_s));
 		{
 			json_t *sj = json_object();
-			double total = 0;
-			for (int k = 0; k < SU_N; k++) {
+			for (int k = 0; k < SU_N; k++)
 				json_object_set_new(sj, su_names[k], fv_json_real(su[k]));
-				total += su[k];
-			}
-			json_object_set_new(sj, "total", fv_json_real(total));
+			json_object_set_new(sj, "total", fv_json_real(su_total));
 			json_object_set_new(js, "setup_seconds", sj);
 		}
 		json_object_set_new(json_object_get(js, "partition"), "balance",

@@ -62,7 +62,6 @@ typedef struct block_data {
 	fv_handle_t h[N_FIELDS];
 	int n_nbr;
 	int *nbr;              /* neighbour block ids */
-	int *nbr_slot;         /* index of this block in each neighbour's list */
 	fv_idx_t *send_pre;    /* this rank's blocks: [k] cells sent to k in the face halos */
 	fv_idx_t *recv_pre;    /* [k] ghosts from k in them (fv_block_face_prefix) */
 	fv_real_t **buf_mem[N_HALOS]; /* [halo][k]: what the block sends to neighbour k */
@@ -161,7 +160,6 @@ static fv_err_t halo_buffers(const fv_solver_t *s, const fv_block_t *blocks, blo
 	const fv_params_t *P = &s->P;
 	d->n_nbr = bk->n_nbr;
 	FV_CALL(fv_calloc(&d->nbr, (size_t)bk->n_nbr + 1, sizeof(int), "neighbours"));
-	FV_CALL(fv_calloc(&d->nbr_slot, (size_t)bk->n_nbr + 1, sizeof(int), "neighbour slots"));
 	memcpy(d->nbr, bk->nbr, (size_t)bk->n_nbr * sizeof(int));
 	for (int h = 0; h < N_HALOS; h++) {
 		FV_CALL(fv_calloc(&d->buf_mem[h], (size_t)bk->n_nbr + 1, sizeof(fv_real_t *), "halo buffers"));
@@ -291,7 +289,7 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 		FV_CALL(build_block(s, blocks, &blocks[b], m->n_markers));
 		s->b[b].worker = fv_runtime_block_worker(b, o->pin_blocks);
 	}
-	/* where each block sits in its neighbours' lists */
+	/* each block's incoming buffers: its slot in each neighbour's lists */
 	for (int b = 0; b < n_blocks; b++)
 		for (int h = 0; h < N_HALOS; h++)
 			FV_CALL(fv_calloc(&s->b[b].in_buf[h], (size_t)s->b[b].n_nbr + 1, sizeof(fv_handle_t),
@@ -304,7 +302,6 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 				j++;
 			FV_CHECK(j < n->n_nbr, FV_ERR_MESH, "block %d lists %d as neighbour but not the reverse", b,
 				 s->b[b].nbr[k]);
-			s->b[b].nbr_slot[k] = j;
 			FV_CHECK(!s->b[b].send_pre || !n->recv_pre || s->b[b].send_pre[k] == n->recv_pre[j], FV_ERR_MESH,
 				 "blocks %d and %d count %lld and %lld cells sharing a face between them", b, s->b[b].nbr[k],
 				 (long long)s->b[b].send_pre[k], (long long)n->recv_pre[j]);
@@ -937,7 +934,6 @@ void fv_solver_destroy(fv_solver_t *s)
 			free(d->in_buf[h]);
 		}
 		free(d->nbr);
-		free(d->nbr_slot);
 		free(d->send_pre);
 		free(d->recv_pre);
 		free(d->cell_global);
