@@ -307,8 +307,8 @@ static const key_desc_t keys[] = {
 		 "Temperature of isothermal walls in kelvin."),
 
 	INT_KEY("partition", "blocks", blocks, 0, 1 << 20, "0", NULL,
-		"Number of blocks; 0: automatic: one per GPU when only GPUs work, else two per worker (at least "
-		"256 cells each)."),
+		"Number of blocks; 0: automatic: one per GPU when only GPUs work, four per worker when only "
+		"CPUs work, else two per worker (at least 256 cells each)."),
 	ENUM_KEY("partition", "partitioner", partitioner, partitioners, partitioner_values, "metis",
 		 "metis (k-way), scotch, or linear (contiguous ranges of the file's numbering)."),
 	INT_KEY("partition", "seed", seed, 0, INT_MAX, "0", NULL, "Seed of the partitioner."),

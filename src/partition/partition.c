@@ -89,6 +89,20 @@ static fv_err_t part_metis(const fv_mesh_t *m, const int32_t *loc, fv_idx_t n_se
 	nvtxs = g.n;
 	METIS_SetDefaultOptions(options);
 	options[METIS_OPTION_NUMBERING] = 0;
+	if (frac) {
+		/* METIS bounds each part by its target x (1 + ufactor / 1000), 3 %
+		 * by default: with shares 640:1 the large part may take 3 % of the
+		 * cells more than its share, the whole of a small part, which then
+		 * gets nothing. Keep the large part's slack under half the smallest
+		 * share (ufactor 1 at least, 30 at most as by default). */
+		double lo = frac[0], hi = frac[0];
+		for (int b = 1; b < n_blocks; b++) {
+			lo = frac[b] < lo ? frac[b] : lo;
+			hi = frac[b] > hi ? frac[b] : hi;
+		}
+		double uf = 1000.0 * 0.5 * lo / hi;
+		options[METIS_OPTION_UFACTOR] = uf < 1 ? 1 : uf > 30 ? 30 : (idx_t)uf;
+	}
 	/* METIS wants a non-negative seed; keep it reproducible from ours */
 	options[METIS_OPTION_SEED] = (idx_t)(seed & 0x7fffffffu);
 	rc = METIS_PartGraphKway(&nvtxs, &ncon, g.xadj, g.adj, NULL, NULL, NULL, &nparts, tpwgts, NULL, options,
@@ -242,10 +256,67 @@ static fv_err_t part_graph(const fv_mesh_t *m, fv_partitioner_t method, const in
 	return FV_ERROR(FV_ERR_ARG, "partitioner %d not available", (int)method);
 }
 
+/* A compact region of exactly want cells (in[c] = 1), grown breadth-first
+ * from a pseudo-peripheral cell: the last one a breadth-first search from
+ * cell 0 reaches, on the mesh's edge, so that the region is a cap that
+ * touches the rest through few faces. A component too small to hold the
+ * region is taken whole and the growth goes on from the next free cell. */
+static fv_err_t grow_region(const fv_mesh_t *m, fv_idx_t want, int32_t *in)
+{
+	fv_idx_t *queue, head = 0, tail = 0, seed = 0, taken = 0;
+	FV_CALL(fv_malloc(&queue, (size_t)m->n_cells, sizeof *queue, "region queue"));
+	memset(in, 0, (size_t)m->n_cells * sizeof *in);
+	/* first pass: in[] marks the visited cells */
+	queue[tail++] = 0;
+	in[0] = 1;
+	while (head < tail) {
+		fv_idx_t c = queue[head++];
+		seed = c;
+		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
+			fv_idx_t d = m->cell_cell[s];
+			if (d >= 0 && !in[d]) {
+				in[d] = 1;
+				queue[tail++] = d;
+			}
+		}
+	}
+	memset(in, 0, (size_t)m->n_cells * sizeof *in);
+	for (fv_idx_t scan = 0; taken < want;) {
+		head = tail = 0;
+		if (in[seed]) {
+			/* the lowest free cell (taken < want <= n_cells: there is one;
+			 * the cells below scan are all taken) */
+			while (in[scan])
+				scan++;
+			seed = scan;
+		}
+		queue[tail++] = seed;
+		in[seed] = 1;
+		taken++;
+		while (head < tail && taken < want) {
+			fv_idx_t c = queue[head++];
+			for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1] && taken < want; s++) {
+				fv_idx_t d = m->cell_cell[s];
+				if (d >= 0 && !in[d]) {
+					in[d] = 1;
+					queue[tail++] = d;
+					taken++;
+				}
+			}
+		}
+	}
+	free(queue);
+	return FV_OK;
+}
+
 /* Two levels: the cells into the groups (each the sum of its blocks'
  * shares), then each group's cells into its blocks, so that the boundary
  * between two groups is the cut of the first level only (the GPU block
- * against one CPU region, not against every CPU block). */
+ * against one CPU region, not against every CPU block). Two groups of
+ * which one holds less than a fifth of the cells (one GPU beside a few CPU
+ * cores: 2.3 %): the small one is a region grown to exactly its share
+ * (grow_region), where a graph partitioner's tolerance would leave it
+ * nearly empty. */
 static fv_err_t part_grouped(const fv_mesh_t *m, fv_partitioner_t method, int n_blocks, unsigned seed,
 			     const double *frac, const int *group, int32_t *part)
 {
@@ -264,7 +335,20 @@ static fv_err_t part_grouped(const fv_mesh_t *m, fv_partitioner_t method, int n_
 	FV_CALL_GOTO(err, out, fv_malloc(&lpart, (size_t)m->n_cells, sizeof *lpart, "group partition"));
 	for (int b = 0; b < n_blocks; b++)
 		gfrac[group[b]] += frac ? frac[b] : 1.0 / n_blocks;
-	if (ng > 1)
+	if (ng == 2 && (gfrac[0] < 0.2 || gfrac[1] < 0.2)) {
+		int small = gfrac[1] < gfrac[0];
+		int nsmall = 0;
+		fv_idx_t want;
+		for (int b = 0; b < n_blocks; b++)
+			nsmall += group[b] == small;
+		want = (fv_idx_t)(gfrac[small] * (double)m->n_cells + 0.5);
+		want = want < nsmall ? nsmall : want;
+		want = want > m->n_cells - (n_blocks - nsmall) ? m->n_cells - (n_blocks - nsmall) : want;
+		FV_CALL_GOTO(err, out, grow_region(m, want, gpart));
+		if (!small)
+			for (fv_idx_t c = 0; c < m->n_cells; c++)
+				gpart[c] = !gpart[c];
+	} else if (ng > 1)
 		FV_CALL_GOTO(err, out, part_graph(m, method, NULL, 0, ng, seed, gfrac, gpart));
 	else
 		memset(gpart, 0, (size_t)m->n_cells * sizeof *gpart);

@@ -200,11 +200,26 @@ fv_err_t fv_runtime_balance(const fv_balance_opts_t *o, long n_cells, fv_balance
 			for (int k = 0; k < bpw; k++, b++) {
 				out->weights[b] = speed[w] / total / bpw;
 				out->is_gpu[b] = gpu;
-				out->groups[b] = !gpu;
 				block_worker_tab[b] = w;
 			}
 		}
-	if (!(ncuda > 0 && ncpu > 0)) {
+	/* the blocks of one speed make a group, cut from one region of the mesh
+	 * (fv_partition_cells_weighted): the GPU blocks against the CPU blocks,
+	 * or on CPU workers alone a share under a fifth of the cells against
+	 * the rest (grown to its size where a partitioner would leave it
+	 * nearly empty); other speeds on CPU workers: one k-way cut, whose
+	 * shares hold within 3 % where two levels would compound it */
+	int ng = 0;
+	double gshare[2] = {0, 0};
+	for (int b = 0; b < out->n_blocks; b++) {
+		int k = 0;
+		while (k < b && out->weights[k] != out->weights[b])
+			k++;
+		out->groups[b] = k < b ? out->groups[k] : ng++;
+		if (out->groups[b] < 2)
+			gshare[out->groups[b]] += out->weights[b];
+	}
+	if (!(ncuda > 0 && ncpu > 0) && !(ng == 2 && (gshare[0] < 0.2 || gshare[1] < 0.2))) {
 		free(out->groups);
 		out->groups = NULL;
 	}

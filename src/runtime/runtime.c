@@ -149,7 +149,7 @@ static void place_rank(struct starpu_conf *conf, const fv_runtime_opts_t *o)
 		fprintf(stderr,
 			"fvstar: note: %d ranks share this node's %d GPU%s: every halo between them goes through host "
 			"memory and MPI; one process per node with all its GPUs (blocks pinned, runtime.pin_blocks) "
-			"copies between GPUs directly (measured 4.7x faster on 2 H200s, 6.2x on 4)\n",
+			"copies between GPUs directly (measured 1.36x faster on 2 H200s, 10.4M cells)\n",
 			L, n, n > 1 ? "s" : "");
 }
 
@@ -245,7 +245,9 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 			cores = cores > 0 ? cores : 0;
 			snprintf(only, sizeof only,
 				 " (GPU only: the %ld other cores would add %.1f%% at most, one GPU being worth %.4g "
-				 "CPU workers (%s); runtime.ncpu = N adds N CPU workers)",
+				 "CPU workers (%s), less than the halo round trips between GPU and CPU blocks cost: "
+				 "1 and 14 CPU workers beside an H100 ran at 0.86x and 0.34x of it alone on 1M cells; "
+				 "runtime.ncpu = N adds N CPU workers)",
 				 cores, 100.0 * (double)cores / (s * ng), s, src);
 		}
 		fprintf(stderr, "fvstar: %s%d CPU + %d CUDA workers%s; scheduler %s (%s)\n",
@@ -271,7 +273,14 @@ int fv_runtime_auto_blocks(long n_cells)
 {
 	int ncpu, ncuda;
 	fv_runtime_workers(&ncpu, &ncuda);
-	int nb = 2 * (ncpu + ncuda > 0 ? ncpu + ncuda : 1) * fv_runtime_nranks();
+	/* CPU workers only: four blocks each. Smaller blocks keep a task's data
+	 * nearer the core and leave the workers less idle at the halo waits:
+	 * 16 workers, M6 medium (979k cells), 28.0 ns per cell and stage with 64
+	 * blocks against 31.6 with 32; 2 workers, M6 coarse, 59.8-66.6 ms per
+	 * iteration with 8 against 66.5-73.7 with 4
+	 * (bench/results/2026-11-26-cpu-gpu-h100.md) */
+	int per = ncuda == 0 ? 4 : 2;
+	int nb = per * (ncpu + ncuda > 0 ? ncpu + ncuda : 1) * fv_runtime_nranks();
 	/* GPUs only: one block each (no halo exchange on a single GPU) */
 	if (ncpu == 0 && ncuda > 0)
 		nb = ncuda * fv_runtime_nranks();

@@ -3,7 +3,8 @@
 # Speed-weighted blocks (runtime.balance = speed) on CPU workers: speeds
 # 1:3 of the two workers give blocks of 25% and 75% of the cells within
 # the partitioner's 3% imbalance (METIS, Scotch), one block per worker or
-# two, and the results equal those of equal blocks to round-off; equal
+# two, and 40:1 a block of 2.4%; the results equal those of equal blocks
+# to round-off; equal
 # balance ignores the speeds, bit for bit, and so do block counts that are
 # no multiple of the workers (saying so); pinned speed-weighted blocks
 # (fetch tasks moving the halo buffers early) give the state of the same
@@ -45,6 +46,15 @@ done
 # two blocks per worker (partition.blocks = 4): 12.5% twice and 37.5% twice
 runw s13x2 partition.blocks=4 runtime.worker_speeds=1,3 &&
 	{ shares s13x2 1,3 || fail "4 blocks: not 12.5/12.5/37.5/37.5%"; }
+# a small share (one GPU beside 15 cores is 640:15): speeds 40:1 give the
+# slow worker 2.4% of the cells (132 of 5400), a region grown to its
+# share, and the results of equal blocks (METIS's 3% tolerance alone let
+# the fast block take all but one cell)
+runw s401 partition.blocks=2 runtime.worker_speeds=40,1 && {
+	shares s401 40,1 || fail "speeds 40:1 do not give blocks of 97.6% and 2.4%"
+	"$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/eq" "$tmp/s401" "40:1 vs equal" "$(tol 1e-12)" \
+		"$(tol 1e-12)" || fail "40:1 blocks change the results"
+}
 # one kind of worker and no speeds: the equal blocks of before, bit for bit
 runw sp partition.blocks=2
 cmp -s "$tmp/eq/restart.bin" "$tmp/sp/restart.bin" || fail "balance = speed on equal workers changes the state"

@@ -238,6 +238,50 @@ static void test_partition_grouped(void **state)
 	fv_mesh_free(&m);
 }
 
+/* One GPU beside CPU cores: a GPU block worth 640 CPU blocks and 4 CPU
+ * blocks (each 1/644 of the cells, 25.6 here). The CPU region is grown to
+ * its share, then cut in 4 (each within half and 3% + 2 cells of its
+ * share); a graph partitioner's 3% tolerance alone let the GPU block take
+ * the whole region and left each CPU block a single cell. Without groups,
+ * METIS gets a tolerance under half the smallest share: 64:1 gives the
+ * small block at least half of its 1.5%. */
+static void test_partition_small_share(void **state)
+{
+	static const double w[] = {640, 1, 1, 1, 1}, w641[] = {64, 1};
+	static const int group[] = {0, 1, 1, 1, 1};
+	fv_mesh_t m;
+	(void)state;
+	gen(&m, FV_GEN_TET, 14, 14, 14, 0.1);
+	int32_t *part = malloc(m.n_cells * sizeof *part);
+	for (int i = 0; i < N_METHODS; i++) {
+		fv_idx_t count[5] = {0}, region = 0;
+		if (methods[i] == FV_PART_LINEAR)
+			continue; /* contiguous ranges of the exact shares: no graph */
+		FV_ASSERT_OK(fv_partition_cells_weighted(&m, 5, methods[i], 3, w, group, part, NULL));
+		for (fv_idx_t c = 0; c < m.n_cells; c++)
+			count[part[c]]++;
+		for (int b = 1; b < 5; b++) {
+			double want = w[b] / 644 * m.n_cells;
+			print_message("%s method %d: CPU block %d %d cells (target %.1f)\n", m.source, (int)methods[i], b,
+				      (int)count[b], want);
+			assert_true(count[b] >= 0.5 * want && count[b] <= want * 1.03 + 2);
+			region += count[b];
+		}
+		assert_int_equal(region, (fv_idx_t)(4.0 / 644 * m.n_cells + 0.5));
+		if (methods[i] == FV_PART_METIS) {
+			fv_idx_t n1 = 0;
+			FV_ASSERT_OK(fv_partition_cells_weighted(&m, 2, methods[i], 3, w641, NULL, part, NULL));
+			for (fv_idx_t c = 0; c < m.n_cells; c++)
+				n1 += part[c] == 1;
+			print_message("%s METIS 64:1 without groups: small block %d cells (target %.1f)\n", m.source,
+				      (int)n1, m.n_cells / 65.0);
+			assert_true(n1 >= 0.5 * m.n_cells / 65.0 && n1 <= m.n_cells / 65.0 * 1.03 + 2);
+		}
+	}
+	free(part);
+	fv_mesh_free(&m);
+}
+
 /* As many blocks as cells: every block must still get a cell. */
 static void test_partition_tiny(void **state)
 {
@@ -1077,6 +1121,7 @@ int main(void)
 		cmocka_unit_test(test_partition_tiny),
 		cmocka_unit_test(test_partition_weighted),
 		cmocka_unit_test(test_partition_grouped),
+		cmocka_unit_test(test_partition_small_share),
 		cmocka_unit_test(test_partition_errors),
 		cmocka_unit_test(test_renumber),
 		cmocka_unit_test(test_renumber_empty_block),
