@@ -22,7 +22,10 @@
 # Environment: SCALING_TIMEOUT (seconds per run, 300), STARPU_SCHED (lws),
 #   SCALING_KEYS (more case keys for every run), SCALING_LABEL (added to
 #   MODE in the names and the CSV, for runs with other keys),
-#   SCALING_NCPU (CPU workers beside the GPUs of a 1-process run, 0),
+#   SCALING_NCPU (CPU workers beside the GPUs of a 1-process run, 0; the
+#   blocks are then sized by speed, one per worker),
+#   OMPI_MCA_btl_vader_single_copy_mechanism (none by default: Open MPI's
+#   shared memory copies through a bounce buffer; cma to try CMA),
 #   SCALING_CPU=1 (a CPU worker where a GPU would be: tries the script on
 #   a machine without GPUs).
 set -eu
@@ -35,7 +38,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 py=${PYTHON3:-python3}
 lim=${SCALING_TIMEOUT:-300}
 export STARPU_SILENT=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
 export STARPU_SCHED=${STARPU_SCHED:-lws}
 mkdir -p "$out/runs"
 csv=$out/scaling.csv
@@ -52,6 +55,10 @@ EOF
 	name=$mode${SCALING_LABEL:-}-g$g-n$n-r$ref
 	ncpu=${SCALING_NCPU:-0} ncuda=$g ncuda1=1
 	[ "${SCALING_CPU:-0}" = 0 ] || { ncpu=$g ncuda=0 ncuda1=0; [ "$mode" = proc ] || ncpu=1; }
+	# CPU workers beside the GPUs: blocks sized by speed, one per worker
+	# (runtime.balance = speed needs partition.blocks = 0 or k x workers)
+	blocks=$g
+	[ "${SCALING_CPU:-0}" != 0 ] || [ "${SCALING_NCPU:-0}" = 0 ] || blocks=0
 	box_case "$bindir" "$n" "$out/runs" "box$n"
 	d=$out/runs/$name
 	t0=$(date +%s.%N)
@@ -60,7 +67,7 @@ EOF
 	proc)
 		# shellcheck disable=SC2086
 		STARPU_NCPU=$ncpu STARPU_NCUDA=$ncuda timeout "$lim" "$fv" run "$out/runs/box$n.cfg" $keys mesh.refine="$ref" \
-			partition.blocks="$g" output.dir="$d" >"$d.out" 2>"$d.err" || rc=$?
+			partition.blocks="$blocks" output.dir="$d" >"$d.out" 2>"$d.err" || rc=$?
 		;;
 	mpi)
 		# shellcheck disable=SC2086
