@@ -276,8 +276,9 @@ int fv_runtime_auto_blocks(long n_cells)
 	/* CPU workers only: four blocks each. Smaller blocks keep a task's data
 	 * nearer the core and leave the workers less idle at the halo waits:
 	 * 16 workers, M6 medium (979k cells), 28.0 ns per cell and stage with 64
-	 * blocks against 31.6 with 32; 2 workers, M6 coarse, 59.8-66.6 ms per
-	 * iteration with 8 against 66.5-73.7 with 4
+	 * blocks against 31.6 with 32 on the H100 node's host, 29.4 against 30.0
+	 * on the H200's; 2 workers, M6 coarse, 59.8-66.6 ms per iteration with 8
+	 * against 66.5-73.7 with 4
 	 * (bench/results/2026-11-26-cpu-gpu-h100.md) */
 	int per = ncuda == 0 ? 4 : 2;
 	int nb = per * (ncpu + ncuda > 0 ? ncpu + ncuda : 1) * fv_runtime_nranks();
