@@ -13,9 +13,12 @@
 # two-level cut a node-aware rank placement would use).
 # Compiles a small C driver against BUILD/libfvstar.a into /tmp.
 # CSV columns: mesh,cells,cut,G,P,block,owned,ghost,sent,nbrs,
-#   ghost_intra,ghost_inter,nbrs_intra,nbrs_inter,edge_cut,imbalance
-# (ghost = cells received per exchange; *_intra: from blocks of the same
-# node, *_inter: from other nodes).
+#   ghost_intra,ghost_inter,nbrs_intra,nbrs_inter,edge_cut,imbalance,
+#   face_ghost,face_ghost_intra,face_ghost_inter
+# (ghost = cells received per exchange of the Q halo; face_ghost = those
+# sharing a face with an owned cell, which the gradient's, the limiter's
+# and the implicit update's halos carry (fv_block_face_prefix); *_intra:
+# from blocks of the same node, *_inter: from other nodes).
 set -eu
 BUILD=${1:?BUILD}; MESH=${2:?MESH}; G=${3:?G}; shift 3
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,18 +48,24 @@ static int one(const char *path, int G, int nb, int grouped)
 		return 1;
 	for (int i = 0; i < nb; i++) {
 		const fv_block_t *b = &bl[i];
-		long long gi = 0, ge = 0;
+		long long gi = 0, ge = 0, fi = 0, fe = 0;
 		int ni = 0, ne = 0;
+		fv_idx_t *fs = malloc(((size_t)b->n_nbr + 1) * sizeof *fs), *fr = malloc(((size_t)b->n_nbr + 1) * sizeof *fr);
+		if (!fs || !fr || fv_block_face_prefix(b, fs, fr) != FV_OK)
+			return 1;
 		for (int k = 0; k < b->n_nbr; k++) {
 			long long n = b->recv_off[k + 1] - b->recv_off[k];
 			if (b->nbr[k] / G == i / G)
-				gi += n, ni++;
+				gi += n, fi += fr[k], ni++;
 			else
-				ge += n, ne++;
+				ge += n, fe += fr[k], ne++;
 		}
-		printf("%s,%lld,%s,%d,%d,%d,%lld,%lld,%lld,%d,%lld,%lld,%d,%d,%lld,%.4f\n", path, (long long)m.n_cells,
-		       grouped ? "nodes" : "flat", G, nb, i, (long long)b->n_owned, (long long)b->n_ghost,
-		       (long long)b->send_off[b->n_nbr], b->n_nbr, gi, ge, ni, ne, (long long)ps.edge_cut, ps.imbalance);
+		free(fs);
+		free(fr);
+		printf("%s,%lld,%s,%d,%d,%d,%lld,%lld,%lld,%d,%lld,%lld,%d,%d,%lld,%.4f,%lld,%lld,%lld\n", path,
+		       (long long)m.n_cells, grouped ? "nodes" : "flat", G, nb, i, (long long)b->n_owned,
+		       (long long)b->n_ghost, (long long)b->send_off[b->n_nbr], b->n_nbr, gi, ge, ni, ne,
+		       (long long)ps.edge_cut, ps.imbalance, fi + fe, fi, fe);
 	}
 	fflush(stdout);
 	fv_blocks_free(bl, nb);
@@ -82,5 +91,5 @@ CEOF
 	LIBS=$(sed -n 's/^\(STARPU_LIBS\|MPI_LIBS\|CUDA_LIBS\|INIH_LIBS\|JANSSON_LIBS\|METIS_LIBS\|SCOTCH_LIBS\|CGNS_LIBS\) = //p' "$BUILD/Makefile" | tr '\n' ' ')
 	cc -O2 -std=c11 -I"$SRC/include" /tmp/fv_halo_sizes2.c -o "$EXE" "$BUILD/libfvstar.a" $LIBS -lm
 fi
-echo "mesh,cells,cut,G,P,block,owned,ghost,sent,nbrs,ghost_intra,ghost_inter,nbrs_intra,nbrs_inter,edge_cut,imbalance"
+echo "mesh,cells,cut,G,P,block,owned,ghost,sent,nbrs,ghost_intra,ghost_inter,nbrs_intra,nbrs_inter,edge_cut,imbalance,face_ghost,face_ghost_intra,face_ghost_inter"
 "$EXE" "$MESH" "$G" "$@"

@@ -2,8 +2,10 @@
 """On-paper strong and weak scaling of fvstar to 8, 64 and 200 H200s (issue 12).
 
 Reads the halo sizes that bench/measure_halos.sh measured with fvstar's own
-partitioner (CSV per block, bench/results/data/2026-11-25-scaling/halo-*.csv),
-applies the model of bench/results/2026-11-25-scaling-projection.md, prints
+partitioner (CSV per block; default bench/results/data/2026-11-26-s10/halos/,
+the face-only halos; bench/results/data/2026-11-25-scaling/ the earlier
+ones), applies the model of bench/results/2026-11-25-scaling-projection.md
+(with the face-only exchanges of 2026-11-26-scaling-projection.md), prints
 the tables (Markdown) and writes the plot.
 
     /usr/bin/python3 bench/project_scaling.py [DATA_DIR] [--png OUT.png] [--json OUT.json]
@@ -27,13 +29,15 @@ N_LARGE, NS_LARGE = 19646528, 0.725
 T0_STAGE = (NS_SMALL - NS_LARGE) / (1.0 / N_SMALL - 1.0 / N_LARGE)  # ns per stage, fixed
 A_STAGE = NS_LARGE - T0_STAGE / N_LARGE  # ns per cell per stage
 RK_STAGES = 2  # SSP-RK2 (cases' default; the stage bench used it)
-# src/kernels/stages.h as of 2026-11-25: halo_q (5 values), halo_grad (15),
-# halo_phi (5) per RK stage and ghost, second order with the limiter not
-# frozen. Since 2026-11-26 the gradient's and limiter's halos carry only
-# the ghosts that share a face, about a third of them
-# (bench/results/2026-11-26-halos-setup.md); this model, and the projection
-# made with it, are the earlier ones.
-EXPLICIT_EXCHANGES = [5, 15, 5]
+# src/kernels/stages.h: per RK stage, second order with the limiter not
+# frozen, the Q halo (5 values) to every ghost, the gradient's (15) and the
+# limiter's (5) to the ghosts that share a face with an owned cell (since
+# 2026-11-26: about a third of them, measured per block as face_ghost*;
+# halo CSVs without those columns, the 2026-11-25 ones, count every ghost
+# for every exchange, the model of then). (values, face ghosts only)
+EXPLICIT_EXCHANGES = [(5, False), (15, True), (5, True)]
+# the implicit update's dq halo after each sweep: 5 values, face ghosts
+DQ_EXCHANGE = (5, True)
 # Tasks per RK stage of one block: "about 20 tasks per iteration" (same file,
 # section 4) over 2 stages -> per-task fixed cost (ASSUMED: T0 spread evenly).
 TASKS_PER_STAGE = 10.0
@@ -64,8 +68,14 @@ LAT_INTRA = 5e-6  # s per message within a node
 LAT_INTER = 10e-6  # s per message across nodes
 BYTES = 8  # double
 LAT_SERIAL = True  # ASSUMED (the brief's form): one latency per neighbour, paid one after the other
+EXCH_FIXED = 0.0  # s per halo exchange of a block with neighbours (0: the model above; calibrated below)
+
+# MEASURED, bench/results/2026-11-26-gpu-scaling-2h200.md (2 H200s, NVLink,
+# one process, face-only halos): (cells, s/iteration on 1 GPU, on 2 GPUs)
+MEAS_2GPU = [(10368000, 14.426e-3, 8.202e-3), (41154000, 56.249e-3, 29.549e-3)]
 
 GPUS = [8, 64, 200]
+DATE = "2026-11-26, face-only halos"
 
 
 # ------------------------------------------------------------- halo data
@@ -80,6 +90,8 @@ def load(data_dir):
                 b = {k: int(r[k]) for k in ("cells", "owned", "ghost", "sent", "nbrs", "ghost_intra",
                                            "ghost_inter", "nbrs_intra", "nbrs_inter", "edge_cut")}
                 b["imbalance"] = float(r["imbalance"])
+                for k in ("", "_intra", "_inter"):  # older CSVs: every ghost in every exchange
+                    b["face_ghost" + k] = int(r["face_ghost" + k]) if r.get("face_ghost" + k) else b["ghost" + k]
                 out.setdefault(key, []).append(b)
     return out
 
@@ -94,28 +106,32 @@ def scaled(blocks, owned_new):
     for b in blocks:
         c = dict(b)
         c["owned"] = b["owned"] * f
-        for k in ("ghost", "sent", "ghost_intra", "ghost_inter"):
+        for k in ("ghost", "sent", "ghost_intra", "ghost_inter", "face_ghost", "face_ghost_intra",
+                  "face_ghost_inter"):
             c[k] = b[k] * s
         out.append(c)
     return out
 
 
 # ------------------------------------------------------------------ model
-def exchange_time(blocks, values, host_staged=False):
-    """Seconds of one halo exchange of `values` reals per ghost cell: the
-    slowest block; per block: latency per neighbour + its intra-node bytes
-    over NVLink (or host-staged) + its node's inter-node bytes over the
-    node's IB port (summed, not overlapped with each other)."""
+def exchange_time(blocks, values, host_staged=False, face=False):
+    """Seconds of one halo exchange of `values` reals per ghost cell (face:
+    to the ghosts that share a face only): the slowest block; per block:
+    latency per neighbour + its intra-node bytes over NVLink (or
+    host-staged) + its node's inter-node bytes over the node's IB port
+    (summed, not overlapped with each other)."""
+    g = "face_ghost" if face else "ghost"
     node_inter = {}
     for i, b in enumerate(blocks):
-        node_inter[i // G] = node_inter.get(i // G, 0) + max(b["ghost_inter"], 0)
+        node_inter[i // G] = node_inter.get(i // G, 0) + max(b[g + "_inter"], 0)
     worst = 0.0
     for i, b in enumerate(blocks):
         if LAT_SERIAL:
             t = b["nbrs_intra"] * LAT_INTRA + b["nbrs_inter"] * LAT_INTER
         else:  # all messages in flight together: one latency per exchange
             t = LAT_INTER if b["nbrs_inter"] else (LAT_INTRA if b["nbrs_intra"] else 0.0)
-        t += b["ghost_intra"] * values * BYTES / (BW_HOST if host_staged else BW_NVLINK)
+        t += b[g + "_intra"] * values * BYTES / (BW_HOST if host_staged else BW_NVLINK)
+        t += EXCH_FIXED if b["nbrs"] else 0.0
         t += node_inter[i // G] * values * BYTES / BW_IB_NODE
         worst = max(worst, t)
     return worst
@@ -144,7 +160,7 @@ def explicit_iter(blocks, overlap, host_staged=False):
     """Seconds per SSP-RK2 iteration on len(blocks) GPUs (1 block = 1 GPU)."""
     n = max(b["owned"] for b in blocks)
     comp = stage_compute(n)
-    comm = 0.0 if len(blocks) == 1 else sum(exchange_time(blocks, v, host_staged) for v in EXPLICIT_EXCHANGES)
+    comm = 0.0 if len(blocks) == 1 else sum(exchange_time(blocks, v, host_staged, f) for v, f in EXPLICIT_EXCHANGES)
     per_stage = max(comp, comm) if overlap else comp + comm
     return RK_STAGES * per_stage
 
@@ -156,16 +172,40 @@ def implicit_iter(blocks, overlap, host_staged=False):
     rest, sw = imp_rest_compute(n), sweep_compute(n)
     if len(blocks) == 1:
         return rest + SWEEPS * sw
-    res_comm = sum(exchange_time(blocks, v, host_staged) for v in EXPLICIT_EXCHANGES)
-    dq = exchange_time(blocks, 5, host_staged)
+    res_comm = sum(exchange_time(blocks, v, host_staged, f) for v, f in EXPLICIT_EXCHANGES)
+    dq = exchange_time(blocks, DQ_EXCHANGE[0], host_staged, DQ_EXCHANGE[1])
     if overlap:
         return max(rest, res_comm) + SWEEPS * max(sw, dq)
     return rest + res_comm + SWEEPS * (sw + dq)
 
 
+def calibrate(bl2):
+    """(EXCH_FIXED, BW_NVLINK) that make the model's halo cost per RK stage
+    on 2 GPUs that of the two measured runs: measured excess per stage
+    (t2 - t1 / 2) / stages = 3 x fixed + latency + intra-node bytes / bw,
+    solved for fixed and bw from the two sizes (the measured 2-block
+    partition of box120 rescaled to each)."""
+    rows = []
+    for cells, t1, t2 in MEAS_2GPU:
+        b = bl2 if abs(cells - bl2[0]["cells"]) / cells < 0.05 else scaled(bl2, cells / 2)
+        w = max(b, key=lambda x: stage_values(x, "intra"))
+        lat = len(EXPLICIT_EXCHANGES) * w["nbrs_intra"] * LAT_INTRA
+        rows.append(((t2 - t1 / 2) / RK_STAGES - lat, stage_values(w, "intra") * BYTES))
+    (e1, v1), (e2, v2) = rows
+    inv_bw = (e2 - e1) / (v2 - v1)
+    fixed = (e1 - v1 * inv_bw) / len(EXPLICIT_EXCHANGES)
+    return fixed, 1.0 / inv_bw
+
+
 def single(n):
     return [{"owned": n, "ghost": 0, "sent": 0, "nbrs": 0, "ghost_intra": 0, "ghost_inter": 0,
-             "nbrs_intra": 0, "nbrs_inter": 0}]
+             "nbrs_intra": 0, "nbrs_inter": 0, "face_ghost": 0, "face_ghost_intra": 0, "face_ghost_inter": 0}]
+
+
+def stage_values(b, where):
+    """Reals a block receives per RK stage from blocks `where` (intra or
+    inter): every exchange of EXPLICIT_EXCHANGES."""
+    return sum(v * b[("face_ghost_" if f else "ghost_") + where] for v, f in EXPLICIT_EXCHANGES)
 
 
 # ------------------------------------------------------------ the tables
@@ -219,7 +259,7 @@ def fmt(e):
 
 def project(data):
     """Efficiency tables; returns the curves for the plot."""
-    global LAT_SERIAL, BW_IB_NODE, SWEEP_TASKS
+    global LAT_SERIAL, BW_IB_NODE, SWEEP_TASKS, EXCH_FIXED, BW_NVLINK
     ref = "box120"  # the measured 10.4M tet box: the partition shape that the other sizes are scaled from
     curves = {}
     res = {"constants": {"A_stage_ns": A_STAGE, "T0_stage_us": T0_STAGE / 1e3, "T_task_us": T_TASK / 1e3,
@@ -313,23 +353,63 @@ def project(data):
         bl = blocks_for(10.368e6, P, cut)
         n = max(b["owned"] for b in bl)
         lat = max(b["nbrs_intra"] * LAT_INTRA + b["nbrs_inter"] * LAT_INTER for b in bl) * 3
-        nvl = max(b["ghost_intra"] for b in bl) * 25 * BYTES / BW_NVLINK
+        nvl = max(stage_values(b, "intra") for b in bl) * BYTES / BW_NVLINK
         node = {}
         for i, b in enumerate(bl):
-            node[i // G] = node.get(i // G, 0) + b["ghost_inter"]
-        ib = max(node.values()) * 25 * BYTES / BW_IB_NODE
-        comm = sum(exchange_time(bl, v) for v in EXPLICIT_EXCHANGES)
+            node[i // G] = node.get(i // G, 0) + stage_values(b, "inter")
+        ib = max(node.values()) * BYTES / BW_IB_NODE
+        comm = sum(exchange_time(bl, v, False, f) for v, f in EXPLICIT_EXCHANGES)
         print(f"| {P} | {n:,.0f} | {1e6 * stage_compute(n):.0f} | {1e6 * lat:.0f} | {1e6 * nvl:.0f} | {1e6 * ib:.0f} | {1e6 * comm:.0f} |")
     print()
 
     # against the measured two-GPU point (2026-11-22-gpu-stage-h200.md section 9)
     bl = data.get((ref, "flat", 2))
     if bl:
-        t1 = explicit_iter(single(bl[0]["cells"]), False)
-        for ov in (False, True):
-            t2 = explicit_iter(bl, ov)
-            print(f"Check, 2 GPUs over NVLink, {bl[0]['cells']:,}-cell box, {'overlap' if ov else 'no overlap'}: "
-                  f"model speed-up {t1 / t2:.2f}x (measured 1.76-1.78x on the 10.1M box, 2026-11-22-gpu-stage-h200.md s.9)")
+        for total, meas in ((bl[0]["cells"], "1.76-1.78x on the 10.1M box, 2026-11-22-gpu-stage-h200.md s.9; "
+                             "1.76x on the 10.4M box, 2026-11-26-gpu-scaling-2h200.md"),
+                            (41.154e6, "1.90x, 2026-11-26-gpu-scaling-2h200.md")):
+            b2 = bl if total == bl[0]["cells"] else scaled(bl, total / 2)
+            t1 = explicit_iter(single(total), False)
+            for ov in (False, True):
+                t2 = explicit_iter(b2, ov)
+                print(f"Check, 2 GPUs over NVLink, {total:,.0f}-cell box, {'overlap' if ov else 'no overlap'}: "
+                      f"model speed-up {t1 / t2:.2f}x (measured {meas})")
+        print()
+
+    # calibrated on the measured two-GPU runs
+    bl2 = data.get((ref, "flat", 2))
+    if bl2:
+        fixed, bw = calibrate(bl2)
+        base_cal = (EXCH_FIXED, BW_NVLINK)
+        EXCH_FIXED, BW_NVLINK = fixed, bw
+        print(f"## Explicit, calibrated on the measured 2-GPU runs: {1e6 * fixed:.0f} us per halo exchange "
+              f"and {bw / 1e9:.0f} GB/s within a node\n")
+        print("The two measured 2-H200 runs (10.4M and 41.2M cells, one process) fix the halo's cost per "
+              "exchange and its bandwidth; the inter-node figures stay assumed. No overlap / perfect overlap.\n")
+        ps = [P for P in [2, 4] + GPUS if (ref, "flat", P) in data]
+        print("| scaling | size | " + " | ".join(f"{P} GPUs" for P in ps) + " |")
+        print("|---|---|" + "---|" * len(ps))
+        cal = {"exch_fixed_us": 1e6 * fixed, "bw_intra_GBs": bw / 1e9, "eff": {}}
+        for kind, size in (("strong", 10.368e6), ("strong", 41.154e6), ("strong", 80e6), ("strong", 100e6),
+                           ("weak", 2e6), ("weak", 10e6)):
+            cells = []
+            for P in ps:
+                e = []
+                for ov in (False, True):
+                    t1 = explicit_iter(single(size), ov)
+                    if kind == "strong":
+                        e.append(t1 / (P * explicit_iter(blocks_for(size, P, cut) if P > 2 else scaled(bl2, size / 2), ov)))
+                    else:
+                        e.append(t1 / explicit_iter(scaled(data[(ref, cut if P > G else "flat", P)], size), ov))
+                cells.append(f"{fmt(e[0])} / {fmt(e[1])}")
+                cal["eff"][f"{kind} {size:.4g} P={P}"] = e
+            if (kind, size) in (("strong", 100e6), ("weak", 10e6)):
+                curves[("calibrated", kind, size)] = (ps, [cal["eff"][f"{kind} {size:.4g} P={P}"][0] for P in ps],
+                                                      None)
+            lab = f"{size / 1e6:.1f}M cells" if kind == "strong" else f"{size / 1e6:.0f}M cells per GPU"
+            print(f"| {kind} | {lab} | " + " | ".join(cells) + " |")
+        res["calibrated"] = cal
+        EXCH_FIXED, BW_NVLINK = base_cal
         print()
 
     # the paper's configurations, our model
@@ -377,6 +457,9 @@ def plot(curves, png):
               ("weak", 2e6): ("C2", "weak, 2M/GPU"), ("weak", 10e6): ("C3", "weak, 10M/GPU")}
     for ax, scheme in zip(axes, ("explicit SSP-RK2", "point-implicit, 60 sweep pairs")):
         for (s, kind, size), (P, eno, eov) in curves.items():
+            if s == "calibrated" and scheme.startswith("explicit"):
+                col, lab = styles[(kind, size)]
+                ax.plot(P, eno, "s:", color=col, label=f"  {lab}, calibrated on the 2-GPU runs (no overlap)")
             if s != scheme:
                 continue
             col, lab = styles[(kind, size)]
@@ -389,15 +472,16 @@ def plot(curves, png):
         ax.plot([96, 160], [1.022, 1.059], "kD", ms=6, mfc="none", label="FGCS Table 8: 102.6M, base 64 GPUs")
         ax.plot([200], [0.824], "k*", ms=11, label="FGCS measured: weak, 0.5M/GPU, 2->200 (82.4%)")
         ax.set_xscale("log")
-        ax.set_xticks([8, 64, 200])
+        ax.set_xticks([2, 8, 64, 200])
         ax.get_xaxis().set_major_formatter(matplotlib.ticker.ScalarFormatter())
         ax.set_ylim(0, 1.15)
         ax.set_xlabel("GPUs (H200, 8 per node; the paper: V100, 4 per node)")
         ax.set_title(f"{scheme}: projected (model) vs FGCS measured")
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("parallel efficiency")
+    axes[0].legend(fontsize=6, loc="lower left")
     axes[1].legend(fontsize=6.5, loc="lower left")
-    fig.suptitle("fvstar on paper: measured halos + measured stage times + assumed links (2026-11-25)", fontsize=10)
+    fig.suptitle("fvstar on paper: measured halos + measured stage times + assumed links (%s)" % DATE, fontsize=10)
     fig.tight_layout()
     fig.savefig(png, dpi=130)
 
@@ -405,9 +489,9 @@ def plot(curves, png):
 def main():
     args = sys.argv[1:]
     here = os.path.dirname(os.path.abspath(__file__))
-    png = os.path.join(here, "results", "2026-11-25-scaling-projection.png")
+    png = os.path.join(here, "results", "2026-11-26-scaling-projection.png")
     js = None
-    data_dir = os.path.join(here, "results", "data", "2026-11-25-scaling")
+    data_dir = os.path.join(here, "results", "data", "2026-11-26-s10", "halos")
     while args:
         a = args.pop(0)
         if a == "--png":
