@@ -234,7 +234,7 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 	}
 	if (verbose && fv_runtime_rank() == 0) {
 		int nc, ng;
-		char only[512] = "";
+		char only[768] = "";
 		fv_runtime_workers(&nc, &ng);
 		if (gpu_only_default && ng > 0) {
 			/* what the idle cores could give at best: their share of the

@@ -47,7 +47,7 @@ done
 runw s13x2 partition.blocks=4 runtime.worker_speeds=1,3 &&
 	{ shares s13x2 1,3 || fail "4 blocks: not 12.5/12.5/37.5/37.5%"; }
 # a small share (one GPU beside 15 cores is 640:15): speeds 40:1 give the
-# slow worker 2.4% of the cells (132 of 5400), a region grown to its
+# slow worker 2.4% of the cells (87 of 3,580), a region grown to its
 # share, and the results of equal blocks (METIS's 3% tolerance alone let
 # the fast block take all but one cell)
 runw s401 partition.blocks=2 runtime.worker_speeds=40,1 && {
