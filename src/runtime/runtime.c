@@ -24,6 +24,19 @@
 static int runtime_up;
 static int workers_paused; /* starpu_pause in force (opts.paused) */
 static int gpu_only_default;
+/* > 0: the share of the GPUs' work the idle cores could add, for which
+ * they joined a run that would have been GPU only */
+static double cpu_join_share, cpu_join_speed;
+static char cpu_join_src[160];
+
+/* A GPU node's cores join a run (no runtime.ncpu, STARPU_NCPU) only when
+ * they could add at least this share of the GPUs' speed: each CPU block
+ * coupled to a GPU block costs a halo round trip every exchange, measured
+ * at 4-17 % of the GPU's iteration for one CPU worker and 32-200 % for 14
+ * (one H100 or H200 with 16 cores, 1M to 10M cells:
+ * bench/results/2026-11-26-cpu-gpu-h100.md), where their 2.3 % could not
+ * pay for it. */
+#define FV_CPU_JOIN_SHARE 0.25
 
 /* GPUs the CUDA runtime sees (0 without CUDA, a driver or a device). */
 static int cuda_devices(void)
@@ -170,6 +183,8 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 	setenv("STARPU_SILENT", "1", 0);
 	ret = starpu_conf_init(&conf);
 	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_conf_init failed (%d)", ret);
+	gpu_only_default = 0;
+	cpu_join_share = 0;
 	{
 		/* StarPU 1.3.10's modular-heteroprio-heft hands out none of
 		 * fvstar's tasks in some runs (the run hangs at its first
@@ -225,6 +240,32 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "StarPU found no worker (STARPU_NCPU=0 and no GPU?)");
 	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_init failed (%d)", ret);
 	runtime_up = 1;
+	if (gpu_only_default && !fv_ranks_wanted()) {
+		/* GPU only unless the cores could add FV_CPU_JOIN_SHARE: one GPU's
+		 * worth in CPU workers from runtime.gpu_speed, StarPU's history
+		 * models or 640 (StarPU up, to read the models); if they can,
+		 * StarPU starts again with every core */
+		int ng = (int)starpu_cuda_worker_get_count();
+		long cores = sysconf(_SC_NPROCESSORS_ONLN) - ng;
+		double sp = fv_runtime_gpu_speed(o ? o->gpu_speed : 0, cpu_join_src, sizeof cpu_join_src);
+		double share = ng > 0 && sp > 0 ? (double)cores / (sp * ng) : 0;
+		if (cores > 0 && share >= FV_CPU_JOIN_SHARE) {
+			starpu_shutdown();
+			runtime_up = 0;
+			conf.ncpus = -1; /* StarPU's default: the cores its GPU drivers leave */
+			if (!getenv("STARPU_SCHED") && !(o && o->sched)) {
+				conf.sched_policy_name = "dmdas";
+				why = "CPU and CUDA workers: tasks placed by history-based performance models; "
+				      "runtime.sched to change";
+			}
+			gpu_only_default = 0;
+			cpu_join_share = share;
+			cpu_join_speed = sp;
+			ret = starpu_init(&conf);
+			FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_init with the CPU cores failed (%d)", ret);
+			runtime_up = 1;
+		}
+	}
 	if (o && o->paused) {
 		/* idle workers poll for tasks in a tight loop: on a small
 		 * machine they took 62% of the CPU time while the caller cut
@@ -250,6 +291,13 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 				 "runtime.ncpu = N adds N CPU workers)",
 				 cores, 100.0 * (double)cores / (s * ng), s, src);
 		}
+		if (cpu_join_share > 0)
+			snprintf(only, sizeof only,
+				 " (CPU+GPU: the cores could add %.0f%% to the GPU%s, one GPU being worth %.4g CPU "
+				 "workers (%s), at least the %.0f%% that the halo round trips between GPU and CPU "
+				 "blocks can cost; runtime.ncpu = 0 for the GPU%s alone)",
+				 100.0 * cpu_join_share, ng > 1 ? "s" : "", cpu_join_speed, cpu_join_src,
+				 100.0 * FV_CPU_JOIN_SHARE, ng > 1 ? "s" : "");
 		fprintf(stderr, "fvstar: %s%d CPU + %d CUDA workers%s; scheduler %s (%s)\n",
 			fv_runtime_nranks() > 1 ? "per rank, " : "", nc, ng, only,
 			fv_runtime_sched_name(), why);

@@ -8,7 +8,9 @@
 # start line says so, and the results equal those of the CPU workers alone
 # to round-off (1e-12 of each quantity's largest value); with the default
 # speed (the history models, else 640) the GPU block holds speed / (speed +
-# 2) of the cells. Exit 77 (SKIP) where there is no CUDA worker.
+# 2) of the cells. Without runtime.ncpu or STARPU_NCPU a run is GPU only
+# at 640, and takes the cores at runtime.gpu_speed = 2. Exit 77 (SKIP)
+# where there is no CUDA worker.
 . "$top_srcdir/tests/cli/lib.sh"
 [ "$(cuda_workers)" -gt 0 ] || { echo "no CUDA worker: SKIP"; exit 77; }
 wedge_case
@@ -46,5 +48,23 @@ want = s / (s + 2) * sum(c)
 print("GPU block %d cells of %d, %.0f wanted (one GPU = %g CPU workers)" % (c[0], sum(c), want, s))
 sys.exit(0 if s > 0 and len(c) == 3 and abs(c[0] - want) <= 0.03 * want + 2 else 1)
 PY
+fi
+# neither runtime.ncpu nor STARPU_NCPU: GPU only, unless the other cores
+# could add a quarter of the GPU's speed (one GPU worth 640 CPU workers:
+# no; worth 2: yes, and StarPU starts again with the cores)
+cfgrun() { # dir, args...
+	d=$1; shift
+	env -u STARPU_NCPU STARPU_NCUDA=1 "$fv" run "$tmp/w.cfg" output.dir="$tmp/$d" numerics.iterations=3 \
+		output.progress_every=0 output.vtu=no "$@" >/dev/null 2>"$tmp/$d.err" ||
+		{ fail "$d: $(tail -1 "$tmp/$d.err")"; return 1; }
+}
+if cfgrun alone runtime.gpu_speed=640; then
+	grep -q "fvstar: 0 CPU + 1 CUDA workers (GPU only: " "$tmp/alone.err" || fail "gpu_speed 640: not GPU only"
+fi
+if [ "$(nproc)" -ge 2 ] && cfgrun join runtime.gpu_speed=2 partition.blocks=0; then
+	grep "CUDA workers" "$tmp/join.err" | cut -c1-200
+	grep -Eq "fvstar: [1-9][0-9]* CPU \+ 1 CUDA workers \(CPU\+GPU: the cores could add" "$tmp/join.err" ||
+		fail "gpu_speed 2: the cores did not join"
+	grep -q "CPU+GPU, runtime.balance = speed" "$tmp/join.err" || fail "gpu_speed 2: no speed-weighted blocks"
 fi
 finish
