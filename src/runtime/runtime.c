@@ -294,8 +294,8 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 		if (cpu_join_share > 0)
 			snprintf(only, sizeof only,
 				 " (CPU+GPU: the cores could add %.0f%% to the GPU%s, one GPU being worth %.4g CPU "
-				 "workers (%s), at least the %.0f%% that the halo round trips between GPU and CPU "
-				 "blocks can cost; runtime.ncpu = 0 for the GPU%s alone)",
+				 "workers (%s), over the %.0f%% from which the cores join a GPU run to pay for the "
+				 "halo round trips between GPU and CPU blocks; runtime.ncpu = 0 for the GPU%s alone)",
 				 100.0 * cpu_join_share, ng > 1 ? "s" : "", cpu_join_speed, cpu_join_src,
 				 100.0 * FV_CPU_JOIN_SHARE, ng > 1 ? "s" : "");
 		fprintf(stderr, "fvstar: %s%d CPU + %d CUDA workers%s; scheduler %s (%s)\n",
