@@ -213,6 +213,13 @@ fv_err_t fv_mesh_write_vtu_field(const fv_mesh_t *m, const char *path, const cha
  * more than two cells, unmarked boundary face, marker element that is not
  * a boundary face, node ids out of range. */
 fv_err_t fv_mesh_build_faces(fv_mesh_t *m);
+/* The same connectivity as fv_mesh_build_faces, for a mesh whose cells
+ * were just reordered (cell c is old cell perm[c], its nodes in the same
+ * order, relabelled) while its faces still describe the old order: each
+ * face found from the old one instead of the hash of its nodes, numbered
+ * and oriented exactly as fv_mesh_build_faces would (the mesh was checked
+ * when its faces were first built). */
+fv_err_t fv_mesh_rebuild_faces(fv_mesh_t *m, const fv_idx_t *perm);
 fv_err_t fv_mesh_build_node_cells(fv_mesh_t *m);
 /* Volumes, centroids, face area vectors and centroids (non-planar quads:
  * four triangles around the node average). */

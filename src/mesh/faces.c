@@ -333,6 +333,20 @@ static fv_err_t build_cell_cell(fv_mesh_t *m)
 	return FV_OK;
 }
 
+/* The last steps of both builds: the final numbering, the mesh's face
+ * arrays and the cell neighbours, from the faces made. */
+static fv_err_t finish_faces(face_build_t *b, const int32_t *marker)
+{
+	fv_idx_t *new_of_old;
+	fv_err_t err;
+	FV_CALL(fv_malloc(&new_of_old, (size_t)b->n_faces + 1, sizeof *new_of_old, "face numbering"));
+	err = number_faces(b, marker, new_of_old);
+	if (err == FV_OK)
+		err = store_faces(b, marker, new_of_old);
+	free(new_of_old);
+	return err == FV_OK ? build_cell_cell(b->m) : err;
+}
+
 /* Checks every cell's nodes and sizes the table regions: a node's region
  * holds 1.5 times the cell faces whose smallest node it is, plus one, so
  * its load stays under 2/3 (each distinct face is counted at least once). */
@@ -379,7 +393,6 @@ fv_err_t fv_mesh_build_faces(fv_mesh_t *m)
 {
 	face_build_t b = {.m = m};
 	int32_t *marker = NULL;
-	fv_idx_t *new_of_old = NULL;
 	size_t n_slots = 0, expect;
 	fv_err_t err;
 
@@ -414,14 +427,84 @@ fv_err_t fv_mesh_build_faces(fv_mesh_t *m)
 	FV_CALL_GOTO(err, fail, match_boundary(&b, marker));
 	FV_FREE(b.t.slot);
 	FV_FREE(b.t.off);
-	FV_CALL_GOTO(err, fail, fv_malloc(&new_of_old, (size_t)b.n_faces + 1, sizeof *new_of_old, "face numbering"));
-	FV_CALL_GOTO(err, fail, number_faces(&b, marker, new_of_old));
-	FV_CALL_GOTO(err, fail, store_faces(&b, marker, new_of_old));
-	FV_CALL_GOTO(err, fail, build_cell_cell(m));
+	FV_CALL_GOTO(err, fail, finish_faces(&b, marker));
 fail:
 	free_build(&b);
 	free(marker);
-	free(new_of_old);
+	if (err != FV_OK)
+		fv_mesh_free_derived(m);
+	return err;
+}
+
+fv_err_t fv_mesh_rebuild_faces(fv_mesh_t *m, const fv_idx_t *perm)
+{
+	face_build_t b = {.m = m};
+	fv_idx_t *old_off = m->cell_face_off, *old_cf = m->cell_face, *new_id = NULL;
+	int32_t *old_marker = m->face_marker, *marker = NULL;
+	fv_idx_t old_nf = m->n_faces, old_nb = m->n_bfaces;
+	size_t n_slots = 0;
+	fv_err_t err = FV_OK;
+
+	FV_CHECK(old_off && old_cf && old_marker && perm, FV_ERR_ARG,
+		 "%s: rebuilding faces needs the faces of the old order", m->source);
+	/* the old faces stay ours; the rest of the old connectivity goes */
+	m->cell_face_off = m->cell_face = NULL;
+	m->face_marker = NULL;
+	fv_mesh_free_derived(m);
+	FV_CALL_GOTO(err, fail, fv_malloc(&m->cell_face_off, (size_t)m->n_cells + 1, sizeof(fv_idx_t),
+					  "cell face offsets"));
+	m->cell_face_off[0] = 0;
+	for (fv_idx_t c = 0; c < m->n_cells; c++) {
+		n_slots += (size_t)fv_cell_shapes[m->cell_type[c]].n_faces;
+		m->cell_face_off[c + 1] = (fv_idx_t)n_slots;
+	}
+	FV_CALL_GOTO(err, fail, fv_malloc(&m->cell_face, n_slots + 1, sizeof(fv_idx_t), "cell faces"));
+	FV_CALL_GOTO(err, fail, fv_malloc(&m->cell_face_sign, n_slots + 1, 1, "cell face signs"));
+	b.cap = old_nf;
+	FV_CALL_GOTO(err, fail, fv_malloc(&b.owner, (size_t)b.cap + 1, sizeof *b.owner, "face owners"));
+	FV_CALL_GOTO(err, fail, fv_malloc(&b.nbr, (size_t)b.cap + 1, sizeof *b.nbr, "face neighbours"));
+	FV_CALL_GOTO(err, fail, fv_malloc(&b.nn, (size_t)b.cap + 1, sizeof *b.nn, "face sizes"));
+	FV_CALL_GOTO(err, fail, fv_malloc(&b.fnode, 4 * (size_t)b.cap + 1, sizeof *b.fnode, "face nodes"));
+	FV_CALL_GOTO(err, fail, fv_malloc(&marker, (size_t)b.cap + 1, sizeof *marker, "face markers"));
+	FV_CALL_GOTO(err, fail, fv_malloc(&new_id, (size_t)old_nf + 1, sizeof *new_id, "face renumbering"));
+	for (fv_idx_t f = 0; f < old_nf; f++)
+		new_id[f] = -1;
+	/* match_cell_faces' visit: a face is made when its first cell meets
+	 * it, oriented as that cell sees it */
+	for (fv_idx_t c = 0; c < m->n_cells; c++) {
+		const fv_cell_shape_t *sh = &fv_cell_shapes[m->cell_type[c]];
+		const fv_idx_t *cn = m->cell_node + m->cell_node_off[c];
+		for (int lf = 0; lf < sh->n_faces; lf++) {
+			fv_idx_t slot = m->cell_face_off[c] + lf, of = old_cf[old_off[perm[c]] + lf], f = new_id[of];
+			if (f < 0) {
+				int nn = sh->face_n_nodes[lf];
+				FV_CHECK_GOTO(err, fail, b.n_faces < b.cap, FV_ERR_MESH,
+					      "%s: the reordered cells have more faces than before", m->source);
+				f = new_id[of] = b.n_faces++;
+				b.owner[f] = c;
+				b.nbr[f] = -1;
+				b.nn[f] = (uint8_t)nn;
+				for (int i = 0; i < FV_MAX_FACE_NODES; i++)
+					b.fnode[4 * (size_t)f + i] = i < nn ? cn[sh->face_node[lf][i]] : 0;
+				marker[f] = of < old_nb ? old_marker[of] : -1;
+				m->cell_face_sign[slot] = 1;
+			} else {
+				b.nbr[f] = c;
+				m->cell_face_sign[slot] = -1;
+			}
+			m->cell_face[slot] = f;
+		}
+	}
+	FV_CHECK_GOTO(err, fail, b.n_faces == old_nf, FV_ERR_MESH, "%s: the reordered cells have %d faces, not %d",
+		      m->source, (int)b.n_faces, (int)old_nf);
+	FV_CALL_GOTO(err, fail, finish_faces(&b, marker));
+fail:
+	free_build(&b);
+	free(marker);
+	free(new_id);
+	free(old_off);
+	free(old_cf);
+	free(old_marker);
 	if (err != FV_OK)
 		fv_mesh_free_derived(m);
 	return err;

@@ -270,8 +270,8 @@ static void index_jumps(const fv_mesh_t *m, const int32_t *block, int64_t *bandw
 	*mean = n > 0 ? (double)sum / (double)n : 0.0;
 }
 
-/* Errors before the cells move leave the mesh as it was; should
- * fv_mesh_prepare fail afterwards (memory), the mesh is renumbered but has
+/* Errors before the cells move leave the mesh as it was; should the
+ * connectivity fail afterwards (memory), the mesh is renumbered but has
  * no connectivity, as after a failed fv_mesh_build_faces. */
 fv_err_t fv_mesh_renumber(fv_mesh_t *m, const int32_t *block_of_cell, int n_blocks, fv_idx_t *block_off,
 			  fv_order_stats_t *stats)
@@ -302,7 +302,12 @@ fv_err_t fv_mesh_renumber(fv_mesh_t *m, const int32_t *block_of_cell, int n_bloc
 	FV_CALL_GOTO(err, done, order_cells(&r, n_blocks, block_off));
 	free_rcm(&r); /* before prepare, which peaks in memory */
 	FV_CALL_GOTO(err, done, apply_order(m, perm));
-	FV_CALL_GOTO(err, done, fv_mesh_prepare(m));
+	/* the faces from the old ones (no hash of their nodes), then what
+	 * fv_mesh_prepare builds after them */
+	FV_CALL_GOTO(err, done, fv_mesh_rebuild_faces(m, perm));
+	FV_CALL_GOTO(err, done, fv_mesh_build_node_cells(m));
+	FV_CALL_GOTO(err, done, fv_mesh_compute_geometry(m));
+	FV_CALL_GOTO(err, done, fv_mesh_check(m, 0, NULL));
 	FV_CALL_GOTO(err, done, fv_malloc(&blk, (size_t)nc + 1, sizeof *blk, "blocks of cells"));
 	for (int b = 0; b < n_blocks; b++)
 		for (fv_idx_t c = block_off[b]; c < block_off[b + 1]; c++)

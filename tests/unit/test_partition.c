@@ -282,6 +282,56 @@ static void test_partition_small_share(void **state)
 	fv_mesh_free(&m);
 }
 
+/* fv_mesh_renumber takes the faces from the old ones (fv_mesh_rebuild_faces):
+ * the connectivity and the geometry are bit for bit those that the hash
+ * of the renumbered cells' nodes (fv_mesh_prepare) builds, on mixed cells
+ * with boundary markers, cut into 3 blocks. */
+static void test_renumber_rebuild_faces(void **state)
+{
+	fv_mesh_t m;
+	fv_idx_t off[4];
+	(void)state;
+	gen(&m, FV_GEN_MIXED, 7, 6, 5, 0.15);
+	int32_t *part = malloc(m.n_cells * sizeof *part);
+	FV_ASSERT_OK(fv_partition_cells(&m, 3, methods[0], 5, part, NULL));
+	FV_ASSERT_OK(fv_mesh_renumber(&m, part, 3, off, NULL));
+	fv_idx_t nf = m.n_faces, nb = m.n_bfaces, ns = m.cell_face_off[m.n_cells], nfn = m.face_node_off[nf];
+	fv_idx_t *fc = malloc(2 * nf * sizeof *fc), *fno = malloc((nf + 1) * sizeof *fno),
+		 *fn = malloc(nfn * sizeof *fn), *cf = malloc(ns * sizeof *cf), *cc = malloc(ns * sizeof *cc),
+		 *mfo = malloc((m.n_markers + 1) * sizeof *mfo);
+	int32_t *fm = malloc((nb + 1) * sizeof *fm);
+	int8_t *sg = malloc(ns);
+	double *vol = malloc(m.n_cells * sizeof *vol), *area = malloc(3 * nf * sizeof *area);
+	memcpy(fc, m.face_cell, 2 * nf * sizeof *fc);
+	memcpy(fno, m.face_node_off, (nf + 1) * sizeof *fno);
+	memcpy(fn, m.face_node, nfn * sizeof *fn);
+	memcpy(cf, m.cell_face, ns * sizeof *cf);
+	memcpy(cc, m.cell_cell, ns * sizeof *cc);
+	memcpy(mfo, m.marker_face_off, (m.n_markers + 1) * sizeof *mfo);
+	memcpy(fm, m.face_marker, nb * sizeof *fm);
+	memcpy(sg, m.cell_face_sign, ns);
+	memcpy(vol, m.cell_vol, m.n_cells * sizeof *vol);
+	memcpy(area, m.face_area, 3 * nf * sizeof *area);
+	FV_ASSERT_OK(fv_mesh_prepare(&m)); /* the hash of the nodes, on the renumbered cells */
+	assert_int_equal(m.n_faces, nf);
+	assert_int_equal(m.n_bfaces, nb);
+	assert_memory_equal(m.face_cell, fc, 2 * nf * sizeof *fc);
+	assert_memory_equal(m.face_node_off, fno, (nf + 1) * sizeof *fno);
+	assert_memory_equal(m.face_node, fn, nfn * sizeof *fn);
+	assert_memory_equal(m.cell_face, cf, ns * sizeof *cf);
+	assert_memory_equal(m.cell_cell, cc, ns * sizeof *cc);
+	assert_memory_equal(m.marker_face_off, mfo, (m.n_markers + 1) * sizeof *mfo);
+	assert_memory_equal(m.face_marker, fm, nb * sizeof *fm);
+	assert_memory_equal(m.cell_face_sign, sg, ns);
+	assert_memory_equal(m.cell_vol, vol, m.n_cells * sizeof *vol);
+	assert_memory_equal(m.face_area, area, 3 * nf * sizeof *area);
+	print_message("%s: %d faces (%d boundary, %d markers) rebuilt as hashed\n", m.source, (int)nf, (int)nb,
+		      m.n_markers);
+	free(fc), free(fno), free(fn), free(cf), free(cc), free(mfo), free(fm), free(sg), free(vol), free(area);
+	free(part);
+	fv_mesh_free(&m);
+}
+
 /* As many blocks as cells: every block must still get a cell. */
 static void test_partition_tiny(void **state)
 {
@@ -1122,6 +1172,7 @@ int main(void)
 		cmocka_unit_test(test_partition_weighted),
 		cmocka_unit_test(test_partition_grouped),
 		cmocka_unit_test(test_partition_small_share),
+		cmocka_unit_test(test_renumber_rebuild_faces),
 		cmocka_unit_test(test_partition_errors),
 		cmocka_unit_test(test_renumber),
 		cmocka_unit_test(test_renumber_empty_block),
