@@ -478,9 +478,7 @@ fv_err_t fv_mesh_rebuild_faces(fv_mesh_t *m, const fv_idx_t *perm)
 			fv_idx_t slot = m->cell_face_off[c] + lf, of = old_cf[old_off[perm[c]] + lf], f = new_id[of];
 			if (f < 0) {
 				int nn = sh->face_n_nodes[lf];
-				FV_CHECK_GOTO(err, fail, b.n_faces < b.cap, FV_ERR_MESH,
-					      "%s: the reordered cells have more faces than before", m->source);
-				f = new_id[of] = b.n_faces++;
+				f = new_id[of] = b.n_faces++; /* at most old_nf: one per old face */
 				b.owner[f] = c;
 				b.nbr[f] = -1;
 				b.nn[f] = (uint8_t)nn;

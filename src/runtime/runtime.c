@@ -24,10 +24,15 @@
 static int runtime_up;
 static int workers_paused; /* starpu_pause in force (opts.paused) */
 static int gpu_only_default;
-/* > 0: the share of the GPUs' work the idle cores could add, for which
- * they joined a run that would have been GPU only */
-static double cpu_join_share, cpu_join_speed;
-static char cpu_join_src[160];
+/* On a GPU node without a worker count asked for: what the idle cores
+ * could add to the GPUs (share of their speed, from one GPU's worth in CPU
+ * workers and where that came from), and whether they joined for it. */
+static struct {
+	long cores;
+	double share, speed;
+	char src[160];
+	int joined;
+} idle_cores;
 
 /* A GPU node's cores join a run (no runtime.ncpu, STARPU_NCPU) only when
  * they could add at least this share of the GPUs' speed: each CPU block
@@ -184,7 +189,7 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 	ret = starpu_conf_init(&conf);
 	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_conf_init failed (%d)", ret);
 	gpu_only_default = 0;
-	cpu_join_share = 0;
+	memset(&idle_cores, 0, sizeof idle_cores);
 	{
 		/* StarPU 1.3.10's modular-heteroprio-heft hands out none of
 		 * fvstar's tasks in some runs (the run hangs at its first
@@ -240,16 +245,18 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "StarPU found no worker (STARPU_NCPU=0 and no GPU?)");
 	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_init failed (%d)", ret);
 	runtime_up = 1;
-	if (gpu_only_default && !fv_ranks_wanted()) {
+	if (gpu_only_default) {
 		/* GPU only unless the cores could add FV_CPU_JOIN_SHARE: one GPU's
 		 * worth in CPU workers from runtime.gpu_speed, StarPU's history
-		 * models or 640 (StarPU up, to read the models); if they can,
-		 * StarPU starts again with every core */
+		 * models or 640 (StarPU up, to read the models); if they can (one
+		 * process), StarPU starts again with every core */
 		int ng = (int)starpu_cuda_worker_get_count();
 		long cores = sysconf(_SC_NPROCESSORS_ONLN) - ng;
-		double sp = fv_runtime_gpu_speed(o ? o->gpu_speed : 0, cpu_join_src, sizeof cpu_join_src);
-		double share = ng > 0 && sp > 0 ? (double)cores / (sp * ng) : 0;
-		if (cores > 0 && share >= FV_CPU_JOIN_SHARE) {
+		idle_cores.cores = cores > 0 ? cores : 0;
+		idle_cores.speed = fv_runtime_gpu_speed(o ? o->gpu_speed : 0, idle_cores.src, sizeof idle_cores.src);
+		idle_cores.share =
+			ng > 0 && idle_cores.speed > 0 ? (double)idle_cores.cores / (idle_cores.speed * ng) : 0;
+		if (!fv_ranks_wanted() && idle_cores.cores > 0 && idle_cores.share >= FV_CPU_JOIN_SHARE) {
 			starpu_shutdown();
 			runtime_up = 0;
 			conf.ncpus = -1; /* StarPU's default: the cores its GPU drivers leave */
@@ -259,8 +266,7 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 				      "runtime.sched to change";
 			}
 			gpu_only_default = 0;
-			cpu_join_share = share;
-			cpu_join_speed = sp;
+			idle_cores.joined = 1;
 			ret = starpu_init(&conf);
 			FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_init with the CPU cores failed (%d)", ret);
 			runtime_up = 1;
@@ -277,26 +283,21 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 		int nc, ng;
 		char only[768] = "";
 		fv_runtime_workers(&nc, &ng);
-		if (gpu_only_default && ng > 0) {
+		if (gpu_only_default && ng > 0)
 			/* what the idle cores could give at best: their share of the
 			 * combined speed, one core left to drive each GPU */
-			char src[160];
-			long cores = sysconf(_SC_NPROCESSORS_ONLN) - ng;
-			double s = fv_runtime_gpu_speed(o ? o->gpu_speed : 0, src, sizeof src);
-			cores = cores > 0 ? cores : 0;
 			snprintf(only, sizeof only,
 				 " (GPU only: the %ld other cores would add %.1f%% at most, one GPU being worth %.4g "
 				 "CPU workers (%s), less than the halo round trips between GPU and CPU blocks cost: "
 				 "1 and 14 CPU workers beside an H100 ran at 0.86x and 0.34x of it alone on 1M cells; "
 				 "runtime.ncpu = N adds N CPU workers)",
-				 cores, 100.0 * (double)cores / (s * ng), s, src);
-		}
-		if (cpu_join_share > 0)
+				 idle_cores.cores, 100.0 * idle_cores.share, idle_cores.speed, idle_cores.src);
+		if (idle_cores.joined)
 			snprintf(only, sizeof only,
 				 " (CPU+GPU: the cores could add %.0f%% to the GPU%s, one GPU being worth %.4g CPU "
 				 "workers (%s), over the %.0f%% from which the cores join a GPU run to pay for the "
 				 "halo round trips between GPU and CPU blocks; runtime.ncpu = 0 for the GPU%s alone)",
-				 100.0 * cpu_join_share, ng > 1 ? "s" : "", cpu_join_speed, cpu_join_src,
+				 100.0 * idle_cores.share, ng > 1 ? "s" : "", idle_cores.speed, idle_cores.src,
 				 100.0 * FV_CPU_JOIN_SHARE, ng > 1 ? "s" : "");
 		fprintf(stderr, "fvstar: %s%d CPU + %d CUDA workers%s; scheduler %s (%s)\n",
 			fv_runtime_nranks() > 1 ? "per rank, " : "", nc, ng, only,
