@@ -139,9 +139,11 @@ fv_err_t fv_wall_write_csv(const char *path, const fv_wall_faces_t *faces, const
  *  96  u64      mesh checksum (fv_mesh_identity)
  * 104  u32      model (fv_model_t: 0 euler, 1 laminar, 2 sa)
  * 108  u32      n_solver_state (<= 64)
- * 112  f64[64]  solver state: the first n_solver_state values are the
+ * 112  f64      the peak density residual up to iteration (0: none)
+ * 120  i64      the iteration of that peak
+ * 128  f64[64]  solver state: the first n_solver_state values are the
  *               solver's, stored verbatim; the rest are zero
- * 624  real[n_vars * n_cells]  q, SoA in the mesh file's cell order (the
+ * 640  real[n_vars * n_cells]  q, SoA in the mesh file's cell order (the
  *               order of the file, or of its refinement), raw values
  *  ..  u64      FNV-1a 64 of every byte before it
  * The state and checksum end the file, so scripts find the state from the
@@ -160,6 +162,10 @@ typedef struct fv_restart {
 	double res0[FV_RESTART_NVARS];
 	fv_mesh_id_t mesh;                 /* the mesh it is (was written) for */
 	int model;                         /* fv_model_t; FV_RESTART_MODEL_UNKNOWN from a format 2 file */
+	/* the residual reports' reference: the largest density residual so
+	 * far and its iteration (0 and 0 from a format 2 file) */
+	double res_peak;
+	int64_t res_peak_iter;
 	/* the solver's own state (the implicit CFL ramp's), opaque here:
 	 * written and read verbatim, 0 values from a format 2 file */
 	double solver_state[FV_RESTART_SOLVER_STATE_MAX];

@@ -20,7 +20,8 @@
 #include "util/hash.h"
 
 #define HEADER_V2 104 /* format 2: no model, no solver state */
-#define HEADER_BYTES (HEADER_V2 + 8 + 8 * FV_RESTART_SOLVER_STATE_MAX)
+#define STATE_AT 128 /* format 3: the solver state's first value */
+#define HEADER_BYTES (STATE_AT + 8 * FV_RESTART_SOLVER_STATE_MAX)
 #define MODEL_UNKNOWN_U32 0xffffffffu
 #define CHUNK ((size_t)1 << 20)
 static int host_little(void)
@@ -88,8 +89,10 @@ static void encode_header(const fv_restart_t *r, uint8_t h[HEADER_BYTES])
 	put_le(h + 96, r->mesh.hash, 8);
 	put_le(h + 104, r->model == FV_RESTART_MODEL_UNKNOWN ? MODEL_UNKNOWN_U32 : (uint32_t)r->model, 4);
 	put_le(h + 108, (uint64_t)r->n_solver_state, 4);
+	put_le(h + 112, double_bits(r->res_peak), 8);
+	put_le(h + 120, (uint64_t)r->res_peak_iter, 8);
 	for (int k = 0; k < FV_RESTART_SOLVER_STATE_MAX; k++)
-		put_le(h + 112 + 8 * k, k < r->n_solver_state ? double_bits(r->solver_state[k]) : 0, 8);
+		put_le(h + STATE_AT + 8 * k, k < r->n_solver_state ? double_bits(r->solver_state[k]) : 0, 8);
 }
 
 const char *fv_restart_model_name(int model)
@@ -377,8 +380,15 @@ static fv_err_t parse_checked(const void *data, size_t len, const char *name, fv
 		FV_CHECK(n_state <= FV_RESTART_SOLVER_STATE_MAX, FV_ERR_FORMAT,
 			 "%s: %u solver state values, a restart holds at most %d", name, n_state,
 			 FV_RESTART_SOLVER_STATE_MAX);
+		r->res_peak = bits_double(get_le(p + 112, 8));
+		r->res_peak_iter = (int64_t)get_le(p + 120, 8);
+		FV_CHECK(isfinite(r->res_peak) && r->res_peak >= 0, FV_ERR_FORMAT,
+			 "%s: peak residual %g, not a finite value >= 0", name, r->res_peak);
+		FV_CHECK(r->res_peak_iter >= 0 && r->res_peak_iter <= iteration, FV_ERR_FORMAT,
+			 "%s: peak residual of iteration %lld, after the restart's %lld", name,
+			 (long long)r->res_peak_iter, (long long)iteration);
 		for (uint32_t k = 0; k < n_state; k++)
-			r->solver_state[k] = bits_double(get_le(p + 112 + 8 * k, 8));
+			r->solver_state[k] = bits_double(get_le(p + STATE_AT + 8 * k, 8));
 	}
 	r->model = model == MODEL_UNKNOWN_U32 ? FV_RESTART_MODEL_UNKNOWN : (int)model;
 	r->n_solver_state = (int)n_state;

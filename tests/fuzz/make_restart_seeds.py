@@ -28,10 +28,10 @@ def restart(n, real="d", iteration=10, version=3, nodes=None, mesh_hash=0x1234AB
     if version >= 2:
         head += struct.pack("<QQ", nodes if nodes is not None else 2 * n + 3, mesh_hash)
     if version >= 3:
-        # model (0 euler, 1 laminar, 2 sa), the solver state's count, its
-        # 64 slots (unused ones zero)
+        # model (0 euler, 1 laminar, 2 sa), the solver state's count, the
+        # peak residual and its iteration, the state's 64 slots (unused ones zero)
         slots = list(state) + [0.0] * (STATE_MAX - len(state))
-        head += struct.pack("<II%dd" % STATE_MAX, model, len(state), *slots)
+        head += struct.pack("<IIdq%dd" % STATE_MAX, model, len(state), 2.0, min(iteration, 3), *slots)
     q = b"".join(struct.pack("<" + real, 1.0 + 0.1 * v + 0.01 * i) for v in range(nv) for i in range(n))
     body = head + q
     return body + struct.pack("<Q", fnv1a(body))

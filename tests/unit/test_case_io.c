@@ -956,7 +956,7 @@ static void patch_byte(const char *path, long off, int delta)
 
 /* Header bytes of the restart format (include/fvstar/output.h): format 3,
  * and format 2 (no model, no solver state). */
-#define RS_HEADER 624
+#define RS_HEADER 640
 #define RS_HEADER_V2 104
 
 static void test_restart(void **state)
@@ -1028,7 +1028,7 @@ static void test_restart(void **state)
 	/* truncated, or longer */
 	FV_ASSERT_OK(fv_restart_write(copy, &r));
 	assert_int_equal(truncate(copy, RS_HEADER + 100), 0);
-	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT, "corrupt.bin: truncated: 724 bytes");
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT, "corrupt.bin: truncated: 740 bytes");
 	assert_int_equal(truncate(copy, 40), 0);
 	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT,
 		      "corrupt.bin: header: unexpected end of file");
@@ -1205,9 +1205,13 @@ static void test_restart_v3(void **state)
 	r.solver_state[1] = -0.0;
 	r.solver_state[2] = 4.9e-324;
 	r.solver_state[3] = INFINITY;
+	r.res_peak = 0.1 + 1e-17;
+	r.res_peak_iter = 77;
 	FV_ASSERT_OK(fv_restart_write(path, &r));
 	FV_ASSERT_OK(fv_restart_read(path, &back, &r.mesh, "mesh.su2"));
 	assert_int_equal(back.model, FV_MODEL_SA);
+	assert_memory_equal(&back.res_peak, &r.res_peak, sizeof r.res_peak);
+	assert_true(back.res_peak_iter == 77);
 	assert_int_equal(back.n_vars, 6);
 	assert_int_equal(back.n_solver_state, FV_RESTART_SOLVER_STATE_MAX);
 	assert_memory_equal(back.solver_state, r.solver_state, sizeof r.solver_state);
@@ -1218,19 +1222,22 @@ static void test_restart_v3(void **state)
 	assert_string_equal(fv_restart_model_name(FV_MODEL_SA), "sa");
 	assert_string_equal(fv_restart_model_name(FV_RESTART_MODEL_UNKNOWN), "unknown");
 
-	/* the layout: model at 104, count at 108, the values from 112 */
+	/* the layout: model at 104, count at 108, the peak at 112 and 120,
+	 * the values from 128 */
 	char *buf = slurp(path, &len);
 	assert_int_equal(len, RS_HEADER + 6 * (size_t)n * sizeof(fv_real_t) + 8);
 	assert_int_equal((unsigned char)buf[104], 2);
 	assert_int_equal((unsigned char)buf[108], FV_RESTART_SOLVER_STATE_MAX);
-	assert_memory_equal(buf + 112, r.solver_state, 8 * FV_RESTART_SOLVER_STATE_MAX); /* little-endian */
+	assert_memory_equal(buf + 112, &r.res_peak, 8);
+	assert_int_equal((unsigned char)buf[120], 77);
+	assert_memory_equal(buf + 128, r.solver_state, 8 * FV_RESTART_SOLVER_STATE_MAX); /* little-endian */
 
 	/* the solver state is under the checksum */
 	{
 		char *bad = malloc(len);
 		assert_non_null(bad);
 		memcpy(bad, buf, len);
-		bad[112 + 8 * 10 + 3] ^= 1;
+		bad[128 + 8 * 10 + 3] ^= 1;
 		FV_ASSERT_ERR(fv_restart_parse(bad, len, "mem", &back, NULL, NULL), FV_ERR_FORMAT,
 			      "mem: checksum mismatch");
 		free(bad);
@@ -1270,6 +1277,7 @@ static void test_restart_v3(void **state)
 		FV_ASSERT_OK(fv_restart_read(old, &back, &r.mesh, "mesh.su2"));
 		assert_int_equal(back.model, FV_RESTART_MODEL_UNKNOWN);
 		assert_int_equal(back.n_solver_state, 0);
+		assert_true(back.res_peak == 0 && back.res_peak_iter == 0);
 		assert_int_equal(back.n_vars, 6);
 		assert_true(back.iteration == r.iteration);
 		assert_memory_equal(back.q, r.q, qbytes);
