@@ -98,6 +98,7 @@ typedef struct fv_case {
 	int restart_every;                /* 0: only at the end */
 	int snapshot_every;               /* 0: no state kept for a diverged run */
 	char restart_from[FV_CASE_PATH_MAX];
+	int restart_from_model;           /* fv_model_t a restart may come from; -1: the run's own only */
 	char trace_dir[FV_CASE_PATH_MAX];
 	int trace_from;                   /* first traced iteration; 0: the run's first */
 

@@ -178,6 +178,16 @@ typedef struct fv_restart {
 
 /* The name of a restart's model ("euler", "laminar", "sa", "unknown"). */
 const char *fv_restart_model_name(int model);
+/* Whether restart r (read from path) may start a run of run_model: a
+ * restart of the same model, or of the model accept names (the case key
+ * output.restart_from_model; -1: none). A restart of another model is
+ * refused naming the file, both models and the key that accepts it. On
+ * success note (n bytes) holds the log line to print, empty when there is
+ * nothing to say: what a restart of another model gives (nut_inf: the
+ * free-stream nu~ an SA run starts from), or that a format-2 restart
+ * records no model. */
+fv_err_t fv_restart_check_model(const char *path, const fv_restart_t *r, int run_model, int accept, double nut_inf,
+				char *note, size_t n);
 
 fv_err_t fv_restart_write(const char *path, const fv_restart_t *r);
 /* Reads a restart, allocating r->q (fv_restart_free), in file order.

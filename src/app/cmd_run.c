@@ -602,7 +602,17 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	fv_app_part_initial_state(&c, &part, &st);
 	if (c.restart_from[0]) {
 		fv_restart_t rs;
+		char note[1024];
 		FV_CALL_GOTO(err, out, fv_app_part_restart_read(c.restart_from, &part, &rs, &st));
+		/* another physical model only where the case says so, and said */
+		err = fv_restart_check_model(c.restart_from, &rs, c.model, c.restart_from_model,
+					     c.model == FV_MODEL_SA ? fv_app_nut_inf(&c) : 0, note, sizeof note);
+		if (err != FV_OK) {
+			fv_restart_free(&rs);
+			goto out;
+		}
+		if (note[0] && fv_runtime_rank() == 0)
+			fprintf(stderr, "fvstar: %s\n", note);
 		first = (int)rs.iteration + 1;
 		t0 = rs.time;
 		memcpy(r.res0, rs.res0, sizeof r.res0);
