@@ -527,6 +527,14 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	 * each rank its part; a partition directory gives each rank its own */
 	su_at = fv_now();
 	FV_CALL_GOTO(err, out, fv_runtime_mpi_start());
+	/* the output directory is this run's before anything is written in it
+	 * (rank 0 writes every file there) */
+	if (fv_runtime_rank() == 0) {
+		char note[FV_CASE_PATH_MAX + 512];
+		FV_CALL_GOTO(err, out, fv_output_lock(c.out_dir, note, sizeof note));
+		if (note[0])
+			fprintf(stderr, "fvstar: %s\n", note);
+	}
 	FV_CALL_GOTO(err, out, fv_runtime_agree(from_dir, "mesh.file being a partition directory (1) or a mesh (0)"));
 	if (from_dir) {
 		FV_CALL_GOTO(err, out, fv_app_read_part(c.mesh_file, &part));
@@ -650,9 +658,18 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 						   "res_rhow", "res_rhoE", "log10_rel_res_rho", "CD", "CS", "CL",
 						   "CMx", "CMy", "CMz"};
 		snprintf(path, sizeof path, "%s/history.csv", c.out_dir);
-		if (fv_runtime_rank() == 0)
+		if (fv_runtime_rank() == 0) {
 			FV_CALL_GOTO(err, out,
 				     fv_history_open(&r.hist, path, cols, 9 + FV_NCOEF, c.restart_from[0] ? first - 1 : -1));
+			if (r.hist.partial_bytes > 0)
+				fprintf(stderr,
+					"fvstar: %s: its last row was incomplete (%ld bytes without an end of line: a run "
+					"stopped while writing it) and is cut off\n",
+					path, r.hist.partial_bytes);
+			if (r.hist.rows_dropped > 0)
+				fprintf(stderr, "fvstar: %s: %ld rows after iteration %d (the restart's) dropped\n", path,
+					r.hist.rows_dropped, first - 1);
+		}
 	}
 	r.c = &c;
 	r.first_iter = first;
@@ -758,6 +775,7 @@ out:
 		fv_runtime_mpi_stop();
 	if (err == FV_OK && c.trace_dir[0] && fv_runtime_rank() == 0)
 		err = fv_runtime_trace_convert(c.trace_dir, stderr);
+	fv_output_unlock();
 	fv_mesh_free(&m);
 	fv_app_state_free(&part, &st);
 	fv_app_wall_distances_free(&part, &wdist);

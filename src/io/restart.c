@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "util/hash.h"
+#include "util/tmpname.h"
 
 #define HEADER_V2 104 /* format 2: no model, no solver state */
 #define STATE_AT 128 /* format 3: the solver state's first value */
@@ -255,7 +256,6 @@ fv_err_t fv_restart_write(const char *path, const fv_restart_t *r)
 	uint8_t *buf = NULL;
 	fv_real_t *gather = NULL;
 	char *tmp = NULL, *dir = NULL;
-	size_t n = strlen(path);
 	int fd = -1, e, named = 0;
 	fv_err_t err = FV_OK;
 
@@ -271,9 +271,10 @@ fv_err_t fv_restart_write(const char *path, const fv_restart_t *r)
 	FV_CHECK(r->n_cells >= 0 && (r->q || r->n_cells == 0), FV_ERR_ARG, "%s: no state to write", path);
 	FV_CHECK(r->mesh.n_cells == r->n_cells, FV_ERR_ARG, "%s: state of %d cells for a mesh of %lld", path,
 		 (int)r->n_cells, (long long)r->mesh.n_cells);
-	FV_CALL(fv_malloc(&tmp, n + 5, 1, "temporary file name"));
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", 5);
+	/* a name no other writer uses: two runs writing one restart never
+	 * rename each other's temporary file */
+	tmp = fv_tmp_name_alloc(path);
+	FV_CHECK(tmp, FV_ERR_MEM, "%s: out of memory for the temporary file name", path);
 	FV_CALL_GOTO(err, done, dir_of(path, &dir));
 	FV_CALL_GOTO(err, done, fv_malloc(&buf, CHUNK, 1, "restart buffer"));
 	if (r->cell_of_file)

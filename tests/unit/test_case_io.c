@@ -6,8 +6,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -700,6 +702,8 @@ static void test_history(void **state)
 	fputs("6,0.6,0.0", f);
 	fclose(f);
 	FV_ASSERT_OK(fv_history_open(&h, path, cols, 3, 3));
+	assert_int_equal(h.rows_dropped, 2);
+	assert_int_equal(h.partial_bytes, 9);
 	double row[3] = {4, 0.4, NAN};
 	FV_ASSERT_OK(fv_history_row(&h, row));
 	FV_ASSERT_OK(fv_history_close(&h));
@@ -710,6 +714,40 @@ static void test_history(void **state)
 				  "3,0.3,0.1111111111\n"
 				  "4,0.4,nan\n");
 	free(text);
+
+	/* a full disk (here: the file size limit) in the middle of a row: the
+	 * part written is cut off again, the file ends in a whole row */
+	{
+		struct rlimit saved, small;
+		void (*handler)(int) = signal(SIGXFSZ, SIG_IGN);
+		struct stat st;
+		fv_err_t e = FV_OK;
+		int written = 0;
+		FV_ASSERT_OK(fv_history_open(&h, path, cols, 3, 4));
+		assert_int_equal(h.rows_dropped + h.partial_bytes, 0);
+		assert_int_equal(stat(path, &st), 0);
+		assert_int_equal(getrlimit(RLIMIT_FSIZE, &saved), 0);
+		small = saved;
+		small.rlim_cur = (rlim_t)st.st_size + 70; /* 3 rows of 26 bytes do not fit */
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+		for (int i = 5; i < 10 && e == FV_OK; i++) {
+			double r5[3] = {i, 0.123456789 * i, 1.0 / 7 / i};
+			e = fv_history_row(&h, r5);
+			written += e == FV_OK;
+		}
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &saved), 0);
+		signal(SIGXFSZ, handler);
+		if (e != FV_ERR_IO || !strstr(fv_errmsg(), "history.csv: write failed: File too large (the row of "
+							   "iteration 7 is not in it)"))
+			fail_msg("got %d '%s'", (int)e, fv_errmsg());
+		assert_int_equal(written, 2);
+		FV_ASSERT_OK(fv_history_close(&h));
+		text = slurp(path, NULL);
+		assert_true(strlen(text) > 0 && text[strlen(text) - 1] == '\n');
+		assert_non_null(strstr(text, "\n4,0.4,nan\n5,"));
+		assert_null(strstr(text, "\n7,"));
+		free(text);
+	}
 
 	/* other columns: refused, the file is left alone */
 	static const char *const other[] = {"iteration", "res_rho"};
@@ -748,8 +786,7 @@ static void test_summary(void **state)
 	assert_non_null(root);
 	json_object_set_new(root, "seconds", fv_json_real(0.25));
 	FV_ASSERT_OK(fv_summary_write(path, root));
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	assert_false(exists(tmp));
+	assert_int_equal(fv_test_tmp_left(path), 0);
 	json_t *back = json_load_file(path, 0, &jerr);
 	if (!back)
 		fail_msg("%s:%d: %s", path, jerr.line, jerr.text);
@@ -970,8 +1007,7 @@ static void test_restart(void **state)
 	fill_restart(&r, n);
 	tmp_path(path, sizeof path, "restart.bin");
 	FV_ASSERT_OK(fv_restart_write(path, &r));
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	assert_false(exists(tmp));
+	assert_int_equal(fv_test_tmp_left(path), 0);
 
 	/* bit for bit, with the mesh's identity */
 	FV_ASSERT_OK(fv_restart_read(path, &back, &r.mesh, "mesh.su2"));
@@ -1091,12 +1127,24 @@ static void test_restart(void **state)
 	FV_ASSERT_ERR(fv_restart_read(copy, &back, NULL, NULL), FV_ERR_FORMAT, "the time is not finite");
 	r.time = 0.5;
 
-	/* a write that fails leaves the last restart intact: path.tmp is a
-	 * directory here, so the new file cannot get its temporary name */
-	FV_ASSERT_OK(mkdir(tmp, 0777) == 0 ? FV_OK : FV_ERR_IO);
-	r.iteration = 1;
-	FV_ASSERT_ERR(fv_restart_write(path, &r), FV_ERR_IO, "restart.bin: cannot write");
-	rmdir(tmp);
+	/* a write that fails (over the file size limit, as on a full disk)
+	 * leaves the last restart intact, and no temporary file */
+	{
+		struct rlimit saved, small;
+		void (*handler)(int) = signal(SIGXFSZ, SIG_IGN);
+		fv_err_t e;
+		assert_int_equal(getrlimit(RLIMIT_FSIZE, &saved), 0);
+		small = saved;
+		small.rlim_cur = 4096;
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+		r.iteration = 1;
+		e = fv_restart_write(path, &r);
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &saved), 0);
+		signal(SIGXFSZ, handler);
+		if (e != FV_ERR_IO || !strstr(fv_errmsg(), "restart.bin: write failed: File too large"))
+			fail_msg("got %d '%s'", (int)e, fv_errmsg());
+		assert_int_equal(fv_test_tmp_left(path), 0);
+	}
 	FV_ASSERT_OK(fv_restart_read(path, &back, &r.mesh, NULL));
 	assert_true(back.iteration == 1234567890LL);
 	fv_restart_free(&back);
@@ -1105,12 +1153,15 @@ static void test_restart(void **state)
 	FV_ASSERT_OK(fv_restart_read(path, &back, &r.mesh, NULL));
 	assert_true(back.iteration == 1);
 	fv_restart_free(&back);
-	assert_false(exists(tmp));
-	/* a stale path.tmp (a crash of an older fvstar) is replaced too */
+	assert_int_equal(fv_test_tmp_left(path), 0);
+	/* a path.tmp of another writer (or an older fvstar's crash) is not
+	 * touched: each writer has a temporary file of its own */
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
 	write_text(tmp, "partial");
 	r.iteration = 2;
 	FV_ASSERT_OK(fv_restart_write(path, &r));
-	assert_false(exists(tmp));
+	assert_int_equal(fv_test_tmp_left(path), 1);
+	remove(tmp);
 	FV_ASSERT_OK(fv_restart_read(path, &back, &r.mesh, NULL));
 	assert_true(back.iteration == 2);
 	fv_restart_free(&back);
