@@ -3,10 +3,12 @@
  * partition and renumbering -> blocks -> solver on StarPU -> history.csv,
  * summary.json, solution.vtu and restart files in the output directory. */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "config.h"
 
@@ -31,8 +33,84 @@ typedef struct run_ctx {
 	double coef[FV_NCOEF];  /* last CD, CS, CL, CMx, CMy, CMz */
 	int first_iter;
 	int frozen_at;          /* the first iteration with a frozen limiter (0: none) */
+	int stop_said;          /* a stop signal was acknowledged */
 	fv_err_t err;           /* a failed history write stops the run */
 } run_ctx_t;
+
+/* SIGINT or SIGTERM received (its number), read by the run loop: the
+ * solver submits no further iteration, those in flight end and are
+ * reported, the restart is written. The handler does nothing else; a
+ * second signal ends the process at once. */
+static volatile sig_atomic_t stop_signal;
+static int stopped_by;
+
+static void on_stop_signal(int sig)
+{
+	if (stop_signal) {
+		static const char msg[] = "fvstar: a second signal: stopped at once, no restart written\n";
+		/* write and _exit are async-signal-safe */
+		ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+		(void)w;
+		_exit(128 + sig);
+	}
+	stop_signal = sig;
+}
+
+static void catch_stop_signals(int on)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on ? on_stop_signal : SIG_DFL;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+int fv_app_stopped_by(void)
+{
+	return stopped_by;
+}
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+/* arg as the shell reads it back: quoted unless plainly safe */
+static void put_shell_word(FILE *out, const char *arg)
+{
+	if (arg[0] && strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=,:+-@%") ==
+			      strlen(arg)) {
+		fputs(arg, out);
+		return;
+	}
+	fputc('\'', out);
+	for (const char *p = arg; *p; p++)
+		if (*p == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*p, out);
+	fputc('\'', out);
+}
+
+/* The command that continues a run stopped at iteration done towards
+ * last from its restart: this command's arguments, with output.restart
+ * and numerics.iterations replaced. */
+static void continue_command(FILE *out, int argc, char **argv, const char *restart, int iterations)
+{
+	fputs("fvstar run ", out);
+	put_shell_word(out, argv[1]);
+	for (int i = 2; i < argc; i++) {
+		if (strncmp(argv[i], "output.restart=", 15) == 0 || strncmp(argv[i], "numerics.iterations=", 20) == 0)
+			continue;
+		fputc(' ', out);
+		put_shell_word(out, argv[i]);
+	}
+	fputs(" output.restart=", out);
+	put_shell_word(out, restart);
+	fprintf(out, " numerics.iterations=%d\n", iterations);
+}
 
 /* "42 s", "3 min 05 s", "2 h 10 min". */
 static void duration_text(double t, char *buf, size_t n)
@@ -44,6 +122,18 @@ static void duration_text(double t, char *buf, size_t n)
 		snprintf(buf, n, "%ld min %02ld s", s / 60, s % 60);
 	else
 		snprintf(buf, n, "%ld h %02ld min", s / 3600, s % 3600 / 60);
+}
+
+/* The first word on a stop signal, from the run loop (not the handler). */
+static void say_stop(run_ctx_t *r)
+{
+	if (stop_signal && !r->stop_said) {
+		r->stop_said = 1;
+		fprintf(stderr,
+			"fvstar: %s received: the run stops after the iterations in flight, with a restart (a second "
+			"signal stops at once)\n",
+			signal_name(stop_signal));
+	}
 }
 
 static int on_iteration(const fv_iter_info_t *info, void *arg)
@@ -101,6 +191,7 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 			fprintf(stderr, "  CFL %.3g", info->cfl);
 		fprintf(stderr, "  %.3g s/it  ETA %s\n", per, eta_text);
 	}
+	say_stop(r);
 	r->last_iter = info->iter;
 	r->t = info->t;
 	memcpy(r->last_res, info->res, sizeof r->last_res);
@@ -488,7 +579,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	uint8_t *is_force = NULL;
 	run_ctx_t r;
 	fv_balance_t bal = {0};
-	int runtime_up = 0, first = 1, done = 0, restart_at = -1, from_dir;
+	int runtime_up = 0, first = 1, done = 0, restart_at = -1, from_dir, caught = 0;
 	long long n_cells = 0;
 	double t0 = 0, wall = 0, restart_s = 0;
 	/* set-up phases (rank 0's clock): mesh, StarPU, blocks, state, solver */
@@ -633,6 +724,14 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 
 	su[SU_STATE] = fv_now() - su_at;
 	su_at = fv_now();
+	/* one process: SIGINT and SIGTERM stop the run cleanly (several ranks
+	 * would not agree on the iteration: there they end it as before) */
+	if (fv_runtime_nranks() == 1) {
+		stop_signal = 0;
+		so.stop_flag = &stop_signal;
+		catch_stop_signals(1);
+		caught = 1;
+	}
 	{
 		/* the solver sees the whole mesh's counts and this rank's blocks */
 		fv_mesh_t shape;
@@ -678,7 +777,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	{
 		double start = fv_now();
 		int from = first, last = first + c.num.iterations - 1;
-		while (from <= last && err == FV_OK) {
+		while (from <= last && err == FV_OK && !stop_signal) {
 			int to = c.restart_every > 0 ? from + c.restart_every - 1 : last;
 			if (to > last)
 				to = last;
@@ -702,6 +801,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		}
 		/* the iterations' time: the restart files written between them
 		 * (summary.json's restart_write_seconds) are not the solver's */
+		say_stop(&r);
 		wall = fv_now() - start - restart_s;
 		if (err == FV_ERR_NUMERIC)
 			err = diverged(&c, &part, solver, &st, done, restart_at);
@@ -760,6 +860,19 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		r.last_iter - first + 1, wall, restart_s, c.out_dir,
 		!c.vtu ? "" : part.n_ranks > 1 ? ", solution.pvtu with one piece per rank" : ", solution.vtu",
 		wall_written ? ", wall.csv" : "");
+	if (stop_signal) {
+		/* stopped cleanly: where it got to, and how to go on */
+		int last = first + c.num.iterations - 1;
+		stopped_by = stop_signal;
+		fprintf(stderr, "fvstar: stopped by %s at iteration %d of %d; %s/restart.bin holds iteration %d\n",
+			signal_name(stop_signal), restart_at, last, c.out_dir, restart_at);
+		if (restart_at < last) {
+			char restart[FV_CASE_PATH_MAX + 32];
+			snprintf(restart, sizeof restart, "%s/restart.bin", c.out_dir);
+			fprintf(stderr, "fvstar: to continue: ");
+			continue_command(stderr, argc, argv, restart, last - restart_at);
+		}
+	}
 out:
 	/* a rank that failed stops them all: the others may be waiting for it
 	 * (a divergence, seen by all alike, ends normally on every rank) */
@@ -776,6 +889,8 @@ out:
 	if (err == FV_OK && c.trace_dir[0] && fv_runtime_rank() == 0)
 		err = fv_runtime_trace_convert(c.trace_dir, stderr);
 	fv_output_unlock();
+	if (caught)
+		catch_stop_signals(0);
 	fv_mesh_free(&m);
 	fv_app_state_free(&part, &st);
 	fv_app_wall_distances_free(&part, &wdist);

@@ -196,5 +196,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fvstar: error: %s\n", fv_errmsg());
 		return err == FV_ERR_ARG ? 2 : 1;
 	}
-	return 0;
+	/* stopped by a signal, cleanly: the shell's convention (130, 143) */
+	return fv_app_stopped_by() ? 128 + fv_app_stopped_by() : 0;
 }

@@ -723,7 +723,8 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		s->snap_iter[0] = first_iter - 1;
 	}
 	while (next_done <= last_iter && err == FV_OK) {
-		while (!stop && next_submit <= last_iter && next_submit < next_done + s->o.lookahead + 1 &&
+		while (!stop && !(s->o.stop_flag && *s->o.stop_flag) && next_submit <= last_iter &&
+		       next_submit < next_done + s->o.lookahead + 1 &&
 		       next_submit - next_done < RING - 1) {
 			if (next_submit >= s->trace_from)
 				fv_runtime_trace_start(); /* once, when tracing */
