@@ -69,6 +69,7 @@ typedef struct fv_case {
 
 	/* [numerics]: the solver reads it as it is */
 	fv_numerics_t num;
+	double residual_ref;              /* [numerics] the residual reports' reference; 0: the peak so far */
 
 	/* [bc] */
 	int n_bc;

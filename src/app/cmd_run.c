@@ -25,8 +25,12 @@
 typedef struct run_ctx {
 	const fv_case_t *c;
 	fv_history_t hist;
-	double res0[5];
+	double res0[5];         /* the first iteration's residuals (log10_rel_res_rho) */
 	int have_res0;
+	/* the residual reports' reference: the density residual's peak so
+	 * far (carried by the restart), or numerics.residual_ref */
+	double res_peak;
+	int res_peak_iter;
 	int last_iter;
 	double last_res[5], t, t_start, wall_before;
 	int forces;             /* the case has force markers */
@@ -136,31 +140,68 @@ static void say_stop(run_ctx_t *r)
 	}
 }
 
+/* The density residual's reference: the user's, or the peak so far. */
+static double res_ref(const run_ctx_t *r)
+{
+	return r->c->residual_ref > 0 ? r->c->residual_ref : r->res_peak;
+}
+
+/* Orders of magnitude of res below the reference (negative: above). */
+static double orders_below(const run_ctx_t *r, double res)
+{
+	double ref = res_ref(r);
+	return ref > 0 ? log10(ref / (res > 0 ? res : 1e-300)) : 0;
+}
+
+/* "3.60 orders below the peak at iteration 12", or of the user's value. */
+static void drop_text(const run_ctx_t *r, double res, char *buf, size_t n)
+{
+	double d = orders_below(r, res);
+	if (r->c->residual_ref > 0)
+		snprintf(buf, n, "%.2f orders %s numerics.residual_ref %.3g", fabs(d), d >= 0 ? "below" : "above",
+			 r->c->residual_ref);
+	else
+		snprintf(buf, n, "%.2f orders below the peak at iteration %d", d, r->res_peak_iter);
+}
+
 static int on_iteration(const fv_iter_info_t *info, void *arg)
 {
 	run_ctx_t *r = (run_ctx_t *)arg;
-	double row[9 + FV_NCOEF], drop;
+	double row[11 + FV_NCOEF], drop, first_drop;
+	char drop_txt[128];
 	if (!r->have_res0) {
 		for (int k = 0; k < 5; k++)
 			r->res0[k] = info->res[k] > 0 ? info->res[k] : 1;
 		r->have_res0 = 1;
 	}
-	drop = log10(r->res0[0] / (info->res[0] > 0 ? info->res[0] : 1e-300));
+	/* from the peak: a run from the free stream starts near 0 and rises,
+	 * and a drop from its first iteration would read as a rise of many
+	 * orders all the way to convergence */
+	if (info->res[0] > r->res_peak || r->res_peak_iter == 0) {
+		r->res_peak = info->res[0];
+		r->res_peak_iter = info->iter;
+	}
+	first_drop = log10(r->res0[0] / (info->res[0] > 0 ? info->res[0] : 1e-300));
+	drop = orders_below(r, info->res[0]);
+	drop_text(r, info->res[0], drop_txt, sizeof drop_txt);
 	if (info->limiter_frozen && !r->frozen_at) {
 		r->frozen_at = info->iter;
 		if (r->c->progress_every > 0)
-			fprintf(stderr, "fvstar: the limiter is frozen from iteration %d on (residual %.2f orders down)\n",
-				info->iter, drop);
+			fprintf(stderr, "fvstar: the limiter is frozen from iteration %d on (residual %s)\n", info->iter,
+				drop_txt);
 	}
 	row[0] = info->iter;
 	row[1] = r->wall_before + info->wall;
 	row[2] = info->t;
 	for (int k = 0; k < 5; k++)
 		row[3 + k] = info->res[k];
-	row[8] = -drop;
+	row[8] = -first_drop;
 	fv_case_force_coeffs(r->c, info->force, info->moment, r->coef);
 	for (int k = 0; k < FV_NCOEF; k++)
 		row[9 + k] = r->coef[k];
+	/* after the columns scripts know: the reference and the drop from it */
+	row[9 + FV_NCOEF] = res_ref(r);
+	row[10 + FV_NCOEF] = drop;
 	if (r->hist.f && r->c->history_every > 0 && info->iter % r->c->history_every == 0 && r->err == FV_OK) {
 		r->err = fv_history_row(&r->hist, row);
 		/* several ranks: only rank 0 writes, so only it would stop; the
@@ -179,10 +220,9 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 		char eta_text[32];
 		int last = r->first_iter + r->c->num.iterations - 1, w = snprintf(NULL, 0, "%d", last);
 		duration_text(eta, eta_text, sizeof eta_text);
-		/* the drop in orders of magnitude of the density residual since
-		 * the first iteration, positive as it falls */
-		fprintf(stderr, "iteration %*d/%d  res(rho) %.3e  %s %5.2f orders", w, info->iter, last, info->res[0],
-			drop >= 0 ? "dropped" : "rose", fabs(drop));
+		/* the drop in orders of magnitude of the density residual from
+		 * the reference, saying which */
+		fprintf(stderr, "iteration %*d/%d  res(rho) %.3e  %s", w, info->iter, last, info->res[0], drop_txt);
 		if (r->forces)
 			fprintf(stderr, "  CL %.6f  CD %.6f", r->coef[2], r->coef[0]);
 		if (r->c->num.time_mode == FV_TIME_UNSTEADY)
@@ -254,7 +294,7 @@ fv_err_t fv_app_wall_distances(const fv_case_t *c, const fv_mesh_t *m, const fv_
 }
 
 static fv_err_t write_restart(const fv_case_t *c, fv_solver_t *s, const fv_part_t *p, fv_app_state_t *st, int iter,
-			      double t, const double res0[5])
+			      const run_ctx_t *rc)
 {
 	char path[FV_CASE_PATH_MAX + 32];
 	fv_restart_t r;
@@ -263,8 +303,10 @@ static fv_err_t write_restart(const fv_case_t *c, fv_solver_t *s, const fv_part_
 	memset(&r, 0, sizeof r);
 	r.n_blocks = p->n_blocks;
 	r.iteration = iter;
-	r.time = t;
-	memcpy(r.res0, res0, sizeof r.res0);
+	r.time = rc->t;
+	memcpy(r.res0, rc->res0, sizeof r.res0);
+	r.res_peak = rc->res_peak;
+	r.res_peak_iter = rc->res_peak_iter;
 	r.model = c->model;
 	snprintf(path, sizeof path, "%s/restart.bin", c->out_dir);
 	return fv_app_part_restart_write(path, p, &r, st);
@@ -300,7 +342,15 @@ static json_t *summary_json(const fv_case_t *c, const fv_part_t *p, const run_ct
 	json_object_set_new(root, "iterations", json_integer(r->last_iter));
 	json_object_set_new(root, "time", fv_json_real(r->t));
 	json_object_set_new(root, "final_residuals", fv_json_reals(r->last_res, 5));
+	/* from the reference (the peak unless numerics.residual_ref), which
+	 * the next keys name; and from the first iteration, as before */
 	json_object_set_new(root, "residual_drop_orders",
+			    fv_json_real(r->have_res0 && r->last_res[0] > 0 ? orders_below(r, r->last_res[0]) : 0));
+	json_object_set_new(root, "residual_reference", json_string(c->residual_ref > 0 ? "numerics.residual_ref" : "peak"));
+	json_object_set_new(root, "residual_reference_value", fv_json_real(res_ref(r)));
+	json_object_set_new(root, "residual_peak", fv_json_real(r->res_peak));
+	json_object_set_new(root, "residual_peak_iteration", json_integer(r->res_peak_iter));
+	json_object_set_new(root, "residual_drop_from_first_orders",
 			    fv_json_real(r->have_res0 && r->last_res[0] > 0 ? log10(r->res0[0] / r->last_res[0]) : 0));
 	json_object_set_new(root, "limiter_frozen_from", json_integer(r->frozen_at));
 	json_object_set_new(root, "wall_seconds", fv_json_real(wall));
@@ -716,6 +766,10 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		t0 = rs.time;
 		memcpy(r.res0, rs.res0, sizeof r.res0);
 		r.have_res0 = 1;
+		/* the reference the run measured from (a format-2 restart kept
+		 * none: the peak is then this run's) */
+		r.res_peak = rs.res_peak;
+		r.res_peak_iter = (int)rs.res_peak_iter;
 		so.res0_rho = rs.res0[0];
 		fv_restart_free(&rs);
 		if (fv_runtime_rank() == 0)
@@ -755,11 +809,11 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	{
 		static const char *const cols[] = {"iteration", "wall_s", "time", "res_rho", "res_rhou", "res_rhov",
 						   "res_rhow", "res_rhoE", "log10_rel_res_rho", "CD", "CS", "CL",
-						   "CMx", "CMy", "CMz"};
+						   "CMx", "CMy", "CMz", "res_rho_ref", "orders_below_ref"};
 		snprintf(path, sizeof path, "%s/history.csv", c.out_dir);
 		if (fv_runtime_rank() == 0) {
 			FV_CALL_GOTO(err, out,
-				     fv_history_open(&r.hist, path, cols, 9 + FV_NCOEF, c.restart_from[0] ? first - 1 : -1));
+				     fv_history_open(&r.hist, path, cols, 11 + FV_NCOEF, c.restart_from[0] ? first - 1 : -1));
 			if (r.hist.partial_bytes > 0)
 				fprintf(stderr,
 					"fvstar: %s: its last row was incomplete (%ld bytes without an end of line: a run "
@@ -791,7 +845,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 				break;
 			{
 				double t_write = fv_now();
-				FV_CALL_GOTO(err, out, write_restart(&c, solver, &part, &st, done, r.t, r.res0));
+				FV_CALL_GOTO(err, out, write_restart(&c, solver, &part, &st, done, &r));
 				restart_s += fv_now() - t_write;
 			}
 			restart_at = done;
@@ -850,6 +904,13 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		json_decref(js);
 		if (err != FV_OK)
 			goto out;
+	}
+	if (r.have_res0 && r.last_res[0] > 0) {
+		char drop_txt[128];
+		double d1 = log10(r.res0[0] / r.last_res[0]);
+		drop_text(&r, r.last_res[0], drop_txt, sizeof drop_txt);
+		fprintf(stderr, "fvstar: res(rho) %.3e at iteration %d: %s (%.2f orders %s the first iteration's)\n",
+			r.last_res[0], r.last_iter, drop_txt, fabs(d1), d1 >= 0 ? "below" : "above");
 	}
 	if (r.forces)
 		fprintf(stderr, "fvstar: CL %.6f  CD %.6f  CMy %.6f (reference area %g, length %g)\n", r.coef[2],

@@ -290,7 +290,11 @@ static const key_desc_t keys[] = {
 		"Most iterations (time steps) to run; unsteady runs also stop at t_end."),
 	REAL_KEY("numerics", "residual_drop", num.residual_drop, 0, 0, 300, 0, "0", NULL,
 		 "Stop when the density residual has dropped this many orders of magnitude below its "
-		 "first-iteration value; 0: off."),
+		 "reference (residual_ref: its peak so far unless set); 0: off."),
+	REAL_KEY("numerics", "residual_ref", residual_ref, 0, 0, HUGE_VAL, 0, "0", NULL,
+		 "The density residual from which the progress lines, history.csv (orders_below_ref), "
+		 "summary.json and residual_drop measure the drop; 0: its peak so far (a run from the free "
+		 "stream starts near 0 and rises first)."),
 	INT_KEY("numerics", "first_order", num.first_order, 0, INT_MAX, "0", NULL,
 		"With order = 2, the iterations up to this one run at first order (a start that is easier "
 		"on a large CFL); 0: none."),

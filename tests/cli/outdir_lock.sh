@@ -94,6 +94,6 @@ printf '4,0.0123,0,1.2' >>"$tmp/stale/history.csv"
 	>/dev/null 2>"$tmp/cont.err" || { cat "$tmp/cont.err"; fail "continuing"; }
 grep -q "history.csv: its last row was incomplete (14 bytes without an end of line: a run stopped while writing it) and is cut off" \
 	"$tmp/cont.err" || { cat "$tmp/cont.err"; fail "partial row: message"; }
-awk -F, 'NR > 1 && ($1 != NR - 1 || NF != 15) { bad = 1 } END { exit bad || NR != 6 }' "$tmp/stale/history.csv" ||
+awk -F, 'NR > 1 && ($1 != NR - 1 || NF != 17) { bad = 1 } END { exit bad || NR != 6 }' "$tmp/stale/history.csv" ||
 	fail "history after the cut: $(cat "$tmp/stale/history.csv")"
 finish
