@@ -97,10 +97,32 @@ static void lock_read(int fd, lock_info_t *li)
 	li->valid = li->pid > 0 && li->host[0];
 }
 
-/* A process of that pid lives on this host (EPERM: someone else's). */
+/* A process of that pid lives on this host (EPERM: someone else's; a
+ * zombie has ended). */
 static int pid_alive(long pid)
 {
-	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+	char path[64], buf[256], *paren;
+	FILE *f;
+	if (pid <= 0 || (kill((pid_t)pid, 0) != 0 && errno != EPERM))
+		return 0;
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 1;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	paren = strrchr(buf, ')'); /* "pid (comm) state ..." */
+	return !(paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'));
+}
+
+/* The same, given up to 3 s to end: a run that holds no flock on its
+ * lock any more is ending (its ranks aborted, say) */
+static int pid_lives_on(long pid)
+{
+	for (int i = 0; i < 60 && pid_alive(pid); i++)
+		nanosleep(&(struct timespec){0, 50000000}, NULL);
+	return pid_alive(pid);
 }
 
 static void unlock_at_exit(void)
@@ -170,7 +192,7 @@ fv_err_t fv_output_lock(const char *dir, char *note, size_t n)
 			const char *why = NULL;
 			if (strcmp(li.host, host) != 0)
 				why = "fvstar cannot tell from this host whether it still runs";
-			else if (pid_alive(li.pid))
+			else if (flocked ? pid_lives_on(li.pid) : pid_alive(li.pid))
 				why = "that process lives";
 			if (why) {
 				close(fd);

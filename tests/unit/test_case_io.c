@@ -772,6 +772,60 @@ static void test_history(void **state)
 	FV_ASSERT_ERR(fv_output_mkdir(fresh), FV_ERR_IO, "is not a directory");
 }
 
+/* The output directory's lock: taken, taken again, refused while a live
+ * process of this host holds it (here: the parent of the test), stale
+ * when its pid has gone, released. */
+static void test_output_lock(void **state)
+{
+	char dir[512], other[512], lock[600], text[256], note[1024];
+	(void)state;
+	tmp_path(dir, sizeof dir, "locked");
+	tmp_path(other, sizeof other, "other");
+	FV_ASSERT_OK(fv_output_mkdir(dir));
+	FV_ASSERT_OK(fv_output_mkdir(other));
+	snprintf(lock, sizeof lock, "%s/.fvstar.lock", dir);
+	FV_ASSERT_OK(fv_output_lock(dir, note, sizeof note));
+	assert_string_equal(note, "");
+	char *back = slurp(lock, NULL);
+	snprintf(text, sizeof text, "pid %ld\nhost ", (long)getpid());
+	assert_true(strncmp(back, text, strlen(text)) == 0);
+	assert_non_null(strstr(back, "\nstarted 20"));
+	free(back);
+	FV_ASSERT_OK(fv_output_lock(dir, note, sizeof note)); /* again: held already */
+	FV_ASSERT_ERR(fv_output_lock(other, note, sizeof note), FV_ERR_ARG, "this process already holds");
+	fv_output_unlock();
+	assert_false(exists(lock));
+	fv_output_unlock(); /* none held: nothing */
+
+	/* a live process of this host: refused, the lock left as it was */
+	char host[256] = "";
+	gethostname(host, sizeof host - 1);
+	snprintf(text, sizeof text, "pid %ld\nhost %s\nstarted 2026-01-01T00:00:00Z\n", (long)getppid(), host);
+	write_text(lock, text);
+	snprintf(note, sizeof note, "is in use by another run: pid %ld on host %s, started 2026-01-01T00:00:00Z",
+		 (long)getppid(), host);
+	{
+		char want[1024];
+		snprintf(want, sizeof want, "%s", note);
+		FV_ASSERT_ERR(fv_output_lock(dir, note, sizeof note), FV_ERR_IO, want);
+	}
+	back = slurp(lock, NULL);
+	assert_string_equal(back, text);
+	free(back);
+	/* a pid that is gone: taken over, and said */
+	snprintf(text, sizeof text, "pid %ld\nhost %s\nstarted 2026-01-01T00:00:00Z\n", 999999999L, host);
+	write_text(lock, text);
+	FV_ASSERT_OK(fv_output_lock(dir, note, sizeof note));
+	assert_non_null(strstr(note, "took over the stale lock of pid 999999999"));
+	fv_output_unlock();
+	/* unreadable contents: replaced, and said */
+	write_text(lock, "garbage");
+	FV_ASSERT_OK(fv_output_lock(dir, note, sizeof note));
+	assert_non_null(strstr(note, "replaced an unreadable lock file"));
+	fv_output_unlock();
+	assert_false(exists(lock));
+}
+
 static void test_summary(void **state)
 {
 	char path[512], tmp[600];
@@ -1370,6 +1424,7 @@ int main(void)
 		cmocka_unit_test(test_freestream),
 		cmocka_unit_test(test_readme),
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_output_lock),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_solution_vtu),
 		cmocka_unit_test(test_restart),
