@@ -3,6 +3,8 @@
 # An output directory belongs to one run at a time (.fvstar.lock, issue 28):
 #  - a run in progress holds it: a second run into the same directory is
 #    refused, naming the first one's pid and host, and writes nothing;
+#  - of two runs started together into one directory (restart_every = 10)
+#    one runs and one is refused;
 #  - a lock that names a live process of this host (here: the test's own
 #    shell) is refused too, one of another host as well (fvstar cannot
 #    tell whether it runs);
@@ -45,6 +47,38 @@ wait $bg 2>/dev/null
 awk -F, 'NR > 1 && $1 != NR - 1 { bad = 1 } END { exit bad || NR < 2 }' "$tmp/busy/history.csv" ||
 	fail "the first run's history is mixed: $(head -5 "$tmp/busy/history.csv")"
 echo "a run in progress ($rows history rows) kept its directory from a second run"
+
+# two runs started together (the issue's case): one runs, the other is
+# refused at once; the first then stops on SIGTERM with a history of its own
+# shellcheck disable=SC2086
+"$fv" run "$tmp/w.cfg" output.dir="$tmp/both" numerics.iterations=1000000 output.restart_every=10 $R >/dev/null \
+	2>"$tmp/both1.err" &
+p1=$!
+# shellcheck disable=SC2086
+"$fv" run "$tmp/w.cfg" output.dir="$tmp/both" numerics.iterations=1000000 output.restart_every=10 $R >/dev/null \
+	2>"$tmp/both2.err" &
+p2=$!
+n=0
+while kill -0 $p1 2>/dev/null && kill -0 $p2 2>/dev/null && [ $n -lt 600 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
+if kill -0 $p1 2>/dev/null; then run=$p1 lost=$p2 err=both2; else run=$p2 lost=$p1 err=both1; fi
+wait $lost && fail "two runs started together: neither was refused"
+grep -q "output directory $tmp/both is in use by another run: pid $run on host $host" "$tmp/$err.err" ||
+	{ cat "$tmp/$err.err"; fail "two runs started together: the refusal does not name the other"; }
+until [ -f "$tmp/both/history.csv" ] && [ "$(wc -l <"$tmp/both/history.csv")" -gt 15 ]; do
+	sleep 0.05
+	n=$((n + 1))
+	[ $n -lt 1200 ] || { fail "two runs started together: no rows"; break; }
+done
+kill -TERM $run
+wait $run
+[ $? = 143 ] || fail "two runs started together: the running one did not stop on SIGTERM with 143"
+awk -F, 'NR > 1 && ($1 != NR - 1 || NF != 17) { bad = 1 } END { exit bad || NR < 16 }' "$tmp/both/history.csv" ||
+	fail "two runs started together: history $(head -3 "$tmp/both/history.csv")"
+[ -e "$tmp/both/.fvstar.lock" ] && fail "two runs started together: the lock outlived the run"
+echo "two runs started together: pid $lost refused, pid $run ran and stopped on SIGTERM"
 
 # a lock naming a live process of this host (this shell), or another host
 mkdir -p "$tmp/held" "$tmp/far"
