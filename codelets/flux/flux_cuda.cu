@@ -55,6 +55,51 @@ extern "C" void fv_flux_launch(const fv_task_args_t *a, int sum, int k0, int k1,
 		fv_cuda_items(v.n_owned, sa_source_body{v, a->P, w, grad, res}, st);
 }
 
+/* numerics.overlap: one part's face fluxes into the store, no race (each
+ * face its own slot) */
+struct face_part_body {
+	fv_view_t v;
+	fv_params_t P;
+	const fv_real_t *w, *grad, *phi;
+	fv_real_t *ff;
+	int border;
+	__device__ void operator()(fv_idx_t f) const { fv_k_face_flux_part(&v, &P, w, grad, phi, ff, f, border); }
+};
+
+struct face_sum_body {
+	fv_view_t v;
+	fv_params_t P;
+	const fv_real_t *ff;
+	fv_real_t *res;
+	__device__ void operator()(fv_idx_t f, int atomic) const { fv_k_face_add_stored(&v, &P, ff, res, f, atomic); }
+};
+
+struct cell_sum_body {
+	fv_view_t v;
+	fv_params_t P;
+	const fv_real_t *ff;
+	fv_real_t *res;
+	__device__ void operator()(fv_idx_t c) const { fv_k_cell_sum_stored(&v, &P, ff, res, c); }
+};
+
+extern "C" void fv_flux_part_launch(const fv_task_args_t *a, int sum, int part, const void *geo, const fv_real_t *w,
+				    const fv_real_t *grad, const fv_real_t *phi, fv_real_t *ff, fv_real_t *res,
+				    cudaStream_t st)
+{
+	fv_view_t v = fv_view_make(geo, &a->L);
+	fv_cuda_items(v.n_faces, face_part_body{v, a->P, w, grad, phi, ff, part == FV_FLUX_BORDER}, st);
+	if (part == FV_FLUX_INTERIOR)
+		return;
+	if (sum == FV_SUM_GATHER) {
+		fv_cuda_items(v.n_owned, cell_sum_body{v, a->P, ff, res}, st);
+	} else {
+		cudaMemsetAsync(res, 0, (size_t)a->P.nvar * v.n_owned * sizeof *res, st);
+		fv_cuda_faces(v, a, sum, face_sum_body{v, a->P, ff, res}, st);
+	}
+	if (fv_k_sa(&a->P))
+		fv_cuda_items(v.n_owned, sa_source_body{v, a->P, w, grad, res}, st);
+}
+
 #define FLUX_FUNC(name, sum, k0, k1)                                                                  \
 	FV_CUDA_FUNC(name, fv_flux_launch(&a, sum, k0, k1, FV_PTR(0, void), FV_PTR(1, const fv_real_t), \
 					  FV_PTR(2, const fv_real_t), FV_PTR(3, const fv_real_t),       \
@@ -64,3 +109,14 @@ FLUX_FUNC(fv_flux_gather_cuda, FV_SUM_GATHER, 0, 0)
 FLUX_FUNC(fv_flux_color_cuda, FV_SUM_COLOR, 0, a.n_colors)
 /* color_tasks: one group per task, group 0 zeroing the residual first */
 FLUX_FUNC(fv_flux_group_cuda, FV_SUM_COLOR, a.group, a.group + 1)
+
+#define PART_FUNC(name, sum, part)                                                                             \
+	FV_CUDA_FUNC(name, fv_flux_part_launch(&a, sum, part, FV_PTR(0, void), FV_PTR(1, const fv_real_t),      \
+					       FV_PTR(2, const fv_real_t), FV_PTR(3, const fv_real_t),          \
+					       FV_PTR(4, fv_real_t), part == FV_FLUX_BORDER ? FV_PTR(5, fv_real_t) \
+										     : (fv_real_t *)NULL,        \
+					       FV_CUDA_STREAM))
+PART_FUNC(fv_flux_interior_cuda, FV_SUM_ATOMIC, FV_FLUX_INTERIOR)
+PART_FUNC(fv_flux_border_cuda, FV_SUM_ATOMIC, FV_FLUX_BORDER)
+PART_FUNC(fv_flux_border_gather_cuda, FV_SUM_GATHER, FV_FLUX_BORDER)
+PART_FUNC(fv_flux_border_color_cuda, FV_SUM_COLOR, FV_FLUX_BORDER)

@@ -61,6 +61,7 @@ typedef struct fv_numerics {
 	int coloring;           /* fv_color_method_t */
 	int color_tasks;        /* 0/1: one task per colour group and block */
 	int halo_tasks;         /* fv_halo_tasks_t: a halo's pack and unpack tasks */
+	int overlap;            /* 0/1: a block's flux split into interior and border tasks */
 	int limiter;            /* fv_limiter_t */
 	double limiter_k;
 	int limiter_freeze;     /* > 0: keep the limiter of that iteration after it */

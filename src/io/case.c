@@ -197,6 +197,12 @@ static const key_desc_t keys[] = {
 		  "Flux as one task per colour group of faces and block (CPU and GPU), each adding into the "
 		  "block's residual after the previous group: the groups show in a trace. The gradient, "
 		  "limiter and time step become group tasks too where their strategy is color."),
+	OTHER_KEY("numerics", "overlap", T_BOOL, num.overlap, "yes",
+		  "A block with neighbours computes its flux in two tasks: the faces that read no ghost while "
+		  "the ghosts' gradients and limiters travel, then the faces beside ghosts and the sums. The "
+		  "fluxes go through a face store (5 values a face) and are summed in the one-task order, so "
+		  "the results are bit for bit those of overlap = no (the flux in one task after the halos). "
+		  "The flux of color_tasks is not split."),
 	ENUM_KEY("numerics", "halo_tasks", num.halo_tasks, halo_tasks_names, NULL, "block",
 		 "Tasks of a halo exchange: block (one pack task per block filling all its neighbours' buffers, "
 		 "one unpack task per block emptying them) or pair (one pack and one unpack task per pair of "

@@ -770,6 +770,90 @@ FV_HD int fv_k_face_owned(const fv_view_t *v, fv_idx_t f, fv_idx_t *o, fv_idx_t 
 }
 
 /*
+ * Interior and border flux (numerics.overlap): a block with neighbours
+ * computes its flux in two tasks, so that the bulk runs while the ghosts'
+ * gradients and limiters travel:
+ *
+ *   interior task: faces whose cells are both owned (or a boundary face of
+ *                  an owned cell): their flux F_f into the face store
+ *   border task:   faces between an owned cell and a ghost: their flux into
+ *                  the store; then every face's stored flux summed into the
+ *                  residual in the order of the one-task stage
+ *
+ * The sums keep the one-task order (face order, colour groups, or each
+ * cell's face list), so the residual is bit for bit that of the single
+ * flux task. The store holds fv_k_fflux_values rows of n_faces values.
+ */
+enum { FV_FLUX_WHOLE, FV_FLUX_INTERIOR, FV_FLUX_BORDER }; /* the part of the flux stage a task runs */
+
+FV_HD int fv_k_fflux_values(const fv_params_t *P)
+{
+	return fv_k_sa(P) ? FV_NFLUX : FV_NVAR;
+}
+
+/* Whether face f reads a ghost cell (the border task's faces). */
+FV_HD int fv_k_face_border(const fv_view_t *v, fv_idx_t f)
+{
+	fv_idx_t o = v->face_cell[2 * (size_t)f], nb = v->face_cell[2 * (size_t)f + 1];
+	return o >= v->n_owned || nb >= v->n_owned;
+}
+
+FV_HD void fv_k_fflux_store(const fv_params_t *P, fv_real_t *ff, fv_idx_t nf, fv_idx_t f, const fv_real_t F[FV_NFLUX])
+{
+	for (int q = 0; q < fv_k_fflux_values(P); q++)
+		ff[(size_t)q * nf + f] = F[q];
+}
+
+FV_HD void fv_k_fflux_load(const fv_params_t *P, const fv_real_t *ff, fv_idx_t nf, fv_idx_t f, fv_real_t F[FV_NFLUX])
+{
+	F[5] = F[6] = 0;
+	for (int q = 0; q < fv_k_fflux_values(P); q++)
+		F[q] = ff[(size_t)q * nf + f];
+}
+
+/* Face f's flux into the store when it belongs to the part asked for
+ * (border: touching a ghost; else interior); faces between two ghosts
+ * have none. */
+FV_HD void fv_k_face_flux_part(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
+			       const fv_real_t *phi, fv_real_t *ff, fv_idx_t f, int border)
+{
+	fv_idx_t o, nb;
+	if (!fv_k_face_owned(v, f, &o, &nb) || fv_k_face_border(v, f) != border)
+		return;
+	fv_real_t F[FV_NFLUX];
+	fv_k_face_flux(v, P, w, grad, phi, f, F);
+	fv_k_fflux_store(P, ff, v->n_faces, f, F);
+}
+
+/* fv_k_face_add of face f's stored flux. */
+FV_HD void fv_k_face_add_stored(const fv_view_t *v, const fv_params_t *P, const fv_real_t *ff, fv_real_t *res,
+				fv_idx_t f, int atomic)
+{
+	fv_idx_t o, nb;
+	if (!fv_k_face_owned(v, f, &o, &nb))
+		return;
+	fv_real_t F[FV_NFLUX];
+	fv_k_fflux_load(P, ff, v->n_faces, f, F);
+	fv_k_face_add(P, res, v->n_owned, o, nb, F, atomic);
+}
+
+/* fv_k_cell_flux_gather from the stored fluxes: the same sums. */
+FV_HD void fv_k_cell_sum_stored(const fv_view_t *v, const fv_params_t *P, const fv_real_t *ff, fv_real_t *res,
+				fv_idx_t c)
+{
+	fv_real_t r[FV_NVAR_SA] = {0, 0, 0, 0, 0, 0};
+	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
+		fv_real_t F[FV_NFLUX];
+		fv_k_fflux_load(P, ff, v->n_faces, v->cell_face[k], F);
+		for (int q = 0; q < FV_NVAR; q++)
+			r[q] += v->cell_face_sign[k] > 0 ? F[q] : -F[q];
+		r[5] += v->cell_face_sign[k] > 0 ? F[5] : -F[6];
+	}
+	for (int q = 0; q < P->nvar; q++)
+		res[(size_t)q * v->n_owned + c] = r[q];
+}
+
+/*
  * The face-loop forms of the scatter stages (the papers' "-F" loops): each
  * face adds into its owned cells, with atomics (all faces at once on a GPU)
  * or plain adds (one CPU thread; the faces of one colour group). The target

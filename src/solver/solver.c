@@ -28,10 +28,10 @@
 /* The fields of a block, SoA over its local cells (or nodes, or owned
  * cells), each one registered array; an implicit run's update dq (local
  * cells) and diagonal (owned cells; one value where unused). */
-enum { F_Q, F_Q0, F_W, F_WN, F_GRAD, F_PHI, F_MM, F_RES, F_DT, F_SNAP0, F_SNAP1, F_DQ, F_DIAG, N_FIELDS };
+enum { F_Q, F_Q0, F_W, F_WN, F_GRAD, F_PHI, F_MM, F_RES, F_DT, F_SNAP0, F_SNAP1, F_DQ, F_DIAG, F_FFLUX, N_FIELDS };
 static const char *const field_names[N_FIELDS] = {
 	"state",    "stage state", "primitives",     "node values",    "gradients", "limiter",  "limiter min/max",
-	"residual", "time step",   "state snapshot", "state snapshot", "update",    "diagonal"};
+	"residual", "time step",   "state snapshot", "state snapshot", "update",    "diagonal", "face fluxes"};
 
 /* The fields the halo exchanges move, and their values per cell. */
 enum { HALO_Q, HALO_GRAD, HALO_PHI, HALO_DQ, N_HALOS };
@@ -76,6 +76,8 @@ typedef struct block_data {
 	fv_idx_t color_off[FV_COLOR_MAX + 1];
 	int n_cell_colors;     /* implicit: colour groups of the owned cells */
 	fv_idx_t cell_off[FV_COLOR_MAX + 1];
+	int split;             /* numerics.overlap: the flux in an interior and a border task */
+	fv_idx_t n_border_faces; /* faces of owned cells that read a ghost */
 } block_data_t;
 
 struct fv_solver {
@@ -191,9 +193,19 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	fv_geo_colors_t colors;
 	FV_CALL(fv_geo_build(bk, &s->o, n_markers, fv_runtime_alloc, &d->L, &d->geo_mem, &colors));
 	d->bface_of = colors.bface_of;
+	/* the flux split: blocks with neighbours (the whole flux stage is
+	 * one task otherwise, and under color_tasks) */
+	d->split = s->o.num.overlap && !s->o.num.color_tasks && bk->n_nbr > 0;
+	for (fv_idx_t f = 0; f < bk->n_faces; f++) {
+		fv_idx_t o = bk->face_cell[2 * (size_t)f], nb = bk->face_cell[2 * (size_t)f + 1];
+		if ((o < bk->n_owned || (nb >= 0 && nb < bk->n_owned)) && (o >= bk->n_owned || nb >= bk->n_owned))
+			d->n_border_faces++;
+	}
+	size_t nff = d->split ? (size_t)fv_k_fflux_values(&s->P) * (size_t)bk->n_faces : 1;
 	const size_t n[N_FIELDS] = {nv * nc, nv * no, nv * nc, FV_NVAR * nn, 3 * FV_NVAR * nc,
 				    FV_NVAR * nc, mm ? 2 * FV_NVAR * no : 1, nv * no, no, snap, snap,
-				    imp ? nv * nc : 1, imp ? op_reals(fv_op_size(imp, d->L.max_faces, sa, bk->n_owned)) : 1};
+				    imp ? nv * nc : 1, imp ? op_reals(fv_op_size(imp, d->L.max_faces, sa, bk->n_owned)) : 1,
+				    nff > 0 ? nff : 1};
 	/* 64-byte elements (the blob's alignment): a vector's element count is
 	 * 32-bit, and the blob of a 20M-cell block passes 4 GB */
 	FV_CHECK(d->L.bytes % 64 == 0, FV_ERR_MEM, "block %d: geometry of %zu bytes", bk->id, d->L.bytes);
@@ -355,6 +367,7 @@ static void task_args(const fv_solver_t *s, int b, fv_task_args_t *a)
 	a->priority = s->b[b].rank_edge;
 	a->n_colors = s->b[b].n_colors;
 	memcpy(a->color_off, s->b[b].color_off, sizeof a->color_off);
+	a->n_border_faces = s->b[b].n_border_faces;
 }
 
 /* Halo h, first half: every block's field packed for each neighbour (one
@@ -463,6 +476,13 @@ static fv_err_t block_stage(fv_solver_t *s, int st, int b, int rk, int slot)
 	}
 	if (a.grouped)
 		groups = d->n_colors;
+	/* numerics.overlap: the flux in two tasks where the gradients' and
+	 * limiters' halos run (second order or viscous) */
+	int split = d->split && fv_stage_runs(FV_STAGE_RECV_GRAD, &s->P, rk, 1);
+	if (st == FV_STAGE_FLUX_INTERIOR)
+		return split ? fv_insert_flux_interior(d->geo, h[F_W], h[F_GRAD], h[F_PHI], h[F_FFLUX], &a) : FV_OK;
+	if (st == FV_STAGE_FLUX && split)
+		return fv_insert_flux_border(d->geo, h[F_W], h[F_GRAD], h[F_PHI], h[F_FFLUX], h[F_RES], &a);
 	for (a.group = 0; a.group < groups; a.group++) {
 		switch (st) {
 		case FV_STAGE_PRIM:
