@@ -198,11 +198,14 @@ static const key_desc_t keys[] = {
 		  "block's residual after the previous group: the groups show in a trace. The gradient, "
 		  "limiter and time step become group tasks too where their strategy is color."),
 	OTHER_KEY("numerics", "overlap", T_BOOL, num.overlap, "yes",
-		  "A block with neighbours computes its flux in two tasks: the faces that read no ghost while "
-		  "the ghosts' gradients and limiters travel, then the faces beside ghosts and the sums. The "
-		  "fluxes go through a face store (5 values a face) and are summed in the one-task order, so "
-		  "the results are bit for bit those of overlap = no (the flux in one task after the halos). "
-		  "The flux of color_tasks is not split."),
+		  "A block with neighbours runs each stage that reads ghosts as an interior task, submitted "
+		  "so that it runs while the halo travels, and a border task once the halo is in: prim of the "
+		  "owned cells, the node values and Green-Gauss gradients away from ghosts (node loops and "
+		  "gathers: nodes_sum = gradient_sum = gather) during the state's halo; the flux of the faces "
+		  "between owned cells during the gradients' and limiters' halos (second order or viscous). "
+		  "The fluxes go through a face store (5 values a face, 7 with SA) and are summed in the "
+		  "one-task order: the results are bit for bit those of overlap = no. The flux of color_tasks "
+		  "is not split."),
 	ENUM_KEY("numerics", "halo_tasks", num.halo_tasks, halo_tasks_names, NULL, "block",
 		 "Tasks of a halo exchange: block (one pack task per block filling all its neighbours' buffers, "
 		 "one unpack task per block emptying them) or pair (one pack and one unpack task per pair of "
