@@ -13,8 +13,10 @@
 #                  sized by speed, runtime.ncpu), CFG's case
 #   ranks:CFG      CPU only: 1 process x 14 workers, 2 ranks x 7, 4 ranks x 3
 #                  (blocks = 14 each time)
-#   gpus:N:R       2 GPUs: box N (6 N^3 tets, bench/box_case.sh) refined R
-#                  times; 1 GPU, 2 GPUs in one process, a rank per GPU
+#   gpus:N:R       box N (6 N^3 tets, bench/box_case.sh) refined R times:
+#                  1 GPU, then 2, 4 and 8 GPUs where the node has them, in
+#                  one process and as a rank per GPU (OVERLAP_RANKS=0: one
+#                  process only), a block per GPU
 # Environment: OVERLAP_ITERS (iterations, 100), OVERLAP_WARMUP (20),
 #   OVERLAP_TIMEOUT (seconds per run, 240), OVERLAP_KEYS (more case keys).
 # Usage: bench/run_overlap.sh FVSTAR OUT PART...
@@ -29,6 +31,7 @@ warm=${OVERLAP_WARMUP:-20}
 lim=${OVERLAP_TIMEOUT:-240}
 export STARPU_SILENT=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
+gpus=${OVERLAP_GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c "^GPU")}
 mkdir -p "$out/runs"
 csv=$out/overlap.csv
 [ -f "$csv" ] || echo "part,config,overlap,ranks,cuda,cpu,cells,blocks,s_per_iteration,ns_per_cell_stage,setup_s,rc" >"$csv"
@@ -94,10 +97,18 @@ for p in "$@"; do
 $p
 X
 		box_case "$(dirname "$fv")" "$n" "$out/runs" "box$n"
-		for ov in yes no; do
-			one "box$n-r$r" 1gpu $ov 1 1 0 "$out/runs/box$n.cfg" mesh.refine="$r" numerics.order=2 partition.blocks=1
-			one "box$n-r$r" 2gpu $ov 1 2 0 "$out/runs/box$n.cfg" mesh.refine="$r" numerics.order=2 partition.blocks=2
-			one "box$n-r$r" 2rank $ov 2 1 0 "$out/runs/box$n.cfg" mesh.refine="$r" numerics.order=2 partition.blocks=2
+		bx="$out/runs/box$n.cfg mesh.refine=$r numerics.order=2"
+		# one GPU, one block: nothing to split (one run)
+		# shellcheck disable=SC2086
+		one "box$n-r$r" 1gpu yes 1 1 0 $bx partition.blocks=1
+		for g in 2 4 8; do
+			[ "$g" -le "$gpus" ] || continue
+			for ov in yes no; do
+				# shellcheck disable=SC2086
+				one "box$n-r$r" ${g}gpu $ov 1 "$g" 0 $bx partition.blocks="$g"
+				[ "${OVERLAP_RANKS:-1}" = 0 ] ||
+					one "box$n-r$r" ${g}rank $ov "$g" 1 0 $bx partition.blocks="$g"
+			done
 		done
 		;;
 	*) echo "run_overlap: $p: a part is gpu:CFG, ranks:CFG or gpus:N:R" >&2; exit 2 ;;
@@ -116,7 +127,8 @@ for r in rows:
 for p in parts:
     confs = [c for (q, c, o) in by if q == p and o == "yes"]
     confs = sorted(set(confs), key=lambda c: [k[1] for k in by].index(c))
-    base = {o: by.get((p, confs[0], o)) for o in ("yes", "no")} if confs else {}
+    base = {"yes": by.get((p, confs[0], "yes"))} if confs else {}
+    base["no"] = by.get((p, confs[0], "no"), base.get("yes"))  # one block: nothing split
     for c in confs:
         y, n = by.get((p, c, "yes")), by.get((p, c, "no"))
         line = "%-12s %-10s yes %8.3f ms" % (p, c, 1e3 * y)
