@@ -51,6 +51,9 @@ int fv_runtime_auto_blocks(long n_cells);
  * several GPUs and no CPU worker, GPU b mod n (a scheduler left to itself
  * put both blocks of a 2-GPU run on one). */
 int fv_runtime_block_worker(int block, int pin);
+/* 1 when tasks given to worker (-1: any) can only run on a GPU: a CUDA
+ * worker, or any worker where StarPU started no CPU worker. */
+int fv_runtime_worker_gpu_only(int worker);
 
 /*
  * Ranks (src/runtime/ranks.c). Started by mpirun, fv_runtime_mpi_start

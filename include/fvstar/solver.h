@@ -100,6 +100,13 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
  * <= bad - 2) into q_global, its iteration into *iter; FV_ERR_ARG when
  * none is kept (snapshot_every 0, or the run diverged before the first). */
 fv_err_t fv_solver_get_good_state(fv_solver_t *s, int bad, fv_real_t *q_global, int *iter);
+/* numerics.overlap on this rank's blocks: those whose flux is split into
+ * an interior and a border task, and their faces and border faces. */
+typedef struct fv_overlap_stats {
+	int split_blocks;
+	long long faces, border_faces;
+} fv_overlap_stats_t;
+void fv_solver_overlap_stats(const fv_solver_t *s, fv_overlap_stats_t *st);
 void fv_solver_destroy(fv_solver_t *s);
 
 #ifdef __cplusplus

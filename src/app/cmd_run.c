@@ -38,6 +38,7 @@ typedef struct run_ctx {
 	int first_iter;
 	int frozen_at;          /* the first iteration with a frozen limiter (0: none) */
 	int stop_said;          /* a stop signal was acknowledged */
+	fv_overlap_stats_t overlap; /* rank 0's blocks */
 	fv_err_t err;           /* a failed history write stops the run */
 } run_ctx_t;
 
@@ -332,6 +333,9 @@ static json_t *summary_json(const fv_case_t *c, const fv_part_t *p, const run_ct
 	json_object_set_new(part, "imbalance", fv_json_real(ps->imbalance));
 	json_object_set_new(part, "bandwidth_before", json_integer(os->bandwidth_before));
 	json_object_set_new(part, "bandwidth_after", json_integer(os->bandwidth_after));
+	json_object_set_new(part, "overlap_blocks", json_integer(r->overlap.split_blocks));
+	json_object_set_new(part, "overlap_border_faces",
+			    fv_json_real(r->overlap.faces > 0 ? (double)r->overlap.border_faces / (double)r->overlap.faces : 0));
 	json_object_set_new(root, "partition", part);
 	fv_runtime_workers(&ncpu, &ncuda);
 	json_object_set_new(work, "cpu", json_integer(ncpu));
@@ -794,6 +798,12 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		shape.n_markers = part.piece.n_markers;
 		FV_CALL_GOTO(err, out, fv_solver_create(&solver, &shape, part.blocks, part.n_blocks, &so));
 	}
+	fv_solver_overlap_stats(solver, &r.overlap);
+	if (fv_runtime_rank() == 0 && r.overlap.split_blocks > 0)
+		fprintf(stderr, "fvstar: overlap: the flux of %d block%s in an interior and a border task (%.1f%% of "
+				"their faces beside ghosts)\n",
+			r.overlap.split_blocks, r.overlap.split_blocks > 1 ? "s" : "",
+			100.0 * (double)r.overlap.border_faces / (double)(r.overlap.faces > 0 ? r.overlap.faces : 1));
 	fv_runtime_resume();
 	FV_CALL_GOTO(err, out, fv_solver_set_block_states(solver, st.qb));
 	su[SU_SOLVER] = fv_now() - su_at;

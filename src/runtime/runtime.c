@@ -352,6 +352,15 @@ int fv_runtime_block_worker(int block, int pin)
 	return ids[block % ncuda];
 }
 
+int fv_runtime_worker_gpu_only(int worker)
+{
+	int ncpu, ncuda;
+	fv_runtime_workers(&ncpu, &ncuda);
+	if (worker >= 0)
+		return starpu_worker_get_type(worker) == STARPU_CUDA_WORKER;
+	return ncpu == 0 && ncuda > 0;
+}
+
 void fv_runtime_resume(void)
 {
 	if (workers_paused) {
