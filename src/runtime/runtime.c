@@ -318,6 +318,8 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "StarPU found no worker (STARPU_NCPU=0 and no GPU?)");
 	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_init failed (%d)", ret);
 	runtime_up = 1;
+	/* several ranks: one stopped or lost stops them all, named */
+	FV_CALL(fv_ranks_watchdog_start(o ? o->watchdog : 0));
 	if (gpu_only_default) {
 		/* GPU only unless the cores could add FV_CPU_JOIN_SHARE: one GPU's
 		 * worth in CPU workers from runtime.gpu_speed, StarPU's history
@@ -437,6 +439,7 @@ void fv_runtime_shutdown(void)
 {
 	fv_runtime_resume();
 	if (runtime_up) {
+		fv_ranks_watchdog_stop();
 		if (fv_ranks_up())
 			fv_ranks_stop();
 		else
