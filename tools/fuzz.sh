@@ -46,7 +46,7 @@ sources() {
 	cgns) echo "$mesh_srcs | $cgns_libs -lm" ;;
 	restart) echo "src/mesh/fileorder.c src/io/restart.c | -lm" ;;
 	part) echo "src/partition/parts.c src/partition/blocks.c src/mesh/mesh.c src/mesh/fileorder.c | -lm" ;;
-	case) echo "src/io/case.c src/io/output.c src/mesh/mesh.c src/mesh/write_vtu.c | -linih -ljansson -lm" ;;
+	case) echo "src/io/case.c src/io/output.c src/mesh/mesh.c src/mesh/write_vtu.c src/mesh/fileorder.c | -linih -ljansson -lm" ;;
 	*) return 1 ;;
 	esac
 }

@@ -321,8 +321,9 @@ static const key_desc_t keys[] = {
 		 "worker, dmdas with CPU and CUDA workers. modular-heteroprio-heft is refused (StarPU 1.3.10 runs "
 		 "none of fvstar's tasks under it)."),
 	INT_KEY("runtime", "ncpu", ncpu, -1, 1 << 16, "-1", NULL,
-		"CPU workers; -1: STARPU_NCPU if set, else none when a GPU is used (a GPU runs a stage 40x "
-		"faster than 16 cores, and equal blocks on the cores would hold it back), else all cores."),
+		"CPU workers (STARPU_NCPU, when set, wins: StarPU reads it last); -1: none when a GPU is used (a "
+		"GPU runs a stage 40x faster than 16 cores, and equal blocks on the cores would hold it back), else "
+		"all cores. More than the machine's cores is refused unless runtime.oversubscribe = yes."),
 	INT_KEY("runtime", "ncuda", ncuda, -1, 1 << 10, "-1", NULL,
 		"CUDA workers; -1: StarPU's default (STARPU_NCUDA or all GPUs)."),
 	ENUM_KEY("runtime", "balance", balance, balances, balance_values, "speed",
