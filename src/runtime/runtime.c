@@ -109,6 +109,47 @@ static fv_err_t check_ncpu(long asked, const char *from, int oversubscribe)
 	return FV_OK;
 }
 
+/* CUDA workers beyond the GPUs found: StarPU starts those it finds and
+ * says nothing (runtime.ncuda = 4 on a machine without a GPU ran on the
+ * CPU workers alone). */
+static fv_err_t check_ncuda(long asked, const char *from)
+{
+	int n;
+	if (asked <= 0)
+		return FV_OK;
+#ifndef FV_HAVE_CUDA
+	(void)n;
+	return FV_ERROR(FV_ERR_ARG,
+			"%s: this fvstar was built without CUDA (configure found no nvcc, or --disable-cuda), so no "
+			"CUDA worker can run its tasks; ask for 0 or leave it unset",
+			from);
+#else
+	n = cuda_devices();
+	FV_CHECK(asked <= n, FV_ERR_ARG,
+		 "%s: more CUDA workers than the %d GPU%s the CUDA runtime finds here; ask for %d at most (or leave it "
+		 "unset: all GPUs)",
+		 from, n, n == 1 ? "" : "s", n);
+	return FV_OK;
+#endif
+}
+
+/* A count from the environment, strictly: "STARPU_NCPU=two" is refused,
+ * where StarPU would read 0. */
+static fv_err_t env_count(const char *var, long *n, char *from, size_t size)
+{
+	const char *env = getenv(var);
+	char *end;
+	*n = -1;
+	if (!env)
+		return FV_OK;
+	errno = 0;
+	*n = strtol(env, &end, 10);
+	FV_CHECK(env[0] && !*end && errno == 0 && *n >= 0, FV_ERR_ARG,
+		 "%s=%.100s (environment): expected a worker count >= 0", var, env);
+	snprintf(from, size, "%s=%ld (environment)", var, *n);
+	return FV_OK;
+}
+
 fv_err_t fv_runtime_check_opts(const fv_runtime_opts_t *o)
 {
 	const char *env = getenv("STARPU_SCHED");
@@ -123,17 +164,18 @@ fv_err_t fv_runtime_check_opts(const fv_runtime_opts_t *o)
 		snprintf(from, sizeof from, "runtime.sched = %.100s", o->sched);
 		FV_CALL(check_sched(o->sched, from));
 	}
-	/* StarPU takes STARPU_NCPU over the count fvstar gives it */
-	env = getenv("STARPU_NCPU");
-	if (env) {
-		char *end;
-		long n;
-		errno = 0;
-		n = strtol(env, &end, 10);
-		FV_CHECK(env[0] && !*end && errno == 0 && n >= 0, FV_ERR_ARG,
-			 "STARPU_NCPU=%.100s (environment): expected a CPU worker count >= 0", env);
-		snprintf(from, sizeof from, "STARPU_NCPU=%ld (environment)", n);
+	/* StarPU takes STARPU_NCPU and STARPU_NCUDA over the counts fvstar
+	 * gives it */
+	long n;
+	FV_CALL(env_count("STARPU_NCPU", &n, from, sizeof from));
+	if (n >= 0)
 		FV_CALL(check_ncpu(n, from, o && o->oversubscribe));
+	FV_CALL(env_count("STARPU_NCUDA", &n, from, sizeof from));
+	if (n >= 0)
+		FV_CALL(check_ncuda(n, from));
+	if (o && o->ncuda >= 0) {
+		snprintf(from, sizeof from, "runtime.ncuda = %d", o->ncuda);
+		FV_CALL(check_ncuda(o->ncuda, from));
 	}
 	if (o && o->ncpu >= 0) {
 		snprintf(from, sizeof from, "runtime.ncpu = %d", o->ncpu);

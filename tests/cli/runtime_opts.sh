@@ -5,7 +5,8 @@
 # variable: an unknown scheduler (runtime.sched, STARPU_SCHED) lists
 # StarPU's schedulers; more CPU workers than the machine's cores
 # (runtime.ncpu, STARPU_NCPU) names the count, the cores and
-# runtime.oversubscribe, which lets such a run start; a count over the
+# runtime.oversubscribe, which lets such a run start; more CUDA workers
+# (runtime.ncuda, STARPU_NCUDA) than GPUs are refused; a count over the
 # integer limit names the limit. Run by `make check`.
 . "$top_srcdir/tests/cli/lib.sh"
 wedge_case
@@ -40,7 +41,11 @@ refused env_sched "STARPU_SCHED=bogus (environment): StarPU has no scheduler 'bo
 refused ncpu "runtime.ncpu = 65536: more CPU workers than the $cores cores of this machine" - runtime.ncpu=65536
 refused ncpu_key "set runtime.oversubscribe = yes to force it" - runtime.ncpu=$over
 refused env_ncpu "STARPU_NCPU=$over (environment): more CPU workers than the $cores cores" STARPU_NCPU=$over
-refused env_ncpu_bad "STARPU_NCPU=two (environment): expected a CPU worker count" STARPU_NCPU=two
+refused env_ncpu_bad "STARPU_NCPU=two (environment): expected a worker count >= 0" STARPU_NCPU=two
+# CUDA workers beyond the GPUs found (none here, or a build without CUDA)
+gpus=$(cuda_workers)
+refused ncuda "runtime.ncuda = $((gpus + 1)): " - runtime.ncuda=$((gpus + 1))
+refused env_ncuda "STARPU_NCUDA=$((gpus + 1)) (environment): " STARPU_NCUDA=$((gpus + 1))
 refused maxcpus "(STARPU_MAXCPUS)" - runtime.ncpu=65536 runtime.oversubscribe=yes
 refused iterations "[numerics] iterations = '99999999999': expected an integer >= 0 (at most 2147483647, the integer limit)" \
 	- numerics.iterations=99999999999
