@@ -124,7 +124,7 @@ static void rank_list(const int *flag, char *buf, size_t n)
 
 /* The message that stops every rank: which ranks, since when, and what
  * this rank was doing. */
-static void stop_all(const char *what)
+static void stop_all(const char *what, double limit)
 {
 	char msg[1536], mine[256];
 	double t = now(), waited;
@@ -139,9 +139,9 @@ static void stop_all(const char *what)
 	else
 		snprintf(mine, sizeof mine, "this rank has ended %lld iterations", it);
 	snprintf(msg, sizeof msg,
-		 "watchdog: %s; %s (runtime.watchdog = %g s, or 20 iterations when longer; 0 turns it off): stopping "
-		 "every rank",
-		 what, mine, wd.limit);
+		 "watchdog: %s; %s (the watchdog's %.1f s: runtime.watchdog = %g s, or %g iterations of %.3g s when "
+		 "longer; 0 turns it off): stopping every rank",
+		 what, mine, limit, wd.limit, WD_ITER_FACTOR, wd.iter_time);
 	fv_runtime_fail(msg);
 	/* fv_runtime_fail returns only without MPI */
 	exit(1);
@@ -190,7 +190,7 @@ static void check(double t)
 			 "iterations ended)",
 			 n_silent > 1 ? "s" : "", list, t - wd.peer[first].seen, n_silent > 1 ? "the first" : "it",
 			 wd.peer[first].progress);
-		stop_all(what);
+		stop_all(what, limit);
 	}
 	/* every rank alive, but a driver waits past the limit: the ranks
 	 * behind are those whose data did not come (rank 0 sees them all) */
@@ -212,7 +212,7 @@ static void check(double t)
 				 "ended %.0f iterations (a deadlock between the ranks)",
 				 waiter, longest, most);
 		}
-		stop_all(what);
+		stop_all(what, limit);
 	}
 out:
 	free(silent);
