@@ -32,6 +32,9 @@ void fv_ranks_wait_all(void);
  * ranks. No-op with one rank or seconds <= 0. Stopped (with a goodbye to
  * the other ranks) before StarPU-MPI's shutdown. */
 fv_err_t fv_ranks_watchdog_start(double seconds);
+/* A communicator of its own for the watchdog (out: an MPI_Comm *), from the
+ * driver thread; MPI's return code. */
+int fv_ranks_dup_comm(void *out);
 void fv_ranks_watchdog_stop(void);
 /* The driver waits for an iteration's reductions (which need every rank's
  * halos), and has them: one iteration ended. */

@@ -251,7 +251,8 @@ fv_err_t fv_ranks_watchdog_start(double seconds)
 	int ret;
 	if (wd.on || seconds <= 0 || !fv_ranks_up() || fv_runtime_nranks() < 2)
 		return FV_OK;
-	MPI_Comm_dup(MPI_COMM_WORLD, &wd.comm);
+	ret = fv_ranks_dup_comm(&wd.comm);
+	FV_CHECK(ret == MPI_SUCCESS, FV_ERR_RUNTIME, "starting the watchdog: MPI_Comm_dup failed (%d)", ret);
 	MPI_Comm_rank(wd.comm, &wd.me);
 	MPI_Comm_size(wd.comm, &wd.n);
 	FV_CALL(fv_calloc(&wd.peer, (size_t)wd.n, sizeof *wd.peer, "watchdog peers"));
