@@ -1,8 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* The watchdog of several ranks: heartbeats between the ranks on a thread
- * of their own, so that a rank stopped (SIGSTOP), killed without its launcher
- * noticing, or cut off stops every rank with a message naming it, instead
- * of leaving the others waiting for its halos forever.
+/* The watchdog of several ranks: a rank stopped, lost or stuck stops every rank, named. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+#include "fvstar/runtime.h"
+#include "runtime/ranks.h"
+
+/*
+ * Heartbeats between the ranks on a thread of their own, so that a rank
+ * stopped (SIGSTOP), killed without its launcher noticing, or cut off stops
+ * every rank with a message naming it, instead of leaving the others
+ * waiting for its halos forever.
  *
  * Rank 0 is the hub: every rank sends it a heartbeat each period (its
  * iteration count and how long its driver has waited for the ranks' data),
@@ -13,16 +25,6 @@
  * lives, so a long set-up phase or a slow output write is no silence; only
  * a stopped or lost process is. The time is runtime.watchdog, or 20 times
  * the running iteration time when that is longer. */
-#include <errno.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-#include "config.h"
-#include "fvstar/runtime.h"
-#include "runtime/ranks.h"
 
 #ifdef FV_HAVE_MPI
 #include <mpi.h>
