@@ -26,7 +26,7 @@ refused() {
 		fail "$name: exit status 0"
 	elif ! grep -qF -- "$msg" "$tmp/$name.err"; then
 		fail "$name: no message '$msg': $(grep -i error "$tmp/$name.err" | head -2)"
-	elif grep -q "CUDA workers" "$tmp/$name.err"; then
+	elif grep -qE "CPU \+ [0-9]+ CUDA workers" "$tmp/$name.err"; then
 		fail "$name: StarPU started before the refusal"
 	else
 		echo "ok: $name: $(grep -m1 -F -- "$msg" "$tmp/$name.err" | cut -c1-150)"
