@@ -63,7 +63,7 @@ expect 1 "inverted.su2: element 0 (hexahedron.*inverted" -- "$fv" mesh info "$tm
 expect 1 "unmarked.su2: boundary face (nodes 4 5 6 7) of element 0 is under no marker" -- "$fv" mesh info "$tmp/unmarked.su2"
 expect 1 "range.su2:3: hexahedron: node id 17 out of range" -- "$fv" mesh info "$tmp/range.su2"
 expect 1 "type.su2:3: unknown element type 15" -- "$fv" mesh info "$tmp/type.su2"
-expect 1 "truncated.su2:15: MARKER_ELEMS= 6 but the file has only" -- "$fv" mesh info "$tmp/truncated.su2"
+expect 1 "truncated.su2:15: truncated: MARKER_ELEMS= 6 records need at least 48 bytes, but the file ends at line 17" -- "$fv" mesh info "$tmp/truncated.su2"
 expect 1 "truncated.msh:" -- "$fv" mesh info "$tmp/truncated.msh"
 expect 1 "junk.txt: unknown mesh format" -- "$fv" mesh info "$tmp/junk.txt"
 expect 1 "missing.su2: cannot open" -- "$fv" mesh info "$tmp/missing.su2"
