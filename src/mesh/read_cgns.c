@@ -440,7 +440,7 @@ static void bc_path(const rd_t *r, int bc, char *buf, size_t size)
  * A name is one marker only when all its BCs are of that one family: a
  * BC named like another BC's family (or two names made alike by
  * printable()) would merge two boundaries under one condition. */
-static fv_err_t bc_marker(rd_t *r, int bc, const char *mname, int by_family, const char *bc_name, int *k)
+static fv_err_t bc_marker(rd_t *r, int bc, const char *mname, int by_family, const char *where, int *k)
 {
 	int n_before = r->m->n_markers;
 	FV_CALL(fv_mesh_marker(r->m, mname, k));
@@ -454,11 +454,10 @@ static fv_err_t bc_marker(rd_t *r, int bc, const char *mname, int by_family, con
 	}
 	if (*k < r->n_mk && by_family && r->mk_fam[*k])
 		return FV_OK;
-	char first[3 * CG_NAME + 48] = "", second[3 * CG_NAME + 48], where[CG_NAME + 16];
+	char first[3 * CG_NAME + 48] = "", second[3 * CG_NAME + 48];
 	if (*k < r->n_mk)
 		bc_path(r, r->mk_bc[*k], first, sizeof first);
 	bc_path(r, bc, second, sizeof second);
-	snprintf(where, sizeof where, " BC '%s'", bc_name);
 	return RD_ERR(r, where, "marker name '%s' comes twice: %s and %s; each marker needs its own name, since "
 		      "boundary conditions are set by name: rename one, or give both the same FamilyName", mname,
 		      first, second);
@@ -488,7 +487,7 @@ static fv_err_t read_bc(rd_t *r, int bc)
 		snprintf(where, sizeof where, " BC '%s' (family '%s')", name, fam);
 	else
 		snprintf(where, sizeof where, " BC '%s'", name);
-	FV_CALL(bc_marker(r, bc, mname, fam[0] != 0, name, &k));
+	FV_CALL(bc_marker(r, bc, mname, fam[0] != 0, where, &k));
 
 	int range = pt == CGNS_ENUMV(PointRange) || pt == CGNS_ENUMV(ElementRange);
 	int list = pt == CGNS_ENUMV(PointList) || pt == CGNS_ENUMV(ElementList);

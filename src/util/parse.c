@@ -246,17 +246,29 @@ fv_err_t fv_cursor_double(fv_cursor_t *c, double *v, const char *what)
 	return parse_double(c, v, what);
 }
 
+/* A record's line ends before what: truncated when nothing but blank
+ * space follows to the end of the file. */
+static fv_err_t line_ends(const fv_cursor_t *c, const char *what)
+{
+	fv_cursor_t look = *c;
+	if (look.p < look.end && *look.p == '%')
+		return fv_cursor_error(c, "line ends before %s", what);
+	if (!fv_cursor_skip_space(&look))
+		return fv_cursor_truncated(&look, what);
+	return fv_cursor_error(c, "line ends before %s", what);
+}
+
 fv_err_t fv_cursor_long_inline(fv_cursor_t *c, long long *v, const char *what)
 {
 	if (fv_cursor_at_eol(c))
-		return c->p >= c->end ? fv_cursor_truncated(c, what) : fv_cursor_error(c, "line ends before %s", what);
+		return line_ends(c, what);
 	return parse_long(c, v, what);
 }
 
 fv_err_t fv_cursor_double_inline(fv_cursor_t *c, double *v, const char *what)
 {
 	if (fv_cursor_at_eol(c))
-		return c->p >= c->end ? fv_cursor_truncated(c, what) : fv_cursor_error(c, "line ends before %s", what);
+		return line_ends(c, what);
 	return parse_double(c, v, what);
 }
 
