@@ -405,8 +405,11 @@ fv_err_t fv_mesh_parse_su2(fv_mesh_t *m, const char *buf, size_t len, const char
 		}
 	}
 	if (ndime < 0 || nelem < 0 || seen_npoin < 0) {
-		err = fv_error(FV_ERR_FORMAT, __FILE__, __LINE__, "%s: missing %s section", name,
-			       ndime < 0 ? "NDIME=" : nelem < 0 ? "NELEM=" : "NPOIN=");
+		/* the line reached tells a cut file from one that never had it */
+		long last = c.line > 1 && len > 0 && buf[len - 1] == '\n' ? c.line - 1 : c.line;
+		err = fv_error(FV_ERR_FORMAT, __FILE__, __LINE__, "%s: missing %s section: the file ends at line %ld "
+			       "without one (truncated, or not a whole SU2 mesh)", name,
+			       ndime < 0 ? "NDIME=" : nelem < 0 ? "NELEM=" : "NPOIN=", last);
 		goto fail;
 	}
 	if (seen_npoin != npoin) {

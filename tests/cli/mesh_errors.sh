@@ -110,6 +110,9 @@ expect 1 "cut_elem.su2:4: truncated: the file ends at line 4, before hexahedron"
 printf 'NDIME= 3\nNELEM= 2\n12 0 1 2 3 4 5 6 7\n' >"$tmp/cut_elem2.su2"
 expect 1 "cut_elem2.su2:3: truncated: the file ends at line 3, before element 2 of NELEM= 2" -- \
 	"$fv" mesh info "$tmp/cut_elem2.su2"
+printf 'NDIME= 3\nNELEM= 1\n12 0 1 2 3 4 5 6 7\n' >"$tmp/cut_after.su2"
+expect 1 "cut_after.su2: missing NPOIN= section: the file ends at line 3 without one (truncated" -- \
+	"$fv" mesh info "$tmp/cut_after.su2"
 # a corrupt count is a wrong count when the next section follows
 sed 's/^NELEM= 1$/NELEM= 500/' "$tmp/good.su2" >"$tmp/nelem_wrong.su2"
 expect 1 "nelem_wrong.su2:2: NELEM= 500 is more records than the file holds before the next section (NPOIN= at line 4): the count is wrong" -- \
