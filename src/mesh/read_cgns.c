@@ -839,7 +839,9 @@ static fv_err_t read_file(fv_mesh_t *m, const char *path)
  * process, where such a crash becomes a clear error here; the child's
  * result is thrown away and the file read again, which costs one more
  * read of the mesh. FV_OK when the child read it or when no child can be
- * made (the read then goes on unguarded). */
+ * made (the read then goes on unguarded). fvstar reads its mesh before
+ * StarPU or any other thread starts, so the child holds no lock taken by
+ * a thread it did not inherit; it calls no MPI and ends with _exit. */
 static fv_err_t read_in_child(const char *path)
 {
 	int status;
