@@ -568,8 +568,7 @@ static void describe_group(const gmsh_t *st, const gorder_t *o, char *buf, size_
 	if (o->cls == 0) {
 		const pname_t *p = find_pname(st, o->num);
 		if (p)
-			snprintf(buf, size, "physical surface %lld \"%s\" (%s:%ld)", o->num, p->name, st->c.name,
-				 p->line);
+			snprintf(buf, size, "physical surface %lld \"%s\" (line %ld)", o->num, p->name, p->line);
 		else
 			snprintf(buf, size, "physical surface %lld, which has no name in $PhysicalNames", o->num);
 	} else if (kind == GK_ELEM) {

@@ -175,7 +175,7 @@ $gmsh_nodes
 7 1 2 3 4 5 6 7 8
 \$EndElements
 MSH
-expect 1 "dup.msh:7: marker name 'wall' comes twice: physical surface 1 \"wall\" (.*dup.msh:6) and physical surface 2 \"wall\" (.*dup.msh:7)" -- \
+expect 1 "dup.msh:7: marker name 'wall' comes twice: physical surface 1 \"wall\" (line 6) and physical surface 2 \"wall\" (line 7)" -- \
 	"$fv" mesh info "$tmp/dup.msh"
 printf '$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n1\n1 0 0 0\n$EndNodes\n$Elements\n2\n1 15 2000000 1 1 1\n2 15 2 1 1 1\n$EndElements\n' \
 	>"$tmp/tags.msh"

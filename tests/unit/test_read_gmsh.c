@@ -442,7 +442,7 @@ static const bad_case_t bad_cases[] = {
 	 * a coordinate beyond any mesh's size */
 	{HDR22 "$PhysicalNames\n2\n2 1 \"wall\"\n2 2 \"wall\"\n$EndPhysicalNames\n" NODES22
 	 "$Elements\n3\n1 2 2 1 1 1 2 3\n2 2 2 2 2 1 2 4\n3 4 2 9 1 1 2 3 4\n$EndElements\n", "t.msh:7:",
-	 "marker name 'wall' comes twice: physical surface 1 \"wall\" (t.msh:6) and physical surface 2 \"wall\" (t.msh:7)"},
+	 "marker name 'wall' comes twice: physical surface 1 \"wall\" (line 6) and physical surface 2 \"wall\" (line 7)"},
 	{HDR22 NODES22 "$Elements\n2\n1 4 999999 1 1 1 2 3 4\n2 4 2 1 1 1 2 3 4\n$EndElements\n", "t.msh:13:",
 	 "element 1: 999999 tags, more than the rest of its line holds"},
 	{HDR41 "$Nodes\n1 1 1 1\n2 1 1 1\n1\n0 0 0 0.5\n$EndNodes\n", "t.msh:8:",
