@@ -193,6 +193,12 @@ expect 1 "/dev/null: is a character device, not a regular file" -- timeout 10 "$
 expect 1 "fifo.cfg: is a named pipe (FIFO), not a regular file" -- timeout 10 "$fv" run "$tmp/fifo.cfg"
 printf '[mesh]\nfile = %s\n' "$tmp/fifo.su2" >"$tmp/fifo_mesh.cfg"
 expect 1 "fifo.su2: is a named pipe (FIFO), not a regular file" -- timeout 10 "$fv" run "$tmp/fifo_mesh.cfg" output.dir="$tmp/run_out"
+# a restart that is a named pipe: refused, not waited on
+mkfifo "$tmp/fifo.bin"
+"$fv" mesh gen ramp --cells tet --nx 6 --ny 4 --nz 1 --angle 10 -o "$tmp/w.su2" >/dev/null 2>&1
+sed "s|^file = wedge.su2|file = $tmp/w.su2|" "$top_srcdir/cases/wedge/wedge.cfg" >"$tmp/w.cfg"
+expect 1 "fifo.bin: is a named pipe (FIFO), not a regular file" -- timeout 10 "$fv" run "$tmp/w.cfg" \
+	output.dir="$tmp/run_fifo" output.restart="$tmp/fifo.bin"
 
 echo "$fails failure(s)"
 [ "$fails" = 0 ]
