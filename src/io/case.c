@@ -754,6 +754,78 @@ static int find_key(const char *section, const char *name)
 	return any;
 }
 
+/* Levenshtein distance of two short names (longer ones: a large value), for
+ * the "did you mean" of an unknown section or key. */
+static int name_distance(const char *a, const char *b)
+{
+	enum { M = 48 };
+	int row[M + 1], la = (int)strlen(a), lb = (int)strlen(b);
+	if (la > M || lb > M)
+		return M;
+	for (int j = 0; j <= lb; j++)
+		row[j] = j;
+	for (int i = 1; i <= la; i++) {
+		int diag = row[0];
+		row[0] = i;
+		for (int j = 1; j <= lb; j++) {
+			int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+/* "did you mean 'x'? " for the closest of names (a typo: at most a third of
+ * the name's edits apart, 2 at least, as a swap of two letters is 2; 1 for
+ * names of 1 or 2 characters), else "". */
+static void suggest(const char *name, const char *const *names, size_t n_names, char *buf, size_t n)
+{
+	int len = (int)strlen(name), best = len <= 2 ? 1 : len / 3 < 2 ? 2 : len / 3, found = -1;
+	for (size_t i = 0; i < n_names; i++) {
+		int d = name_distance(name, names[i]);
+		if (d <= best)
+			best = d, found = (int)i;
+	}
+	if (found >= 0)
+		snprintf(buf, n, "did you mean '%s'? ", names[found]);
+	else
+		buf[0] = '\0';
+}
+
+/* The suggestion for an unknown section: the nearest section name. */
+static void suggest_section(const char *section, char *buf, size_t n)
+{
+	const char *names[N_SECTIONS];
+	for (size_t s = 0; s < N_SECTIONS; s++)
+		names[s] = sections[s].name;
+	suggest(section, names, N_SECTIONS, buf, n);
+}
+
+/* The suggestion for an unknown key: the nearest key of its section, else
+ * the section that has a key of exactly that name. */
+static void suggest_key(const char *section, const char *name, char *buf, size_t n)
+{
+	const char *names[N_KEYS];
+	size_t k = 0;
+	for (size_t i = 0; i < N_KEYS; i++)
+		if (strcmp(keys[i].section, section) == 0 && keys[i].type != T_BC)
+			names[k++] = keys[i].name;
+	suggest(name, names, k, buf, n);
+	if (buf[0])
+		return;
+	for (size_t i = 0; i < N_KEYS; i++)
+		if (strcmp(keys[i].name, name) == 0 && keys[i].type != T_BC) {
+			snprintf(buf, n, "did you mean %s.%s ([%s] %s)? ", keys[i].section, name, keys[i].section,
+				 name);
+			return;
+		}
+}
+
 static void section_list(char *buf, size_t n)
 {
 	size_t len = 0;
@@ -818,20 +890,22 @@ static fv_err_t set_bc(fv_case_t *c, const key_desc_t *k, const char *where, con
 static fv_err_t set_key(fv_case_t *c, const char *section, const char *name, const char *raw, const char *where,
 			int line)
 {
-	char value[VALUE_MAX], list[512], expected[256];
+	char value[VALUE_MAX], list[512], expected[256], hint[128];
 	size_t n = strlen(raw);
 	int ki;
 
 	FV_CHECK(section[0], FV_ERR_ARG, "%s: %s = '%s' comes before any [section]", where, name, raw);
 	if (!find_section(section)) {
 		section_list(list, sizeof list);
-		return FV_ERROR(FV_ERR_ARG, "%s: unknown section [%s] (sections: %s)", where, section, list);
+		suggest_section(section, hint, sizeof hint);
+		return FV_ERROR(FV_ERR_ARG, "%s: unknown section [%s] (%ssections: %s)", where, section, hint, list);
 	}
 	ki = find_key(section, name);
 	if (ki < 0) {
 		key_list(section, list, sizeof list);
-		return FV_ERROR(FV_ERR_ARG, "%s: [%s] unknown key '%s' (keys of [%s]: %s)", where, section, name,
-				section, list);
+		suggest_key(section, name, hint, sizeof hint);
+		return FV_ERROR(FV_ERR_ARG, "%s: [%s] unknown key '%s' (%skeys of [%s]: %s)", where, section, name,
+				hint, section, list);
 	}
 	/* one pair of double quotes around a value is dropped ("1,0,1") */
 	if (n >= 2 && raw[0] == '"' && raw[n - 1] == '"')

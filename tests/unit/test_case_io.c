@@ -426,7 +426,7 @@ static void test_errors(void **state)
 {
 	static const bad_case_t bad[] = {
 		{"[mesh]\nfile = a.su2\n\n[numerics]\nlimitr = barth\n", FV_ERR_ARG,
-		 "bad.cfg:5: [numerics] unknown key 'limitr' (keys of [numerics]: flux, entropy_fix"},
+		 "bad.cfg:5: [numerics] unknown key 'limitr' (did you mean 'limiter'? keys of [numerics]: flux, entropy_fix"},
 		{"[numerics]\nlimiter = venkat\n", FV_ERR_ARG,
 		 "bad.cfg:2: [numerics] limiter = 'venkat': expected venkatakrishnan, barth or none"},
 		{"[flow]\nmach = 0.5x\n", FV_ERR_ARG, "bad.cfg:2: [flow] mach = '0.5x': expected a number >= 0"},
@@ -467,7 +467,7 @@ static void test_errors(void **state)
 		 "supersonic_outflow, pressure_outlet, noslip or isothermal"},
 		{"[bc]\np_out = 0\n", FV_ERR_ARG, "[bc] p_out = '0': expected a number > 0"},
 		{"[numeric]\nlimiter = barth\n", FV_ERR_ARG,
-		 "bad.cfg:2: unknown section [numeric] (sections: mesh, flow, numerics, bc"},
+		 "bad.cfg:2: unknown section [numeric] (did you mean 'numerics'? sections: mesh, flow, numerics, bc"},
 		{"mach = 0.5\n", FV_ERR_ARG, "bad.cfg:1: mach = '0.5' comes before any [section]"},
 		{"[flow]\n\nmach\n", FV_ERR_FORMAT, "bad.cfg:3: expected '[section]', 'key = value'"},
 		{"[flow\nmach = 1\n", FV_ERR_FORMAT, "bad.cfg:1: expected '[section]'"},
