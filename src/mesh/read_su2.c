@@ -280,8 +280,12 @@ static fv_err_t read_marker(fv_cursor_t *c, fv_mesh_t *m, fv_idx_t n_nodes, int 
 					       "are set by name: rename one, or merge their elements under one "
 					       "MARKER_TAG=", name, name, tag_line[k], line, c->name, tag_line[k]);
 	fv_cursor_next_line(c);
-	if (!next_keyword(c, key, sizeof key) || strcmp(key, "MARKER_ELEMS") != 0)
+	if (!next_keyword(c, key, sizeof key) || strcmp(key, "MARKER_ELEMS") != 0) {
+		if (c->p >= c->end)
+			return fv_cursor_error(c, "truncated: the file ends at line %ld, before the MARKER_ELEMS= of "
+					       "MARKER_TAG= %s", c->line, name);
 		return fv_cursor_error(c, "expected MARKER_ELEMS= after MARKER_TAG= %s", name);
+	}
 	FV_CALL(count_checked(c, "MARKER_ELEMS=", dim == 2 ? SU2_MIN_BELEM_BYTES_2D : SU2_MIN_BELEM_BYTES, &nb));
 	FV_CALL(fv_mesh_marker(m, name, &k));
 	tag_line[k] = line;
@@ -348,7 +352,12 @@ fv_err_t fv_mesh_parse_su2(fv_mesh_t *m, const char *buf, size_t len, const char
 
 	while (next_keyword(&c, key, sizeof key)) {
 		if (key[0] == '\0') {
-			err = fv_cursor_error(&c, "expected a keyword (NDIME=, NELEM=, NPOIN=, NMARK=)");
+			/* a keyword cut short by the end of the file ("NEL") */
+			if (c.p >= c.end)
+				err = fv_cursor_error(&c, "truncated: the file ends at line %ld within a keyword "
+							  "(NDIME=, NELEM=, NPOIN=, NMARK=)", c.line);
+			else
+				err = fv_cursor_error(&c, "expected a keyword (NDIME=, NELEM=, NPOIN=, NMARK=)");
 			goto fail;
 		} else if (strcmp(key, "NDIME") == 0) {
 			FV_CALL_GOTO(err, fail, fv_cursor_long_inline(&c, &ndime, "NDIME"));
