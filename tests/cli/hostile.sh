@@ -13,6 +13,9 @@
 #             reference run's).
 # One line per input (ok/FAIL, class, name, the first error line or the
 # first line of stderr), then the counts. Run by `make check`.
+# The commands and checks are shell words expanded when they run (eval),
+# hence the single quotes around "$d" and the like:
+# shellcheck disable=SC2016
 . "$top_srcdir/tests/cli/lib.sh"
 cd "$tmp" || exit 1
 wedge_case
@@ -45,8 +48,8 @@ PY
 		awk -F, 'NR == 1 { nf = NF } NF != nf { bad = 1 } END { exit bad }' "$1/history.csv" ||
 			{ why="history.csv has rows of another width"; return 1; }
 	fi
-	if ls -a "$1" | grep -q '\.tmp'; then
-		why="temporary files left: $(ls -a "$1" | tr '\n' ' ')"
+	if [ -n "$(find "$1" -name '*.tmp*')" ]; then
+		why="temporary files left: $(find "$1" -name '*.tmp*' | tr '\n' ' ')"
 		return 1
 	fi
 	return 0
