@@ -313,9 +313,17 @@ def halo_flights(tasks, edges):
     return [(p, t) for t in tasks if halo_task(t, HALO_RECEIVE) for p in halo_sources(t, deps.of(t["JobId"]), bufs)[0]]
 
 
-def halo_waits(tasks, edges):
+def buffer_sizes(t, bufs):
+    """The byte sizes of the halo buffers task t reads (tasks.rec Sizes)."""
+    return {float(n) for h, m, n in zip(t.get("Handles", "").split(), t.get("Modes", "").split(),
+                                        t.get("Sizes", "").split())
+            if "W" not in m and (t["rank"], h) in bufs}
+
+
+def halo_waits(tasks, edges, transfers=(), worker_nodes=None):
     """Time the workers waited on halos: ({iteration: {worker: ms}},
-    [(worker, gap start, gap end)]).
+    [(worker, wait start, wait end)]). transfers: read_paje's;
+    worker_nodes: {worker: memory manager} (read_worker_nodes).
 
     A worker's idle gap is the time between the end of a task of it (or
     the start of the iteration, whichever is later: a gap counts for the
@@ -325,20 +333,31 @@ def halo_waits(tasks, edges):
     dependencies (dag.dot, tasks.rec DependsOn; followed through StarPU's
     internal tasks, which are not in the trace) to end, when that one ended
     within the gap; otherwise T was ready when the gap began, or released
-    by what the trace does not hold (StarPU-MPI's receive of a halo). The
-    gap is a halo wait when
-    - T receives halos (unpack, fetch) and its releaser is the pack of one
-      of them (halo_sources: the halo was in flight), or it has no
-      releaser and the pack of one of its halos is not in the trace (that
-      one came from another rank: StarPU-MPI's receive held T back), or
+    by what the trace does not hold as a task. A halo that T receives
+    (unpack, fetch) arrives within the gap when a data transfer into the
+    memory node of T's worker (paje.trace), from the memory node where the
+    halo's pack ran, of the size of one of T's halo buffers (tasks.rec
+    Sizes) ends within the gap: the copy of a halo to another GPU or to
+    the host. The gap is a halo wait when
+    - T receives halos, and a halo arrived within the gap after its
+      releaser ended, or its releaser is the pack of one of its halos
+      (halo_sources: the halo was in flight), or it has no releaser, no
+      halo arrived within the gap and the pack of one of its halos is not
+      in the trace (that one came from another rank: StarPU-MPI's receive
+      held T back), or
     - T's releaser receives a halo: a border task, or a task of a stage
       that is not split, started when its halo arrived.
-    The wait is the gap up to the release (the releaser's end; with no
-    releaser, the whole gap): what follows the release is the latency of
-    the scheduler and the worker, not the halo's. A gap before an interior
-    task or a pack, or before a border task released by its interior part,
-    does not count: the worker waited for computation, not for a halo."""
+    The wait is the gap up to the release (the end of the releaser or of
+    the halo's transfer, whichever came last; with neither, the whole
+    gap): what follows the release is the latency of the scheduler and the
+    worker, not the halo's. A gap before an interior task or a pack, or
+    before a border task released by its interior part, does not count:
+    the worker waited for computation, not for a halo."""
     deps, bufs = Deps(tasks, edges), halo_buffers(tasks)
+    worker_nodes = worker_nodes or {}
+    into = {}
+    for s, e, _kind, src, dst, nbytes in transfers:
+        into.setdefault(dst, []).append((e, nbytes, src))
     begin = {}
     for t in tasks:
         if t["iter"] is not None:
@@ -357,13 +376,24 @@ def halo_waits(tasks, edges):
         mine = deps.of(t["JobId"])
         dep = max(mine, key=lambda u: u["end"], default=None)
         releaser = dep if dep is not None and dep["end"] > g0 else None
+        release = releaser["end"] if releaser is not None else None
         if not halo_task(t, HALO_RECEIVE):
             wait = releaser is not None and halo_task(releaser, HALO_RECEIVE)
         else:
             packs, remote = halo_sources(t, mine, bufs)
-            wait = any(p is releaser for p in packs) if releaser is not None else remote
+            sizes = buffer_sizes(t, bufs)
+            # from where its packs ran (anywhere: packs not in the trace)
+            srcs = {worker_nodes.get(p["worker"]) for p in packs}
+            arrived = max((e for e, n, src in into.get(worker_nodes.get(w), ())
+                           if g0 < e <= g1 and n in sizes and (not packs or src in srcs)), default=None)
+            if arrived is not None and (release is None or arrived >= release):
+                wait, release = True, arrived
+            elif releaser is not None:
+                wait = any(p is releaser for p in packs)
+            else:
+                wait = remote
         if wait:
-            g1 = min(g1, releaser["end"]) if releaser is not None else g1
+            g1 = min(g1, release) if release is not None else g1
             per = waits.setdefault(t["iter"], {})
             per[w] = per.get(w, 0.0) + g1 - g0
             gaps.append((w, g0, g1))
@@ -623,7 +653,8 @@ def main():
         print("transfers: %d, %.3f MB" % (len(transfers), sum(tr[5] for tr in transfers) / 1e6))
     edges = read_edges(a.trace)
     cps = critical_paths(tasks, edges)
-    waits, wait_gaps = halo_waits(tasks, edges)
+    worker_nodes = {} if multi else read_worker_nodes(os.path.join(a.trace, "paje.trace"))
+    waits, wait_gaps = halo_waits(tasks, edges, transfers, worker_nodes)
     n_w = max(len(workers), 1)
 
     def multi_label(w):
@@ -653,7 +684,7 @@ def main():
         most = max(workers, key=lambda w: (per_worker[w], -w))
         print("halo wait over the %d traced iterations: %.3f ms per worker (%.1f %% of the %.3f ms window; "
               "the most: %s); halo wait: a worker idle until a halo released its next task (an unpack or "
-              "fetch after its pack or MPI message, a task after its unpack)"
+              "fetch after its pack, copy or MPI message; a task after its unpack)"
               % (len(cps), total, 100 * total / window if window > 0 else 0, window,
                  "%s %.3f ms" % (multi_label(most), per_worker[most]) if per_worker[most] > 0 else "none"))
     if a.json:
@@ -681,8 +712,7 @@ def main():
         g0 = max(t0, t1 - a.last_ms)
     shown = [t for t in tasks if t["end"] >= g0]
     halo = ([g for g in wait_gaps if g[2] >= g0], halo_flights(shown, edges))
-    gantt(a, shown, workers, names, nodes, transfers, blocks, g0, t1, counts, halo,
-          {} if multi else read_worker_nodes(os.path.join(a.trace, "paje.trace")))
+    gantt(a, shown, workers, names, nodes, transfers, blocks, g0, t1, counts, halo, worker_nodes)
 
 
 if __name__ == "__main__":

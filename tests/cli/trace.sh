@@ -278,7 +278,8 @@ print("transfers:", transfers, "workers:", workers)
 sys.exit(0 if sorted(transfers) == want and workers == {2: "CUDA0"} and len(nodes) == 2 else 1)
 PY
 
-# the halo wait on a made-up trace whose waits are known (times in ms):
+# the halo wait on a made-up trace whose waits are known (times in ms;
+# workers 0 and 1 CPUs on memory node 0, worker 2 a GPU on node 1):
 #   worker 0: prim_interior 0-1, idle, unpack 3-3.5 released by the pack
 #     of worker 1 (1.5-3): wait 2 (1-3); prim_border 3.5-4; idle,
 #     flux_border 6-7, released by flux_interior (worker 1, 5-6), its
@@ -288,13 +289,16 @@ PY
 #     of StarPU's internal tasks): wait 0.5 (3-3.5, the rest is latency);
 #     flux_interior 5-6; pack 6.2-6.5 and its unpack 6.6-6.8 on the same
 #     worker: no wait (the halo was there at the gap's start);
-#   iteration 2 (from 8: worker 1's update 8-9): worker 0 idle from 7,
-#     unpack 9.5-10 whose buffer no pack of the trace writes (another
-#     rank's halo; it waits for a pack of another buffer, done at 6.5):
-#     wait 1.5 (8-9.5: iteration 2 only).
-# Iteration 1: makespan 7, waits 2 and 0.5: 1.25 per worker (17.9 %), the
-# most worker 0 2; iteration 2: makespan 2, 0.75 per worker (37.5 %);
-# total 2 per worker, 20 % of the 10 ms window.
+#   iteration 2 (from 8: worker 1's update 8-9, then a pack 9-9.1):
+#     worker 0 idle from 7, unpack 9.5-10 whose buffer no pack of the
+#     trace writes (another rank's halo; it waits for a pack of another
+#     buffer, done at 6.5): wait 1.5 (8-9.5: iteration 2 only);
+#     worker 2: prim_interior 8-8.5, unpack 9.4-9.6 of the pack of worker
+#     1, its buffer (4096 bytes) copied to node 1 from 9.1 to 9.3 (a copy
+#     of 999 bytes ends at 9.35): wait 0.8 (8.5-9.3).
+# Iteration 1: makespan 7, waits 2 and 0.5 of 3 workers: 0.833 per worker
+# (11.9 %), the most CPU0 2; iteration 2: makespan 2, waits 1.5 and 0.8:
+# 0.767 per worker (38.3 %); total 1.6 per worker, 16 % of the 10 ms window.
 "$py" - "$top_srcdir/tools/plot_trace.py" "$tmp/made" <<'PY' || fail "plot_trace.py: halo wait of a made-up trace"
 import json, os, subprocess, sys
 d = sys.argv[2]
@@ -306,27 +310,35 @@ tasks = [  # job, name, worker, start, end, iteration, depends on, buffers (pack
     (5, "gradient_border", 1, 4.5, 5.0, 1, "6", ""), (8, "flux_interior", 1, 5.0, 6.0, 1, "", ""),
     (7, "flux_border", 0, 6.0, 7.0, 1, "3 8", ""), (9, "pack", 1, 6.2, 6.5, 1, "", "b9"),
     (11, "unpack", 1, 6.6, 6.8, 1, "9", "b9"), (20, "update", 1, 8.0, 9.0, 2, "", ""),
-    (21, "unpack", 0, 9.5, 10.0, 2, "9", "b21")]
+    (21, "unpack", 0, 9.5, 10.0, 2, "9", "b21"), (32, "pack", 1, 9.0, 9.1, 2, "20", "b32"),
+    (30, "prim_interior", 2, 8.0, 8.5, 2, "", ""), (31, "unpack", 2, 9.4, 9.6, 2, "32", "b32")]
 with open(os.path.join(d, "tasks.rec"), "w") as f:
     for j, name, w, s, e, it, dep, buf in tasks:
         # the block's geometry and field, then the buffer
-        hm = "Handles: g%d q%d %s\nModes: R %s\n" % (w, w, buf, "R W" if name == "pack" else "RW R") if buf else \
-            "Handles: g%d q%d\nModes: R RW\n" % (w, w)
+        hm = "Handles: g%d q%d %s\nModes: R %s\nSizes: 100 200 4096\n" % (
+            w, w, buf, "R W" if name == "pack" else "RW R") if buf else "Handles: g%d q%d\nModes: R RW\n" % (w, w)
         f.write("Name: %s\nJobId: %d\nSubmitOrder: %d\nDependsOn: %s\nWorkerId: %d\nStartTime: %f\nEndTime: %f\n%s%s\n"
                 % (name, j, j, dep, w, s, e, hm, "" if it is None else "Iteration: %d 0\n" % it))
+with open(os.path.join(d, "paje.trace"), "w") as f:
+    f.write("7\t0.0\tmn0\tMn\tp\tMEMNODE0\n7\t0.0\tmm0\tMm\tmn0\tMEMMANAGER0\n"
+            "7\t0.0\tmn1\tMn\tp\tMEMNODE1\n7\t0.0\tmm1\tMm\tmn1\tMEMMANAGER1\n"
+            "7\t0.0\tt0\tT\tmn0\tT0\n7\t0.0\tw0\tW\tt0\tCPU0\n7\t0.0\tt1\tT\tmn0\tT1\n7\t0.0\tw1\tW\tt1\tCPU1\n"
+            "7\t0.0\tt2\tT\tmn1\tT2\n7\t0.0\tw2\tW\tt2\tCUDA0\n"
+            "18\t9.1\tF\tp\t4096\tmm0\tcom_1\n18\t9.0\tPF\tp\t999\tmm0\tcom_2\n"
+            "19\t9.3\tF\tp\t4096\tmm1\tcom_1\n19\t9.35\tPF\tp\t999\tmm1\tcom_2\n")
 out = subprocess.run([sys.executable, sys.argv[1], d, "--json", os.path.join(d, "s.json")], check=True,
                      stdout=subprocess.PIPE, universal_newlines=True).stdout
 print("\n".join(l for l in out.split("\n") if "halo wait" in l))
 s = json.load(open(os.path.join(d, "s.json")))
 got = [(i["iteration"], i["makespan_ms"], i["halo_wait_ms_per_worker"], i["halo_wait_ms_most"],
         i["halo_wait_most_worker"]) for i in s["iterations"]]
-want = [(1, 7.0, 1.25, 2.0, "worker 0"), (2, 2.0, 0.75, 1.5, "worker 0")]
+want = [(1, 7.0, 2.5 / 3, 2.0, "CPU0"), (2, 2.0, 2.3 / 3, 1.5, "CPU0")]
 ok = all(a[0] == b[0] and a[4] == b[4] and all(abs(x - y) < 1e-9 for x, y in zip(a[1:4], b[1:4]))
          for a, b in zip(got, want)) and len(got) == 2
-ok = ok and abs(s["halo_wait_ms_per_worker"] - 2.0) < 1e-9 and abs(s["halo_wait_pct_of_window"] - 20.0) < 1e-9
-ok = ok and [round(w["halo_wait_ms"], 9) for w in s["workers"]] == [3.5, 0.5]
-ok = ok and "halo wait 1.250 ms per worker (17.9 % of the makespan; the most: worker 0 2.000 ms)" in out
-ok = ok and "halo wait over the 2 traced iterations: 2.000 ms per worker (20.0 % of the 10.000 ms window" in out
+ok = ok and abs(s["halo_wait_ms_per_worker"] - 1.6) < 1e-9 and abs(s["halo_wait_pct_of_window"] - 16.0) < 1e-9
+ok = ok and [round(w["halo_wait_ms"], 9) for w in s["workers"]] == [3.5, 0.5, 0.8]
+ok = ok and "halo wait 0.833 ms per worker (11.9 % of the makespan; the most: CPU0 2.000 ms)" in out
+ok = ok and "halo wait over the 2 traced iterations: 1.600 ms per worker (16.0 % of the 10.000 ms window" in out
 if not ok:
     print("got", got, s["halo_wait_ms_per_worker"], s["workers"])
 sys.exit(0 if ok else 1)
