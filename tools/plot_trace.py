@@ -408,7 +408,7 @@ BLOCK_COLOURS = ["#e41a1c", "#377eb8", "#4daf4a", "#984ea3", "#ff7f00", "#a65628
 # halo tasks stand out from the computing stages (whose colours are
 # muted): warm and saturated, the receiving side darker
 HALO_COLOURS = {"pack": "#fd8d3c", "unpack": "#d94801", "fetch": "#fdd0a2"}
-WAIT_COLOUR = "#ff0000"
+WAIT_COLOUR = "#e31a1c"
 FLIGHT_COLOUR = "#a63603"
 TRANSFER_COLOURS = {"fetch": "#d62728", "prefetch": "#2ca02c", "idle fetch": "#9467bd", "MPI message": "#17becf"}
 
@@ -461,12 +461,13 @@ def gantt(a, tasks, workers, names, nodes, transfers, blocks, t0, t1, counts, ha
                        hatch="////" if part_of(t) == "border" else None)
         if t["stage"] == "sweep" and wdt > span / 150:
             ax.text(x + wdt / 2, y, t["Name"].replace("sweep_color", "c"), ha="center", va="center", fontsize=6)
-    # idle time waiting on a halo (halo_waits): a red band over the gap
+    # idle time waiting on a halo (halo_waits): a red cross-hatched band
+    # over the gap (no fill: no task colour is mistaken for it)
     waits, flights = halo
     for w, s, e in waits:
         if w in y_of_worker and e >= t0:
-            ax.broken_barh([(s, e - s)], (y_of_worker[w] - 0.15, 0.3), facecolors=WAIT_COLOUR, alpha=0.55,
-                           edgecolors="none")
+            ax.broken_barh([(s, e - s)], (y_of_worker[w] - 0.2, 0.4), facecolors="none", edgecolors=WAIT_COLOUR,
+                           hatch="xxxx", linewidth=0.6)
     # each halo from the end of its pack to the start of the task that
     # receives it, along the top of the rows: what ran under the line ran
     # while the halo was in flight
@@ -526,7 +527,8 @@ def gantt(a, tasks, workers, names, nodes, transfers, blocks, t0, t1, counts, ha
                     plt.Rectangle((0, 0), 1, 1, facecolor="white", edgecolor="black", linewidth=0.5, hatch="////")]
         labels += ["interior part (plain)", "border part (hatched)"]
     if waits:
-        handles.append(plt.Rectangle((0, 0), 1, 1, color=WAIT_COLOUR, alpha=0.55))
+        handles.append(plt.Rectangle((0, 0), 1, 1, facecolor="none", edgecolor=WAIT_COLOUR, hatch="xxxx",
+                                     linewidth=0.6))
         labels.append("idle: waiting on a halo")
     if segs:
         handles.append(plt.Line2D([0], [0], color=FLIGHT_COLOUR, linewidth=0.8, marker="v", markersize=3))
