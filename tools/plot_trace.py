@@ -22,7 +22,7 @@ destination node, and on the row of a worker alone on that node (a GPU) as
 a strip under its tasks. Overlap shows as: a line along the top of the
 rows from the end of each pack to the start of the task that receives its
 halo (what runs under the line runs while the halo travels), and a red
-band over the time a worker waited on a halo (halo_waits).
+cross-hatched band over the time a worker waited on a halo (halo_waits).
 
 The statistics (--stats): idle share per worker, time per stage, and per
 iteration its critical path (the longest chain of task durations through
@@ -296,10 +296,10 @@ def halo_buffers(tasks):
 
 
 def halo_sources(t, deps, bufs):
-    """(the packs of the halos receive task t receives: the packs among its
-    dependencies that write a buffer t reads, whether a buffer t reads is
-    written by none of them: its halo came from another rank, where
-    StarPU-MPI registered it apart)."""
+    """(packs, remote) of receive task t: packs, those of its dependencies
+    that write a halo buffer t reads; remote, whether one of those buffers
+    is written by none of them (its halo came from another rank, where
+    StarPU-MPI registers the buffer apart)."""
     mine = handles(t, read_only=True) & bufs
     packs = [p for p in deps if halo_task(p, ("pack",)) and handles(p) & mine]
     return packs, any(not any(h in handles(p) for p in packs) for h in mine)
@@ -310,7 +310,8 @@ def halo_flights(tasks, edges):
     that receives it (through StarPU's internal tasks between them); on one
     memory node the halo "travels" while the receiver waits for it."""
     deps, bufs = Deps(tasks, edges), halo_buffers(tasks)
-    return [(p, t) for t in tasks if halo_task(t, HALO_RECEIVE) for p in halo_sources(t, deps.of(t["JobId"]), bufs)[0]]
+    return [(p, t) for t in tasks if halo_task(t, HALO_RECEIVE)
+            for p in halo_sources(t, deps.of(t["JobId"]), bufs)[0]]
 
 
 def buffer_sizes(t, bufs):
