@@ -35,8 +35,9 @@ for the sweeps how many times a worker went from one block's group to
 another block's group ("block switches": 0 means the blocks ran one after
 the other); the task count per stage; per iteration the makespan, critical
 path, work and the halo wait (the mean over the workers of the time each
-waited on halos in the iteration, its share of the makespan and the worker
-that waited most; halo_waits defines it), and the halo wait over all the
+waited on halos in the iteration, its share of the makespan, with CPU
+workers beside GPUs the GPUs' mean, and the worker that waited most;
+halo_waits defines it), and the halo wait over all the
 traced iterations (share of the traced window: iterations may overlap).
 --json FILE writes the same numbers: per worker, per iteration and the
 total.
@@ -663,21 +664,27 @@ def main():
     def multi_label(w):
         return worker_label(w, names, multi)
 
+    # beside CPU workers, the GPUs' own mean: the devices' wait
+    gpus = [w for w in workers if names.get(w, "").startswith("CUDA")]
+    mixed = 0 < len(gpus) < len(workers)
     rows = []
     for it in sorted(cps):
         span, cp, work = cps[it]
         per = waits.get(it, {})
         mean = sum(per.values()) / n_w
+        gpu = sum(per.get(w, 0.0) for w in gpus) / len(gpus) if gpus else None
         most = max(per, key=lambda w: (per[w], -w)) if per else None
         rows.append({"iteration": it, "makespan_ms": span, "critical_path_ms": cp, "work_ms": work,
                      "workers": len(workers), "halo_wait_ms_per_worker": mean,
                      "halo_wait_pct_of_makespan": 100 * mean / span if span > 0 else 0,
+                     "halo_wait_ms_per_gpu": gpu,
                      "halo_wait_ms_most": per[most] if per else 0.0,
                      "halo_wait_most_worker": multi_label(most) if per else None})
         print("iteration %d: makespan %.3f ms, critical path %.3f ms (%.0f %%), work %.3f ms (%.3f ms on %d workers), "
-              "halo wait %.3f ms per worker (%.1f %% of the makespan; the most: %s)"
+              "halo wait %.3f ms per worker (%.1f %% of the makespan; %sthe most: %s)"
               % (it, span, cp, 100 * cp / span if span > 0 else 0, work, work / n_w, len(workers), mean,
                  rows[-1]["halo_wait_pct_of_makespan"],
+                 "GPUs %.3f ms, %.1f %%; " % (gpu, 100 * gpu / span if span > 0 else 0) if mixed else "",
                  "%s %.3f ms" % (multi_label(most), per[most]) if per else "none"))
     # the total over the traced iterations: per worker, against the traced
     # window (iterations may overlap: their makespans do not add up)

@@ -298,7 +298,8 @@ PY
 #     of 999 bytes ends at 9.35): wait 0.8 (8.5-9.3).
 # Iteration 1: makespan 7, waits 2 and 0.5 of 3 workers: 0.833 per worker
 # (11.9 %), the most CPU0 2; iteration 2: makespan 2, waits 1.5 and 0.8:
-# 0.767 per worker (38.3 %); total 1.6 per worker, 16 % of the 10 ms window.
+# 0.767 per worker (38.3 %), the GPU's 0.8 (40 %); total 1.6 per worker,
+# 16 % of the 10 ms window.
 "$py" - "$top_srcdir/tools/plot_trace.py" "$tmp/made" <<'PY' || fail "plot_trace.py: halo wait of a made-up trace"
 import json, os, subprocess, sys
 d = sys.argv[2]
@@ -337,7 +338,11 @@ ok = all(a[0] == b[0] and a[4] == b[4] and all(abs(x - y) < 1e-9 for x, y in zip
          for a, b in zip(got, want)) and len(got) == 2
 ok = ok and abs(s["halo_wait_ms_per_worker"] - 1.6) < 1e-9 and abs(s["halo_wait_pct_of_window"] - 16.0) < 1e-9
 ok = ok and [round(w["halo_wait_ms"], 9) for w in s["workers"]] == [3.5, 0.5, 0.8]
-ok = ok and "halo wait 0.833 ms per worker (11.9 % of the makespan; the most: CPU0 2.000 ms)" in out
+ok = ok and [round(i["halo_wait_ms_per_gpu"], 9) for i in s["iterations"]] == [0.0, 0.8]
+ok = ok and ("halo wait 0.833 ms per worker (11.9 % of the makespan; GPUs 0.000 ms, 0.0 %; "
+             "the most: CPU0 2.000 ms)") in out
+ok = ok and ("halo wait 0.767 ms per worker (38.3 % of the makespan; GPUs 0.800 ms, 40.0 %; "
+             "the most: CPU0 1.500 ms)") in out
 ok = ok and "halo wait over the 2 traced iterations: 1.600 ms per worker (16.0 % of the 10.000 ms window" in out
 if not ok:
     print("got", got, s["halo_wait_ms_per_worker"], s["workers"])
