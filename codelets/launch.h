@@ -26,8 +26,8 @@ void fv_limiter_launch(const fv_task_args_t *a, int sum, const void *geo, const 
  * residual is zeroed first unless a colour launch starts past group 0 */
 void fv_flux_launch(const fv_task_args_t *a, int sum, int k0, int k1, const void *geo, const fv_real_t *w,
 		    const fv_real_t *grad, const fv_real_t *phi, fv_real_t *res, cudaStream_t st);
-/* numerics.overlap: part FV_PART_INTERIOR stores the fluxes of the faces
- * that read no ghost into ff; FV_PART_BORDER stores the others', then sums
+/* numerics.overlap: part FV_SPLIT_INTERIOR stores the fluxes of the faces
+ * that read no ghost into ff; FV_SPLIT_BORDER stores the others', then sums
  * every face's from ff into res with strategy sum (kernels.h) */
 void fv_flux_part_launch(const fv_task_args_t *a, int sum, int part, const void *geo, const fv_real_t *w,
 			 const fv_real_t *grad, const fv_real_t *phi, fv_real_t *ff, fv_real_t *res, cudaStream_t st);

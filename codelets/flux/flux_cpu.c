@@ -170,9 +170,9 @@ static void batch_run(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 
 /* The fluxes of the task's faces (colour groups k0 .. k1-1 with
  * flux_sum = color, or all) added into the owned cells' residual, zeroed
- * first when the task opens the stage; part FV_PART_INTERIOR: the fluxes
+ * first when the task opens the stage; part FV_SPLIT_INTERIOR: the fluxes
  * of the faces that read no ghost into the face store ff only;
- * FV_PART_BORDER: those of the others into ff, then every face's from ff
+ * FV_SPLIT_BORDER: those of the others into ff, then every face's from ff
  * into the residual, in the one-task order (kernels.h). */
 static void flux_faces(void *buffers[], const fv_task_args_t *a, int sum, int k0, int k1, int zero, int part)
 {
@@ -180,12 +180,12 @@ static void flux_faces(void *buffers[], const fv_task_args_t *a, int sum, int k0
 	const fv_real_t *w = FV_PTR(1, const fv_real_t);
 	const fv_real_t *grad = FV_PTR(2, const fv_real_t);
 	const fv_real_t *phi = FV_PTR(3, const fv_real_t);
-	fv_real_t *ff = part == FV_PART_WHOLE ? NULL : FV_PTR(4, fv_real_t);
-	fv_real_t *res = part == FV_PART_INTERIOR ? NULL : FV_PTR(part == FV_PART_WHOLE ? 4 : 5, fv_real_t);
+	fv_real_t *ff = part == FV_SPLIT_WHOLE ? NULL : FV_PTR(4, fv_real_t);
+	fv_real_t *res = part == FV_SPLIT_INTERIOR ? NULL : FV_PTR(part == FV_SPLIT_WHOLE ? 4 : 5, fv_real_t);
 	/* (the interior part names the residual too, untouched here: the
 	 * direct form of a GPU-only block writes it) */
 	fv_idx_t list[FV_BATCH];
-	int n = 0, border = part == FV_PART_BORDER;
+	int n = 0, border = part == FV_SPLIT_BORDER;
 	const fv_real_t *rec = rec_fill(&v, &a->P, w, grad, phi);
 	fv_idx_t no = v.n_owned;
 	if (res && zero)
@@ -202,7 +202,7 @@ static void flux_faces(void *buffers[], const fv_task_args_t *a, int sum, int k0
 	});
 	if (n)
 		batch_run(&v, &a->P, w, grad, phi, rec, res, ff, list, n);
-	if (part == FV_PART_INTERIOR)
+	if (part == FV_SPLIT_INTERIOR)
 		return;
 	if (ff)
 		FV_CPU_FACES(&v, a, sum, k0, k1, f, fv_k_face_add_stored(&v, &a->P, ff, res, f, 0));
@@ -218,7 +218,7 @@ void fv_flux_cpu(void *buffers[], void *cl_arg)
 {
 	fv_task_args_t a;
 	FV_ARGS_UNPACK(cl_arg, &a);
-	flux_faces(buffers, &a, FV_SUM_ATOMIC, 0, 0, 1, FV_PART_WHOLE);
+	flux_faces(buffers, &a, FV_SUM_ATOMIC, 0, 0, 1, FV_SPLIT_WHOLE);
 }
 
 /* numerics.overlap: the faces that read no ghost, into the face store. */
@@ -226,7 +226,7 @@ void fv_flux_interior_cpu(void *buffers[], void *cl_arg)
 {
 	fv_task_args_t a;
 	FV_ARGS_UNPACK(cl_arg, &a);
-	flux_faces(buffers, &a, FV_SUM_ATOMIC, 0, 0, 0, FV_PART_INTERIOR);
+	flux_faces(buffers, &a, FV_SUM_ATOMIC, 0, 0, 0, FV_SPLIT_INTERIOR);
 }
 
 /* numerics.overlap: the faces beside ghosts, then the sums. */
@@ -234,7 +234,7 @@ void fv_flux_border_cpu(void *buffers[], void *cl_arg)
 {
 	fv_task_args_t a;
 	FV_ARGS_UNPACK(cl_arg, &a);
-	flux_faces(buffers, &a, FV_SUM_ATOMIC, 0, 0, 1, FV_PART_BORDER);
+	flux_faces(buffers, &a, FV_SUM_ATOMIC, 0, 0, 1, FV_SPLIT_BORDER);
 }
 
 /* One colour group (color_tasks): the group's faces in order. */
@@ -242,5 +242,5 @@ void fv_flux_group_cpu(void *buffers[], void *cl_arg)
 {
 	fv_task_args_t a;
 	FV_ARGS_UNPACK(cl_arg, &a);
-	flux_faces(buffers, &a, FV_SUM_COLOR, a.group, a.group + 1, a.group == 0, FV_PART_WHOLE);
+	flux_faces(buffers, &a, FV_SUM_COLOR, a.group, a.group + 1, a.group == 0, FV_SPLIT_WHOLE);
 }

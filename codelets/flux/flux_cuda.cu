@@ -110,7 +110,7 @@ extern "C" void fv_flux_direct_launch(const fv_task_args_t *a, int sum, int part
 				      const fv_real_t *grad, const fv_real_t *phi, fv_real_t *res, cudaStream_t st)
 {
 	fv_view_t v = fv_view_make(geo, &a->L);
-	int border = part == FV_PART_BORDER;
+	int border = part == FV_SPLIT_BORDER;
 	if (sum == FV_SUM_GATHER) {
 		fv_cuda_items(v.n_owned, cell_gather_part_body{v, a->P, w, grad, phi, res, border}, st);
 	} else {
@@ -127,8 +127,8 @@ extern "C" void fv_flux_part_launch(const fv_task_args_t *a, int sum, int part, 
 				    cudaStream_t st)
 {
 	fv_view_t v = fv_view_make(geo, &a->L);
-	fv_cuda_items(v.n_faces, face_part_body{v, a->P, w, grad, phi, ff, part == FV_PART_BORDER}, st);
-	if (part == FV_PART_INTERIOR)
+	fv_cuda_items(v.n_faces, face_part_body{v, a->P, w, grad, phi, ff, part == FV_SPLIT_BORDER}, st);
+	if (part == FV_SPLIT_INTERIOR)
 		return;
 	if (sum == FV_SUM_GATHER) {
 		fv_cuda_items(v.n_owned, cell_sum_body{v, a->P, ff, res}, st);
@@ -153,19 +153,19 @@ FLUX_FUNC(fv_flux_group_cuda, FV_SUM_COLOR, a.group, a.group + 1)
 #define PART_FUNC(name, sum, part)                                                                             \
 	FV_CUDA_FUNC(name, fv_flux_part_launch(&a, sum, part, FV_PTR(0, void), FV_PTR(1, const fv_real_t),      \
 					       FV_PTR(2, const fv_real_t), FV_PTR(3, const fv_real_t),          \
-					       FV_PTR(4, fv_real_t), part == FV_PART_BORDER ? FV_PTR(5, fv_real_t) \
+					       FV_PTR(4, fv_real_t), part == FV_SPLIT_BORDER ? FV_PTR(5, fv_real_t) \
 										     : (fv_real_t *)NULL,        \
 					       FV_CUDA_STREAM))
-PART_FUNC(fv_flux_interior_cuda, FV_SUM_ATOMIC, FV_PART_INTERIOR)
-PART_FUNC(fv_flux_border_cuda, FV_SUM_ATOMIC, FV_PART_BORDER)
-PART_FUNC(fv_flux_border_gather_cuda, FV_SUM_GATHER, FV_PART_BORDER)
-PART_FUNC(fv_flux_border_color_cuda, FV_SUM_COLOR, FV_PART_BORDER)
+PART_FUNC(fv_flux_interior_cuda, FV_SUM_ATOMIC, FV_SPLIT_INTERIOR)
+PART_FUNC(fv_flux_border_cuda, FV_SUM_ATOMIC, FV_SPLIT_BORDER)
+PART_FUNC(fv_flux_border_gather_cuda, FV_SUM_GATHER, FV_SPLIT_BORDER)
+PART_FUNC(fv_flux_border_color_cuda, FV_SUM_COLOR, FV_SPLIT_BORDER)
 /* flux_direct: the residual is the sixth buffer either way */
 #define DIRECT_FUNC(name, sum, part)                                                                              \
 	FV_CUDA_FUNC(name, fv_flux_direct_launch(&a, sum, part, FV_PTR(0, void), FV_PTR(1, const fv_real_t),       \
 						 FV_PTR(2, const fv_real_t), FV_PTR(3, const fv_real_t),           \
 						 FV_PTR(5, fv_real_t), FV_CUDA_STREAM))
-DIRECT_FUNC(fv_flux_interior_direct_cuda, FV_SUM_ATOMIC, FV_PART_INTERIOR)
-DIRECT_FUNC(fv_flux_border_direct_cuda, FV_SUM_ATOMIC, FV_PART_BORDER)
-DIRECT_FUNC(fv_flux_interior_direct_gather_cuda, FV_SUM_GATHER, FV_PART_INTERIOR)
-DIRECT_FUNC(fv_flux_border_direct_gather_cuda, FV_SUM_GATHER, FV_PART_BORDER)
+DIRECT_FUNC(fv_flux_interior_direct_cuda, FV_SUM_ATOMIC, FV_SPLIT_INTERIOR)
+DIRECT_FUNC(fv_flux_border_direct_cuda, FV_SUM_ATOMIC, FV_SPLIT_BORDER)
+DIRECT_FUNC(fv_flux_interior_direct_gather_cuda, FV_SUM_GATHER, FV_SPLIT_INTERIOR)
+DIRECT_FUNC(fv_flux_border_direct_gather_cuda, FV_SUM_GATHER, FV_SPLIT_BORDER)

@@ -44,10 +44,10 @@ fv_err_t fv_insert_gradient(fv_handle_t geo, fv_handle_t w, fv_handle_t wn, fv_h
 	/* numerics.overlap (Green-Gauss, gather only): the border part keeps
 	 * the interior's */
 	if (a->part)
-		return FV_SUBMIT(a->part == FV_PART_BORDER ? &border_cl : &cls[FV_SUM_GATHER],
-				 a->part == FV_PART_BORDER ? "gradient_border" : "gradient_interior", a, flops,
+		return FV_SUBMIT(a->part == FV_SPLIT_BORDER ? &border_cl : &cls[FV_SUM_GATHER],
+				 a->part == FV_SPLIT_BORDER ? "gradient_border" : "gradient_interior", a, flops,
 				 FV_BUF(geo, STARPU_R), FV_BUF(w, STARPU_R), FV_BUF(wn, STARPU_R),
-				 FV_BUF(grad, a->part == FV_PART_BORDER ? STARPU_RW : STARPU_W));
+				 FV_BUF(grad, a->part == FV_SPLIT_BORDER ? STARPU_RW : STARPU_W));
 	/* least squares has only the cell loop; W on the whole field: ghost
 	 * gradients come from the halo afterwards */
 	if (!a->grouped)

@@ -29,10 +29,10 @@ static struct starpu_codelet border_cl =
 fv_err_t fv_insert_nodes(fv_handle_t geo, fv_handle_t w, fv_handle_t wn, const fv_task_args_t *a)
 {
 	if (a->part)
-		return FV_SUBMIT(a->part == FV_PART_BORDER ? &border_cl : &cls[FV_SUM_GATHER],
-				 a->part == FV_PART_BORDER ? "nodes_border" : "nodes_interior", a,
+		return FV_SUBMIT(a->part == FV_SPLIT_BORDER ? &border_cl : &cls[FV_SUM_GATHER],
+				 a->part == FV_SPLIT_BORDER ? "nodes_border" : "nodes_interior", a,
 				 FLOPS_PER_NODE * a->L.n_nodes, FV_BUF(geo, STARPU_R), FV_BUF(w, STARPU_R),
-				 FV_BUF(wn, a->part == FV_PART_BORDER ? STARPU_RW : STARPU_W));
+				 FV_BUF(wn, a->part == FV_SPLIT_BORDER ? STARPU_RW : STARPU_W));
 	return FV_SUBMIT(&cls[fv_sum_index(a->P.nodes_sum)], "nodes", a,
 			 FLOPS_PER_CELL * a->L.n_cells + FLOPS_PER_NODE * a->L.n_nodes, FV_BUF(geo, STARPU_R),
 			 FV_BUF(w, STARPU_R), FV_BUF(wn, STARPU_W));

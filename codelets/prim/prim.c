@@ -17,7 +17,7 @@ fv_err_t fv_insert_prim(fv_handle_t q, fv_handle_t w, const fv_task_args_t *a)
 {
 	fv_idx_t b, e;
 	fv_k_part_cells(a->part, a->L.n_owned, a->L.n_cells, &b, &e);
-	int ghosts = a->part == FV_PART_BORDER;
+	int ghosts = a->part == FV_SPLIT_BORDER;
 	return FV_SUBMIT(ghosts ? &cl_ghosts : &cl, ghosts ? "prim_border" : a->part ? "prim_interior" : "prim", a,
 			 FLOPS_PER_CELL * (e - b), FV_BUF(q, STARPU_R), FV_BUF(w, ghosts ? STARPU_RW : STARPU_W));
 }

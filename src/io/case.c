@@ -87,6 +87,7 @@ static const char *const balances[] = {"speed", "equal", NULL};
 static const int balance_values[] = {FV_BALANCE_SPEED, FV_BALANCE_EQUAL};
 static const char *const partitioners[] = {"metis", "scotch", "linear", NULL};
 static const char *const halo_tasks_names[] = {"block", "pair", NULL};
+static const char *const overlaps[] = {"no", "yes", "auto", NULL};
 static const int partitioner_values[] = {FV_PART_METIS, FV_PART_SCOTCH, FV_PART_LINEAR};
 static const char *const bc_kinds[] = {"farfield", "wall", "symmetry", "supersonic_inflow",
 				       "supersonic_outflow", "pressure_outlet", "noslip", "isothermal", NULL};
@@ -197,15 +198,18 @@ static const key_desc_t keys[] = {
 		  "Flux as one task per colour group of faces and block (CPU and GPU), each adding into the "
 		  "block's residual after the previous group: the groups show in a trace. The gradient, "
 		  "limiter and time step become group tasks too where their strategy is color."),
-	OTHER_KEY("numerics", "overlap", T_BOOL, num.overlap, "yes",
-		  "A block with neighbours runs each stage that reads ghosts as an interior task, submitted "
-		  "so that it runs while the halo travels, and a border task once the halo is in: prim of the "
-		  "owned cells, the node values and Green-Gauss gradients away from ghosts (node loops and "
-		  "gathers: nodes_sum = gradient_sum = gather) during the state's halo; the flux of the faces "
-		  "between owned cells during the gradients' and limiters' halos (second order or viscous). "
-		  "The fluxes go through a face store (5 values a face, 7 with SA) and are summed in the "
-		  "one-task order: the results are bit for bit those of overlap = no. The flux of color_tasks "
-		  "is not split."),
+	ENUM_KEY("numerics", "overlap", num.overlap, overlaps, NULL, "auto",
+		 "Interior and border tasks: a block runs each stage that reads ghosts as an interior task, "
+		 "submitted so that it runs while the halo travels, and a border task once the halo is in: "
+		 "prim of the owned cells, the node values and Green-Gauss gradients away from ghosts (node "
+		 "loops and gathers: nodes_sum = gradient_sum = gather) during the state's halo; the flux of "
+		 "the faces between owned cells during the gradients' and limiters' halos (second order or "
+		 "viscous). yes: every block with neighbours; auto: the blocks that run on a GPU and have a "
+		 "neighbour on another rank, where it was measured to pay (bench/results/"
+		 "2026-11-26-overlap.md: elsewhere the extra tasks cost more than the halo waits they hide); "
+		 "no: never. On a CPU the fluxes go through a face store (5 values a face, 7 with SA) summed "
+		 "in the one-task order: the results are bit for bit those of overlap = no. The flux of "
+		 "color_tasks is not split."),
 	ENUM_KEY("numerics", "halo_tasks", num.halo_tasks, halo_tasks_names, NULL, "block",
 		 "Tasks of a halo exchange: block (one pack task per block filling all its neighbours' buffers, "
 		 "one unpack task per block emptying them) or pair (one pack and one unpack task per pair of "

@@ -146,19 +146,19 @@ FV_HD int fv_k_viscous(const fv_params_t *P)
  * Each value is computed by the same expression as in the whole stage, so
  * the split changes no bit of any result.
  */
-enum { FV_PART_WHOLE, FV_PART_INTERIOR, FV_PART_BORDER };
+enum { FV_SPLIT_WHOLE, FV_SPLIT_INTERIOR, FV_SPLIT_BORDER };
 
 /* Whether item i is in the task's part (border[i]: 1 beside a ghost). */
 FV_HD int fv_k_in_part(const uint8_t *border, fv_idx_t i, int part)
 {
-	return part == FV_PART_WHOLE || (border[i] != 0) == (part == FV_PART_BORDER);
+	return part == FV_SPLIT_WHOLE || (border[i] != 0) == (part == FV_SPLIT_BORDER);
 }
 
 /* The local cells of a prim task: owned ones, ghosts, or all. */
 FV_HD void fv_k_part_cells(int part, fv_idx_t no, fv_idx_t nc, fv_idx_t *b, fv_idx_t *e)
 {
-	*b = part == FV_PART_BORDER ? no : 0;
-	*e = part == FV_PART_INTERIOR ? no : nc;
+	*b = part == FV_SPLIT_BORDER ? no : 0;
+	*e = part == FV_SPLIT_INTERIOR ? no : nc;
 }
 
 /* Whether the run is turbulent (Spalart-Allmaras, row 5 of the state). */

@@ -159,7 +159,7 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	int cell_nodes = gg || num->nodes_sum == FV_SUM_ATOMIC || num->nodes_sum == FV_SUM_AUTO;
 	size_t ncn_owned = 0;
 	int implicit = num->time_mode == FV_TIME_IMPLICIT;
-	int split = num->overlap && bk->n_nbr > 0;
+	int split = num->overlap != FV_OVERLAP_NO && bk->n_nbr > 0;
 	fv_cell_coloring_t ccol;
 	fv_coloring_t col;
 	fv_idx_t *perm = NULL, *inv = NULL;

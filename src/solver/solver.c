@@ -96,6 +96,7 @@ struct fv_solver {
 	fv_handle_t *clocks;   /* unsteady only: [nr] one clock per rank */
 	fv_ring_t *ring;       /* RING slots of nb rows (+ one clock row per rank) of FV_NORMS */
 	int phi_valid;         /* limiter tasks have been submitted */
+	int any_split;         /* numerics.overlap: a block of this rank is split */
 	int snap_iter[2];      /* the iteration each snapshot holds (-1: none) */
 	/* CFL ramping (implicit): the CFL of the last iteration submitted, the
 	 * density residual and CFL of the iterations in the ring's window */
@@ -197,7 +198,12 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	d->bface_of = colors.bface_of;
 	/* the flux split: blocks with neighbours (the whole flux stage is
 	 * one task otherwise, and under color_tasks) */
-	d->split = s->o.num.overlap && !s->o.num.color_tasks && bk->n_nbr > 0;
+	int cross = 0; /* a neighbour on another rank */
+	for (int k = 0; k < bk->n_nbr; k++)
+		cross |= s->rank_of[bk->nbr[k]] != s->rank_of[bk->id];
+	d->split = !s->o.num.color_tasks && bk->n_nbr > 0 &&
+		   (s->o.num.overlap == FV_OVERLAP_YES ||
+		    (s->o.num.overlap == FV_OVERLAP_AUTO && cross && fv_runtime_worker_gpu_only(d->worker)));
 	d->split_nodes = d->split && s->o.num.nodes_sum == FV_SUM_GATHER && s->o.num.grad_sum == FV_SUM_GATHER &&
 			 !s->P.lsq;
 	for (fv_idx_t f = 0; f < bk->n_faces; f++) {
@@ -310,6 +316,7 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 		/* the worker first: where the tasks may run shapes the data */
 		s->b[b].worker = fv_runtime_block_worker(b, o->pin_blocks);
 		FV_CALL(build_block(s, blocks, &blocks[b], m->n_markers));
+		s->any_split |= s->b[b].split;
 	}
 	/* each block's incoming buffers: its slot in each neighbour's lists */
 	for (int b = 0; b < n_blocks; b++)
@@ -445,7 +452,7 @@ static fv_err_t interior_tasks(fv_solver_t *s, int rk)
 		if (!d->split)
 			continue;
 		task_args(s, b, &a);
-		a.part = FV_PART_INTERIOR;
+		a.part = FV_SPLIT_INTERIOR;
 		FV_CALL(fv_insert_prim(h[F_Q], h[F_W], &a));
 		if (!d->split_nodes || !fv_stage_runs(FV_STAGE_NODES, &s->P, rk, 1))
 			continue;
@@ -516,9 +523,9 @@ static fv_err_t block_stage(fv_solver_t *s, int st, int b, int rk, int slot)
 	 * (interior_tasks) */
 	int split = d->split && fv_stage_runs(FV_STAGE_RECV_GRAD, &s->P, rk, 1);
 	if (st == FV_STAGE_PRIM && d->split)
-		a.part = FV_PART_BORDER;
+		a.part = FV_SPLIT_BORDER;
 	if ((st == FV_STAGE_NODES || st == FV_STAGE_GRADIENT) && d->split_nodes)
-		a.part = FV_PART_BORDER;
+		a.part = FV_SPLIT_BORDER;
 	if (st == FV_STAGE_FLUX_INTERIOR)
 		return split ? fv_insert_flux_interior(d->geo, h[F_W], h[F_GRAD], h[F_PHI], h[F_FFLUX], h[F_RES], &a)
 			     : FV_OK;
@@ -705,7 +712,7 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 			}
 			if (st == FV_STAGE_UPDATE && s->P.implicit)
 				fv_runtime_trace_step(1 + FV_SWEEP_DIRECTIONS * s->o.num.sweeps, "update");
-			if (st == FV_STAGE_HALO_Q && s->o.num.overlap) {
+			if (st == FV_STAGE_HALO_Q && s->any_split) {
 				FV_CALL(halo_send(s, HALO_Q, 1));
 				FV_CALL(interior_tasks(s, rk));
 				FV_CALL(halo_recv(s, HALO_Q));

@@ -12,7 +12,7 @@
 # split), halo tasks per pair, first-order iterations first, implicit
 # point and LU-SGS, 2 CPU workers under eager and dmda), the laminar plate
 # and the SA plate on 3 blocks; summary.json and the log say where the
-# split runs. (tests/cli/trace.sh checks in the task graph that interior
+# split runs, and the default (auto) splits no CPU block. (tests/cli/trace.sh checks in the task graph that interior
 # tasks wait for no halo; tests/mpi/ranks.sh, with overlap on, that 1 and
 # N ranks agree bit for bit.)
 . "$top_srcdir/tests/cli/lib.sh"
@@ -66,5 +66,8 @@ yes, no = (json.load(open(p))["partition"] for p in sys.argv[1:3])
 assert yes["overlap_blocks"] == 4 and 0 < yes["overlap_border_faces"] < 0.5, yes
 assert no["overlap_blocks"] == 0, no
 PY
+"$fv" run "$tmp/w.cfg" output.dir="$tmp/auto" partition.blocks=4 numerics.iterations=2 output.progress_every=0 \
+	output.vtu=no >/dev/null 2>"$tmp/auto.err" || fail "overlap = auto"
+grep -q '"overlap_blocks": 0' "$tmp/auto/summary.json" || fail "overlap = auto split a CPU block"
 grep -q "overlap: the flux of 4 blocks in an interior and a border task" "$tmp/wedge-yes.err" || fail "no overlap line"
 finish

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Traces (output.trace = DIR, `fvstar trace DIR`) on the Mach 2 wedge of
 # tests/cli/lib.sh (3580 mixed cells), CPU workers:
-# - an explicit RK2 run on 2 blocks, 5 iterations, recorded from iteration
+# - an explicit RK2 run on 2 blocks (interior and border tasks: numerics.
+#   overlap = yes), 5 iterations, recorded from iteration
 #   3 (output.trace_from): StarVZ's input files are there (paje.trace,
 #   tasks.rec, data.rec, dag.dot), Debian's pj_dump parses paje.trace
 #   (exit 0, no error line), and the tasks of the iterations fill its
@@ -37,7 +38,7 @@
 wedge_case
 run() { "$fv" run "$tmp/w.cfg" output.vtu=no output.progress_every=0 "$@" >"$tmp/out" 2>"$tmp/err"; }
 if ! run output.dir="$tmp/ex" numerics.iterations=5 numerics.residual_drop=0 partition.blocks=2 \
-	output.trace="$tmp/tr" output.trace_from=3; then
+	numerics.overlap=yes output.trace="$tmp/tr" output.trace_from=3; then
 	if grep -q "FxT-enabled StarPU" "$tmp/err"; then
 		echo "no FxT StarPU: SKIP"
 		exit 77
