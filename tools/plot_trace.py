@@ -697,6 +697,9 @@ def main():
               "fetch after its pack, copy or MPI message; a task after its unpack)"
               % (len(cps), total, 100 * total / window if window > 0 else 0, window,
                  "%s %.3f ms" % (multi_label(most), per_worker[most]) if per_worker[most] > 0 else "none"))
+    if cps and not os.path.exists(os.path.join(a.trace, "paje.trace")):
+        print("halo wait: %s has no paje.trace: the copies of halos between memory nodes (GPUs) are not seen, "
+              "the waits for them not counted" % a.trace)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"window_ms": window, "workers": [
