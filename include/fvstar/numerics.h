@@ -85,6 +85,8 @@ typedef struct fv_numerics {
 	int cfl_ramp;           /* fv_cfl_ramp_t */
 	double cfl_growth;      /* largest growth of the CFL from one iteration to the next */
 	double cfl_cut;         /* factor of the CFL when the residual grows */
+	int retries;            /* implicit: most cuts of the CFL with a retry from the last
+	                           good state in a run; 0: a non-finite residual stops it */
 } fv_numerics_t;
 
 /* The five strategy keys, in this order, and their values in n. */

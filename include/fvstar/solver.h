@@ -54,6 +54,8 @@ typedef struct fv_iter_info {
 	double wall;            /* seconds since fv_solver_run started */
 	double cfl;             /* the CFL the iteration ran with (ramped in implicit runs) */
 	int limiter_frozen;     /* the iteration reused the limiter of an earlier one */
+	int retries;            /* implicit: the CFL cuts with a retry before it (numerics.retries) */
+	const char *retry_note; /* the first iteration after a retry: what it did; else NULL */
 } fv_iter_info_t;
 
 /* Return non-zero to stop after this iteration. */

@@ -20,6 +20,10 @@
 #include "physics/gas.h"
 #include "util/timer.h"
 
+/* history.csv: iteration .. log10_rel_res_rho, the coefficients, then the
+ * CFL and the retries so far (numerics.retries) */
+#define HIST_COLS (11 + FV_NCOEF)
+
 typedef struct run_ctx {
 	const fv_case_t *c;
 	fv_history_t hist;
@@ -49,7 +53,7 @@ static void duration_text(double t, char *buf, size_t n)
 static int on_iteration(const fv_iter_info_t *info, void *arg)
 {
 	run_ctx_t *r = (run_ctx_t *)arg;
-	double row[9 + FV_NCOEF], drop;
+	double row[HIST_COLS], drop;
 	if (!r->have_res0) {
 		for (int k = 0; k < 5; k++)
 			r->res0[k] = info->res[k] > 0 ? info->res[k] : 1;
@@ -71,6 +75,10 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 	fv_case_force_coeffs(r->c, info->force, info->moment, r->coef);
 	for (int k = 0; k < FV_NCOEF; k++)
 		row[9 + k] = r->coef[k];
+	row[9 + FV_NCOEF] = info->cfl;
+	row[10 + FV_NCOEF] = info->retries;
+	if (info->retry_note && fv_runtime_rank() == 0)
+		fprintf(stderr, "fvstar: %s\n", info->retry_note);
 	if (r->hist.f && r->c->history_every > 0 && info->iter % r->c->history_every == 0 && r->err == FV_OK) {
 		r->err = fv_history_row(&r->hist, row);
 		/* several ranks: only rank 0 writes, so only it would stop; the
@@ -261,12 +269,13 @@ static fv_err_t diverged(const fv_case_t *c, const fv_part_t *p, fv_solver_t *s,
 		/* an implicit run diverges where its sweeps solve the linear
 		 * system too loosely for the CFL reached */
 		return FV_ERROR(FV_ERR_NUMERIC,
-				"%s%s%s; %s. Usual remedies for an implicit run: more sweeps (numerics.sweeps = %d "
-				"now: a finer mesh needs more), a slower CFL ramp (numerics.cfl_growth = %g, cfl_max "
-				"= %g now), more first-order iterations (numerics.first_order = %d now), boundary "
-				"conditions that match the flow",
-				what, where, saved, restart, c->num.sweeps, c->num.cfl_growth, c->num.cfl_max,
-				c->num.first_order);
+				"%s%s%s; %s. Usual remedies for an implicit run: Rusanov's face blocks (numerics.jacobian "
+				"= rusanov, now %s: more diagonal weight where the sweeps diverge), more sweeps "
+				"(numerics.sweeps = %d now: a finer mesh needs more), a lower cfl_max (%g now), a "
+				"first-order start (numerics.first_order = %d now), boundary conditions that match the "
+				"flow",
+				what, where, saved, restart, c->num.jacobian == FV_JACOBIAN_RUSANOV ? "rusanov" : "roe",
+				c->num.sweeps, c->num.cfl_max, c->num.first_order);
 	return FV_ERROR(FV_ERR_NUMERIC,
 			"%s%s%s; %s. Usual remedies: a lower CFL (numerics.cfl = %g now), a first-order start "
 			"(numerics.order = 1 for a few hundred iterations, then continue from its restart with order = "
@@ -637,11 +646,11 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	{
 		static const char *const cols[] = {"iteration", "wall_s", "time", "res_rho", "res_rhou", "res_rhov",
 						   "res_rhow", "res_rhoE", "log10_rel_res_rho", "CD", "CS", "CL",
-						   "CMx", "CMy", "CMz"};
+						   "CMx", "CMy", "CMz", "cfl", "retries"};
 		snprintf(path, sizeof path, "%s/history.csv", c.out_dir);
 		if (fv_runtime_rank() == 0)
 			FV_CALL_GOTO(err, out,
-				     fv_history_open(&r.hist, path, cols, 9 + FV_NCOEF, c.restart_from[0] ? first - 1 : -1));
+				     fv_history_open(&r.hist, path, cols, HIST_COLS, c.restart_from[0] ? first - 1 : -1));
 	}
 	r.c = &c;
 	r.first_iter = first;

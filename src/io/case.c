@@ -282,6 +282,13 @@ static const key_desc_t keys[] = {
 	REAL_KEY("numerics", "cfl_cut", num.cfl_cut, 0, 1, 1, 0, "0.5", NULL,
 		 "time = implicit: factor of the CFL where the residual grew (cfl_ramp = residual) or blew "
 		 "up (growth); never below cfl."),
+	INT_KEY("numerics", "retries", num.retries, 0, 1000, "20", NULL,
+		"time = implicit: an iteration whose density residual is not finite or jumps a hundredfold "
+		"is thrown away with the iterations in flight after it, and the run goes on from the last "
+		"good state kept on the device (a copy every lookahead + 3 iterations) at a tenth of the "
+		"CFL, which from then on grows to at most half the CFL that failed; at most this many "
+		"times in a run (and not below CFL 0.1); the history's cfl and retries columns show them. "
+		"0: a non-finite residual stops the run."),
 	REAL_KEY("numerics", "t_end", num.t_end, 0, 1, HUGE_VAL, 0, NULL, "(none)",
 		 "Dimensionless end time; required with time = unsteady, an error otherwise."),
 	INT_KEY("numerics", "iterations", num.iterations, 0, INT_MAX, "1000", NULL,
