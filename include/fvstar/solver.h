@@ -55,6 +55,8 @@ typedef struct fv_iter_info {
 	double cfl;             /* the CFL the iteration ran with (ramped in implicit runs) */
 	int limiter_frozen;     /* the iteration reused the limiter of an earlier one */
 	int retries;            /* implicit: the CFL cuts with a retry before it (numerics.retries) */
+	double lin;             /* implicit: the sweeps' linear residual reduction (last / first
+	                           Gauss-Seidel step, preconditioned; > 1: they diverged) */
 	const char *retry_note; /* the first iteration after a retry: what it did; else NULL */
 } fv_iter_info_t;
 

@@ -21,8 +21,9 @@
 #include "util/timer.h"
 
 /* history.csv: iteration .. log10_rel_res_rho, the coefficients, then the
- * CFL and the retries so far (numerics.retries) */
-#define HIST_COLS (11 + FV_NCOEF)
+ * CFL, the retries so far (numerics.retries) and the sweeps' linear
+ * residual reduction (implicit; 0 otherwise) */
+#define HIST_COLS (12 + FV_NCOEF)
 
 typedef struct run_ctx {
 	const fv_case_t *c;
@@ -77,6 +78,7 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 		row[9 + k] = r->coef[k];
 	row[9 + FV_NCOEF] = info->cfl;
 	row[10 + FV_NCOEF] = info->retries;
+	row[11 + FV_NCOEF] = info->lin;
 	if (info->retry_note && fv_runtime_rank() == 0)
 		fprintf(stderr, "fvstar: %s\n", info->retry_note);
 	if (r->hist.f && r->c->history_every > 0 && info->iter % r->c->history_every == 0 && r->err == FV_OK) {
@@ -646,7 +648,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	{
 		static const char *const cols[] = {"iteration", "wall_s", "time", "res_rho", "res_rhou", "res_rhov",
 						   "res_rhow", "res_rhoE", "log10_rel_res_rho", "CD", "CS", "CL",
-						   "CMx", "CMy", "CMz", "cfl", "retries"};
+						   "CMx", "CMy", "CMz", "cfl", "retries", "lin_res"};
 		snprintf(path, sizeof path, "%s/history.csv", c.out_dir);
 		if (fv_runtime_rank() == 0)
 			FV_CALL_GOTO(err, out,
