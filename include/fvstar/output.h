@@ -115,15 +115,19 @@ fv_err_t fv_wall_write_csv(const char *path, const fv_wall_faces_t *faces, const
 /* --------------------------------------------------------------- restart */
 
 #define FV_RESTART_MAGIC "FVSTARRS"
-#define FV_RESTART_VERSION 2
+#define FV_RESTART_VERSION 3
 #define FV_RESTART_NVARS 5      /* the mean flow's; a Spalart-Allmaras run's restart has 6 */
 #define FV_RESTART_NVARS_MAX 6
+#define FV_RESTART_SOLVER_STATE_MAX 64
+/* fv_restart_t's model when the file does not say (format 2) */
+#define FV_RESTART_MODEL_UNKNOWN (-1)
 
 /*
  * Restart file, little-endian:
  *   0  char[8]  "FVSTARRS"
- *   8  u32      version (2; version 1 held the run's block order and no
- *               mesh identity, and is refused)
+ *   8  u32      version (3; 2 is read as well, and had bytes 0-103 alone
+ *               in the header: no model, no solver state; version 1 held
+ *               the run's block order and no mesh identity, and is refused)
  *  12  u32      precision: sizeof(fv_real_t) of the writer (4 or 8)
  *  16  u64      n_cells
  *  24  u32      n_vars (5; 6 with Spalart-Allmaras: rho nu~)
@@ -133,14 +137,21 @@ fv_err_t fv_wall_write_csv(const char *path, const fv_wall_faces_t *faces, const
  *  48  f64[5]   residual normalisation (the first-iteration residuals)
  *  88  u64      n_nodes of the mesh
  *  96  u64      mesh checksum (fv_mesh_identity)
- * 104  real[n_vars * n_cells]  q, SoA in the mesh file's cell order (the
+ * 104  u32      model (fv_model_t: 0 euler, 1 laminar, 2 sa)
+ * 108  u32      n_solver_state (<= 64)
+ * 112  f64      the peak density residual up to iteration (0: none)
+ * 120  i64      the iteration of that peak
+ * 128  f64[64]  solver state: the first n_solver_state values are the
+ *               solver's, stored verbatim; the rest are zero
+ * 640  real[n_vars * n_cells]  q, SoA in the mesh file's cell order (the
  *               order of the file, or of its refinement), raw values
  *  ..  u64      FNV-1a 64 of every byte before it
  * The state and checksum end the file, so scripts find the state from the
  * end whatever the header size. Any block count, renumbering, scheduler or
- * worker count reads it. Written into an unnamed file (O_TMPFILE) or path.tmp in
- * the same directory, synced, then renamed over path: the previous restart
- * stays intact until the new one is complete.
+ * worker count reads it. Written into an unnamed file (O_TMPFILE) or a
+ * temporary file of a name unique to the writer in the same directory,
+ * synced, then renamed over path: the previous restart stays intact until
+ * the new one is complete.
  */
 typedef struct fv_restart {
 	fv_idx_t n_cells;
@@ -150,18 +161,32 @@ typedef struct fv_restart {
 	double time;
 	double res0[FV_RESTART_NVARS];
 	fv_mesh_id_t mesh;                 /* the mesh it is (was written) for */
+	int model;                         /* fv_model_t; FV_RESTART_MODEL_UNKNOWN from a format 2 file */
+	/* the residual reports' reference: the largest density residual so
+	 * far and its iteration (0 and 0 from a format 2 file) */
+	double res_peak;
+	int64_t res_peak_iter;
+	/* the solver's own state (the implicit CFL ramp's), opaque here:
+	 * written and read verbatim, 0 values from a format 2 file */
+	double solver_state[FV_RESTART_SOLVER_STATE_MAX];
+	int n_solver_state;
 	fv_real_t *q;                      /* [n_vars * n_cells] */
 	/* writing only: NULL when q is in the file's cell order; else file
 	 * position i holds q's cell cell_of_file[i] (fv_mesh_file_cells) */
 	const fv_idx_t *cell_of_file;
 } fv_restart_t;
 
+/* The name of a restart's model ("euler", "laminar", "sa", "unknown"). */
+const char *fv_restart_model_name(int model);
+
 fv_err_t fv_restart_write(const char *path, const fv_restart_t *r);
 /* Reads a restart, allocating r->q (fv_restart_free), in file order.
  * expect (NULL: any) is the mesh it must be for, named mesh_name in
  * messages. Errors name the file: bad magic, version (1 is named as the
  * old format), precision, sizes, truncation, checksum, then a cell count,
- * node count or mesh checksum that differs from expect. */
+ * node count or mesh checksum that differs from expect. Versions 2 and 3
+ * are read; version 2 gives model FV_RESTART_MODEL_UNKNOWN and no solver
+ * state. */
 fv_err_t fv_restart_read(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name);
 /* The same checks without holding the whole state: the values of the n
  * cells at file positions pos[i], rows v < min(the file's n_vars, nvars),

@@ -172,7 +172,7 @@ fv_err_t fv_app_wall_distances(const fv_case_t *c, const fv_mesh_t *m, const fv_
 	return FV_OK;
 }
 
-static fv_err_t write_restart(const char *dir, fv_solver_t *s, const fv_part_t *p, fv_app_state_t *st, int iter,
+static fv_err_t write_restart(const fv_case_t *c, fv_solver_t *s, const fv_part_t *p, fv_app_state_t *st, int iter,
 			      double t, const double res0[5])
 {
 	char path[FV_CASE_PATH_MAX + 32];
@@ -184,7 +184,8 @@ static fv_err_t write_restart(const char *dir, fv_solver_t *s, const fv_part_t *
 	r.iteration = iter;
 	r.time = t;
 	memcpy(r.res0, res0, sizeof r.res0);
-	snprintf(path, sizeof path, "%s/restart.bin", dir);
+	r.model = c->model;
+	snprintf(path, sizeof path, "%s/restart.bin", c->out_dir);
 	return fv_app_part_restart_write(path, p, &r, st);
 }
 
@@ -675,7 +676,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 				break;
 			{
 				double t_write = fv_now();
-				FV_CALL_GOTO(err, out, write_restart(c.out_dir, solver, &part, &st, done, r.t, r.res0));
+				FV_CALL_GOTO(err, out, write_restart(&c, solver, &part, &st, done, r.t, r.res0));
 				restart_s += fv_now() - t_write;
 			}
 			restart_at = done;

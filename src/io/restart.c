@@ -19,7 +19,10 @@
 
 #include "util/hash.h"
 
-#define HEADER_BYTES 104
+#define HEADER_V2 104 /* format 2: no model, no solver state */
+#define STATE_AT 128 /* format 3: the solver state's first value */
+#define HEADER_BYTES (STATE_AT + 8 * FV_RESTART_SOLVER_STATE_MAX)
+#define MODEL_UNKNOWN_U32 0xffffffffu
 #define CHUNK ((size_t)1 << 20)
 static int host_little(void)
 {
@@ -84,6 +87,18 @@ static void encode_header(const fv_restart_t *r, uint8_t h[HEADER_BYTES])
 		put_le(h + 48 + 8 * v, double_bits(r->res0[v]), 8);
 	put_le(h + 88, (uint64_t)r->mesh.n_nodes, 8);
 	put_le(h + 96, r->mesh.hash, 8);
+	put_le(h + 104, r->model == FV_RESTART_MODEL_UNKNOWN ? MODEL_UNKNOWN_U32 : (uint32_t)r->model, 4);
+	put_le(h + 108, (uint64_t)r->n_solver_state, 4);
+	put_le(h + 112, double_bits(r->res_peak), 8);
+	put_le(h + 120, (uint64_t)r->res_peak_iter, 8);
+	for (int k = 0; k < FV_RESTART_SOLVER_STATE_MAX; k++)
+		put_le(h + STATE_AT + 8 * k, k < r->n_solver_state ? double_bits(r->solver_state[k]) : 0, 8);
+}
+
+const char *fv_restart_model_name(int model)
+{
+	static const char *const names[] = {"euler", "laminar", "sa"};
+	return model >= 0 && model < 3 ? names[model] : "unknown";
 }
 
 /* ------------------------------------------------------------- writing */
@@ -187,6 +202,13 @@ fv_err_t fv_restart_write(const char *path, const fv_restart_t *r)
 
 	FV_CHECK(r->n_vars >= FV_RESTART_NVARS && r->n_vars <= FV_RESTART_NVARS_MAX, FV_ERR_ARG,
 		 "%s: %d variables, a restart holds %d or %d", path, r->n_vars, FV_RESTART_NVARS, FV_RESTART_NVARS_MAX);
+	FV_CHECK(r->model == FV_RESTART_MODEL_UNKNOWN || (r->model >= FV_MODEL_EULER && r->model <= FV_MODEL_SA),
+		 FV_ERR_ARG, "%s: model %d is none of euler, laminar, sa", path, r->model);
+	FV_CHECK(r->n_solver_state >= 0 && r->n_solver_state <= FV_RESTART_SOLVER_STATE_MAX, FV_ERR_ARG,
+		 "%s: %d solver state values, a restart holds at most %d", path, r->n_solver_state,
+		 FV_RESTART_SOLVER_STATE_MAX);
+	FV_CHECK(r->model == FV_RESTART_MODEL_UNKNOWN || (r->model == FV_MODEL_SA) == (r->n_vars == FV_RESTART_NVARS_MAX),
+		 FV_ERR_ARG, "%s: model %s with %d variables per cell", path, fv_restart_model_name(r->model), r->n_vars);
 	FV_CHECK(r->n_cells >= 0 && (r->q || r->n_cells == 0), FV_ERR_ARG, "%s: no state to write", path);
 	FV_CHECK(r->mesh.n_cells == r->n_cells, FV_ERR_ARG, "%s: state of %d cells for a mesh of %lld", path,
 		 (int)r->n_cells, (long long)r->mesh.n_cells);
@@ -265,14 +287,15 @@ static fv_err_t need(size_t len, size_t n, const char *name, const char *what)
 }
 
 /* Everything fv_restart_parse checks, and the header into r (r->q NULL);
- * the state starts HEADER_BYTES into data. */
+ * the state starts *header bytes into data (its version's header). */
 static fv_err_t parse_checked(const void *data, size_t len, const char *name, fv_restart_t *r,
-			      const fv_mesh_id_t *expect, const char *mesh_name)
+			      const fv_mesh_id_t *expect, const char *mesh_name, size_t *header)
 {
 	const uint8_t *p = data, *state;
 	uint64_t n_cells, hash, stored, n_nodes, mesh_hash;
 	uint32_t version, precision, n_vars;
-	size_t count, expected_size;
+	size_t count, expected_size, hb;
+	uint32_t model = MODEL_UNKNOWN_U32, n_state = 0;
 	int64_t iteration;
 	double time;
 
@@ -287,12 +310,13 @@ static fv_err_t parse_checked(const void *data, size_t len, const char *name, fv
 	version = (uint32_t)get_le(p + 8, 4);
 	FV_CHECK(version != 1, FV_ERR_FORMAT,
 		 "%s: restart format version 1, written by an older fvstar in that run's block order and "
-		 "without a mesh checksum: this fvstar reads version %d only. Start the run again, or continue it "
-		 "with the fvstar that wrote the file and the same block count",
+		 "without a mesh checksum: this fvstar reads versions 2 and %d only. Start the run again, or "
+		 "continue it with the fvstar that wrote the file and the same block count",
 		 name, FV_RESTART_VERSION);
-	FV_CHECK(version == FV_RESTART_VERSION, FV_ERR_FORMAT, "%s: restart format version %u, this fvstar reads version %d",
-		 name, version, FV_RESTART_VERSION);
-	FV_CALL(need(len, HEADER_BYTES, name, "header"));
+	FV_CHECK(version == 2 || version == FV_RESTART_VERSION, FV_ERR_FORMAT,
+		 "%s: restart format version %u, this fvstar reads versions 2 and %d", name, version, FV_RESTART_VERSION);
+	hb = version == 2 ? HEADER_V2 : HEADER_BYTES;
+	FV_CALL(need(len, hb, name, "header"));
 	precision = (uint32_t)get_le(p + 12, 4);
 	n_cells = get_le(p + 16, 8);
 	n_vars = (uint32_t)get_le(p + 24, 4);
@@ -306,13 +330,13 @@ static fv_err_t parse_checked(const void *data, size_t len, const char *name, fv
 	FV_CHECK(n_cells <= (uint64_t)FV_IDX_MAX, FV_ERR_FORMAT, "%s: %llu cells is over the index limit", name,
 		 (unsigned long long)n_cells);
 	count = (size_t)n_vars * (size_t)n_cells;
-	expected_size = HEADER_BYTES + count * sizeof(fv_real_t) + 8;
+	expected_size = hb + count * sizeof(fv_real_t) + 8;
 	FV_CHECK(len >= expected_size, FV_ERR_FORMAT, "%s: truncated: %zu bytes, a restart of %llu cells has %zu", name,
 		 len, (unsigned long long)n_cells, expected_size);
 	FV_CHECK(len == expected_size, FV_ERR_FORMAT, "%s: %zu bytes, a restart of %llu cells has %zu (trailing data)",
 		 name, len, (unsigned long long)n_cells, expected_size);
-	state = p + HEADER_BYTES;
-	hash = fv_fnv1a(FV_FNV_OFFSET, p, HEADER_BYTES + count * sizeof(fv_real_t));
+	state = p + hb;
+	hash = fv_fnv1a(FV_FNV_OFFSET, p, hb + count * sizeof(fv_real_t));
 	stored = get_le(state + count * sizeof(fv_real_t), 8);
 	FV_CHECK(stored == hash, FV_ERR_FORMAT,
 		 "%s: checksum mismatch (stored %016llx, computed %016llx): the file is corrupted", name,
@@ -345,6 +369,29 @@ static fv_err_t parse_checked(const void *data, size_t len, const char *name, fv
 		FV_CHECK(isfinite(r->res0[v]) && r->res0[v] >= 0, FV_ERR_FORMAT,
 			 "%s: residual normalisation %d is %g, not a finite value >= 0", name, v, r->res0[v]);
 	}
+	if (version >= 3) {
+		model = (uint32_t)get_le(p + 104, 4);
+		n_state = (uint32_t)get_le(p + 108, 4);
+		FV_CHECK(model == MODEL_UNKNOWN_U32 || model <= FV_MODEL_SA, FV_ERR_FORMAT,
+			 "%s: model %u is none of 0 (euler), 1 (laminar), 2 (sa)", name, model);
+		FV_CHECK(model == MODEL_UNKNOWN_U32 || (model == FV_MODEL_SA) == (n_vars == FV_RESTART_NVARS_MAX),
+			 FV_ERR_FORMAT, "%s: model %s with %u variables per cell", name, fv_restart_model_name((int)model),
+			 n_vars);
+		FV_CHECK(n_state <= FV_RESTART_SOLVER_STATE_MAX, FV_ERR_FORMAT,
+			 "%s: %u solver state values, a restart holds at most %d", name, n_state,
+			 FV_RESTART_SOLVER_STATE_MAX);
+		r->res_peak = bits_double(get_le(p + 112, 8));
+		r->res_peak_iter = (int64_t)get_le(p + 120, 8);
+		FV_CHECK(isfinite(r->res_peak) && r->res_peak >= 0, FV_ERR_FORMAT,
+			 "%s: peak residual %g, not a finite value >= 0", name, r->res_peak);
+		FV_CHECK(r->res_peak_iter >= 0 && r->res_peak_iter <= iteration, FV_ERR_FORMAT,
+			 "%s: peak residual of iteration %lld, after the restart's %lld", name,
+			 (long long)r->res_peak_iter, (long long)iteration);
+		for (uint32_t k = 0; k < n_state; k++)
+			r->solver_state[k] = bits_double(get_le(p + STATE_AT + 8 * k, 8));
+	}
+	r->model = model == MODEL_UNKNOWN_U32 ? FV_RESTART_MODEL_UNKNOWN : (int)model;
+	r->n_solver_state = (int)n_state;
 
 	r->n_cells = (fv_idx_t)n_cells;
 	r->n_vars = (int)n_vars;
@@ -354,18 +401,19 @@ static fv_err_t parse_checked(const void *data, size_t len, const char *name, fv
 	r->mesh.n_cells = (int64_t)n_cells;
 	r->mesh.n_nodes = (int64_t)n_nodes;
 	r->mesh.hash = mesh_hash;
+	*header = hb;
 	return FV_OK;
 }
 
 fv_err_t fv_restart_parse(const void *data, size_t len, const char *name, fv_restart_t *r,
 			  const fv_mesh_id_t *expect, const char *mesh_name)
 {
-	size_t count;
+	size_t count, hb;
 	fv_err_t err;
-	FV_CALL(parse_checked(data, len, name, r, expect, mesh_name));
+	FV_CALL(parse_checked(data, len, name, r, expect, mesh_name, &hb));
 	count = (size_t)r->n_vars * (size_t)r->n_cells;
 	FV_CALL_GOTO(err, fail, fv_malloc(&r->q, count + 1, sizeof(fv_real_t), "restart state"));
-	to_from_le(r->q, (const uint8_t *)data + HEADER_BYTES, count);
+	to_from_le(r->q, (const uint8_t *)data + hb, count);
 	return FV_OK;
 fail:
 	fv_restart_free(r);
@@ -415,17 +463,17 @@ fv_err_t fv_restart_read_cells(const char *path, fv_restart_t *r, const fv_mesh_
 			       size_t n, const fv_idx_t *pos, int nvars, fv_real_t *out)
 {
 	void *map;
-	size_t len = 0;
+	size_t len = 0, hb = 0;
 	fv_err_t err;
 	memset(r, 0, sizeof *r);
 	FV_CALL(map_file(path, &map, &len));
-	err = parse_checked(len ? map : "", len, path, r, expect, mesh_name);
+	err = parse_checked(len ? map : "", len, path, r, expect, mesh_name, &hb);
 	for (size_t i = 0; i < n && err == FV_OK; i++)
 		if (pos[i] < 0 || pos[i] >= r->n_cells)
 			err = FV_ERROR(FV_ERR_ARG, "%s: cell %d asked for, the restart holds %d", path, (int)pos[i],
 				       (int)r->n_cells);
 	if (err == FV_OK) {
-		const uint8_t *state = (const uint8_t *)map + HEADER_BYTES;
+		const uint8_t *state = (const uint8_t *)map + hb;
 		for (int v = 0; v < r->n_vars && v < nvars; v++)
 			for (size_t i = 0; i < n; i++)
 				to_from_le(out + (size_t)v * n + i,

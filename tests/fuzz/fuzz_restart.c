@@ -2,7 +2,7 @@
 /* libFuzzer target for the restart reader (fv_restart_parse): each input
  * is parsed as it is, then again with its checksum made valid, so that
  * the checks behind the checksum (mesh identity, iteration, time,
- * residuals) are reached too, with a matching and a differing mesh.
+ * residuals, model, solver state count) are reached too, with a matching and a differing mesh.
  * Built and run by tools/fuzz.sh; tests/fuzz/replay.c replays the seeds
  * (tests/fuzz/seeds/restart) and crashers (tests/fuzz/regressions/restart)
  * in `make check`. */
@@ -31,6 +31,8 @@ static void parse(const uint8_t *data, size_t size, const fv_mesh_id_t *expect)
 		volatile fv_real_t sum = 0;
 		for (size_t i = 0; i < (size_t)r.n_vars * (size_t)r.n_cells; i++)
 			sum += r.q[i];
+		for (int k = 0; k < r.n_solver_state; k++)
+			sum += (fv_real_t)r.solver_state[k];
 		(void)sum;
 		fv_restart_free(&r);
 	}

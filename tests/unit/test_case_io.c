@@ -954,8 +954,10 @@ static void patch_byte(const char *path, long off, int delta)
 	fclose(f);
 }
 
-/* Header bytes of the restart format (include/fvstar/output.h). */
-#define RS_HEADER 104
+/* Header bytes of the restart format (include/fvstar/output.h): format 3,
+ * and format 2 (no model, no solver state). */
+#define RS_HEADER 640
+#define RS_HEADER_V2 104
 
 static void test_restart(void **state)
 {
@@ -989,7 +991,7 @@ static void test_restart(void **state)
 	char *buf = slurp(path, &len);
 	assert_int_equal(len, RS_HEADER + 5 * (size_t)n * sizeof(fv_real_t) + 8);
 	assert_memory_equal(buf, "FVSTARRS", 8);
-	assert_int_equal((unsigned char)buf[8], 2);
+	assert_int_equal((unsigned char)buf[8], 3);
 	assert_int_equal((unsigned char)buf[12], sizeof(fv_real_t));
 	assert_int_equal((unsigned char)buf[16], n & 0xff);
 	assert_int_equal((unsigned char)buf[88], (3 * n + 5) & 0xff);
@@ -1026,7 +1028,7 @@ static void test_restart(void **state)
 	/* truncated, or longer */
 	FV_ASSERT_OK(fv_restart_write(copy, &r));
 	assert_int_equal(truncate(copy, RS_HEADER + 100), 0);
-	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT, "corrupt.bin: truncated: 204 bytes");
+	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT, "corrupt.bin: truncated: 740 bytes");
 	assert_int_equal(truncate(copy, 40), 0);
 	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT,
 		      "corrupt.bin: header: unexpected end of file");
@@ -1062,9 +1064,9 @@ static void test_restart(void **state)
 	FV_ASSERT_OK(fv_restart_write(copy, &r));
 	patch_byte(copy, 8, 1);
 	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT,
-		      "restart format version 3, this fvstar reads version 2");
+		      "restart format version 4, this fvstar reads versions 2 and 3");
 	FV_ASSERT_OK(fv_restart_write(copy, &r));
-	patch_byte(copy, 8, -1);
+	patch_byte(copy, 8, -2);
 	FV_ASSERT_ERR(fv_restart_read(copy, &back, &r.mesh, NULL), FV_ERR_FORMAT,
 		      "corrupt.bin: restart format version 1, written by an older fvstar in that run's block order");
 	FV_ASSERT_OK(fv_restart_write(copy, &r));
@@ -1139,15 +1141,30 @@ static void test_restart(void **state)
 	 * the format as documented, read by an independent writer */
 	if (getenv("top_srcdir")) {
 		char seed[1024];
-		snprintf(seed, sizeof seed, "%s/tests/fuzz/seeds/restart/%s", getenv("top_srcdir"),
-			 sizeof(fv_real_t) == 8 ? "three-cells.bin" : "single-precision.bin");
-		FV_ASSERT_OK(fv_restart_read(seed, &back, NULL, NULL));
-		assert_int_equal(back.n_cells, 3);
-		assert_int_equal(back.n_blocks, 4);
-		assert_true(back.mesh.n_nodes == 9 && back.mesh.hash == 0x1234ABCD5678EF90ULL);
-		assert_true(back.time == 0.25 && back.res0[3] == 1e-300);
-		assert_true(back.q[0] == (fv_real_t)1.0 && back.q[3 * 4 + 2] == (fv_real_t)1.42);
-		fv_restart_free(&back);
+		for (int old = 0; old < 2; old++) {
+			snprintf(seed, sizeof seed, "%s/tests/fuzz/seeds/restart/%s", getenv("top_srcdir"),
+				 sizeof(fv_real_t) == 8 ? (old ? "format2.bin" : "three-cells.bin")
+							: (old ? "format2-single.bin" : "single-precision.bin"));
+			FV_ASSERT_OK(fv_restart_read(seed, &back, NULL, NULL));
+			assert_int_equal(back.n_cells, 3);
+			assert_int_equal(back.n_blocks, 4);
+			assert_true(back.mesh.n_nodes == 9 && back.mesh.hash == 0x1234ABCD5678EF90ULL);
+			assert_true(back.time == 0.25 && back.res0[3] == 1e-300);
+			assert_true(back.q[0] == (fv_real_t)1.0 && back.q[3 * 4 + 2] == (fv_real_t)1.42);
+			assert_int_equal(back.model, old ? FV_RESTART_MODEL_UNKNOWN : FV_MODEL_EULER);
+			assert_int_equal(back.n_solver_state, 0);
+			fv_restart_free(&back);
+		}
+		snprintf(seed, sizeof seed, "%s/tests/fuzz/seeds/restart/sa-solver-state.bin", getenv("top_srcdir"));
+		if (sizeof(fv_real_t) == 8) {
+			const double want[4] = {2.5, 1e-300, -0.0, 12.0};
+			FV_ASSERT_OK(fv_restart_read(seed, &back, NULL, NULL));
+			assert_int_equal(back.model, FV_MODEL_SA);
+			assert_int_equal(back.n_vars, 6);
+			assert_int_equal(back.n_solver_state, 4);
+			assert_memory_equal(back.solver_state, want, sizeof want);
+			fv_restart_free(&back);
+		}
 		snprintf(seed, sizeof seed, "%s/tests/fuzz/seeds/restart/format1.bin", getenv("top_srcdir"));
 		FV_ASSERT_ERR(fv_restart_read(seed, &back, NULL, NULL), FV_ERR_FORMAT, "restart format version 1");
 	}
@@ -1157,6 +1174,135 @@ static void test_restart(void **state)
 	r.mesh.n_cells = n;
 	r.n_vars = 7;
 	FV_ASSERT_ERR(fv_restart_write(path, &r), FV_ERR_ARG, "7 variables, a restart holds 5 or 6");
+	free(r.q);
+}
+
+/* Format 3: the model and the solver's state, bit for bit; format 2 (the
+ * same file without them) still read, as a model not recorded. */
+static void test_restart_v3(void **state)
+{
+	fv_restart_t r, back;
+	char path[512], old[512];
+	const fv_idx_t n = 37;
+	size_t len;
+	(void)state;
+	fill_restart(&r, n);
+	tmp_path(path, sizeof path, "v3.bin");
+	/* a Spalart-Allmaras run's six rows, and solver state values whose
+	 * every bit matters (a NaN payload, -0, a subnormal, infinity) */
+	free(r.q);
+	r.n_vars = 6;
+	r.model = FV_MODEL_SA;
+	r.q = malloc((size_t)(6 * n) * sizeof(fv_real_t));
+	assert_non_null(r.q);
+	for (size_t i = 0; i < (size_t)(6 * n); i++)
+		r.q[i] = (fv_real_t)(0.5 + 1e-3 * (double)i);
+	r.n_solver_state = FV_RESTART_SOLVER_STATE_MAX;
+	for (int k = 0; k < FV_RESTART_SOLVER_STATE_MAX; k++)
+		r.solver_state[k] = 1.0 / (k + 3) + 1e6 * k;
+	uint64_t nan_bits = 0x7ff8000000abcdefULL;
+	memcpy(&r.solver_state[0], &nan_bits, 8);
+	r.solver_state[1] = -0.0;
+	r.solver_state[2] = 4.9e-324;
+	r.solver_state[3] = INFINITY;
+	r.res_peak = 0.1 + 1e-17;
+	r.res_peak_iter = 77;
+	FV_ASSERT_OK(fv_restart_write(path, &r));
+	FV_ASSERT_OK(fv_restart_read(path, &back, &r.mesh, "mesh.su2"));
+	assert_int_equal(back.model, FV_MODEL_SA);
+	assert_memory_equal(&back.res_peak, &r.res_peak, sizeof r.res_peak);
+	assert_true(back.res_peak_iter == 77);
+	assert_int_equal(back.n_vars, 6);
+	assert_int_equal(back.n_solver_state, FV_RESTART_SOLVER_STATE_MAX);
+	assert_memory_equal(back.solver_state, r.solver_state, sizeof r.solver_state);
+	assert_memory_equal(back.q, r.q, (size_t)(6 * n) * sizeof(fv_real_t));
+	assert_true(back.iteration == r.iteration);
+	assert_memory_equal(back.res0, r.res0, sizeof r.res0);
+	fv_restart_free(&back);
+	assert_string_equal(fv_restart_model_name(FV_MODEL_SA), "sa");
+	assert_string_equal(fv_restart_model_name(FV_RESTART_MODEL_UNKNOWN), "unknown");
+
+	/* the layout: model at 104, count at 108, the peak at 112 and 120,
+	 * the values from 128 */
+	char *buf = slurp(path, &len);
+	assert_int_equal(len, RS_HEADER + 6 * (size_t)n * sizeof(fv_real_t) + 8);
+	assert_int_equal((unsigned char)buf[104], 2);
+	assert_int_equal((unsigned char)buf[108], FV_RESTART_SOLVER_STATE_MAX);
+	assert_memory_equal(buf + 112, &r.res_peak, 8);
+	assert_int_equal((unsigned char)buf[120], 77);
+	assert_memory_equal(buf + 128, r.solver_state, 8 * FV_RESTART_SOLVER_STATE_MAX); /* little-endian */
+
+	/* the solver state is under the checksum */
+	{
+		char *bad = malloc(len);
+		assert_non_null(bad);
+		memcpy(bad, buf, len);
+		bad[128 + 8 * 10 + 3] ^= 1;
+		FV_ASSERT_ERR(fv_restart_parse(bad, len, "mem", &back, NULL, NULL), FV_ERR_FORMAT,
+			      "mem: checksum mismatch");
+		free(bad);
+	}
+
+	/* fewer values: only those come back, the rest of the slots read 0 */
+	r.n_solver_state = 3;
+	FV_ASSERT_OK(fv_restart_write(path, &r));
+	FV_ASSERT_OK(fv_restart_read(path, &back, NULL, NULL));
+	assert_int_equal(back.n_solver_state, 3);
+	assert_memory_equal(back.solver_state, r.solver_state, 3 * sizeof(double));
+	for (int k = 3; k < FV_RESTART_SOLVER_STATE_MAX; k++)
+		assert_true(back.solver_state[k] == 0);
+	fv_restart_free(&back);
+
+	/* format 2: the same bytes without the model and the solver state,
+	 * with their own checksum, as an older fvstar wrote them */
+	{
+		size_t qbytes = 6 * (size_t)n * sizeof(fv_real_t), len2 = RS_HEADER_V2 + qbytes + 8;
+		unsigned char *v2 = malloc(len2);
+		uint64_t h = 14695981039346656037ULL;
+		assert_non_null(v2);
+		memcpy(v2, buf, RS_HEADER_V2);
+		v2[8] = 2;
+		memcpy(v2 + RS_HEADER_V2, buf + RS_HEADER, qbytes);
+		for (size_t i = 0; i < RS_HEADER_V2 + qbytes; i++) {
+			h ^= v2[i];
+			h *= 1099511628211ULL;
+		}
+		for (int i = 0; i < 8; i++)
+			v2[RS_HEADER_V2 + qbytes + i] = (unsigned char)(h >> (8 * i));
+		tmp_path(old, sizeof old, "v2.bin");
+		FILE *f = fopen(old, "wb");
+		assert_non_null(f);
+		assert_int_equal(fwrite(v2, 1, len2, f), len2);
+		fclose(f);
+		FV_ASSERT_OK(fv_restart_read(old, &back, &r.mesh, "mesh.su2"));
+		assert_int_equal(back.model, FV_RESTART_MODEL_UNKNOWN);
+		assert_int_equal(back.n_solver_state, 0);
+		assert_true(back.res_peak == 0 && back.res_peak_iter == 0);
+		assert_int_equal(back.n_vars, 6);
+		assert_true(back.iteration == r.iteration);
+		assert_memory_equal(back.q, r.q, qbytes);
+		fv_restart_free(&back);
+		/* ... and a few cells of it, as a rank reads them */
+		{
+			fv_idx_t pos[2] = {5, 36};
+			fv_real_t out[12];
+			FV_ASSERT_OK(fv_restart_read_cells(old, &back, &r.mesh, NULL, 2, pos, 6, out));
+			assert_true(out[0] == r.q[5] && out[1] == r.q[36] && out[10] == r.q[5 * n + 5]);
+			assert_int_equal(back.model, FV_RESTART_MODEL_UNKNOWN);
+		}
+		free(v2);
+	}
+	free(buf);
+
+	/* values a writer refuses, and a file that says them anyway */
+	r.model = FV_MODEL_EULER;
+	FV_ASSERT_ERR(fv_restart_write(path, &r), FV_ERR_ARG, "model euler with 6 variables per cell");
+	r.model = 7;
+	FV_ASSERT_ERR(fv_restart_write(path, &r), FV_ERR_ARG, "model 7 is none of euler, laminar, sa");
+	r.model = FV_MODEL_SA;
+	r.n_solver_state = FV_RESTART_SOLVER_STATE_MAX + 1;
+	FV_ASSERT_ERR(fv_restart_write(path, &r), FV_ERR_ARG, "65 solver state values, a restart holds at most 64");
+	r.n_solver_state = 0;
 	free(r.q);
 }
 
@@ -1176,6 +1322,7 @@ int main(void)
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_solution_vtu),
 		cmocka_unit_test(test_restart),
+		cmocka_unit_test(test_restart_v3),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
