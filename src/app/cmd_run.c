@@ -185,6 +185,7 @@ static fv_err_t write_restart(const fv_case_t *c, fv_solver_t *s, const fv_part_
 	r.time = t;
 	memcpy(r.res0, res0, sizeof r.res0);
 	r.model = c->model;
+	FV_CALL(fv_solver_get_ramp_state(s, r.solver_state, FV_RESTART_SOLVER_STATE_MAX, &r.n_solver_state));
 	snprintf(path, sizeof path, "%s/restart.bin", c->out_dir);
 	return fv_app_part_restart_write(path, p, &r, st);
 }
@@ -502,6 +503,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	int runtime_up = 0, first = 1, done = 0, restart_at = -1, from_dir;
 	long long n_cells = 0;
 	double t0 = 0, wall = 0, restart_s = 0;
+	double ramp[FV_RESTART_SOLVER_STATE_MAX]; /* a restart's CFL ramp (fv_solver_set_ramp_state) */
+	int n_ramp = 0;
 	/* set-up phases (rank 0's clock): mesh, StarPU, blocks, state, solver */
 	enum { SU_MESH, SU_STARPU, SU_BLOCKS, SU_STATE, SU_SOLVER, SU_N };
 	static const char *const su_names[SU_N] = {"mesh", "starpu", "blocks", "state", "solver"};
@@ -619,6 +622,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		memcpy(r.res0, rs.res0, sizeof r.res0);
 		r.have_res0 = 1;
 		so.res0_rho = rs.res0[0];
+		n_ramp = rs.n_solver_state;
+		memcpy(ramp, rs.solver_state, sizeof ramp);
 		fv_restart_free(&rs);
 		if (fv_runtime_rank() == 0)
 			fprintf(stderr, "fvstar: continuing from %s at iteration %d\n", c.restart_from, first);
@@ -636,6 +641,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	}
 	fv_runtime_resume();
 	FV_CALL_GOTO(err, out, fv_solver_set_block_states(solver, st.qb));
+	FV_CALL_GOTO(err, out, fv_solver_set_ramp_state(solver, ramp, n_ramp));
 	su[SU_SOLVER] = fv_now() - su_at;
 	for (int k = 0; k < SU_N; k++)
 		su_total += su[k];

@@ -939,6 +939,110 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 	return err;
 }
 
+/*
+ * The ramp's state for a restart file (implicit runs): what the CFL of the
+ * iterations after the last one done depends on, so that a run continued
+ * from the file submits them with the CFL an uninterrupted run would:
+ *   [0] FV_RAMP_TAG   [1] the last iteration done   [2] the window W
+ *   [3] the CFL       [4] res_best   [5] res_peak    [6] cfl_lo
+ *   [7] cfl_hi        [8] first_iter [9] resume_iter [10] discard_to
+ *   [11] retries      [12] freeze_hit
+ *   then for each of the last W iterations (oldest first): its density
+ *   residual, CFL, lin_res and order.
+ * W = lag + 1, the residuals ramp_cfl and check_failed still read. The
+ * device's snapshots are not in it: a retry soon after a restart goes back
+ * to the restart's state.
+ */
+#define FV_RAMP_TAG 24.1 /* the layout above (issue 24) */
+#define FV_RAMP_HEAD 13
+
+static int ramp_window(const fv_solver_t *s)
+{
+	return (s->o.lookahead + 1 < RING - 1 ? s->o.lookahead + 1 : RING - 1) + 1;
+}
+
+/* An iteration number as a double; INT_MIN (none) as -1e300. */
+static double iter_value(int i)
+{
+	return i == INT_MIN ? -1e300 : (double)i;
+}
+
+static int iter_of(double v)
+{
+	return v < (double)INT_MIN + 1 ? INT_MIN : (int)v;
+}
+
+fv_err_t fv_solver_get_ramp_state(const fv_solver_t *s, double *v, int max, int *n)
+{
+	int w = ramp_window(s), last = s->last_done;
+	*n = 0;
+	if (!s->P.implicit || !s->ran || FV_RAMP_HEAD + 4 * w > max || last - w + 1 < s->first_iter)
+		return FV_OK; /* nothing to keep, or too few iterations: the ramp starts again */
+	double head[FV_RAMP_HEAD] = {FV_RAMP_TAG,
+				     last,
+				     w,
+				     s->cfl,
+				     s->res_best,
+				     s->res_peak,
+				     s->cfl_lo,
+				     s->cfl_hi,
+				     s->first_iter,
+				     iter_value(s->resume_iter),
+				     iter_value(s->discard_to),
+				     s->retries,
+				     s->freeze_hit};
+	memcpy(v, head, sizeof head);
+	for (int k = 0; k < w; k++) {
+		int slot = (last - w + 1 + k) % RING;
+		double *e = v + FV_RAMP_HEAD + 4 * k;
+		e[0] = s->res_rho[slot];
+		e[1] = s->cfl_of[slot];
+		e[2] = s->lin_of[slot];
+		e[3] = s->order_of[slot];
+	}
+	*n = FV_RAMP_HEAD + 4 * w;
+	return FV_OK;
+}
+
+fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n)
+{
+	int w = ramp_window(s);
+	if (n == 0 || !s->P.implicit)
+		return FV_OK;
+	FV_CHECK(n == FV_RAMP_HEAD + 4 * w && v[0] == FV_RAMP_TAG && v[2] == w, FV_ERR_ARG,
+		 "the restart's solver state (%d values, tag %g) is not this solver's CFL ramp (%d values, tag %g)",
+		 n, n > 0 ? v[0] : 0.0, FV_RAMP_HEAD + 4 * w, FV_RAMP_TAG);
+	int last = (int)v[1];
+	s->cfl = v[3];
+	s->res_best = v[4];
+	s->res_peak = v[5];
+	/* the bounds a retry lowered stay; otherwise the case's (a continued
+	 * run may set another cfl_max) */
+	if (v[11] > 0) {
+		s->cfl_lo = v[6];
+		s->cfl_hi = v[7];
+	}
+	if (s->o.num.cfl_max > 0)
+		s->cfl = fmax(s->cfl_lo, fmin(s->cfl, s->cfl_hi));
+	s->first_iter = (int)v[8];
+	s->resume_iter = iter_of(v[9]);
+	s->discard_to = iter_of(v[10]);
+	s->retries = (int)v[11];
+	s->freeze_hit = (int)v[12];
+	for (int k = 0; k < w; k++) {
+		int slot = (last - w + 1 + k) % RING;
+		const double *e = v + FV_RAMP_HEAD + 4 * k;
+		s->res_rho[slot] = e[0];
+		s->cfl_of[slot] = e[1];
+		s->lin_of[slot] = e[2];
+		s->order_of[slot] = (int)e[3];
+	}
+	/* fv_solver_run continues this run from last + 1, first_iter kept */
+	s->ran = 1;
+	s->last_done = last;
+	return FV_OK;
+}
+
 fv_err_t fv_solver_set_state(fv_solver_t *s, const fv_real_t *qg)
 {
 	size_t N = (size_t)s->n_cells;
