@@ -82,6 +82,8 @@ fv_err_t fv_insert_sweep_check(fv_handle_t geo, fv_handle_t q, fv_handle_t res, 
 {
 	int point = a->P.implicit == FV_IMPLICIT_POINT;
 	double faces = a->L.n_owned > 0 ? 2.0 * (a->L.n_faces - a->L.n_bfaces) : 0.0;
+	/* named after the norms (a reduction into their row), not the sweeps:
+	 * the trace tools count sweep* tasks per colour group */
 	return FV_SUBMIT(&check_cl, "norms_sweeps", a,
 			 FLOPS_SWEEP_FACE(point) * faces + (2 * FLOPS_SWEEP_CELL(point) + 20) * a->L.n_owned,
 			 FV_BUF(geo, STARPU_R), FV_BUF(q, STARPU_R), FV_BUF(res, STARPU_R), FV_BUF(diag, STARPU_R),

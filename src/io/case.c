@@ -379,7 +379,8 @@ static const key_desc_t keys[] = {
 	INT_KEY("output", "snapshot_every", snapshot_every, 0, INT_MAX, "50", NULL,
 		"Keep a copy of the state every this many iterations (two copies, where the state lives: 10 "
 		"values per cell more on a GPU), so that a run that diverges writes the last good state to "
-		"solution.vtu; 0: none. At least 6."),
+		"solution.vtu; 0: none. At least 6. Implicit runs with numerics.retries keep one every 6 "
+		"whatever this says (a retry goes back to the newest from before the failure)."),
 	TEXT_KEY("output", "trace", T_STR, trace_dir, "", NULL,
 		 "Directory for an execution trace (FxT, converted for ViTE/StarVZ); empty: no trace."),
 	INT_KEY("output", "trace_from", trace_from, 0, INT_MAX, "0", NULL,

@@ -949,7 +949,8 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
  *   [11] retries      [12] freeze_hit
  *   then for each of the last W iterations (oldest first): its density
  *   residual, CFL, lin_res and order.
- * W = lag + 1, the residuals ramp_cfl and check_failed still read. The
+ * W = lag + 1, the residuals ramp_cfl and check_failed still read (those
+ * of iterations before first_iter, never read, as they are). The
  * device's snapshots are not in it: a retry soon after a restart goes back
  * to the restart's state.
  */
@@ -976,8 +977,8 @@ fv_err_t fv_solver_get_ramp_state(const fv_solver_t *s, double *v, int max, int 
 {
 	int w = ramp_window(s), last = s->last_done;
 	*n = 0;
-	if (!s->P.implicit || !s->ran || FV_RAMP_HEAD + 4 * w > max || last - w + 1 < s->first_iter)
-		return FV_OK; /* nothing to keep, or too few iterations: the ramp starts again */
+	if (!s->P.implicit || !s->ran || FV_RAMP_HEAD + 4 * w > max || last < s->first_iter)
+		return FV_OK; /* nothing to keep: the ramp starts again */
 	double head[FV_RAMP_HEAD] = {FV_RAMP_TAG,
 				     last,
 				     w,
