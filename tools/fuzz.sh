@@ -44,9 +44,9 @@ sources() {
 	case $1 in
 	mesh) echo "$mesh_srcs | $cgns_libs -lm" ;;
 	cgns) echo "$mesh_srcs | $cgns_libs -lm" ;;
-	restart) echo "src/mesh/fileorder.c src/io/restart.c | -lm" ;;
+	restart) echo "src/mesh/fileorder.c src/io/restart.c src/util/tmpname.c | -lm" ;;
 	part) echo "src/partition/parts.c src/partition/blocks.c src/mesh/mesh.c src/mesh/fileorder.c | -lm" ;;
-	case) echo "src/io/case.c src/io/output.c src/mesh/mesh.c src/mesh/write_vtu.c | -linih -ljansson -lm" ;;
+	case) echo "src/io/case.c src/io/output.c src/mesh/mesh.c src/mesh/fileorder.c src/mesh/write_vtu.c src/util/tmpname.c | -linih -ljansson -lm" ;;
 	*) return 1 ;;
 	esac
 }

@@ -6,7 +6,9 @@ verdict both print.
 The verdict: a run is converged when its lift coefficient changes by less
 than CL_TOL (relative) over the last 10% of its iterations, or, without
 forces, when the density residual fell by the case's residual_drop (or by
-3 orders when none was set). The sentence gives the numbers either way.
+3 orders when none was set) below its peak (the run's reference; the first
+iteration for runs of an older fvstar). The sentence gives the numbers and
+the reference either way.
 """
 import csv
 import json
@@ -115,11 +117,19 @@ def cl_change(cols):
 
 
 def density_drop(cols, summary):
+    """(orders the density residual fell, from what): from its peak so far
+    (or numerics.residual_ref) where the run says so, else (older runs)
+    from the first iteration; (None, "") without a residual history."""
+    ref = "its first iteration"
+    if summary and "residual_reference" in summary:
+        ref = "its peak" if summary["residual_reference"] == "peak" else "numerics.residual_ref"
     if summary and "residual_drop_orders" in summary:
-        return float(summary["residual_drop_orders"])
+        return float(summary["residual_drop_orders"]), ref
+    if "orders_below_ref" in cols:
+        return cols["orders_below_ref"][-1], "its reference"
     if "log10_rel_res_rho" in cols:
-        return -cols["log10_rel_res_rho"][-1]
-    return None
+        return -cols["log10_rel_res_rho"][-1], "its first iteration"
+    return None, ""
 
 
 def percent(rel):
@@ -132,16 +142,16 @@ def percent(rel):
 
 def verdict(cols, summary, cl_tol=CL_TOL):
     """(converged, sentence)."""
-    drop = density_drop(cols, summary)
+    drop, ref = density_drop(cols, summary)
     target = 0.0
     if summary:
         target = float(summary.get("case", {}).get("numerics", {}).get("residual_drop") or 0)
     if drop is None:
         drop_txt = "no residual history"
     elif drop >= 0:
-        drop_txt = "density residual down %.1f orders" % drop
+        drop_txt = "density residual %.1f orders below %s" % (drop, ref)
     else:
-        drop_txt = "density residual up %.1f orders" % -drop
+        drop_txt = "density residual %.1f orders above %s" % (-drop, ref)
     if has_forces(cols):
         d, rel, span = cl_change(cols)
         ok = rel < cl_tol

@@ -69,6 +69,7 @@ typedef struct fv_case {
 
 	/* [numerics]: the solver reads it as it is */
 	fv_numerics_t num;
+	double residual_ref;              /* [numerics] the residual reports' reference; 0: the peak so far */
 
 	/* [bc] */
 	int n_bc;
@@ -98,6 +99,7 @@ typedef struct fv_case {
 	int restart_every;                /* 0: only at the end */
 	int snapshot_every;               /* 0: no state kept for a diverged run */
 	char restart_from[FV_CASE_PATH_MAX];
+	int restart_from_model;           /* fv_model_t a restart may come from; -1: the run's own only */
 	char trace_dir[FV_CASE_PATH_MAX];
 	int trace_from;                   /* first traced iteration; 0: the run's first */
 

@@ -24,6 +24,22 @@ fv_err_t fv_output_mkdir(const char *dir);
  * not after its last iteration); what names the setting in the message. */
 fv_err_t fv_output_check_writable(const char *dir, const char *what);
 
+/* The lock that gives an output directory to one run at a time:
+ * dir/FV_OUTPUT_LOCK_NAME holds the owner's pid, host and start time, and
+ * the owner holds an flock on it while it runs. */
+#define FV_OUTPUT_LOCK_NAME ".fvstar.lock"
+/* Takes dir's lock for this process (one directory per process; taking
+ * the one it holds again does nothing). Refused, naming the lock file and
+ * the other run's pid, host and start time, while a process that lives
+ * holds it: one that holds its flock, or the pid it names on this host
+ * (a lock of another host is refused while it is flocked or when flock
+ * does not work there). A stale lock (its process gone) is taken over and
+ * *note (n bytes, may be NULL) says so; else *note is empty. Released by
+ * fv_output_unlock and, if the process exits without it, at exit. */
+fv_err_t fv_output_lock(const char *dir, char *note, size_t n);
+/* Removes the lock this process holds, if any. */
+void fv_output_unlock(void);
+
 /* ----------------------------------------------------------- history CSV */
 
 typedef struct fv_history {
@@ -31,6 +47,11 @@ typedef struct fv_history {
 	char path[FV_CASE_PATH_MAX];
 	int n_columns;
 	long rows;         /* rows written by this process */
+	/* what opening an existing history for appending cut: rows after the
+	 * restart's iteration, and the bytes of an incomplete last row (no
+	 * newline: a run that stopped while writing it) */
+	long rows_dropped;
+	long partial_bytes;
 } fv_history_t;
 
 /* Opens the history CSV. append_after < 0: a new file with a header line
@@ -41,13 +62,16 @@ typedef struct fv_history {
  * appended; a missing file is started anew. */
 fv_err_t fv_history_open(fv_history_t *h, const char *path, const char *const *columns, int n,
 			 long append_after);
-/* One row of n_columns values (%.10g), flushed so a crash keeps it. */
+/* One row of n_columns values (%.10g), written whole with one write: a
+ * write that fails part-way (a full disk) is cut off again, so the file
+ * never ends in half a row. */
 fv_err_t fv_history_row(fv_history_t *h, const double *values);
 fv_err_t fv_history_close(fv_history_t *h);
 
 /* ---------------------------------------------------------- summary JSON */
 
-/* Writes root (indent 2) to path.tmp and renames it to path. */
+/* Writes root (indent 2) to a temporary file of its own (path.tmp.PID.N)
+ * and renames it to path. */
 fv_err_t fv_summary_write(const char *path, json_t *root);
 /* A JSON number, or null for NaN and infinities (JSON has neither). */
 json_t *fv_json_real(double x);
@@ -74,7 +98,8 @@ typedef struct fv_sol_turb {
  * cells and points in the mesh file's order (cell_orig, node_orig) with
  * the file's connectivity, whatever the partition and renumbering. Non-physical states (rho <= 0 or
  * p <= 0) give NaN mach and entropy rather than an error, so a diverged
- * run can still be looked at. Written to path.tmp, renamed when complete. */
+ * run can still be looked at. Written to a temporary file of its own
+ * (path.tmp.PID.N), renamed when complete. */
 fv_err_t fv_solution_write_vtu(const char *path, const fv_mesh_t *m, const fv_real_t *q, fv_real_t gamma,
 			       const int32_t *block_of_cell, const fv_sol_turb_t *turb);
 /* One rank's piece of the solution (runs on several ranks): the same
@@ -86,7 +111,7 @@ fv_err_t fv_solution_write_piece(const char *path, const fv_mesh_t *m, const fv_
 				 const int32_t *block_of_cell, const fv_sol_turb_t *turb, int rank);
 /* The .pvtu that gathers pieces piece_name_0.vtu .. piece_name_{n-1}.vtu
  * (names relative to it); with_block: they carry the block array. Written
- * to path.tmp and renamed. */
+ * to a temporary file of its own and renamed. */
 fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_pieces, int with_block,
 				const fv_sol_turb_t *turb);
 /* Reference values of wall.csv's coefficients. */
@@ -178,6 +203,16 @@ typedef struct fv_restart {
 
 /* The name of a restart's model ("euler", "laminar", "sa", "unknown"). */
 const char *fv_restart_model_name(int model);
+/* Whether restart r (read from path) may start a run of run_model: a
+ * restart of the same model, or of the model accept names (the case key
+ * output.restart_from_model; -1: none). A restart of another model is
+ * refused naming the file, both models and the key that accepts it. On
+ * success note (n bytes) holds the log line to print, empty when there is
+ * nothing to say: what a restart of another model gives (nut_inf: the
+ * free-stream nu~ an SA run starts from), or that a format-2 restart
+ * records no model. */
+fv_err_t fv_restart_check_model(const char *path, const fv_restart_t *r, int run_model, int accept, double nut_inf,
+				char *note, size_t n);
 
 fv_err_t fv_restart_write(const char *path, const fv_restart_t *r);
 /* Reads a restart, allocating r->q (fv_restart_free), in file order.

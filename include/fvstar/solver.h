@@ -4,6 +4,8 @@
 #ifndef FVSTAR_SOLVER_H
 #define FVSTAR_SOLVER_H
 
+#include <signal.h>
+
 #include "fvstar/mesh.h"
 #include "fvstar/numerics.h"
 #include "fvstar/partition.h"
@@ -39,6 +41,10 @@ typedef struct fv_solver_opts {
 	                           good one for a diverged run; 0: none */
 	double res0_rho;        /* the density residual that limiter_freeze_drop counts
 	                           from (a restart's first iteration); 0: this run's first */
+	/* non-zero (a signal handler's flag): fv_solver_run submits no further
+	 * iteration, and returns once those submitted are done and reported;
+	 * NULL: none. One process only: ranks would disagree on the count */
+	const volatile sig_atomic_t *stop_flag;
 	int trace_from;         /* traced runs: recording starts when this
 	                           iteration is submitted; 0: the first run's first */
 } fv_solver_opts_t;

@@ -12,6 +12,9 @@
 fv_err_t fv_cmd_mesh(int argc, char **argv);
 fv_err_t fv_cmd_runtime(int argc, char **argv);
 fv_err_t fv_cmd_run(int argc, char **argv);
+/* The signal (SIGINT, SIGTERM) that stopped the last fv_cmd_run, 0: none;
+ * the process then exits with 128 + it. */
+int fv_app_stopped_by(void);
 fv_err_t fv_cmd_surface(int argc, char **argv);
 fv_err_t fv_cmd_bench(int argc, char **argv);
 fv_err_t fv_cmd_trace(int argc, char **argv);

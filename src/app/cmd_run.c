@@ -3,10 +3,12 @@
  * partition and renumbering -> blocks -> solver on StarPU -> history.csv,
  * summary.json, solution.vtu and restart files in the output directory. */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "config.h"
 
@@ -20,24 +22,105 @@
 #include "physics/gas.h"
 #include "util/timer.h"
 
-/* history.csv: iteration .. log10_rel_res_rho, the coefficients, then the
- * CFL, the retries so far (numerics.retries) and the sweeps' linear
- * residual reduction (implicit; 0 otherwise) */
-#define HIST_COLS (12 + FV_NCOEF)
+/* history.csv: iteration .. log10_rel_res_rho, the coefficients, the
+ * residual reference and the drop from it, then the CFL, the retries so
+ * far (numerics.retries) and the sweeps' linear residual reduction
+ * (implicit; 0 otherwise) */
+#define HIST_COLS (14 + FV_NCOEF)
 
 typedef struct run_ctx {
 	const fv_case_t *c;
 	fv_history_t hist;
-	double res0[5];
+	double res0[5];         /* the first iteration's residuals (log10_rel_res_rho) */
 	int have_res0;
+	/* the residual reports' reference: the density residual's peak so
+	 * far (carried by the restart), or numerics.residual_ref */
+	double res_peak;
+	int res_peak_iter;
 	int last_iter;
 	double last_res[5], t, t_start, wall_before;
 	int forces;             /* the case has force markers */
 	double coef[FV_NCOEF];  /* last CD, CS, CL, CMx, CMy, CMz */
 	int first_iter;
 	int frozen_at;          /* the first iteration with a frozen limiter (0: none) */
+	int stop_said;          /* a stop signal was acknowledged */
 	fv_err_t err;           /* a failed history write stops the run */
 } run_ctx_t;
+
+/* SIGINT or SIGTERM received (its number), read by the run loop: the
+ * solver submits no further iteration, those in flight end and are
+ * reported, the restart is written. The handler does nothing else; a
+ * second signal ends the process at once. */
+static volatile sig_atomic_t stop_signal;
+static int stopped_by;
+
+static void on_stop_signal(int sig)
+{
+	if (stop_signal) {
+		static const char msg[] = "fvstar: a second signal: stopped at once, no restart written\n";
+		/* write and _exit are async-signal-safe */
+		ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+		(void)w;
+		_exit(128 + sig);
+	}
+	stop_signal = sig;
+}
+
+static void catch_stop_signals(int on)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on ? on_stop_signal : SIG_DFL;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+int fv_app_stopped_by(void)
+{
+	return stopped_by;
+}
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+/* arg as the shell reads it back: quoted unless plainly safe */
+static void put_shell_word(FILE *out, const char *arg)
+{
+	if (arg[0] && strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=,:+-@%") ==
+			      strlen(arg)) {
+		fputs(arg, out);
+		return;
+	}
+	fputc('\'', out);
+	for (const char *p = arg; *p; p++)
+		if (*p == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*p, out);
+	fputc('\'', out);
+}
+
+/* The command that continues a run stopped at iteration done towards
+ * last from its restart: this command's arguments, with output.restart
+ * and numerics.iterations replaced. */
+static void continue_command(FILE *out, int argc, char **argv, const char *restart, int iterations)
+{
+	fputs("fvstar run ", out);
+	put_shell_word(out, argv[1]);
+	for (int i = 2; i < argc; i++) {
+		if (strncmp(argv[i], "output.restart=", 15) == 0 || strncmp(argv[i], "numerics.iterations=", 20) == 0)
+			continue;
+		fputc(' ', out);
+		put_shell_word(out, argv[i]);
+	}
+	fputs(" output.restart=", out);
+	put_shell_word(out, restart);
+	fprintf(out, " numerics.iterations=%d\n", iterations);
+}
 
 /* "42 s", "3 min 05 s", "2 h 10 min". */
 static void duration_text(double t, char *buf, size_t n)
@@ -51,34 +134,83 @@ static void duration_text(double t, char *buf, size_t n)
 		snprintf(buf, n, "%ld h %02ld min", s / 3600, s % 3600 / 60);
 }
 
+/* The first word on a stop signal, from the run loop (not the handler). */
+static void say_stop(run_ctx_t *r)
+{
+	if (stop_signal && !r->stop_said) {
+		r->stop_said = 1;
+		fprintf(stderr,
+			"fvstar: %s received: the run stops after the iterations in flight, with a restart (a second "
+			"signal stops at once)\n",
+			signal_name(stop_signal));
+	}
+}
+
+/* The density residual's reference: the user's, or the peak so far. */
+static double res_ref(const run_ctx_t *r)
+{
+	return r->c->residual_ref > 0 ? r->c->residual_ref : r->res_peak;
+}
+
+/* Orders of magnitude of res below the reference (negative: above). */
+static double orders_below(const run_ctx_t *r, double res)
+{
+	double ref = res_ref(r);
+	return ref > 0 ? log10(ref / (res > 0 ? res : 1e-300)) : 0;
+}
+
+/* "3.60 orders below the peak at iteration 12", or of the user's value. */
+static void drop_text(const run_ctx_t *r, double res, char *buf, size_t n)
+{
+	double d = orders_below(r, res);
+	if (r->c->residual_ref > 0)
+		snprintf(buf, n, "%.2f orders %s numerics.residual_ref %.3g", fabs(d), d >= 0 ? "below" : "above",
+			 r->c->residual_ref);
+	else
+		snprintf(buf, n, "%.2f orders below the peak at iteration %d", d, r->res_peak_iter);
+}
+
 static int on_iteration(const fv_iter_info_t *info, void *arg)
 {
 	run_ctx_t *r = (run_ctx_t *)arg;
-	double row[HIST_COLS], drop;
+	double row[HIST_COLS], drop, first_drop;
+	char drop_txt[128];
 	if (!r->have_res0) {
 		for (int k = 0; k < 5; k++)
 			r->res0[k] = info->res[k] > 0 ? info->res[k] : 1;
 		r->have_res0 = 1;
 	}
-	drop = log10(r->res0[0] / (info->res[0] > 0 ? info->res[0] : 1e-300));
+	/* from the peak: a run from the free stream starts near 0 and rises,
+	 * and a drop from its first iteration would read as a rise of many
+	 * orders all the way to convergence */
+	if (info->res[0] > r->res_peak || r->res_peak_iter == 0) {
+		r->res_peak = info->res[0];
+		r->res_peak_iter = info->iter;
+	}
+	first_drop = log10(r->res0[0] / (info->res[0] > 0 ? info->res[0] : 1e-300));
+	drop = orders_below(r, info->res[0]);
+	drop_text(r, info->res[0], drop_txt, sizeof drop_txt);
 	if (info->limiter_frozen && !r->frozen_at) {
 		r->frozen_at = info->iter;
 		if (r->c->progress_every > 0)
-			fprintf(stderr, "fvstar: the limiter is frozen from iteration %d on (residual %.2f orders down)\n",
-				info->iter, drop);
+			fprintf(stderr, "fvstar: the limiter is frozen from iteration %d on (residual %s)\n", info->iter,
+				drop_txt);
 	}
 	row[0] = info->iter;
 	row[1] = r->wall_before + info->wall;
 	row[2] = info->t;
 	for (int k = 0; k < 5; k++)
 		row[3 + k] = info->res[k];
-	row[8] = -drop;
+	row[8] = -first_drop;
 	fv_case_force_coeffs(r->c, info->force, info->moment, r->coef);
 	for (int k = 0; k < FV_NCOEF; k++)
 		row[9 + k] = r->coef[k];
-	row[9 + FV_NCOEF] = info->cfl;
-	row[10 + FV_NCOEF] = info->retries;
-	row[11 + FV_NCOEF] = info->lin;
+	/* after the columns scripts know: the reference and the drop from it */
+	row[9 + FV_NCOEF] = res_ref(r);
+	row[10 + FV_NCOEF] = drop;
+	row[11 + FV_NCOEF] = info->cfl;
+	row[12 + FV_NCOEF] = info->retries;
+	row[13 + FV_NCOEF] = info->lin;
 	if (info->retry_note && fv_runtime_rank() == 0)
 		fprintf(stderr, "fvstar: %s\n", info->retry_note);
 	if (r->hist.f && r->c->history_every > 0 && info->iter % r->c->history_every == 0 && r->err == FV_OK) {
@@ -99,10 +231,9 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 		char eta_text[32];
 		int last = r->first_iter + r->c->num.iterations - 1, w = snprintf(NULL, 0, "%d", last);
 		duration_text(eta, eta_text, sizeof eta_text);
-		/* the drop in orders of magnitude of the density residual since
-		 * the first iteration, positive as it falls */
-		fprintf(stderr, "iteration %*d/%d  res(rho) %.3e  %s %5.2f orders", w, info->iter, last, info->res[0],
-			drop >= 0 ? "dropped" : "rose", fabs(drop));
+		/* the drop in orders of magnitude of the density residual from
+		 * the reference, saying which */
+		fprintf(stderr, "iteration %*d/%d  res(rho) %.3e  %s", w, info->iter, last, info->res[0], drop_txt);
 		if (r->forces)
 			fprintf(stderr, "  CL %.6f  CD %.6f", r->coef[2], r->coef[0]);
 		if (r->c->num.time_mode == FV_TIME_UNSTEADY)
@@ -111,6 +242,7 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 			fprintf(stderr, "  CFL %.3g", info->cfl);
 		fprintf(stderr, "  %.3g s/it  ETA %s\n", per, eta_text);
 	}
+	say_stop(r);
 	r->last_iter = info->iter;
 	r->t = info->t;
 	memcpy(r->last_res, info->res, sizeof r->last_res);
@@ -173,7 +305,7 @@ fv_err_t fv_app_wall_distances(const fv_case_t *c, const fv_mesh_t *m, const fv_
 }
 
 static fv_err_t write_restart(const fv_case_t *c, fv_solver_t *s, const fv_part_t *p, fv_app_state_t *st, int iter,
-			      double t, const double res0[5])
+			      const run_ctx_t *rc)
 {
 	char path[FV_CASE_PATH_MAX + 32];
 	fv_restart_t r;
@@ -182,8 +314,10 @@ static fv_err_t write_restart(const fv_case_t *c, fv_solver_t *s, const fv_part_
 	memset(&r, 0, sizeof r);
 	r.n_blocks = p->n_blocks;
 	r.iteration = iter;
-	r.time = t;
-	memcpy(r.res0, res0, sizeof r.res0);
+	r.time = rc->t;
+	memcpy(r.res0, rc->res0, sizeof r.res0);
+	r.res_peak = rc->res_peak;
+	r.res_peak_iter = rc->res_peak_iter;
 	r.model = c->model;
 	FV_CALL(fv_solver_get_ramp_state(s, r.solver_state, FV_RESTART_SOLVER_STATE_MAX, &r.n_solver_state));
 	snprintf(path, sizeof path, "%s/restart.bin", c->out_dir);
@@ -220,7 +354,15 @@ static json_t *summary_json(const fv_case_t *c, const fv_part_t *p, const run_ct
 	json_object_set_new(root, "iterations", json_integer(r->last_iter));
 	json_object_set_new(root, "time", fv_json_real(r->t));
 	json_object_set_new(root, "final_residuals", fv_json_reals(r->last_res, 5));
+	/* from the reference (the peak unless numerics.residual_ref), which
+	 * the next keys name; and from the first iteration, as before */
 	json_object_set_new(root, "residual_drop_orders",
+			    fv_json_real(r->have_res0 && r->last_res[0] > 0 ? orders_below(r, r->last_res[0]) : 0));
+	json_object_set_new(root, "residual_reference", json_string(c->residual_ref > 0 ? "numerics.residual_ref" : "peak"));
+	json_object_set_new(root, "residual_reference_value", fv_json_real(res_ref(r)));
+	json_object_set_new(root, "residual_peak", fv_json_real(r->res_peak));
+	json_object_set_new(root, "residual_peak_iteration", json_integer(r->res_peak_iter));
+	json_object_set_new(root, "residual_drop_from_first_orders",
 			    fv_json_real(r->have_res0 && r->last_res[0] > 0 ? log10(r->res0[0] / r->last_res[0]) : 0));
 	json_object_set_new(root, "limiter_frozen_from", json_integer(r->frozen_at));
 	json_object_set_new(root, "wall_seconds", fv_json_real(wall));
@@ -500,7 +642,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	uint8_t *is_force = NULL;
 	run_ctx_t r;
 	fv_balance_t bal = {0};
-	int runtime_up = 0, first = 1, done = 0, restart_at = -1, from_dir;
+	int runtime_up = 0, first = 1, done = 0, restart_at = -1, from_dir, caught = 0;
 	long long n_cells = 0;
 	double t0 = 0, wall = 0, restart_s = 0;
 	double ramp[FV_RESTART_SOLVER_STATE_MAX]; /* a restart's CFL ramp (fv_solver_set_ramp_state) */
@@ -541,6 +683,14 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	 * each rank its part; a partition directory gives each rank its own */
 	su_at = fv_now();
 	FV_CALL_GOTO(err, out, fv_runtime_mpi_start());
+	/* the output directory is this run's before anything is written in it
+	 * (rank 0 writes every file there) */
+	if (fv_runtime_rank() == 0) {
+		char note[FV_CASE_PATH_MAX + 512];
+		FV_CALL_GOTO(err, out, fv_output_lock(c.out_dir, note, sizeof note));
+		if (note[0])
+			fprintf(stderr, "fvstar: %s\n", note);
+	}
 	FV_CALL_GOTO(err, out, fv_runtime_agree(from_dir, "mesh.file being a partition directory (1) or a mesh (0)"));
 	if (from_dir) {
 		FV_CALL_GOTO(err, out, fv_app_read_part(c.mesh_file, &part));
@@ -616,11 +766,25 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	fv_app_part_initial_state(&c, &part, &st);
 	if (c.restart_from[0]) {
 		fv_restart_t rs;
+		char note[1024];
 		FV_CALL_GOTO(err, out, fv_app_part_restart_read(c.restart_from, &part, &rs, &st));
+		/* another physical model only where the case says so, and said */
+		err = fv_restart_check_model(c.restart_from, &rs, c.model, c.restart_from_model,
+					     c.model == FV_MODEL_SA ? fv_app_nut_inf(&c) : 0, note, sizeof note);
+		if (err != FV_OK) {
+			fv_restart_free(&rs);
+			goto out;
+		}
+		if (note[0] && fv_runtime_rank() == 0)
+			fprintf(stderr, "fvstar: %s\n", note);
 		first = (int)rs.iteration + 1;
 		t0 = rs.time;
 		memcpy(r.res0, rs.res0, sizeof r.res0);
 		r.have_res0 = 1;
+		/* the reference the run measured from (a format-2 restart kept
+		 * none: the peak is then this run's) */
+		r.res_peak = rs.res_peak;
+		r.res_peak_iter = (int)rs.res_peak_iter;
 		so.res0_rho = rs.res0[0];
 		n_ramp = rs.n_solver_state;
 		memcpy(ramp, rs.solver_state, sizeof ramp);
@@ -631,6 +795,14 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 
 	su[SU_STATE] = fv_now() - su_at;
 	su_at = fv_now();
+	/* one process: SIGINT and SIGTERM stop the run cleanly (several ranks
+	 * would not agree on the iteration: there they end it as before) */
+	if (fv_runtime_nranks() == 1) {
+		stop_signal = 0;
+		so.stop_flag = &stop_signal;
+		catch_stop_signals(1);
+		caught = 1;
+	}
 	{
 		/* the solver sees the whole mesh's counts and this rank's blocks */
 		fv_mesh_t shape;
@@ -655,11 +827,21 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	{
 		static const char *const cols[] = {"iteration", "wall_s", "time", "res_rho", "res_rhou", "res_rhov",
 						   "res_rhow", "res_rhoE", "log10_rel_res_rho", "CD", "CS", "CL",
-						   "CMx", "CMy", "CMz", "cfl", "retries", "lin_res"};
+						   "CMx", "CMy", "CMz", "res_rho_ref", "orders_below_ref", "cfl", "retries",
+						   "lin_res"};
 		snprintf(path, sizeof path, "%s/history.csv", c.out_dir);
-		if (fv_runtime_rank() == 0)
+		if (fv_runtime_rank() == 0) {
 			FV_CALL_GOTO(err, out,
 				     fv_history_open(&r.hist, path, cols, HIST_COLS, c.restart_from[0] ? first - 1 : -1));
+			if (r.hist.partial_bytes > 0)
+				fprintf(stderr,
+					"fvstar: %s: its last row was incomplete (%ld bytes without an end of line: a run "
+					"stopped while writing it) and is cut off\n",
+					path, r.hist.partial_bytes);
+			if (r.hist.rows_dropped > 0)
+				fprintf(stderr, "fvstar: %s: %ld rows after iteration %d (the restart's) dropped\n", path,
+					r.hist.rows_dropped, first - 1);
+		}
 	}
 	r.c = &c;
 	r.first_iter = first;
@@ -668,7 +850,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	{
 		double start = fv_now();
 		int from = first, last = first + c.num.iterations - 1;
-		while (from <= last && err == FV_OK) {
+		while (from <= last && err == FV_OK && !stop_signal) {
 			int to = c.restart_every > 0 ? from + c.restart_every - 1 : last;
 			if (to > last)
 				to = last;
@@ -682,7 +864,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 				break;
 			{
 				double t_write = fv_now();
-				FV_CALL_GOTO(err, out, write_restart(&c, solver, &part, &st, done, r.t, r.res0));
+				FV_CALL_GOTO(err, out, write_restart(&c, solver, &part, &st, done, &r));
 				restart_s += fv_now() - t_write;
 			}
 			restart_at = done;
@@ -692,6 +874,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		}
 		/* the iterations' time: the restart files written between them
 		 * (summary.json's restart_write_seconds) are not the solver's */
+		say_stop(&r);
 		wall = fv_now() - start - restart_s;
 		if (err == FV_ERR_NUMERIC)
 			err = diverged(&c, &part, solver, &st, done, restart_at);
@@ -741,6 +924,13 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		if (err != FV_OK)
 			goto out;
 	}
+	if (r.have_res0 && r.last_res[0] > 0) {
+		char drop_txt[128];
+		double d1 = log10(r.res0[0] / r.last_res[0]);
+		drop_text(&r, r.last_res[0], drop_txt, sizeof drop_txt);
+		fprintf(stderr, "fvstar: res(rho) %.3e at iteration %d: %s (%.2f orders %s the first iteration's)\n",
+			r.last_res[0], r.last_iter, drop_txt, fabs(d1), d1 >= 0 ? "below" : "above");
+	}
 	if (r.forces)
 		fprintf(stderr, "fvstar: CL %.6f  CD %.6f  CMy %.6f (reference area %g, length %g)\n", r.coef[2],
 			r.coef[0], r.coef[4], c.ref_area, c.ref_length);
@@ -750,6 +940,19 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		r.last_iter - first + 1, wall, restart_s, c.out_dir,
 		!c.vtu ? "" : part.n_ranks > 1 ? ", solution.pvtu with one piece per rank" : ", solution.vtu",
 		wall_written ? ", wall.csv" : "");
+	if (stop_signal) {
+		/* stopped cleanly: where it got to, and how to go on */
+		int last = first + c.num.iterations - 1;
+		stopped_by = stop_signal;
+		fprintf(stderr, "fvstar: stopped by %s at iteration %d of %d; %s/restart.bin holds iteration %d\n",
+			signal_name(stop_signal), restart_at, last, c.out_dir, restart_at);
+		if (restart_at < last) {
+			char restart[FV_CASE_PATH_MAX + 32];
+			snprintf(restart, sizeof restart, "%s/restart.bin", c.out_dir);
+			fprintf(stderr, "fvstar: to continue: ");
+			continue_command(stderr, argc, argv, restart, last - restart_at);
+		}
+	}
 out:
 	/* a rank that failed stops them all: the others may be waiting for it
 	 * (a divergence, seen by all alike, ends normally on every rank) */
@@ -765,6 +968,9 @@ out:
 		fv_runtime_mpi_stop();
 	if (err == FV_OK && c.trace_dir[0] && fv_runtime_rank() == 0)
 		err = fv_runtime_trace_convert(c.trace_dir, stderr);
+	fv_output_unlock();
+	if (caught)
+		catch_stop_signals(0);
 	fv_mesh_free(&m);
 	fv_app_state_free(&part, &st);
 	fv_app_wall_distances_free(&part, &wdist);

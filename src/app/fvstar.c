@@ -51,6 +51,9 @@ static const struct {
 		"output.restart=DIR/restart.bin). Any case key can be set on the command line,\n"
 		"as numerics.cfl=2 or partition.blocks=8; 'fvstar keys' lists them all.\n"
 		"The effective case, with where each value came from, opens the log.\n"
+		"One run at a time owns an output directory (DIR/.fvstar.lock). Ctrl-C or\n"
+		"SIGTERM stops the run after the iterations in flight, with a restart and the\n"
+		"command that continues it (exit status 130 or 143; a second one at once).\n"
 		"\n"
 		"Environment: STARPU_SCHED, STARPU_NCPU, STARPU_NCUDA override [runtime];\n"
 		"STARPU_HOME is where StarPU keeps its performance models.\n"
@@ -196,5 +199,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fvstar: error: %s\n", fv_errmsg());
 		return err == FV_ERR_ARG ? 2 : 1;
 	}
-	return 0;
+	/* stopped by a signal, cleanly: the shell's convention (130, 143) */
+	return fv_app_stopped_by() ? 128 + fv_app_stopped_by() : 0;
 }

@@ -91,6 +91,8 @@ static const int partitioner_values[] = {FV_PART_METIS, FV_PART_SCOTCH, FV_PART_
 static const char *const bc_kinds[] = {"farfield", "wall", "symmetry", "supersonic_inflow",
 				       "supersonic_outflow", "pressure_outlet", "noslip", "isothermal", NULL};
 static const char *const models[] = {"euler", "laminar", "sa", NULL};
+static const char *const restart_models[] = {"same", "euler", "laminar", "sa", NULL};
+static const int restart_model_values[] = {-1, FV_MODEL_EULER, FV_MODEL_LAMINAR, FV_MODEL_SA};
 
 #define OFF(field) offsetof(fv_case_t, field)
 #define SIZE(field) sizeof(((fv_case_t *)0)->field)
@@ -308,7 +310,11 @@ static const key_desc_t keys[] = {
 		"Most iterations (time steps) to run; unsteady runs also stop at t_end."),
 	REAL_KEY("numerics", "residual_drop", num.residual_drop, 0, 0, 300, 0, "0", NULL,
 		 "Stop when the density residual has dropped this many orders of magnitude below its "
-		 "first-iteration value; 0: off."),
+		 "reference (residual_ref: its peak so far unless set); 0: off."),
+	REAL_KEY("numerics", "residual_ref", residual_ref, 0, 0, HUGE_VAL, 0, "0", NULL,
+		 "The density residual from which the progress lines, history.csv (orders_below_ref), "
+		 "summary.json and residual_drop measure the drop; 0: its peak so far (a run from the free "
+		 "stream starts near 0 and rises first)."),
 	INT_KEY("numerics", "first_order", num.first_order, 0, INT_MAX, "0", NULL,
 		"With order = 2, the iterations up to this one run at first order (a start that is easier "
 		"on a large CFL); 0: none."),
@@ -376,6 +382,11 @@ static const key_desc_t keys[] = {
 	TEXT_KEY("output", "restart", T_STR, restart_from, "", NULL,
 		 "Restart file to continue from (relative to the working directory); empty: start from "
 		 "the initial state."),
+	ENUM_KEY("output", "restart_from_model", restart_from_model, restart_models, restart_model_values, "same",
+		 "The physical model a restart may come from when it is not the run's own: same refuses a "
+		 "restart of another [flow] model; euler, laminar or sa accepts that model's restart and "
+		 "says in the log what it gives (an sa run from an euler restart: nu~ starts at the free "
+		 "stream)."),
 	INT_KEY("output", "snapshot_every", snapshot_every, 0, INT_MAX, "50", NULL,
 		"Keep a copy of the state every this many iterations (two copies, where the state lives: 10 "
 		"values per cell more on a GPU), so that a run that diverges writes the last good state to "

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Run outputs: the output directory, history CSV, summary JSON and the
- * solution VTU (raw appended binary through mesh/vtu_internal.h). */
+/* Run outputs: the output directory and its lock, history CSV, summary
+ * JSON and the solution VTU (raw appended binary through
+ * mesh/vtu_internal.h). */
 #include "fvstar/output.h"
 
 #include <errno.h>
@@ -9,11 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mesh/vtu_internal.h"
+#include "util/tmpname.h"
 
 fv_err_t fv_output_mkdir(const char *dir)
 {
@@ -54,6 +59,176 @@ fv_err_t fv_output_check_writable(const char *dir, const char *what)
 	return FV_ERROR(FV_ERR_IO, "%s %s: cannot write there (%s); nothing has been run", what, dir, strerror(e));
 }
 
+/* ------------------------------------------------- output directory lock */
+
+/* The lock this process holds: its file stays open (and flocked) until
+ * fv_output_unlock or exit. */
+static struct {
+	int fd;                           /* -1: none */
+	int registered;                   /* atexit done */
+	char path[FV_CASE_PATH_MAX + 32];
+} held = {-1, 0, ""};
+
+typedef struct lock_info {
+	long pid;
+	char host[256];
+	char started[64];
+	int valid;                        /* pid and host read */
+	long size;
+} lock_info_t;
+
+static void lock_read(int fd, lock_info_t *li)
+{
+	char buf[1024], *line, *save = NULL;
+	ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+	memset(li, 0, sizeof *li);
+	if (n <= 0)
+		return;
+	li->size = (long)n;
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "pid ", 4) == 0)
+			li->pid = strtol(line + 4, NULL, 10);
+		else if (strncmp(line, "host ", 5) == 0)
+			snprintf(li->host, sizeof li->host, "%s", line + 5);
+		else if (strncmp(line, "started ", 8) == 0)
+			snprintf(li->started, sizeof li->started, "%s", line + 8);
+	}
+	li->valid = li->pid > 0 && li->host[0];
+}
+
+/* A process of that pid lives on this host (EPERM: someone else's; a
+ * zombie has ended). */
+static int pid_alive(long pid)
+{
+	char path[64], buf[256], *paren;
+	FILE *f;
+	if (pid <= 0 || (kill((pid_t)pid, 0) != 0 && errno != EPERM))
+		return 0;
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 1;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	paren = strrchr(buf, ')'); /* "pid (comm) state ..." */
+	return !(paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'));
+}
+
+/* The same, given up to 3 s to end: a run that holds no flock on its
+ * lock any more is ending (its ranks aborted, say) */
+static int pid_lives_on(long pid)
+{
+	for (int i = 0; i < 60 && pid_alive(pid); i++)
+		nanosleep(&(struct timespec){0, 50000000}, NULL);
+	return pid_alive(pid);
+}
+
+static void unlock_at_exit(void)
+{
+	fv_output_unlock();
+}
+
+void fv_output_unlock(void)
+{
+	if (held.fd < 0)
+		return;
+	/* the name goes first: a run that opens it now finds no file, or a
+	 * new one (the identity check of fv_output_lock) */
+	unlink(held.path);
+	close(held.fd);
+	held.fd = -1;
+}
+
+fv_err_t fv_output_lock(const char *dir, char *note, size_t n)
+{
+	char path[FV_CASE_PATH_MAX + 32], host[256] = "", text[512], when[64];
+	lock_info_t li;
+	time_t now = time(NULL);
+	struct tm tm;
+	if (note && n)
+		note[0] = '\0';
+	FV_CHECK(snprintf(path, sizeof path, "%s/%s", dir, FV_OUTPUT_LOCK_NAME) < (int)sizeof path, FV_ERR_ARG,
+		 "output directory '%s' is too long", dir);
+	if (held.fd >= 0) {
+		FV_CHECK(strcmp(held.path, path) == 0, FV_ERR_ARG, "%s: this process already holds %s", path, held.path);
+		return FV_OK;
+	}
+	if (gethostname(host, sizeof host - 1) != 0)
+		snprintf(host, sizeof host, "(unknown)");
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	for (int attempt = 0; attempt < 100; attempt++) {
+		struct stat a, b;
+		int flocked = 0, fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		FV_CHECK(fd >= 0, FV_ERR_IO, "%s: cannot create the output directory's lock: %s", path, strerror(errno));
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			flocked = 1;
+		} else if (errno == EWOULDBLOCK) {
+			/* a live process holds it; its contents may be a moment away */
+			lock_read(fd, &li);
+			close(fd);
+			if (!li.valid && attempt < 50) {
+				nanosleep(&(struct timespec){0, 20000000}, NULL);
+				continue;
+			}
+			return FV_ERROR(FV_ERR_IO,
+					"output directory %s is in use by another run: pid %ld on host %s, started %s "
+					"(it holds %s). Two runs writing one directory would mix their history and "
+					"restart files: give this run another output.dir, or wait for that one to end",
+					dir, li.pid, li.valid ? li.host : "(not written yet)",
+					li.started[0] ? li.started : "(unknown)", path);
+		}
+		/* else no flock on this file system (ENOLCK, EOPNOTSUPP): the
+		 * contents alone say who holds it */
+		if (flocked && (fstat(fd, &a) != 0 || stat(path, &b) != 0 || a.st_ino != b.st_ino || a.st_dev != b.st_dev)) {
+			/* its owner removed it as we opened it: take the new one */
+			close(fd);
+			continue;
+		}
+		lock_read(fd, &li);
+		if (li.valid && !(li.pid == (long)getpid() && strcmp(li.host, host) == 0)) {
+			const char *why = NULL;
+			if (strcmp(li.host, host) != 0)
+				why = "fvstar cannot tell from this host whether it still runs";
+			else if (flocked ? pid_lives_on(li.pid) : pid_alive(li.pid))
+				why = "that process lives";
+			if (why) {
+				close(fd);
+				return FV_ERROR(FV_ERR_IO,
+						"output directory %s is in use by another run: pid %ld on host %s, "
+						"started %s (lock file %s; %s). Two runs writing one directory would mix "
+						"their history and restart files: give this run another output.dir, or "
+						"wait for that one to end; if it has ended (or pid %ld is not fvstar), "
+						"remove %s",
+						dir, li.pid, li.host, li.started[0] ? li.started : "(unknown)", path, why,
+						li.pid, path);
+			}
+			if (note && n)
+				snprintf(note, n,
+					 "%s: took over the stale lock of pid %ld on host %s, started %s: that process is "
+					 "gone (it stopped without removing its lock)",
+					 path, li.pid, li.host, li.started[0] ? li.started : "(unknown)");
+		} else if (!li.valid && li.size > 0 && note && n) {
+			snprintf(note, n, "%s: replaced an unreadable lock file", path);
+		}
+		snprintf(text, sizeof text, "pid %ld\nhost %s\nstarted %s\n", (long)getpid(), host, when);
+		if (ftruncate(fd, 0) != 0 || pwrite(fd, text, strlen(text), 0) != (ssize_t)strlen(text)) {
+			int e = errno;
+			close(fd);
+			return FV_ERROR(FV_ERR_IO, "%s: cannot write the output directory's lock: %s", path, strerror(e));
+		}
+		(void)fsync(fd);
+		held.fd = fd;
+		snprintf(held.path, sizeof held.path, "%s", path);
+		if (!held.registered && atexit(unlock_at_exit) == 0)
+			held.registered = 1;
+		return FV_OK;
+	}
+	return FV_ERROR(FV_ERR_IO, "%s: the output directory's lock changed hands 100 times while fvstar took it", path);
+}
+
 /* ------------------------------------------------------------ history */
 
 static fv_err_t history_header(const char *const *columns, int n, char **header)
@@ -82,7 +257,7 @@ static fv_err_t history_header(const char *const *columns, int n, char **header)
 
 /* Keeps the header and the rows up to iteration after of an existing
  * history; drops the rest and any incomplete last line (a crash). */
-static fv_err_t history_trim(FILE *f, const char *path, const char *header, long after)
+static fv_err_t history_trim(FILE *f, const char *path, const char *header, long after, fv_history_t *h)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -103,8 +278,21 @@ static fv_err_t history_trim(FILE *f, const char *path, const char *header, long
 	while ((len = getline(&line, &cap, f)) > 0) {
 		char *end;
 		double it = strtod(line, &end);
-		if (line[len - 1] != '\n' || end == line || it > (double)after)
+		if (line[len - 1] != '\n') {
+			h->partial_bytes = (long)len;
 			break;
+		}
+		if (end == line || it > (double)after) {
+			/* the rows after the restart, and anything after them */
+			h->rows_dropped++;
+			while ((len = getline(&line, &cap, f)) > 0) {
+				if (line[len - 1] != '\n')
+					h->partial_bytes = (long)len;
+				else
+					h->rows_dropped++;
+			}
+			break;
+		}
 		keep += (off_t)len;
 	}
 	if (ferror(f)) {
@@ -135,7 +323,7 @@ fv_err_t fv_history_open(fv_history_t *h, const char *path, const char *const *c
 			goto done;
 		}
 		if (h->f) {
-			FV_CALL_GOTO(err, done, history_trim(h->f, path, header, append_after));
+			FV_CALL_GOTO(err, done, history_trim(h->f, path, header, append_after, h));
 			goto opened;
 		}
 	}
@@ -162,11 +350,41 @@ done:
 
 fv_err_t fv_history_row(fv_history_t *h, const double *values)
 {
+	char stack[1024], *buf = stack;
+	size_t cap = sizeof stack, len = 0, done = 0;
+	off_t start = 0;
+	int fd, e = 0;
 	FV_CHECK(h->f, FV_ERR_ARG, "history: not open");
+	if ((size_t)h->n_columns * 32 + 2 > cap) {
+		cap = (size_t)h->n_columns * 32 + 2;
+		FV_CALL(fv_malloc(&buf, cap, 1, "history row"));
+	}
 	for (int i = 0; i < h->n_columns; i++)
-		fprintf(h->f, i + 1 < h->n_columns ? "%.10g," : "%.10g\n", values[i]);
-	/* flushed every row: a run that crashes keeps its history */
-	FV_CHECK(fflush(h->f) == 0 && !ferror(h->f), FV_ERR_IO, "%s: write failed: %s", h->path, strerror(errno));
+		len += (size_t)snprintf(buf + len, cap - len, i + 1 < h->n_columns ? "%.10g," : "%.10g\n", values[i]);
+	/* the row in one write (the stream's buffer could split it), after
+	 * whatever the stream still holds (the header) */
+	fd = fileno(h->f);
+	if (fflush(h->f) != 0 || (start = lseek(fd, 0, SEEK_END)) < 0)
+		e = errno ? errno : EIO;
+	while (!e && done < len) {
+		ssize_t w = write(fd, buf + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			e = w < 0 ? errno : EIO;
+		else
+			done += (size_t)w;
+	}
+	if (buf != stack)
+		free(buf);
+	if (e) {
+		/* a part of the row went out (a full disk): cut it off again */
+		if (done > 0 && ftruncate(fd, start) != 0)
+			return FV_ERROR(FV_ERR_IO, "%s: write failed: %s, and cutting off the partial row failed: %s",
+					h->path, strerror(e), strerror(errno));
+		return FV_ERROR(FV_ERR_IO, "%s: write failed: %s (the row of iteration %.10g is not in it)", h->path,
+				strerror(e), values[0]);
+	}
 	h->rows++;
 	return FV_OK;
 }
@@ -201,11 +419,9 @@ json_t *fv_json_reals(const double *x, int n)
 fv_err_t fv_summary_write(const char *path, json_t *root)
 {
 	char *tmp;
-	size_t n = strlen(path);
 	FV_CHECK(root, FV_ERR_ARG, "%s: no JSON to write", path);
-	FV_CALL(fv_malloc(&tmp, n + 5, 1, "temporary file name"));
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", 5);
+	tmp = fv_tmp_name_alloc(path);
+	FV_CHECK(tmp, FV_ERR_MEM, "%s: out of memory for the temporary file name", path);
 	errno = 0;
 	if (json_dump_file(root, tmp, JSON_INDENT(2)) != 0) {
 		int e = errno;
@@ -215,9 +431,10 @@ fv_err_t fv_summary_write(const char *path, json_t *root)
 	}
 	if (rename(tmp, path) != 0) {
 		int e = errno;
+		fv_err_t err = FV_ERROR(FV_ERR_IO, "%s: cannot rename %s to it: %s", path, tmp, strerror(e));
 		remove(tmp);
 		free(tmp);
-		return FV_ERROR(FV_ERR_IO, "%s: cannot rename %s.tmp to it: %s", path, path, strerror(e));
+		return err;
 	}
 	free(tmp);
 	return FV_OK;
@@ -460,14 +677,13 @@ fv_err_t fv_solution_write_piece(const char *path, const fv_mesh_t *m, const fv_
 	return err;
 }
 
-/* A text file written to path.tmp (*tmp) and renamed by text_commit when
- * complete, so that a reader never sees half of it. */
+/* A text file written to a temporary file of its own name (*tmp,
+ * util/tmpname.h) and renamed by text_commit when complete, so that a
+ * reader never sees half of it. */
 static fv_err_t text_open(const char *path, char **tmp, FILE **f)
 {
-	size_t n = strlen(path);
-	FV_CALL(fv_malloc(tmp, n + 5, 1, "temporary file name"));
-	memcpy(*tmp, path, n);
-	memcpy(*tmp + n, ".tmp", 5);
+	*tmp = fv_tmp_name_alloc(path);
+	FV_CHECK(*tmp, FV_ERR_MEM, "%s: out of memory for the temporary file name", path);
 	*f = fopen(*tmp, "w");
 	if (!*f) {
 		fv_err_t err = FV_ERROR(FV_ERR_IO, "%s: cannot write (%s)", *tmp, strerror(errno));

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "util/hash.h"
+#include "util/tmpname.h"
 
 #define HEADER_V2 104 /* format 2: no model, no solver state */
 #define STATE_AT 128 /* format 3: the solver state's first value */
@@ -99,6 +100,65 @@ const char *fv_restart_model_name(int model)
 {
 	static const char *const names[] = {"euler", "laminar", "sa"};
 	return model >= 0 && model < 3 ? names[model] : "unknown";
+}
+
+/* What starting a run of model to from a restart of model from does. */
+static void model_change_text(int from, int to, double nut_inf, char *buf, size_t n)
+{
+	static const char *const what[3] = {"inviscid", "laminar", "Spalart-Allmaras"};
+	int k = snprintf(buf, n, "the %s solution's mean flow is the initial state", what[from]);
+	if (k < 0 || (size_t)k >= n)
+		return;
+	if (to == FV_MODEL_SA)
+		k += snprintf(buf + k, n - (size_t)k, "; nu~ starts at the free-stream value %.6g everywhere", nut_inf);
+	else if (from == FV_MODEL_SA)
+		k += snprintf(buf + k, n - (size_t)k, "; its nu~ is dropped (no eddy viscosity)");
+	if (k < 0 || (size_t)k >= n)
+		return;
+	if (from == FV_MODEL_EULER)
+		snprintf(buf + k, n - (size_t)k, "; the viscous fluxes and the no-slip walls act from the first iteration");
+	else if (to == FV_MODEL_EULER)
+		snprintf(buf + k, n - (size_t)k, "; the viscous fluxes are dropped");
+}
+
+fv_err_t fv_restart_check_model(const char *path, const fv_restart_t *r, int run_model, int accept, double nut_inf,
+				char *note, size_t n)
+{
+	const char *run = fv_restart_model_name(run_model), *file = fv_restart_model_name(r->model);
+	char what[320];
+	if (n > 0)
+		note[0] = '\0';
+	FV_CHECK(run_model >= FV_MODEL_EULER && run_model <= FV_MODEL_SA, FV_ERR_ARG, "%s: run model %d", path,
+		 run_model);
+	if (r->model == FV_RESTART_MODEL_UNKNOWN) {
+		/* format 2: the variable count is all it says */
+		int nv = run_model == FV_MODEL_SA ? FV_RESTART_NVARS_MAX : FV_RESTART_NVARS;
+		snprintf(note, n,
+			 "%s (restart format 2) does not record its physical model: taken as this run's (%s), "
+			 "unchecked; it holds %d variables per cell%s",
+			 path, run, r->n_vars,
+			 r->n_vars > nv ? ", its nu~ is dropped"
+			 : r->n_vars < nv ? ", nu~ starts at the free-stream value" : "");
+		return FV_OK;
+	}
+	if (r->model == run_model) {
+		if (accept >= 0 && accept != run_model)
+			snprintf(note, n, "output.restart_from_model = %s is unused: %s is a restart of this run's model (%s)",
+				 fv_restart_model_name(accept), path, run);
+		return FV_OK;
+	}
+	model_change_text(r->model, run_model, nut_inf, what, sizeof what);
+	FV_CHECK(accept >= 0, FV_ERR_ARG,
+		 "%s: a restart of another physical model: written by a run of [flow] model = %s, this run's model is "
+		 "%s. To start this %s run from it (%s), set output.restart_from_model = %s",
+		 path, file, run, run, what, file);
+	FV_CHECK(accept == r->model, FV_ERR_ARG,
+		 "%s: written by a run of [flow] model = %s, but output.restart_from_model = %s accepts a restart of "
+		 "model %s only: set output.restart_from_model = %s to start this %s run from it",
+		 path, file, fv_restart_model_name(accept), fv_restart_model_name(accept), file, run);
+	snprintf(note, n, "%s is a restart of model %s, this run's model is %s (output.restart_from_model = %s): %s",
+		 path, file, run, file, what);
+	return FV_OK;
 }
 
 /* ------------------------------------------------------------- writing */
@@ -196,7 +256,6 @@ fv_err_t fv_restart_write(const char *path, const fv_restart_t *r)
 	uint8_t *buf = NULL;
 	fv_real_t *gather = NULL;
 	char *tmp = NULL, *dir = NULL;
-	size_t n = strlen(path);
 	int fd = -1, e, named = 0;
 	fv_err_t err = FV_OK;
 
@@ -212,9 +271,10 @@ fv_err_t fv_restart_write(const char *path, const fv_restart_t *r)
 	FV_CHECK(r->n_cells >= 0 && (r->q || r->n_cells == 0), FV_ERR_ARG, "%s: no state to write", path);
 	FV_CHECK(r->mesh.n_cells == r->n_cells, FV_ERR_ARG, "%s: state of %d cells for a mesh of %lld", path,
 		 (int)r->n_cells, (long long)r->mesh.n_cells);
-	FV_CALL(fv_malloc(&tmp, n + 5, 1, "temporary file name"));
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", 5);
+	/* a name no other writer uses: two runs writing one restart never
+	 * rename each other's temporary file */
+	tmp = fv_tmp_name_alloc(path);
+	FV_CHECK(tmp, FV_ERR_MEM, "%s: out of memory for the temporary file name", path);
 	FV_CALL_GOTO(err, done, dir_of(path, &dir));
 	FV_CALL_GOTO(err, done, fv_malloc(&buf, CHUNK, 1, "restart buffer"));
 	if (r->cell_of_file)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Internals of the VTK XML writers (mesh and solution .vtu files): raw
- * appended binary blocks, written to path.tmp and renamed when complete. */
+ * appended binary blocks, written to a temporary file of a name unique to
+ * the writer (util/tmpname.h) and renamed when complete. */
 #ifndef FVSTAR_VTU_INTERNAL_H
 #define FVSTAR_VTU_INTERNAL_H
 
@@ -15,12 +16,12 @@
 typedef struct fv_vtu_out {
 	FILE *f;
 	const char *path;
-	char *tmp;        /* path.tmp, renamed to path once complete */
+	char *tmp;        /* path.tmp.PID.N, renamed to path once complete */
 	void *scratch;    /* FV_VTU_CHUNK bytes */
 	int err;          /* errno of the first failure; later writes are skipped */
 } fv_vtu_out_t;
 
-/* Opens path.tmp for writing (o is set up by this call). */
+/* Opens the temporary file of path for writing (o is set up by this call). */
 fv_err_t fv_vtu_open(fv_vtu_out_t *o, const char *path);
 /* Closes the file, renames it to path if every write succeeded, removes
  * it otherwise, and frees o's buffers. Safe after a failed fv_vtu_open. */

@@ -3,6 +3,7 @@
  * and fv_mesh_write, which picks the writer from the file extension. */
 #include "fvstar/mesh.h"
 #include "mesh/vtu_internal.h"
+#include "util/tmpname.h"
 
 #include <errno.h>
 #include <math.h>
@@ -20,19 +21,19 @@
 typedef struct su2_out {
 	FILE *f;
 	const char *path;
-	char *tmp;        /* path.tmp, renamed to path once complete */
+	char *tmp;        /* path.tmp.PID.N, renamed to path once complete */
 	char *buf;
 	size_t len;
 } su2_out_t;
 
 static fv_err_t out_open(su2_out_t *o, const char *path)
 {
-	size_t n = strlen(path);
 	memset(o, 0, sizeof *o);
 	o->path = path;
-	FV_CALL(fv_malloc(&o->tmp, n + 5, 1, "temporary file name"));
-	memcpy(o->tmp, path, n);
-	memcpy(o->tmp + n, ".tmp", 5);
+	/* a name no other writer uses: two runs writing one file never
+	 * rename each other's temporary file */
+	o->tmp = fv_tmp_name_alloc(path);
+	FV_CHECK(o->tmp, FV_ERR_MEM, "%s: out of memory for the temporary file name", path);
 	if (fv_malloc(&o->buf, OUT_CHUNK, 1, "output buffer") != FV_OK) {
 		FV_FREE(o->tmp);
 		return FV_ERR_MEM;

@@ -5,6 +5,7 @@
  * appended-data internals of vtu_internal.h live here too. */
 #include "fvstar/mesh.h"
 #include "mesh/vtu_internal.h"
+#include "util/tmpname.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -265,15 +266,22 @@ fv_err_t fv_writer_check_mesh(const fv_mesh_t *m, const char *path)
 
 fv_err_t fv_vtu_open(fv_vtu_out_t *o, const char *path)
 {
-	size_t n = strlen(path);
 	memset(o, 0, sizeof *o);
 	o->path = path;
-	FV_CALL(fv_malloc(&o->tmp, n + 5, 1, "temporary file name"));
-	memcpy(o->tmp, path, n);
-	memcpy(o->tmp + n, ".tmp", 5);
-	FV_CALL(fv_malloc(&o->scratch, FV_VTU_CHUNK, 1, "output buffer"));
+	/* unique to this writer: see util/tmpname.h */
+	o->tmp = fv_tmp_name_alloc(path);
+	FV_CHECK(o->tmp, FV_ERR_MEM, "%s: out of memory for the temporary file name", path);
+	if (fv_malloc(&o->scratch, FV_VTU_CHUNK, 1, "output buffer") != FV_OK) {
+		FV_FREE(o->tmp);
+		return FV_ERR_MEM;
+	}
 	o->f = fopen(o->tmp, "wb");
-	FV_CHECK(o->f, FV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+	if (!o->f) {
+		int e = errno;
+		FV_FREE(o->tmp);
+		FV_FREE(o->scratch);
+		return FV_ERROR(FV_ERR_IO, "%s: cannot write: %s", path, strerror(e));
+	}
 	return FV_OK;
 }
 

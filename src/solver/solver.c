@@ -862,7 +862,8 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		s->snap_iter[0] = s->snap_src[0] = first_iter - 1;
 	}
 	while (next_done <= last_iter && err == FV_OK) {
-		while (!stop && next_submit <= last_iter && next_submit < next_done + s->o.lookahead + 1 &&
+		while (!stop && !(s->o.stop_flag && *s->o.stop_flag) && next_submit <= last_iter &&
+		       next_submit < next_done + s->o.lookahead + 1 &&
 		       next_submit - next_done < RING - 1) {
 			if (next_submit >= s->trace_from)
 				fv_runtime_trace_start(); /* once, when tracing */
@@ -899,15 +900,12 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		*done = next_done;
 		next_done++;
 		/* guarded: a failed iteration and those in flight after it are
-		 * thrown away; the next submission retries (or, when none
-		 * follows, the copy goes in now, so the run ends on a good state) */
+		 * thrown away; the next submission retries */
 		if (guarded(s)) {
 			if (s->bad_iter >= 0 || info.iter <= s->discard_to)
 				continue;
 			if (check_failed(s, info.iter, info.res)) {
 				s->bad_iter = info.iter;
-				if (stop || next_submit > last_iter)
-					err = retry(s, next_submit);
 				continue;
 			}
 			if (info.iter == s->resume_iter)
@@ -931,6 +929,10 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		if (stop && next_done >= next_submit)
 			break;
 	}
+	/* a failure with no submission after it (the last iteration, a stop):
+	 * the copy goes in now, so that the run ends on a good state */
+	if (err == FV_OK && s->bad_iter >= 0)
+		err = retry(s, next_submit);
 	/* several ranks: the wait is collective; after an error of this rank
 	 * alone the others never join it (the caller stops them all), while a
 	 * divergence is every rank's */

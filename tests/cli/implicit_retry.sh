@@ -49,7 +49,7 @@ for sched in eager lws dmda; do
 	run output.dir="$tmp/$sched" partition.blocks=3 runtime.sched=$sched ||
 		{ cat "$tmp/err"; fail "$sched: the run did not recover"; continue; }
 	d=$("$py" "$top_srcdir/tests/cli/state_digest.py" "$tmp/$sched")
-	h=$(cut -d, -f1,3-9,16,17 "$tmp/$sched/history.csv" | md5sum)
+	h=$(cut -d, -f1,3- "$tmp/$sched/history.csv" | md5sum)
 	[ -n "$ref" ] || { ref="$d $h"; cp "$tmp/err" "$tmp/err-eager"; }
 	[ "$d $h" = "$ref" ] && echo "$sched: recovered, state and history as eager's" ||
 		fail "$sched: state or history differ from eager's"

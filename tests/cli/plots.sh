@@ -87,10 +87,13 @@ assert len(cols["iteration"]) == 30 and pc.has_forces(cols), cols.keys()
 ok, text = pc.verdict(cols, json.load(open(sys.argv[4])))
 print(text)
 assert not ok and text.startswith("not converged: CL still changing by"), text
+# the residual's drop is said from its reference (the peak unless set)
+assert "orders below its peak" in text, text
 # a flat CL over the last 10% is converged
 cols["CL"] = [0.3] * 30
 ok, text = pc.verdict(cols, None)
 assert ok and text.startswith("converged: CL changes by 0%"), text
+assert "orders below its reference" in text, text
 PY
 	fail "PNG or verdict check"
 finish

@@ -10,7 +10,7 @@
 #  - explicit RK2: a restart written at 10 and continued to 20 equals the
 #    20-iteration run bit for bit, states and histories (rho nu~ is the
 #    restart's sixth variable); a laminar run's restart continues as an SA
-#    run (nu~ from the free stream);
+#    run (nu~ from the free stream) with output.restart_from_model = laminar;
 #  - explicit RK2, 1 block against 3 blocks, 20 iterations: to 1e-13;
 #  - implicit: a run writing restart files every 5 iterations equals one
 #    writing none, bit for bit (the CFL ramp lives through the segments);
@@ -65,7 +65,9 @@ run output.dir="$tmp/s5" numerics.iterations=16 output.restart_every=5 || fail "
 "$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/s0" "$tmp/s5" "implicit, restart_every 5 against none" 0 0 ||
 	fail "restart_every changes an implicit run"
 run output.dir="$tmp/lam" numerics.iterations=20 flow.model=laminar || fail "laminar run"
-run output.dir="$tmp/lam2sa" numerics.iterations=40 output.restart="$tmp/lam/restart.bin" || fail "SA from a laminar restart"
+run output.dir="$tmp/lam2sa" numerics.iterations=40 output.restart="$tmp/lam/restart.bin" \
+	output.restart_from_model=laminar || fail "SA from a laminar restart"
+grep -q "nu~ starts at the free-stream value" "$tmp/err" || fail "SA from a laminar restart: no line saying what it does"
 
 # shellcheck disable=SC2086
 run output.dir="$tmp/b1" partition.blocks=1 numerics.iterations=20 $EXP || fail "1 block"

@@ -4,8 +4,9 @@
 state of restart.bin as the sorted multiset of per-cell value tuples (so
 the digest does not depend on the order the file stores the cells in), and
 the time, residual and force columns of history.csv (the wall-time column
-left out, and those after CMz: the implicit solver's cfl, retries and
-lin_res, the last a sum of atomics on a GPU). Usage: state_digest.py RUN_DIR  ->  prints one hex SHA-256."""
+left out; the first 15 columns, those the digests were recorded with: the
+columns added after them, res_rho_ref and orders_below_ref, derive from
+res_rho). Usage: state_digest.py RUN_DIR  ->  prints one hex SHA-256."""
 import array
 import csv
 import hashlib
@@ -25,9 +26,8 @@ def main():
     for c in cells:
         h.update((" ".join(c) + "\n").encode())
     rows = list(csv.reader(open(d + "/history.csv")))
-    last = rows[0].index("CMz")
     for r in rows[1:]:
-        h.update((",".join([r[0]] + r[2:last + 1]) + "\n").encode())
+        h.update((",".join([r[0]] + r[2:15]) + "\n").encode())
     print(h.hexdigest())
 
 

@@ -6,8 +6,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -700,6 +702,8 @@ static void test_history(void **state)
 	fputs("6,0.6,0.0", f);
 	fclose(f);
 	FV_ASSERT_OK(fv_history_open(&h, path, cols, 3, 3));
+	assert_int_equal(h.rows_dropped, 2);
+	assert_int_equal(h.partial_bytes, 9);
 	double row[3] = {4, 0.4, NAN};
 	FV_ASSERT_OK(fv_history_row(&h, row));
 	FV_ASSERT_OK(fv_history_close(&h));
@@ -710,6 +714,40 @@ static void test_history(void **state)
 				  "3,0.3,0.1111111111\n"
 				  "4,0.4,nan\n");
 	free(text);
+
+	/* a full disk (here: the file size limit) in the middle of a row: the
+	 * part written is cut off again, the file ends in a whole row */
+	{
+		struct rlimit saved, small;
+		void (*handler)(int) = signal(SIGXFSZ, SIG_IGN);
+		struct stat st;
+		fv_err_t e = FV_OK;
+		int written = 0;
+		FV_ASSERT_OK(fv_history_open(&h, path, cols, 3, 4));
+		assert_int_equal(h.rows_dropped + h.partial_bytes, 0);
+		assert_int_equal(stat(path, &st), 0);
+		assert_int_equal(getrlimit(RLIMIT_FSIZE, &saved), 0);
+		small = saved;
+		small.rlim_cur = (rlim_t)st.st_size + 70; /* 3 rows of 26 bytes do not fit */
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+		for (int i = 5; i < 10 && e == FV_OK; i++) {
+			double r5[3] = {i, 0.123456789 * i, 1.0 / 7 / i};
+			e = fv_history_row(&h, r5);
+			written += e == FV_OK;
+		}
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &saved), 0);
+		signal(SIGXFSZ, handler);
+		if (e != FV_ERR_IO || !strstr(fv_errmsg(), "history.csv: write failed: File too large (the row of "
+							   "iteration 7 is not in it)"))
+			fail_msg("got %d '%s'", (int)e, fv_errmsg());
+		assert_int_equal(written, 2);
+		FV_ASSERT_OK(fv_history_close(&h));
+		text = slurp(path, NULL);
+		assert_true(strlen(text) > 0 && text[strlen(text) - 1] == '\n');
+		assert_non_null(strstr(text, "\n4,0.4,nan\n5,"));
+		assert_null(strstr(text, "\n7,"));
+		free(text);
+	}
 
 	/* other columns: refused, the file is left alone */
 	static const char *const other[] = {"iteration", "res_rho"};
@@ -734,6 +772,60 @@ static void test_history(void **state)
 	FV_ASSERT_ERR(fv_output_mkdir(fresh), FV_ERR_IO, "is not a directory");
 }
 
+/* The output directory's lock: taken, taken again, refused while a live
+ * process of this host holds it (here: the parent of the test), stale
+ * when its pid has gone, released. */
+static void test_output_lock(void **state)
+{
+	char dir[512], other[512], lock[600], text[256], note[1024];
+	(void)state;
+	tmp_path(dir, sizeof dir, "locked");
+	tmp_path(other, sizeof other, "other");
+	FV_ASSERT_OK(fv_output_mkdir(dir));
+	FV_ASSERT_OK(fv_output_mkdir(other));
+	snprintf(lock, sizeof lock, "%s/.fvstar.lock", dir);
+	FV_ASSERT_OK(fv_output_lock(dir, note, sizeof note));
+	assert_string_equal(note, "");
+	char *back = slurp(lock, NULL);
+	snprintf(text, sizeof text, "pid %ld\nhost ", (long)getpid());
+	assert_true(strncmp(back, text, strlen(text)) == 0);
+	assert_non_null(strstr(back, "\nstarted 20"));
+	free(back);
+	FV_ASSERT_OK(fv_output_lock(dir, note, sizeof note)); /* again: held already */
+	FV_ASSERT_ERR(fv_output_lock(other, note, sizeof note), FV_ERR_ARG, "this process already holds");
+	fv_output_unlock();
+	assert_false(exists(lock));
+	fv_output_unlock(); /* none held: nothing */
+
+	/* a live process of this host: refused, the lock left as it was */
+	char host[256] = "";
+	gethostname(host, sizeof host - 1);
+	snprintf(text, sizeof text, "pid %ld\nhost %s\nstarted 2026-01-01T00:00:00Z\n", (long)getppid(), host);
+	write_text(lock, text);
+	snprintf(note, sizeof note, "is in use by another run: pid %ld on host %s, started 2026-01-01T00:00:00Z",
+		 (long)getppid(), host);
+	{
+		char want[1024];
+		snprintf(want, sizeof want, "%s", note);
+		FV_ASSERT_ERR(fv_output_lock(dir, note, sizeof note), FV_ERR_IO, want);
+	}
+	back = slurp(lock, NULL);
+	assert_string_equal(back, text);
+	free(back);
+	/* a pid that is gone: taken over, and said */
+	snprintf(text, sizeof text, "pid %ld\nhost %s\nstarted 2026-01-01T00:00:00Z\n", 999999999L, host);
+	write_text(lock, text);
+	FV_ASSERT_OK(fv_output_lock(dir, note, sizeof note));
+	assert_non_null(strstr(note, "took over the stale lock of pid 999999999"));
+	fv_output_unlock();
+	/* unreadable contents: replaced, and said */
+	write_text(lock, "garbage");
+	FV_ASSERT_OK(fv_output_lock(dir, note, sizeof note));
+	assert_non_null(strstr(note, "replaced an unreadable lock file"));
+	fv_output_unlock();
+	assert_false(exists(lock));
+}
+
 static void test_summary(void **state)
 {
 	char path[512], tmp[600];
@@ -748,8 +840,7 @@ static void test_summary(void **state)
 	assert_non_null(root);
 	json_object_set_new(root, "seconds", fv_json_real(0.25));
 	FV_ASSERT_OK(fv_summary_write(path, root));
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	assert_false(exists(tmp));
+	assert_int_equal(fv_test_tmp_left(path), 0);
 	json_t *back = json_load_file(path, 0, &jerr);
 	if (!back)
 		fail_msg("%s:%d: %s", path, jerr.line, jerr.text);
@@ -970,8 +1061,7 @@ static void test_restart(void **state)
 	fill_restart(&r, n);
 	tmp_path(path, sizeof path, "restart.bin");
 	FV_ASSERT_OK(fv_restart_write(path, &r));
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	assert_false(exists(tmp));
+	assert_int_equal(fv_test_tmp_left(path), 0);
 
 	/* bit for bit, with the mesh's identity */
 	FV_ASSERT_OK(fv_restart_read(path, &back, &r.mesh, "mesh.su2"));
@@ -1091,12 +1181,24 @@ static void test_restart(void **state)
 	FV_ASSERT_ERR(fv_restart_read(copy, &back, NULL, NULL), FV_ERR_FORMAT, "the time is not finite");
 	r.time = 0.5;
 
-	/* a write that fails leaves the last restart intact: path.tmp is a
-	 * directory here, so the new file cannot get its temporary name */
-	FV_ASSERT_OK(mkdir(tmp, 0777) == 0 ? FV_OK : FV_ERR_IO);
-	r.iteration = 1;
-	FV_ASSERT_ERR(fv_restart_write(path, &r), FV_ERR_IO, "restart.bin: cannot write");
-	rmdir(tmp);
+	/* a write that fails (over the file size limit, as on a full disk)
+	 * leaves the last restart intact, and no temporary file */
+	{
+		struct rlimit saved, small;
+		void (*handler)(int) = signal(SIGXFSZ, SIG_IGN);
+		fv_err_t e;
+		assert_int_equal(getrlimit(RLIMIT_FSIZE, &saved), 0);
+		small = saved;
+		small.rlim_cur = 4096;
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+		r.iteration = 1;
+		e = fv_restart_write(path, &r);
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &saved), 0);
+		signal(SIGXFSZ, handler);
+		if (e != FV_ERR_IO || !strstr(fv_errmsg(), "restart.bin: write failed: File too large"))
+			fail_msg("got %d '%s'", (int)e, fv_errmsg());
+		assert_int_equal(fv_test_tmp_left(path), 0);
+	}
 	FV_ASSERT_OK(fv_restart_read(path, &back, &r.mesh, NULL));
 	assert_true(back.iteration == 1234567890LL);
 	fv_restart_free(&back);
@@ -1105,12 +1207,15 @@ static void test_restart(void **state)
 	FV_ASSERT_OK(fv_restart_read(path, &back, &r.mesh, NULL));
 	assert_true(back.iteration == 1);
 	fv_restart_free(&back);
-	assert_false(exists(tmp));
-	/* a stale path.tmp (a crash of an older fvstar) is replaced too */
+	assert_int_equal(fv_test_tmp_left(path), 0);
+	/* a path.tmp of another writer (or an older fvstar's crash) is not
+	 * touched: each writer has a temporary file of its own */
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
 	write_text(tmp, "partial");
 	r.iteration = 2;
 	FV_ASSERT_OK(fv_restart_write(path, &r));
-	assert_false(exists(tmp));
+	assert_int_equal(fv_test_tmp_left(path), 1);
+	remove(tmp);
 	FV_ASSERT_OK(fv_restart_read(path, &back, &r.mesh, NULL));
 	assert_true(back.iteration == 2);
 	fv_restart_free(&back);
@@ -1319,6 +1424,7 @@ int main(void)
 		cmocka_unit_test(test_freestream),
 		cmocka_unit_test(test_readme),
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_output_lock),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_solution_vtu),
 		cmocka_unit_test(test_restart),

@@ -158,8 +158,7 @@ static void test_su2_contents(void **state)
 	make_mesh(&m, 0);
 	tmp_path(path, sizeof path, "mixed.su2");
 	FV_ASSERT_OK(fv_mesh_write_su2(&m, path));
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	assert_false(exists(tmp));
+	assert_int_equal(fv_test_tmp_left(path), 0);
 	buf = slurp(path, &len);
 	assert_true(len > 0 && buf[len - 1] == '\n');
 	line = split_lines(buf, &n);
@@ -401,8 +400,7 @@ static void test_vtu_layout(void **state)
 				m.cell_vol[c] = (fv_real_t)(vol[c] * 0.3 * 0.7 * 1.1);
 		}
 		FV_ASSERT_OK(fv_mesh_write_vtu(&m, path));
-		snprintf(tmp, sizeof tmp, "%s.tmp", path);
-		assert_false(exists(tmp));
+		assert_int_equal(fv_test_tmp_left(path), 0);
 		buf = slurp(path, &len);
 		assert_true(strncmp(buf, "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\"", 54) == 0);
 		assert_non_null(strstr(buf, *(const uint8_t *)&one ? "byte_order=\"LittleEndian\""
@@ -525,14 +523,12 @@ static void test_write_errors(void **state)
 	/* the target is a directory: the rename fails, the temporary goes */
 	tmp_path(dir, sizeof dir, "adir.vtu");
 	assert_int_equal(mkdir(dir, 0700), 0);
-	snprintf(tmp, sizeof tmp, "%s.tmp", dir);
 	FV_ASSERT_ERR(fv_mesh_write_vtu(&m, dir), FV_ERR_IO, dir);
-	assert_false(exists(tmp));
+	assert_int_equal(fv_test_tmp_left(dir), 0);
 	tmp_path(dir, sizeof dir, "adir.su2");
 	assert_int_equal(mkdir(dir, 0700), 0);
-	snprintf(tmp, sizeof tmp, "%s.tmp", dir);
 	FV_ASSERT_ERR(fv_mesh_write_su2(&m, dir), FV_ERR_IO, dir);
-	assert_false(exists(tmp));
+	assert_int_equal(fv_test_tmp_left(dir), 0);
 
 	/* unknown extension */
 	tmp_path(path, sizeof path, "mesh.txt");
@@ -571,14 +567,13 @@ static void test_write_fails_midway(void **state)
 	(void)state;
 	make_mesh(&m, 1);
 	for (int i = 0; i < 2; i++) {
-		char path[320], tmp[330], *buf;
+		char path[320], *buf;
 		struct rlimit saved, small;
 		void (*handler)(int);
 		size_t len;
 		FILE *f;
 		fv_err_t err;
 		tmp_path(path, sizeof path, names[i]);
-		snprintf(tmp, sizeof tmp, "%s.tmp", path);
 		f = fopen(path, "wb");
 		assert_non_null(f);
 		fputs(old, f);
@@ -594,7 +589,7 @@ static void test_write_fails_midway(void **state)
 		signal(SIGXFSZ, handler);
 		if (err != FV_ERR_IO || !strstr(fv_errmsg(), path) || !strstr(fv_errmsg(), strerror(EFBIG)))
 			fail_msg("%s: got %d '%s'", names[i], (int)err, fv_errmsg());
-		assert_false(exists(tmp));
+		assert_int_equal(fv_test_tmp_left(path), 0);
 		buf = slurp(path, &len);
 		assert_string_equal(buf, old);
 		free(buf);

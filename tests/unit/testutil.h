@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <dirent.h>
 
 #include "fvstar/mesh.h"
 
@@ -57,6 +58,26 @@ static inline fv_gen_opts_t fv_test_box_opts(fv_gen_cells_t kind, int nx, int ny
 
 /* A tolerance stated for double precision, scaled to the build's
  * precision (x 5.4e8 with --enable-single). */
+/* The temporary files of path (path.tmp, path.tmp.PID.N) left in its
+ * directory: a writer that finished or failed leaves none. */
+static inline int fv_test_tmp_left(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[1024], prefix[512];
+	int n = 0;
+	struct dirent *e;
+	DIR *d;
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	snprintf(prefix, sizeof prefix, "%s.tmp", slash ? slash + 1 : path);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+	closedir(d);
+	return n;
+}
+
 #define FV_TOL(t) ((t) * (FV_REAL_EPS / 2.220446049250313e-16))
 
 /* |a - b| <= tol * max(1, |b|) */
