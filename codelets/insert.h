@@ -41,6 +41,13 @@ fv_err_t fv_insert_limiter(fv_handle_t geo, fv_handle_t w, fv_handle_t grad, fv_
 			   const fv_task_args_t *a);
 fv_err_t fv_insert_flux(fv_handle_t geo, fv_handle_t w, fv_handle_t grad, fv_handle_t phi, fv_handle_t res,
 			const fv_task_args_t *a);
+/* numerics.overlap (kernels.h): the fluxes of the faces that read no ghost
+ * into the face store ff (a->flux_direct: into res), and, once the ghosts
+ * are in, the others' and every face's sum into res */
+fv_err_t fv_insert_flux_interior(fv_handle_t geo, fv_handle_t w, fv_handle_t grad, fv_handle_t phi, fv_handle_t ff,
+				 fv_handle_t res, const fv_task_args_t *a);
+fv_err_t fv_insert_flux_border(fv_handle_t geo, fv_handle_t w, fv_handle_t grad, fv_handle_t phi, fv_handle_t ff,
+			       fv_handle_t res, const fv_task_args_t *a);
 /* clock: NULL in steady runs; unsteady, the time step reduces its minimum
  * step into it */
 fv_err_t fv_insert_timestep(fv_handle_t geo, fv_handle_t w, fv_handle_t dt, fv_handle_t clock,

@@ -26,6 +26,15 @@ void fv_limiter_launch(const fv_task_args_t *a, int sum, const void *geo, const 
  * residual is zeroed first unless a colour launch starts past group 0 */
 void fv_flux_launch(const fv_task_args_t *a, int sum, int k0, int k1, const void *geo, const fv_real_t *w,
 		    const fv_real_t *grad, const fv_real_t *phi, fv_real_t *res, cudaStream_t st);
+/* numerics.overlap: part FV_SPLIT_INTERIOR stores the fluxes of the faces
+ * that read no ghost into ff; FV_SPLIT_BORDER stores the others', then sums
+ * every face's from ff into res with strategy sum (kernels.h) */
+void fv_flux_part_launch(const fv_task_args_t *a, int sum, int part, const void *geo, const fv_real_t *w,
+			 const fv_real_t *grad, const fv_real_t *phi, fv_real_t *ff, fv_real_t *res, cudaStream_t st);
+/* flux_direct (kernels.h): part's fluxes straight into res (atomic, or the
+ * part's cells gathered) */
+void fv_flux_direct_launch(const fv_task_args_t *a, int sum, int part, const void *geo, const fv_real_t *w,
+			   const fv_real_t *grad, const fv_real_t *phi, fv_real_t *res, cudaStream_t st);
 void fv_timestep_launch(const fv_task_args_t *a, int sum, const void *geo, const fv_real_t *w, fv_real_t *dt,
 			fv_clock_t *clock, cudaStream_t st);
 void fv_norms_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *w, const fv_real_t *grad,

@@ -134,9 +134,11 @@ static int batch_face(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 	return roe;
 }
 
-/* The batch's n faces (list[0 .. n)): fluxes, then the sums in order. */
+/* The batch's n faces (list[0 .. n)): fluxes, then the sums in order
+ * (ff: into the face store instead, numerics.overlap). */
 static void batch_run(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
-		      const fv_real_t *phi, const fv_real_t *rec, fv_real_t *res, const fv_idx_t *list, int n)
+		      const fv_real_t *phi, const fv_real_t *rec, fv_real_t *res, fv_real_t *ff, const fv_idx_t *list,
+		      int n)
 {
 	flux_batch_t b;
 	int roe[FV_BATCH];
@@ -158,35 +160,52 @@ static void batch_run(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 			F[q] = roe[i] && q < FV_NVAR ? Froe[q][i] : roe[i] ? (fv_real_t)0 : b.F[q][i];
 		if (roe[i])
 			fv_k_face_rest(v, P, w, grad, f, F);
-		fv_k_face_add(P, res, v->n_owned, v->face_cell[2 * (size_t)f], v->face_cell[2 * (size_t)f + 1], F, 0);
+		if (ff)
+			fv_k_fflux_store(P, ff, v->n_faces, f, F);
+		else
+			fv_k_face_add(P, res, v->n_owned, v->face_cell[2 * (size_t)f], v->face_cell[2 * (size_t)f + 1],
+				      F, 0);
 	}
 }
 
 /* The fluxes of the task's faces (colour groups k0 .. k1-1 with
  * flux_sum = color, or all) added into the owned cells' residual, zeroed
- * first when the task opens the stage. */
-static void flux_faces(void *buffers[], const fv_task_args_t *a, int sum, int k0, int k1, int zero)
+ * first when the task opens the stage; part FV_SPLIT_INTERIOR: the fluxes
+ * of the faces that read no ghost into the face store ff only;
+ * FV_SPLIT_BORDER: those of the others into ff, then every face's from ff
+ * into the residual, in the one-task order (kernels.h). */
+static void flux_faces(void *buffers[], const fv_task_args_t *a, int sum, int k0, int k1, int zero, int part)
 {
 	fv_view_t v = fv_view_make(FV_PTR(0, void), &a->L);
 	const fv_real_t *w = FV_PTR(1, const fv_real_t);
 	const fv_real_t *grad = FV_PTR(2, const fv_real_t);
 	const fv_real_t *phi = FV_PTR(3, const fv_real_t);
-	fv_real_t *res = FV_PTR(4, fv_real_t);
+	fv_real_t *ff = part == FV_SPLIT_WHOLE ? NULL : FV_PTR(4, fv_real_t);
+	fv_real_t *res = part == FV_SPLIT_INTERIOR ? NULL : FV_PTR(part == FV_SPLIT_WHOLE ? 4 : 5, fv_real_t);
+	/* (the interior part names the residual too, untouched here: the
+	 * direct form of a GPU-only block writes it) */
 	fv_idx_t list[FV_BATCH];
-	int n = 0;
+	int n = 0, border = part == FV_SPLIT_BORDER;
 	const fv_real_t *rec = rec_fill(&v, &a->P, w, grad, phi);
 	fv_idx_t no = v.n_owned;
-	if (zero)
+	if (res && zero)
 		memset(res, 0, (size_t)a->P.nvar * no * sizeof *res);
 	FV_CPU_FACES(&v, a, sum, k0, k1, f, {
+		fv_idx_t o, nb;
+		if (ff && (!fv_k_face_owned(&v, f, &o, &nb) || fv_k_face_border(&v, f) != border))
+			continue;
 		list[n++] = f;
 		if (n == FV_BATCH) {
-			batch_run(&v, &a->P, w, grad, phi, rec, res, list, n);
+			batch_run(&v, &a->P, w, grad, phi, rec, res, ff, list, n);
 			n = 0;
 		}
 	});
 	if (n)
-		batch_run(&v, &a->P, w, grad, phi, rec, res, list, n);
+		batch_run(&v, &a->P, w, grad, phi, rec, res, ff, list, n);
+	if (part == FV_SPLIT_INTERIOR)
+		return;
+	if (ff)
+		FV_CPU_FACES(&v, a, sum, k0, k1, f, fv_k_face_add_stored(&v, &a->P, ff, res, f, 0));
 	/* the turbulence model's source once the last faces are in */
 	if (fv_k_sa(&a->P) && (sum != FV_SUM_COLOR || k1 == a->n_colors || !a->grouped))
 		for (fv_idx_t c = 0; c < no; c++)
@@ -199,7 +218,23 @@ void fv_flux_cpu(void *buffers[], void *cl_arg)
 {
 	fv_task_args_t a;
 	FV_ARGS_UNPACK(cl_arg, &a);
-	flux_faces(buffers, &a, FV_SUM_ATOMIC, 0, 0, 1);
+	flux_faces(buffers, &a, FV_SUM_ATOMIC, 0, 0, 1, FV_SPLIT_WHOLE);
+}
+
+/* numerics.overlap: the faces that read no ghost, into the face store. */
+void fv_flux_interior_cpu(void *buffers[], void *cl_arg)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	flux_faces(buffers, &a, FV_SUM_ATOMIC, 0, 0, 0, FV_SPLIT_INTERIOR);
+}
+
+/* numerics.overlap: the faces beside ghosts, then the sums. */
+void fv_flux_border_cpu(void *buffers[], void *cl_arg)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	flux_faces(buffers, &a, FV_SUM_ATOMIC, 0, 0, 1, FV_SPLIT_BORDER);
 }
 
 /* One colour group (color_tasks): the group's faces in order. */
@@ -207,5 +242,5 @@ void fv_flux_group_cpu(void *buffers[], void *cl_arg)
 {
 	fv_task_args_t a;
 	FV_ARGS_UNPACK(cl_arg, &a);
-	flux_faces(buffers, &a, FV_SUM_COLOR, a.group, a.group + 1, a.group == 0);
+	flux_faces(buffers, &a, FV_SUM_COLOR, a.group, a.group + 1, a.group == 0, FV_SPLIT_WHOLE);
 }

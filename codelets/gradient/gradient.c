@@ -33,10 +33,21 @@ static struct starpu_perfmodel model_group = {
 		   STARPU_R, mode)
 static struct starpu_codelet group_cls[2] = {GROUP_CODELET(STARPU_W), GROUP_CODELET(STARPU_RW)};
 
+FV_MODEL(model_border, "fv_gradient_border");
+static struct starpu_codelet border_cl = FV_CODELET(fv_gradient_cpu, (fv_gradient_cuda), model_border, "fv_gradient",
+						    4, STARPU_R, STARPU_R, STARPU_R, STARPU_RW);
+
 fv_err_t fv_insert_gradient(fv_handle_t geo, fv_handle_t w, fv_handle_t wn, fv_handle_t grad,
 			    const fv_task_args_t *a)
 {
 	double flops = (a->P.lsq ? FLOPS_LSQ : FLOPS_GG) * a->L.n_owned;
+	/* numerics.overlap (Green-Gauss, gather only): the border part keeps
+	 * the interior's */
+	if (a->part)
+		return FV_SUBMIT(a->part == FV_SPLIT_BORDER ? &border_cl : &cls[FV_SUM_GATHER],
+				 a->part == FV_SPLIT_BORDER ? "gradient_border" : "gradient_interior", a, flops,
+				 FV_BUF(geo, STARPU_R), FV_BUF(w, STARPU_R), FV_BUF(wn, STARPU_R),
+				 FV_BUF(grad, a->part == FV_SPLIT_BORDER ? STARPU_RW : STARPU_W));
 	/* least squares has only the cell loop; W on the whole field: ghost
 	 * gradients come from the halo afterwards */
 	if (!a->grouped)

@@ -24,7 +24,7 @@ typedef fv_real_t vec_t __attribute__((vector_size(32)));
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-static void gradient_nodes_rec(const fv_view_t *v, const fv_real_t *restrict nrec, fv_real_t *restrict grad)
+static void gradient_nodes_rec(const fv_view_t *v, const fv_real_t *restrict nrec, fv_real_t *restrict grad, int part)
 {
 	fv_idx_t nc = v->n_cells;
 	size_t m = (size_t)v->cell_node_off[v->n_owned];
@@ -34,6 +34,8 @@ static void gradient_nodes_rec(const fv_view_t *v, const fv_real_t *restrict nre
 		fv_real_t out[TILE][3][NREC];
 		for (fv_idx_t t = 0; t < nt; t++) {
 			fv_idx_t c = c0 + t;
+			if (!fv_k_in_part(v->cell_border, c, part))
+				continue;
 			vec_t g[3][NREC / VL];
 			for (int d = 0; d < 3; d++)
 				for (int j = 0; j < NREC / VL; j++)
@@ -57,7 +59,8 @@ static void gradient_nodes_rec(const fv_view_t *v, const fv_real_t *restrict nre
 			for (int d = 0; d < 3; d++) {
 				fv_real_t *row = grad + (size_t)(q * 3 + d) * nc + c0;
 				for (fv_idx_t t = 0; t < nt; t++)
-					row[t] = out[t][d][q];
+					if (fv_k_in_part(v->cell_border, c0 + t, part))
+						row[t] = out[t][d][q];
 			}
 	}
 }
@@ -91,9 +94,10 @@ void fv_gradient_cpu(void *buffers[], void *cl_arg)
 	} else if (a.P.grad_sum == FV_SUM_GATHER || a.P.grad_sum == FV_SUM_AUTO) {
 		const fv_real_t *nrec = node_records(&v, wn);
 		if (nrec)
-			gradient_nodes_rec(&v, nrec, grad);
+			gradient_nodes_rec(&v, nrec, grad, a.part);
 		for (fv_idx_t c = 0; !nrec && c < v.n_owned; c++)
-			fv_k_gradient(&v, wn, grad, c);
+			if (fv_k_in_part(v.cell_border, c, a.part))
+				fv_k_gradient(&v, wn, grad, c);
 	} else {
 		int k0, k1, start, finish;
 		fv_task_groups(&a, &k0, &k1, &start, &finish);

@@ -6,11 +6,13 @@
 
 struct gradient_body {
 	fv_view_t v;
-	int lsq;
+	int lsq, part;
 	const fv_real_t *w, *wn;
 	fv_real_t *grad;
 	__device__ void operator()(fv_idx_t c) const
 	{
+		if (!fv_k_in_part(v.cell_border, c, part))
+			return;
 		if (lsq)
 			fv_k_gradient_lsq(&v, w, grad, c);
 		else
@@ -36,7 +38,7 @@ extern "C" void fv_gradient_launch(const fv_task_args_t *a, int sum, const void 
 {
 	fv_view_t v = fv_view_make(geo, &a->L);
 	if (a->P.lsq || sum == FV_SUM_GATHER || sum == FV_SUM_AUTO) {
-		fv_cuda_items(v.n_owned, gradient_body{v, a->P.lsq, w, wn, grad}, st);
+		fv_cuda_items(v.n_owned, gradient_body{v, a->P.lsq, a->part, w, wn, grad}, st);
 		return;
 	}
 	int k0, k1, start, finish;

@@ -14,7 +14,8 @@ void fv_nodes_cpu(void *buffers[], void *cl_arg)
 	fv_real_t *wn = FV_PTR(2, fv_real_t);
 	if (a.P.nodes_sum != FV_SUM_ATOMIC) {
 		for (fv_idx_t i = 0; i < v.n_nodes; i++)
-			fv_k_node(&v, w, wn, i);
+			if (fv_k_in_part(v.node_border, i, a.part))
+				fv_k_node(&v, w, wn, i);
 		return;
 	}
 	memset(wn, 0, (size_t)FV_NVAR * v.n_nodes * sizeof *wn);

@@ -8,7 +8,12 @@ struct node_body {
 	fv_view_t v;
 	const fv_real_t *w;
 	fv_real_t *wn;
-	__device__ void operator()(fv_idx_t n) const { fv_k_node(&v, w, wn, n); }
+	int part;
+	__device__ void operator()(fv_idx_t n) const
+	{
+		if (fv_k_in_part(v.node_border, n, part))
+			fv_k_node(&v, w, wn, n);
+	}
 };
 
 struct cell_to_nodes_body {
@@ -29,7 +34,7 @@ extern "C" void fv_nodes_launch(const fv_task_args_t *a, int sum, const void *ge
 {
 	fv_view_t v = fv_view_make(geo, &a->L);
 	if (sum != FV_SUM_ATOMIC) {
-		fv_cuda_items(v.n_nodes, node_body{v, w, wn}, st);
+		fv_cuda_items(v.n_nodes, node_body{v, w, wn, a->part}, st);
 		return;
 	}
 	cudaMemsetAsync(wn, 0, (size_t)FV_NVAR * v.n_nodes * sizeof *wn, st);

@@ -18,7 +18,7 @@ extern "C" {
 
 #define FV_CASE_PATH_MAX 512
 #define FV_CASE_MAX_BC 64     /* [bc] entries (one per mesh marker) */
-#define FV_CASE_MAX_KEYS 96   /* table keys; src/io/case.c checks its table */
+#define FV_CASE_MAX_KEYS 128  /* table keys; src/io/case.c checks its table */
 
 /* The values of the enumerated keys of the case file (the numerical
  * method's are in fvstar/numerics.h). Fields of fv_case_t that hold them
@@ -89,6 +89,8 @@ typedef struct fv_case {
 	int balance;                      /* fv_balance_kind_t */
 	double gpu_speed;                 /* 0: models, else FV_GPU_SPEED_DEFAULT */
 	char worker_speeds[256];          /* "1,3"; empty: by worker type */
+	int oversubscribe;                /* 0/1: more CPU workers than cores allowed */
+	double watchdog;                  /* several ranks: seconds of silence before all stop; 0: none */
 
 	/* [output] */
 	char out_dir[FV_CASE_PATH_MAX];   /* empty until fv_case_finish: out/<name> */
@@ -112,6 +114,9 @@ typedef struct fv_case {
 	 * -1 command line (for duplicate checks and messages) */
 	int key_line[FV_CASE_MAX_KEYS];
 	int finished;
+	/* not a key: the mesh is 2D (SU2 NDIME= 2, extruded in z), set by
+	 * fv_case_set_mesh_2d once the mesh is known */
+	int mesh_2d;
 } fv_case_t;
 
 /* All keys at their defaults, no case file. */
@@ -150,13 +155,23 @@ fv_err_t fv_case_bc_kinds(const fv_case_t *c, const fv_mesh_t *m, int *kind);
  * ([forces] markers, or every wall marker when that is empty). */
 fv_err_t fv_case_force_markers(const fv_case_t *c, const fv_mesh_t *m, uint8_t *is_force);
 
-/* The free stream as primitive variables rho, u, v, w, p. With alpha in
- * the x-z plane and beta the sideslip (SU2's convention):
- * u = M (cos a cos b, sin b, sin a cos b), rho = 1, p = 1/gamma. */
+/* The mesh is 2D (fv_mesh_t's extruded_2d): alpha then turns the free
+ * stream in the x-y plane and the lift is along y (SU2's 2D convention);
+ * a 2D mesh with beta != 0 is FV_ERR_ARG, naming alpha as the fix (c->mesh_2d
+ * is set either way). Before the free stream or the forces are used. */
+fv_err_t fv_case_set_mesh_2d(fv_case_t *c, int is_2d);
+/* The axes of the forces in words, for the log and summary.json ("lift
+ * along y, drag along x (2D mesh ...)"). */
+const char *fv_case_axes(const fv_case_t *c);
+/* The free stream as primitive variables rho, u, v, w, p. On a 3D mesh,
+ * alpha in the x-z plane and beta the sideslip (SU2's convention):
+ * u = M (cos a cos b, sin b, sin a cos b); on a 2D mesh (fv_case_set_mesh_2d)
+ * u = M (cos a, sin a, 0); rho = 1, p = 1/gamma. */
 void fv_case_freestream(const fv_case_t *c, double prim[5]);
-/* Unit vectors of drag (along the free stream), side force and lift:
+/* Unit vectors of drag (along the free stream), side force and lift; 3D:
  * drag = (cos a cos b, sin b, sin a cos b), side = (-cos a sin b, cos b,
- * -sin a sin b), lift = (-sin a, 0, cos a). */
+ * -sin a sin b), lift = (-sin a, 0, cos a); 2D: drag = (cos a, sin a, 0),
+ * side = (0, 0, 1), lift = (-sin a, cos a, 0). */
 void fv_case_force_axes(const fv_case_t *c, double drag[3], double side[3], double lift[3]);
 /* Force and moment (non-dimensional, as the solver integrates them) to
  * coefficients coef[FV_NCOEF] = CD, CS, CL, CMx, CMy, CMz: forces over

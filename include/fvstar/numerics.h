@@ -45,6 +45,10 @@ typedef enum fv_face_order { FV_FACE_ORDER_NATURAL, FV_FACE_ORDER_COLOR } fv_fac
 /* A halo exchange's tasks: one pack and one unpack per block, over all
  * its neighbours' buffers, or one of each per pair of neighbouring blocks. */
 typedef enum fv_halo_tasks { FV_HALO_BLOCK = 0, FV_HALO_PAIR = 1 } fv_halo_tasks_t;
+/* Interior and border tasks (numerics.overlap): never, for every block
+ * with neighbours, or where a halo crosses ranks and the block runs on a
+ * GPU (where the measured split pays). */
+typedef enum fv_overlap { FV_OVERLAP_NO = 0, FV_OVERLAP_YES = 1, FV_OVERLAP_AUTO = 2 } fv_overlap_t;
 
 typedef struct fv_numerics {
 	int flux;               /* fv_flux_t */
@@ -61,6 +65,7 @@ typedef struct fv_numerics {
 	int coloring;           /* fv_color_method_t */
 	int color_tasks;        /* 0/1: one task per colour group and block */
 	int halo_tasks;         /* fv_halo_tasks_t: a halo's pack and unpack tasks */
+	int overlap;            /* fv_overlap_t: stages split into interior and border tasks */
 	int limiter;            /* fv_limiter_t */
 	double limiter_k;
 	int limiter_freeze;     /* > 0: keep the limiter of that iteration after it */

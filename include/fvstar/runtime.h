@@ -22,9 +22,18 @@ typedef struct fv_runtime_opts {
 	int verbose;         /* 1: say on stderr what was chosen and why */
 	double gpu_speed;    /* one GPU = this many CPU workers; 0: models, else FV_GPU_SPEED_DEFAULT */
 	int paused;          /* 1: the workers sleep (starpu_pause) until fv_runtime_resume */
+	int oversubscribe;   /* 1: more CPU workers than cores allowed */
+	double watchdog;     /* several ranks: seconds without a sign of a rank before all stop; 0: none */
 } fv_runtime_opts_t;
 
 void fv_runtime_opts_default(fv_runtime_opts_t *o);
+/* Refuses, before StarPU starts, what StarPU would only warn about or
+ * silently change: a scheduler (o->sched, STARPU_SCHED) that StarPU does
+ * not have (the message lists those it has), and more CPU workers
+ * (o->ncpu, else STARPU_NCPU) than the machine's cores unless
+ * o->oversubscribe, or than StarPU's STARPU_MAXCPUS. fv_runtime_init calls
+ * it; a caller may call it earlier, before any long set-up. */
+fv_err_t fv_runtime_check_opts(const fv_runtime_opts_t *o);
 /* Starts StarPU: a writable StarPU directory (STARPU_HOME when set, else
  * $HOME, else a directory under the temporary one, said on stderr), the
  * workers of o, the scheduler (o->sched, STARPU_SCHED, or the one chosen
@@ -51,6 +60,9 @@ int fv_runtime_auto_blocks(long n_cells);
  * several GPUs and no CPU worker, GPU b mod n (a scheduler left to itself
  * put both blocks of a 2-GPU run on one). */
 int fv_runtime_block_worker(int block, int pin);
+/* 1 when tasks given to worker (-1: any) can only run on a GPU: a CUDA
+ * worker, or any worker where StarPU started no CPU worker. */
+int fv_runtime_worker_gpu_only(int worker);
 
 /*
  * Ranks (src/runtime/ranks.c). Started by mpirun, fv_runtime_mpi_start

@@ -105,13 +105,20 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
  * none is kept (snapshot_every 0, or the run diverged before the first). */
 fv_err_t fv_solver_get_good_state(fv_solver_t *s, int bad, fv_real_t *q_global, int *iter);
 /* The implicit CFL ramp's state after the last iteration done, at most max
- * values into v (*n of them; 0: none to keep: an explicit run, or fewer
- * iterations than the ramp looks back), for a restart file; set before
+ * values into v (*n of them; 0: none to keep: an explicit run, or no
+ * iteration done), for a restart file; set before
  * fv_solver_run continues from the next iteration, so that the run goes on
  * as if uninterrupted (n = 0: the ramp starts again). Set refuses values
  * that are not this solver's. */
 fv_err_t fv_solver_get_ramp_state(const fv_solver_t *s, double *v, int max, int *n);
 fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n);
+/* numerics.overlap on this rank's blocks: those whose flux is split into
+ * an interior and a border task, and their faces and border faces. */
+typedef struct fv_overlap_stats {
+	int split_blocks;
+	long long faces, border_faces;
+} fv_overlap_stats_t;
+void fv_solver_overlap_stats(const fv_solver_t *s, fv_overlap_stats_t *st);
 void fv_solver_destroy(fv_solver_t *s);
 
 #ifdef __cplusplus

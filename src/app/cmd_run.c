@@ -44,6 +44,7 @@ typedef struct run_ctx {
 	int first_iter;
 	int frozen_at;          /* the first iteration with a frozen limiter (0: none) */
 	int stop_said;          /* a stop signal was acknowledged */
+	fv_overlap_stats_t overlap; /* rank 0's blocks */
 	fv_err_t err;           /* a failed history write stops the run */
 } run_ctx_t;
 
@@ -344,6 +345,9 @@ static json_t *summary_json(const fv_case_t *c, const fv_part_t *p, const run_ct
 	json_object_set_new(part, "imbalance", fv_json_real(ps->imbalance));
 	json_object_set_new(part, "bandwidth_before", json_integer(os->bandwidth_before));
 	json_object_set_new(part, "bandwidth_after", json_integer(os->bandwidth_after));
+	json_object_set_new(part, "overlap_blocks", json_integer(r->overlap.split_blocks));
+	json_object_set_new(part, "overlap_border_faces",
+			    fv_json_real(r->overlap.faces > 0 ? (double)r->overlap.border_faces / (double)r->overlap.faces : 0));
 	json_object_set_new(root, "partition", part);
 	fv_runtime_workers(&ncpu, &ncuda);
 	json_object_set_new(work, "cpu", json_integer(ncpu));
@@ -375,6 +379,7 @@ static json_t *summary_json(const fv_case_t *c, const fv_part_t *p, const run_ct
 		for (int k = 0; k < FV_NCOEF; k++)
 			json_object_set_new(f, names[k], fv_json_real(r->coef[k]));
 		json_object_set_new(f, "markers", json_string(c->force_markers[0] ? c->force_markers : "all walls"));
+		json_object_set_new(f, "axes", json_string(fv_case_axes(c)));
 		json_object_set_new(f, "ref_area", fv_json_real(c->ref_area));
 		json_object_set_new(f, "ref_length", fv_json_real(c->ref_length));
 		json_object_set_new(f, "moment_center", fv_json_reals(c->moment_center, 3));
@@ -660,6 +665,18 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	for (int i = 2; i < argc; i++)
 		FV_CALL(fv_case_set_arg(&c, argv[i], "command line"));
 	FV_CALL(fv_case_finish(&c));
+	fv_runtime_opts_default(&ro);
+	ro.sched = c.sched[0] ? c.sched : NULL;
+	ro.ncpu = c.ncpu;
+	ro.ncuda = c.ncuda;
+	ro.gpu_speed = c.gpu_speed;
+	ro.oversubscribe = c.oversubscribe;
+	ro.watchdog = c.watchdog;
+	ro.verbose = 1;
+	ro.paused = 1; /* asleep until the solver is built: the cut, the blocks and the geometry use the cores */
+	/* a runtime option StarPU would refuse or change is refused now, not
+	 * after the mesh is read */
+	FV_CALL(fv_runtime_check_opts(&ro));
 	/* the effective case opens the log: every key, and where each value
 	 * that is not a default came from */
 	if (!getenv("FVSTAR_TRACE_REEXEC") && fv_runtime_rank() == 0) {
@@ -710,13 +727,6 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	su_at = fv_now();
 	/* StarPU starts once the mesh is ready: its workers would poll while
 	 * the mesh is read (25 s of set-up with 15 CPU workers on an H100 node) */
-	fv_runtime_opts_default(&ro);
-	ro.sched = c.sched[0] ? c.sched : NULL;
-	ro.ncpu = c.ncpu;
-	ro.ncuda = c.ncuda;
-	ro.gpu_speed = c.gpu_speed;
-	ro.verbose = 1;
-	ro.paused = 1; /* asleep until the solver is built: the cut, the blocks and the geometry use the cores */
 	FV_CALL_GOTO(err, out, fv_runtime_init(&ro));
 	runtime_up = 1;
 	su[SU_STARPU] = fv_now() - su_at;
@@ -735,6 +745,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		FV_CALL_GOTO(err, out, get_part(&c, &m, &bal, &part));
 	}
 	FV_CALL_GOTO(err, out, fv_runtime_set_block_ranks(part.rank_of, part.n_blocks));
+	/* a 2D mesh turns alpha and the lift into its plane */
+	FV_CALL_GOTO(err, out, fv_case_set_mesh_2d(&c, part.piece.extruded_2d));
 	FV_CALL_GOTO(err, out, fv_app_solver_opts(&c, &part.piece, &so, &bc, &is_force));
 	for (int k = 0; k < part.piece.n_markers; k++)
 		r.forces |= is_force[k];
@@ -753,6 +765,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 			c.mesh_file, (long long)part.n_cells, (long long)part.n_faces, part.n_blocks,
 			(long long)part.ps.edge_cut, part.ps.imbalance, (long long)part.os.bandwidth_before,
 			(long long)part.os.bandwidth_after);
+		fprintf(stderr, "fvstar: axes: %s\n", fv_case_axes(&c));
 	}
 
 	su[SU_BLOCKS] = fv_now() - su_at;
@@ -811,6 +824,12 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		shape.n_markers = part.piece.n_markers;
 		FV_CALL_GOTO(err, out, fv_solver_create(&solver, &shape, part.blocks, part.n_blocks, &so));
 	}
+	fv_solver_overlap_stats(solver, &r.overlap);
+	if (fv_runtime_rank() == 0 && r.overlap.split_blocks > 0)
+		fprintf(stderr, "fvstar: overlap: the flux of %d block%s in an interior and a border task (%.1f%% of "
+				"their faces beside ghosts)\n",
+			r.overlap.split_blocks, r.overlap.split_blocks > 1 ? "s" : "",
+			100.0 * (double)r.overlap.border_faces / (double)(r.overlap.faces > 0 ? r.overlap.faces : 1));
 	fv_runtime_resume();
 	FV_CALL_GOTO(err, out, fv_solver_set_block_states(solver, st.qb));
 	FV_CALL_GOTO(err, out, fv_solver_set_ramp_state(solver, ramp, n_ramp));

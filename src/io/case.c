@@ -87,6 +87,7 @@ static const char *const balances[] = {"speed", "equal", NULL};
 static const int balance_values[] = {FV_BALANCE_SPEED, FV_BALANCE_EQUAL};
 static const char *const partitioners[] = {"metis", "scotch", "linear", NULL};
 static const char *const halo_tasks_names[] = {"block", "pair", NULL};
+static const char *const overlaps[] = {"no", "yes", "auto", NULL};
 static const int partitioner_values[] = {FV_PART_METIS, FV_PART_SCOTCH, FV_PART_LINEAR};
 static const char *const bc_kinds[] = {"farfield", "wall", "symmetry", "supersonic_inflow",
 				       "supersonic_outflow", "pressure_outlet", "noslip", "isothermal", NULL};
@@ -121,9 +122,12 @@ static const key_desc_t keys[] = {
 	REAL_KEY("flow", "mach", mach, 0, 0, HUGE_VAL, 0, "0.5", NULL,
 		 "Free-stream Mach number (= the free-stream speed, since c = 1)."),
 	REAL_KEY("flow", "alpha", alpha_deg, -180, 0, 180, 0, "0", NULL,
-		 "Angle of attack in degrees, in the x-z plane (positive: velocity towards +z)."),
+		 "Angle of attack in degrees: in the x-z plane (positive: velocity towards +z, lift along z) on a 3D "
+		 "mesh; in the x-y plane (velocity towards +y, lift along y) on a 2D mesh (SU2 NDIME= 2, extruded "
+		 "in z), as SU2 does in 2D."),
 	REAL_KEY("flow", "beta", beta_deg, -90, 0, 90, 0, "0", NULL,
-		 "Sideslip angle in degrees (positive: velocity towards +y)."),
+		 "Sideslip angle in degrees (positive: velocity towards +y) on a 3D mesh; refused on a 2D mesh, "
+		 "whose angle of attack is alpha."),
 	REAL_KEY("flow", "gamma", gamma, 1, 1, 10, 0, "1.4", NULL, "Ratio of specific heats."),
 	ENUM_KEY("flow", "model", model, models, NULL, "euler",
 		 "euler (inviscid), laminar (Navier-Stokes: viscous fluxes from the face gradients, "
@@ -199,6 +203,18 @@ static const key_desc_t keys[] = {
 		  "Flux as one task per colour group of faces and block (CPU and GPU), each adding into the "
 		  "block's residual after the previous group: the groups show in a trace. The gradient, "
 		  "limiter and time step become group tasks too where their strategy is color."),
+	ENUM_KEY("numerics", "overlap", num.overlap, overlaps, NULL, "auto",
+		 "Interior and border tasks: a block runs each stage that reads ghosts as an interior task, "
+		 "submitted so that it runs while the halo travels, and a border task once the halo is in: "
+		 "prim of the owned cells, the node values and Green-Gauss gradients away from ghosts (node "
+		 "loops and gathers: nodes_sum = gradient_sum = gather) during the state's halo; the flux of "
+		 "the faces between owned cells during the gradients' and limiters' halos (second order or "
+		 "viscous). yes: every block with neighbours; auto: the blocks that run on a GPU and have a "
+		 "neighbour on another rank, where it was measured to pay (bench/results/"
+		 "2026-11-26-overlap.md: elsewhere the extra tasks cost more than the halo waits they hide); "
+		 "no: never. On a CPU the fluxes go through a face store (5 values a face, 7 with SA) summed "
+		 "in the one-task order: the results are bit for bit those of overlap = no. The flux of "
+		 "color_tasks is not split."),
 	ENUM_KEY("numerics", "halo_tasks", num.halo_tasks, halo_tasks_names, NULL, "block",
 		 "Tasks of a halo exchange: block (one pack task per block filling all its neighbours' buffers, "
 		 "one unpack task per block emptying them) or pair (one pack and one unpack task per pair of "
@@ -344,8 +360,9 @@ static const key_desc_t keys[] = {
 		 "worker, dmdas with CPU and CUDA workers. modular-heteroprio-heft is refused (StarPU 1.3.10 runs "
 		 "none of fvstar's tasks under it)."),
 	INT_KEY("runtime", "ncpu", ncpu, -1, 1 << 16, "-1", NULL,
-		"CPU workers; -1: STARPU_NCPU if set, else none when a GPU is used (a GPU runs a stage 40x "
-		"faster than 16 cores, and equal blocks on the cores would hold it back), else all cores."),
+		"CPU workers (STARPU_NCPU, when set, wins: StarPU reads it last); -1: none when a GPU is used (a "
+		"GPU runs a stage 40x faster than 16 cores, and equal blocks on the cores would hold it back), else "
+		"all cores. More than the machine's cores is refused unless runtime.oversubscribe = yes."),
 	INT_KEY("runtime", "ncuda", ncuda, -1, 1 << 10, "-1", NULL,
 		"CUDA workers; -1: StarPU's default (STARPU_NCUDA or all GPUs)."),
 	ENUM_KEY("runtime", "balance", balance, balances, balance_values, "speed",
@@ -366,6 +383,14 @@ static const key_desc_t keys[] = {
 		  "Speed-weighted blocks run on their worker; with equal blocks, several GPUs and no CPU worker, "
 		  "block b's tasks run on GPU b mod n (the schedulers put the blocks of a 2-GPU run on one GPU); "
 		  "no: the scheduler places every task."),
+	OTHER_KEY("runtime", "oversubscribe", T_BOOL, oversubscribe, "no",
+		  "yes: more CPU workers (runtime.ncpu, STARPU_NCPU) than the machine's cores are allowed; no: "
+		  "refused before StarPU starts (workers beyond the cores share them, and every task waits for a "
+		  "time slice)."),
+	REAL_KEY("runtime", "watchdog", watchdog, 0, 0, HUGE_VAL, 0, "300", NULL,
+		 "Several ranks: seconds a rank may stay silent (no heartbeat: stopped, killed, its node lost) or "
+		 "every rank wait without an iteration ending, before every rank stops with a message naming the "
+		 "silent or late ranks; at least 20 times the running iteration time; 0: no watchdog."),
 
 	TEXT_KEY("output", "dir", T_STR, out_dir, NULL, "`out/<case name>`",
 		 "Output directory (relative to the working directory), created if needed; the case "
@@ -569,6 +594,10 @@ static void expected_text(const key_desc_t *k, char *buf, size_t n)
 		else if (has_lo && has_hi)
 			snprintf(buf, n, "%s %s %.15g and %s %.15g", what, k->lo_open ? ">" : ">=", k->lo,
 				 k->hi_open ? "<" : "<=", k->hi);
+		else if (has_lo && k->type == T_INT)
+			/* a count over the limit is told the limit */
+			snprintf(buf, n, "%s %s %.15g (at most %d, the integer limit)", what, k->lo_open ? ">" : ">=",
+				 k->lo, INT_MAX);
 		else if (has_lo)
 			snprintf(buf, n, "%s %s %.15g", what, k->lo_open ? ">" : ">=", k->lo);
 		else if (has_hi)
@@ -1332,6 +1361,8 @@ json_t *fv_case_json(const fv_case_t *c)
 		}
 		json_object_set_new(sec, k->name, v ? v : json_null());
 	}
+	/* the axes of the forces, which a 2D mesh turns into its plane */
+	json_object_set_new(json_object_get(root, "flow"), "axes", json_string(fv_case_axes(c)));
 	return root;
 }
 
@@ -1440,14 +1471,44 @@ fv_err_t fv_case_force_markers(const fv_case_t *c, const fv_mesh_t *m, uint8_t *
 
 /* ------------------------------------------------------------- physics */
 
+fv_err_t fv_case_set_mesh_2d(fv_case_t *c, int is_2d)
+{
+	char where[FV_CASE_PATH_MAX + 32];
+	c->mesh_2d = is_2d != 0;
+	if (!c->mesh_2d || c->beta_deg == 0)
+		return FV_OK;
+	where_text(c, c->key_line[key_index("flow", "beta")], where, sizeof where);
+	return FV_ERROR(FV_ERR_ARG,
+			"%s: [flow] beta = %g on a 2D mesh (%s, extruded in z): a 2D flow has no sideslip, and beta would "
+			"turn it towards +y only as a stand-in for the angle of attack; on a 2D mesh [flow] alpha turns "
+			"the free stream in the x-y plane, with the lift along y (CL) and the drag along x (CD): set "
+			"alpha = %g and beta = 0",
+			where, c->beta_deg, c->mesh_file, c->beta_deg);
+}
+
+const char *fv_case_axes(const fv_case_t *c)
+{
+	return c->mesh_2d ? "lift along y, drag along x (2D mesh: alpha turns both in the x-y plane; CS is the z force)"
+			  : "lift along z, drag along x, side force along y (3D mesh: alpha turns the free stream "
+			    "towards +z, beta towards +y)";
+}
+
 void fv_case_freestream(const fv_case_t *c, double prim[5])
 {
 	const double deg = acos(-1.0) / 180;
 	double a = c->alpha_deg * deg, b = c->beta_deg * deg;
 	prim[0] = 1;
-	prim[1] = c->mach * cos(a) * cos(b);
-	prim[2] = c->mach * sin(b);
-	prim[3] = c->mach * sin(a) * cos(b);
+	if (c->mesh_2d) {
+		/* a 2D mesh lies in the x-y plane (extruded in z): SU2's 2D
+		 * convention */
+		prim[1] = c->mach * cos(a);
+		prim[2] = c->mach * sin(a);
+		prim[3] = 0;
+	} else {
+		prim[1] = c->mach * cos(a) * cos(b);
+		prim[2] = c->mach * sin(b);
+		prim[3] = c->mach * sin(a) * cos(b);
+	}
 	prim[4] = 1 / c->gamma;
 }
 
@@ -1469,6 +1530,18 @@ void fv_case_force_axes(const fv_case_t *c, double drag[3], double side[3], doub
 {
 	const double deg = acos(-1.0) / 180;
 	double a = c->alpha_deg * deg, b = c->beta_deg * deg;
+	if (c->mesh_2d) {
+		drag[0] = cos(a);
+		drag[1] = sin(a);
+		drag[2] = 0;
+		side[0] = 0;
+		side[1] = 0;
+		side[2] = 1;
+		lift[0] = -sin(a);
+		lift[1] = cos(a);
+		lift[2] = 0;
+		return;
+	}
 	drag[0] = cos(a) * cos(b);
 	drag[1] = sin(b);
 	drag[2] = sin(a) * cos(b);

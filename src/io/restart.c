@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "util/hash.h"
+#include "util/parse.h"
 #include "util/tmpname.h"
 
 #define HEADER_V2 104 /* format 2: no model, no solver state */
@@ -485,14 +486,20 @@ fail:
 static fv_err_t map_file(const char *path, void **map, size_t *len)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a named pipe is refused below, never waited on */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	*map = NULL;
 	FV_CHECK(fd >= 0, FV_ERR_IO, "%s: cannot open restart: %s", path, strerror(errno));
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		long long size;
 		close(fd);
-		return FV_ERROR(FV_ERR_IO, "%s: not a regular file", path);
+		/* the readers' message, naming what the path is */
+		FV_CALL(fv_open_regular(path, &fd, &size));
+		close(fd);
+		return FV_ERROR(FV_ERR_IO, "%s: cannot read restart", path);
 	}
-	*len = (size_t)st.st_size;
+	long long size = (long long)st.st_size;
+	*len = (size_t)size;
 	if (*len > 0) {
 		*map = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (*map == MAP_FAILED) {

@@ -131,6 +131,37 @@ FV_HD int fv_k_viscous(const fv_params_t *P)
 	return P->visc.mu_inf > 0;
 }
 
+/*
+ * numerics.overlap: a stencil stage of a block with neighbours runs as two
+ * tasks, the interior part (what reads no ghost, submitted so that it runs
+ * while the halo travels) and the border part (the rest, once the halo is
+ * in); a task that is not split runs the whole stage.
+ *
+ *   stage      interior part                      border part
+ *   prim       owned cells                        ghost cells
+ *   nodes      nodes with owned cells only        nodes beside a ghost
+ *   gradient   owned cells with interior nodes    owned cells with a border node
+ *   flux       faces between owned cells          faces beside a ghost, then
+ *              (and boundary faces), stored       all the sums (below)
+ *
+ * Each value is computed by the same expression as in the whole stage, so
+ * the split changes no bit of any result.
+ */
+enum { FV_SPLIT_WHOLE, FV_SPLIT_INTERIOR, FV_SPLIT_BORDER };
+
+/* Whether item i is in the task's part (border[i]: 1 beside a ghost). */
+FV_HD int fv_k_in_part(const uint8_t *border, fv_idx_t i, int part)
+{
+	return part == FV_SPLIT_WHOLE || (border[i] != 0) == (part == FV_SPLIT_BORDER);
+}
+
+/* The local cells of a prim task: owned ones, ghosts, or all. */
+FV_HD void fv_k_part_cells(int part, fv_idx_t no, fv_idx_t nc, fv_idx_t *b, fv_idx_t *e)
+{
+	*b = part == FV_SPLIT_BORDER ? no : 0;
+	*e = part == FV_SPLIT_INTERIOR ? no : nc;
+}
+
 /* Whether the run is turbulent (Spalart-Allmaras, row 5 of the state). */
 FV_HD int fv_k_sa(const fv_params_t *P)
 {
@@ -768,6 +799,116 @@ FV_HD int fv_k_face_owned(const fv_view_t *v, fv_idx_t f, fv_idx_t *o, fv_idx_t 
 	*o = v->face_cell[2 * (size_t)f];
 	*nb = v->face_cell[2 * (size_t)f + 1];
 	return *o < v->n_owned || (*nb >= 0 && *nb < v->n_owned);
+}
+
+/*
+ * Interior and border flux (numerics.overlap): a block with neighbours
+ * computes its flux in two tasks, so that the bulk runs while the ghosts'
+ * gradients and limiters travel. With the face store (any worker):
+ *
+ *   interior task: faces whose cells are both owned (or a boundary face of
+ *                  an owned cell): their flux F_f into the face store
+ *   border task:   faces between an owned cell and a ghost: their flux into
+ *                  the store; then every face's stored flux summed into the
+ *                  residual in the order of the one-task stage
+ *
+ * The sums keep the one-task order (face order, colour groups, or each
+ * cell's face list), so the residual is bit for bit that of the single
+ * flux task. The store holds fv_k_fflux_values rows of n_faces values.
+ * A block whose tasks only run on GPUs sums straight into the residual
+ * instead (flux_direct: no store to write and read back), with the
+ * atomic strategy the interior faces then the border ones (atomic sums
+ * have no fixed order anyway), with the gather strategy the cells with no
+ * face beside a ghost then the others (the same sums as one task).
+ */
+FV_HD int fv_k_fflux_values(const fv_params_t *P)
+{
+	return fv_k_sa(P) ? FV_NFLUX : FV_NVAR;
+}
+
+/* Whether face f reads a ghost cell (the border task's faces). */
+FV_HD int fv_k_face_border(const fv_view_t *v, fv_idx_t f)
+{
+	fv_idx_t o = v->face_cell[2 * (size_t)f], nb = v->face_cell[2 * (size_t)f + 1];
+	return o >= v->n_owned || nb >= v->n_owned;
+}
+
+FV_HD void fv_k_fflux_store(const fv_params_t *P, fv_real_t *ff, fv_idx_t nf, fv_idx_t f, const fv_real_t F[FV_NFLUX])
+{
+	for (int q = 0; q < fv_k_fflux_values(P); q++)
+		ff[(size_t)q * nf + f] = F[q];
+}
+
+FV_HD void fv_k_fflux_load(const fv_params_t *P, const fv_real_t *ff, fv_idx_t nf, fv_idx_t f, fv_real_t F[FV_NFLUX])
+{
+	F[5] = F[6] = 0;
+	for (int q = 0; q < fv_k_fflux_values(P); q++)
+		F[q] = ff[(size_t)q * nf + f];
+}
+
+/* Face f's flux into the store when it belongs to the part asked for
+ * (border: touching a ghost; else interior); faces between two ghosts
+ * have none. */
+FV_HD void fv_k_face_flux_part(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
+			       const fv_real_t *phi, fv_real_t *ff, fv_idx_t f, int border)
+{
+	fv_idx_t o, nb;
+	if (!fv_k_face_owned(v, f, &o, &nb) || fv_k_face_border(v, f) != border)
+		return;
+	fv_real_t F[FV_NFLUX];
+	fv_k_face_flux(v, P, w, grad, phi, f, F);
+	fv_k_fflux_store(P, ff, v->n_faces, f, F);
+}
+
+/* fv_k_face_add of face f's stored flux. */
+FV_HD void fv_k_face_add_stored(const fv_view_t *v, const fv_params_t *P, const fv_real_t *ff, fv_real_t *res,
+				fv_idx_t f, int atomic)
+{
+	fv_idx_t o, nb;
+	if (!fv_k_face_owned(v, f, &o, &nb))
+		return;
+	fv_real_t F[FV_NFLUX];
+	fv_k_fflux_load(P, ff, v->n_faces, f, F);
+	fv_k_face_add(P, res, v->n_owned, o, nb, F, atomic);
+}
+
+/* Whether owned cell c has a face beside a ghost (flux_direct, gather). */
+FV_HD int fv_k_cell_face_border(const fv_view_t *v, fv_idx_t c)
+{
+	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++)
+		if (fv_k_face_border(v, v->cell_face[k]))
+			return 1;
+	return 0;
+}
+
+/* flux_direct, atomic: face f's flux added into the residual when it is
+ * in the part (border: beside a ghost). */
+FV_HD void fv_k_face_flux_add_part(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w,
+				   const fv_real_t *grad, const fv_real_t *phi, fv_real_t *res, fv_idx_t f, int border,
+				   int atomic)
+{
+	fv_idx_t o, nb;
+	if (!fv_k_face_owned(v, f, &o, &nb) || fv_k_face_border(v, f) != border)
+		return;
+	fv_real_t F[FV_NFLUX];
+	fv_k_face_flux(v, P, w, grad, phi, f, F);
+	fv_k_face_add(P, res, v->n_owned, o, nb, F, atomic);
+}
+
+/* fv_k_cell_flux_gather from the stored fluxes: the same sums. */
+FV_HD void fv_k_cell_sum_stored(const fv_view_t *v, const fv_params_t *P, const fv_real_t *ff, fv_real_t *res,
+				fv_idx_t c)
+{
+	fv_real_t r[FV_NVAR_SA] = {0, 0, 0, 0, 0, 0};
+	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
+		fv_real_t F[FV_NFLUX];
+		fv_k_fflux_load(P, ff, v->n_faces, v->cell_face[k], F);
+		for (int q = 0; q < FV_NVAR; q++)
+			r[q] += v->cell_face_sign[k] > 0 ? F[q] : -F[q];
+		r[5] += v->cell_face_sign[k] > 0 ? F[5] : -F[6];
+	}
+	for (int q = 0; q < P->nvar; q++)
+		res[(size_t)q * v->n_owned + c] = r[q];
 }
 
 /*

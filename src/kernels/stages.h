@@ -21,6 +21,7 @@ typedef enum fv_stage {
 	FV_STAGE_LIMITER,    /* owned cells: their own gradient, their neighbours' values */
 	FV_STAGE_SEND_PHI,
 	FV_STAGE_TIMESTEP,   /* local step (first RK stage); unsteady: then the clock */
+	FV_STAGE_FLUX_INTERIOR, /* numerics.overlap: the faces that read no ghost, while the halos travel */
 	FV_STAGE_RECV_GRAD,  /* the ghosts' gradients unpacked */
 	FV_STAGE_RECV_PHI,
 	FV_STAGE_FLUX,       /* reconstruction, Roe flux, summation into the residual */
@@ -35,12 +36,13 @@ typedef enum fv_stage {
  * and received just before the flux, the first stage that reads them (the
  * limiter of an owned cell reads its own gradient and its neighbours'
  * values; the time step reads the values): while they travel between
- * blocks (GPUs, ranks), the limiter and the time step run. The state's
+ * blocks (GPUs, ranks), the limiter, the time step and (numerics.overlap)
+ * the flux of the faces that read no ghost run. The state's
  * ghosts are needed at once (node values), so their halo is one stage.
  */
 static const char *const fv_stage_names[FV_N_STAGES] = {
 	"halo_q",   "prim",      "nodes",    "gradient", "send_grad", "limiter",  "send_phi", "timestep",
-	"recv_grad", "recv_phi", "flux",     "norms",    "diagonal",  "sweeps",   "update"};
+	"flux_interior", "recv_grad", "recv_phi", "flux", "norms",   "diagonal",  "sweeps",   "update"};
 /* Halo stages move ghost values between blocks (none with one block). */
 static inline int fv_stage_is_halo(int st)
 {
@@ -63,6 +65,7 @@ static inline int fv_stage_runs(int st, const fv_params_t *P, int rk, int limit)
 	case FV_STAGE_GRADIENT:
 	case FV_STAGE_SEND_GRAD:
 	case FV_STAGE_RECV_GRAD:
+	case FV_STAGE_FLUX_INTERIOR: /* (blocks with neighbours and overlap on) */
 		return P->order == 2 || fv_k_viscous(P);
 	case FV_STAGE_LIMITER:
 	case FV_STAGE_SEND_PHI:

@@ -33,6 +33,9 @@ typedef struct fv_task_args {
 	/* implicit sweeps: the task's colour group of cells,
 	 * cell_group[cells_b .. cells_e) of the geometry blob */
 	fv_idx_t cells_b, cells_e;
+	int part;            /* numerics.overlap: FV_PART_* of a split stage's task */
+	int flux_direct;     /* its flux: sums straight into the residual (GPU only) */
+	fv_idx_t n_border_faces; /* numerics.overlap: faces that read a ghost */
 	int worker;          /* the worker the block's tasks run on; -1: any */
 	int priority;        /* several ranks: the task's StarPU priority (halo
 	                        packs above the rest, so messages leave early) */

@@ -4,6 +4,7 @@
 #include "fvstar/mesh.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static double default_tol(void)
@@ -44,6 +45,35 @@ static fv_err_t cell_error(const fv_mesh_t *m, fv_idx_t c, fv_idx_t n_bad, const
 			n_bad > 1 ? " (and other cells)" : "");
 }
 
+static int cmp_marker_name(const void *a, const void *b)
+{
+	const fv_marker_t *x = *(const fv_marker_t *const *)a, *y = *(const fv_marker_t *const *)b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x > y) - (x < y);
+}
+
+/* Boundary conditions are set by marker name: two markers of one name
+ * would take one condition. The readers refuse such files with both
+ * lines; this covers meshes from anywhere else (parts, programs). */
+static fv_err_t check_marker_names(const fv_mesh_t *m)
+{
+	const fv_marker_t **ord = NULL;
+	fv_err_t err = FV_OK;
+	if (m->n_markers < 2)
+		return FV_OK;
+	FV_CALL(fv_malloc(&ord, (size_t)m->n_markers, sizeof *ord, "marker order"));
+	for (int k = 0; k < m->n_markers; k++)
+		ord[k] = &m->markers[k];
+	qsort(ord, (size_t)m->n_markers, sizeof *ord, cmp_marker_name);
+	for (int k = 1; k < m->n_markers && err == FV_OK; k++)
+		if (strcmp(ord[k]->name, ord[k - 1]->name) == 0)
+			err = FV_ERROR(FV_ERR_MESH, "%s: markers %d and %d are both named '%s': each marker needs its own "
+				       "name, since boundary conditions are set by name", m->source,
+				       (int)(ord[k - 1] - m->markers), (int)(ord[k] - m->markers), ord[k]->name);
+	free(ord);
+	return err;
+}
+
 fv_err_t fv_mesh_check(const fv_mesh_t *m, double tol, fv_mesh_stats_t *s)
 {
 	fv_mesh_stats_t local;
@@ -58,6 +88,7 @@ fv_err_t fv_mesh_check(const fv_mesh_t *m, double tol, fv_mesh_stats_t *s)
 		tol = default_tol();
 	FV_CHECK(m->cell_vol && m->face_area, FV_ERR_ARG, "%s: checks need geometry", m->source);
 	FV_CALL(check_coords(m, s));
+	FV_CALL(check_marker_names(m));
 
 	s->vol_min = INFINITY;
 	s->vol_max = -INFINITY;

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/parse.h"
 
@@ -39,21 +40,22 @@ fv_err_t fv_mesh_read_gmsh(fv_mesh_t *m, const char *path)
 }
 
 /* CGNS files are HDF5 (signature at offset 0 as the CGNS library writes
- * them) or ADF; the library reads them from the file. */
-static int is_cgns(const char *path)
+ * them) or ADF; the library reads them from the file. Anything but a
+ * regular file is refused here, before anything blocks on it. */
+static fv_err_t is_cgns(const char *path, int *yes)
 {
 	static const char hdf5[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
 	char head[32] = {0};
-	FILE *f;
-	if (has_ext(path, ".cgns") || has_ext(path, ".CGNS"))
-		return 1;
-	f = fopen(path, "rb");
-	if (!f)
-		return 0;
-	size_t n = fread(head, 1, sizeof head, f);
-	fclose(f);
+	ssize_t n;
+	int fd;
+	FV_CALL(fv_open_regular(path, &fd, NULL));
+	*yes = has_ext(path, ".cgns") || has_ext(path, ".CGNS");
+	n = read(fd, head, sizeof head);
+	close(fd);
 	/* ADF: "@(#)" with the high bits set, then "ADF Database Version" */
-	return (n >= 8 && memcmp(head, hdf5, 8) == 0) || (n >= 16 && memcmp(head + 4, "ADF Database", 12) == 0);
+	if ((n >= 8 && memcmp(head, hdf5, 8) == 0) || (n >= 16 && memcmp(head + 4, "ADF Database", 12) == 0))
+		*yes = 1;
+	return FV_OK;
 }
 
 fv_err_t fv_mesh_read(fv_mesh_t *m, const char *path)
@@ -61,8 +63,10 @@ fv_err_t fv_mesh_read(fv_mesh_t *m, const char *path)
 	char *buf;
 	size_t len;
 	fv_err_t err;
+	int cgns = 0;
 	fv_mesh_init(m);
-	if (is_cgns(path)) {
+	FV_CALL(is_cgns(path, &cgns));
+	if (cgns) {
 		err = fv_mesh_read_cgns(m, path);
 		return err == FV_OK ? FV_OK : fv_error_trace(err, __FILE__, __LINE__);
 	}

@@ -24,12 +24,19 @@ fv_err_t fv_mesh_read_cgns(fv_mesh_t *m, const char *path)
 
 #else
 
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cgnslib.h>
+
+#include "util/parse.h"
 
 /*
  * What this reader takes from a file, and how:
@@ -109,6 +116,12 @@ typedef struct rd {
 	bface_t *bf;       /* boundary faces of the cells (vertex BCs only) */
 	size_t nbf;
 	int32_t *bf_marker;
+
+	char base[CG_NAME];
+	/* what named marker k: its first BC (1-based) and whether through
+	 * its family (BCs of one family share it, as meant); or a section */
+	int *mk_bc, *mk_fam;
+	int n_mk;
 } rd_t;
 
 /* Names and library messages of a damaged file may hold any bytes. */
@@ -161,6 +174,8 @@ static void rd_free(rd_t *r)
 	free(r->vbcs);
 	free(r->bf);
 	free(r->bf_marker);
+	free(r->mk_bc);
+	free(r->mk_fam);
 }
 
 static const char *type_name(CGNS_ENUMT(ElementType_t) t)
@@ -280,6 +295,9 @@ static fv_err_t read_section(rd_t *r, int S)
 	if (sec->start < 1 || n < 1)
 		return RD_ERR(r, where, "element range %ld..%ld is empty or starts below 1", (long)sec->start,
 			      (long)sec->end);
+	if (n > FV_IDX_MAX)
+		return RD_ERR(r, where, "element range %ld..%ld: %lld elements, beyond the limit of %d (fvstar's "
+			      "32-bit indices)", (long)sec->start, (long)sec->end, n, FV_IDX_MAX);
 	if (skipped_type(sec->type))
 		return FV_OK;
 	if (sec->type != CGNS_ENUMV(MIXED)) {
@@ -293,7 +311,8 @@ static fv_err_t read_section(rd_t *r, int S)
 	}
 	if (cg_ElementDataSize(r->fn, r->B, r->Z, S, &size))
 		return RD_LIB(r, where, "cannot read the size of the connectivity");
-	if (size < n || (npe > 0 && size != n * npe))
+	/* at most 1 + 125 values an element (MIXED type code, HEXA_125) */
+	if (size < n || (npe > 0 && size != n * npe) || (long long)size > n * 126)
 		return RD_ERR(r, where, "connectivity of %ld values for %ld elements of %s", (long)size, (long)n,
 			      type_name(sec->type));
 	FV_CALL_GOTO(err, done, fv_malloc(&elems, (size_t)size, sizeof *elems, "section connectivity"));
@@ -399,6 +418,53 @@ static void bc_family(const rd_t *r, int bc, char *fam)
 		fam[0] = '\0';
 }
 
+/* The node path of BC bc, with its family: "/Base/blk/ZoneBC/wall
+ * (FamilyName wing)". */
+static void bc_path(const rd_t *r, int bc, char *buf, size_t size)
+{
+	char name[CG_NAME] = "?", fam[CG_NAME + 1];
+	CGNS_ENUMT(BCType_t) bt;
+	CGNS_ENUMT(PointSetType_t) pt;
+	CGNS_ENUMT(DataType_t) dt;
+	cgsize_t np, nls;
+	int ni[3], nd;
+	(void)cg_boco_info(r->fn, r->B, r->Z, bc, name, &bt, &pt, &np, ni, &nls, &dt, &nd);
+	bc_family(r, bc, fam);
+	printable(name);
+	printable(fam);
+	if (fam[0])
+		snprintf(buf, size, "/%s/%s/ZoneBC/%s (FamilyName %s)", r->base, r->zone, name, fam);
+	else
+		snprintf(buf, size, "/%s/%s/ZoneBC/%s", r->base, r->zone, name);
+}
+
+/* The marker of BC bc, named mname (its family's name when by_family).
+ * A name is one marker only when all its BCs are of that one family: a
+ * BC named like another BC's family (or two names made alike by
+ * printable()) would merge two boundaries under one condition. */
+static fv_err_t bc_marker(rd_t *r, int bc, const char *mname, int by_family, const char *where, int *k)
+{
+	int n_before = r->m->n_markers;
+	FV_CALL(fv_mesh_marker(r->m, mname, k));
+	if (*k >= n_before) {
+		FV_CALL(fv_realloc(&r->mk_bc, (size_t)*k + 1, sizeof *r->mk_bc, "marker sources"));
+		FV_CALL(fv_realloc(&r->mk_fam, (size_t)*k + 1, sizeof *r->mk_fam, "marker sources"));
+		r->mk_bc[*k] = bc;
+		r->mk_fam[*k] = by_family;
+		r->n_mk = *k + 1;
+		return FV_OK;
+	}
+	if (*k < r->n_mk && by_family && r->mk_fam[*k])
+		return FV_OK;
+	char first[3 * CG_NAME + 48] = "", second[3 * CG_NAME + 48];
+	if (*k < r->n_mk)
+		bc_path(r, r->mk_bc[*k], first, sizeof first);
+	bc_path(r, bc, second, sizeof second);
+	return RD_ERR(r, where, "marker name '%s' comes twice: %s and %s; each marker needs its own name, since "
+		      "boundary conditions are set by name: rename one, or give both the same FamilyName", mname,
+		      first, second);
+}
+
 static fv_err_t read_bc(rd_t *r, int bc)
 {
 	char name[CG_NAME], fam[CG_NAME + 1], where[2 * CG_NAME + 32];
@@ -423,7 +489,7 @@ static fv_err_t read_bc(rd_t *r, int bc)
 		snprintf(where, sizeof where, " BC '%s' (family '%s')", name, fam);
 	else
 		snprintf(where, sizeof where, " BC '%s'", name);
-	FV_CALL(fv_mesh_marker(r->m, mname, &k));
+	FV_CALL(bc_marker(r, bc, mname, fam[0] != 0, where, &k));
 
 	int range = pt == CGNS_ENUMV(PointRange) || pt == CGNS_ENUMV(ElementRange);
 	int list = pt == CGNS_ENUMV(PointList) || pt == CGNS_ENUMV(ElementList);
@@ -448,6 +514,9 @@ static fv_err_t read_bc(rd_t *r, int bc)
 			      pt >= 0 && pt < NofValidPointSetTypes ? PointSetTypeName[pt] : "(invalid)");
 	if (range && npnts != 2)
 		return RD_ERR(r, where, "a range of %ld values (expected 2)", (long)npnts);
+	if (npnts > FV_IDX_MAX)
+		return RD_ERR(r, where, "%ld points, beyond the limit of %d (fvstar's 32-bit indices)", (long)npnts,
+			      FV_IDX_MAX);
 	FV_CALL(fv_malloc(&pts, (size_t)npnts, sizeof *pts, "boundary condition points"));
 	if (cg_boco_read(r->fn, r->B, r->Z, bc, pts, NULL)) {
 		err = RD_LIB(r, where, "cannot read the points");
@@ -597,8 +666,22 @@ static fv_err_t read_coords(rd_t *r)
 				     names[d]);
 			break;
 		}
-		for (cgsize_t i = 0; i < r->nvert; i++)
+		for (cgsize_t i = 0; i < r->nvert; i++) {
+			/* as the text readers (util/parse.h): finite, no absurd size */
+			if (!(fabs(tmp[i]) <= FV_COORD_MAX)) {
+				char where[2 * CG_NAME + 48];
+				snprintf(where, sizeof where, " /%s/%s/GridCoordinates/%s", r->base, r->zone, names[d]);
+				if (isfinite(tmp[i]))
+					err = RD_ERR(r, where, "node %ld: %g is beyond the limit of %g in absolute value "
+						     "(areas and volumes computed from it would overflow or lose every "
+						     "digit; scale the mesh)", (long)i + 1, tmp[i], FV_COORD_MAX);
+				else
+					err = RD_ERR(r, where, "node %ld: %g is not finite", (long)i + 1, tmp[i]);
+				free(tmp);
+				return err;
+			}
 			r->m->xyz[3 * i + d] = tmp[i];
+		}
 	}
 	free(tmp);
 	return err;
@@ -621,6 +704,8 @@ static fv_err_t read_zone(rd_t *r)
 	r->B = 1;
 	if (cg_base_read(r->fn, r->B, base, &cell_dim, &phys_dim))
 		return RD_LIB(r, NULL, "cannot read the base");
+	snprintf(r->base, sizeof r->base, "%s", base);
+	printable(r->base);
 	if (cell_dim != 3 || phys_dim != 3)
 		return RD_ERR(r, NULL, "'%s' has cell dimension %d and physical dimension %d; fvstar reads 3D meshes",
 			      base, cell_dim, phys_dim);
@@ -666,8 +751,17 @@ static fv_err_t read_zone(rd_t *r)
 		FV_CALL(read_bc(r, bc));
 	if (nbocos == 0)
 		for (size_t i = 0; i < r->nf; i++) {
-			int k;
-			FV_CALL(fv_mesh_marker(m, r->secs[r->faces[i].section].name, &k));
+			int k, n_before = m->n_markers, S = r->faces[i].section;
+			FV_CALL(fv_mesh_marker(m, r->secs[S].name, &k));
+			if (k >= n_before) {
+				FV_CALL(fv_realloc(&r->mk_bc, (size_t)k + 1, sizeof *r->mk_bc, "marker sources"));
+				r->mk_bc[k] = S;
+			} else if (r->mk_bc[k] != S) {
+				/* names that printable() made alike */
+				return RD_ERR(r, NULL, "marker name '%s' comes twice: sections /%s/%s/%s and /%s/%s/%s",
+					      r->secs[S].name, r->base, r->zone, r->secs[r->mk_bc[k]].name, r->base,
+					      r->zone, r->secs[S].name);
+			}
 			r->faces[i].marker = k;
 		}
 	if (r->nvbc > 0)
@@ -725,24 +819,73 @@ int fv_mesh_have_cgns(void)
 	return 1;
 }
 
-fv_err_t fv_mesh_read_cgns(fv_mesh_t *m, const char *path)
+/* The file read into m (already initialised), the library closed. */
+static fv_err_t read_file(fv_mesh_t *m, const char *path)
 {
 	rd_t r = {.m = m, .path = path};
 	fv_err_t err;
-	FILE *f;
-
-	fv_mesh_init(m);
-	snprintf(m->source, sizeof m->source, "%s", path);
-	/* the library's message for a missing file is less direct */
-	f = fopen(path, "rb");
-	FV_CHECK(f, FV_ERR_IO, "%s: cannot open for reading", path);
-	fclose(f);
 	if (cg_open(path, CG_MODE_READ, &r.fn))
 		return fv_error(FV_ERR_FORMAT, __FILE__, __LINE__, "%s: not a readable CGNS file: CGNS: %s", path,
 				lib_msg());
 	err = read_zone(&r);
 	cg_close(r.fn);
 	rd_free(&r);
+	return err;
+}
+
+/* The CGNS library (3.4) dies by a signal on some damaged files: a
+ * SIGSEGV in cg_open's walk of an ADF tree, found by fuzzing
+ * (tests/fuzz/regressions/cgns). So the file is read once in a child
+ * process, where such a crash becomes a clear error here; the child's
+ * result is thrown away and the file read again, which costs one more
+ * read of the mesh. FV_OK when the child read it or when no child can be
+ * made (the read then goes on unguarded). fvstar reads its mesh before
+ * StarPU or any other thread starts, so the child holds no lock taken by
+ * a thread it did not inherit; it calls no MPI and ends with _exit. */
+static fv_err_t read_in_child(const char *path)
+{
+	int status;
+	pid_t pid;
+	fflush(NULL); /* nothing buffered is written twice */
+	pid = fork();
+	if (pid < 0)
+		return FV_OK;
+	if (pid == 0) {
+		/* die by the signal itself, past any sanitizer or fuzzer handler
+		 * (the parent reports it), and never return into the caller */
+		static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+		fv_mesh_t m;
+		for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+			signal(sigs[i], SIG_DFL);
+		fv_mesh_init(&m);
+		_exit(read_file(&m, path) == FV_OK ? 0 : 3);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return FV_OK;
+	if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3))
+		return FV_OK; /* read, or refused: the read below says why */
+	if (WIFSIGNALED(status))
+		return FV_ERROR(FV_ERR_FORMAT, "%s: the CGNS library crashed reading this file (%s): the file is "
+				"damaged; check it with cgnscheck, or write it again", path, strsignal(WTERMSIG(status)));
+	return FV_ERROR(FV_ERR_FORMAT, "%s: the CGNS library failed reading this file (exit status %d): the file is "
+			"damaged; check it with cgnscheck, or write it again", path,
+			WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+fv_err_t fv_mesh_read_cgns(fv_mesh_t *m, const char *path)
+{
+	fv_err_t err;
+	int fd;
+
+	fv_mesh_init(m);
+	snprintf(m->source, sizeof m->source, "%s", path);
+	/* the library's message for a missing file is less direct, and it
+	 * would wait forever on a named pipe */
+	FV_CALL(fv_open_regular(path, &fd, NULL));
+	close(fd);
+	FV_CALL(read_in_child(path));
+	err = read_file(m, path);
 	if (err != FV_OK) {
 		fv_mesh_free(m);
 		return fv_error_trace(err, __FILE__, __LINE__);

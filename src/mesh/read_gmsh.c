@@ -90,6 +90,7 @@ enum gkind { GK_PHYS = 1, GK_ELEM = 2, GK_SURF = 3 };
 
 typedef struct pname {
 	long long tag;
+	long line;       /* in $PhysicalNames, for messages */
 	char name[FV_MARKER_NAME_MAX];
 } pname_t;
 
@@ -187,15 +188,27 @@ static size_t bytes_left(const fv_cursor_t *c)
 }
 
 /* A count that the rest of the buffer can hold, at min_bytes per item: a
- * bad count fails here rather than in an allocation or a long loop. */
+ * bad count fails here, on its line, rather than in an allocation or a long
+ * loop; it is called wrong when the section's $End line follows, and the
+ * file truncated when it does not. */
 static fv_err_t read_count(fv_cursor_t *c, size_t min_bytes, size_t *n, const char *what)
 {
 	long long v;
-	FV_CALL(fv_cursor_long(c, &v, what));
-	if (v < 0)
-		return fv_cursor_error(c, "negative %s (%lld)", what, v);
-	if ((unsigned long long)v > bytes_left(c) / min_bytes)
-		return fv_cursor_error(c, "%s %lld is more than the rest of the file can hold", what, v);
+	FV_CALL(fv_cursor_count(c, 0, FV_IDX_MAX, "fvstar's 32-bit indices", &v, what));
+	if ((unsigned long long)v > bytes_left(c) / min_bytes) {
+		fv_cursor_t look = *c;
+		while (look.p < look.end) {
+			fv_cursor_next_line(&look);
+			fv_cursor_skip_blanks(&look);
+			if (bytes_left(&look) >= 4 && memcmp(look.p, "$End", 4) == 0)
+				return fv_cursor_error(c, "%s %lld is more than the section holds (it ends at line "
+						       "%ld): the count is wrong", what, v, look.line);
+		}
+		if (look.line > c->line && look.end[-1] == '\n')
+			look.line--;
+		return fv_cursor_error(c, "truncated: %s %lld, but the file ends at line %ld, %zu bytes further",
+				       what, v, look.line, bytes_left(c));
+	}
 	*n = (size_t)v;
 	return FV_OK;
 }
@@ -435,11 +448,12 @@ static fv_err_t nodemap_finish(gmsh_t *st)
 	return FV_OK;
 }
 
-/* Reads a node tag and maps it to its index; the cursor names the line. */
+/* Reads a node tag of an element's line and maps it to its index; the
+ * cursor names the line. */
 static fv_err_t node_ref(gmsh_t *st, fv_idx_t *v)
 {
 	long long tag;
-	FV_CALL(fv_cursor_long(&st->c, &tag, "node tag"));
+	FV_CALL(fv_cursor_long_inline(&st->c, &tag, "node tag"));
 	if (st->dense) {
 		if (tag >= 0 && (unsigned long long)tag < st->map_cap && st->map[tag] >= 0) {
 			*v = st->map[tag];
@@ -547,6 +561,30 @@ typedef struct gorder {
 	int g;            /* group id */
 } gorder_t;
 
+/* A group as a message names it: "physical surface 3 "wall" (line 7)". */
+static void describe_group(const gmsh_t *st, const gorder_t *o, char *buf, size_t size)
+{
+	int kind = (int)(st->gkey_of[o->g] >> 32);
+	if (o->cls == 0) {
+		const pname_t *p = find_pname(st, o->num);
+		if (p)
+			snprintf(buf, size, "physical surface %lld \"%s\" (line %ld)", o->num, p->name, p->line);
+		else
+			snprintf(buf, size, "physical surface %lld, which has no name in $PhysicalNames", o->num);
+	} else if (kind == GK_ELEM) {
+		snprintf(buf, size, "the elements of elementary surface %lld without a physical group", o->num);
+	} else {
+		snprintf(buf, size, "surface entity %lld without a physical group", o->num);
+	}
+}
+
+/* The line that names a group, else that of $Elements. */
+static long group_line(const gmsh_t *st, const gorder_t *o)
+{
+	const pname_t *p = o->cls == 0 ? find_pname(st, o->num) : NULL;
+	return p ? p->line : st->elements_line;
+}
+
 static int cmp_gorder(const void *a, const void *b)
 {
 	const gorder_t *x = a, *y = b;
@@ -585,14 +623,34 @@ static fv_err_t resolve_markers(gmsh_t *st)
 	qsort(ord, ng, sizeof *ord, cmp_gorder);
 	for (size_t i = 0; i < ng; i++) {
 		int kind = (int)(st->gkey_of[ord[i].g] >> 32);
-		int idx;
+		int idx, n_before = st->m->n_markers;
 		if (ord[i].cls == 0)
 			phys_name(st, ord[i].num, name, sizeof name);
 		else if (kind == GK_ELEM)
 			snprintf(name, sizeof name, "elementary_%lld", ord[i].num);
 		else
 			snprintf(name, sizeof name, "surface_%lld", ord[i].num);
+		if (i > 0 && ord[i].cls == ord[i - 1].cls && ord[i].num == ord[i - 1].num) {
+			/* surfaces of one physical group: one marker, as meant */
+			to_marker[ord[i].g] = to_marker[ord[i - 1].g];
+			continue;
+		}
 		FV_CALL(fv_mesh_marker(st->m, name, &idx));
+		if (idx < n_before) {
+			/* another group has this name: merged, the faces of one would
+			 * take the other's boundary condition */
+			size_t j = 0;
+			char first[160], second[160];
+			while (j < i && to_marker[ord[j].g] != idx)
+				j++;
+			describe_group(st, &ord[j], first, sizeof first);
+			describe_group(st, &ord[i], second, sizeof second);
+			fv_cursor_t at = st->c;
+			at.line = group_line(st, &ord[i]);
+			return fv_cursor_error(&at, "marker name '%s' comes twice: %s and %s; each marker needs its own "
+					       "name, since boundary conditions are set by name: rename one, or put "
+					       "their surfaces in one physical group", name, first, second);
+		}
 		to_marker[ord[i].g] = idx;
 	}
 	for (size_t i = 0; i < st->bgrp.n; i++)
@@ -689,6 +747,7 @@ static fv_err_t parse_physical_names(gmsh_t *st, long line)
 			if ((unsigned char)s[k] < 0x20 || s[k] == 0x7f)
 				return fv_cursor_error(c, "physical name with a control character");
 		st->pnames[st->n_pnames].tag = tag;
+		st->pnames[st->n_pnames].line = c->line;
 		memcpy(st->pnames[st->n_pnames].name, s, len);
 		st->pnames[st->n_pnames].name[len] = '\0';
 		st->n_pnames++;
@@ -777,25 +836,59 @@ static fv_err_t alloc_nodes(gmsh_t *st, size_t n)
 	return FV_OK;
 }
 
-static fv_err_t parse_nodes22(gmsh_t *st)
+/* x y z of node i on the rest of its line; then the parametric values a
+ * block of dimension param_dim carries (0: none, and nothing may follow). */
+static fv_err_t read_xyz(gmsh_t *st, size_t i, int param_dim, long block_line)
+{
+	static const char *uvw[3] = {"u", "v", "w"};
+	fv_cursor_t *c = &st->c;
+	double *x = st->m->xyz + 3 * i;
+	FV_CALL(fv_cursor_coord(c, 1, &x[0], "x coordinate"));
+	FV_CALL(fv_cursor_coord(c, 1, &x[1], "y coordinate"));
+	FV_CALL(fv_cursor_coord(c, 1, &x[2], "z coordinate"));
+	for (int d = 0; d < param_dim; d++) {
+		double u;
+		if (fv_cursor_at_eol(c))
+			return fv_cursor_error(c, "parametric node: the line ends before its parametric coordinate %s "
+					       "(the block at line %ld is parametric, of dimension %d: x y z and %d "
+					       "parametric values per node)", uvw[d], block_line, param_dim, param_dim);
+		FV_CALL(fv_cursor_double_inline(c, &u, "parametric coordinate"));
+	}
+	if (!fv_cursor_at_eol(c))
+		return fv_cursor_error(c, "'%.*s' after the node's x y z: %s", fv_cursor_shown_len(c), c->p,
+				       param_dim ? "more parametric values than the block's dimension" :
+				       "a parametric node in a block whose parametric flag is 0? (one node per line, "
+				       "x y z, in a block with flag 0)");
+	return FV_OK;
+}
+
+/* MSH 2.2 $Nodes, or $ParametricNodes (param): "tag x y z", then for a
+ * parametric node its entity and parametric values, which are skipped. */
+static fv_err_t parse_nodes22(gmsh_t *st, int param)
 {
 	fv_cursor_t *c = &st->c;
 	size_t n = 0;
-	double *x;
 	/* "t x y z" and a newline at least */
 	FV_CALL(read_count(c, 8, &n, "number of nodes"));
 	FV_CALL(alloc_nodes(st, n));
 	FV_CALL(nodemap_init(st, n, 0));
-	x = st->m->xyz;
 	for (size_t i = 0; i < n; i++) {
 		long long tag;
 		FV_CALL(fv_cursor_long(c, &tag, "node tag"));
 		FV_CALL(nodemap_add(st, tag, (fv_idx_t)i, n));
-		FV_CALL(fv_cursor_double(c, &x[3 * i], "x coordinate"));
-		FV_CALL(fv_cursor_double(c, &x[3 * i + 1], "y coordinate"));
-		FV_CALL(fv_cursor_double(c, &x[3 * i + 2], "z coordinate"));
+		if (param) {
+			double x;
+			FV_CALL(fv_cursor_coord(c, 1, &st->m->xyz[3 * i], "x coordinate"));
+			FV_CALL(fv_cursor_coord(c, 1, &st->m->xyz[3 * i + 1], "y coordinate"));
+			FV_CALL(fv_cursor_coord(c, 1, &st->m->xyz[3 * i + 2], "z coordinate"));
+			/* dim entity [u [v]] */
+			while (!fv_cursor_at_eol(c))
+				FV_CALL(fv_cursor_double_inline(c, &x, "parametric node's dimension, entity or coordinate"));
+		} else {
+			FV_CALL(read_xyz(st, i, 0, 0));
+		}
 	}
-	FV_CALL(expect_end(c, "$EndNodes"));
+	FV_CALL(expect_end(c, param ? "$EndParametricNodes" : "$EndNodes"));
 	return nodemap_finish(st);
 }
 
@@ -805,7 +898,6 @@ static fv_err_t parse_nodes41(gmsh_t *st)
 	size_t nblocks = 0, n = 0, done = 0;
 	long long tmin, tmax;
 	long header;
-	double *x;
 	fv_cursor_skip_space(c);
 	header = c->line;
 	FV_CALL(read_count(c, 8, &nblocks, "number of node blocks"));
@@ -814,10 +906,12 @@ static fv_err_t parse_nodes41(gmsh_t *st)
 	FV_CALL(fv_cursor_long(c, &tmax, "largest node tag"));
 	FV_CALL(alloc_nodes(st, n));
 	FV_CALL(nodemap_init(st, n, tmax));
-	x = st->m->xyz;
 	for (size_t b = 0; b < nblocks; b++) {
 		long long dim, etag, param;
-		size_t cnt = 0, extra = 0;
+		size_t cnt = 0;
+		long block_line;
+		fv_cursor_skip_space(c);
+		block_line = c->line;
 		FV_CALL(read_int(c, 0, 3, &dim, "entity dimension"));
 		FV_CALL(fv_cursor_long(c, &etag, "entity tag"));
 		FV_CALL(read_int(c, 0, 1, &param, "parametric flag"));
@@ -830,13 +924,10 @@ static fv_err_t parse_nodes41(gmsh_t *st)
 			FV_CALL(fv_cursor_long(c, &tag, "node tag"));
 			FV_CALL(nodemap_add(st, tag, (fv_idx_t)(done + k), n));
 		}
-		extra = param ? (size_t)dim : 0;
 		for (size_t k = done; k < done + cnt; k++) {
-			FV_CALL(fv_cursor_double(c, &x[3 * k], "x coordinate"));
-			FV_CALL(fv_cursor_double(c, &x[3 * k + 1], "y coordinate"));
-			FV_CALL(fv_cursor_double(c, &x[3 * k + 2], "z coordinate"));
-			if (extra)
-				FV_CALL(skip_tokens(c, extra, "parametric coordinate"));
+			if (!fv_cursor_skip_space(c))
+				return fv_cursor_truncated(c, "the coordinates of a node");
+			FV_CALL(read_xyz(st, k, param ? (int)dim : 0, block_line));
 		}
 		done += cnt;
 	}
@@ -860,14 +951,18 @@ static fv_err_t parse_elements22(gmsh_t *st)
 		const etype_t *et = NULL;
 		fv_idx_t v[FV_MAX_CELL_NODES];
 		int32_t grp = 0;
+		const char *nl;
+		/* one element per line: "number type ntags tags... nodes..." */
 		FV_CALL(fv_cursor_long(c, &id, "element number"));
-		FV_CALL(fv_cursor_long(c, &type, "element type"));
+		FV_CALL(fv_cursor_long_inline(c, &type, "element type"));
 		FV_CALL(elem_type(c, type, &et));
-		FV_CALL(fv_cursor_long(c, &ntags, "number of tags"));
-		if (ntags < 0)
-			return fv_cursor_error(c, "negative number of tags (%lld)", ntags);
+		FV_CALL(fv_cursor_count(c, 1, INT32_MAX, NULL, &ntags, "number of tags"));
+		nl = memchr(c->p, '\n', bytes_left(c));
+		if ((unsigned long long)ntags > (size_t)((nl ? nl : c->end) - c->p) / 2)
+			return fv_cursor_error(c, "element %lld: %lld tags, more than the rest of its line holds", id,
+					       ntags);
 		for (long long k = 0; k < ntags; k++) {
-			FV_CALL(fv_cursor_long(c, &t, "element tag"));
+			FV_CALL(fv_cursor_long_inline(c, &t, "element tag"));
 			if (k == 0)
 				phys = t;
 			else if (k == 1)
@@ -875,7 +970,7 @@ static fv_err_t parse_elements22(gmsh_t *st)
 		}
 		if (et->kind == EK_SKIP) {
 			for (int k = 0; k < et->nn; k++)
-				FV_CALL(fv_cursor_long(c, &t, "node tag"));
+				FV_CALL(fv_cursor_long_inline(c, &t, "node tag"));
 			continue;
 		}
 		for (int k = 0; k < et->nn; k++)
@@ -932,7 +1027,7 @@ static fv_err_t parse_elements41(gmsh_t *st)
 			FV_CALL(fv_cursor_long(c, &tag, "element tag"));
 			if (et->kind == EK_SKIP) {
 				for (int k = 0; k < et->nn; k++)
-					FV_CALL(fv_cursor_long(c, &t, "node tag"));
+					FV_CALL(fv_cursor_long_inline(c, &t, "node tag"));
 				continue;
 			}
 			for (int k = 0; k < et->nn; k++)
@@ -1086,12 +1181,12 @@ static fv_err_t parse(gmsh_t *st)
 			FV_CALL(parse_entities(st, line));
 		} else if (tok_is(tok, len, "$PartitionedEntities")) {
 			return fv_cursor_error(c, "partitioned MSH files are not supported");
-		} else if (tok_is(tok, len, "$Nodes")) {
+		} else if (tok_is(tok, len, "$Nodes") || (st->version == 2 && tok_is(tok, len, "$ParametricNodes"))) {
 			if (st->have_nodes)
 				return fv_cursor_error(c, "second $Nodes section");
 			st->have_nodes = 1;
 			st->nodes_line = line;
-			FV_CALL(st->version == 2 ? parse_nodes22(st) : parse_nodes41(st));
+			FV_CALL(st->version == 2 ? parse_nodes22(st, tok[1] == 'P') : parse_nodes41(st));
 		} else if (tok_is(tok, len, "$Elements")) {
 			if (st->have_elements)
 				return fv_cursor_error(c, "second $Elements section");

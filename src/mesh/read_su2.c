@@ -18,6 +18,8 @@
 #define SU2_MIN_ELEM_BYTES_2D 8
 #define SU2_MIN_POINT_BYTES_2D 4
 #define SU2_MIN_BELEM_BYTES_2D 6
+/* fv_mesh_marker() looks names up one by one: a sane bound */
+#define SU2_NMARK_MAX 100000
 
 /* In 2D, the 3D type an element becomes when extruded; its node count
  * in the file is then 3 or 4. */
@@ -101,41 +103,78 @@ static fv_err_t read_node_ids(fv_cursor_t *c, int n, fv_idx_t n_nodes, fv_idx_t 
 	return FV_OK;
 }
 
+/* Line of the first keyword line ("KEY=" at the start of a line) after the
+ * cursor, 0 if none: a section follows, so the file is not cut short. */
+static long next_keyword_line(const fv_cursor_t *c, const char **at)
+{
+	fv_cursor_t look = *c;
+	fv_cursor_next_line(&look);
+	while (look.p < look.end) {
+		fv_cursor_skip_blanks(&look);
+		if (look.p < look.end && ((*look.p >= 'A' && *look.p <= 'Z') || (*look.p >= 'a' && *look.p <= 'z'))) {
+			*at = look.p;
+			return look.line;
+		}
+		fv_cursor_next_line(&look);
+	}
+	return 0;
+}
+
+/* A section's count: not negative, within the 32-bit indices, and not
+ * more records than the rest of the file can hold at min_bytes each:
+ * truncated when the file ends in the section, a wrong count when another
+ * section follows. */
 static fv_err_t count_checked(fv_cursor_t *c, const char *key, long long min_bytes, long long *n)
 {
-	FV_CALL(fv_cursor_long_inline(c, n, key));
-	if (*n < 0)
-		return fv_cursor_error(c, "%s %lld is negative", key, *n);
-	if (*n > FV_IDX_MAX - 1)
-		return fv_cursor_error(c, "%s %lld exceeds the 32-bit index limit", key, *n);
-	if (*n > (long long)(c->end - c->p) / min_bytes + 1)
-		return fv_cursor_error(c, "%s %lld but the file has only %lld bytes left (truncated?)",
-				       key, *n, (long long)(c->end - c->p));
+	const char *next = NULL;
+	long next_line;
+	FV_CALL(fv_cursor_count(c, 1, FV_IDX_MAX - 1, "fvstar's 32-bit indices", n, key));
+	if (*n > (long long)(c->end - c->p) / min_bytes + 1) {
+		next_line = next_keyword_line(c, &next);
+		if (next_line) {
+			int len = 0;
+			while (next + len < c->end && len < 32 && next[len] != '=' && next[len] != '\n' &&
+			       next[len] != ' ' && next[len] != '\r')
+				len++;
+			return fv_cursor_error(c, "%s %lld is more records than the file holds before the next "
+					       "section (%.*s= at line %ld): the count is wrong", key, *n, len, next,
+					       next_line);
+		} else {
+			fv_cursor_t eof = *c;
+			while (eof.p < eof.end)
+				fv_cursor_next_line(&eof);
+			if (eof.line > c->line && eof.end[-1] == '\n')
+				eof.line--;
+			return fv_cursor_error(c, "truncated: %s %lld records need at least %lld bytes, but the file "
+					       "ends at line %ld, %lld bytes further", key, *n, *n * min_bytes,
+					       eof.line, (long long)(c->end - c->p));
+		}
+	}
 	fv_cursor_next_line(c);
 	return FV_OK;
 }
 
 /* NPOIN is usually after NELEM; its value is needed to check node ids
- * while reading the cells, so find it first. */
+ * while reading the cells, so find it first (-1 when the file has no
+ * NPOIN= line: the reading then fails later, at the end of the file or
+ * where it is cut short). Its count is checked here, on its own line. */
 static fv_err_t peek_npoin(const char *buf, size_t len, const char *name, long long *npoin)
 {
-	const char *p = buf, *end = buf + len;
+	fv_cursor_t c;
 	*npoin = -1;
-	while (p < end) {
-		const char *hit = memchr(p, 'N', (size_t)(end - p));
-		if (!hit)
-			break;
-		if ((size_t)(end - hit) > 6 && memcmp(hit, "NPOIN", 5) == 0 &&
-		    (hit == buf || hit[-1] == '\n')) {
-			fv_cursor_t c;
-			fv_cursor_init(&c, buf, len, name);
-			c.p = hit + 5;
+	fv_cursor_init(&c, buf, len, name);
+	while (c.p < c.end) {
+		fv_cursor_skip_blanks(&c);
+		if ((size_t)(c.end - c.p) > 5 && memcmp(c.p, "NPOIN", 5) == 0) {
+			c.p += 5;
 			fv_cursor_skip_blanks(&c);
-			if (c.p < c.end && *c.p == '=')
+			if (c.p < c.end && *c.p == '=') {
 				c.p++;
-			return fv_cursor_long_inline(&c, npoin, "NPOIN");
+				return fv_cursor_count(&c, 1, FV_IDX_MAX - 1, "fvstar's 32-bit indices", npoin,
+						       "NPOIN=");
+			}
 		}
-		p = hit + 1;
+		fv_cursor_next_line(&c);
 	}
 	return FV_OK;
 }
@@ -143,6 +182,7 @@ static fv_err_t peek_npoin(const char *buf, size_t len, const char *name, long l
 static fv_err_t read_cells(fv_cursor_t *c, fv_mesh_t *m, long long nelem, fv_idx_t n_nodes, int dim)
 {
 	size_t cap = (size_t)nelem * 4 + 1, used = 0;
+	char what[80];
 	FV_CALL(fv_malloc(&m->cell_type, (size_t)nelem + 1, 1, "cell types"));
 	FV_CALL(fv_malloc(&m->cell_node_off, (size_t)nelem + 1, sizeof(fv_idx_t), "cell offsets"));
 	FV_CALL(fv_malloc(&m->cell_node, cap, sizeof(fv_idx_t), "cell nodes"));
@@ -153,8 +193,10 @@ static fv_err_t read_cells(fv_cursor_t *c, fv_mesh_t *m, long long nelem, fv_idx
 		long long id;
 		fv_cell_type_t t;
 		int nn;
-		if (!fv_cursor_skip_space(c))
-			return fv_cursor_error(c, "end of file after %lld of NELEM= %lld elements", e, nelem);
+		if (!fv_cursor_skip_space(c)) {
+			snprintf(what, sizeof what, "element %lld of NELEM= %lld", e + 1, nelem);
+			return fv_cursor_truncated(c, what);
+		}
 		if (*c->p < '0' || *c->p > '9')
 			return fv_cursor_error(c, "found '%.*s' after %lld of NELEM= %lld elements",
 					       fv_cursor_shown_len(c), c->p, e, nelem);
@@ -190,23 +232,33 @@ static fv_err_t read_points(fv_cursor_t *c, fv_mesh_t *m, long long npoin, int d
 	FV_CALL(fv_malloc(&m->node_tag, (size_t)npoin + 1, sizeof *m->node_tag, "point numbers"));
 	for (long long i = 0; i < npoin; i++) {
 		m->node_tag[i] = i;
-		if (!fv_cursor_skip_space(c))
-			return fv_cursor_error(c, "end of file after %lld of NPOIN= %lld points", i, npoin);
+		if (!fv_cursor_skip_space(c)) {
+			char what[80];
+			snprintf(what, sizeof what, "point %lld of NPOIN= %lld", i + 1, npoin);
+			return fv_cursor_truncated(c, what);
+		}
+		/* the next section's keyword: the count is larger than the data */
+		if (memchr(c->p, '=', (size_t)fv_cursor_shown_len(c)))
+			return fv_cursor_error(c, "found '%.*s' after %lld of NPOIN= %lld points",
+					       fv_cursor_shown_len(c), c->p, i, npoin);
 		m->xyz[3 * i + 2] = 0;
 		for (int d = 0; d < dim; d++)
-			FV_CALL(fv_cursor_double_inline(c, &m->xyz[3 * i + d], "point coordinate"));
+			FV_CALL(fv_cursor_coord(c, 1, &m->xyz[3 * i + d], "point coordinate"));
 		fv_cursor_next_line(c); /* optional point index */
 	}
 	m->n_nodes = (fv_idx_t)npoin;
 	return expect_section_end(c, "NPOIN=", npoin);
 }
 
-static fv_err_t read_marker(fv_cursor_t *c, fv_mesh_t *m, fv_idx_t n_nodes, int dim, size_t *cap)
+/* Reads one marker; tag_line[k] is the MARKER_TAG= line of marker k, to
+ * name both lines when a name comes twice. */
+static fv_err_t read_marker(fv_cursor_t *c, fv_mesh_t *m, fv_idx_t n_nodes, int dim, size_t *cap, long *tag_line)
 {
 	char key[32], name[FV_MARKER_NAME_MAX];
 	size_t n = 0;
 	long long nb;
-	int k;
+	long line = c->line;
+	int k, n_before = m->n_markers;
 
 	fv_cursor_skip_blanks(c);
 	while (c->p < c->end && *c->p != '\n' && *c->p != '\r' && *c->p != '%') {
@@ -219,11 +271,20 @@ static fv_err_t read_marker(fv_cursor_t *c, fv_mesh_t *m, fv_idx_t n_nodes, int 
 	name[n] = '\0';
 	if (n == 0)
 		return fv_cursor_error(c, "MARKER_TAG= without a name");
+	/* one name, one boundary condition: two markers of one name would
+	 * merge, and the faces of one take the other's condition */
+	for (k = 0; k < n_before; k++)
+		if (strcmp(m->markers[k].name, name) == 0)
+			return fv_cursor_error(c, "marker name '%s' comes twice: MARKER_TAG= %s at line %ld and at line "
+					       "%ld (%s:%ld); each marker needs its own name, since boundary conditions "
+					       "are set by name: rename one, or merge their elements under one "
+					       "MARKER_TAG=", name, name, tag_line[k], line, c->name, tag_line[k]);
 	fv_cursor_next_line(c);
 	if (!next_keyword(c, key, sizeof key) || strcmp(key, "MARKER_ELEMS") != 0)
 		return fv_cursor_error(c, "expected MARKER_ELEMS= after MARKER_TAG= %s", name);
 	FV_CALL(count_checked(c, "MARKER_ELEMS=", dim == 2 ? SU2_MIN_BELEM_BYTES_2D : SU2_MIN_BELEM_BYTES, &nb));
 	FV_CALL(fv_mesh_marker(m, name, &k));
+	tag_line[k] = line;
 	FV_CHECK((long long)m->n_belems + nb < FV_IDX_MAX, FV_ERR_MEM,
 		 "%s: too many boundary elements for 32-bit indices", c->name);
 	FV_CALL(fv_realloc(&m->belem_type, (size_t)(m->n_belems + nb) + 1, 1, "boundary types"));
@@ -233,9 +294,11 @@ static fv_err_t read_marker(fv_cursor_t *c, fv_mesh_t *m, fv_idx_t n_nodes, int 
 		long long id;
 		fv_idx_t b = m->n_belems, used = m->belem_node_off[b];
 		int nn;
-		if (!fv_cursor_skip_space(c))
-			return fv_cursor_error(c, "end of file after %lld of MARKER_ELEMS= %lld elements of marker %s",
-					       e, nb, name);
+		if (!fv_cursor_skip_space(c)) {
+			char what[FV_MARKER_NAME_MAX + 80];
+			snprintf(what, sizeof what, "element %lld of MARKER_ELEMS= %lld of marker %s", e + 1, nb, name);
+			return fv_cursor_truncated(c, what);
+		}
 		if (*c->p < '0' || *c->p > '9')
 			return fv_cursor_error(c, "found '%.*s' after %lld of MARKER_ELEMS= %lld elements of marker %s",
 					       fv_cursor_shown_len(c), c->p, e, nb, name);
@@ -272,6 +335,7 @@ fv_err_t fv_mesh_parse_su2(fv_mesh_t *m, const char *buf, size_t len, const char
 	long long npoin, nelem = -1, nmark = -1, ndime = -1, seen_npoin = -1;
 	int dim = 3;               /* NDIME= comes first; 3 until it says 2 */
 	size_t bcap = 64;
+	long *tag_line = NULL;
 	fv_err_t err = FV_OK;
 
 	fv_mesh_init(m);
@@ -303,12 +367,10 @@ fv_err_t fv_mesh_parse_su2(fv_mesh_t *m, const char *buf, size_t len, const char
 				err = fv_cursor_error(&c, "second NELEM= section");
 				goto fail;
 			}
-			if (npoin < 0) {
-				err = fv_cursor_error(&c, "no NPOIN= section in the file");
-				goto fail;
-			}
+			/* without NPOIN= (npoin < 0) the file fails at its end, or
+			 * where it is cut short: read on to say which */
 			FV_CALL_GOTO(err, fail, count_checked(&c, "NELEM=", dim == 2 ? SU2_MIN_ELEM_BYTES_2D : SU2_MIN_ELEM_BYTES, &nelem));
-			FV_CALL_GOTO(err, fail, read_cells(&c, m, nelem, (fv_idx_t)npoin, dim));
+			FV_CALL_GOTO(err, fail, read_cells(&c, m, nelem, npoin < 0 ? FV_IDX_MAX : (fv_idx_t)npoin, dim));
 		} else if (strcmp(key, "NPOIN") == 0) {
 			if (seen_npoin >= 0) {
 				err = fv_cursor_error(&c, "second NPOIN= section");
@@ -322,15 +384,8 @@ fv_err_t fv_mesh_parse_su2(fv_mesh_t *m, const char *buf, size_t len, const char
 				err = fv_cursor_error(&c, "second NMARK= section");
 				goto fail;
 			}
-			FV_CALL_GOTO(err, fail, fv_cursor_long_inline(&c, &nmark, "NMARK="));
-			if (nmark < 0 || nmark > 100000) {
-				err = fv_cursor_error(&c, "NMARK= %lld out of range", nmark);
-				goto fail;
-			}
-			if (npoin < 0) {
-				err = fv_cursor_error(&c, "no NPOIN= section in the file");
-				goto fail;
-			}
+			FV_CALL_GOTO(err, fail, fv_cursor_count(&c, 1, SU2_NMARK_MAX, "markers in one file", &nmark, "NMARK="));
+			FV_CALL_GOTO(err, fail, fv_calloc(&tag_line, (size_t)nmark + 1, sizeof *tag_line, "marker lines"));
 			fv_cursor_next_line(&c);
 			for (long long k = 0; k < nmark; k++) {
 				if (!next_keyword(&c, key, sizeof key) || strcmp(key, "MARKER_TAG") != 0) {
@@ -338,7 +393,8 @@ fv_err_t fv_mesh_parse_su2(fv_mesh_t *m, const char *buf, size_t len, const char
 							      k + 1, nmark);
 					goto fail;
 				}
-				FV_CALL_GOTO(err, fail, read_marker(&c, m, (fv_idx_t)npoin, dim, &bcap));
+				FV_CALL_GOTO(err, fail, read_marker(&c, m, npoin < 0 ? FV_IDX_MAX : (fv_idx_t)npoin, dim, &bcap,
+								    tag_line));
 			}
 		} else if (strcmp(key, "MARKER_TAG") == 0) {
 			err = fv_cursor_error(&c, "MARKER_TAG= outside the NMARK= section (NMARK= missing or too small)");
@@ -349,8 +405,11 @@ fv_err_t fv_mesh_parse_su2(fv_mesh_t *m, const char *buf, size_t len, const char
 		}
 	}
 	if (ndime < 0 || nelem < 0 || seen_npoin < 0) {
-		err = fv_error(FV_ERR_FORMAT, __FILE__, __LINE__, "%s: missing %s section", name,
-			       ndime < 0 ? "NDIME=" : nelem < 0 ? "NELEM=" : "NPOIN=");
+		/* the line reached tells a cut file from one that never had it */
+		long last = c.line > 1 && len > 0 && buf[len - 1] == '\n' ? c.line - 1 : c.line;
+		err = fv_error(FV_ERR_FORMAT, __FILE__, __LINE__, "%s: missing %s section: the file ends at line %ld "
+			       "without one (truncated, or not a whole SU2 mesh)", name,
+			       ndime < 0 ? "NDIME=" : nelem < 0 ? "NELEM=" : "NPOIN=", last);
 		goto fail;
 	}
 	if (seen_npoin != npoin) {
@@ -366,10 +425,13 @@ fv_err_t fv_mesh_parse_su2(fv_mesh_t *m, const char *buf, size_t len, const char
 			       "%s: no NMARK= section: every boundary face must be under a marker", name);
 		goto fail;
 	}
+	free(tag_line);
+	tag_line = NULL;
 	if (dim == 2)
 		FV_CALL_GOTO(err, fail, fv_mesh_extrude_2d(m, FV_EXTRUDE_SPAN_DEFAULT));
 	return FV_OK;
 fail:
+	free(tag_line);
 	fv_mesh_free(m);
 	return err;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "util/hash.h"
+#include "util/parse.h"
 
 void fv_part_path(const char *dir, int rank, char *buf, size_t size)
 {
@@ -763,22 +764,13 @@ out:
 
 fv_err_t fv_part_read(const char *path, fv_part_t *p)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	struct stat st;
+	char *buf = NULL;
+	size_t len = 0;
 	fv_err_t err;
 	memset(p, 0, sizeof *p);
-	FV_CHECK(f, FV_ERR_IO, "%s: cannot open the mesh part: %s", path, strerror(errno));
-	if (fstat(fileno(f), &st) != 0 || st.st_size < 0) {
-		fclose(f);
-		return FV_ERROR(FV_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
-	}
-	err = fv_malloc(&buf, (size_t)st.st_size + 1, 1, "mesh part");
-	if (err == FV_OK && fread(buf, 1, (size_t)st.st_size, f) != (size_t)st.st_size)
-		err = FV_ERROR(FV_ERR_IO, "%s: read failed", path);
-	fclose(f);
-	if (err == FV_OK)
-		err = fv_part_unpack(buf, (size_t)st.st_size, path, p);
+	/* a regular file only: a named pipe or a device is refused, not waited on */
+	FV_CALL(fv_read_file(path, &buf, &len));
+	err = fv_part_unpack((const uint8_t *)buf, len, path, p);
 	free(buf);
 	return err;
 }

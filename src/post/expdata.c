@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "fvstar/post.h"
+#include "util/parse.h"
 
 enum { COL_SECTION, COL_TAP, COL_X, COL_Z, COL_CP, N_COLS };
 static const char *const col_names[N_COLS] = {"Section", "Tap", "X/L", "Z/L", "CP"};
@@ -204,8 +206,16 @@ fv_err_t fv_expdata_read(fv_expdata_t *e, const char *path)
 	memset(e, 0, sizeof *e);
 	memset(&r, 0, sizeof r);
 	r.path = path;
-	f = fopen(path, "r");
-	FV_CHECK(f, FV_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	{
+		/* a regular file only: a named pipe would block the open */
+		int fd;
+		FV_CALL(fv_open_regular(path, &fd, NULL));
+		f = fdopen(fd, "r");
+		if (!f) {
+			close(fd);
+			return FV_ERROR(FV_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+		}
+	}
 	while (getline(&buf, &cap, f) >= 0) {
 		char *s = skip_blank(buf), *v;
 		size_t len = strlen(s);

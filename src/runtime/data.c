@@ -226,12 +226,16 @@ fv_err_t fv_ring_post(fv_ring_t *r, int slot, int n_rows, int tag)
 
 const double *fv_ring_wait(fv_ring_t *r, int slot)
 {
+	const double *rows;
+	fv_ranks_watch_wait();
 	pthread_mutex_lock(&r->lock);
 	while (!r->slot[slot].ready)
 		pthread_cond_wait(&r->cond, &r->lock);
 	pthread_mutex_unlock(&r->lock);
-	if (fv_runtime_nranks() == 1)
+	if (fv_runtime_nranks() == 1) {
+		fv_ranks_watch_done();
 		return r->mem[slot];
+	}
 	/* every rank's rows, in row order: the sums the driver takes over them
 	 * are those of a run on one rank */
 	size_t len = (size_t)r->row_len;
@@ -241,7 +245,9 @@ const double *fv_ring_wait(fv_ring_t *r, int slot)
 			memcpy(r->all + j * len, r->mem[slot] + j * len, len * sizeof(double));
 	if (fv_runtime_combine(r->all, (size_t)r->n_rows * len * sizeof(double), "the residual rows") != FV_OK)
 		fv_runtime_fail(fv_errmsg());
-	return r->all;
+	rows = r->all;
+	fv_ranks_watch_done();
+	return rows;
 }
 
 void fv_ring_destroy(fv_ring_t *r)

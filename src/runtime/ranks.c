@@ -251,6 +251,16 @@ fv_err_t fv_runtime_recv_bytes(uint8_t **buf, size_t *bytes, int from, const cha
 #endif
 }
 
+#ifdef FV_HAVE_MPI
+/* From the communicator of the driver's collectives, not MPI_COMM_WORLD,
+ * which StarPU-MPI's thread uses meanwhile (two threads may not run
+ * collectives on one communicator at once). */
+int fv_ranks_dup_comm(void *out)
+{
+	return MPI_Comm_dup(comm, (MPI_Comm *)out);
+}
+#endif
+
 void fv_ranks_wait_all(void)
 {
 #ifdef FV_HAVE_MPI

@@ -24,4 +24,21 @@ void fv_ranks_stop(void);
 /* Every task and every message of every rank done (collective). */
 void fv_ranks_wait_all(void);
 
+/* The watchdog of several ranks (src/runtime/watchdog.c): after
+ * fv_ranks_start, heartbeats between the ranks on a thread of their own;
+ * a rank silent for `seconds` (or 20 running iteration times when longer),
+ * or, all alive, a driver waiting that long for the ranks' data, stops
+ * every rank (fv_runtime_fail) with a message naming the silent or late
+ * ranks. No-op with one rank or seconds <= 0. Stopped (with a goodbye to
+ * the other ranks) before StarPU-MPI's shutdown. */
+fv_err_t fv_ranks_watchdog_start(double seconds);
+/* A communicator of its own for the watchdog (out: an MPI_Comm *), from the
+ * driver thread; MPI's return code. */
+int fv_ranks_dup_comm(void *out);
+void fv_ranks_watchdog_stop(void);
+/* The driver waits for an iteration's reductions (which need every rank's
+ * halos), and has them: one iteration ended. */
+void fv_ranks_watch_wait(void);
+void fv_ranks_watch_done(void);
+
 #endif

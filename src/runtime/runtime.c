@@ -68,6 +68,120 @@ void fv_runtime_opts_default(fv_runtime_opts_t *o)
 	o->verbose = 0;
 	o->gpu_speed = 0;
 	o->paused = 0;
+	o->oversubscribe = 0;
+	o->watchdog = 0;
+}
+
+/* The scheduler asked for (from names it: the key or the variable) among
+ * StarPU's policies: StarPU itself only warns about an unknown name and
+ * runs its default, so that a typo went unnoticed. */
+static fv_err_t check_sched(const char *name, const char *from)
+{
+	struct starpu_sched_policy **p = starpu_sched_get_predefined_policies();
+	char list[2048] = "";
+	size_t k = 0;
+	for (; p && *p; p++) {
+		if ((*p)->policy_name && strcmp((*p)->policy_name, name) == 0)
+			return FV_OK;
+		if (k < sizeof list)
+			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", k ? ", " : "", (*p)->policy_name);
+	}
+	return FV_ERROR(FV_ERR_ARG, "%s: StarPU has no scheduler '%s'; the schedulers of StarPU %d.%d.%d: %s", from,
+			name, STARPU_MAJOR_VERSION, STARPU_MINOR_VERSION, STARPU_RELEASE_VERSION, list);
+}
+
+/* CPU workers beyond the cores share them: every task then waits for a
+ * time slice (runtime.ncpu = 65536 started 128 workers on 2 cores without a
+ * word), and StarPU caps the count at its build's STARPU_MAXCPUS. from
+ * names the count's source. */
+static fv_err_t check_ncpu(long asked, const char *from, int oversubscribe)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	FV_CHECK(cores <= 0 || asked <= cores || oversubscribe, FV_ERR_ARG,
+		 "%s: more CPU workers than the %ld cores of this machine (sysconf); workers beyond the cores share "
+		 "them and every task waits for a time slice: ask for %ld at most, or set runtime.oversubscribe = yes "
+		 "to force it",
+		 from, cores, cores);
+	FV_CHECK(asked <= STARPU_MAXCPUS, FV_ERR_ARG,
+		 "%s: this StarPU was built for at most %d CPU workers (STARPU_MAXCPUS) and would start %d of them "
+		 "(this machine has %ld cores)",
+		 from, STARPU_MAXCPUS, STARPU_MAXCPUS, cores);
+	return FV_OK;
+}
+
+/* CUDA workers beyond the GPUs found: StarPU starts those it finds and
+ * says nothing (runtime.ncuda = 4 on a machine without a GPU ran on the
+ * CPU workers alone). */
+static fv_err_t check_ncuda(long asked, const char *from)
+{
+	int n;
+	if (asked <= 0)
+		return FV_OK;
+#ifndef FV_HAVE_CUDA
+	(void)n;
+	return FV_ERROR(FV_ERR_ARG,
+			"%s: this fvstar was built without CUDA (configure found no nvcc, or --disable-cuda), so no "
+			"CUDA worker can run its tasks; ask for 0 or leave it unset",
+			from);
+#else
+	n = cuda_devices();
+	FV_CHECK(asked <= n, FV_ERR_ARG,
+		 "%s: more CUDA workers than the %d GPU%s the CUDA runtime finds here; ask for %d at most (or leave it "
+		 "unset: all GPUs)",
+		 from, n, n == 1 ? "" : "s", n);
+	return FV_OK;
+#endif
+}
+
+/* A count from the environment, strictly: "STARPU_NCPU=two" is refused,
+ * where StarPU would read 0. */
+static fv_err_t env_count(const char *var, long *n, char *from, size_t size)
+{
+	const char *env = getenv(var);
+	char *end;
+	*n = -1;
+	if (!env)
+		return FV_OK;
+	errno = 0;
+	*n = strtol(env, &end, 10);
+	FV_CHECK(env[0] && !*end && errno == 0 && *n >= 0, FV_ERR_ARG,
+		 "%s=%.100s (environment): expected a worker count >= 0", var, env);
+	snprintf(from, size, "%s=%ld (environment)", var, *n);
+	return FV_OK;
+}
+
+fv_err_t fv_runtime_check_opts(const fv_runtime_opts_t *o)
+{
+	const char *env = getenv("STARPU_SCHED");
+	char from[160];
+	/* STARPU_SCHED=help is StarPU's own way to list its policies (it
+	 * prints them, then starts its default) */
+	if (env && strcmp(env, "help") != 0) {
+		snprintf(from, sizeof from, "STARPU_SCHED=%.100s (environment)", env);
+		FV_CALL(check_sched(env, from));
+	}
+	if (o && o->sched) {
+		snprintf(from, sizeof from, "runtime.sched = %.100s", o->sched);
+		FV_CALL(check_sched(o->sched, from));
+	}
+	/* StarPU takes STARPU_NCPU and STARPU_NCUDA over the counts fvstar
+	 * gives it */
+	long n;
+	FV_CALL(env_count("STARPU_NCPU", &n, from, sizeof from));
+	if (n >= 0)
+		FV_CALL(check_ncpu(n, from, o && o->oversubscribe));
+	FV_CALL(env_count("STARPU_NCUDA", &n, from, sizeof from));
+	if (n >= 0)
+		FV_CALL(check_ncuda(n, from));
+	if (o && o->ncuda >= 0) {
+		snprintf(from, sizeof from, "runtime.ncuda = %d", o->ncuda);
+		FV_CALL(check_ncuda(o->ncuda, from));
+	}
+	if (o && o->ncpu >= 0) {
+		snprintf(from, sizeof from, "runtime.ncpu = %d", o->ncpu);
+		FV_CALL(check_ncpu(o->ncpu, from, o->oversubscribe));
+	}
+	return FV_OK;
 }
 
 /* mkdir -p of a directory that must end up writable. */
@@ -178,6 +292,7 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 	const char *why = NULL;
 	int verbose = o && o->verbose;
 	FV_CHECK(!runtime_up, FV_ERR_RUNTIME, "StarPU is already initialised");
+	FV_CALL(fv_runtime_check_opts(o));
 	FV_CALL(starpu_home(verbose));
 	/* an FxT-enabled StarPU traces every run into /tmp unless told not to;
 	 * tracing is asked for explicitly (STARPU_FXT_TRACE=1) */
@@ -245,6 +360,8 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "StarPU found no worker (STARPU_NCPU=0 and no GPU?)");
 	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_init failed (%d)", ret);
 	runtime_up = 1;
+	/* several ranks: one stopped or lost stops them all, named */
+	FV_CALL(fv_ranks_watchdog_start(o ? o->watchdog : 0));
 	if (gpu_only_default) {
 		/* GPU only unless the cores could add FV_CPU_JOIN_SHARE: one GPU's
 		 * worth in CPU workers from runtime.gpu_speed, StarPU's history
@@ -352,6 +469,15 @@ int fv_runtime_block_worker(int block, int pin)
 	return ids[block % ncuda];
 }
 
+int fv_runtime_worker_gpu_only(int worker)
+{
+	int ncpu, ncuda;
+	fv_runtime_workers(&ncpu, &ncuda);
+	if (worker >= 0)
+		return starpu_worker_get_type(worker) == STARPU_CUDA_WORKER;
+	return ncpu == 0 && ncuda > 0;
+}
+
 void fv_runtime_resume(void)
 {
 	if (workers_paused) {
@@ -364,6 +490,7 @@ void fv_runtime_shutdown(void)
 {
 	fv_runtime_resume();
 	if (runtime_up) {
+		fv_ranks_watchdog_stop();
 		if (fv_ranks_up())
 			fv_ranks_stop();
 		else

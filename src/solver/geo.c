@@ -127,6 +127,24 @@ static fv_err_t fill_gradient_weights(const fv_block_t *bk, const fv_layout_t *L
 	return FV_OK;
 }
 
+/* numerics.overlap: the nodes with a ghost cell, and the owned cells with
+ * such a node (kernels.h: the border parts of the node values and the
+ * gradient). */
+static void fill_border(const fv_block_t *bk, const fv_layout_t *L, char *g)
+{
+	uint8_t *nb = (uint8_t *)(g + L->node_border), *cb = (uint8_t *)(g + L->cell_border);
+	memset(cb, 0, (size_t)bk->n_owned);
+	for (fv_idx_t n = 0; n < bk->n_nodes; n++) {
+		fv_idx_t b = bk->node_cell_off[n], e = bk->node_cell_off[n + 1], k = b;
+		while (k < e && bk->node_cell[k] < bk->n_owned)
+			k++;
+		nb[n] = k < e;
+		for (k = b; nb[n] && k < e; k++)
+			if (bk->node_cell[k] < bk->n_owned)
+				cb[bk->node_cell[k]] = 1;
+	}
+}
+
 fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_markers, fv_geo_alloc_t alloc,
 		      fv_layout_t *L, void **mem, fv_geo_colors_t *colors)
 {
@@ -141,6 +159,7 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	int cell_nodes = gg || num->nodes_sum == FV_SUM_ATOMIC || num->nodes_sum == FV_SUM_AUTO;
 	size_t ncn_owned = 0;
 	int implicit = num->time_mode == FV_TIME_IMPLICIT;
+	int split = num->overlap != FV_OVERLAP_NO && bk->n_nbr > 0;
 	fv_cell_coloring_t ccol;
 	fv_coloring_t col;
 	fv_idx_t *perm = NULL, *inv = NULL;
@@ -190,6 +209,8 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	PLACE(cell_group, (implicit ? no : 0) * sizeof(fv_idx_t));
 	PLACE(cell_nbr, (implicit ? ncf : 0) * sizeof(fv_idx_t));
 	PLACE(cell_wdist, (so->sa ? no : 0) * sizeof(fv_real_t));
+	PLACE(node_border, split ? (size_t)bk->n_nodes : 0);
+	PLACE(cell_border, split ? no : 0);
 #undef PLACE
 	L->bytes = o;
 
@@ -263,6 +284,8 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 		fill_cell_nodes(bk, L, g);
 	if (gg)
 		FV_CALL_GOTO(err, out, fill_gradient_weights(bk, L, g));
+	if (split)
+		fill_border(bk, L, g);
 	if (implicit) {
 		fv_idx_t *nbr = (fv_idx_t *)(g + L->cell_nbr);
 		memcpy(g + L->cell_group, ccol.group_cell, no * sizeof(fv_idx_t));

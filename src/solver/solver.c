@@ -29,10 +29,10 @@
 /* The fields of a block, SoA over its local cells (or nodes, or owned
  * cells), each one registered array; an implicit run's update dq (local
  * cells) and diagonal (owned cells; one value where unused). */
-enum { F_Q, F_Q0, F_W, F_WN, F_GRAD, F_PHI, F_MM, F_RES, F_DT, F_SNAP0, F_SNAP1, F_DQ, F_DIAG, N_FIELDS };
+enum { F_Q, F_Q0, F_W, F_WN, F_GRAD, F_PHI, F_MM, F_RES, F_DT, F_SNAP0, F_SNAP1, F_DQ, F_DIAG, F_FFLUX, N_FIELDS };
 static const char *const field_names[N_FIELDS] = {
 	"state",    "stage state", "primitives",     "node values",    "gradients", "limiter",  "limiter min/max",
-	"residual", "time step",   "state snapshot", "state snapshot", "update",    "diagonal"};
+	"residual", "time step",   "state snapshot", "state snapshot", "update",    "diagonal", "face fluxes"};
 
 /* The fields the halo exchanges move, and their values per cell. */
 enum { HALO_Q, HALO_GRAD, HALO_PHI, HALO_DQ, N_HALOS };
@@ -77,6 +77,10 @@ typedef struct block_data {
 	fv_idx_t color_off[FV_COLOR_MAX + 1];
 	int n_cell_colors;     /* implicit: colour groups of the owned cells */
 	fv_idx_t cell_off[FV_COLOR_MAX + 1];
+	int split;             /* numerics.overlap: prim and the flux in an interior and a border task, */
+	int split_nodes;       /* and the node values and the gradient (node loops, Green-Gauss gathers) */
+	int flux_direct;       /* the split flux sums straight into the residual (kernels.h) */
+	fv_idx_t n_border_faces; /* faces of owned cells that read a ghost */
 } block_data_t;
 
 struct fv_solver {
@@ -93,6 +97,7 @@ struct fv_solver {
 	fv_handle_t *clocks;   /* unsteady only: [nr] one clock per rank */
 	fv_ring_t *ring;       /* RING slots of nb rows (+ one clock row per rank) of FV_NORMS */
 	int phi_valid;         /* limiter tasks have been submitted */
+	int any_split;         /* numerics.overlap: a block of this rank is split */
 	int snap_iter[2];      /* the iteration each snapshot holds (-1: none) */
 	int snap_src[2];       /* the iteration that computed it (a retry's copy is relabelled) */
 	/* CFL ramping (implicit): the CFL of the last iteration submitted, the
@@ -213,9 +218,31 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	fv_geo_colors_t colors;
 	FV_CALL(fv_geo_build(bk, &s->o, n_markers, fv_runtime_alloc, &d->L, &d->geo_mem, &colors));
 	d->bface_of = colors.bface_of;
+	/* the flux split: blocks with neighbours (the whole flux stage is
+	 * one task otherwise, and under color_tasks) */
+	int cross = 0; /* a neighbour on another rank */
+	for (int k = 0; k < bk->n_nbr; k++)
+		cross |= s->rank_of[bk->nbr[k]] != s->rank_of[bk->id];
+	d->split = !s->o.num.color_tasks && bk->n_nbr > 0 &&
+		   (s->o.num.overlap == FV_OVERLAP_YES ||
+		    (s->o.num.overlap == FV_OVERLAP_AUTO && cross && fv_runtime_worker_gpu_only(d->worker)));
+	d->split_nodes = d->split && s->o.num.nodes_sum == FV_SUM_GATHER && s->o.num.grad_sum == FV_SUM_GATHER &&
+			 !s->P.lsq;
+	for (fv_idx_t f = 0; f < bk->n_faces; f++) {
+		fv_idx_t o = bk->face_cell[2 * (size_t)f], nb = bk->face_cell[2 * (size_t)f + 1];
+		if ((o < bk->n_owned || (nb >= 0 && nb < bk->n_owned)) && (o >= bk->n_owned || nb >= bk->n_owned))
+			d->n_border_faces++;
+	}
+	/* the face store, unless the block's flux sums straight into the
+	 * residual (kernels.h: tasks that only run on a GPU, atomic or
+	 * gather sums) */
+	d->flux_direct = d->split && fv_runtime_worker_gpu_only(d->worker) &&
+			 (s->o.num.flux_sum == FV_SUM_ATOMIC || s->o.num.flux_sum == FV_SUM_GATHER);
+	size_t nff = d->split && !d->flux_direct ? (size_t)fv_k_fflux_values(&s->P) * (size_t)bk->n_faces : 1;
 	const size_t n[N_FIELDS] = {nv * nc, nv * no, nv * nc, FV_NVAR * nn, 3 * FV_NVAR * nc,
 				    FV_NVAR * nc, mm ? 2 * FV_NVAR * no : 1, nv * no, no, snap, snap,
-				    imp ? nv * nc : 1, imp ? op_reals(fv_op_size(imp, d->L.max_faces, sa, bk->n_owned)) : 1};
+				    imp ? nv * nc : 1, imp ? op_reals(fv_op_size(imp, d->L.max_faces, sa, bk->n_owned)) : 1,
+				    nff > 0 ? nff : 1};
 	/* 64-byte elements (the blob's alignment): a vector's element count is
 	 * 32-bit, and the blob of a 20M-cell block passes 4 GB */
 	FV_CHECK(d->L.bytes % 64 == 0, FV_ERR_MEM, "block %d: geometry of %zu bytes", bk->id, d->L.bytes);
@@ -317,8 +344,10 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 			FV_CALL(build_remote(s, blocks, &blocks[b], s->rank_of[b]));
 			continue;
 		}
-		FV_CALL(build_block(s, blocks, &blocks[b], m->n_markers));
+		/* the worker first: where the tasks may run shapes the data */
 		s->b[b].worker = fv_runtime_block_worker(b, o->pin_blocks);
+		FV_CALL(build_block(s, blocks, &blocks[b], m->n_markers));
+		s->any_split |= s->b[b].split;
 	}
 	/* each block's incoming buffers: its slot in each neighbour's lists */
 	for (int b = 0; b < n_blocks; b++)
@@ -386,6 +415,8 @@ static void task_args(const fv_solver_t *s, int b, fv_task_args_t *a)
 	a->priority = s->b[b].rank_edge;
 	a->n_colors = s->b[b].n_colors;
 	memcpy(a->color_off, s->b[b].color_off, sizeof a->color_off);
+	a->n_border_faces = s->b[b].n_border_faces;
+	a->flux_direct = s->b[b].flux_direct;
 }
 
 /* Halo h, first half: every block's field packed for each neighbour (one
@@ -435,6 +466,29 @@ static fv_err_t halo_recv(fv_solver_t *s, int h)
 			a.nbr = k;
 			FV_CALL(fv_insert_unpack(d->geo, d->in_buf[h][k], d->h[halo_field[h]], &a));
 		}
+	}
+	return FV_OK;
+}
+
+/* numerics.overlap: the interior parts of the stages that read the
+ * state's ghosts (kernels.h), submitted between the state halo's two
+ * halves, so that they run while its buffers travel; the border parts
+ * follow in block_stage. */
+static fv_err_t interior_tasks(fv_solver_t *s, int rk)
+{
+	for (int b = 0; b < s->nb; b++) {
+		block_data_t *d = &s->b[b];
+		fv_handle_t *h = d->h;
+		fv_task_args_t a;
+		if (!d->split)
+			continue;
+		task_args(s, b, &a);
+		a.part = FV_SPLIT_INTERIOR;
+		FV_CALL(fv_insert_prim(h[F_Q], h[F_W], &a));
+		if (!d->split_nodes || !fv_stage_runs(FV_STAGE_NODES, &s->P, rk, 1))
+			continue;
+		FV_CALL(fv_insert_nodes(d->geo, h[F_W], h[F_WN], &a));
+		FV_CALL(fv_insert_gradient(d->geo, h[F_W], h[F_WN], h[F_GRAD], &a));
 	}
 	return FV_OK;
 }
@@ -494,6 +548,20 @@ static fv_err_t block_stage(fv_solver_t *s, int st, int b, int rk, int slot)
 	}
 	if (a.grouped)
 		groups = d->n_colors;
+	/* numerics.overlap: the flux in two tasks where the gradients' and
+	 * limiters' halos run (second order or viscous); the border parts of
+	 * the stages whose interior parts ran during the state's halo
+	 * (interior_tasks) */
+	int split = d->split && fv_stage_runs(FV_STAGE_RECV_GRAD, &s->P, rk, 1);
+	if (st == FV_STAGE_PRIM && d->split)
+		a.part = FV_SPLIT_BORDER;
+	if ((st == FV_STAGE_NODES || st == FV_STAGE_GRADIENT) && d->split_nodes)
+		a.part = FV_SPLIT_BORDER;
+	if (st == FV_STAGE_FLUX_INTERIOR)
+		return split ? fv_insert_flux_interior(d->geo, h[F_W], h[F_GRAD], h[F_PHI], h[F_FFLUX], h[F_RES], &a)
+			     : FV_OK;
+	if (st == FV_STAGE_FLUX && split)
+		return fv_insert_flux_border(d->geo, h[F_W], h[F_GRAD], h[F_PHI], h[F_FFLUX], h[F_RES], &a);
 	for (a.group = 0; a.group < groups; a.group++) {
 		switch (st) {
 		case FV_STAGE_PRIM:
@@ -778,6 +846,12 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 			}
 			if (st == FV_STAGE_UPDATE && s->P.implicit)
 				fv_runtime_trace_step(1 + FV_SWEEP_DIRECTIONS * s->o.num.sweeps, "update");
+			if (st == FV_STAGE_HALO_Q && s->any_split) {
+				FV_CALL(halo_send(s, HALO_Q, 1));
+				FV_CALL(interior_tasks(s, rk));
+				FV_CALL(halo_recv(s, HALO_Q));
+				continue;
+			}
 			if (fv_stage_is_halo(st)) {
 				FV_CALL(halo_stage(s, st));
 				continue;
@@ -1178,6 +1252,17 @@ fv_err_t fv_solver_wall_data(fv_solver_t *s, fv_idx_t n_bfaces, const uint8_t *i
 		fv_runtime_release(d->h[F_W]);
 	}
 	return fv_runtime_combine(out, nv * (size_t)n_bfaces * sizeof *out, "wall data");
+}
+
+void fv_solver_overlap_stats(const fv_solver_t *s, fv_overlap_stats_t *st)
+{
+	memset(st, 0, sizeof *st);
+	for (int b = 0; b < s->nb; b++)
+		if (s->rank_of[b] == s->me && s->b[b].split) {
+			st->split_blocks++;
+			st->faces += s->b[b].L.n_faces;
+			st->border_faces += s->b[b].n_border_faces;
+		}
 }
 
 /* The solver's data is dropped at the end: the state has been read back

@@ -4,12 +4,14 @@
 #include "util/parse.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void fv_cursor_init(fv_cursor_t *c, const char *buf, size_t len, const char *name)
 {
@@ -27,6 +29,16 @@ fv_err_t fv_cursor_error(const fv_cursor_t *c, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	return fv_error(FV_ERR_FORMAT, __FILE__, __LINE__, "%s:%ld: %s", c->name, c->line, msg);
+}
+
+fv_err_t fv_cursor_truncated(const fv_cursor_t *c, const char *what)
+{
+	fv_cursor_t at = *c;
+	/* at the end after a final newline, the line reached is the one
+	 * before (a line > 1 has a newline before the end) */
+	if (at.p >= at.end && at.line > 1 && at.end[-1] == '\n')
+		at.line--;
+	return fv_cursor_error(&at, "truncated: the file ends at line %ld, before %s", at.line, what);
 }
 
 static int is_blank(char ch)
@@ -81,7 +93,7 @@ fv_err_t fv_cursor_token(fv_cursor_t *c, const char **tok, size_t *len, const ch
 {
 	const char *s;
 	if (!fv_cursor_skip_space(c))
-		return fv_cursor_error(c, "unexpected end of file, expected %s", what);
+		return fv_cursor_truncated(c, what);
 	s = c->p;
 	while (c->p < c->end && !is_blank(*c->p) && *c->p != '\n')
 		c->p++;
@@ -103,12 +115,12 @@ static fv_err_t parse_long(fv_cursor_t *c, long long *v, const char *what)
 		return fv_cursor_error(c, "expected an integer for %s, found '%.*s'", what,
 				       fv_cursor_shown_len(c), c->p);
 	while (s < c->end && *s >= '0' && *s <= '9') {
-		if (x > (unsigned long long)INT64_MAX / 10)
-			return fv_cursor_error(c, "integer too large for %s", what);
+		if (x > (unsigned long long)INT64_MAX / 10 ||
+		    x * 10 + (unsigned)(*s - '0') > (unsigned long long)INT64_MAX)
+			return fv_cursor_error(c, "%s %.*s is beyond the limit of a 64-bit integer (%lld)", what,
+					       fv_cursor_shown_len(c), c->p, (long long)INT64_MAX);
 		x = x * 10 + (unsigned)(*s++ - '0');
 	}
-	if (x > (unsigned long long)INT64_MAX)
-		return fv_cursor_error(c, "integer too large for %s", what);
 	if (s < c->end && !is_blank(*s) && *s != '\n')
 		return fv_cursor_error(c, "expected an integer for %s, found trailing '%c'", what, *s);
 	c->p = s;
@@ -213,7 +225,7 @@ static fv_err_t parse_double(fv_cursor_t *c, double *v, const char *what)
 fv_err_t fv_cursor_long(fv_cursor_t *c, long long *v, const char *what)
 {
 	if (!fv_cursor_skip_space(c))
-		return fv_cursor_error(c, "unexpected end of file, expected %s", what);
+		return fv_cursor_truncated(c, what);
 	return parse_long(c, v, what);
 }
 
@@ -230,22 +242,61 @@ fv_err_t fv_cursor_idx(fv_cursor_t *c, long long lo, long long hi, int32_t *v, c
 fv_err_t fv_cursor_double(fv_cursor_t *c, double *v, const char *what)
 {
 	if (!fv_cursor_skip_space(c))
-		return fv_cursor_error(c, "unexpected end of file, expected %s", what);
+		return fv_cursor_truncated(c, what);
 	return parse_double(c, v, what);
+}
+
+/* A record's line ends before what: truncated when nothing but blank
+ * space follows to the end of the file. */
+static fv_err_t line_ends(const fv_cursor_t *c, const char *what)
+{
+	fv_cursor_t look = *c;
+	if (look.p < look.end && *look.p == '%')
+		return fv_cursor_error(c, "line ends before %s", what);
+	if (!fv_cursor_skip_space(&look))
+		return fv_cursor_truncated(&look, what);
+	return fv_cursor_error(c, "line ends before %s", what);
 }
 
 fv_err_t fv_cursor_long_inline(fv_cursor_t *c, long long *v, const char *what)
 {
 	if (fv_cursor_at_eol(c))
-		return fv_cursor_error(c, "line ends before %s", what);
+		return line_ends(c, what);
 	return parse_long(c, v, what);
 }
 
 fv_err_t fv_cursor_double_inline(fv_cursor_t *c, double *v, const char *what)
 {
 	if (fv_cursor_at_eol(c))
-		return fv_cursor_error(c, "line ends before %s", what);
+		return line_ends(c, what);
 	return parse_double(c, v, what);
+}
+
+fv_err_t fv_cursor_count(fv_cursor_t *c, int inline_only, long long max, const char *limit_why, long long *v,
+			 const char *what)
+{
+	FV_CALL(inline_only ? fv_cursor_long_inline(c, v, what) : fv_cursor_long(c, v, what));
+	if (*v < 0)
+		return fv_cursor_error(c, "%s %lld is negative (a count is 0 or more)", what, *v);
+	if (*v > max)
+		return fv_cursor_error(c, "%s %lld is beyond the limit of %lld%s%s%s", what, *v, max,
+				       limit_why ? " (" : "", limit_why ? limit_why : "", limit_why ? ")" : "");
+	return FV_OK;
+}
+
+fv_err_t fv_check_coord(const fv_cursor_t *c, double x, const char *what)
+{
+	if (!(fabs(x) <= FV_COORD_MAX))
+		return fv_cursor_error(c, "%s %g is beyond the limit of %g in absolute value (areas and volumes "
+				       "computed from it would overflow or lose every digit; scale the mesh)",
+				       what, x, FV_COORD_MAX);
+	return FV_OK;
+}
+
+fv_err_t fv_cursor_coord(fv_cursor_t *c, int inline_only, double *v, const char *what)
+{
+	FV_CALL(inline_only ? fv_cursor_double_inline(c, v, what) : fv_cursor_double(c, v, what));
+	return fv_check_coord(c, *v, what);
 }
 
 int fv_cursor_match(fv_cursor_t *c, const char *word)
@@ -255,28 +306,74 @@ int fv_cursor_match(fv_cursor_t *c, const char *word)
 	return (size_t)(c->end - c->p) >= n && memcmp(c->p, word, n) == 0;
 }
 
+/* What a path is when it is not a regular file, for the message. */
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a named pipe (FIFO)";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+fv_err_t fv_open_regular(const char *path, int *fd_out, long long *size)
+{
+	struct stat st;
+	int fd;
+	/* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+	 * writer, forever; the type is known only once it is open (a stat()
+	 * first would race with a rename) */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	FV_CHECK(fd >= 0, FV_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+		close(fd);
+		return FV_ERROR(FV_ERR_IO, "%s: cannot read: %s", path, strerror(e));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return FV_ERROR(FV_ERR_IO, "%s: is %s, not a regular file: fvstar reads its inputs from files "
+				"(save the data into a file and give its path)", path, file_kind(st.st_mode));
+	}
+	/* back to blocking reads, which regular files ignore anyway */
+	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	*fd_out = fd;
+	if (size)
+		*size = (long long)st.st_size;
+	return FV_OK;
+}
+
 fv_err_t fv_read_file(const char *path, char **buf, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	struct stat st;
+	long long size;
+	int fd;
 	char *b;
-	size_t n;
-	FV_CHECK(f, FV_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-		fclose(f);
-		return FV_ERROR(FV_ERR_IO, "%s: not a regular file", path);
-	}
-	if (fv_malloc(&b, (size_t)st.st_size + 1, 1, path) != FV_OK) {
-		fclose(f);
+	size_t n = 0;
+	FV_CALL(fv_open_regular(path, &fd, &size));
+	if (fv_malloc(&b, (size_t)size + 1, 1, path) != FV_OK) {
+		close(fd);
 		return FV_ERR_MEM;
 	}
-	n = fread(b, 1, (size_t)st.st_size, f);
-	if (n != (size_t)st.st_size || ferror(f)) {
-		fclose(f);
-		free(b);
-		return FV_ERROR(FV_ERR_IO, "%s: read error (%zu of %lld bytes)", path, n, (long long)st.st_size);
+	while (n < (size_t)size) {
+		ssize_t r = read(fd, b + n, (size_t)size - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			int e = r < 0 ? errno : 0;
+			close(fd);
+			free(b);
+			return FV_ERROR(FV_ERR_IO, "%s: read error (%zu of %lld bytes)%s%s", path, n, size,
+					e ? ": " : "", e ? strerror(e) : "");
+		}
+		n += (size_t)r;
 	}
-	fclose(f);
+	close(fd);
 	b[n] = '\0';
 	*buf = b;
 	*len = n;

@@ -38,6 +38,19 @@ fv_err_t fv_cursor_double(fv_cursor_t *c, double *v, const char *what);
 /* Same, but only on the current line: a missing value is an error. */
 fv_err_t fv_cursor_long_inline(fv_cursor_t *c, long long *v, const char *what);
 fv_err_t fv_cursor_double_inline(fv_cursor_t *c, double *v, const char *what);
+/* A count: an integer, refused with its line when negative or above max
+ * (limit_why, if not NULL, says where the limit comes from). */
+fv_err_t fv_cursor_count(fv_cursor_t *c, int inline_only, long long max, const char *limit_why, long long *v,
+			 const char *what);
+/* Coordinates: finite and at most FV_COORD_MAX in absolute value. Larger
+ * ones are no length a mesh holds, and the areas and volumes computed from
+ * them overflow (x^3 near 1e308) or keep no digit of the cell's size. */
+#define FV_COORD_MAX 1e12
+fv_err_t fv_cursor_coord(fv_cursor_t *c, int inline_only, double *v, const char *what);
+/* The same check on a value read otherwise, the cursor naming the line. */
+fv_err_t fv_check_coord(const fv_cursor_t *c, double x, const char *what);
+/* "name:line: truncated: the file ends at line L, before what". */
+fv_err_t fv_cursor_truncated(const fv_cursor_t *c, const char *what);
 /* Does the rest of the current line start with word (after blanks)? */
 int fv_cursor_match(fv_cursor_t *c, const char *word);
 
@@ -51,7 +64,13 @@ fv_err_t fv_cursor_error(const fv_cursor_t *c, const char *fmt, ...)
 #endif
 	;
 
-/* Reads a whole file into a malloc'd buffer (NUL-terminated). */
+/* Opens path for reading if it is a regular file; a directory, named pipe,
+ * device or socket is refused at once, naming what it is (a FIFO never
+ * blocks: it is opened with O_NONBLOCK and checked with fstat). The
+ * descriptor (blocking again) in *fd; the size in *size if not NULL. */
+fv_err_t fv_open_regular(const char *path, int *fd, long long *size);
+/* Reads a whole regular file (fv_open_regular) into a malloc'd buffer
+ * (NUL-terminated). */
 fv_err_t fv_read_file(const char *path, char **buf, size_t *len);
 
 #endif

@@ -183,4 +183,9 @@ expect_error "truncated.cgns: not a readable CGNS file" "$tmp/truncated.cgns"
 # an HDF5 signature on garbage: dispatched to the CGNS reader by contents
 { printf '\211HDF\r\n\032\n'; head -c 2000 /dev/zero; } >"$tmp/fake.mesh"
 expect_error "fake.mesh: not a readable CGNS file" "$tmp/fake.mesh"
+# an ADF file on which the CGNS library 3.4 itself dies (SIGSEGV in cg_open,
+# found by tools/fuzz.sh cgns): a clear error, not a crash
+cp "$top_srcdir/tests/fuzz/regressions/cgns/crash-8b561dc546c43f3aab039d5236a688aa209fceca" "$tmp/damaged.cgns"
+expect_error "damaged.cgns: the CGNS library crashed reading this file (Segmentation fault): the file is damaged" \
+	"$tmp/damaged.cgns"
 finish

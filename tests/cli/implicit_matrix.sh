@@ -97,7 +97,7 @@ CFG
 file = $tmp/naca.su2
 [flow]
 mach = 0.8
-beta = 1.25
+alpha = 1.25
 [bc]
 airfoil = wall
 farfield = farfield

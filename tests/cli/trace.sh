@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Traces (output.trace = DIR, `fvstar trace DIR`) on the Mach 2 wedge of
 # tests/cli/lib.sh (3580 mixed cells), CPU workers:
-# - an explicit RK2 run on 2 blocks, 5 iterations, recorded from iteration
+# - an explicit RK2 run on 2 blocks (interior and border tasks: numerics.
+#   overlap = yes), 5 iterations, recorded from iteration
 #   3 (output.trace_from): StarVZ's input files are there (paje.trace,
 #   tasks.rec, data.rec, dag.dot), Debian's pj_dump parses paje.trace
 #   (exit 0, no error line), and the tasks of the iterations fill its
@@ -33,7 +34,7 @@
 wedge_case
 run() { "$fv" run "$tmp/w.cfg" output.vtu=no output.progress_every=0 "$@" >"$tmp/out" 2>"$tmp/err"; }
 if ! run output.dir="$tmp/ex" numerics.iterations=5 numerics.residual_drop=0 partition.blocks=2 \
-	output.trace="$tmp/tr" output.trace_from=3; then
+	numerics.overlap=yes output.trace="$tmp/tr" output.trace_from=3; then
 	if grep -q "FxT-enabled StarPU" "$tmp/err"; then
 		echo "no FxT StarPU: SKIP"
 		exit 77
@@ -99,9 +100,15 @@ assert num["time"] != "implicit" and not num["color_tasks"] and num["limiter_fre
     "the counts below are for explicit runs without colour group tasks or limiter freezing"
 assert nb <= 2, "halo links counted for 1 or 2 blocks"
 links = nb * (nb - 1)  # pack and unpack tasks per halo: each block's neighbours
+# numerics.overlap: prim, the node values, the gradient (node loops and
+# Green-Gauss gathers) and the second-order flux of a block with
+# neighbours run as an interior and a border task each
+split = nb > 1 and s["partition"]["overlap_blocks"] == nb
+split_nodes = split and num["nodes_sum"] == "gather" and num["gradient_sum"] == "gather"
 want = {}
-def add(name, n):
-    want[name] = want.get(name, 0) + n
+def add(name, n, parts=False):
+    for nm in ((name + "_interior", name + "_border") if parts else (name,)):
+        want[nm] = want.get(nm, 0) + n
 for it in range(first, last + 1):
     order = 1 if it <= num["first_order"] else num["order"]
     limiter = order == 2 and num["limiter"] != "none"
@@ -111,7 +118,8 @@ for it in range(first, last + 1):
                            ("gradient", order == 2), ("limiter", limiter), ("flux", 1),
                            ("timestep", k == 0), ("norms", k == 0), ("update", 1)):
             if runs:
-                add(name, nb)
+                add(name, nb, name == "prim" and split or name in ("nodes", "gradient") and split_nodes
+                    or name == "flux" and split and order == 2)
         add("pack", links * halos)
         add("unpack", links * halos)
 got, marks, bad = {}, {}, []
@@ -134,6 +142,56 @@ if bad:
     print("tasks without their iteration and RK stage: %d, e.g. %s" % (len(bad), bad[0]))
     ok = False
 sys.exit(0 if ok else 1)
+PY
+
+# numerics.overlap in the task graph (dag.dot's edges are tasks.rec's
+# DependsOn): of the halo unpack tasks of its own iteration and RK stage,
+# an interior task of the state's stencil (prim, node values, gradient)
+# waits for none, and the interior flux for its block's state halo alone,
+# the one the border gradient waits for; the border flux waits for more
+# (the gradients' and limiters' halos)
+"$py" - "$tmp/tr/tasks.rec" <<'PY' || fail "interior tasks wait for halos"
+import sys
+tasks = {}
+for line in open(sys.argv[1]).read().split("\n\n"):
+    t = dict(l.split(": ", 1) for l in line.strip().split("\n") if ": " in l)
+    if "JobId" in t and "Name" in t:
+        tasks[t["JobId"]] = t
+def unpacks(job, stage, seen=None):
+    """the unpack tasks of iteration and RK stage `stage` that job waits for"""
+    seen = set() if seen is None else seen
+    out = set()
+    for d in tasks[job].get("DependsOn", "").split():
+        if d in seen or d not in tasks:
+            continue
+        seen.add(d)
+        t = tasks[d]
+        if t.get("Iteration") == stage and t["Name"] == "unpack":
+            out.add(d)
+        out |= unpacks(d, stage, seen)
+    return out
+# tasks by name, iteration and block (a flux or gradient task's first
+# handle is its block's geometry)
+by = {}
+for j, t in tasks.items():
+    if float(t.get("EndTime", 0)) > 0 and "Iteration" in t:
+        by.setdefault((t["Name"], t["Iteration"], t["Handles"].split()[0]), []).append(j)
+checked = 0
+for (name, stage, w), jobs in sorted(by.items()):
+    for j in jobs:
+        n = len(unpacks(j, stage))
+        if name in ("prim_interior", "nodes_interior", "gradient_interior"):
+            assert n == 0, "%s (job %s, iteration %s) waits for %d unpacks" % (name, j, stage, n)
+            checked += 1
+        if name == "flux_interior":
+            gb = [k for k in by.get(("gradient_border", stage, w), [])]
+            fb = [k for k in by.get(("flux_border", stage, w), [])]
+            assert len(gb) == 1 and len(fb) == 1, (name, stage, w)
+            assert unpacks(j, stage) == unpacks(gb[0], stage), "flux_interior waits for more than the state halo"
+            assert len(unpacks(fb[0], stage)) > n, "flux_border waits for no more halos than flux_interior"
+            checked += 1
+print("interior tasks checked against the halos: %d" % checked)
+sys.exit(0 if checked >= 4 * 2 * 3 * 2 else 1)
 PY
 
 # the run's summary: a line per worker (2 CPU workers here) and the total

@@ -59,6 +59,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		json_decref(j);
 		fv_case_freestream(&c, prim);
 		fv_case_force_coeffs(&c, f, mom, coef);
+		/* the same on a 2D mesh (alpha in the x-y plane; beta refused) */
+		if (fv_case_set_mesh_2d(&c, 1) == FV_OK) {
+			fv_case_freestream(&c, prim);
+			fv_case_force_coeffs(&c, f, mom, coef);
+			j = fv_case_json(&c);
+			json_decref(j);
+		}
 		fv_mesh_init(&m);
 		for (int k = 0; k < 3; k++) {
 			int idx;

@@ -13,7 +13,7 @@ W="partition.blocks=4 numerics.iterations=30 numerics.residual_drop=0 output.vtu
 STARPU_NCPU=0 STARPU_NCUDA=1 "$fv" run "$tmp/w.cfg" $W output.dir="$tmp/one" >/dev/null 2>"$tmp/one.err" ||
 	{ tail -5 "$tmp/one.err"; fail "one rank on the GPU"; }
 # shellcheck disable=SC2086
-timeout "$FV_MPI_TIMEOUT" mpirun --oversubscribe --allow-run-as-root -np 2 -x STARPU_NCPU=0 -x STARPU_SILENT=1 \
+timeout "$FV_MPI_TIMEOUT" mpirun --oversubscribe --allow-run-as-root -np 2 -x STARPU_NCPU=0 -x STARPU_NCUDA=1 -x STARPU_SILENT=1 \
 	-x STARPU_HOME "$fv" run "$tmp/w.cfg" $W output.dir="$tmp/two" >/dev/null 2>"$tmp/two.err" ||
 	{ tail -5 "$tmp/two.err"; fail "2 ranks sharing the GPU"; }
 grep -q "per rank, 0 CPU + 1 CUDA workers" "$tmp/two.err" ||

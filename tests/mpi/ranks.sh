@@ -37,6 +37,9 @@ W="numerics.iterations=12"
 case_ranks wedge4 "$tmp/w.cfg" 4 "1 2 3 4" $W
 case_ranks wedge7 "$tmp/w.cfg" 7 "2 3" $W
 case_ranks wedge2 "$tmp/w.cfg" 2 "2" $W
+# interior and border tasks on every block (numerics.overlap = yes: auto
+# splits GPU blocks only)
+case_ranks wedge4ov "$tmp/w.cfg" 4 "2 3" $W numerics.overlap=yes
 case_ranks sod4 "$tmp/sod.cfg" 4 "2 3 4" numerics.iterations=12 numerics.rk=3
 case_ranks sod5 "$tmp/sod.cfg" 5 "3" numerics.iterations=12
 case_ranks box3 "$tmp/box.cfg" 3 "2 3" numerics.iterations=8

@@ -440,7 +440,11 @@ static void test_errors(void **state)
 		{"[flow]\nalpha = 181\n", FV_ERR_ARG, "[flow] alpha = '181': expected a number in [-180, 180]"},
 		{"[numerics]\ncfl = 0\n", FV_ERR_ARG, "[numerics] cfl = '0': expected a number > 0"},
 		{"[numerics]\niterations = 1.5\n", FV_ERR_ARG, "expected an integer >= 0"},
-		{"[numerics]\niterations = 99999999999\n", FV_ERR_ARG, "expected an integer >= 0"},
+		{"[numerics]\niterations = 99999999999\n", FV_ERR_ARG,
+		 "[numerics] iterations = '99999999999': expected an integer >= 0 (at most 2147483647, the integer limit)"},
+		{"[numerics]\niterations = 2147483648\n", FV_ERR_ARG, "(at most 2147483647, the integer limit)"},
+		{"[runtime]\noversubscribe = 1\n", FV_ERR_ARG, "[runtime] oversubscribe = '1': expected yes or no"},
+		{"[runtime]\nwatchdog = -1\n", FV_ERR_ARG, "[runtime] watchdog = '-1': expected a number >= 0"},
 		{"[numerics]\norder = 3\n", FV_ERR_ARG, "[numerics] order = '3': expected 1 or 2"},
 		{"[mesh]\nrefine = 11\n", FV_ERR_ARG, "[mesh] refine = '11': expected an integer in [0, 10]"},
 		{"[mesh]\nrefine = -1\n", FV_ERR_ARG, "expected an integer in [0, 10]"},
@@ -634,6 +638,59 @@ static void test_freestream(void **state)
 	FV_ASSERT_NEAR(s[0] * l[0] + s[1] * l[1] + s[2] * l[2], 0, 1e-15);
 	FV_ASSERT_NEAR(s[0] * s[0] + s[1] * s[1] + s[2] * s[2], 1, 1e-15);
 	FV_ASSERT_NEAR(l[0] * l[0] + l[1] * l[1] + l[2] * l[2], 1, 1e-15);
+}
+
+/* A 2D mesh takes alpha in the x-y plane, its lift along y (SU2's 2D
+ * convention); beta is refused there with alpha named; a 3D mesh keeps
+ * alpha in the x-z plane. The 2D alpha free stream and lift axis are, bit
+ * for bit, the 3D convention's beta free stream and side-force axis (the
+ * stand-in the NACA 0012 case used before). */
+static void test_freestream_2d(void **state)
+{
+	fv_case_t c, b;
+	double prim[5], pb[5], d[3], s[3], l[3], db[3], sb[3], lb[3];
+	double force[3] = {0.3, 0.7, -0.2}, mom[3] = {0, 0, 0}, cf[FV_NCOEF], cfb[FV_NCOEF];
+	(void)state;
+	fv_case_default(&c);
+	FV_ASSERT_OK(fv_case_set(&c, "flow.mach", "0.5", NULL));
+	FV_ASSERT_OK(fv_case_set(&c, "flow.alpha", "2", NULL));
+	assert_string_equal(fv_case_axes(&c), "lift along z, drag along x, side force along y (3D mesh: alpha turns "
+					      "the free stream towards +z, beta towards +y)");
+	fv_case_freestream(&c, prim);
+	FV_ASSERT_NEAR(prim[2], 0, 0);
+	FV_ASSERT_NEAR(prim[3], 0.5 * sin(2 * acos(-1.0) / 180), 1e-16);
+	FV_ASSERT_OK(fv_case_set_mesh_2d(&c, 1));
+	assert_int_equal(c.mesh_2d, 1);
+	assert_non_null(strstr(fv_case_axes(&c), "lift along y, drag along x (2D mesh"));
+	fv_case_freestream(&c, prim);
+	fv_case_force_axes(&c, d, s, l);
+	fv_case_force_coeffs(&c, force, mom, cf);
+	/* the stand-in: a 3D case with alpha 0 and beta 2 */
+	fv_case_default(&b);
+	FV_ASSERT_OK(fv_case_set(&b, "flow.mach", "0.5", NULL));
+	FV_ASSERT_OK(fv_case_set(&b, "flow.beta", "2", NULL));
+	fv_case_freestream(&b, pb);
+	fv_case_force_axes(&b, db, sb, lb);
+	fv_case_force_coeffs(&b, force, mom, cfb);
+	for (int k = 0; k < 5; k++)
+		assert_true(prim[k] == pb[k]);
+	for (int k = 0; k < 3; k++) {
+		assert_true(d[k] == db[k]);
+		assert_true(l[k] == sb[k]);
+	}
+	assert_true(cf[0] == cfb[0]); /* CD */
+	assert_true(cf[2] == cfb[1]); /* CL (2D) = CS (3D, beta) */
+	FV_ASSERT_NEAR(cf[1], force[2] / (0.5 * 0.25), 1e-12); /* CS: the z force */
+	assert_true(l[1] > 0.99 && l[2] == 0 && s[2] == 1);
+	/* beta on a 2D mesh: refused, naming alpha */
+	FV_ASSERT_OK(fv_case_set(&c, "flow.beta", "2", NULL));
+	FV_ASSERT_ERR(fv_case_set_mesh_2d(&c, 1), FV_ERR_ARG,
+		      "command line: [flow] beta = 2 on a 2D mesh");
+	assert_non_null(strstr(fv_errmsg(), "set alpha = 2 and beta = 0"));
+	/* back on a 3D mesh: today's convention */
+	FV_ASSERT_OK(fv_case_set_mesh_2d(&c, 0));
+	fv_case_freestream(&c, prim);
+	assert_true(prim[3] > 0 && prim[2] > 0);
 }
 
 /* cases/README.md holds fv_case_write_doc's text between its markers. */
@@ -1422,6 +1479,7 @@ int main(void)
 		cmocka_unit_test(test_finish),
 		cmocka_unit_test(test_markers),
 		cmocka_unit_test(test_freestream),
+		cmocka_unit_test(test_freestream_2d),
 		cmocka_unit_test(test_readme),
 		cmocka_unit_test(test_history),
 		cmocka_unit_test(test_output_lock),

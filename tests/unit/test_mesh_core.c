@@ -3,8 +3,11 @@
  * and one clear error for each kind of bad input.
  * Run as: tests/unit/test_mesh_core (cmocka; all tests must pass). */
 #include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "testutil.h"
+#include "util/parse.h"
 
 /* Unit cube nodes, VTK hex order. */
 #define CUBE_POINTS                                                            \
@@ -218,10 +221,15 @@ static const bad_case_t bad_cases[] = {
 	{"NDIME 4", "NDIME= 3", "NDIME= 4", 0, FV_ERR_FORMAT, "test.su2:2: NDIME= 4: expected 2 or 3", 0},
 	{"unknown keyword", "NMARK= 2", "NMARKS= 2", 0, FV_ERR_FORMAT, "test.su2:14: unknown keyword 'NMARKS='", 0},
 	{"bad marker element", "9 4 5 6 7\n", "7 4 5 6 7\n", 0, FV_ERR_FORMAT, "marker sides: element type 7", 0},
-	{"marker count", "MARKER_ELEMS= 5", "MARKER_ELEMS= 6", 0, FV_ERR_FORMAT, "end of file after 5 of MARKER_ELEMS= 6", 0},
+	{"marker count", "MARKER_ELEMS= 5", "MARKER_ELEMS= 6", 0, FV_ERR_FORMAT, "truncated: the file ends at line 24, before element 6 of MARKER_ELEMS= 6 of marker sides", 0},
 	{"missing marker", "NMARK= 2", "NMARK= 3", 0, FV_ERR_FORMAT, "expected MARKER_TAG= for marker 3", 0},
 	{"no NMARK", "NMARK= 2\n", "", 0, FV_ERR_FORMAT, "test.su2:14: MARKER_TAG= outside the NMARK= section", 0},
-	{"huge count", "NELEM= 1\n", "NELEM= 99999999\n", 0, FV_ERR_FORMAT, "truncated?", 0},
+	{"duplicate marker", "MARKER_TAG= sides", "MARKER_TAG= bottom", 0, FV_ERR_FORMAT, "test.su2:18: marker name 'bottom' comes twice: MARKER_TAG= bottom at line 15 and at line 18", 0},
+	{"NPOIN beyond the limit", "NPOIN= 8\n", "NPOIN= 4294967296\n", 0, FV_ERR_FORMAT, "test.su2:5: NPOIN= 4294967296 is beyond the limit of 2147483646", 0},
+	{"negative NPOIN", "NPOIN= 8\n", "NPOIN= -8\n", 0, FV_ERR_FORMAT, "test.su2:5: NPOIN= -8 is negative", 0},
+	{"negative NMARK", "NMARK= 2\n", "NMARK= -2\n", 0, FV_ERR_FORMAT, "test.su2:14: NMARK= -2 is negative", 0},
+	{"absurd coordinate", "1 1 1 6\n", "1 -2e15 1 6\n", 0, FV_ERR_FORMAT, "test.su2:12: point coordinate -2e+15 is beyond the limit of 1e+12", 0},
+	{"huge count", "NELEM= 1\n", "NELEM= 99999999\n", 0, FV_ERR_FORMAT, "test.su2:3: NELEM= 99999999 is more records than the file holds before the next section (NPOIN= at line 5): the count is wrong", 0},
 	{"unmarked face", "MARKER_ELEMS= 5\n9 4 5 6 7\n", "MARKER_ELEMS= 4\n", 0, FV_ERR_MESH, "boundary face (nodes 4 5 6 7) of element 0 is under no marker", 1},
 	{"not a face", "9 4 5 6 7\n", "9 4 5 6 0\n", 0, FV_ERR_MESH, "marker sides: boundary element 1 (nodes 4 5 6 0) is not a face of any cell", 1},
 	{"inverted cell", "12 0 1 2 3 4 5 6 7 0", "12 4 5 6 7 0 1 2 3 0", 0, FV_ERR_MESH, "element 0 (hexahedron, nodes 4 5 6 7 0 1 2 3, centroid 0.5 0.5 0.5) is inverted", 1},
@@ -303,9 +311,37 @@ static void test_no_markers(void **state)
 static void test_read_file_errors(void **state)
 {
 	fv_mesh_t m;
+	char dir[64], fifo[96], *buf;
+	size_t len;
 	(void)state;
 	FV_ASSERT_ERR(fv_mesh_read(&m, "/nonexistent/dir/mesh.su2"), FV_ERR_IO, "/nonexistent/dir/mesh.su2: cannot open");
-	FV_ASSERT_ERR(fv_mesh_read(&m, "/"), FV_ERR_IO, "not a regular file");
+	FV_ASSERT_ERR(fv_mesh_read(&m, "/"), FV_ERR_IO, "/: is a directory, not a regular file");
+	FV_ASSERT_ERR(fv_mesh_read(&m, "/dev/null"), FV_ERR_IO, "/dev/null: is a character device, not a regular file");
+	/* a FIFO without a writer: refused, where open() alone would wait */
+	snprintf(dir, sizeof dir, "/tmp/fvstar-fifo-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof fifo, "%s/mesh.su2", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	FV_ASSERT_ERR(fv_mesh_read(&m, fifo), FV_ERR_IO, "mesh.su2: is a named pipe (FIFO), not a regular file");
+	FV_ASSERT_ERR(fv_read_file(fifo, &buf, &len), FV_ERR_IO, "mesh.su2: is a named pipe (FIFO)");
+	if (fv_mesh_have_cgns())
+		FV_ASSERT_ERR(fv_mesh_read_cgns(&m, fifo), FV_ERR_IO, "mesh.su2: is a named pipe (FIFO)");
+	assert_int_equal(unlink(fifo), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* A mesh that did not come through a reader (a program, a part file) with
+ * two markers of one name fails its checks. */
+static void test_marker_names_unique(void **state)
+{
+	fv_mesh_t m;
+	(void)state;
+	load_buf(&m, hex_su2);
+	FV_ASSERT_OK(fv_mesh_check(&m, 0, NULL));
+	strcpy(m.markers[1].name, "bottom");
+	FV_ASSERT_ERR(fv_mesh_check(&m, 0, NULL), FV_ERR_MESH,
+		      "test.su2: markers 0 and 1 are both named 'bottom': each marker needs its own name");
+	fv_mesh_free(&m);
 }
 
 int main(void)
@@ -319,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_truncations),
 		cmocka_unit_test(test_no_markers),
+		cmocka_unit_test(test_marker_names_unique),
 		cmocka_unit_test(test_read_file_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

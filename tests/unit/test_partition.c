@@ -1038,6 +1038,23 @@ static void load_renumbered(fv_mesh_t *m, const char *path, int nb)
 /* Restart and solution files and messages in the mesh file's terms: the
  * same bytes for every block count, a restart read back into any block
  * count, another mesh refused, the numbers of the file in messages. */
+/* A part file that is a named pipe or a device is refused at once (it
+ * used to block in fopen). */
+static void test_part_read_not_regular(void **state)
+{
+	char dir[] = "/tmp/fvstar-partfifo-XXXXXX", fifo[64];
+	fv_part_t p;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof fifo, "%s/rank0.part", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	FV_ASSERT_ERR(fv_part_read(fifo, &p), FV_ERR_IO, "rank0.part: is a named pipe (FIFO), not a regular file");
+	FV_ASSERT_ERR(fv_part_read("/dev/zero", &p), FV_ERR_IO, "/dev/zero: is a character device");
+	FV_ASSERT_ERR(fv_part_read(dir, &p), FV_ERR_IO, "is a directory");
+	assert_int_equal(unlink(fifo), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_file_order(void **state)
 {
 	char dir[] = "/tmp/fvstar-fileorder-XXXXXX", su2[64], moved[64], vtu[64], ref_vtu[64], rs[64];
@@ -1178,6 +1195,7 @@ int main(void)
 		cmocka_unit_test(test_renumber_empty_block),
 		cmocka_unit_test(test_renumber_errors),
 		cmocka_unit_test(test_file_order),
+		cmocka_unit_test(test_part_read_not_regular),
 		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_blocks_errors),
 		cmocka_unit_test(test_blocks_to_ranks),

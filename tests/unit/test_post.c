@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fvstar/post.h"
@@ -509,6 +510,10 @@ static void test_exp_errors(void **state)
 	assert_int_equal(e.zone[0].n_upper, 1);
 	fv_expdata_free(&e);
 	FV_ASSERT_ERR(fv_expdata_read(&e, "/nonexistent/x.dat"), FV_ERR_IO, "/nonexistent/x.dat: cannot open");
+	/* a named pipe is refused, not waited on */
+	remove(path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	FV_ASSERT_ERR(fv_expdata_read(&e, path), FV_ERR_IO, "is a named pipe (FIFO), not a regular file");
 	remove(path);
 	rmdir(dir);
 }

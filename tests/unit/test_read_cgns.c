@@ -34,6 +34,9 @@ typedef struct cg_opts {
 	int two_zones;   /* two-zones */
 	int two_bases;   /* two-bases */
 	int bad_node;    /* bad-node: a cell node beyond the vertices */
+	int dup_name;    /* dup-name: the second BC in the family named after
+	                    the first BC, so two boundaries share one name */
+	int huge_coord;  /* huge-coord: CoordinateX of node 1 is 1e308 */
 } cg_opts_t;
 
 #define CG(call)                                                                   \
@@ -67,7 +70,7 @@ static void cell_nodes(const fv_mesh_t *m, fv_idx_t c, cgsize_t *out)
 	}
 }
 
-static int write_zone_coords(int fn, int B, int Z, const fv_mesh_t *m)
+static int write_zone_coords(int fn, int B, int Z, const fv_mesh_t *m, int huge)
 {
 	double *c = malloc(((size_t)m->n_nodes + 1) * sizeof *c);
 	static const char *names[3] = {"CoordinateX", "CoordinateY", "CoordinateZ"};
@@ -75,6 +78,8 @@ static int write_zone_coords(int fn, int B, int Z, const fv_mesh_t *m)
 	for (int d = 0; d < 3; d++) {
 		for (fv_idx_t i = 0; i < m->n_nodes; i++)
 			c[i] = m->xyz[3 * (size_t)i + d];
+		if (huge && d == 0)
+			c[0] = 1e308;
 		if (cg_coord_write(fn, B, Z, CGNS_ENUMV(RealDouble), names[d], c, &C) != CG_OK) {
 			fprintf(stderr, "cg_coord_write: %s\n", cg_get_error());
 			free(c);
@@ -305,7 +310,7 @@ static int write_cgns(const fv_mesh_t *m, const char *path, const cg_opts_t *o)
 	}
 	for (int z = 0; z < (o->two_zones ? 2 : 1); z++) {
 		CG(cg_zone_write(fn, B, z ? "blk2" : "blk", size, CGNS_ENUMV(Unstructured), &Z));
-		if (write_zone_coords(fn, B, Z, m))
+		if (write_zone_coords(fn, B, Z, m, o->huge_coord))
 			goto out;
 	}
 	Z = 1;
@@ -343,6 +348,8 @@ static int write_cgns(const fv_mesh_t *m, const char *path, const cg_opts_t *o)
 		next++;
 	}
 	if (o->bc != BC_NONE && write_bcs(fn, B, Z, m, o, first, count))
+		goto out;
+	if (o->dup_name && write_family_bc(fn, B, Z, 2, m->markers[0].name))
 		goto out;
 	if (o->bad_bc) {
 		cgsize_t pts[2] = {o->bad_bc == 2 ? 1 : next + 100, 1};
@@ -583,6 +590,16 @@ static void test_errors(void **s)
 	FV_ASSERT_ERR(fv_mesh_read(&m, path), FV_ERR_FORMAT, "2 bases");
 	write_bad(&(cg_opts_t){.bad_node = 1}, "badnode", path, sizeof path);
 	FV_ASSERT_ERR(fv_mesh_read(&m, path), FV_ERR_FORMAT, "section 'Stray': element");
+	/* BC xmax in family xmin, beside BC xmin: one name for two boundaries */
+	write_bad(&(cg_opts_t){.dup_name = 1}, "dupname", path, sizeof path);
+	FV_ASSERT_ERR(fv_mesh_read(&m, path), FV_ERR_FORMAT,
+		      "dupname.cgns: base 1 zone 'blk' BC 'xmax' (family 'xmin'): marker name 'xmin' comes twice: "
+		      "/Base/blk/ZoneBC/xmin and /Base/blk/ZoneBC/xmax (FamilyName xmin); each marker needs its own "
+		      "name");
+	write_bad(&(cg_opts_t){.huge_coord = 1}, "hugecoord", path, sizeof path);
+	FV_ASSERT_ERR(fv_mesh_read(&m, path), FV_ERR_FORMAT,
+		      "hugecoord.cgns: base 1 zone 'blk' /Base/blk/GridCoordinates/CoordinateX: node 1: 1e+308 is "
+		      "beyond the limit of 1e+12 in absolute value");
 
 	/* not there, not CGNS, truncated */
 	snprintf(path, sizeof path, "%s/none.cgns", tmpdir);
@@ -636,6 +653,7 @@ static int writer(int argc, char **argv)
 		{"bad-bc-cell", offsetof(cg_opts_t, bad_bc), 2},
 		{"structured", offsetof(cg_opts_t, structured), 1}, {"two-zones", offsetof(cg_opts_t, two_zones), 1},
 		{"two-bases", offsetof(cg_opts_t, two_bases), 1}, {"bad-node", offsetof(cg_opts_t, bad_node), 1},
+		{"dup-name", offsetof(cg_opts_t, dup_name), 1},   {"huge-coord", offsetof(cg_opts_t, huge_coord), 1},
 	};
 	cg_opts_t o = {0};
 	fv_mesh_t m;

@@ -306,6 +306,33 @@ static void test_prism_order(void **state)
 	fv_mesh_free(&m);
 }
 
+/* Parametric nodes (gmsh -save_parametric): MSH 2.2's $ParametricNodes
+ * ("tag x y z dim entity [u [v]]") and a 4.1 block with its flag set
+ * ("x y z" then one value per dimension); the parametric values are not
+ * used. */
+static void test_parametric(void **state)
+{
+	static const char p22[] = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
+		"$ParametricNodes\n4\n1 0 0 0 0 1\n2 1 0 0 1 1 0.5\n3 0 1 0 2 1 0.1 0.2\n4 0 0 1 3 1\n"
+		"$EndParametricNodes\n$Elements\n1\n1 4 2 1 1 1 2 3 4\n$EndElements\n";
+	static const char p41[] = "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n"
+		"$Nodes\n2 4 1 4\n2 1 1 3\n1\n2\n3\n0 0 0 0.5 0.5\n1 0 0 1 0\n0 1 0 0 1\n"
+		"0 1 0 1\n4\n0 0 1\n$EndNodes\n"
+		"$Elements\n1 1 1 1\n3 1 4 1\n1 1 2 3 4\n$EndElements\n";
+	fv_mesh_t m;
+	(void)state;
+	FV_ASSERT_OK(parse_str(&m, p22, strlen(p22)));
+	assert_int_equal(m.n_cells, 1);
+	assert_int_equal(m.n_nodes, 4);
+	FV_ASSERT_NEAR(cell_volume(&m, 0), 1.0 / 6, 1e-14);
+	fv_mesh_free(&m);
+	FV_ASSERT_OK(parse_str(&m, p41, strlen(p41)));
+	assert_int_equal(m.n_cells, 1);
+	FV_ASSERT_NEAR(m.xyz[3 * 2 + 1], 1.0, 0);
+	FV_ASSERT_NEAR(cell_volume(&m, 0), 1.0 / 6, 1e-14);
+	fv_mesh_free(&m);
+}
+
 /* CRLF line ends, tabs and blank lines are whitespace like any other. */
 static void test_crlf(void **state)
 {
@@ -365,22 +392,25 @@ typedef struct bad_case {
 static const bad_case_t bad_cases[] = {
 	/* truncated in the middle of the nodes */
 	{HDR22 NODES22 "$Elements\n2\n1 4 2 1 1 1 2 3 4\n2 4 2 1 1 1 2", "t.msh:14:",
-	 "unexpected end of file"},
+	 "truncated: the file ends at line 14, before node tag"},
 	/* count larger than the data */
 	{HDR22 "$Nodes\n5\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n$EndNodes\n", "t.msh:10:",
 	 "node tag"},
 	/* count smaller than the data */
 	{HDR22 "$Nodes\n3\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n$EndNodes\n", "t.msh:9:",
 	 "expected $EndNodes, found '4'"},
-	{HDR22 "$Nodes\n-3\n", "t.msh:5:", "negative number of nodes"},
-	{HDR22 "$Nodes\n99999999999\n1 0 0 0\n$EndNodes\n", "t.msh:5:", "more than the rest"},
-	{HDR22 "$Nodes\n99999999999999999999999\n", "t.msh:5:", "too large"},
+	{HDR22 "$Nodes\n-3\n", "t.msh:5:", "number of nodes -3 is negative"},
+	{HDR22 "$Nodes\n99999999999\n1 0 0 0\n$EndNodes\n", "t.msh:5:", "number of nodes 99999999999 is beyond the limit of 2147483647"},
+	{HDR22 "$Nodes\n99999999999999999999999\n", "t.msh:5:", "is beyond the limit of a 64-bit integer"},
 	{HDR22 NODES22 "$Elements\n1\n1 200 2 1 1 1 2 3 4\n$EndElements\n", "t.msh:13:",
 	 "unknown element type 200"},
 	{HDR22 NODES22 "$Elements\n1\n1 11 2 1 1 1 2 3 4 1 2 3 4 1 2\n$EndElements\n",
 	 "t.msh:13:", "10-node tetrahedron"},
-	{HDR22 NODES22 "$Elements\n1\n1 4 2 1 1 1 2 3\n77\n$EndElements\n", "t.msh:14:",
+	{HDR22 NODES22 "$Elements\n1\n\n1 4 2 1 1 1 2 3 77\n$EndElements\n", "t.msh:14:",
 	 "node tag 77 is not defined"},
+	/* one element per line */
+	{HDR22 NODES22 "$Elements\n1\n1 4 2 1 1 1 2 3\n4\n$EndElements\n", "t.msh:13:",
+	 "line ends before node tag"},
 	{HDR22 "$Nodes\n2\n1 0 0 0\n2 nan 0 0\n$EndNodes\n", "t.msh:7:", "not finite"},
 	{HDR22 "$Nodes\n2\n1 0 0 0\n2 0 1e999 0\n$EndNodes\n", "t.msh:7:", "not finite"},
 	{HDR22 "$Nodes\n2\n1 0 0 0\n2 0 abc 0\n$EndNodes\n", "t.msh:7:", "abc"},
@@ -390,7 +420,7 @@ static const bad_case_t bad_cases[] = {
 	{"$MeshFormat\n4 0 8\n$EndMeshFormat\n", "t.msh:2:", "MSH 4.0"},
 	{"$MeshFormat\n3.0 0 8\n$EndMeshFormat\n", "t.msh:2:", "version '3.0'"},
 	{HDR22 "$Nodes\n1\n1 0 0 0\n$Elements\n", "t.msh:7:", "expected $EndNodes, found '$Elements'"},
-	{HDR22 "$Nodes\n1\n1 0 0 0\n", "t.msh:7:", "expected $EndNodes"},
+	{HDR22 "$Nodes\n1\n1 0 0 0\n", "t.msh:6:", "truncated: the file ends at line 6, before $EndNodes"},
 	{HDR22 "$Foo\n1 2 3\n$EndBar\n", "t.msh:4:", "section $Foo has no $EndFoo"},
 	{HDR22 "$Nodes\n2\n1 0 0 0\n1 1 0 0\n$EndNodes\n", "t.msh:7:", "duplicate node tag 1"},
 	{HDR22 NODES22 "$Elements\n1\n1 2 2 1 1 1 2 3\n$EndElements\n", "t.msh:11:",
@@ -405,8 +435,21 @@ static const bad_case_t bad_cases[] = {
 	{HDR22 "$PhysicalNames\n1\n2 1 \"a\tb\"\n$EndPhysicalNames\n", "t.msh:6:",
 	 "control character"},
 	{HDR22 NODES22 "$Elements\n1\n1 4 -1 1 2 3 4\n$EndElements\n", "t.msh:13:",
-	 "negative number of tags"},
+	 "number of tags -1 is negative"},
 	{HDR22 "$EndNodes\n", "t.msh:4:", "without its section"},
+	/* issue 28: two physical surfaces of one name; a tag count beyond the
+	 * element's line; a parametric node without its parametric values;
+	 * a coordinate beyond any mesh's size */
+	{HDR22 "$PhysicalNames\n2\n2 1 \"wall\"\n2 2 \"wall\"\n$EndPhysicalNames\n" NODES22
+	 "$Elements\n3\n1 2 2 1 1 1 2 3\n2 2 2 2 2 1 2 4\n3 4 2 9 1 1 2 3 4\n$EndElements\n", "t.msh:7:",
+	 "marker name 'wall' comes twice: physical surface 1 \"wall\" (line 6) and physical surface 2 \"wall\" (line 7)"},
+	{HDR22 NODES22 "$Elements\n2\n1 4 999999 1 1 1 2 3 4\n2 4 2 1 1 1 2 3 4\n$EndElements\n", "t.msh:13:",
+	 "element 1: 999999 tags, more than the rest of its line holds"},
+	{HDR41 "$Nodes\n1 1 1 1\n2 1 1 1\n1\n0 0 0 0.5\n$EndNodes\n", "t.msh:8:",
+	 "parametric node: the line ends before its parametric coordinate v (the block at line 6 is parametric, of dimension 2"},
+	{HDR41 "$Nodes\n1 1 1 1\n2 1 0 1\n1\n0 0 0 0.5\n$EndNodes\n", "t.msh:8:",
+	 "'0.5' after the node's x y z: a parametric node in a block whose parametric flag is 0?"},
+	{HDR22 "$Nodes\n1\n1 0 1e300 0\n$EndNodes\n", "t.msh:6:", "y coordinate 1e+300 is beyond the limit of 1e+12"},
 	{HDR22 "junk\n", "t.msh:4:", "expected a section"},
 	{"", "t.msh:1:", "empty file"},
 	{"\n\nhello\n", "t.msh:3:", "not a Gmsh MSH file"},
@@ -425,9 +468,9 @@ static const bad_case_t bad_cases[] = {
 	 "entity of dimension 3"},
 	{HDR41 NODES41 "$Elements\n1 1 1 1\n3 1 4 1\n1 1 2 3 5\n$EndElements\n", "t.msh:19:",
 	 "node tag 5 is not defined"},
-	{HDR41 NODES41 "$Elements\n1 1 1 1\n3 1 4 1\n1 1 2 3 4\n", "t.msh:20:",
-	 "expected $EndElements"},
-	{HDR41 "$Entities\n0 0 -1 0\n$EndEntities\n", "t.msh:5:", "negative number of surfaces"},
+	{HDR41 NODES41 "$Elements\n1 1 1 1\n3 1 4 1\n1 1 2 3 4\n", "t.msh:19:",
+	 "truncated: the file ends at line 19, before $EndElements"},
+	{HDR41 "$Entities\n0 0 -1 0\n$EndEntities\n", "t.msh:5:", "number of surfaces -1 is negative"},
 	{HDR41 "$Entities\n0 0 1 0\n1 0 0 0 1 1 1 1\n", "t.msh:6:", "number of physical tags"},
 	{HDR41 "$PartitionedEntities\n1\n", "t.msh:4:", "partitioned"},
 	{HDR41 "$Nodes\n1 2 1 2\n3 1 0 2\n1\n0\n0 0 0\n0 0 0\n$EndNodes\n", "t.msh:8:",
@@ -534,6 +577,7 @@ int main(void)
 		cmocka_unit_test(test_msh22_two_tets),
 		cmocka_unit_test(test_msh41_mixed),
 		cmocka_unit_test(test_prism_order),
+		cmocka_unit_test(test_parametric),
 		cmocka_unit_test(test_crlf),
 		cmocka_unit_test(test_read_file),
 		cmocka_unit_test(test_bad_inputs),

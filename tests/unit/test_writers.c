@@ -235,6 +235,19 @@ static void test_su2_roundtrip(void **state)
 	(void)state;
 	make_mesh(&m, 1);
 	tmp_path(path, sizeof path, "roundtrip.su2");
+	/* the reader refuses coordinates beyond FV_COORD_MAX (1e12; the extra
+	 * values reach 1.8e308), then takes back hard ones below it exactly */
+	FV_ASSERT_OK(fv_mesh_write_su2(&m, path));
+	FV_ASSERT_ERR(fv_mesh_read_su2(&r, path), FV_ERR_FORMAT, "is beyond the limit of 1e+12 in absolute value");
+	{
+		static const double big[] = {999999999999.99988, -123456789012.34567, 4503599627.3704967,
+					     9.999999999999999e11};
+		int k = 0;
+		for (size_t i = 0; i < 3 * (size_t)m.n_nodes; i++)
+			if (fabs(m.xyz[i]) > 1e12)
+				m.xyz[i] = big[k++ % 4];
+		assert_true(k >= 4);
+	}
 	FV_ASSERT_OK(fv_mesh_write_su2(&m, path));
 	FV_ASSERT_OK(fv_mesh_read_su2(&r, path));
 	assert_int_equal(r.n_nodes, m.n_nodes);
