@@ -93,6 +93,7 @@ void fv_copy_cpu(void *buffers[], void *cl_arg);
 void fv_diagonal_cpu(void *buffers[], void *cl_arg);
 void fv_sweep_cpu(void *buffers[], void *cl_arg);
 void fv_implicit_update_cpu(void *buffers[], void *cl_arg);
+void fv_sweep_check_cpu(void *buffers[], void *cl_arg);
 
 #ifdef FV_HAVE_CUDA
 /* CUDA implementations (codelets/<stage>/<stage>_cuda.cu). */
@@ -134,6 +135,7 @@ void fv_copy_cuda(void *buffers[], void *cl_arg);
 void fv_diagonal_cuda(void *buffers[], void *cl_arg);
 void fv_sweep_cuda(void *buffers[], void *cl_arg);
 void fv_implicit_update_cuda(void *buffers[], void *cl_arg);
+void fv_sweep_check_cuda(void *buffers[], void *cl_arg);
 #endif
 
 #define FV_ARGS_UNPACK(cl_arg, a) starpu_codelet_unpack_args((cl_arg), (a))

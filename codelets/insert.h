@@ -73,6 +73,9 @@ fv_err_t fv_insert_diagonal(fv_handle_t geo, fv_handle_t q, fv_handle_t dt, fv_h
 fv_err_t fv_insert_sweep(fv_handle_t geo, fv_handle_t q, fv_handle_t res, fv_handle_t diag, fv_handle_t dq,
 			 const fv_task_args_t *a);
 fv_err_t fv_insert_implicit_update(fv_handle_t geo, fv_handle_t dq, fv_handle_t q, const fv_task_args_t *a);
+/* After the sweeps: their linear residual reduction into the norm row (fv_k_sweep_check). */
+fv_err_t fv_insert_sweep_check(fv_handle_t geo, fv_handle_t q, fv_handle_t res, fv_handle_t diag, fv_handle_t dq,
+			       fv_handle_t norms, const fv_task_args_t *a);
 /* The clock's reduction (min of dt_min over blocks). */
 void fv_clock_set_reduction(fv_handle_t clock);
 

@@ -7,37 +7,51 @@ workers, times, flops, iteration marks), dag.dot (dependencies) and
 paje.trace (worker names, data transfers).
 
 The Gantt chart (-o): one row per worker, each task a bar from its start to
-its end coloured by stage; the tasks of an implicit sweep (`sweep_color<k>`)
-are coloured by block instead and labelled with their colour group, so that
-the picture shows whether the groups of several blocks interleave (blocks
-are told apart by the geometry handle, the first buffer of a sweep task).
-Two rows on top mark the iterations and their steps (RK stages; implicit:
-the residual, each sweep, the update) from the first start to the last end
-of their tasks (the iteration marks fvstar gives its tasks: tasks.rec
+its end coloured by stage; halo tasks (pack, unpack, fetch) in warm colours
+of their own, the border part of a split stage hatched and its interior
+part plain; the tasks of an implicit sweep (`sweep_color<k>`) are coloured
+by block instead and labelled with their colour group, so that the picture
+shows whether the groups of several blocks interleave (blocks are told
+apart by the geometry handle, the first buffer of a sweep task). Two rows
+on top mark the iterations and their steps (RK stages; implicit: the
+residual, each sweep, the update) from the first start to the last end of
+their tasks (the iteration marks fvstar gives its tasks: tasks.rec
 "Iteration: N S"); data transfers between memory nodes (paje.trace links:
-fetch, prefetch, idle fetch) are bars on a row per destination node.
+fetch, prefetch, idle fetch, MPI messages) are bars on a row per
+destination node, and on the row of a worker alone on that node (a GPU) as
+a strip under its tasks. Overlap shows as: a line along the top of the
+rows from the end of each pack to the start of the task that receives its
+halo (what runs under the line runs while the halo travels), and a red
+cross-hatched band over the time a worker waited on a halo (halo_waits).
 
 The statistics (--stats): idle share per worker, time per stage, and per
 iteration its critical path (the longest chain of task durations through
-the dependencies of dag.dot among the iteration's tasks) against its
-makespan (first start to last end) and against its work spread over the
-workers.
+the dependencies of dag.dot among the iteration's tasks) and the time a
+worker waited on halos, against its makespan (first start to last end) and
+against its work spread over the workers.
 
 Printed: per worker the tasks, busy time and idle share of the window, and
 for the sweeps how many times a worker went from one block's group to
 another block's group ("block switches": 0 means the blocks ran one after
 the other); the task count per stage; per iteration the makespan, critical
-path and work.
+path, work and the halo wait (the mean over the workers of the time each
+waited on halos in the iteration, its share of the makespan, with CPU
+workers beside GPUs the GPUs' mean, and the worker that waited most;
+halo_waits defines it), and the halo wait over all the
+traced iterations (share of the traced window: iterations may overlap).
+--json FILE writes the same numbers: per worker, per iteration and the
+total.
 
 StarPU's own tasks (data acquisitions, synchronisation, unregistration) and
 tasks done before the recording started (end at 0) are left out.
 
-Usage: plot_trace.py TRACE_DIR [-o GANTT.png] [--stats STATS.png]
+Usage: plot_trace.py TRACE_DIR [-o GANTT.png] [--stats STATS.png] [--json FILE]
                      [--iterations K | --last-ms T] [--title TEXT]
   --iterations K: the Gantt chart shows the last K iterations;
   --last-ms T: the last T milliseconds.
 """
 import argparse
+import json
 import os
 import re
 import sys
@@ -143,7 +157,26 @@ def read_paje(path):
     return workers, nodes, transfers
 
 
-def read_edges(trace_dir, tasks):
+def read_worker_nodes(path):
+    """{worker id: memory manager alias} of a one-rank paje.trace (a worker
+    container's parent is its thread, the thread's its memory node, where
+    the memory manager that receives the transfers lives)."""
+    parent, manager, out = {}, {}, {}
+    if not os.path.exists(path):
+        return out
+    with open(path, errors="replace") as f:
+        for line in f:
+            p = line.split()
+            if len(p) >= 6 and p[0] == "7":
+                parent[p[2]] = p[4]
+                if p[3] == "Mm":
+                    manager[p[4]] = p[2]
+                elif p[3] == "W" and p[2].startswith("w") and p[2][1:].isdigit():
+                    out[int(p[2][1:])] = p[4]
+    return {w: manager[parent[t]] for w, t in out.items() if parent.get(t) in manager}
+
+
+def read_edges(trace_dir):
     """Dependencies (job id before, job id after): dag.dot's edges, else
     tasks.rec's DependsOn."""
     edges = []
@@ -156,9 +189,11 @@ def read_edges(trace_dir, tasks):
                 if m:
                     edges.append((m.group(1), m.group(2)))
     else:
-        for t in tasks:
+        # all records: StarPU's internal tasks pass dependencies on
+        for t in read_rec(os.path.join(trace_dir, "tasks.rec")):
             for d in t.get("DependsOn", "").split():
-                edges.append((d, t["JobId"]))
+                if "JobId" in t:
+                    edges.append((d, t["JobId"]))
     return edges
 
 
@@ -202,11 +237,181 @@ def critical_paths(tasks, edges):
     return out
 
 
+# halo tasks: pack (sender side), unpack and fetch (receiver side: they wait
+# for the halo to arrive, fetch moving the buffers to the worker's memory)
+HALO_TASKS = ("pack", "unpack", "fetch")
+HALO_RECEIVE = ("unpack", "fetch")
+
+
+def halo_task(t, kinds=HALO_TASKS):
+    return t["Name"].split("_")[0] in kinds
+
+
+def part_of(t):
+    """"interior", "border" or None: the half of a split stencil stage."""
+    for part in ("interior", "border"):
+        if t["Name"].endswith("_" + part):
+            return part
+    return None
+
+
+class Deps:
+    """The tasks of the trace a task waits for: its StarPU dependencies,
+    followed through StarPU's internal tasks (not in the trace)."""
+
+    def __init__(self, tasks, edges):
+        self.by_job = {t["JobId"]: t for t in tasks}
+        self.pred = {}
+        for a, b in edges:
+            self.pred.setdefault(b, []).append(a)
+
+    def of(self, job):
+        out, stack, seen = [], list(self.pred.get(job, ())), set()
+        while stack:
+            d = stack.pop()
+            if d in seen:
+                continue
+            seen.add(d)
+            t = self.by_job.get(d)
+            if t is None:
+                stack.extend(self.pred.get(d, ()))
+            else:
+                out.append(t)
+        return out
+
+
+def handles(t, read_only=False):
+    """The handles of task t, as (rank, handle): those it reads only, or all."""
+    return {(t["rank"], h) for h, m in zip(t.get("Handles", "").split(), t.get("Modes", "").split())
+            if not read_only or "W" not in m}
+
+
+def halo_buffers(tasks):
+    """The halo buffers: handles only halo tasks access (geometry and
+    fields are read or written by the computing tasks too)."""
+    other = set()
+    for t in tasks:
+        if not halo_task(t):
+            other |= handles(t)
+    return {h for t in tasks if halo_task(t) for h in handles(t)} - other
+
+
+def halo_sources(t, deps, bufs):
+    """(packs, remote) of receive task t: packs, those of its dependencies
+    that write a halo buffer t reads; remote, whether one of those buffers
+    is written by none of them (its halo came from another rank, where
+    StarPU-MPI registers the buffer apart)."""
+    mine = handles(t, read_only=True) & bufs
+    packs = [p for p in deps if halo_task(p, ("pack",)) and handles(p) & mine]
+    return packs, any(not any(h in handles(p) for p in packs) for h in mine)
+
+
+def halo_flights(tasks, edges):
+    """(pack, unpack or fetch) pairs: a halo from its packing to the task
+    that receives it (through StarPU's internal tasks between them); on one
+    memory node the halo "travels" while the receiver waits for it."""
+    deps, bufs = Deps(tasks, edges), halo_buffers(tasks)
+    return [(p, t) for t in tasks if halo_task(t, HALO_RECEIVE)
+            for p in halo_sources(t, deps.of(t["JobId"]), bufs)[0]]
+
+
+def buffer_sizes(t, bufs):
+    """The byte sizes of the halo buffers task t reads (tasks.rec Sizes)."""
+    return {float(n) for h, m, n in zip(t.get("Handles", "").split(), t.get("Modes", "").split(),
+                                        t.get("Sizes", "").split())
+            if "W" not in m and (t["rank"], h) in bufs}
+
+
+def halo_waits(tasks, edges, transfers=(), worker_nodes=None):
+    """Time the workers waited on halos: ({iteration: {worker: ms}},
+    [(worker, wait start, wait end)]). transfers: read_paje's;
+    worker_nodes: {worker: memory manager} (read_worker_nodes).
+
+    A worker's idle gap is the time between the end of a task of it (or
+    the start of the iteration, whichever is later: a gap counts for the
+    iteration of the task that ends it, and only from that iteration's
+    first task start on, so that it never exceeds the iteration's makespan)
+    and the start of its next task T. T's releaser is the last of its StarPU
+    dependencies (dag.dot, tasks.rec DependsOn; followed through StarPU's
+    internal tasks, which are not in the trace) to end, when that one ended
+    within the gap; otherwise T was ready when the gap began, or released
+    by what the trace does not hold as a task. A halo that T receives
+    (unpack, fetch) arrives within the gap when a data transfer into the
+    memory node of T's worker (paje.trace), from the memory node where the
+    halo's pack ran, of the size of one of T's halo buffers (tasks.rec
+    Sizes) ends within the gap: the copy of a halo to another GPU or to
+    the host. The gap is a halo wait when
+    - T receives halos, and a halo arrived within the gap after its
+      releaser ended, or its releaser is the pack of one of its halos
+      (halo_sources: the halo was in flight), or it has no releaser, no
+      halo arrived within the gap and the pack of one of its halos is not
+      in the trace (that one came from another rank: StarPU-MPI's receive
+      held T back), or
+    - T's releaser receives a halo: a border task, or a task of a stage
+      that is not split, started when its halo arrived.
+    The wait is the gap up to the release (the end of the releaser or of
+    the halo's transfer, whichever came last; with neither, the whole
+    gap): what follows the release is the latency of the scheduler and the
+    worker, not the halo's. A gap before an interior task or a pack, or
+    before a border task released by its interior part, does not count:
+    the worker waited for computation, not for a halo."""
+    deps, bufs = Deps(tasks, edges), halo_buffers(tasks)
+    worker_nodes = worker_nodes or {}
+    into = {}
+    for s, e, _kind, src, dst, nbytes in transfers:
+        into.setdefault(dst, []).append((e, nbytes, src))
+    begin = {}
+    for t in tasks:
+        if t["iter"] is not None:
+            begin[t["iter"]] = min(begin.get(t["iter"], t["start"]), t["start"])
+    waits, gaps, last = {}, [], {}
+    for t in sorted(tasks, key=lambda t: (t["worker"], t["start"])):
+        w = t["worker"]
+        prev = last.get(w)
+        last[w] = t["end"] if prev is None else max(prev, t["end"])
+        if t["iter"] is None:
+            continue
+        g0 = begin[t["iter"]] if prev is None else max(prev, begin[t["iter"]])
+        g1 = t["start"]
+        if g1 <= g0:
+            continue
+        mine = deps.of(t["JobId"])
+        dep = max(mine, key=lambda u: u["end"], default=None)
+        releaser = dep if dep is not None and dep["end"] > g0 else None
+        release = releaser["end"] if releaser is not None else None
+        if not halo_task(t, HALO_RECEIVE):
+            wait = releaser is not None and halo_task(releaser, HALO_RECEIVE)
+        else:
+            packs, remote = halo_sources(t, mine, bufs)
+            sizes = buffer_sizes(t, bufs)
+            # from where its packs ran (anywhere: packs not in the trace)
+            srcs = {worker_nodes.get(p["worker"]) for p in packs}
+            arrived = max((e for e, n, src in into.get(worker_nodes.get(w), ())
+                           if g0 < e <= g1 and n in sizes and (not packs or src in srcs)), default=None)
+            if arrived is not None and (release is None or arrived >= release):
+                wait, release = True, arrived
+            elif releaser is not None:
+                wait = any(p is releaser for p in packs)
+            else:
+                wait = remote
+        if wait:
+            g1 = min(g1, release) if release is not None else g1
+            per = waits.setdefault(t["iter"], {})
+            per[w] = per.get(w, 0.0) + g1 - g0
+            gaps.append((w, g0, g1))
+    return waits, gaps
+
+
 STAGE_COLOURS = {"flux": "#4c72b0", "gradient": "#55a868", "limiter": "#c44e52", "nodes": "#8172b2",
-                 "halo": "#bbbbbb", "prim": "#937860", "timestep": "#da8bc3", "norms": "#8c8c8c",
+                 "halo": "#e6550d", "prim": "#937860", "timestep": "#da8bc3", "norms": "#8c8c8c",
                  "update": "#ccb974", "diagonal": "#64b5cd", "sweep": "#e41a1c", "copy": "#eeeeee",
                  "other": "#dddddd"}
 BLOCK_COLOURS = ["#e41a1c", "#377eb8", "#4daf4a", "#984ea3", "#ff7f00", "#a65628", "#f781bf", "#999999"]
+# halo tasks stand out from the computing stages (whose colours are
+# muted): warm and saturated, the receiving side darker
+HALO_COLOURS = {"pack": "#fd8d3c", "unpack": "#d94801", "fetch": "#fdd0a2"}
+WAIT_COLOUR = "#e31a1c"
+FLIGHT_COLOUR = "#a63603"
 TRANSFER_COLOURS = {"fetch": "#d62728", "prefetch": "#2ca02c", "idle fetch": "#9467bd", "MPI message": "#17becf"}
 
 
@@ -220,8 +425,11 @@ def step_name(sub, implicit, sweeps):
     return "s%d%s" % ((sub - 1) // 2, "f" if (sub - 1) % 2 == 0 else "b")
 
 
-def gantt(a, tasks, workers, names, nodes, transfers, blocks, t0, t1, counts):
+def gantt(a, tasks, workers, names, nodes, transfers, blocks, t0, t1, counts, halo, worker_nodes):
+    """halo: (the halo wait gaps [(worker, start, end)], the halo flights
+    [(pack, receiving task)]); worker_nodes: {worker: memory manager}."""
     import matplotlib.pyplot as plt
+    from matplotlib.collections import LineCollection
     span = t1 - t0
     # rows: iterations, steps, one per worker, one per memory node receiving data
     dst_nodes = sorted({tr[4] for tr in transfers if tr[1] >= t0 and tr[0] <= t1})
@@ -230,18 +438,47 @@ def gantt(a, tasks, workers, names, nodes, transfers, blocks, t0, t1, counts):
            ["to %s" % nodes.get(n, n) for n in dst_nodes]
     y_of_worker = {w: 2 + i for i, w in enumerate(workers)}
     y_of_node = {n: 2 + len(workers) + i for i, n in enumerate(dst_nodes)}
+    # a worker alone on its memory node (a GPU) shows the transfers into
+    # that memory in a strip at the bottom of its row, under its tasks
+    per_node = {}
+    for w in workers:
+        if w in worker_nodes:
+            per_node.setdefault(worker_nodes[w], []).append(w)
+    strip = {w: n for n, ws in per_node.items() if len(ws) == 1 and n in y_of_node for w in ws}
     fig, ax = plt.subplots(figsize=(14, 1.6 + 0.45 * len(rows)))
     for t in tasks:
         x, wdt = t["start"], t["end"] - t["start"]
         if t["stage"] == "sweep" and blocks:
             b = blocks.get(t.get("Handles", "").split(" ")[0], 0)
             colour = BLOCK_COLOURS[b % len(BLOCK_COLOURS)]
+        elif halo_task(t):
+            colour = HALO_COLOURS[t["Name"].split("_")[0]]
         else:
             colour = STAGE_COLOURS[t["stage"]]
         y = y_of_worker[t["worker"]]
-        ax.broken_barh([(x, wdt)], (y - 0.4, 0.8), facecolors=colour, edgecolors="black", linewidth=0.2)
+        h = 0.68 if t["worker"] in strip else 0.8
+        # border tasks hatched, interior tasks plain: the interior work
+        # that runs while the halos travel shows at a glance
+        ax.broken_barh([(x, wdt)], (y - 0.4, h), facecolors=colour, edgecolors="black", linewidth=0.2,
+                       hatch="////" if part_of(t) == "border" else None)
         if t["stage"] == "sweep" and wdt > span / 150:
             ax.text(x + wdt / 2, y, t["Name"].replace("sweep_color", "c"), ha="center", va="center", fontsize=6)
+    # idle time waiting on a halo (halo_waits): a red cross-hatched band
+    # over the gap (no fill: no task colour is mistaken for it)
+    waits, flights = halo
+    for w, s, e in waits:
+        if w in y_of_worker and e >= t0:
+            ax.broken_barh([(s, e - s)], (y_of_worker[w] - 0.2, 0.4), facecolors="none", edgecolors=WAIT_COLOUR,
+                           hatch="xxxx", linewidth=0.6)
+    # each halo from the end of its pack to the start of the task that
+    # receives it, along the top of the rows: what ran under the line ran
+    # while the halo was in flight
+    segs = [((p["end"], y_of_worker[p["worker"]] - 0.42), (r["start"], y_of_worker[r["worker"]] - 0.42))
+            for p, r in flights if r["start"] >= t0 and p["worker"] in y_of_worker and r["worker"] in y_of_worker]
+    if segs:
+        ax.add_collection(LineCollection(segs, colors=FLIGHT_COLOUR, linewidths=0.8, alpha=0.7))
+        ax.plot([q[1][0] for q in segs], [q[1][1] for q in segs], linestyle="none", marker="v", markersize=2.5,
+                color=FLIGHT_COLOUR, alpha=0.8)
     # iterations and their steps: from the first start to the last end of their tasks
     implicit = any(t["stage"] == "sweep" for t in tasks)
     subs = [t["sub"] for t in tasks if t["sub"] is not None]
@@ -271,18 +508,37 @@ def gantt(a, tasks, workers, names, nodes, transfers, blocks, t0, t1, counts):
     for tr in transfers:
         s, e, kind, _src, dst, _n = tr
         if dst in y_of_node and e >= t0 and s <= t1:
-            ax.broken_barh([(s, max(e - s, span / 2000))], (y_of_node[dst] - 0.3, 0.6),
-                           facecolors=TRANSFER_COLOURS[kind], edgecolors="none")
+            wdt = max(e - s, span / 2000)
+            ax.broken_barh([(s, wdt)], (y_of_node[dst] - 0.3, 0.6), facecolors=TRANSFER_COLOURS[kind],
+                           edgecolors="none")
+            for w in (w for w, n in strip.items() if n == dst):
+                ax.broken_barh([(s, wdt)], (y_of_worker[w] + 0.3, 0.12), facecolors=TRANSFER_COLOURS[kind],
+                               edgecolors="none")
     handles = [plt.Rectangle((0, 0), 1, 1, color=BLOCK_COLOURS[b % len(BLOCK_COLOURS)]) for b in range(len(blocks))]
     labels = ["sweep, block %d" % b for b in range(len(blocks))]
     for s in sorted(counts):
-        if s != "sweep" or not blocks:
+        if s != "halo" and (s != "sweep" or not blocks):
             handles.append(plt.Rectangle((0, 0), 1, 1, color=STAGE_COLOURS[s]))
             labels.append(s)
+    for kind in HALO_TASKS:
+        if any(t["Name"].split("_")[0] == kind for t in tasks):
+            handles.append(plt.Rectangle((0, 0), 1, 1, color=HALO_COLOURS[kind]))
+            labels.append("halo: " + kind)
+    if any(part_of(t) for t in tasks):
+        handles += [plt.Rectangle((0, 0), 1, 1, facecolor="white", edgecolor="black", linewidth=0.5),
+                    plt.Rectangle((0, 0), 1, 1, facecolor="white", edgecolor="black", linewidth=0.5, hatch="////")]
+        labels += ["interior part (plain)", "border part (hatched)"]
+    if waits:
+        handles.append(plt.Rectangle((0, 0), 1, 1, facecolor="none", edgecolor=WAIT_COLOUR, hatch="xxxx",
+                                     linewidth=0.6))
+        labels.append("idle: waiting on a halo")
+    if segs:
+        handles.append(plt.Line2D([0], [0], color=FLIGHT_COLOUR, linewidth=0.8, marker="v", markersize=3))
+        labels.append("halo in flight: pack end to receive")
     for kind in sorted({tr[2] for tr in transfers}):
         handles.append(plt.Rectangle((0, 0), 1, 1, color=TRANSFER_COLOURS[kind]))
         labels.append("transfer: " + kind)
-    ax.legend(handles, labels, fontsize=7, ncol=min(len(labels), 8), loc="upper center",
+    ax.legend(handles, labels, fontsize=7, ncol=min(len(labels), 7), loc="upper center",
               bbox_to_anchor=(0.5, -0.12 if len(rows) > 6 else -0.3))
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels(rows, fontsize=8)
@@ -296,7 +552,7 @@ def gantt(a, tasks, workers, names, nodes, transfers, blocks, t0, t1, counts):
     print("plot_trace: wrote %s" % a.out)
 
 
-def stats(a, tasks, workers, names, busy, window, cps):
+def stats(a, tasks, workers, names, busy, window, cps, waits):
     import matplotlib.pyplot as plt
     fig, axs = plt.subplots(1, 3, figsize=(15, 4.2))
     labels = [worker_label(w, names, any(w >= RANK_STRIDE for w in workers)) for w in workers]
@@ -322,18 +578,20 @@ def stats(a, tasks, workers, names, busy, window, cps):
     its = sorted(cps)
     if its:
         x = list(range(len(its)))
-        w = 0.27
-        axs[2].bar([i - w for i in x], [cps[i][0] for i in its], w, label="makespan", color="#4c72b0")
-        axs[2].bar(x, [cps[i][1] for i in its], w, label="critical path", color="#c44e52")
-        axs[2].bar([i + w for i in x], [cps[i][2] / max(len(workers), 1) for i in its], w,
+        w = 0.2
+        axs[2].bar([i - 1.5 * w for i in x], [cps[i][0] for i in its], w, label="makespan", color="#4c72b0")
+        axs[2].bar([i - 0.5 * w for i in x], [cps[i][1] for i in its], w, label="critical path", color="#c44e52")
+        axs[2].bar([i + 0.5 * w for i in x], [cps[i][2] / max(len(workers), 1) for i in its], w,
                    label="work / %d workers" % len(workers), color="#55a868")
+        axs[2].bar([i + 1.5 * w for i in x], [sum(waits.get(i, {}).values()) / max(len(workers), 1) for i in its],
+                   w, label="halo wait per worker", color=HALO_COLOURS["unpack"])
         step = max(1, len(its) // 12)
         axs[2].set_xticks(x[::step])
         axs[2].set_xticklabels([str(i) for i in its][::step], fontsize=8)
         axs[2].set_xlabel("iteration")
         axs[2].set_ylabel("ms")
         axs[2].legend(fontsize=7)
-    axs[2].set_title("critical path against makespan")
+    axs[2].set_title("critical path and halo wait against makespan")
     fig.suptitle(a.title or "fvstar trace statistics (%s)" % os.path.basename(os.path.abspath(a.trace)))
     fig.tight_layout()
     fig.savefig(a.stats, dpi=110)
@@ -349,6 +607,7 @@ def main():
     ap.add_argument("--iterations", type=int, default=0)
     ap.add_argument("--last-ms", type=float, default=0)
     ap.add_argument("--title", default=None)
+    ap.add_argument("--json", default=None)
     a = ap.parse_args()
     if a.out or a.stats:
         pc.require_matplotlib("plot_trace.py")  # may run the script again with Debian's Python
@@ -396,13 +655,63 @@ def main():
     print("tasks per stage: " + ", ".join("%s %d" % kv for kv in sorted(counts.items())))
     if transfers:
         print("transfers: %d, %.3f MB" % (len(transfers), sum(tr[5] for tr in transfers) / 1e6))
-    cps = critical_paths(tasks, read_edges(a.trace, tasks))
+    edges = read_edges(a.trace)
+    cps = critical_paths(tasks, edges)
+    worker_nodes = {} if multi else read_worker_nodes(os.path.join(a.trace, "paje.trace"))
+    waits, wait_gaps = halo_waits(tasks, edges, transfers, worker_nodes)
+    n_w = max(len(workers), 1)
+
+    def multi_label(w):
+        return worker_label(w, names, multi)
+
+    # beside CPU workers, the GPUs' own mean: the devices' wait
+    gpus = [w for w in workers if names.get(w, "").startswith("CUDA")]
+    mixed = 0 < len(gpus) < len(workers)
+    rows = []
     for it in sorted(cps):
         span, cp, work = cps[it]
-        print("iteration %d: makespan %.3f ms, critical path %.3f ms (%.0f %%), work %.3f ms (%.3f ms on %d workers)"
-              % (it, span, cp, 100 * cp / span if span > 0 else 0, work, work / len(workers), len(workers)))
+        per = waits.get(it, {})
+        mean = sum(per.values()) / n_w
+        gpu = sum(per.get(w, 0.0) for w in gpus) / len(gpus) if gpus else None
+        most = max(per, key=lambda w: (per[w], -w)) if per else None
+        rows.append({"iteration": it, "makespan_ms": span, "critical_path_ms": cp, "work_ms": work,
+                     "workers": len(workers), "halo_wait_ms_per_worker": mean,
+                     "halo_wait_pct_of_makespan": 100 * mean / span if span > 0 else 0,
+                     "halo_wait_ms_per_gpu": gpu,
+                     "halo_wait_ms_most": per[most] if per else 0.0,
+                     "halo_wait_most_worker": multi_label(most) if per else None})
+        print("iteration %d: makespan %.3f ms, critical path %.3f ms (%.0f %%), work %.3f ms (%.3f ms on %d workers), "
+              "halo wait %.3f ms per worker (%.1f %% of the makespan; %sthe most: %s)"
+              % (it, span, cp, 100 * cp / span if span > 0 else 0, work, work / n_w, len(workers), mean,
+                 rows[-1]["halo_wait_pct_of_makespan"],
+                 "GPUs %.3f ms, %.1f %%; " % (gpu, 100 * gpu / span if span > 0 else 0) if mixed else "",
+                 "%s %.3f ms" % (multi_label(most), per[most]) if per else "none"))
+    # the total over the traced iterations: per worker, against the traced
+    # window (iterations may overlap: their makespans do not add up)
+    per_worker = {w: sum(waits.get(it, {}).get(w, 0.0) for it in cps) for w in workers}
+    total = sum(per_worker.values()) / n_w
+    if cps:
+        most = max(workers, key=lambda w: (per_worker[w], -w))
+        print("halo wait over the %d traced iterations: %.3f ms per worker (%.1f %% of the %.3f ms window; "
+              "the most: %s); halo wait: a worker idle until a halo released its next task (an unpack or "
+              "fetch after its pack, copy or MPI message; a task after its unpack)"
+              % (len(cps), total, 100 * total / window if window > 0 else 0, window,
+                 "%s %.3f ms" % (multi_label(most), per_worker[most]) if per_worker[most] > 0 else "none"))
+    if cps and not os.path.exists(os.path.join(a.trace, "paje.trace")):
+        print("halo wait: %s has no paje.trace: the copies of halos between memory nodes (GPUs) are not seen, "
+              "the waits for them not counted" % a.trace)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"window_ms": window, "workers": [
+                {"worker": multi_label(w), "tasks": sum(1 for t in tasks if t["worker"] == w),
+                 "busy_ms": busy[w], "halo_wait_ms": per_worker[w]} for w in workers],
+                "halo_wait_ms_per_worker": total,
+                "halo_wait_pct_of_window": 100 * total / window if window > 0 else 0,
+                "iterations": rows}, f, indent=1)
+            f.write("\n")
+        print("plot_trace: wrote %s" % a.json)
     if a.stats:
-        stats(a, tasks, workers, names, busy, window, cps)
+        stats(a, tasks, workers, names, busy, window, cps, waits)
     if not a.out:
         return
     # the window of the Gantt chart: the last K iterations, or T ms
@@ -415,7 +724,8 @@ def main():
     elif a.last_ms > 0:
         g0 = max(t0, t1 - a.last_ms)
     shown = [t for t in tasks if t["end"] >= g0]
-    gantt(a, shown, workers, names, nodes, transfers, blocks, g0, t1, counts)
+    halo = ([g for g in wait_gaps if g[2] >= g0], halo_flights(shown, edges))
+    gantt(a, shown, workers, names, nodes, transfers, blocks, g0, t1, counts, halo, worker_nodes)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The tasks of an implicit iteration (numerics.time = implicit,
  * src/kernels/implicit.h): the operator's diagonal of a block, one
- * Gauss-Seidel task per colour group of cells and block, the update
- * q += dq. */
+ * Gauss-Seidel task per colour group of cells and block, the sweeps'
+ * check (their linear residual reduction), the update q += dq. */
 #include "codelets/common.h"
 #include "kernels/implicit.h"
 
@@ -37,6 +37,11 @@ static struct starpu_perfmodel sweep_model = {
 static struct starpu_codelet sweep_cl = FV_CODELET(fv_sweep_cpu, (fv_sweep_cuda), sweep_model, "fv_sweep", 5, STARPU_R,
 						   STARPU_R, STARPU_R, STARPU_R, STARPU_RW);
 
+FV_MODEL(check_model, "fv_sweep_check");
+static struct starpu_codelet check_cl = FV_CODELET(fv_sweep_check_cpu, (fv_sweep_check_cuda), check_model,
+						   "fv_sweep_check", 6, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_R,
+						   STARPU_RW);
+
 FV_MODEL(update_model, "fv_implicit_update");
 static struct starpu_codelet update_cl = FV_CODELET(fv_implicit_update_cpu, (fv_implicit_update_cuda), update_model,
 						    "fv_implicit_update", 3, STARPU_R, STARPU_R, STARPU_RW);
@@ -70,4 +75,17 @@ fv_err_t fv_insert_implicit_update(fv_handle_t geo, fv_handle_t dq, fv_handle_t 
 {
 	return FV_SUBMIT(&update_cl, "implicit_update", a, FLOPS_UPDATE * a->L.n_owned, FV_BUF(geo, STARPU_R),
 			 FV_BUF(dq, STARPU_R), FV_BUF(q, STARPU_RW));
+}
+
+fv_err_t fv_insert_sweep_check(fv_handle_t geo, fv_handle_t q, fv_handle_t res, fv_handle_t diag, fv_handle_t dq,
+			       fv_handle_t norms, const fv_task_args_t *a)
+{
+	int point = a->P.implicit == FV_IMPLICIT_POINT;
+	double faces = a->L.n_owned > 0 ? 2.0 * (a->L.n_faces - a->L.n_bfaces) : 0.0;
+	/* named after the norms (a reduction into their row), not the sweeps:
+	 * the trace tools count sweep* tasks per colour group */
+	return FV_SUBMIT(&check_cl, "norms_sweeps", a,
+			 FLOPS_SWEEP_FACE(point) * faces + (2 * FLOPS_SWEEP_CELL(point) + 20) * a->L.n_owned,
+			 FV_BUF(geo, STARPU_R), FV_BUF(q, STARPU_R), FV_BUF(res, STARPU_R), FV_BUF(diag, STARPU_R),
+			 FV_BUF(dq, STARPU_R), FV_BUF(norms, STARPU_RW));
 }

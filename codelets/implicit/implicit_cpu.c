@@ -47,3 +47,18 @@ void fv_implicit_update_cpu(void *buffers[], void *cl_arg)
 	for (fv_idx_t c = 0; c < v.n_owned; c++)
 		fv_k_implicit_update(&v, &a.P, dq, q, c);
 }
+
+/* The sums of fv_k_sweep_check over the owned cells, in position order,
+ * into the block's norm row. */
+void fv_sweep_check_cpu(void *buffers[], void *cl_arg)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	double acc[2] = {0, 0}, *s = FV_PTR(5, double);
+	for (fv_idx_t i = 0; i < v.n_owned; i++)
+		fv_k_sweep_check(&v, &a.P, FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t),
+				 FV_PTR(3, const fv_op_t), FV_PTR(4, const fv_real_t), i, acc);
+	s[FV_NORM_LIN0] = acc[0];
+	s[FV_NORM_LIN] = acc[1];
+}

@@ -82,6 +82,7 @@ typedef struct fv_numerics {
 	/* time = implicit */
 	int implicit;           /* fv_implicit_t */
 	int jacobian;           /* fv_jacobian_t: Roe's |A~| or Rusanov's lambda I */
+	double jacobian_floor;  /* Roe's blocks: every |eigenvalue| at least this times |u_n| + c */
 	int sweeps;             /* forward + backward sweep pairs per iteration */
 	double omega;           /* the dissipation factor of the implicit operator */
 	double max_update;      /* implicit: largest relative change of density and energy per
@@ -90,7 +91,16 @@ typedef struct fv_numerics {
 	int cfl_ramp;           /* fv_cfl_ramp_t */
 	double cfl_growth;      /* largest growth of the CFL from one iteration to the next */
 	double cfl_cut;         /* factor of the CFL when the residual grows */
+	int retries;            /* implicit: most cuts of the CFL with a retry from the last
+	                           good state in a run; 0: a non-finite residual stops it */
 } fv_numerics_t;
+
+/* time = implicit: the CFL, the ramp's top and the per-cell limit when the
+ * case sets none (fv_case_finish) */
+#define FV_IMPLICIT_CFL 10.0
+#define FV_IMPLICIT_CFL_MAX 1e4
+#define FV_IMPLICIT_MAX_UPDATE 0.2
+#define FV_IMPLICIT_CFL_GROWTH 1.5 /* with cfl_ramp = growth, the default there */
 
 /* The five strategy keys, in this order, and their values in n. */
 #define FV_N_SUMS 5

@@ -60,6 +60,10 @@ typedef struct fv_iter_info {
 	double wall;            /* seconds since fv_solver_run started */
 	double cfl;             /* the CFL the iteration ran with (ramped in implicit runs) */
 	int limiter_frozen;     /* the iteration reused the limiter of an earlier one */
+	int retries;            /* implicit: the CFL cuts with a retry before it (numerics.retries) */
+	double lin;             /* implicit: the sweeps' linear residual reduction (last / first
+	                           Gauss-Seidel step, preconditioned; > 1: they diverged) */
+	const char *retry_note; /* the first iteration after a retry: what it did; else NULL */
 } fv_iter_info_t;
 
 /* Return non-zero to stop after this iteration. */
@@ -100,6 +104,14 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
  * <= bad - 2) into q_global, its iteration into *iter; FV_ERR_ARG when
  * none is kept (snapshot_every 0, or the run diverged before the first). */
 fv_err_t fv_solver_get_good_state(fv_solver_t *s, int bad, fv_real_t *q_global, int *iter);
+/* The implicit CFL ramp's state after the last iteration done, at most max
+ * values into v (*n of them; 0: none to keep: an explicit run, or no
+ * iteration done), for a restart file; set before
+ * fv_solver_run continues from the next iteration, so that the run goes on
+ * as if uninterrupted (n = 0: the ramp starts again). Set refuses values
+ * that are not this solver's. */
+fv_err_t fv_solver_get_ramp_state(const fv_solver_t *s, double *v, int max, int *n);
+fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n);
 /* numerics.overlap on this rank's blocks: those whose flux is split into
  * an interior and a border task, and their faces and border faces. */
 typedef struct fv_overlap_stats {

@@ -22,6 +22,12 @@
 #include "physics/gas.h"
 #include "util/timer.h"
 
+/* history.csv: iteration .. log10_rel_res_rho, the coefficients, the
+ * residual reference and the drop from it, then the CFL, the retries so
+ * far (numerics.retries) and the sweeps' linear residual reduction
+ * (implicit; 0 otherwise) */
+#define HIST_COLS (14 + FV_NCOEF)
+
 typedef struct run_ctx {
 	const fv_case_t *c;
 	fv_history_t hist;
@@ -168,7 +174,7 @@ static void drop_text(const run_ctx_t *r, double res, char *buf, size_t n)
 static int on_iteration(const fv_iter_info_t *info, void *arg)
 {
 	run_ctx_t *r = (run_ctx_t *)arg;
-	double row[11 + FV_NCOEF], drop, first_drop;
+	double row[HIST_COLS], drop, first_drop;
 	char drop_txt[128];
 	if (!r->have_res0) {
 		for (int k = 0; k < 5; k++)
@@ -203,6 +209,11 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 	/* after the columns scripts know: the reference and the drop from it */
 	row[9 + FV_NCOEF] = res_ref(r);
 	row[10 + FV_NCOEF] = drop;
+	row[11 + FV_NCOEF] = info->cfl;
+	row[12 + FV_NCOEF] = info->retries;
+	row[13 + FV_NCOEF] = info->lin;
+	if (info->retry_note && fv_runtime_rank() == 0)
+		fprintf(stderr, "fvstar: %s\n", info->retry_note);
 	if (r->hist.f && r->c->history_every > 0 && info->iter % r->c->history_every == 0 && r->err == FV_OK) {
 		r->err = fv_history_row(&r->hist, row);
 		/* several ranks: only rank 0 writes, so only it would stop; the
@@ -309,6 +320,7 @@ static fv_err_t write_restart(const fv_case_t *c, fv_solver_t *s, const fv_part_
 	r.res_peak = rc->res_peak;
 	r.res_peak_iter = rc->res_peak_iter;
 	r.model = c->model;
+	FV_CALL(fv_solver_get_ramp_state(s, r.solver_state, FV_RESTART_SOLVER_STATE_MAX, &r.n_solver_state));
 	snprintf(path, sizeof path, "%s/restart.bin", c->out_dir);
 	return fv_app_part_restart_write(path, p, &r, st);
 }
@@ -408,12 +420,13 @@ static fv_err_t diverged(const fv_case_t *c, const fv_part_t *p, fv_solver_t *s,
 		/* an implicit run diverges where its sweeps solve the linear
 		 * system too loosely for the CFL reached */
 		return FV_ERROR(FV_ERR_NUMERIC,
-				"%s%s%s; %s. Usual remedies for an implicit run: more sweeps (numerics.sweeps = %d "
-				"now: a finer mesh needs more), a slower CFL ramp (numerics.cfl_growth = %g, cfl_max "
-				"= %g now), more first-order iterations (numerics.first_order = %d now), boundary "
-				"conditions that match the flow",
-				what, where, saved, restart, c->num.sweeps, c->num.cfl_growth, c->num.cfl_max,
-				c->num.first_order);
+				"%s%s%s; %s. Usual remedies for an implicit run: Rusanov's face blocks (numerics.jacobian "
+				"= rusanov, now %s: more diagonal weight where the sweeps diverge), more sweeps "
+				"(numerics.sweeps = %d now: a finer mesh needs more), a lower cfl_max (%g now), a "
+				"first-order start (numerics.first_order = %d now), boundary conditions that match the "
+				"flow",
+				what, where, saved, restart, c->num.jacobian == FV_JACOBIAN_RUSANOV ? "rusanov" : "roe",
+				c->num.sweeps, c->num.cfl_max, c->num.first_order);
 	return FV_ERROR(FV_ERR_NUMERIC,
 			"%s%s%s; %s. Usual remedies: a lower CFL (numerics.cfl = %g now), a first-order start "
 			"(numerics.order = 1 for a few hundred iterations, then continue from its restart with order = "
@@ -637,6 +650,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	int runtime_up = 0, first = 1, done = 0, restart_at = -1, from_dir, caught = 0;
 	long long n_cells = 0;
 	double t0 = 0, wall = 0, restart_s = 0;
+	double ramp[FV_RESTART_SOLVER_STATE_MAX]; /* a restart's CFL ramp (fv_solver_set_ramp_state) */
+	int n_ramp = 0;
 	/* set-up phases (rank 0's clock): mesh, StarPU, blocks, state, solver */
 	enum { SU_MESH, SU_STARPU, SU_BLOCKS, SU_STATE, SU_SOLVER, SU_N };
 	static const char *const su_names[SU_N] = {"mesh", "starpu", "blocks", "state", "solver"};
@@ -784,6 +799,8 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		r.res_peak = rs.res_peak;
 		r.res_peak_iter = (int)rs.res_peak_iter;
 		so.res0_rho = rs.res0[0];
+		n_ramp = rs.n_solver_state;
+		memcpy(ramp, rs.solver_state, sizeof ramp);
 		fv_restart_free(&rs);
 		if (fv_runtime_rank() == 0)
 			fprintf(stderr, "fvstar: continuing from %s at iteration %d\n", c.restart_from, first);
@@ -815,6 +832,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 			100.0 * (double)r.overlap.border_faces / (double)(r.overlap.faces > 0 ? r.overlap.faces : 1));
 	fv_runtime_resume();
 	FV_CALL_GOTO(err, out, fv_solver_set_block_states(solver, st.qb));
+	FV_CALL_GOTO(err, out, fv_solver_set_ramp_state(solver, ramp, n_ramp));
 	su[SU_SOLVER] = fv_now() - su_at;
 	for (int k = 0; k < SU_N; k++)
 		su_total += su[k];
@@ -828,11 +846,12 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 	{
 		static const char *const cols[] = {"iteration", "wall_s", "time", "res_rho", "res_rhou", "res_rhov",
 						   "res_rhow", "res_rhoE", "log10_rel_res_rho", "CD", "CS", "CL",
-						   "CMx", "CMy", "CMz", "res_rho_ref", "orders_below_ref"};
+						   "CMx", "CMy", "CMz", "res_rho_ref", "orders_below_ref", "cfl", "retries",
+						   "lin_res"};
 		snprintf(path, sizeof path, "%s/history.csv", c.out_dir);
 		if (fv_runtime_rank() == 0) {
 			FV_CALL_GOTO(err, out,
-				     fv_history_open(&r.hist, path, cols, 11 + FV_NCOEF, c.restart_from[0] ? first - 1 : -1));
+				     fv_history_open(&r.hist, path, cols, HIST_COLS, c.restart_from[0] ? first - 1 : -1));
 			if (r.hist.partial_bytes > 0)
 				fprintf(stderr,
 					"fvstar: %s: its last row was incomplete (%ld bytes without an end of line: a run "

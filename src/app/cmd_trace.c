@@ -2,8 +2,9 @@
 /* `fvstar trace DIR`: a trace directory of a run (output.trace = DIR)
  * converted again from its FxT file (or, without one, the converted files
  * as they are), its summary per worker, and the pictures of
- * tools/plot_trace.py: the Gantt chart of the last iterations and the
- * statistics (idle share per worker, time per stage, critical path). */
+ * tools/plot_trace.py: the Gantt chart of the last iterations, the
+ * statistics (idle share per worker, time per stage, critical path, time
+ * waited on halos) and their numbers in DIR/stats.json. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,7 @@ fv_err_t fv_cmd_trace(int argc, char **argv)
 {
 	const char *dir = NULL, *last = "3";
 	int plots = 1, status;
-	char tasks[4096], gantt[4096], stats[4096];
+	char tasks[4096], gantt[4096], stats[4096], json[4096];
 	struct stat st;
 	pid_t pid;
 	for (int i = 1; i < argc; i++) {
@@ -63,12 +64,14 @@ fv_err_t fv_cmd_trace(int argc, char **argv)
 		return FV_OK;
 	snprintf(gantt, sizeof gantt, "%s/gantt.png", dir);
 	snprintf(stats, sizeof stats, "%s/stats.png", dir);
+	snprintf(json, sizeof json, "%s/stats.json", dir);
 	fflush(NULL);
 	pid = fork();
 	FV_CHECK(pid >= 0, FV_ERR_RUNTIME, "fork for the plot script failed: %s", strerror(errno));
 	if (pid == 0) {
 		const char *py = getenv("PYTHON3") && *getenv("PYTHON3") ? getenv("PYTHON3") : "python3";
-		execlp(py, py, plot_script(), dir, "-o", gantt, "--stats", stats, "--iterations", last, (char *)NULL);
+		execlp(py, py, plot_script(), dir, "-o", gantt, "--stats", stats, "--json", json, "--iterations", last,
+		       (char *)NULL);
 		fprintf(stderr, "fvstar: cannot run %s: %s\n", py, strerror(errno));
 		_exit(127);
 	}

@@ -385,8 +385,11 @@ FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real
 		memset(&rm, 0, sizeof rm);
 		if (P->jac_rusanov)
 			lam = FV_MAX(fv_spectral_radius(wc, s, P->gamma), fv_spectral_radius(wj, s, P->gamma));
-		else
+		else {
 			fv_roe_matrix(wc, wj, s, P->gamma, P->entropy_fix, &rm);
+			if (P->jac_floor > 0)
+				fv_roe_matrix_floor(&rm, P->jac_floor);
+		}
 		for (int col = 0; col < FV_NVAR; col++) {
 			fv_real_t e[FV_NVAR] = {0, 0, 0, 0, 0}, mcol[FV_NVAR];
 			e[col] = 1;
@@ -425,17 +428,16 @@ FV_HD void fv_k_sa_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real
 	dq[5 * nc + c] = r / (fv_real_t)op[0];
 }
 
-/* The Gauss-Seidel update of the owned cell at colour-group position i:
- * dq_c from -R_c and the current dq of its neighbours (dq over the local
- * cells, ghosts included). LU-SGS applies the Rusanov split matrix-free
- * (from q); point-implicit the stored blocks. */
-FV_HD void fv_k_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t *q, const fv_real_t *res,
-		      const fv_op_t *op, fv_real_t *dq, fv_idx_t i)
+/* The Gauss-Seidel value of the mean flow's dq_c at colour-group position
+ * i (op: that position's operator) into r: from -R_c and the current dq of
+ * its neighbours (dq over the local cells, ghosts included). LU-SGS
+ * applies the Rusanov split matrix-free (from q); point-implicit the
+ * stored blocks. */
+FV_HD void fv_k_sweep_value(const fv_view_t *v, const fv_params_t *P, const fv_real_t *q, const fv_real_t *res,
+			    const fv_op_t *op, const fv_real_t *dq, fv_idx_t i, fv_real_t r[FV_NVAR])
 {
 	const fv_real_t half = (fv_real_t)0.5;
 	fv_idx_t no = v->n_owned, nc = v->n_cells, c = v->cell_group[i];
-	fv_real_t r[FV_NVAR];
-	op += fv_op_at(i, fv_op_values(P->implicit, v->max_faces, fv_k_sa(P)));
 	for (int m = 0; m < FV_NVAR; m++)
 		r[m] = -res[(size_t)m * no + c];
 	fv_idx_t k0 = v->cell_face_off[c];
@@ -459,9 +461,6 @@ FV_HD void fv_k_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 		for (int m = 0; m < FV_BLOCK; m++)
 			D[m] = (fv_real_t)op[m * FV_OP_W];
 		fv_lu5_solve(D, r);
-		fv_k_store(dq, nc, c, r);
-		if (fv_k_sa(P))
-			fv_k_sa_sweep(v, P, res, op, dq, c);
 		return;
 	}
 	for (fv_idx_t k = k0; k < v->cell_face_off[c + 1]; k++) {
@@ -491,9 +490,57 @@ FV_HD void fv_k_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 	fv_real_t id = (fv_real_t)1 / (fv_real_t)op[0];
 	for (int m = 0; m < FV_NVAR; m++)
 		r[m] *= id;
-	fv_k_store(dq, nc, c, r);
+}
+
+/* The Gauss-Seidel update of the owned cell at colour-group position i
+ * (fv_k_sweep_value, then nu~'s). */
+FV_HD void fv_k_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t *q, const fv_real_t *res,
+		      const fv_op_t *op, fv_real_t *dq, fv_idx_t i)
+{
+	fv_idx_t c = v->cell_group[i];
+	fv_real_t r[FV_NVAR];
+	op += fv_op_at(i, fv_op_values(P->implicit, v->max_faces, fv_k_sa(P)));
+	fv_k_sweep_value(v, P, q, res, op, dq, i, r);
+	fv_k_store(dq, v->n_cells, c, r);
 	if (fv_k_sa(P))
 		fv_k_sa_sweep(v, P, res, op, dq, c);
+}
+
+/*
+ * How far the sweeps solved the linear system, at position i: with the
+ * system preconditioned by its diagonal blocks, D^-1 (-R - O dq) - dq is
+ * the step one more Gauss-Seidel update would take from the sweeps' dq,
+ * and D^-1 (-R) the first one (from dq = 0); acc[0] += the square of the
+ * first, acc[1] of the one left (the mean flow's five rows). Summed over
+ * the cells, sqrt(acc[1] / acc[0]) is the sweeps' linear residual
+ * reduction: well below 1 where they converge, above it where they
+ * diverge (the CFL ramp stops growing then). Ghosts' dq as the last halo
+ * left them (block Jacobi, as the sweeps).
+ */
+FV_HD void fv_k_sweep_check(const fv_view_t *v, const fv_params_t *P, const fv_real_t *q, const fv_real_t *res,
+			    const fv_op_t *op, const fv_real_t *dq, fv_idx_t i, double acc[2])
+{
+	fv_idx_t no = v->n_owned, c = v->cell_group[i];
+	fv_real_t r[FV_NVAR], r0[FV_NVAR];
+	op += fv_op_at(i, fv_op_values(P->implicit, v->max_faces, fv_k_sa(P)));
+	fv_k_sweep_value(v, P, q, res, op, dq, i, r);
+	for (int m = 0; m < FV_NVAR; m++)
+		r0[m] = -res[(size_t)m * no + c];
+	if (P->implicit == FV_IMPLICIT_POINT) {
+		fv_real_t D[FV_BLOCK];
+		for (int m = 0; m < FV_BLOCK; m++)
+			D[m] = (fv_real_t)op[m * FV_OP_W];
+		fv_lu5_solve(D, r0);
+	} else {
+		fv_real_t id = (fv_real_t)1 / (fv_real_t)op[0];
+		for (int m = 0; m < FV_NVAR; m++)
+			r0[m] *= id;
+	}
+	for (int m = 0; m < FV_NVAR; m++) {
+		double d = (double)r[m] - (double)dq[(size_t)m * v->n_cells + c];
+		acc[0] += (double)r0[m] * (double)r0[m];
+		acc[1] += d * d;
+	}
 }
 
 /* q += a dq on owned cell c, a = 1 or less under max_update, halved

@@ -119,6 +119,7 @@ typedef struct fv_params {
 	int implicit;       /* fv_implicit_t of an implicit run; 0: explicit */
 	fv_real_t omega;    /* implicit: factor of the spectral radius in the operator */
 	int jac_rusanov;    /* point-implicit: Rusanov's lambda I in place of Roe's |A~| */
+	fv_real_t jac_floor; /* point-implicit, Roe: |lambda| of the blocks >= jac_floor (|u_n| + c) */
 	fv_real_t max_update; /* implicit: largest relative change of rho and rho E; 0: none */
 	fv_visc_t visc;     /* laminar runs: visc.mu_inf > 0 (fv_k_viscous) */
 	int nvar;           /* rows of the state: FV_NVAR, FV_NVAR_SA with Spalart-Allmaras */

@@ -100,9 +100,12 @@ typedef struct fv_clock {
 } fv_clock_t;
 
 /* A row of residual sums: 5 sums of squares, the number of cells of a
- * block, and its wall pressure force and moment; the clock's row holds the
- * time and step of an unsteady run. */
-#define FV_NORMS 14
+ * block, and its wall pressure force and moment; implicit runs, the sums
+ * of fv_k_sweep_check; the clock's row holds the time and step of an
+ * unsteady run. */
+#define FV_NORMS 16
+#define FV_NORM_LIN0 14 /* the sweeps' first step, squared */
+#define FV_NORM_LIN 15  /* the step left after them, squared */
 #define FV_NORM_CELLS 5
 #define FV_NORM_T 6
 #define FV_NORM_DT 7

@@ -134,6 +134,18 @@ FV_HD void fv_roe_matrix(const fv_real_t wl[5], const fv_real_t wr[5], const fv_
 	m->l2 = FV_FABS(m->un);
 }
 
+/* The implicit solver's floor on m's |eigenvalues|, all three waves: at
+ * least floor (|u_n| + c), the face's spectral radius, so that a face
+ * where u_n or u_n -+ c vanishes (stagnation, sonic points, walls) keeps
+ * diagonal weight in the Jacobian's blocks; the flux keeps its own fix. */
+FV_HD void fv_roe_matrix_floor(fv_roe_matrix_t *m, fv_real_t floor)
+{
+	fv_real_t d = floor * (FV_FABS(m->un) + m->c);
+	m->l1 = m->l1 > d ? m->l1 : d;
+	m->l2 = m->l2 > d ? m->l2 : d;
+	m->l3 = m->l3 > d ? m->l3 : d;
+}
+
 /* out = |A~| |s| dq for a jump dq of the conservative variables. With dq =
  * q(wr) - q(wl) it is the dissipation term of fv_roe_flux (Roe's
  * property); for any dq the wave strengths come from the primitive jumps

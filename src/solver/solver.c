@@ -9,6 +9,7 @@
  * through codelets/insert.h. */
 #include "fvstar/solver.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,18 +99,39 @@ struct fv_solver {
 	int phi_valid;         /* limiter tasks have been submitted */
 	int any_split;         /* numerics.overlap: a block of this rank is split */
 	int snap_iter[2];      /* the iteration each snapshot holds (-1: none) */
+	int snap_src[2];       /* the iteration that computed it (a retry's copy is relabelled) */
 	/* CFL ramping (implicit): the CFL of the last iteration submitted, the
 	 * density residual and CFL of the iterations in the ring's window */
 	double cfl;
 	double res_rho[RING], cfl_of[RING];
+	double lin_of[RING];    /* the sweeps' linear residual reduction (fv_k_sweep_check) */
 	double res_best;        /* cfl_ramp = growth: the reference residual */
+	double res_peak;        /* the largest density residual accepted (retries) */
 	double res_first;       /* the density residual of this run's first iteration */
 	int frozen_of[RING];    /* the iteration ran with a frozen limiter */
 	int freeze_hit;         /* limiter_freeze_drop reached (from the lagged residual) */
 	int first_iter, last_done;
+	/* safeguards (implicit, numerics.retries): a done iteration whose
+	 * residual calls for a retry, the iterations thrown away with it, the
+	 * CFL's bounds lowered by retries */
+	int bad_iter;           /* -1: none pending */
+	char bad_why[160];
+	int resume_iter;        /* the first iteration from the restored state */
+	int discard_to;         /* iterations up to it ran on a thrown-away state */
+	int retries;
+	double cfl_lo, cfl_hi;  /* numerics.cfl and cfl_max, lowered by retries */
+	int order_of[RING];     /* the iteration's order (a jump across the switch is no failure) */
+	int retries_of[RING];   /* retries before the iteration was submitted */
+	char retry_note[512];   /* what the last retry did, for the first iteration after it */
 	int ran;                /* fv_solver_run was called before */
 	int trace_from;         /* the first traced iteration (fv_runtime_trace_start) */
 };
+
+/* Implicit runs cut the CFL and retry a failed iteration (numerics.retries). */
+static int guarded(const fv_solver_t *s)
+{
+	return s->P.implicit != 0 && s->o.num.retries > 0;
+}
 
 void fv_solver_opts_default(fv_solver_opts_t *o)
 {
@@ -287,13 +309,22 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	FV_CALL(fv_calloc(&s->rank_of, (size_t)n_blocks, sizeof(int), "block ranks"));
 	for (int b = 0; b < n_blocks; b++)
 		s->rank_of[b] = fv_runtime_block_rank(b, n_blocks);
-	s->snap_iter[0] = s->snap_iter[1] = -1;
+	s->snap_iter[0] = s->snap_iter[1] = s->snap_src[0] = s->snap_src[1] = -1;
 	/* two snapshots, and far enough apart that the iterations in flight
 	 * when a divergence shows overwrite at most one of them */
 	if (s->o.snapshot_every > 0 && s->o.snapshot_every < s->o.lookahead + 3)
 		s->o.snapshot_every = s->o.lookahead + 3;
 	fv_geo_params(o, &s->P, &s->n_stages, s->rk_a, s->rk_b);
+	/* a retry goes back to the latest copy from before the failure: one
+	 * every lookahead + 3 iterations, the closest the two can be */
+	if (guarded(s))
+		s->o.snapshot_every = s->o.lookahead + 3;
 	s->cfl = o->num.cfl;
+	s->cfl_lo = o->num.cfl;
+	s->cfl_hi = o->num.cfl_max;
+	s->bad_iter = -1;
+	s->discard_to = INT_MIN;
+	s->resume_iter = INT_MIN;
 	s->res_first = o->res0_rho;
 	s->trace_from = o->trace_from;
 	FV_CALL(fv_calloc(&s->b, (size_t)n_blocks, sizeof *s->b, "block data"));
@@ -576,7 +607,7 @@ static fv_err_t block_stage(fv_solver_t *s, int st, int b, int rk, int slot)
  * groups in sweep order, one task each, then the halo of dq; the exchange
  * after the last sweep is left out (the update reads owned cells only, and
  * the next diagonal zeroes dq). */
-static fv_err_t sweeps(fv_solver_t *s)
+static fv_err_t sweeps(fv_solver_t *s, int slot)
 {
 	for (int k = 0; k < s->o.num.sweeps; k++)
 		for (int dir = 0; dir < FV_SWEEP_DIRECTIONS; dir++) {
@@ -597,6 +628,13 @@ static fv_err_t sweeps(fv_solver_t *s)
 			if (k < s->o.num.sweeps - 1 || dir < FV_SWEEP_DIRECTIONS - 1)
 				FV_CALL(halo(s, HALO_DQ));
 		}
+	/* how far they solved the linear system, into the norm row */
+	for (int b = 0; b < s->nb; b++) {
+		fv_task_args_t a;
+		task_args(s, b, &a);
+		FV_CALL(fv_insert_sweep_check(s->b[b].geo, s->b[b].h[F_Q], s->b[b].h[F_RES], s->b[b].h[F_DIAG],
+					      s->b[b].h[F_DQ], fv_ring_row(s->ring, slot, b), &a));
+	}
 	return FV_OK;
 }
 
@@ -620,27 +658,34 @@ static fv_err_t ramp_cfl(fv_solver_t *s, int n)
 	int lag = s->o.lookahead + 1 < RING - 1 ? s->o.lookahead + 1 : RING - 1, m = n - lag;
 	if (num->cfl_max <= 0 || s->P.implicit == 0)
 		return FV_OK;
-	if (m - 1 < s->first_iter)
+	/* after a retry, only the residuals from the restored state on */
+	if (m - 1 < s->first_iter || m - 1 < s->resume_iter)
 		return FV_OK;
 	FV_CHECK(m <= s->last_done, FV_ERR_RUNTIME, "iteration %d submitted before iteration %d was done", n, m);
 	double r0 = s->res_rho[(m - 1) % RING], r1 = s->res_rho[m % RING];
+	/* sweeps that left more than they took in their first step diverged:
+	 * the CFL is too large for them, whatever the residual did */
+	if (s->lin_of[m % RING] > 1) {
+		s->cfl = fmax(s->cfl_lo, s->cfl * num->cfl_cut);
+		return FV_OK;
+	}
 	if (num->cfl_ramp == FV_CFL_RAMP_GROWTH) {
 		if (s->res_best <= 0 || r0 < s->res_best)
 			s->res_best = r0;
 		if (r1 > 10 * s->res_best) {
-			s->cfl = fmax(num->cfl, s->cfl * num->cfl_cut);
+			s->cfl = fmax(s->cfl_lo, s->cfl * num->cfl_cut);
 			s->res_best = r1; /* the new level is the reference */
 		} else {
-			s->cfl = fmin(num->cfl_max, s->cfl * num->cfl_growth);
+			s->cfl = fmin(s->cfl_hi, s->cfl * num->cfl_growth);
 			if (r1 < s->res_best)
 				s->res_best = r1;
 		}
 		return FV_OK;
 	}
 	if (r1 > r0)
-		s->cfl = fmax(num->cfl, s->cfl * num->cfl_cut);
+		s->cfl = fmax(s->cfl_lo, s->cfl * num->cfl_cut);
 	else
-		s->cfl = fmin(num->cfl_max, s->cfl * fmin(num->cfl_growth, r0 / r1));
+		s->cfl = fmin(s->cfl_hi, s->cfl * fmin(num->cfl_growth, r0 / r1));
 	return FV_OK;
 }
 
@@ -657,6 +702,91 @@ static fv_err_t freeze_by_drop(fv_solver_t *s, int n)
 	double r = s->res_rho[m % RING];
 	if (s->res_first > 0 && r > 0 && log10(s->res_first / r) >= s->o.num.limiter_freeze_drop)
 		s->freeze_hit = 1;
+	return FV_OK;
+}
+
+/*
+ * Safeguards of an implicit run (numerics.retries). Iteration m fails when
+ * its density residual (that of the state m starts from) is not finite, or
+ * is FV_RETRY_JUMP times that of m - 1 at the same order and above any
+ * accepted before: the update of m - 1 was too large a step (the second
+ * iteration of a run is not judged so: from a uniform start the first
+ * residual can be round-off, 1e-19 on the laminar plate). The failure is seen when m is done, so the
+ * iterations after it are in flight: the next one submitted, n (m + lag
+ * in a run that goes on, as ramp_cfl's lag), first copies back the latest
+ * state kept from before the failure (a snapshot of iteration <= m - 2,
+ * whose next residual was accepted) and runs at FV_RETRY_CUT times the
+ * CFL that failed, which from then on grows to at most half of it;
+ * iterations m .. n - 1 are done but thrown away (not reported). Every
+ * decision comes from residuals of done iterations at a fixed lag, and the
+ * copy is a task submitted in order, so the run is the same whatever the
+ * timing or the scheduler, and the state never leaves the device.
+ */
+#define FV_RETRY_JUMP 100.0
+#define FV_RETRY_CUT 0.1
+#define FV_RETRY_CFL_MIN 0.1
+
+/* Whether done iteration m (density residual res[0]) fails; why into s. */
+static int check_failed(fv_solver_t *s, int m, const double res[5])
+{
+	static const char *const var[5] = {"rho", "rho u", "rho v", "rho w", "rho E"};
+	for (int k = 0; k < 5; k++)
+		if (!isfinite(res[k])) {
+			snprintf(s->bad_why, sizeof s->bad_why, "the residual of %s is %s", var[k],
+				 isnan(res[k]) ? "NaN" : "infinite");
+			return 1;
+		}
+	if (m - 1 <= s->first_iter || m - 1 < s->resume_iter || s->order_of[m % RING] != s->order_of[(m - 1) % RING])
+		return 0;
+	double r0 = s->res_rho[(m - 1) % RING];
+	if (r0 > 0 && res[0] > FV_RETRY_JUMP * r0 && res[0] > s->res_peak) {
+		snprintf(s->bad_why, sizeof s->bad_why, "the density residual jumped %.3g times (%.3e after %.3e)",
+			 res[0] / r0, res[0], r0);
+		return 1;
+	}
+	return 0;
+}
+
+/* The retry before iteration n (s->bad_iter failed): the kept state copied
+ * back on the device, the CFL cut; an error when no retry is left. */
+static fv_err_t retry(fv_solver_t *s, int n)
+{
+	int bad = s->bad_iter, k = -1, from;
+	double failed = bad - 1 >= s->first_iter ? s->cfl_of[(bad - 1) % RING] : s->cfl_of[bad % RING];
+	double cfl = fmin(s->cfl, failed) * FV_RETRY_CUT;
+	for (int j = 0; j < 2; j++)
+		if (s->snap_iter[j] >= 0 && s->snap_iter[j] <= bad - 2 && (k < 0 || s->snap_iter[j] > s->snap_iter[k]))
+			k = j;
+	if (s->retries >= s->o.num.retries || cfl < FV_RETRY_CFL_MIN || k < 0)
+		return FV_ERROR(FV_ERR_NUMERIC,
+				"iteration %d: %s: the solution diverged; tried %d cuts of the CFL with a retry from the "
+				"last good state (numerics.retries = %d), the last at CFL %.3g%s",
+				bad, s->bad_why, s->retries, s->o.num.retries, failed,
+				k < 0 ? ", and no state from before it is kept" :
+				cfl < FV_RETRY_CFL_MIN ? ", too small to cut further" : "");
+	from = s->snap_src[k];
+	for (int b = 0; b < s->nb; b++) {
+		fv_task_args_t a;
+		task_args(s, b, &a);
+		FV_CALL(fv_insert_copy(s->b[b].h[F_SNAP0 + k], s->b[b].h[F_Q], &a));
+	}
+	/* the other copy, if newer, holds a state on the way to the failure */
+	if (s->snap_iter[1 - k] > s->snap_iter[k])
+		s->snap_iter[1 - k] = -1;
+	s->snap_iter[k] = n - 1; /* the state iteration n starts from */
+	snprintf(s->retry_note, sizeof s->retry_note,
+		 "iteration %d: %s; iterations %d to %d thrown away, iteration %d goes on from the state after "
+		 "iteration %d at CFL %.3g (%.3g failed; at most %.3g from now on)",
+		 bad, s->bad_why, bad, n - 1, n, from, cfl, failed, fmax(cfl, fmin(s->cfl_hi, 0.5 * failed)));
+	s->cfl = cfl;
+	s->cfl_lo = fmin(s->cfl_lo, cfl);
+	s->cfl_hi = fmax(cfl, fmin(s->cfl_hi, 0.5 * failed));
+	s->res_best = 0;
+	s->phi_valid = 0; /* a frozen limiter may hold the failed state's values */
+	s->resume_iter = n;
+	s->discard_to = n - 1;
+	s->bad_iter = -1;
+	s->retries++;
 	return FV_OK;
 }
 
@@ -680,6 +810,8 @@ static fv_err_t advance_clocks(fv_solver_t *s, int slot)
 static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 {
 	int slot = iter % RING;
+	if (s->bad_iter >= 0)
+		FV_CALL(retry(s, iter));
 	/* the iteration's CFL and order go to its tasks through s->P */
 	FV_CALL(ramp_cfl(s, iter));
 	s->P.cfl = (fv_real_t)s->cfl;
@@ -690,6 +822,8 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 	if (s->o.num.order_ramp > 0 && iter - s->o.num.first_order < s->o.num.order_ramp)
 		s->P.blend = (fv_real_t)(iter - s->o.num.first_order) / (fv_real_t)s->o.num.order_ramp;
 	s->cfl_of[slot] = s->cfl;
+	s->order_of[slot] = s->P.order;
+	s->retries_of[slot] = s->retries;
 	/* past limiter_freeze, or once the residual has dropped
 	 * limiter_freeze_drop orders, the last limiter (owned and ghost
 	 * values) stays; a solver that has not computed one yet (a run
@@ -723,7 +857,7 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 				continue;
 			}
 			if (st == FV_STAGE_SWEEPS) {
-				FV_CALL(sweeps(s));
+				FV_CALL(sweeps(s, slot));
 				continue;
 			}
 			for (int b = 0; b < s->nb; b++)
@@ -733,14 +867,19 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 			if (st == FV_STAGE_TIMESTEP && s->clocks)
 				FV_CALL(advance_clocks(s, slot));
 		}
-	if (s->o.snapshot_every > 0 && iter % s->o.snapshot_every == 0) {
+	/* guarded: every snapshot_every iterations from the newest (a retry
+	 * relabels the one it went back to) */
+	if (s->o.snapshot_every > 0 &&
+	    (guarded(s) ? iter - (s->snap_iter[0] > s->snap_iter[1] ? s->snap_iter[0] : s->snap_iter[1]) >=
+				  s->o.snapshot_every
+			: iter % s->o.snapshot_every == 0)) {
 		int k = s->snap_iter[0] <= s->snap_iter[1] ? 0 : 1; /* the older one */
 		for (int b = 0; b < s->nb; b++) {
 			fv_task_args_t a;
 			task_args(s, b, &a);
 			FV_CALL(fv_insert_copy(s->b[b].h[F_Q], s->b[b].h[F_SNAP0 + k], &a));
 		}
-		s->snap_iter[k] = iter;
+		s->snap_iter[k] = s->snap_src[k] = iter;
 	}
 	fv_runtime_trace_iteration(-1);
 	/* residuals (and the clock) come back without waiting */
@@ -794,7 +933,7 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 			task_args(s, b, &a);
 			FV_CALL(fv_insert_copy(s->b[b].h[F_Q], s->b[b].h[F_SNAP0], &a));
 		}
-		s->snap_iter[0] = first_iter - 1;
+		s->snap_iter[0] = s->snap_src[0] = first_iter - 1;
 	}
 	while (next_done <= last_iter && err == FV_OK) {
 		while (!stop && !(s->o.stop_flag && *s->o.stop_flag) && next_submit <= last_iter &&
@@ -826,12 +965,29 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		info.dt = sums[FV_NORM_DT];
 		info.cfl = s->cfl_of[next_done % RING];
 		info.limiter_frozen = s->frozen_of[next_done % RING];
+		info.retries = s->retries_of[next_done % RING];
 		s->res_rho[next_done % RING] = info.res[0];
-		if (s->res_first <= 0)
-			s->res_first = info.res[0];
+		if (s->P.implicit)
+			info.lin = sums[FV_NORM_LIN0] > 0 ? sqrt(sums[FV_NORM_LIN] / sums[FV_NORM_LIN0]) : 0;
+		s->lin_of[next_done % RING] = info.lin;
 		s->last_done = next_done;
 		*done = next_done;
 		next_done++;
+		/* guarded: a failed iteration and those in flight after it are
+		 * thrown away; the next submission retries */
+		if (guarded(s)) {
+			if (s->bad_iter >= 0 || info.iter <= s->discard_to)
+				continue;
+			if (check_failed(s, info.iter, info.res)) {
+				s->bad_iter = info.iter;
+				continue;
+			}
+			if (info.iter == s->resume_iter)
+				info.retry_note = s->retry_note;
+			s->res_peak = fmax(s->res_peak, info.res[0]);
+		}
+		if (s->res_first <= 0)
+			s->res_first = info.res[0];
 		for (int k = 0; k < 5; k++)
 			if (!isfinite(info.res[k])) {
 				static const char *const var[5] = {"rho", "rho u", "rho v", "rho w", "rho E"};
@@ -847,12 +1003,121 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		if (stop && next_done >= next_submit)
 			break;
 	}
+	/* a failure with no submission after it (the last iteration, a stop):
+	 * the copy goes in now, so that the run ends on a good state */
+	if (err == FV_OK && s->bad_iter >= 0)
+		err = retry(s, next_submit);
 	/* several ranks: the wait is collective; after an error of this rank
 	 * alone the others never join it (the caller stops them all), while a
 	 * divergence is every rank's */
 	if (err == FV_OK || err == FV_ERR_NUMERIC || fv_runtime_nranks() == 1)
 		fv_runtime_wait_all();
 	return err;
+}
+
+/*
+ * The ramp's state for a restart file (implicit runs): what the CFL of the
+ * iterations after the last one done depends on, so that a run continued
+ * from the file submits them with the CFL an uninterrupted run would:
+ *   [0] FV_RAMP_TAG   [1] the last iteration done   [2] the window W
+ *   [3] the CFL       [4] res_best   [5] res_peak    [6] cfl_lo
+ *   [7] cfl_hi        [8] first_iter [9] resume_iter [10] discard_to
+ *   [11] retries      [12] freeze_hit
+ *   then for each of the last W iterations (oldest first): its density
+ *   residual, CFL, lin_res and order.
+ * W = lag + 1, the residuals ramp_cfl and check_failed still read (those
+ * of iterations before first_iter, never read, as they are). The
+ * device's snapshots are not in it: a retry soon after a restart goes back
+ * to the restart's state.
+ */
+#define FV_RAMP_TAG 24.1 /* the layout above (issue 24) */
+#define FV_RAMP_HEAD 13
+
+static int ramp_window(const fv_solver_t *s)
+{
+	return (s->o.lookahead + 1 < RING - 1 ? s->o.lookahead + 1 : RING - 1) + 1;
+}
+
+/* An iteration number as a double; INT_MIN (none) as -1e300. */
+static double iter_value(int i)
+{
+	return i == INT_MIN ? -1e300 : (double)i;
+}
+
+static int iter_of(double v)
+{
+	return v < (double)INT_MIN + 1 ? INT_MIN : (int)v;
+}
+
+fv_err_t fv_solver_get_ramp_state(const fv_solver_t *s, double *v, int max, int *n)
+{
+	int w = ramp_window(s), last = s->last_done;
+	*n = 0;
+	if (!s->P.implicit || !s->ran || FV_RAMP_HEAD + 4 * w > max || last < s->first_iter)
+		return FV_OK; /* nothing to keep: the ramp starts again */
+	double head[FV_RAMP_HEAD] = {FV_RAMP_TAG,
+				     last,
+				     w,
+				     s->cfl,
+				     s->res_best,
+				     s->res_peak,
+				     s->cfl_lo,
+				     s->cfl_hi,
+				     s->first_iter,
+				     iter_value(s->resume_iter),
+				     iter_value(s->discard_to),
+				     s->retries,
+				     s->freeze_hit};
+	memcpy(v, head, sizeof head);
+	for (int k = 0; k < w; k++) {
+		int slot = (last - w + 1 + k) % RING;
+		double *e = v + FV_RAMP_HEAD + 4 * k;
+		e[0] = s->res_rho[slot];
+		e[1] = s->cfl_of[slot];
+		e[2] = s->lin_of[slot];
+		e[3] = s->order_of[slot];
+	}
+	*n = FV_RAMP_HEAD + 4 * w;
+	return FV_OK;
+}
+
+fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n)
+{
+	int w = ramp_window(s);
+	if (n == 0 || !s->P.implicit)
+		return FV_OK;
+	FV_CHECK(n == FV_RAMP_HEAD + 4 * w && v[0] == FV_RAMP_TAG && v[2] == w, FV_ERR_ARG,
+		 "the restart's solver state (%d values, tag %g) is not this solver's CFL ramp (%d values, tag %g)",
+		 n, n > 0 ? v[0] : 0.0, FV_RAMP_HEAD + 4 * w, FV_RAMP_TAG);
+	int last = (int)v[1];
+	s->cfl = v[3];
+	s->res_best = v[4];
+	s->res_peak = v[5];
+	/* the bounds a retry lowered stay; otherwise the case's (a continued
+	 * run may set another cfl_max) */
+	if (v[11] > 0) {
+		s->cfl_lo = v[6];
+		s->cfl_hi = v[7];
+	}
+	if (s->o.num.cfl_max > 0)
+		s->cfl = fmax(s->cfl_lo, fmin(s->cfl, s->cfl_hi));
+	s->first_iter = (int)v[8];
+	s->resume_iter = iter_of(v[9]);
+	s->discard_to = iter_of(v[10]);
+	s->retries = (int)v[11];
+	s->freeze_hit = (int)v[12];
+	for (int k = 0; k < w; k++) {
+		int slot = (last - w + 1 + k) % RING;
+		const double *e = v + FV_RAMP_HEAD + 4 * k;
+		s->res_rho[slot] = e[0];
+		s->cfl_of[slot] = e[1];
+		s->lin_of[slot] = e[2];
+		s->order_of[slot] = (int)e[3];
+	}
+	/* fv_solver_run continues this run from last + 1, first_iter kept */
+	s->ran = 1;
+	s->last_done = last;
+	return FV_OK;
 }
 
 fv_err_t fv_solver_set_state(fv_solver_t *s, const fv_real_t *qg)
@@ -940,7 +1205,7 @@ static fv_err_t good_snapshot(const fv_solver_t *s, int bad, int *k, int *iter)
 		if (s->snap_iter[j] >= 0 && s->snap_iter[j] <= bad - 2 && (*k < 0 || s->snap_iter[j] > s->snap_iter[*k]))
 			*k = j;
 	FV_CHECK(*k >= 0, FV_ERR_ARG, "no state kept from before iteration %d", bad - 1);
-	*iter = s->snap_iter[*k];
+	*iter = s->snap_src[*k];
 	return FV_OK;
 }
 

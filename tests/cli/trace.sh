@@ -19,9 +19,13 @@
 #   before iteration 3;
 # - the run prints its summary (a line per worker, busy %, GFlop/s);
 #   `fvstar trace DIR` prints it again, a critical path and a makespan per
-#   iteration (0 < path <= makespan, work / workers <= makespan), a row
-#   per worker under StarPU's name holding its tasks, and writes gantt.png
-#   and stats.png;
+#   iteration (0 < path <= makespan, work / workers <= makespan) and the
+#   time the workers waited on halos (0 <= mean and most <= makespan), that
+#   wait over the iterations, a row per worker under StarPU's name holding
+#   its tasks, and writes gantt.png, stats.png and stats.json (the same
+#   halo waits);
+# - tools/plot_trace.py's halo wait on a made-up tasks.rec whose waits are
+#   known exactly;
 # - an implicit run (point, 4 sweeps, 1 block, 2 iterations): one diagonal
 #   and one update task per block and iteration, the sweep tasks marked
 #   with their sweep (sub-iterations 1..8), as many in each;
@@ -217,6 +221,38 @@ if "$fv" trace "$tmp/tr" --iterations 2 >"$tmp/trace.out" 2>"$tmp/trace.err"; th
 		if (!(c > 0 && c <= m * 1.0001 && w <= m * 1.0001)) { print "bad: " $0; bad = 1 } }
 		END { exit (bad || n != 3) }' "$tmp/trace.out" ||
 		fail "fvstar trace: critical paths and makespans of iterations 3 to 5"
+	# per iteration the time the workers waited on halos: 0 <= the mean
+	# per worker <= the makespan, and so the most of one worker; the total
+	# over the iterations; stats.json holds the same numbers
+	grep -E "^halo wait over" "$tmp/trace.out"
+	awk '/^iteration [0-9]+: makespan/ { n++; m = $4
+		if (!($20 == "halo" && $21 == "wait" && $23 == "ms" && $24 == "per" && $26 ~ /^\(/)) {
+			print "no halo wait: " $0; bad = 1; next }
+		x = $22 + 0; most = ($NF == "none)") ? 0 : $(NF - 1) + 0
+		if (!($22 ~ /^[0-9.]+$/ && x >= 0 && x <= m * 1.0001 && most >= x * 0.9999 - 0.001 && most <= m * 1.0001)) {
+			print "bad halo wait: " $0; bad = 1 } }
+		END { exit (bad || n != 3) }' "$tmp/trace.out" ||
+		fail "fvstar trace: the halo wait of iterations 3 to 5"
+	grep -qE "^halo wait over the 3 traced iterations: [0-9.]+ ms per worker" "$tmp/trace.out" ||
+		fail "fvstar trace: no total halo wait"
+	"$py" - "$tmp/tr/stats.json" "$tmp/trace.out" <<'PY' || fail "fvstar trace: stats.json"
+import json, re, sys
+s = json.load(open(sys.argv[1]))
+its = s["iterations"]
+printed = {int(m.group(1)): float(m.group(2)) for m in
+           re.finditer(r"^iteration (\d+): .*halo wait ([0-9.]+) ms per worker", open(sys.argv[2]).read(), re.M)}
+print("stats.json: halo wait %.3f ms per worker; per iteration %s" % (
+    s["halo_wait_ms_per_worker"], ", ".join("%d: %.3f" % (i["iteration"], i["halo_wait_ms_per_worker"]) for i in its)))
+ok = [i["iteration"] for i in its] == [3, 4, 5] == sorted(printed)
+for i in its:
+    ok = ok and 0 <= i["halo_wait_ms_per_worker"] <= i["halo_wait_ms_most"] + 1e-9 <= i["makespan_ms"] + 1e-9
+    ok = ok and abs(i["halo_wait_ms_per_worker"] - printed[i["iteration"]]) <= 0.0005
+total = sum(i["halo_wait_ms_per_worker"] for i in its)
+ok = ok and abs(total - s["halo_wait_ms_per_worker"]) < 1e-9
+ok = ok and len(s["workers"]) == len(set(w["worker"] for w in s["workers"]))
+ok = ok and abs(sum(w["halo_wait_ms"] for w in s["workers"]) / len(s["workers"]) - total) < 1e-9
+sys.exit(0 if ok else 1)
+PY
 else
 	cat "$tmp/trace.err"
 	fail "fvstar trace"
@@ -241,6 +277,77 @@ workers, nodes, transfers = pt.read_paje(os.path.join(d, "paje.trace"))
 want = [(1.0, 1.5, "fetch", "mm0", "mm1", 4096.0), (1.2, 1.3, "prefetch", "mm1", "mm0", 800.0)]
 print("transfers:", transfers, "workers:", workers)
 sys.exit(0 if sorted(transfers) == want and workers == {2: "CUDA0"} and len(nodes) == 2 else 1)
+PY
+
+# the halo wait on a made-up trace whose waits are known (times in ms;
+# workers 0 and 1 CPUs on memory node 0, worker 2 a GPU on node 1):
+#   worker 0: prim_interior 0-1, idle, unpack 3-3.5 released by the pack
+#     of worker 1 (1.5-3): wait 2 (1-3); prim_border 3.5-4; idle,
+#     flux_border 6-7, released by flux_interior (worker 1, 5-6), its
+#     unpack done at 3.5, before the gap: no wait;
+#   worker 1: nodes_interior 0-0.5, idle 1 before the pack (no halo): no
+#     wait; idle 3-4.5, gradient_border 4.5-5 after the unpack (through one
+#     of StarPU's internal tasks): wait 0.5 (3-3.5, the rest is latency);
+#     flux_interior 5-6; pack 6.2-6.5 and its unpack 6.6-6.8 on the same
+#     worker: no wait (the halo was there at the gap's start);
+#   iteration 2 (from 8: worker 1's update 8-9, then a pack 9-9.1):
+#     worker 0 idle from 7, unpack 9.5-10 whose buffer no pack of the
+#     trace writes (another rank's halo; it waits for a pack of another
+#     buffer, done at 6.5): wait 1.5 (8-9.5: iteration 2 only);
+#     worker 2: prim_interior 8-8.5, unpack 9.4-9.6 of the pack of worker
+#     1, its buffer (4096 bytes) copied to node 1 from 9.1 to 9.3 (a copy
+#     of 999 bytes ends at 9.35): wait 0.8 (8.5-9.3).
+# Iteration 1: makespan 7, waits 2 and 0.5 of 3 workers: 0.833 per worker
+# (11.9 %), the most CPU0 2; iteration 2: makespan 2, waits 1.5 and 0.8:
+# 0.767 per worker (38.3 %), the GPU's 0.8 (40 %); total 1.6 per worker,
+# 16 % of the 10 ms window.
+"$py" - "$top_srcdir/tools/plot_trace.py" "$tmp/made" <<'PY' || fail "plot_trace.py: halo wait of a made-up trace"
+import json, os, subprocess, sys
+d = sys.argv[2]
+os.mkdir(d)
+tasks = [  # job, name, worker, start, end, iteration, depends on, buffers (pack: written, unpack: read)
+    (2, "prim_interior", 0, 0.0, 1.0, 1, "", ""), (1, "pack", 1, 1.5, 3.0, 1, "", "b1"),
+    (3, "unpack", 0, 3.0, 3.5, 1, "1", "b1"), (4, "prim_border", 0, 3.5, 4.0, 1, "3", ""),
+    (10, "nodes_interior", 1, 0.0, 0.5, 1, "", ""), (6, "_starpu_sync", 1, 0.0, 0.0, None, "3", ""),
+    (5, "gradient_border", 1, 4.5, 5.0, 1, "6", ""), (8, "flux_interior", 1, 5.0, 6.0, 1, "", ""),
+    (7, "flux_border", 0, 6.0, 7.0, 1, "3 8", ""), (9, "pack", 1, 6.2, 6.5, 1, "", "b9"),
+    (11, "unpack", 1, 6.6, 6.8, 1, "9", "b9"), (20, "update", 1, 8.0, 9.0, 2, "", ""),
+    (21, "unpack", 0, 9.5, 10.0, 2, "9", "b21"), (32, "pack", 1, 9.0, 9.1, 2, "20", "b32"),
+    (30, "prim_interior", 2, 8.0, 8.5, 2, "", ""), (31, "unpack", 2, 9.4, 9.6, 2, "32", "b32")]
+with open(os.path.join(d, "tasks.rec"), "w") as f:
+    for j, name, w, s, e, it, dep, buf in tasks:
+        # the block's geometry and field, then the buffer
+        hm = "Handles: g%d q%d %s\nModes: R %s\nSizes: 100 200 4096\n" % (
+            w, w, buf, "R W" if name == "pack" else "RW R") if buf else "Handles: g%d q%d\nModes: R RW\n" % (w, w)
+        f.write("Name: %s\nJobId: %d\nSubmitOrder: %d\nDependsOn: %s\nWorkerId: %d\nStartTime: %f\nEndTime: %f\n%s%s\n"
+                % (name, j, j, dep, w, s, e, hm, "" if it is None else "Iteration: %d 0\n" % it))
+with open(os.path.join(d, "paje.trace"), "w") as f:
+    f.write("7\t0.0\tmn0\tMn\tp\tMEMNODE0\n7\t0.0\tmm0\tMm\tmn0\tMEMMANAGER0\n"
+            "7\t0.0\tmn1\tMn\tp\tMEMNODE1\n7\t0.0\tmm1\tMm\tmn1\tMEMMANAGER1\n"
+            "7\t0.0\tt0\tT\tmn0\tT0\n7\t0.0\tw0\tW\tt0\tCPU0\n7\t0.0\tt1\tT\tmn0\tT1\n7\t0.0\tw1\tW\tt1\tCPU1\n"
+            "7\t0.0\tt2\tT\tmn1\tT2\n7\t0.0\tw2\tW\tt2\tCUDA0\n"
+            "18\t9.1\tF\tp\t4096\tmm0\tcom_1\n18\t9.0\tPF\tp\t999\tmm0\tcom_2\n"
+            "19\t9.3\tF\tp\t4096\tmm1\tcom_1\n19\t9.35\tPF\tp\t999\tmm1\tcom_2\n")
+out = subprocess.run([sys.executable, sys.argv[1], d, "--json", os.path.join(d, "s.json")], check=True,
+                     stdout=subprocess.PIPE, universal_newlines=True).stdout
+print("\n".join(l for l in out.split("\n") if "halo wait" in l))
+s = json.load(open(os.path.join(d, "s.json")))
+got = [(i["iteration"], i["makespan_ms"], i["halo_wait_ms_per_worker"], i["halo_wait_ms_most"],
+        i["halo_wait_most_worker"]) for i in s["iterations"]]
+want = [(1, 7.0, 2.5 / 3, 2.0, "CPU0"), (2, 2.0, 2.3 / 3, 1.5, "CPU0")]
+ok = all(a[0] == b[0] and a[4] == b[4] and all(abs(x - y) < 1e-9 for x, y in zip(a[1:4], b[1:4]))
+         for a, b in zip(got, want)) and len(got) == 2
+ok = ok and abs(s["halo_wait_ms_per_worker"] - 1.6) < 1e-9 and abs(s["halo_wait_pct_of_window"] - 16.0) < 1e-9
+ok = ok and [round(w["halo_wait_ms"], 9) for w in s["workers"]] == [3.5, 0.5, 0.8]
+ok = ok and [round(i["halo_wait_ms_per_gpu"], 9) for i in s["iterations"]] == [0.0, 0.8]
+ok = ok and ("halo wait 0.833 ms per worker (11.9 % of the makespan; GPUs 0.000 ms, 0.0 %; "
+             "the most: CPU0 2.000 ms)") in out
+ok = ok and ("halo wait 0.767 ms per worker (38.3 % of the makespan; GPUs 0.800 ms, 40.0 %; "
+             "the most: CPU0 1.500 ms)") in out
+ok = ok and "halo wait over the 2 traced iterations: 1.600 ms per worker (16.0 % of the 10.000 ms window" in out
+if not ok:
+    print("got", got, s["halo_wait_ms_per_worker"], s["workers"])
+sys.exit(0 if ok else 1)
 PY
 
 # implicit: the diagonal, the sweeps and the update marked

@@ -1,0 +1,65 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The implicit CFL ramp lives through a restart file (format 3's solver
+# state, fv_solver_get_ramp_state / fv_solver_set_ramp_state): on the
+# subsonic wedge (far-field boundaries, 3 blocks, the defaults of time =
+# implicit: CFL 10 grown 1.5x per iteration), 10 iterations, then 10 more
+# from the restart in another process, equal 20 in one run bit for bit
+# (restart.bin byte for byte, and history.csv but for the wall time) while
+# the CFL is still growing at the restart; without the ramp's state (a
+# restart whose solver state is dropped, as a format 2 file has none) the
+# continued run starts its ramp again, and differs.
+. "$top_srcdir/tests/cli/lib.sh"
+
+wedge_case
+sed -e 's/^mach = 2/mach = 0.5/' -e 's/= supersonic_inflow/= farfield/' -e 's/= supersonic_outflow/= farfield/' \
+	-e '/^cfl/d' "$tmp/w.cfg" >"$tmp/sub.cfg"
+run() { "$fv" run "$tmp/sub.cfg" output.vtu=no output.progress_every=0 numerics.time=implicit numerics.residual_drop=0 \
+	partition.blocks=3 "$@" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; return 1; }; }
+hist() { cut -d, -f1,3- "$1/history.csv"; }
+
+run output.dir="$tmp/a" numerics.iterations=20 || fail "20 iterations"
+run output.dir="$tmp/b" numerics.iterations=10 || fail "10 iterations"
+cp -r "$tmp/b" "$tmp/c"
+run output.dir="$tmp/b" numerics.iterations=10 output.restart="$tmp/b/restart.bin" || fail "10 + 10 iterations"
+grep -q "continuing from .* at iteration 11" "$tmp/err" || fail "the continued run does not say it continues"
+cmp "$tmp/a/restart.bin" "$tmp/b/restart.bin" && echo "10 + 10 = 20: restart.bin byte for byte" ||
+	fail "10 + 10: restart.bin differs from 20's"
+if [ "$(hist "$tmp/a")" = "$(hist "$tmp/b")" ]; then
+	echo "10 + 10 = 20: history.csv but for the wall time"
+else
+	fail "10 + 10: history differs from 20's"
+fi
+"$py" - "$tmp/a/history.csv" <<'PY' || fail "the CFL was not growing at iteration 10"
+import csv, sys
+cfl = {int(r["iteration"]): float(r["cfl"]) for r in csv.DictReader(open(sys.argv[1]))}
+print("CFL at iterations 9, 10, 11, 12: %g %g %g %g" % (cfl[9], cfl[10], cfl[11], cfl[12]))
+sys.exit(0 if cfl[9] < cfl[10] < cfl[11] < cfl[12] else 1)
+PY
+
+# the restart's solver state dropped: n_solver_state (bytes 108-111) = 0,
+# the state zeroed, the checksum (the last 8 bytes) redone
+"$py" - "$tmp/c/restart.bin" <<'PY' || fail "restart without the solver state"
+import struct, sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+n = struct.unpack_from("<I", b, 108)[0]
+assert 0 < n <= 64, n
+struct.pack_into("<I", b, 108, 0)
+b[128:128 + 8 * 64] = bytes(8 * 64)
+h = 0xcbf29ce484222325
+for x in b[:-8]:
+    h = ((h ^ x) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+struct.pack_into("<Q", b, len(b) - 8, h)
+open(p, "wb").write(bytes(b))
+print("the restart's %d values of solver state dropped" % n)
+PY
+run output.dir="$tmp/c" numerics.iterations=10 output.restart="$tmp/c/restart.bin" || fail "continued without the ramp"
+"$py" - "$tmp/a/history.csv" "$tmp/c/history.csv" <<'PY' || fail "without the ramp's state: not a new ramp"
+import csv, sys
+a = {int(r["iteration"]): float(r["cfl"]) for r in csv.DictReader(open(sys.argv[1]))}
+c = {int(r["iteration"]): float(r["cfl"]) for r in csv.DictReader(open(sys.argv[2]))}
+print("without the ramp's state: CFL at iteration 11 %g (uninterrupted: %g)" % (c[11], a[11]))
+sys.exit(0 if c[11] == 10 and a[11] > 10 else 1)
+PY
+finish
