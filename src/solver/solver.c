@@ -218,8 +218,10 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	fv_geo_colors_t colors;
 	FV_CALL(fv_geo_build(bk, &s->o, n_markers, fv_runtime_alloc, &d->L, &d->geo_mem, &colors));
 	d->bface_of = colors.bface_of;
-	/* the flux split: blocks with neighbours (the whole flux stage is
-	 * one task otherwise, and under color_tasks) */
+	/* numerics.overlap: the stages that read ghosts run as interior and
+	 * border tasks (kernels.h) in every block with neighbours (yes), or in
+	 * those on a GPU with a neighbour on another rank (auto: where the
+	 * split was measured to pay); never under color_tasks */
 	int cross = 0; /* a neighbour on another rank */
 	for (int k = 0; k < bk->n_nbr; k++)
 		cross |= s->rank_of[bk->nbr[k]] != s->rank_of[bk->id];
