@@ -225,20 +225,22 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	int cross = 0; /* a neighbour on another rank */
 	for (int k = 0; k < bk->n_nbr; k++)
 		cross |= s->rank_of[bk->nbr[k]] != s->rank_of[bk->id];
+	int gpu_only = fv_runtime_worker_gpu_only(d->worker);
 	d->split = !s->o.num.color_tasks && bk->n_nbr > 0 &&
-		   (s->o.num.overlap == FV_OVERLAP_YES ||
-		    (s->o.num.overlap == FV_OVERLAP_AUTO && cross && fv_runtime_worker_gpu_only(d->worker)));
+		   (s->o.num.overlap == FV_OVERLAP_YES || (s->o.num.overlap == FV_OVERLAP_AUTO && cross && gpu_only));
 	d->split_nodes = d->split && s->o.num.nodes_sum == FV_SUM_GATHER && s->o.num.grad_sum == FV_SUM_GATHER &&
 			 !s->P.lsq;
-	for (fv_idx_t f = 0; f < bk->n_faces; f++) {
-		fv_idx_t o = bk->face_cell[2 * (size_t)f], nb = bk->face_cell[2 * (size_t)f + 1];
-		if ((o < bk->n_owned || (nb >= 0 && nb < bk->n_owned)) && (o >= bk->n_owned || nb >= bk->n_owned))
-			d->n_border_faces++;
+	{
+		/* the border task's faces, as its kernels tell them */
+		fv_view_t v = fv_view_make(d->geo_mem, &d->L);
+		fv_idx_t o, nb;
+		for (fv_idx_t f = 0; f < v.n_faces; f++)
+			d->n_border_faces += fv_k_face_owned(&v, f, &o, &nb) && fv_k_face_border(&v, f);
 	}
 	/* the face store, unless the block's flux sums straight into the
 	 * residual (kernels.h: tasks that only run on a GPU, atomic or
 	 * gather sums) */
-	d->flux_direct = d->split && fv_runtime_worker_gpu_only(d->worker) &&
+	d->flux_direct = d->split && gpu_only &&
 			 (s->o.num.flux_sum == FV_SUM_ATOMIC || s->o.num.flux_sum == FV_SUM_GATHER);
 	size_t nff = d->split && !d->flux_direct ? (size_t)fv_k_fflux_values(&s->P) * (size_t)bk->n_faces : 1;
 	const size_t n[N_FIELDS] = {nv * nc, nv * no, nv * nc, FV_NVAR * nn, 3 * FV_NVAR * nc,
