@@ -11,8 +11,9 @@
 # Parts (each a word on the command line):
 #   gpu:CFG        one GPU alone, + 1 CPU worker, + 15 CPU workers (blocks
 #                  sized by speed, runtime.ncpu), CFG's case
-#   ranks:CFG      CPU only: 1 process x 14 workers, 2 ranks x 7, 4 ranks x 3
-#                  (blocks = 14 each time)
+#   ranks:CFG      CPU only: 1 process x 14 workers, 2 ranks x 7 (14 blocks),
+#                  1 process x 12 workers, 4 ranks x 3 (12 blocks): each rank
+#                  count against one process with as many workers
 #   gpus:N:R       box N (6 N^3 tets, bench/box_case.sh) refined R times:
 #                  1 GPU, then 2, 4 and 8 GPUs where the node has them, in
 #                  one process and as a rank per GPU (OVERLAP_RANKS=0: one
@@ -89,6 +90,7 @@ for p in "$@"; do
 		for ov in yes no; do
 			one ranks 1x14 $ov 1 0 14 "$cfg" partition.blocks=14
 			one ranks 2x7 $ov 2 0 7 "$cfg" partition.blocks=14
+			one ranks 1x12 $ov 1 0 12 "$cfg" partition.blocks=12
 			one ranks 4x3 $ov 4 0 3 "$cfg" partition.blocks=12
 		done
 		;;
