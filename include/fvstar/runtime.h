@@ -113,6 +113,16 @@ typedef enum fv_balance_kind {
  * cores of its node (bench/results/2026-11-22-solver-gpu.md). */
 #define FV_GPU_SPEED_DEFAULT 640.0
 
+/* CPU workers beside GPUs take part (join a run on a GPU node that asked
+ * for no worker count; hold cells when runtime.ncpu added them) only when
+ * they could add at least this share of the GPUs' speed: each CPU block
+ * coupled to a GPU block costs a halo round trip every exchange, measured
+ * at 4-17 % of the GPU's iteration for one CPU worker and 32-200 % for 14
+ * (one H100 or H200 with 16 cores, 1M to 10M cells:
+ * bench/results/2026-11-26-cpu-gpu-h100.md), where their 2.3 % could not
+ * pay for it. */
+#define FV_CPU_JOIN_SHARE 0.25
+
 typedef struct fv_balance_opts {
 	int balance;               /* fv_balance_kind_t */
 	double gpu_speed;          /* runtime.gpu_speed; 0: models, else the default */

@@ -362,7 +362,10 @@ static const key_desc_t keys[] = {
 	INT_KEY("runtime", "ncpu", ncpu, -1, 1 << 16, "-1", NULL,
 		"CPU workers (STARPU_NCPU, when set, wins: StarPU reads it last); -1: none when a GPU is used (a "
 		"GPU runs a stage 40x faster than 16 cores, and equal blocks on the cores would hold it back), else "
-		"all cores. More than the machine's cores is refused unless runtime.oversubscribe = yes."),
+		"all cores. Beside GPUs, CPU workers worth less than a quarter of the GPUs' speed (runtime.gpu_speed) "
+		"hold no cells: their halo round trips with the GPU blocks would cost more than they add "
+		"(runtime.worker_speeds gives them cells anyway). More than the machine's cores is refused unless "
+		"runtime.oversubscribe = yes."),
 	INT_KEY("runtime", "ncuda", ncuda, -1, 1 << 10, "-1", NULL,
 		"CUDA workers; -1: StarPU's default (STARPU_NCUDA or all GPUs)."),
 	ENUM_KEY("runtime", "balance", balance, balances, balance_values, "speed",

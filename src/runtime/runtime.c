@@ -34,14 +34,6 @@ static struct {
 	int joined;
 } idle_cores;
 
-/* A GPU node's cores join a run (no runtime.ncpu, STARPU_NCPU) only when
- * they could add at least this share of the GPUs' speed: each CPU block
- * coupled to a GPU block costs a halo round trip every exchange, measured
- * at 4-17 % of the GPU's iteration for one CPU worker and 32-200 % for 14
- * (one H100 or H200 with 16 cores, 1M to 10M cells:
- * bench/results/2026-11-26-cpu-gpu-h100.md), where their 2.3 % could not
- * pay for it. */
-#define FV_CPU_JOIN_SHARE 0.25
 
 /* GPUs the CUDA runtime sees (0 without CUDA, a driver or a device). */
 static int cuda_devices(void)

@@ -45,5 +45,6 @@ pair atomic "$tmp/w.cfg" "$(tol 1e-10)" $W
 pair implicit "$tmp/w.cfg" 0 $W numerics.flux_sum=gather numerics.time=implicit numerics.implicit=point \
 	numerics.cfl=5 numerics.cfl_max=50 numerics.sweeps=4
 pair sa "$tmp/ps.cfg" 0 partition.blocks=3 numerics.iterations=10 numerics.flux_sum=gather
-NCPU=2 pair cpugpu "$tmp/w.cfg" "$(tol 1e-10)" partition.blocks=3 numerics.iterations=30 runtime.ncpu=2
+NCPU=2 pair cpugpu "$tmp/w.cfg" "$(tol 1e-10)" partition.blocks=3 numerics.iterations=30 runtime.ncpu=2 \
+	runtime.gpu_speed=4
 finish
