@@ -88,6 +88,7 @@ static const int balance_values[] = {FV_BALANCE_SPEED, FV_BALANCE_EQUAL};
 static const char *const partitioners[] = {"metis", "scotch", "linear", NULL};
 static const char *const halo_tasks_names[] = {"block", "pair", NULL};
 static const char *const overlaps[] = {"no", "yes", "auto", NULL};
+static const char *const chains[] = {"no", "yes", "auto", NULL};
 static const int partitioner_values[] = {FV_PART_METIS, FV_PART_SCOTCH, FV_PART_LINEAR};
 static const char *const bc_kinds[] = {"farfield", "wall", "symmetry", "supersonic_inflow",
 				       "supersonic_outflow", "pressure_outlet", "noslip", "isothermal", NULL};
@@ -215,6 +216,13 @@ static const key_desc_t keys[] = {
 		 "no: never. On a CPU the fluxes go through a face store (5 values a face, 7 with SA) summed "
 		 "in the one-task order: the results are bit for bit those of overlap = no. The flux of "
 		 "color_tasks is not split."),
+	ENUM_KEY("numerics", "chain", num.chain, chains, NULL, "auto",
+		 "Task chains: the consecutive tasks of a block between two halo exchanges (and between two "
+		 "trace marks) run as one StarPU task whose function runs theirs in order on the same worker "
+		 "(one CUDA stream), bit for bit as the separate tasks: a CUDA worker leaves 10-17 us between two "
+		 "dependent tasks (bench/results/2026-11-26-halo-wait.md). auto: the blocks that run only on GPUs; "
+		 "yes: every block; no: one task per stage (per-stage traces and history models). Halo tasks, "
+		 "reductions and tasks on other ranks' data are never chained; color_tasks' groups are."),
 	ENUM_KEY("numerics", "halo_tasks", num.halo_tasks, halo_tasks_names, NULL, "block",
 		 "Tasks of a halo exchange: block (one pack task per block filling all its neighbours' buffers, "
 		 "one unpack task per block emptying them) or pair (one pack and one unpack task per pair of "
