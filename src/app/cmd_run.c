@@ -657,7 +657,7 @@ static fv_err_t write_summary(const fv_plan_t *p, const run_ctx_t *r, const doub
 		ranks_summary(js, part, mem, p->from_dir ? "partition directory" : "rank 0");
 	else
 		json_object_set_new(js, "peak_memory_mib", fv_json_real(mem[0]));
-	fv_budget_report(js, mem, part->n_ranks, part->n_cells);
+	fv_budget_report(js, &p->budget, mem, part->n_ranks, part->n_cells);
 	for (int b = 0; b < part->n_blocks; b++)
 		json_array_append_new(cells, json_integer(part->block_off[b + 1] - part->block_off[b]));
 	json_object_set_new(json_object_get(js, "partition"), "block_cells", cells);

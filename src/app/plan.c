@@ -217,7 +217,7 @@ static fv_err_t plan_blocks(fv_plan_t *p)
 	/* the whole mesh's faces: rank 0's mesh, or a part's count of them */
 	long long n_faces = p->from_dir ? part->n_faces : (long long)p->m.n_faces;
 	FV_CALL(fv_runtime_combine(&n_faces, sizeof n_faces, "the mesh's face count"));
-	FV_CALL(fv_budget_check(c, p->n_cells, n_faces, !p->from_dir && fv_runtime_rank() == 0));
+	FV_CALL(fv_budget_check(c, p->n_cells, n_faces, &p->budget));
 	if (p->from_dir) {
 		snprintf(p->bal.why, sizeof p->bal.why, "%d blocks as cut by `fvstar mesh partition` (%.300s)",
 			 part->n_blocks, c->mesh_file);

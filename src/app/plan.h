@@ -8,9 +8,9 @@
  *   mesh     c               -> from_dir, m (rank 0) or part, n_cells; MPI up,
  *                               the output directory locked, case.effective in it
  *   starpu   ro              -> runtime_up (the workers asleep)
- *   blocks   c, m, n_cells   -> bal (the placement: block -> worker), part
- *                               (block -> rank), so, bc, is_force, forces;
- *                               the memory budget checked first
+ *   blocks   c, m, n_cells   -> budget (checked first), bal (the placement:
+ *                               block -> worker), part (block -> rank), so, bc,
+ *                               is_force, forces
  *   state    part, so        -> wdist, st, start (restart or free stream)
  *   solver   part, so, st    -> solver (its workers woken)
  *
@@ -50,6 +50,16 @@ typedef struct fv_plan_start {
 	int n_ramp;
 } fv_plan_start_t;
 
+/* The memory budget (src/app/budget.c): a rank's host bytes now and to
+ * come, and its GPUs'. */
+typedef struct fv_budget {
+	double rss_bytes;       /* the rank's resident set at the check (rank 0: the whole mesh too) */
+	double more_bytes;      /* what it will add: its blocks, their state, the solver (estimated) */
+	double host_bytes;      /* its peak, estimated: rss_bytes + more_bytes */
+	double avail_bytes;     /* its share of the node's MemAvailable; -1: unknown */
+	double device_bytes;    /* its GPUs together: the solver's data of its blocks */
+} fv_budget_t;
+
 typedef struct fv_plan {
 	/* case */
 	int argc_all;           /* the command's arguments as given (the trace's re-execution) */
@@ -80,6 +90,7 @@ typedef struct fv_plan {
 	const volatile sig_atomic_t *stop_flag; /* set by the caller: one process only */
 	fv_solver_t *solver;
 	fv_overlap_stats_t overlap; /* this rank's blocks split into interior and border tasks */
+	fv_budget_t budget;     /* the memory estimate of the blocks phase */
 	/* each phase's wall seconds: rank 0's clock, and the maximum over ranks */
 	double phase_s[FV_PHASE_N], phase_max_s[FV_PHASE_N];
 } fv_plan_t;
@@ -97,20 +108,16 @@ void fv_plan_setup_json(const fv_plan_t *p, json_t *js);
  * stops them all first. */
 fv_err_t fv_plan_destroy(fv_plan_t *p, fv_err_t err);
 
-/* The memory budget (src/app/budget.c): the host bytes a run of n_cells
- * cells and n_faces faces on this rank will hold at its peak, from the case
- * (state rows, implicit blocks, gradients); checked against the node's
- * available memory and each GPU's free memory as runtime.memory_check
- * says. */
-typedef struct fv_budget {
-	double host_bytes;      /* this rank's peak, estimated */
-	double device_bytes;    /* on each GPU: the solver's data of its blocks */
-} fv_budget_t;
-void fv_budget_estimate(const fv_case_t *c, double n_cells, double n_faces, int whole_mesh, fv_budget_t *b);
-fv_err_t fv_budget_check(const fv_case_t *c, long long n_cells, long long n_faces, int whole_mesh);
+/* The memory budget: the host bytes a rank adds from its share of the
+ * mesh's n_cells and n_faces and the case (state rows, implicit blocks),
+ * more_bytes, and its GPUs' share, device_bytes. */
+void fv_budget_estimate(const fv_case_t *c, double n_cells, double n_faces, fv_budget_t *b);
+/* After StarPU starts, before the blocks: the estimate into b, a line on
+ * stderr (rank 0), and the verdict of runtime.memory_check. */
+fv_err_t fv_budget_check(const fv_case_t *c, long long n_cells, long long n_faces, fv_budget_t *b);
 /* Memory per cell at the end of a run: the peak host memory of each rank
  * and the device memory StarPU holds on each GPU, into summary.json's
  * "memory" and two lines on stderr (rank 0). rss_mib: every rank's peak. */
-void fv_budget_report(json_t *js, const double *rss_mib, int n_ranks, long long n_cells);
+void fv_budget_report(json_t *js, const fv_budget_t *b, const double *rss_mib, int n_ranks, long long n_cells);
 
 #endif
