@@ -50,6 +50,7 @@ typedef struct run_ctx {
 	double wall;            /* the iterations' seconds, restart writes left out */
 	double restart_s;       /* the restart writes' seconds */
 	int restart_at;         /* the iteration of the last restart written (-1: none) */
+	double output_s;        /* the final state's files' seconds (wall.csv, solution) */
 } run_ctx_t;
 
 /* SIGINT or SIGTERM received (its number), read by the run loop: the
@@ -662,6 +663,7 @@ static fv_err_t write_summary(const fv_plan_t *p, const run_ctx_t *r, const doub
 		json_array_append_new(cells, json_integer(part->block_off[b + 1] - part->block_off[b]));
 	json_object_set_new(json_object_get(js, "partition"), "block_cells", cells);
 	json_object_set_new(js, "restart_write_seconds", fv_json_real(r->restart_s));
+	json_object_set_new(js, "output_seconds", fv_json_real(r->output_s));
 	fv_plan_setup_json(p, js);
 	json_object_set_new(json_object_get(js, "partition"), "balance",
 			    json_string(p->bal.weights ? "speed" : "equal"));
@@ -720,13 +722,14 @@ static fv_err_t write_outputs(fv_plan_t *p, run_ctx_t *r)
 	const fv_case_t *c = &p->c;
 	fv_sol_turb_t turb;
 	int wall_written = 0;
-	double *mem = NULL;
+	double *mem = NULL, t = fv_now();
 	fv_err_t err = FV_OK;
 	FV_CALL(fv_solver_get_block_states(p->solver, p->st.qb));
 	FV_CALL(write_wall(c, &p->part, p->solver, &p->so, &p->st, &wall_written));
 	if (c->vtu)
 		FV_CALL(fv_app_part_solution(c->out_dir, "solution", &p->part, &p->st, c->gamma, c->vtu_block_id,
 					     sol_turb(c, &turb)));
+	r->output_s = fv_now() - t;
 	FV_CALL(gather_memory(&mem));
 	if (fv_runtime_rank() == 0) {
 		err = write_summary(p, r, mem);

@@ -76,6 +76,7 @@ su = s["setup_seconds"]
 phases = ("case", "mesh", "starpu", "blocks", "state", "solver")
 assert all(su[k] >= 0 for k in phases) and su["mesh"] > 0 and su["blocks"] > 0 and su["solver"] > 0, su
 assert abs(su["total"] - sum(su[k] for k in phases)) < 1e-9 * max(1, su["total"]), su
+assert s["output_seconds"] > 0, s["output_seconds"]
 # memory per cell: the host's peak, no device without a GPU
 m = s["memory"]
 assert m["host_peak_mib"] == s["peak_memory_mib"] and 100 < m["host_bytes_per_cell"] < 1e6, m
