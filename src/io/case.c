@@ -89,6 +89,7 @@ static const char *const partitioners[] = {"metis", "scotch", "linear", NULL};
 static const char *const halo_tasks_names[] = {"block", "pair", NULL};
 static const char *const overlaps[] = {"no", "yes", "auto", NULL};
 static const char *const chains[] = {"no", "yes", "auto", NULL};
+static const char *const memory_checks[] = {"yes", "warn", "no", NULL};
 static const int partitioner_values[] = {FV_PART_METIS, FV_PART_SCOTCH, FV_PART_LINEAR};
 static const char *const bc_kinds[] = {"farfield", "wall", "symmetry", "supersonic_inflow",
 				       "supersonic_outflow", "pressure_outlet", "noslip", "isothermal", NULL};
@@ -402,6 +403,11 @@ static const key_desc_t keys[] = {
 		 "Several ranks: seconds a rank may stay silent (no heartbeat: stopped, killed, its node lost) or "
 		 "every rank wait without an iteration ending, before every rank stops with a message naming the "
 		 "silent or late ranks; at least 20 times the running iteration time; 0: no watchdog."),
+	ENUM_KEY("runtime", "memory_check", memory_check, memory_checks, NULL, "yes",
+		 "Before the blocks, the state and the solver are allocated, the host memory a rank will need at "
+		 "its peak (estimated from the cell and face counts and the numerics) against the node's available "
+		 "memory, and each GPU's share against its free memory: yes: an error saying what would not fit "
+		 "and what would; warn: a warning; no: no check."),
 
 	TEXT_KEY("output", "dir", T_STR, out_dir, NULL, "`out/<case name>`",
 		 "Output directory (relative to the working directory), created if needed; the case "

@@ -14,15 +14,6 @@
 
 #include "fvstar/runtime.h"
 
-/* block -> StarPU worker of the last fv_runtime_balance (NULL: none) */
-static int *block_worker_tab;
-static int block_worker_n;
-
-int fv_runtime_balance_worker(int block)
-{
-	return block_worker_tab && block >= 0 && block < block_worker_n ? block_worker_tab[block] : -2;
-}
-
 /* Stage codelets with a CPU and a CUDA implementation whose history models
  * say how fast each kind of worker runs a cell: the per-cell stages. */
 static const char *const model_symbols[] = {"fv_prim",     "fv_nodes",  "fv_gradient", "fv_limiter", "fv_flux",
@@ -128,13 +119,11 @@ void fv_runtime_balance_free(fv_balance_t *b)
 	free(b->weights);
 	free(b->is_gpu);
 	free(b->groups);
+	free(b->worker);
 	b->weights = NULL;
 	b->is_gpu = NULL;
 	b->groups = NULL;
-	/* the solver took each block's worker when it was created */
-	free(block_worker_tab);
-	block_worker_tab = NULL;
-	block_worker_n = 0;
+	b->worker = NULL;
 }
 
 fv_err_t fv_runtime_balance(const fv_balance_opts_t *o, long n_cells, fv_balance_t *out)
@@ -144,9 +133,6 @@ fv_err_t fv_runtime_balance(const fv_balance_opts_t *o, long n_cells, fv_balance
 	char src[160] = "";
 
 	memset(out, 0, sizeof *out);
-	free(block_worker_tab);
-	block_worker_tab = NULL;
-	block_worker_n = 0;
 	fv_runtime_workers(&ncpu, &ncuda);
 	if (o->worker_speeds && o->worker_speeds[0]) {
 		int n = parse_speeds(o->worker_speeds, speed, STARPU_NMAXWORKERS);
@@ -197,9 +183,8 @@ fv_err_t fv_runtime_balance(const fv_balance_opts_t *o, long n_cells, fv_balance
 	FV_CHECK((out->weights = calloc((size_t)out->n_blocks, sizeof *out->weights)) &&
 			 (out->is_gpu = calloc((size_t)out->n_blocks, sizeof *out->is_gpu)) &&
 			 (out->groups = calloc((size_t)out->n_blocks, sizeof *out->groups)) &&
-			 (block_worker_tab = calloc((size_t)out->n_blocks, sizeof *block_worker_tab)),
+			 (out->worker = calloc((size_t)out->n_blocks, sizeof *out->worker)),
 		 FV_ERR_MEM, "speed-weighted blocks: out of memory");
-	block_worker_n = out->n_blocks;
 	/* GPU blocks first, so that they come first in the renumbered mesh */
 	for (int pass = 0, b = 0; pass < 2; pass++)
 		for (int w = 0; w < nw; w++) {
@@ -209,7 +194,7 @@ fv_err_t fv_runtime_balance(const fv_balance_opts_t *o, long n_cells, fv_balance
 			for (int k = 0; k < bpw; k++, b++) {
 				out->weights[b] = speed[w] / total / bpw;
 				out->is_gpu[b] = gpu;
-				block_worker_tab[b] = w;
+				out->worker[b] = w;
 			}
 		}
 	/* the blocks of one speed make a group, cut from one region of the mesh

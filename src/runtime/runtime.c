@@ -449,16 +449,32 @@ int fv_runtime_auto_blocks(long n_cells)
 	return nb > fv_runtime_nranks() ? nb : fv_runtime_nranks();
 }
 
-int fv_runtime_block_worker(int block, int pin)
+int fv_runtime_block_worker(int block, int pin, const int *placement)
 {
 	int ncpu, ncuda, ids[STARPU_NMAXWORKERS];
 	fv_runtime_workers(&ncpu, &ncuda);
-	if (pin && fv_runtime_balance_worker(block) >= 0)
-		return fv_runtime_balance_worker(block);
+	if (pin && placement && placement[block] >= 0)
+		return placement[block];
 	if (!pin || ncpu != 0 || ncuda < 2)
 		return -1;
 	starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, ids, ncuda);
 	return ids[block % ncuda];
+}
+
+int fv_runtime_device_memory(double *total, double *used, int max)
+{
+	int n = 0;
+	for (unsigned node = 0; node < starpu_memory_nodes_get_count() && n < max; node++) {
+		starpu_ssize_t t, a;
+		if (starpu_node_get_kind(node) != STARPU_CUDA_RAM)
+			continue;
+		t = starpu_memory_get_total(node);
+		a = starpu_memory_get_available(node);
+		total[n] = t > 0 ? (double)t : 0;
+		used[n] = t > 0 && a >= 0 && a <= t ? (double)(t - a) : 0;
+		n++;
+	}
+	return n;
 }
 
 int fv_runtime_worker_gpu_only(int worker)

@@ -312,7 +312,7 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 		 s->nr);
 	FV_CALL(fv_calloc(&s->rank_of, (size_t)n_blocks, sizeof(int), "block ranks"));
 	for (int b = 0; b < n_blocks; b++)
-		s->rank_of[b] = fv_runtime_block_rank(b, n_blocks);
+		s->rank_of[b] = fv_runtime_block_rank(b, n_blocks, o->block_rank);
 	s->snap_iter[0] = s->snap_iter[1] = s->snap_src[0] = s->snap_src[1] = -1;
 	/* two snapshots, and far enough apart that the iterations in flight
 	 * when a divergence shows overwrite at most one of them */
@@ -349,7 +349,7 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 			continue;
 		}
 		/* the worker first: where the tasks may run shapes the data */
-		s->b[b].worker = fv_runtime_block_worker(b, o->pin_blocks);
+		s->b[b].worker = fv_runtime_block_worker(b, o->pin_blocks, o->block_worker);
 		FV_CALL(build_block(s, blocks, &blocks[b], m->n_markers));
 		s->any_split |= s->b[b].split;
 	}
