@@ -50,7 +50,8 @@ static fv_err_t check_header(fvm_in_t *in)
 	const fvm_header_t *h = &in->h;
 	const char *name = in->name;
 	if (in->len < 8 || memcmp(in->buf, FVM_MAGIC, 8) != 0)
-		return BAD("%s: not an fvstar binary mesh (.fvm): the file does not start with its signature", name);
+		return BAD("%s: not an fvstar binary mesh (.fvm): %s", name,
+			   in->len ? "the file does not start with its signature" : "the file is empty");
 	if (in->len < sizeof *h)
 		return BAD("%s: truncated: %zu bytes, less than the %zu-byte header", name, in->len, sizeof *h);
 	memcpy(&in->h, in->buf, sizeof *h);
