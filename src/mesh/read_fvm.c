@@ -160,6 +160,9 @@ static fv_err_t check_directory(fvm_in_t *in)
 	uint64_t end = sizeof *h + (uint64_t)h->n_sections * sizeof(fvm_section_t);
 	uint32_t next_opt = FVM_SEC_CELL_ORIG;
 	expected_sections(h, id, size, count, &n);
+	if (h->n_sections < (uint32_t)n)
+		return BAD("%s: the directory lists %u sections where the header calls for at least %d (the "
+			   "header is damaged)", in->name, (unsigned)h->n_sections, n);
 	for (uint32_t k = 0; k < h->n_sections; k++) {
 		fvm_section_t s;
 		memcpy(&s, &in->dir[k], sizeof s);
