@@ -20,6 +20,7 @@
 /* Sections are hashed and copied this many bytes at a time, so the copy
  * reads what the hash just brought into the cache. */
 #define COPY_CHUNK ((size_t)64 << 10)
+#define HUGE_MIN ((size_t)4 << 20)
 /* As the SU2 reader's bound: marker names are looked up one by one. */
 #define FVM_MARKERS_MAX 100000
 
@@ -206,6 +207,23 @@ static fv_err_t check_directory(fvm_in_t *in)
 	return FV_OK;
 }
 
+/* An array of the mesh. Fresh pages cost more than the copy into them
+ * (a fault and a cleared page each 4 kB): large arrays get 2 MB pages
+ * where the kernel gives them on request (transparent huge pages). */
+static fv_err_t alloc_array(size_t bytes, const char *what, void *out)
+{
+	void *p = NULL;
+	if (bytes < HUGE_MIN)
+		return fv_malloc(out, bytes, 1, what);
+	if (posix_memalign(&p, (size_t)2 << 20, bytes) != 0)
+		return FV_ERROR(FV_ERR_MEM, "out of memory for %s (%zu bytes)", what, bytes);
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	*(void **)out = p;
+	return FV_OK;
+}
+
 /* Section id into a new array of count * item_bytes (+ extra) bytes,
  * checksummed on the way. */
 static fv_err_t load(const fvm_in_t *in, uint32_t id, size_t extra, void *out)
@@ -216,7 +234,7 @@ static fv_err_t load(const fvm_in_t *in, uint32_t id, size_t extra, void *out)
 	const unsigned char *src = in->buf + s.offset;
 	unsigned char *dst;
 	fv_xxh64_t st;
-	FV_CALL(fv_malloc(&dst, bytes + extra + 1, 1, fvm_section_name(id)));
+	FV_CALL(alloc_array(bytes + extra + 1, fvm_section_name(id), &dst));
 	fv_xxh64_init(&st, 0);
 	while (bytes - done >= 32) {
 		size_t n = bytes - done < COPY_CHUNK ? (bytes - done) & ~(size_t)31 : COPY_CHUNK;
@@ -349,7 +367,7 @@ static fv_err_t tags(const fvm_in_t *in, uint8_t mode, int64_t base, uint32_t id
 	if (mode == FVM_TAGS_SECTION)
 		return load(in, id, 0, out);
 	if (mode == FVM_TAGS_AFFINE) {
-		FV_CALL(fv_malloc(out, n + 1, sizeof **out, fvm_section_name(id)));
+		FV_CALL(alloc_array((n + 1) * sizeof **out, fvm_section_name(id), out));
 		for (size_t i = 0; i < n; i++)
 			(*out)[i] = base + (int64_t)i;
 	}
@@ -369,7 +387,7 @@ static fv_err_t build_mesh(const fvm_in_t *in, fv_mesh_t *m)
 	FV_CALL(check_coords(in, m->xyz, 3 * nn));
 	FV_CALL(load(in, FVM_SEC_CELL_TYPES, 0, &m->cell_type));
 	FV_CALL(load(in, FVM_SEC_CELL_NODES, 0, &m->cell_node));
-	FV_CALL(fv_malloc(&m->cell_node_off, nc + 1, sizeof *m->cell_node_off, "cell offsets"));
+	FV_CALL(alloc_array((nc + 1) * sizeof *m->cell_node_off, "cell offsets", &m->cell_node_off));
 	m->n_cells = (fv_idx_t)nc;
 	FV_CALL(offsets_from_types(in, FVM_SEC_CELL_TYPES, m->cell_type, nc, cell_nn, FV_NCELLTYPES, h->n_cell_nodes,
 				   m->cell_node_off));
