@@ -80,7 +80,7 @@ done
 wedge_case
 "$fv" mesh convert "$tmp/w.su2" -o "$tmp/w.fvm" >/dev/null 2>&1 || fail "wedge -> .fvm"
 for f in su2 fvm; do
-	"$fv" run "$tmp/w.cfg" mesh.file="$tmp/w.$f" output.dir="$tmp/run_$f" numerics.iterations=20 \
+	"$fv" run "$tmp/w.cfg" mesh.file="$tmp/w.$f" mesh.format=$f output.dir="$tmp/run_$f" numerics.iterations=20 \
 		numerics.residual_drop=0 output.progress_every=0 output.vtu=no partition.blocks=2 \
 		>/dev/null 2>"$tmp/run_$f.err" || { cat "$tmp/run_$f.err"; fail "run from .$f"; }
 done
