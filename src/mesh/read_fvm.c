@@ -3,24 +3,22 @@
  * mapped, every section checked against its checksum while it is copied
  * into the mesh arrays, then every index and count checked, so that a
  * damaged file is an error naming the file and section, never a crash. */
-#define _DEFAULT_SOURCE /* MAP_POPULATE */
 #include "fvstar/mesh.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "mesh/fvm_internal.h"
+#include "util/alloc.h"
 #include "util/parse.h"
 #include "util/xxh64.h"
 
 /* Sections are hashed and copied this many bytes at a time, so the copy
- * reads what the hash just brought into the cache. */
+ * reads what the hash just brought into the cache; the arrays they go to
+ * are on 2 MB pages (util/alloc.h), whose first touch costs less. */
 #define COPY_CHUNK ((size_t)64 << 10)
-#define HUGE_MIN ((size_t)4 << 20)
 /* As the SU2 reader's bound: marker names are looked up one by one. */
 #define FVM_MARKERS_MAX 100000
 
@@ -207,23 +205,6 @@ static fv_err_t check_directory(fvm_in_t *in)
 	return FV_OK;
 }
 
-/* An array of the mesh. Fresh pages cost more than the copy into them
- * (a fault and a cleared page each 4 kB): large arrays get 2 MB pages
- * where the kernel gives them on request (transparent huge pages). */
-static fv_err_t alloc_array(size_t bytes, const char *what, void *out)
-{
-	void *p = NULL;
-	if (bytes < HUGE_MIN)
-		return fv_malloc(out, bytes, 1, what);
-	if (posix_memalign(&p, (size_t)2 << 20, bytes) != 0)
-		return FV_ERROR(FV_ERR_MEM, "out of memory for %s (%zu bytes)", what, bytes);
-#ifdef MADV_HUGEPAGE
-	(void)madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-	*(void **)out = p;
-	return FV_OK;
-}
-
 /* Section id into a new array of count * item_bytes (+ extra) bytes,
  * checksummed on the way. */
 static fv_err_t load(const fvm_in_t *in, uint32_t id, size_t extra, void *out)
@@ -234,7 +215,7 @@ static fv_err_t load(const fvm_in_t *in, uint32_t id, size_t extra, void *out)
 	const unsigned char *src = in->buf + s.offset;
 	unsigned char *dst;
 	fv_xxh64_t st;
-	FV_CALL(alloc_array(bytes + extra + 1, fvm_section_name(id), &dst));
+	FV_CALL(fv_malloc_large(&dst, bytes + extra + 1, 1, fvm_section_name(id)));
 	fv_xxh64_init(&st, 0);
 	while (bytes - done >= 32) {
 		size_t n = bytes - done < COPY_CHUNK ? (bytes - done) & ~(size_t)31 : COPY_CHUNK;
@@ -367,7 +348,7 @@ static fv_err_t tags(const fvm_in_t *in, uint8_t mode, int64_t base, uint32_t id
 	if (mode == FVM_TAGS_SECTION)
 		return load(in, id, 0, out);
 	if (mode == FVM_TAGS_AFFINE) {
-		FV_CALL(alloc_array((n + 1) * sizeof **out, fvm_section_name(id), out));
+		FV_CALL(fv_malloc_large(out, n + 1, sizeof **out, fvm_section_name(id)));
 		for (size_t i = 0; i < n; i++)
 			(*out)[i] = base + (int64_t)i;
 	}
@@ -387,7 +368,7 @@ static fv_err_t build_mesh(const fvm_in_t *in, fv_mesh_t *m)
 	FV_CALL(check_coords(in, m->xyz, 3 * nn));
 	FV_CALL(load(in, FVM_SEC_CELL_TYPES, 0, &m->cell_type));
 	FV_CALL(load(in, FVM_SEC_CELL_NODES, 0, &m->cell_node));
-	FV_CALL(alloc_array((nc + 1) * sizeof *m->cell_node_off, "cell offsets", &m->cell_node_off));
+	FV_CALL(fv_malloc_large(&m->cell_node_off, nc + 1, sizeof *m->cell_node_off, "cell offsets"));
 	m->n_cells = (fv_idx_t)nc;
 	FV_CALL(offsets_from_types(in, FVM_SEC_CELL_TYPES, m->cell_type, nc, cell_nn, FV_NCELLTYPES, h->n_cell_nodes,
 				   m->cell_node_off));
@@ -446,36 +427,20 @@ fv_err_t fv_mesh_parse_fvm(fv_mesh_t *m, const void *buf, size_t len, const char
 
 fv_err_t fv_mesh_read_fvm(fv_mesh_t *m, const char *path)
 {
-	long long size;
-	int fd;
-	void *map;
+	const void *map;
+	size_t len;
+	char *buf;
 	fv_err_t err;
 	fv_mesh_init(m);
-	FV_CALL(fv_open_regular(path, &fd, &size));
-	if (size < (long long)sizeof(fvm_header_t)) {
-		/* too short to map usefully: the parse says what is missing */
-		unsigned char head[sizeof(fvm_header_t)];
-		ssize_t n = read(fd, head, (size_t)size);
-		close(fd);
-		return fv_mesh_parse_fvm(m, head, n > 0 ? (size_t)n : 0, path);
-	}
-	int flags = MAP_PRIVATE;
-#ifdef MAP_POPULATE
-	flags |= MAP_POPULATE; /* one fault-in pass instead of a fault per page */
-#endif
-	map = mmap(NULL, (size_t)size, PROT_READ, flags, fd, 0);
-	if (map == MAP_FAILED) {
-		/* a file system without mmap: one read */
-		char *buf;
-		size_t len;
-		close(fd);
-		FV_CALL(fv_read_file(path, &buf, &len));
-		err = fv_mesh_parse_fvm(m, buf, len, path);
-		free(buf);
+	FV_CALL(fv_map_file(path, &map, &len));
+	if (map) {
+		err = fv_mesh_parse_fvm(m, map, len, path);
+		fv_unmap_file(map, len);
 		return err;
 	}
-	close(fd);
-	err = fv_mesh_parse_fvm(m, map, (size_t)size, path);
-	munmap(map, (size_t)size);
+	/* empty, or a file system without mmap: one read */
+	FV_CALL(fv_read_file(path, &buf, &len));
+	err = fv_mesh_parse_fvm(m, buf, len, path);
+	free(buf);
 	return err;
 }
