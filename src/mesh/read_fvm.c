@@ -123,6 +123,11 @@ static fv_err_t check_counts(const fvm_in_t *in)
 	if (h->cell_tags > FVM_TAGS_SECTION || h->node_tags > FVM_TAGS_SECTION || memcmp(h->reserved, zero, 6) != 0)
 		return BAD("%s: unknown tag storage (%u, %u) or reserved bytes set in the header", name,
 			   (unsigned)h->cell_tags, (unsigned)h->node_tags);
+	/* base + i must not overflow */
+	if ((h->cell_tags == FVM_TAGS_AFFINE && h->cell_tag_base > INT64_MAX - h->n_cells) ||
+	    (h->node_tags == FVM_TAGS_AFFINE && h->node_tag_base > INT64_MAX - h->n_nodes))
+		return BAD("%s: element or node numbers from %lld or %lld run past 2^63", name,
+			   (long long)h->cell_tag_base, (long long)h->node_tag_base);
 	return FV_OK;
 }
 
@@ -179,12 +184,14 @@ static fv_err_t check_directory(fvm_in_t *in)
 			return BAD("%s: section %s: %llu items of %u bytes where the header calls for %llu of %u", in->name,
 				   sn, (unsigned long long)s.count, (unsigned)s.item_bytes, (unsigned long long)cnt,
 				   (unsigned)isz);
-		if (s.offset % 8 || s.offset < end || s.offset > in->len ||
+		if (s.offset % 8 || s.offset < end || s.offset - end >= 8 || s.offset > in->len ||
 		    s.count > (in->len - s.offset) / s.item_bytes)
 			return BAD("%s: section %s at offset %llu, %llu bytes: %s (file of %zu bytes)", in->name, sn,
 				   (unsigned long long)s.offset, (unsigned long long)(s.count * s.item_bytes),
 				   s.offset % 8 ? "not 8-byte aligned"
-				   : s.offset < end ? "overlaps what comes before it" : "beyond the end of the file",
+				   : s.offset < end ? "overlaps what comes before it"
+				   : s.offset - end >= 8 ? "more than 7 bytes after what comes before it"
+				   : "beyond the end of the file",
 				   in->len);
 		for (uint64_t i = end; i < s.offset; i++)
 			if (in->buf[i])

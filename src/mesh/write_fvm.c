@@ -35,6 +35,8 @@ static uint8_t tag_mode(const int64_t *tag, size_t n, int64_t *base)
 	if (n == 0)
 		return FVM_TAGS_AFFINE;
 	*base = tag[0];
+	if (*base > INT64_MAX - (int64_t)n)
+		return FVM_TAGS_SECTION; /* base + i would overflow */
 	for (size_t i = 1; i < n; i++)
 		if (tag[i] != *base + (int64_t)i)
 			return FVM_TAGS_SECTION;

@@ -334,6 +334,12 @@ static void test_damaged(void **state)
 	reseal(b);
 	refused(b, len, "header counts out of range");
 	free(b);
+	b = copy();
+	((fvm_header_t *)b)->cell_tags = FVM_TAGS_AFFINE;
+	((fvm_header_t *)b)->cell_tag_base = INT64_MAX - 3;
+	reseal(b);
+	refused(b, len, "run past 2^63");
+	free(b);
 	b = malloc(len + 8);
 	memcpy(b, good, len);
 	memset(b + len, 0, 8);
