@@ -451,6 +451,9 @@ fv_err_t fv_app_read_mesh(const fv_case_t *c, fv_mesh_t *m)
 	case FV_MESH_FORMAT_CGNS:
 		FV_CALL(fv_mesh_read_cgns(m, c->mesh_file));
 		break;
+	case FV_MESH_FORMAT_FVM:
+		FV_CALL(fv_mesh_read_fvm(m, c->mesh_file));
+		break;
 	default: /* auto: from the extension or the contents */
 		FV_CALL(fv_mesh_read(m, c->mesh_file));
 	}

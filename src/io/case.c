@@ -63,7 +63,7 @@ static const section_desc_t sections[] = {
 };
 #define N_SECTIONS (sizeof sections / sizeof sections[0])
 
-static const char *const mesh_formats[] = {"auto", "su2", "gmsh", "cgns", NULL};
+static const char *const mesh_formats[] = {"auto", "su2", "gmsh", "cgns", "fvm", NULL};
 static const char *const inits[] = {"freestream", "riemann", "vortex", NULL};
 static const char *const axes[] = {"x", "y", "z", NULL};
 static const char *const fluxes[] = {"roe", NULL};
