@@ -3,6 +3,7 @@
  * JSON and the solution VTU (raw appended binary through
  * mesh/vtu_internal.h). */
 #include "fvstar/output.h"
+#include "io/json.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -15,6 +15,7 @@
 
 #include "fvstar/case.h"
 #include "fvstar/output.h"
+#include "io/json.h"
 
 static char tmpdir[256];
 
