@@ -37,6 +37,7 @@ fv_err_t fv_mesh_read_cgns(fv_mesh_t *m, const char *path)
 #include <cgnslib.h>
 
 #include "util/parse.h"
+#include "util/search.h"
 
 /*
  * What this reader takes from a file, and how:
@@ -363,17 +364,15 @@ static int cmp_face_id(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int64_t face_id(const void *a, size_t i)
+{
+	return ((const face2d_t *)a)[i].id;
+}
+
 static face2d_t *find_face(const rd_t *r, cgsize_t id)
 {
-	size_t lo = 0, hi = r->nf;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r->faces[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < r->nf && r->faces[lo].id == id ? &r->faces[lo] : NULL;
+	ptrdiff_t i = fv_search(r->faces, r->nf, id, face_id);
+	return i >= 0 ? &r->faces[i] : NULL;
 }
 
 static const section_t *section_of(const rd_t *r, cgsize_t id)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/parse.h"
+#include "util/search.h"
 
 /*
  * Conventions worth knowing when reading a Gmsh file with this reader:
@@ -104,6 +105,11 @@ typedef struct tagidx {
 	long long tag;
 	fv_idx_t idx;
 } tagidx_t;
+
+/* the keys of the three sorted tables, for util/search.h */
+static int64_t pair_tag(const void *a, size_t i) { return ((const tagidx_t *)a)[i].tag; }
+static int64_t pname_tag(const void *a, size_t i) { return ((const pname_t *)a)[i].tag; }
+static int64_t surf_tag(const void *a, size_t i) { return ((const surf_t *)a)[i].tag; }
 
 typedef struct vec {
 	void *p;
@@ -460,16 +466,9 @@ static fv_err_t node_ref(gmsh_t *st, fv_idx_t *v)
 			return FV_OK;
 		}
 	} else {
-		size_t lo = 0, hi = st->n_pairs;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (st->pairs[mid].tag < tag)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < st->n_pairs && st->pairs[lo].tag == tag) {
-			*v = st->pairs[lo].idx;
+		ptrdiff_t i = fv_search(st->pairs, st->n_pairs, tag, pair_tag);
+		if (i >= 0) {
+			*v = st->pairs[i].idx;
 			return FV_OK;
 		}
 	}
@@ -481,7 +480,7 @@ static fv_err_t node_ref(gmsh_t *st, fv_idx_t *v)
 static fv_err_t group_id(gmsh_t *st, int kind, long long tag, int32_t *id)
 {
 	int64_t key;
-	int lo = 0, hi = st->n_groups;
+	int lo;
 	if (tag < INT32_MIN || tag > INT32_MAX)
 		return fv_cursor_error(&st->c, "tag %lld out of range", tag);
 	key = ((int64_t)kind << 32) | (int64_t)(uint32_t)(int32_t)tag;
@@ -489,13 +488,7 @@ static fv_err_t group_id(gmsh_t *st, int kind, long long tag, int32_t *id)
 		*id = st->last_gid;
 		return FV_OK;
 	}
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (st->gkey[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = (int)fv_lower_bound(st->gkey, (size_t)st->n_groups, key, fv_key_i64);
 	if (lo < st->n_groups && st->gkey[lo] == key) {
 		*id = st->gid[lo];
 	} else {
@@ -522,28 +515,14 @@ static fv_err_t group_id(gmsh_t *st, int kind, long long tag, int32_t *id)
 
 static const pname_t *find_pname(const gmsh_t *st, long long tag)
 {
-	size_t lo = 0, hi = st->n_pnames;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (st->pnames[mid].tag < tag)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < st->n_pnames && st->pnames[lo].tag == tag ? &st->pnames[lo] : NULL;
+	ptrdiff_t i = fv_search(st->pnames, st->n_pnames, tag, pname_tag);
+	return i >= 0 ? &st->pnames[i] : NULL;
 }
 
 static const surf_t *find_surf(const gmsh_t *st, long long tag)
 {
-	size_t lo = 0, hi = st->n_surfs;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (st->surfs[mid].tag < tag)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < st->n_surfs && st->surfs[lo].tag == tag ? &st->surfs[lo] : NULL;
+	ptrdiff_t i = fv_search(st->surfs, st->n_surfs, tag, surf_tag);
+	return i >= 0 ? &st->surfs[i] : NULL;
 }
 
 static void phys_name(const gmsh_t *st, long long tag, char *name, size_t size)
