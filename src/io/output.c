@@ -678,34 +678,14 @@ fv_err_t fv_solution_write_piece(const char *path, const fv_mesh_t *m, const fv_
 	return err;
 }
 
-/* A text file written to a temporary file of its own name (*tmp,
- * util/tmpname.h) and renamed by text_commit when complete, so that a
- * reader never sees half of it. */
-static fv_err_t text_open(const char *path, char **tmp, FILE **f)
-{
-	*tmp = fv_tmp_name_alloc(path);
-	FV_CHECK(*tmp, FV_ERR_MEM, "%s: out of memory for the temporary file name", path);
-	*f = fopen(*tmp, "w");
-	if (!*f) {
-		fv_err_t err = FV_ERROR(FV_ERR_IO, "%s: cannot write (%s)", *tmp, strerror(errno));
-		FV_FREE(*tmp);
-		return err;
-	}
-	return FV_OK;
-}
-
+/* A text file written under a temporary name and renamed when complete
+ * (fv_tmp_open, fv_tmp_close of util/tmpname.h). */
 static fv_err_t text_commit(FILE *f, char *tmp, const char *path)
 {
-	int bad = ferror(f);
-	bad |= fclose(f) != 0;
-	if (bad || rename(tmp, path) != 0) {
-		fv_err_t err = FV_ERROR(FV_ERR_IO, "%s: write failed (%s)", path, strerror(errno));
-		remove(tmp);
-		free(tmp);
-		return err;
-	}
-	free(tmp);
-	return FV_OK;
+	fv_err_t err = FV_OK;
+	if (ferror(f))
+		err = FV_ERROR(FV_ERR_IO, "%s: write failed: %s", path, strerror(errno ? errno : EIO));
+	return fv_tmp_close(f, tmp, path, err);
 }
 
 fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_pieces, int with_block,
@@ -713,7 +693,7 @@ fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_
 {
 	char *tmp = NULL;
 	FILE *f = NULL;
-	FV_CALL(text_open(path, &tmp, &f));
+	FV_CALL(fv_tmp_open(path, "w", &tmp, &f));
 	fprintf(f, "<?xml version=\"1.0\"?>\n"
 		   "<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" "
 		   "header_type=\"UInt64\">\n"
@@ -741,7 +721,7 @@ fv_err_t fv_wall_write_csv(const char *path, const fv_wall_faces_t *w, const uin
 	char *tmp = NULL;
 	FILE *f = NULL;
 	size_t nf = (size_t)w->n;
-	FV_CALL(text_open(path, &tmp, &f));
+	FV_CALL(fv_tmp_open(path, "w", &tmp, &f));
 	fprintf(f, "marker,x,y,z,cp,cfx,cfy,cfz,cf,yplus\n");
 	for (size_t g = 0; g < nf; g++) {
 		if (!is_bface[g])
