@@ -57,6 +57,13 @@ mesh_summary() {
 	' "$tmp/info" | LC_ALL=C sort
 }
 
+# plate_case: NASA TMR's flat plate with SA (cases/plate_tmr) on its
+# coarsest grid (level 5, 35 x 25), as $tmp/p.cfg (mesh $tmp/plate.su2).
+plate_case() {
+	"$fv" mesh gen plate --level 5 -o "$tmp/plate.su2" >/dev/null 2>&1 || { echo "FAIL: mesh gen plate"; exit 1; }
+	sed "s|^file = plate_tmr.su2|file = $tmp/plate.su2|" "$top_srcdir/cases/plate_tmr/plate_tmr.cfg" >"$tmp/p.cfg"
+}
+
 # wedge_case: the Mach 2 ramp of cases/wedge on a small mixed mesh, as
 # $tmp/w.cfg (mesh $tmp/w.su2).
 wedge_case() {
