@@ -36,6 +36,7 @@ fv_err_t fv_mesh_read_cgns(fv_mesh_t *m, const char *path)
 
 #include <cgnslib.h>
 
+#include "mesh/mesh_internal.h"
 #include "util/parse.h"
 #include "util/search.h"
 
@@ -216,14 +217,8 @@ static fv_err_t add_cell(rd_t *r, const char *where, cgsize_t id, fv_cell_type_t
 	FV_CALL(grow(&r->cnode, &r->cap_cn, r->ncn + (size_t)n, sizeof(fv_idx_t), "cell nodes"));
 	fv_idx_t *dst = r->cnode + r->ncn;
 	FV_CALL(map_nodes(r, where, id, v, n, dst));
-	if (t == FV_PRISM) {
-		fv_idx_t s = dst[1];
-		dst[1] = dst[2];
-		dst[2] = s;
-		s = dst[4];
-		dst[4] = dst[5];
-		dst[5] = s;
-	}
+	if (t == FV_PRISM)
+		fv_prism_flip(dst);
 	r->ctype[r->nc++] = (uint8_t)t;
 	r->ncn += (size_t)n;
 	return FV_OK;

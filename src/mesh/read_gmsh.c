@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mesh/mesh_internal.h"
 #include "util/parse.h"
 #include "util/search.h"
 
@@ -330,18 +331,11 @@ static fv_err_t reserve_elems(gmsh_t *st, const etype_t *t, size_t count)
 	return FV_OK;
 }
 
-/* Gmsh's prism has its first triangle facing the second one; VTK's faces
- * away from it. Tets, hexes and pyramids number alike. */
+/* Tets, hexes and pyramids number alike in Gmsh and VTK; prisms do not. */
 static void to_vtk(int fv_type, fv_idx_t *v)
 {
-	if (fv_type == FV_PRISM) {
-		fv_idx_t t = v[1];
-		v[1] = v[2];
-		v[2] = t;
-		t = v[4];
-		v[4] = v[5];
-		v[5] = t;
-	}
+	if (fv_type == FV_PRISM)
+		fv_prism_flip(v);
 }
 
 /* Appends element tag (nodes already mapped); room was reserved. */
@@ -733,13 +727,10 @@ static fv_err_t parse_physical_names(gmsh_t *st, long line)
 	}
 	FV_CALL(expect_end(c, "$EndPhysicalNames"));
 	qsort(st->pnames, st->n_pnames, sizeof *st->pnames, cmp_pname);
-	for (size_t i = 1; i < st->n_pnames; i++)
-		if (st->pnames[i].tag == st->pnames[i - 1].tag) {
-			fv_cursor_t at = *c;
-			at.line = line;
-			return fv_cursor_error(&at, "physical surface %lld named twice", st->pnames[i].tag);
-		}
-	return FV_OK;
+	ptrdiff_t i = fv_first_repeat(st->pnames, st->n_pnames, pname_tag);
+	fv_cursor_t at = *c;
+	at.line = line;
+	return i < 0 ? FV_OK : fv_cursor_error(&at, "physical surface %lld named twice", st->pnames[i].tag);
 }
 
 static int cmp_surf(const void *a, const void *b)
@@ -796,13 +787,10 @@ static fv_err_t parse_entities(gmsh_t *st, long line)
 	}
 	FV_CALL(expect_end(c, "$EndEntities"));
 	qsort(st->surfs, st->n_surfs, sizeof *st->surfs, cmp_surf);
-	for (size_t i = 1; i < st->n_surfs; i++)
-		if (st->surfs[i].tag == st->surfs[i - 1].tag) {
-			fv_cursor_t at = *c;
-			at.line = line;
-			return fv_cursor_error(&at, "surface entity %lld listed twice", st->surfs[i].tag);
-		}
-	return FV_OK;
+	ptrdiff_t i = fv_first_repeat(st->surfs, st->n_surfs, surf_tag);
+	fv_cursor_t at = *c;
+	at.line = line;
+	return i < 0 ? FV_OK : fv_cursor_error(&at, "surface entity %lld listed twice", st->surfs[i].tag);
 }
 
 static fv_err_t alloc_nodes(gmsh_t *st, size_t n)

@@ -33,6 +33,16 @@ static inline ptrdiff_t fv_search(const void *a, size_t n, int64_t k, fv_key_fn 
 	return i < n && key(a, i) == k ? (ptrdiff_t)i : -1;
 }
 
+/* The first i in [1, n) whose key equals the one before (a sorted table
+ * with a repeated key); -1 when every key is distinct. */
+static inline ptrdiff_t fv_first_repeat(const void *a, size_t n, fv_key_fn key)
+{
+	for (size_t i = 1; i < n; i++)
+		if (key(a, i) == key(a, i - 1))
+			return (ptrdiff_t)i;
+	return -1;
+}
+
 /* Keys of plain arrays. */
 static inline int64_t fv_key_int(const void *a, size_t i)
 {
