@@ -10,7 +10,6 @@
 #include "fvstar/mesh.h"
 #include "fvstar/numerics.h"
 #include "fvstar/partition.h"
-#include "physics/bc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,7 +27,7 @@ typedef enum fv_mesh_format {
 } fv_mesh_format_t;
 typedef enum fv_init { FV_INIT_FREESTREAM, FV_INIT_RIEMANN, FV_INIT_VORTEX } fv_init_t;
 typedef enum fv_model { FV_MODEL_EULER, FV_MODEL_LAMINAR, FV_MODEL_SA } fv_model_t;
-/* Boundary-condition kinds: enum fv_bc_kind of src/physics/bc.h (the kernels'
+/* Boundary-condition kinds: enum fv_bc_kind of fvstar/numerics.h (the kernels'
  * own definition), FV_BC_FARFIELD .. FV_BC_PRESSURE_OUTLET. */
 typedef enum fv_bc_kind fv_bc_kind_t;
 

@@ -16,6 +16,8 @@
 #include "app/plan.h"
 #include "fvstar/case.h"
 #include "fvstar/output.h"
+#include "io/json.h"
+#include "physics/bc.h"
 #include "fvstar/partition.h"
 #include "fvstar/runtime.h"
 #include "fvstar/solver.h"

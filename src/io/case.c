@@ -3,6 +3,8 @@
  * (through inih), command-line overrides, printing, JSON and the docs. */
 #include "fvstar/case.h"
 #include "fvstar/output.h"
+#include "io/json.h"
+#include "physics/bc.h"
 #include "fvstar/runtime.h"
 
 #include <errno.h>
