@@ -120,6 +120,7 @@ struct fv_solver {
 	int discard_to;         /* iterations up to it ran on a thrown-away state */
 	int retries;
 	double cfl_lo, cfl_hi;  /* numerics.cfl and cfl_max, lowered by retries */
+	int good;               /* iterations since the ceiling cfl_hi was last lowered or held */
 	int order_of[RING];     /* the iteration's order (a jump across the switch is no failure) */
 	int retries_of[RING];   /* retries before the iteration was submitted */
 	char retry_note[512];   /* what the last retry did, for the first iteration after it */
@@ -646,16 +647,39 @@ static fv_err_t sweeps(fv_solver_t *s, int slot)
  * The CFL of implicit iteration n (switched evolution relaxation). The
  * driver submits n once iteration n - lookahead - 1 is done (or n - RING +
  * 1, the ring's bound), never waiting inside an iteration; so n's CFL comes
- * from the density residuals r of iterations up to m = n - lag, lag =
- * min(lookahead + 1, RING - 1), the same for every run and scheduler:
- *   r_m > r_m-1:  cfl = max(cfl_0, cfl * cfl_cut)                (cut-back)
- *   otherwise:    cfl = min(cfl_max, cfl * min(cfl_growth, r_m-1 / r_m)),
+ * from the density residuals r and the sweeps' linear residual reduction
+ * lin of iterations up to m = n - lag, lag = min(lookahead + 1, RING - 1),
+ * the same for every run and scheduler:
+ *   lin_m > 1:    cfl = max(cfl_0, cfl * cfl_cut), and the ceiling cfl_hi
+ *                 half the CFL whose sweeps diverged                (cut)
+ *   lin_m > FV_LIN_HOLD: cfl stays (the sweeps near their limit)     (hold)
+ *   r_m > r_m-1:  cfl = max(cfl_0, cfl * cfl_cut)             (cut-back)
+ *   otherwise:    cfl = min(cfl_hi, cfl * min(cfl_growth, r_m-1 / r_m)),
  * once per submitted iteration, each ratio used once (cfl_ramp = growth:
- * cfl = min(cfl_max, cfl * cfl_growth), cut by cfl_cut where r_m passes ten
+ * cfl = min(cfl_hi, cfl * cfl_growth), cut by cfl_cut where r_m passes ten
  * times the lowest residual so far, r_m then the reference); cfl_0 (numerics.cfl)
  * until two residuals of this run are known. A run continued from a
  * restart starts the ramp again from cfl_0.
+ * The ceiling cfl_hi starts at cfl_max and is lowered by a divergence of
+ * the sweeps or a retry; it is no fixed cap: after ceiling_wait() good
+ * iterations in a row (lin_m <= FV_LIN_HOLD, nothing cut) it grows
+ * FV_CEIL_GROWTH times per good iteration back towards cfl_max, so that
+ * the sweeps' convergence, not the first failure, sets the step (the M6
+ * medium mesh sat at CFL 15.6 for 550 iterations after two retries with a
+ * fixed cap, lin_res 1e-4 throughout).
  */
+#define FV_LIN_HOLD 0.5
+#define FV_CEIL_GROWTH 1.25
+#define FV_CEIL_WAIT 10
+
+/* Good iterations before the ceiling grows: longer after each retry, so
+ * that a CFL the flow cannot take is not tried again every few iterations
+ * (each try costs a retry). */
+static int ceiling_wait(const fv_solver_t *s)
+{
+	return FV_CEIL_WAIT * (1 + s->retries);
+}
+
 static fv_err_t ramp_cfl(fv_solver_t *s, int n)
 {
 	const fv_numerics_t *num = &s->o.num;
@@ -666,19 +690,28 @@ static fv_err_t ramp_cfl(fv_solver_t *s, int n)
 	if (m - 1 < s->first_iter || m - 1 < s->resume_iter)
 		return FV_OK;
 	FV_CHECK(m <= s->last_done, FV_ERR_RUNTIME, "iteration %d submitted before iteration %d was done", n, m);
-	double r0 = s->res_rho[(m - 1) % RING], r1 = s->res_rho[m % RING];
+	double r0 = s->res_rho[(m - 1) % RING], r1 = s->res_rho[m % RING], lin = s->lin_of[m % RING];
 	/* sweeps that left more than they took in their first step diverged:
 	 * the CFL is too large for them, whatever the residual did */
-	if (s->lin_of[m % RING] > 1) {
+	if (lin > 1) {
 		s->cfl = fmax(s->cfl_lo, s->cfl * num->cfl_cut);
+		s->cfl_hi = fmax(s->cfl_lo, fmin(s->cfl_hi, 0.5 * s->cfl_of[m % RING]));
+		s->good = 0;
 		return FV_OK;
 	}
+	if (lin > FV_LIN_HOLD) {
+		s->good = 0;
+		return FV_OK;
+	}
+	if (++s->good > ceiling_wait(s))
+		s->cfl_hi = fmin(num->cfl_max, s->cfl_hi * FV_CEIL_GROWTH);
 	if (num->cfl_ramp == FV_CFL_RAMP_GROWTH) {
 		if (s->res_best <= 0 || r0 < s->res_best)
 			s->res_best = r0;
 		if (r1 > 10 * s->res_best) {
 			s->cfl = fmax(s->cfl_lo, s->cfl * num->cfl_cut);
 			s->res_best = r1; /* the new level is the reference */
+			s->good = 0;
 		} else {
 			s->cfl = fmin(s->cfl_hi, s->cfl * num->cfl_growth);
 			if (r1 < s->res_best)
@@ -780,11 +813,13 @@ static fv_err_t retry(fv_solver_t *s, int n)
 	s->snap_iter[k] = n - 1; /* the state iteration n starts from */
 	snprintf(s->retry_note, sizeof s->retry_note,
 		 "iteration %d: %s; iterations %d to %d thrown away, iteration %d goes on from the state after "
-		 "iteration %d at CFL %.3g (%.3g failed; at most %.3g from now on)",
+		 "iteration %d at CFL %.3g (%.3g failed; at most %.3g until the sweeps converge for some "
+		 "iterations)",
 		 bad, s->bad_why, bad, n - 1, n, from, cfl, failed, fmax(cfl, fmin(s->cfl_hi, 0.5 * failed)));
 	s->cfl = cfl;
 	s->cfl_lo = fmin(s->cfl_lo, cfl);
 	s->cfl_hi = fmax(cfl, fmin(s->cfl_hi, 0.5 * failed));
+	s->good = 0;
 	s->res_best = 0;
 	s->phi_valid = 0; /* a frozen limiter may hold the failed state's values */
 	s->resume_iter = n;
@@ -1026,7 +1061,7 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
  *   [0] FV_RAMP_TAG   [1] the last iteration done   [2] the window W
  *   [3] the CFL       [4] res_best   [5] res_peak    [6] cfl_lo
  *   [7] cfl_hi        [8] first_iter [9] resume_iter [10] discard_to
- *   [11] retries      [12] freeze_hit
+ *   [11] retries      [12] freeze_hit  [13] good    [14] the run's cfl_max
  *   then for each of the last W iterations (oldest first): its density
  *   residual, CFL, lin_res and order.
  * W = lag + 1, the residuals ramp_cfl and check_failed still read (those
@@ -1034,8 +1069,10 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
  * device's snapshots are not in it: a retry soon after a restart goes back
  * to the restart's state.
  */
-#define FV_RAMP_TAG 24.1 /* the layout above (issue 24) */
-#define FV_RAMP_HEAD 13
+#define FV_RAMP_TAG 24.2 /* the layout above (issue 24) */
+#define FV_RAMP_HEAD 15
+#define FV_RAMP_TAG_1 24.1 /* the first layout: [0]-[12] above */
+#define FV_RAMP_HEAD_1 13
 
 static int ramp_window(const fv_solver_t *s)
 {
@@ -1071,7 +1108,9 @@ fv_err_t fv_solver_get_ramp_state(const fv_solver_t *s, double *v, int max, int 
 				     iter_value(s->resume_iter),
 				     iter_value(s->discard_to),
 				     s->retries,
-				     s->freeze_hit};
+				     s->freeze_hit,
+				     s->good,
+				     s->o.num.cfl_max};
 	memcpy(v, head, sizeof head);
 	for (int k = 0; k < w; k++) {
 		int slot = (last - w + 1 + k) % RING;
@@ -1087,21 +1126,21 @@ fv_err_t fv_solver_get_ramp_state(const fv_solver_t *s, double *v, int max, int 
 
 fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n)
 {
-	int w = ramp_window(s);
+	int w = ramp_window(s), head = n > 0 && v[0] == FV_RAMP_TAG_1 ? FV_RAMP_HEAD_1 : FV_RAMP_HEAD;
 	if (n == 0 || !s->P.implicit)
 		return FV_OK;
-	FV_CHECK(n == FV_RAMP_HEAD + 4 * w && v[0] == FV_RAMP_TAG && v[2] == w, FV_ERR_ARG,
+	FV_CHECK(n == head + 4 * w && (v[0] == FV_RAMP_TAG || v[0] == FV_RAMP_TAG_1) && v[2] == w, FV_ERR_ARG,
 		 "the restart's solver state (%d values, tag %g) is not this solver's CFL ramp (%d values, tag %g)",
 		 n, n > 0 ? v[0] : 0.0, FV_RAMP_HEAD + 4 * w, FV_RAMP_TAG);
 	int last = (int)v[1];
 	s->cfl = v[3];
 	s->res_best = v[4];
 	s->res_peak = v[5];
-	/* the bounds a retry lowered stay; otherwise the case's (a continued
-	 * run may set another cfl_max) */
-	if (v[11] > 0) {
+	/* the bounds a retry or the sweeps lowered stay; otherwise the case's
+	 * (a continued run may set another cfl_max) */
+	if (v[11] > 0 || (head == FV_RAMP_HEAD && v[7] < v[14])) {
 		s->cfl_lo = v[6];
-		s->cfl_hi = v[7];
+		s->cfl_hi = fmin(v[7], s->o.num.cfl_max);
 	}
 	if (s->o.num.cfl_max > 0)
 		s->cfl = fmax(s->cfl_lo, fmin(s->cfl, s->cfl_hi));
@@ -1110,9 +1149,10 @@ fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n)
 	s->discard_to = iter_of(v[10]);
 	s->retries = (int)v[11];
 	s->freeze_hit = (int)v[12];
+	s->good = head == FV_RAMP_HEAD ? (int)v[13] : 0;
 	for (int k = 0; k < w; k++) {
 		int slot = (last - w + 1 + k) % RING;
-		const double *e = v + FV_RAMP_HEAD + 4 * k;
+		const double *e = v + head + 4 * k;
 		s->res_rho[slot] = e[0];
 		s->cfl_of[slot] = e[1];
 		s->lin_of[slot] = e[2];
