@@ -115,6 +115,7 @@ struct fv_solver {
 	 * residual calls for a retry, the iterations thrown away with it, the
 	 * CFL's bounds lowered by retries */
 	int bad_iter;           /* -1: none pending */
+	int bad_own;            /* its own update failed (its sweeps), not the one before it */
 	char bad_why[160];
 	int resume_iter;        /* the first iteration from the restored state */
 	int discard_to;         /* iterations up to it ran on a thrown-away state */
@@ -596,7 +597,8 @@ static fv_err_t block_stage(fv_solver_t *s, int st, int b, int rk, int slot)
 			break;
 		case FV_STAGE_UPDATE:
 			if (s->P.implicit) {
-				FV_CALL(fv_insert_implicit_update(d->geo, h[F_DQ], h[F_Q], &a));
+				FV_CALL(fv_insert_implicit_update(d->geo, h[F_DQ], h[F_Q], fv_ring_row(s->ring, slot, b),
+								  &a));
 				break;
 			}
 			a.rk_a = s->rk_a[rk];
@@ -669,6 +671,7 @@ static fv_err_t sweeps(fv_solver_t *s, int slot)
  * fixed cap, lin_res 1e-4 throughout).
  */
 #define FV_LIN_HOLD 0.5
+#define FV_RETRY_CFL_MIN 0.1
 #define FV_CEIL_GROWTH 1.25
 #define FV_CEIL_WAIT 10
 
@@ -694,7 +697,10 @@ static fv_err_t ramp_cfl(fv_solver_t *s, int n)
 	/* sweeps that left more than they took in their first step diverged:
 	 * the CFL is too large for them, whatever the residual did */
 	if (lin > 1) {
-		s->cfl = fmax(s->cfl_lo, s->cfl * num->cfl_cut);
+		/* below numerics.cfl too: the Mach 6 blunt body's sweeps diverge at
+		 * its start's CFL 10 */
+		s->cfl = fmax(FV_RETRY_CFL_MIN, s->cfl * num->cfl_cut);
+		s->cfl_lo = fmin(s->cfl_lo, s->cfl);
 		s->cfl_hi = fmax(s->cfl_lo, fmin(s->cfl_hi, 0.5 * s->cfl_of[m % RING]));
 		s->good = 0;
 		return FV_OK;
@@ -744,7 +750,8 @@ static fv_err_t freeze_by_drop(fv_solver_t *s, int n)
 
 /*
  * Safeguards of an implicit run (numerics.retries). Iteration m fails when
- * its density residual (that of the state m starts from) is not finite, or
+ * its density residual (that of the state m starts from) is not finite, its
+ * sweeps diverged (lin_res above FV_RETRY_LIN), or
  * is FV_RETRY_JUMP times that of m - 1 at the same order and above any
  * accepted before: the update of m - 1 was too large a step (the second
  * iteration of a run is not judged so: from a uniform start the first
@@ -761,11 +768,12 @@ static fv_err_t freeze_by_drop(fv_solver_t *s, int n)
  */
 #define FV_RETRY_JUMP 100.0
 #define FV_RETRY_CUT 0.1
-#define FV_RETRY_CFL_MIN 0.1
+#define FV_RETRY_LIN 100.0
 
 /* Whether done iteration m (density residual res[0]) fails; why into s. */
-static int check_failed(fv_solver_t *s, int m, const double res[5])
+static int check_failed(fv_solver_t *s, int m, const double res[5], double lin)
 {
+	s->bad_own = 0;
 	static const char *const var[5] = {"rho", "rho u", "rho v", "rho w", "rho E"};
 	for (int k = 0; k < 5; k++)
 		if (!isfinite(res[k])) {
@@ -773,6 +781,14 @@ static int check_failed(fv_solver_t *s, int m, const double res[5])
 				 isnan(res[k]) ? "NaN" : "infinite");
 			return 1;
 		}
+	/* sweeps that diverged this far left an update that is no step of
+	 * Newton's (every cell clipped by max_update, the residual creeping up
+	 * with no jump to see: the blunt body at CFL 10) */
+	if (lin > FV_RETRY_LIN) {
+		snprintf(s->bad_why, sizeof s->bad_why, "the sweeps diverged (lin_res %.3g)", lin);
+		s->bad_own = 1;
+		return 1;
+	}
 	if (m - 1 <= s->first_iter || m - 1 < s->resume_iter || s->order_of[m % RING] != s->order_of[(m - 1) % RING])
 		return 0;
 	double r0 = s->res_rho[(m - 1) % RING];
@@ -788,11 +804,13 @@ static int check_failed(fv_solver_t *s, int m, const double res[5])
  * back on the device, the CFL cut; an error when no retry is left. */
 static fv_err_t retry(fv_solver_t *s, int n)
 {
-	int bad = s->bad_iter, k = -1, from;
-	double failed = bad - 1 >= s->first_iter ? s->cfl_of[(bad - 1) % RING] : s->cfl_of[bad % RING];
+	/* the state bad starts from is good where bad's own sweeps failed */
+	int bad = s->bad_iter, k = -1, from, last_good = bad - (s->bad_own ? 1 : 2);
+	double failed = bad - 1 >= s->first_iter && !s->bad_own ? s->cfl_of[(bad - 1) % RING] : s->cfl_of[bad % RING];
 	double cfl = fmin(s->cfl, failed) * FV_RETRY_CUT;
 	for (int j = 0; j < 2; j++)
-		if (s->snap_iter[j] >= 0 && s->snap_iter[j] <= bad - 2 && (k < 0 || s->snap_iter[j] > s->snap_iter[k]))
+		if (s->snap_iter[j] >= 0 && s->snap_iter[j] <= last_good &&
+		    (k < 0 || s->snap_iter[j] > s->snap_iter[k]))
 			k = j;
 	if (s->retries >= s->o.num.retries || cfl < FV_RETRY_CFL_MIN || k < 0)
 		return FV_ERROR(FV_ERR_NUMERIC,
@@ -1008,6 +1026,8 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		s->res_rho[next_done % RING] = info.res[0];
 		if (s->P.implicit)
 			info.lin = sums[FV_NORM_LIN0] > 0 ? sqrt(sums[FV_NORM_LIN] / sums[FV_NORM_LIN0]) : 0;
+		if (s->P.implicit)
+			info.clipped = sums[FV_NORM_CLIP];
 		s->lin_of[next_done % RING] = info.lin;
 		s->last_done = next_done;
 		*done = next_done;
@@ -1017,7 +1037,7 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		if (guarded(s)) {
 			if (s->bad_iter >= 0 || info.iter <= s->discard_to)
 				continue;
-			if (check_failed(s, info.iter, info.res)) {
+			if (check_failed(s, info.iter, info.res, info.lin)) {
 				s->bad_iter = info.iter;
 				continue;
 			}
@@ -1034,6 +1054,12 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 					       info.iter, var[k], isnan(info.res[k]) ? "NaN" : "infinite");
 				break;
 			}
+		/* unguarded (retries = 0): the update of sweeps that diverged is
+		 * clipped in every cell rather than NaN, so it stops here */
+		if (err == FV_OK && s->P.implicit && !guarded(s) && info.lin > FV_RETRY_LIN)
+			err = FV_ERROR(FV_ERR_NUMERIC,
+				       "iteration %d: the sweeps diverged (lin_res %.3g at CFL %g): the solution diverged",
+				       info.iter, info.lin, info.cfl);
 		/* iterations submitted before a stop still run; they are not reported */
 		if (err == FV_OK && !stop && cb && cb(&info, ctx))
 			stop = 1;
