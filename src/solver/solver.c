@@ -125,6 +125,8 @@ struct fv_solver {
 	int order_of[RING];     /* the iteration's order (a jump across the switch is no failure) */
 	int retries_of[RING];   /* retries before the iteration was submitted */
 	char retry_note[512];   /* what the last retry did, for the first iteration after it */
+	char tried[256];        /* the retries so far, "failed CFL -> retry CFL", for the error */
+	double cfl_top;         /* the largest CFL of the run */
 	int ran;                /* fv_solver_run was called before */
 	int trace_from;         /* the first traced iteration (fv_runtime_trace_start) */
 };
@@ -812,13 +814,17 @@ static fv_err_t retry(fv_solver_t *s, int n)
 		if (s->snap_iter[j] >= 0 && s->snap_iter[j] <= last_good &&
 		    (k < 0 || s->snap_iter[j] > s->snap_iter[k]))
 			k = j;
+	/* a run that still fails says what it tried */
 	if (s->retries >= s->o.num.retries || cfl < FV_RETRY_CFL_MIN || k < 0)
 		return FV_ERROR(FV_ERR_NUMERIC,
 				"iteration %d: %s: the solution diverged; tried %d cuts of the CFL with a retry from the "
-				"last good state (numerics.retries = %d), the last at CFL %.3g%s",
+				"last good state (numerics.retries = %d), the last at CFL %.3g%s; the CFL reached %.3g "
+				"at most, retries (failed CFL -> CFL of the retry):%s; lin_res of the failed iteration "
+				"%.3g, the ceiling of the ramp %.3g",
 				bad, s->bad_why, s->retries, s->o.num.retries, failed,
 				k < 0 ? ", and no state from before it is kept" :
-				cfl < FV_RETRY_CFL_MIN ? ", too small to cut further" : "");
+				cfl < FV_RETRY_CFL_MIN ? ", too small to cut further" : "",
+				s->cfl_top, s->tried[0] ? s->tried : " none", s->lin_of[bad % RING], s->cfl_hi);
 	from = s->snap_src[k];
 	for (int b = 0; b < s->nb; b++) {
 		fv_task_args_t a;
@@ -834,6 +840,13 @@ static fv_err_t retry(fv_solver_t *s, int n)
 		 "iteration %d at CFL %.3g (%.3g failed; at most %.3g until the sweeps converge for some "
 		 "iterations)",
 		 bad, s->bad_why, bad, n - 1, n, from, cfl, failed, fmax(cfl, fmin(s->cfl_hi, 0.5 * failed)));
+	{
+		size_t len = strlen(s->tried);
+		if (len + 40 < sizeof s->tried)
+			snprintf(s->tried + len, sizeof s->tried - len, "%s %.3g -> %.3g", len ? "," : "", failed, cfl);
+		else if (len + 5 < sizeof s->tried && !strstr(s->tried, "..."))
+			strcat(s->tried, ", ...");
+	}
 	s->cfl = cfl;
 	s->cfl_lo = fmin(s->cfl_lo, cfl);
 	s->cfl_hi = fmax(cfl, fmin(s->cfl_hi, 0.5 * failed));
@@ -879,6 +892,7 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 	if (s->o.num.order_ramp > 0 && iter - s->o.num.first_order < s->o.num.order_ramp)
 		s->P.blend = (fv_real_t)(iter - s->o.num.first_order) / (fv_real_t)s->o.num.order_ramp;
 	s->cfl_of[slot] = s->cfl;
+	s->cfl_top = fmax(s->cfl_top, s->cfl);
 	s->order_of[slot] = s->P.order;
 	s->retries_of[slot] = s->retries;
 	/* past limiter_freeze, or once the residual has dropped

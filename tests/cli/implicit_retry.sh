@@ -12,7 +12,8 @@
 # - the recovery is the same under eager, lws and dmda, on 3 blocks (state
 #   and history bit for bit: decisions only from done iterations);
 # - numerics.retries = 0 stops on the divergence, and retries = 1 stops
-#   after one retry, saying what it tried.
+#   after one retry, saying what it tried (the CFLs that failed and those of
+#   the retries, the largest CFL, the failed iteration's lin_res).
 . "$top_srcdir/tests/cli/lib.sh"
 
 [ -n "${GMSH+set}" ] || GMSH=$(command -v gmsh 2>/dev/null) || GMSH=
@@ -88,6 +89,7 @@ if run output.dir="$tmp/r1" numerics.retries=1; then
 	fail "retries = 1: the run did not stop"
 else
 	grep -q "tried 1 cuts of the CFL with a retry from the last good state (numerics.retries = 1)" "$tmp/err" &&
+		grep -q "the CFL reached 1e+03 at most, retries (failed CFL -> CFL of the retry): 1e+03 -> 100; lin_res of the failed iteration [0-9.e+]*" "$tmp/err" &&
 		echo "retries = 1: stops after one retry, saying so" ||
 		{ cat "$tmp/err"; fail "retries = 1: the message does not say what was tried"; }
 fi
