@@ -98,7 +98,7 @@ typedef struct fv_numerics {
 /* time = implicit: the CFL, the ramp's top and the per-cell limit when the
  * case sets none (fv_case_finish) */
 #define FV_IMPLICIT_CFL 10.0
-#define FV_IMPLICIT_CFL_MAX 1e8
+#define FV_IMPLICIT_CFL_MAX 1e4
 #define FV_IMPLICIT_MAX_UPDATE 0.2
 #define FV_IMPLICIT_CFL_GROWTH 1.5 /* with cfl_ramp = growth, the default there */
 

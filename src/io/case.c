@@ -293,8 +293,9 @@ static const key_desc_t keys[] = {
 		 "implicit = lusgs: factor of the spectral radius in the implicit operator (above 1, e.g. 1.5: "
 		 "more diagonal dominance, more robust, slower convergence)."),
 	REAL_KEY("numerics", "cfl_max", num.cfl_max, 0, 0, HUGE_VAL, 0, "0", NULL,
-		 "time = implicit: CFL ramping from cfl up to this (unless the case sets it, 1e8, or cfl if "
-		 "larger: the sweeps set the ceiling, not this); 0: the CFL stays at cfl. Iteration n's "
+		 "time = implicit: CFL ramping from cfl up to this (unless the case sets it, 1e4, or cfl if "
+		 "larger: above it the wedge's residual stalled 8.5 orders down, its state 6e-8 off the "
+		 "explicit scheme's, where 1e4 went to 11 orders and 5e-12); 0: the CFL stays at cfl. Iteration n's "
 		 "CFL comes from the density residuals of iterations up to n - 4, those known when n is "
 		 "submitted (the driver keeps 3 iterations in flight), as cfl_ramp says, while the sweeps of "
 		 "iteration n - 4 converged well (the history's lin_res, their linear residual reduction, at "
