@@ -31,7 +31,11 @@
 # (iterations measured on the 2-core machine, 2026-11-27, with the automatic
 # blocks.) Not here: the Spalart-Allmaras bump (4.6 orders in 400
 # iterations on its level-5 grid: minutes, not seconds).
+# bench/run_implicit_matrix_gpu.sh runs the same cases larger: MATRIX_REFINE
+# (mesh.refine, each cell into 8 per level) and MATRIX_BOUND (the factor of
+# every bound), MATRIX_ARGS (more keys for every run).
 . "$top_srcdir/tests/cli/lib.sh"
+refine=${MATRIX_REFINE:-0} bound_x=${MATRIX_BOUND:-1}
 
 [ -n "${GMSH+set}" ] || GMSH=$(command -v gmsh 2>/dev/null) || GMSH=
 gmsh_mesh() { # DIM GEO OUT [gmsh options]: "" on failure
@@ -55,8 +59,9 @@ after = res.index(peak)
 hit = [int(r["iteration"]) for r, x in list(zip(rows, res))[after:] if x <= 1e-8 * peak]
 retries = int(float(rows[-1]["retries"]))
 clipped = [int(float(r["clipped"])) for r in rows]
+wall = dict((int(r["iteration"]), float(r["wall_s"])) for r in rows)
 print("%-9s %s; %d retries; CFL %g at the end; lin_res %.2g; clipped cells: %d at most, %d at the end" % (
-    name, "8 orders below the peak in %d iterations (bound %d)" % (hit[0], bound) if hit else
+    name, "8 orders below the peak in %d iterations, %.2f s (bound %d)" % (hit[0], wall[hit[0]], bound) if hit else
     "%.2f orders below the peak after %s iterations" % (math.log10(peak / res[-1]), rows[-1]["iteration"]),
     retries, float(rows[-1]["cfl"]), float(rows[-1]["lin_res"]), max(clipped), clipped[-1]))
 lin = float(rows[-1]["lin_res"])
@@ -69,10 +74,12 @@ PY
 # case NAME BOUND CFG [keys]: the run (stopped 9 orders below its first
 # residual, or at BOUND iterations) and its check
 case_run() {
-	name=$1 bound=$2 cfg=$3
+	name=$1 bound=$(($2 * bound_x)) cfg=$3
 	shift 3
+	# shellcheck disable=SC2086
 	"$fv" run "$cfg" output.dir="$tmp/$name" output.vtu=no output.progress_every=0 numerics.time=implicit \
-		numerics.iterations="$bound" numerics.residual_drop=9 "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" ||
+		numerics.iterations="$bound" numerics.residual_drop=9 mesh.refine="$refine" ${MATRIX_ARGS:-} "$@" \
+		>"$tmp/$name.out" 2>"$tmp/$name.err" ||
 		{ tail -3 "$tmp/$name.err"; fail "$name: the run"; return; }
 	grep "thrown away" "$tmp/$name.err"
 	converged "$name" "$bound" || fail "$name: not 8 orders within $bound iterations"
