@@ -122,6 +122,10 @@ struct fv_solver {
 	int retries;
 	double cfl_lo, cfl_hi;  /* numerics.cfl and cfl_max, lowered by retries */
 	int good;               /* iterations since the ceiling cfl_hi was last lowered or held */
+	/* a stall (stall_floor): the run's peak and lowest density residuals
+	 * seen by the ramp, the iteration of the lowest, the floor switched on */
+	double st_peak, st_best;
+	int st_best_iter, floor_on;
 	int order_of[RING];     /* the iteration's order (a jump across the switch is no failure) */
 	int retries_of[RING];   /* retries before the iteration was submitted */
 	char retry_note[512];   /* what the last retry did, for the first iteration after it */
@@ -688,6 +692,39 @@ static int ceiling_wait(const fv_solver_t *s)
 	return FV_CEIL_WAIT * (1 + s->retries);
 }
 
+/*
+ * A stall of an implicit run with Roe's blocks and no jacobian_floor of the
+ * case: once the density residual of iteration m lies FV_STALL_DROP orders
+ * below the run's peak and has not halved for FV_STALL_ITERS iterations,
+ * the face blocks take the eigenvalue floor FV_STALL_FLOOR from then on.
+ * On the M6 at Gmsh sf 2 (53k tets) the residual cycled 3.9 orders down
+ * from iteration 85 with one cell's update clipped in every iteration
+ * (lin_res 5e-4: a near-singular diagonal block where a wave speed
+ * vanishes); with the floor from the start it went 8 orders in 150
+ * iterations, but a floor from the start cost the laminar plate 35% (0.05)
+ * or 14% (0.02) more iterations, so it comes only where the run stalls.
+ */
+#define FV_STALL_DROP 2.0
+#define FV_STALL_ITERS 25
+#define FV_STALL_FLOOR 0.05
+
+static void stall_floor(fv_solver_t *s, int m, double r)
+{
+	if (s->floor_on || s->o.num.jacobian_floor > 0 || s->P.implicit != FV_IMPLICIT_POINT ||
+	    s->o.num.jacobian != FV_JACOBIAN_ROE)
+		return;
+	s->st_peak = fmax(s->st_peak, r);
+	if (s->st_best <= 0 || r < 0.5 * s->st_best) {
+		s->st_best = r;
+		s->st_best_iter = m;
+		return;
+	}
+	if (r < s->st_peak * pow(10, -FV_STALL_DROP) && m - s->st_best_iter >= FV_STALL_ITERS) {
+		s->floor_on = 1;
+		s->P.jac_floor = (fv_real_t)FV_STALL_FLOOR;
+	}
+}
+
 static fv_err_t ramp_cfl(fv_solver_t *s, int n)
 {
 	const fv_numerics_t *num = &s->o.num;
@@ -699,6 +736,7 @@ static fv_err_t ramp_cfl(fv_solver_t *s, int n)
 		return FV_OK;
 	FV_CHECK(m <= s->last_done, FV_ERR_RUNTIME, "iteration %d submitted before iteration %d was done", n, m);
 	double r0 = s->res_rho[(m - 1) % RING], r1 = s->res_rho[m % RING], lin = s->lin_of[m % RING];
+	stall_floor(s, m, r1);
 	/* sweeps that left more than they took in their first step diverged:
 	 * the CFL is too large for them, whatever the residual did */
 	if (lin > 1) {
@@ -1105,6 +1143,7 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
  *   [3] the CFL       [4] res_best   [5] res_peak    [6] cfl_lo
  *   [7] cfl_hi        [8] first_iter [9] resume_iter [10] discard_to
  *   [11] retries      [12] freeze_hit  [13] good    [14] the run's cfl_max
+ *   [15] floor_on     [16] st_peak     [17] st_best [18] st_best_iter
  *   then for each of the last W iterations (oldest first): its density
  *   residual, CFL, lin_res and order.
  * W = lag + 1, the residuals ramp_cfl and check_failed still read (those
@@ -1113,7 +1152,7 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
  * to the restart's state.
  */
 #define FV_RAMP_TAG 24.2 /* the layout above (issue 24) */
-#define FV_RAMP_HEAD 15
+#define FV_RAMP_HEAD 19
 #define FV_RAMP_TAG_1 24.1 /* the first layout: [0]-[12] above */
 #define FV_RAMP_HEAD_1 13
 
@@ -1153,7 +1192,11 @@ fv_err_t fv_solver_get_ramp_state(const fv_solver_t *s, double *v, int max, int 
 				     s->retries,
 				     s->freeze_hit,
 				     s->good,
-				     s->o.num.cfl_max};
+				     s->o.num.cfl_max,
+				     s->floor_on,
+				     s->st_peak,
+				     s->st_best,
+				     s->st_best_iter};
 	memcpy(v, head, sizeof head);
 	for (int k = 0; k < w; k++) {
 		int slot = (last - w + 1 + k) % RING;
@@ -1192,7 +1235,15 @@ fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n)
 	s->discard_to = iter_of(v[10]);
 	s->retries = (int)v[11];
 	s->freeze_hit = (int)v[12];
-	s->good = head == FV_RAMP_HEAD ? (int)v[13] : 0;
+	if (head == FV_RAMP_HEAD) {
+		s->good = (int)v[13];
+		s->floor_on = (int)v[15];
+		s->st_peak = v[16];
+		s->st_best = v[17];
+		s->st_best_iter = (int)v[18];
+		if (s->floor_on)
+			s->P.jac_floor = (fv_real_t)FV_STALL_FLOOR;
+	}
 	for (int k = 0; k < w; k++) {
 		int slot = (last - w + 1 + k) % RING;
 		const double *e = v + head + 4 * k;
