@@ -83,7 +83,9 @@ fv_err_t fv_insert_diagonal(fv_handle_t geo, fv_handle_t q, fv_handle_t dt, fv_h
 			    const fv_task_args_t *a);
 fv_err_t fv_insert_sweep(fv_handle_t geo, fv_handle_t q, fv_handle_t res, fv_handle_t diag, fv_handle_t dq,
 			 const fv_task_args_t *a);
-fv_err_t fv_insert_implicit_update(fv_handle_t geo, fv_handle_t dq, fv_handle_t q, const fv_task_args_t *a);
+/* norms: the block's norm row, FV_NORM_CLIP (cells whose update was scaled down) */
+fv_err_t fv_insert_implicit_update(fv_handle_t geo, fv_handle_t dq, fv_handle_t q, fv_handle_t norms,
+				   const fv_task_args_t *a);
 /* After the sweeps: their linear residual reduction into the norm row (fv_k_sweep_check). */
 fv_err_t fv_insert_sweep_check(fv_handle_t geo, fv_handle_t q, fv_handle_t res, fv_handle_t diag, fv_handle_t dq,
 			       fv_handle_t norms, const fv_task_args_t *a);

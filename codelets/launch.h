@@ -46,7 +46,7 @@ void fv_diagonal_launch(const fv_task_args_t *a, const void *geo, const fv_real_
 void fv_sweep_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *q, const fv_real_t *res,
 		     const fv_op_t *diag, fv_real_t *dq, cudaStream_t st);
 void fv_implicit_update_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *dq, fv_real_t *q,
-			       cudaStream_t st);
+			       double *s, cudaStream_t st);
 void fv_update_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *res, const fv_real_t *dt,
 		      fv_real_t *q0, fv_real_t *q, const fv_clock_t *clock, cudaStream_t st);
 

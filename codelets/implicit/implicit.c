@@ -44,7 +44,7 @@ static struct starpu_codelet check_cl = FV_CODELET(fv_sweep_check_cpu, (fv_sweep
 
 FV_MODEL(update_model, "fv_implicit_update");
 static struct starpu_codelet update_cl = FV_CODELET(fv_implicit_update_cpu, (fv_implicit_update_cuda), update_model,
-						    "fv_implicit_update", 3, STARPU_R, STARPU_R, STARPU_RW);
+						    "fv_implicit_update", 4, STARPU_R, STARPU_R, STARPU_RW, STARPU_RW);
 
 fv_err_t fv_insert_diagonal(fv_handle_t geo, fv_handle_t q, fv_handle_t dt, fv_handle_t diag, fv_handle_t dq,
 			    const fv_task_args_t *a)
@@ -71,10 +71,11 @@ fv_err_t fv_insert_sweep(fv_handle_t geo, fv_handle_t q, fv_handle_t res, fv_han
 			 FV_BUF(dq, STARPU_RW));
 }
 
-fv_err_t fv_insert_implicit_update(fv_handle_t geo, fv_handle_t dq, fv_handle_t q, const fv_task_args_t *a)
+fv_err_t fv_insert_implicit_update(fv_handle_t geo, fv_handle_t dq, fv_handle_t q, fv_handle_t norms,
+				   const fv_task_args_t *a)
 {
 	return FV_SUBMIT(&update_cl, "implicit_update", a, FLOPS_UPDATE * a->L.n_owned, FV_BUF(geo, STARPU_R),
-			 FV_BUF(dq, STARPU_R), FV_BUF(q, STARPU_RW));
+			 FV_BUF(dq, STARPU_R), FV_BUF(q, STARPU_RW), FV_BUF(norms, STARPU_RW));
 }
 
 fv_err_t fv_insert_sweep_check(fv_handle_t geo, fv_handle_t q, fv_handle_t res, fv_handle_t diag, fv_handle_t dq,

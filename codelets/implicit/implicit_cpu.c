@@ -44,8 +44,11 @@ void fv_implicit_update_cpu(void *buffers[], void *cl_arg)
 	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
 	const fv_real_t *dq = FV_PTR(1, const fv_real_t);
 	fv_real_t *q = FV_PTR(2, fv_real_t);
+	double *s = FV_PTR(3, double);
+	fv_idx_t clipped = 0;
 	for (fv_idx_t c = 0; c < v.n_owned; c++)
-		fv_k_implicit_update(&v, &a.P, dq, q, c);
+		clipped += fv_k_implicit_update(&v, &a.P, dq, q, c);
+	s[FV_NORM_CLIP] = (double)clipped;
 }
 
 /* The sums of fv_k_sweep_check over the owned cells, in position order,

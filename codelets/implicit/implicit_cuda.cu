@@ -29,7 +29,12 @@ struct implicit_update_body {
 	fv_params_t P;
 	const fv_real_t *dq;
 	fv_real_t *q;
-	__device__ void operator()(fv_idx_t c) const { fv_k_implicit_update(&v, &P, dq, q, c); }
+	double *clipped; /* rare: one atomic per clipped cell */
+	__device__ void operator()(fv_idx_t c) const
+	{
+		if (fv_k_implicit_update(&v, &P, dq, q, c))
+			atomicAdd(clipped, 1.0);
+	}
 };
 
 /* fv_k_sweep_check of each owned cell, summed over a thread block in
@@ -72,10 +77,11 @@ extern "C" void fv_sweep_launch(const fv_task_args_t *a, const void *geo, const 
 }
 
 extern "C" void fv_implicit_update_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *dq, fv_real_t *q,
-					  cudaStream_t st)
+					  double *s, cudaStream_t st)
 {
 	fv_view_t v = fv_view_make(geo, &a->L);
-	fv_cuda_items(v.n_owned, implicit_update_body{v, a->P, dq, q}, st);
+	cudaMemsetAsync(s + FV_NORM_CLIP, 0, sizeof *s, st);
+	fv_cuda_items(v.n_owned, implicit_update_body{v, a->P, dq, q, s + FV_NORM_CLIP}, st);
 }
 
 extern "C" void fv_sweep_check_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *q,
@@ -96,7 +102,7 @@ FV_CUDA_FUNC(fv_diagonal_cuda, fv_diagonal_launch(&a, FV_PTR(0, void), FV_PTR(1,
 FV_CUDA_FUNC(fv_sweep_cuda, fv_sweep_launch(&a, FV_PTR(0, void), FV_PTR(1, const fv_real_t), FV_PTR(2, const fv_real_t),
 					    FV_PTR(3, const fv_op_t), FV_PTR(4, fv_real_t), FV_CUDA_STREAM))
 FV_CUDA_FUNC(fv_implicit_update_cuda, fv_implicit_update_launch(&a, FV_PTR(0, void), FV_PTR(1, const fv_real_t),
-								FV_PTR(2, fv_real_t), FV_CUDA_STREAM))
+								FV_PTR(2, fv_real_t), FV_PTR(3, double), FV_CUDA_STREAM))
 FV_CUDA_FUNC(fv_sweep_check_cuda, fv_sweep_check_launch(&a, FV_PTR(0, void), FV_PTR(1, const fv_real_t),
 							  FV_PTR(2, const fv_real_t), FV_PTR(3, const fv_op_t),
 							  FV_PTR(4, const fv_real_t), FV_PTR(5, double), FV_CUDA_STREAM))

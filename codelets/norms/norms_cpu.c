@@ -22,7 +22,7 @@ void fv_norms_cpu(void *buffers[], void *cl_arg)
 		s[k] = acc;
 	}
 	s[FV_NORM_CELLS] = no;
-	s[FV_NORM_T] = s[FV_NORM_DT] = s[FV_NORM_LIN0] = s[FV_NORM_LIN] = 0;
+	s[FV_NORM_T] = s[FV_NORM_DT] = s[FV_NORM_LIN0] = s[FV_NORM_LIN] = s[FV_NORM_CLIP] = 0;
 	for (int d = 0; d < 3; d++)
 		s[FV_NORM_F + d] = s[FV_NORM_M + d] = 0;
 	for (fv_idx_t f = 0; f < v.n_bfaces; f++) {

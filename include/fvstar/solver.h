@@ -67,6 +67,7 @@ typedef struct fv_iter_info {
 	int retries;            /* implicit: the CFL cuts with a retry before it (numerics.retries) */
 	double lin;             /* implicit: the sweeps' linear residual reduction (last / first
 	                           Gauss-Seidel step, preconditioned; > 1: they diverged) */
+	double clipped;         /* implicit: cells whose update was scaled down (max_update, positivity) */
 	const char *retry_note; /* the first iteration after a retry: what it did; else NULL */
 } fv_iter_info_t;
 

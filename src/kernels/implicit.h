@@ -543,14 +543,17 @@ FV_HD void fv_k_sweep_check(const fv_view_t *v, const fv_params_t *P, const fv_r
 	}
 }
 
-/* q += a dq on owned cell c, a = 1 or less under max_update, halved
- * (up to ten times) while the new state
- * has a density or pressure <= 0 (a start from a poor state at a large
- * CFL); the safeguard is idle once converging (dq small). If no fraction
- * down to 1/1024 is physical the whole update goes in, and the residual
- * check of the next iteration reports the divergence. */
-FV_HD void fv_k_implicit_update(const fv_view_t *v, const fv_params_t *P, const fv_real_t *dq, fv_real_t *q,
-				fv_idx_t c)
+/* q += a dq on owned cell c (per-cell under-relaxation), a = 1 or less
+ * under max_update, halved (up to ten times) while the new state has a
+ * density or pressure <= 0 (a start from a poor state at a large CFL);
+ * the safeguard is idle once converging (dq small). If no fraction down
+ * to 1/1024 is physical the cell keeps its state (a = 0): taking the
+ * whole update put a negative density into the Mach 6 blunt body at CFL
+ * 10 (a cell at Mach 200 whose pressure is a small difference of large
+ * energies), and its NaN reached every cell through the next sweeps.
+ * Returns 1 where a < 1 (the history's clipped column). */
+FV_HD int fv_k_implicit_update(const fv_view_t *v, const fv_params_t *P, const fv_real_t *dq, fv_real_t *q,
+			       fv_idx_t c)
 {
 	fv_idx_t nc = v->n_cells;
 	fv_real_t qc[FV_NVAR], d[FV_NVAR], qn[FV_NVAR], wn[FV_NVAR], a = 1;
@@ -572,13 +575,14 @@ FV_HD void fv_k_implicit_update(const fv_view_t *v, const fv_params_t *P, const 
 			break;
 	}
 	if (!(wn[0] > 0 && wn[4] > 0)) {
-		a = 1;
+		a = 0;
 		for (int m = 0; m < FV_NVAR; m++)
-			qn[m] = qc[m] + d[m];
+			qn[m] = qc[m];
 	}
 	fv_k_store(q, nc, c, qn);
 	if (fv_k_sa(P))
 		q[(size_t)5 * nc + c] += a * dq[(size_t)5 * nc + c];
+	return a < 1;
 }
 
 #endif

@@ -103,9 +103,10 @@ typedef struct fv_clock {
  * block, and its wall pressure force and moment; implicit runs, the sums
  * of fv_k_sweep_check; the clock's row holds the time and step of an
  * unsteady run. */
-#define FV_NORMS 16
+#define FV_NORMS 17
 #define FV_NORM_LIN0 14 /* the sweeps' first step, squared */
 #define FV_NORM_LIN 15  /* the step left after them, squared */
+#define FV_NORM_CLIP 16 /* cells whose update was scaled down (fv_k_implicit_update) */
 #define FV_NORM_CELLS 5
 #define FV_NORM_T 6
 #define FV_NORM_DT 7

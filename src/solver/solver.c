@@ -115,14 +115,22 @@ struct fv_solver {
 	 * residual calls for a retry, the iterations thrown away with it, the
 	 * CFL's bounds lowered by retries */
 	int bad_iter;           /* -1: none pending */
+	int bad_own;            /* its own update failed (its sweeps), not the one before it */
 	char bad_why[160];
 	int resume_iter;        /* the first iteration from the restored state */
 	int discard_to;         /* iterations up to it ran on a thrown-away state */
 	int retries;
 	double cfl_lo, cfl_hi;  /* numerics.cfl and cfl_max, lowered by retries */
+	int good;               /* iterations since the ceiling cfl_hi was last lowered or held */
+	/* a stall (stall_floor): the run's peak and lowest density residuals
+	 * seen by the ramp, the iteration of the lowest, the floor switched on */
+	double st_peak, st_best;
+	int st_best_iter, floor_on;
 	int order_of[RING];     /* the iteration's order (a jump across the switch is no failure) */
 	int retries_of[RING];   /* retries before the iteration was submitted */
 	char retry_note[512];   /* what the last retry did, for the first iteration after it */
+	char tried[256];        /* the retries so far, "failed CFL -> retry CFL", for the error */
+	double cfl_top;         /* the largest CFL of the run */
 	int ran;                /* fv_solver_run was called before */
 	int trace_from;         /* the first traced iteration (fv_runtime_trace_start) */
 };
@@ -595,7 +603,8 @@ static fv_err_t block_stage(fv_solver_t *s, int st, int b, int rk, int slot)
 			break;
 		case FV_STAGE_UPDATE:
 			if (s->P.implicit) {
-				FV_CALL(fv_insert_implicit_update(d->geo, h[F_DQ], h[F_Q], &a));
+				FV_CALL(fv_insert_implicit_update(d->geo, h[F_DQ], h[F_Q], fv_ring_row(s->ring, slot, b),
+								  &a));
 				break;
 			}
 			a.rk_a = s->rk_a[rk];
@@ -656,16 +665,76 @@ static fv_err_t sweeps(fv_solver_t *s, int slot)
  * The CFL of implicit iteration n (switched evolution relaxation). The
  * driver submits n once iteration n - lookahead - 1 is done (or n - RING +
  * 1, the ring's bound), never waiting inside an iteration; so n's CFL comes
- * from the density residuals r of iterations up to m = n - lag, lag =
- * min(lookahead + 1, RING - 1), the same for every run and scheduler:
- *   r_m > r_m-1:  cfl = max(cfl_0, cfl * cfl_cut)                (cut-back)
- *   otherwise:    cfl = min(cfl_max, cfl * min(cfl_growth, r_m-1 / r_m)),
+ * from the density residuals r and the sweeps' linear residual reduction
+ * lin of iterations up to m = n - lag, lag = min(lookahead + 1, RING - 1),
+ * the same for every run and scheduler:
+ *   lin_m > 1:    cfl = max(cfl_0, cfl * cfl_cut), and the ceiling cfl_hi
+ *                 half the CFL whose sweeps diverged                (cut)
+ *   lin_m > FV_LIN_HOLD: cfl stays (the sweeps near their limit)     (hold)
+ *   r_m > r_m-1:  cfl = max(cfl_0, cfl * cfl_cut)             (cut-back)
+ *   otherwise:    cfl = min(cfl_hi, cfl * min(cfl_growth, r_m-1 / r_m)),
  * once per submitted iteration, each ratio used once (cfl_ramp = growth:
- * cfl = min(cfl_max, cfl * cfl_growth), cut by cfl_cut where r_m passes ten
+ * cfl = min(cfl_hi, cfl * cfl_growth), cut by cfl_cut where r_m passes ten
  * times the lowest residual so far, r_m then the reference); cfl_0 (numerics.cfl)
  * until two residuals of this run are known. A run continued from a
  * restart starts the ramp again from cfl_0.
+ * The ceiling cfl_hi starts at cfl_max and is lowered by a divergence of
+ * the sweeps or a retry; it is no fixed cap: after ceiling_wait() good
+ * iterations in a row (lin_m <= FV_LIN_HOLD, nothing cut) it grows
+ * FV_CEIL_GROWTH times per good iteration back towards cfl_max, so that
+ * the sweeps' convergence, not the first failure, sets the step (the M6
+ * medium mesh sat at CFL 15.6 for 550 iterations after two retries with a
+ * fixed cap, lin_res 1e-4 throughout). cfl_max stays the top: the
+ * sweeps' lin_res does not see the outer iteration's own limit (with the
+ * first-order Jacobian at CFL 1e7 the wedge's residual cycled 8.5 orders
+ * down, lin_res 1e-3, where at 1e4 it fell to round-off).
  */
+#define FV_LIN_HOLD 0.5
+#define FV_RETRY_CFL_MIN 0.1
+#define FV_CEIL_GROWTH 1.25
+#define FV_CEIL_WAIT 10
+
+/* Good iterations before the ceiling grows: longer after each retry, so
+ * that a CFL the flow cannot take is not tried again every few iterations
+ * (each try costs a retry). */
+static int ceiling_wait(const fv_solver_t *s)
+{
+	return FV_CEIL_WAIT * (1 + s->retries);
+}
+
+/*
+ * A stall of an implicit run with Roe's blocks and no jacobian_floor of the
+ * case: once the density residual of iteration m lies FV_STALL_DROP orders
+ * below the run's peak and has not halved for FV_STALL_ITERS iterations,
+ * the face blocks take the eigenvalue floor FV_STALL_FLOOR from then on.
+ * On the M6 at Gmsh sf 2 (53k tets) the residual cycled 3.9 orders down
+ * from iteration 85 with one cell's update clipped in every iteration
+ * (lin_res 5e-4: a near-singular diagonal block where a wave speed
+ * vanishes); with the floor from the start it went 8 orders in 150
+ * iterations, but a floor from the start cost the laminar plate 35% (0.05)
+ * or 14% (0.02) more iterations, so it comes only where the run stalls.
+ */
+#define FV_STALL_DROP 2.0
+#define FV_STALL_ITERS 25
+#define FV_STALL_FLOOR 0.05
+
+static void stall_floor(fv_solver_t *s, int m, double r)
+{
+	if (s->floor_on || s->o.num.jacobian_floor > 0 || s->P.implicit != FV_IMPLICIT_POINT ||
+	    s->o.num.jacobian != FV_JACOBIAN_ROE)
+		return;
+	s->st_peak = fmax(s->st_peak, r);
+	if (s->st_best <= 0 || r < 0.5 * s->st_best) {
+		s->st_best = r;
+		s->st_best_iter = m;
+		return;
+	}
+	if (r < s->st_peak * pow(10, -FV_STALL_DROP) && m - s->st_best_iter >= FV_STALL_ITERS) {
+		s->floor_on = 1;
+		s->P.jac_floor = (fv_real_t)FV_STALL_FLOOR;
+	}
+}
+
 static fv_err_t ramp_cfl(fv_solver_t *s, int n)
 {
 	const fv_numerics_t *num = &s->o.num;
@@ -676,19 +745,32 @@ static fv_err_t ramp_cfl(fv_solver_t *s, int n)
 	if (m - 1 < s->first_iter || m - 1 < s->resume_iter)
 		return FV_OK;
 	FV_CHECK(m <= s->last_done, FV_ERR_RUNTIME, "iteration %d submitted before iteration %d was done", n, m);
-	double r0 = s->res_rho[(m - 1) % RING], r1 = s->res_rho[m % RING];
+	double r0 = s->res_rho[(m - 1) % RING], r1 = s->res_rho[m % RING], lin = s->lin_of[m % RING];
+	stall_floor(s, m, r1);
 	/* sweeps that left more than they took in their first step diverged:
 	 * the CFL is too large for them, whatever the residual did */
-	if (s->lin_of[m % RING] > 1) {
-		s->cfl = fmax(s->cfl_lo, s->cfl * num->cfl_cut);
+	if (lin > 1) {
+		/* below numerics.cfl too: the Mach 6 blunt body's sweeps diverge at
+		 * its start's CFL 10 */
+		s->cfl = fmax(FV_RETRY_CFL_MIN, s->cfl * num->cfl_cut);
+		s->cfl_lo = fmin(s->cfl_lo, s->cfl);
+		s->cfl_hi = fmax(s->cfl_lo, fmin(s->cfl_hi, 0.5 * s->cfl_of[m % RING]));
+		s->good = 0;
 		return FV_OK;
 	}
+	if (lin > FV_LIN_HOLD) {
+		s->good = 0;
+		return FV_OK;
+	}
+	if (++s->good > ceiling_wait(s))
+		s->cfl_hi = fmin(num->cfl_max, s->cfl_hi * FV_CEIL_GROWTH);
 	if (num->cfl_ramp == FV_CFL_RAMP_GROWTH) {
 		if (s->res_best <= 0 || r0 < s->res_best)
 			s->res_best = r0;
 		if (r1 > 10 * s->res_best) {
 			s->cfl = fmax(s->cfl_lo, s->cfl * num->cfl_cut);
 			s->res_best = r1; /* the new level is the reference */
+			s->good = 0;
 		} else {
 			s->cfl = fmin(s->cfl_hi, s->cfl * num->cfl_growth);
 			if (r1 < s->res_best)
@@ -721,7 +803,8 @@ static fv_err_t freeze_by_drop(fv_solver_t *s, int n)
 
 /*
  * Safeguards of an implicit run (numerics.retries). Iteration m fails when
- * its density residual (that of the state m starts from) is not finite, or
+ * its density residual (that of the state m starts from) is not finite, its
+ * sweeps diverged (lin_res above FV_RETRY_LIN), or
  * is FV_RETRY_JUMP times that of m - 1 at the same order and above any
  * accepted before: the update of m - 1 was too large a step (the second
  * iteration of a run is not judged so: from a uniform start the first
@@ -738,11 +821,12 @@ static fv_err_t freeze_by_drop(fv_solver_t *s, int n)
  */
 #define FV_RETRY_JUMP 100.0
 #define FV_RETRY_CUT 0.1
-#define FV_RETRY_CFL_MIN 0.1
+#define FV_RETRY_LIN 100.0
 
 /* Whether done iteration m (density residual res[0]) fails; why into s. */
-static int check_failed(fv_solver_t *s, int m, const double res[5])
+static int check_failed(fv_solver_t *s, int m, const double res[5], double lin)
 {
+	s->bad_own = 0;
 	static const char *const var[5] = {"rho", "rho u", "rho v", "rho w", "rho E"};
 	for (int k = 0; k < 5; k++)
 		if (!isfinite(res[k])) {
@@ -750,6 +834,14 @@ static int check_failed(fv_solver_t *s, int m, const double res[5])
 				 isnan(res[k]) ? "NaN" : "infinite");
 			return 1;
 		}
+	/* sweeps that diverged this far left an update that is no step of
+	 * Newton's (every cell clipped by max_update, the residual creeping up
+	 * with no jump to see: the blunt body at CFL 10) */
+	if (lin > FV_RETRY_LIN) {
+		snprintf(s->bad_why, sizeof s->bad_why, "the sweeps diverged (lin_res %.3g)", lin);
+		s->bad_own = 1;
+		return 1;
+	}
 	if (m - 1 <= s->first_iter || m - 1 < s->resume_iter || s->order_of[m % RING] != s->order_of[(m - 1) % RING])
 		return 0;
 	double r0 = s->res_rho[(m - 1) % RING];
@@ -765,19 +857,25 @@ static int check_failed(fv_solver_t *s, int m, const double res[5])
  * back on the device, the CFL cut; an error when no retry is left. */
 static fv_err_t retry(fv_solver_t *s, int n)
 {
-	int bad = s->bad_iter, k = -1, from;
-	double failed = bad - 1 >= s->first_iter ? s->cfl_of[(bad - 1) % RING] : s->cfl_of[bad % RING];
+	/* the state bad starts from is good where bad's own sweeps failed */
+	int bad = s->bad_iter, k = -1, from, last_good = bad - (s->bad_own ? 1 : 2);
+	double failed = bad - 1 >= s->first_iter && !s->bad_own ? s->cfl_of[(bad - 1) % RING] : s->cfl_of[bad % RING];
 	double cfl = fmin(s->cfl, failed) * FV_RETRY_CUT;
 	for (int j = 0; j < 2; j++)
-		if (s->snap_iter[j] >= 0 && s->snap_iter[j] <= bad - 2 && (k < 0 || s->snap_iter[j] > s->snap_iter[k]))
+		if (s->snap_iter[j] >= 0 && s->snap_iter[j] <= last_good &&
+		    (k < 0 || s->snap_iter[j] > s->snap_iter[k]))
 			k = j;
+	/* a run that still fails says what it tried */
 	if (s->retries >= s->o.num.retries || cfl < FV_RETRY_CFL_MIN || k < 0)
 		return FV_ERROR(FV_ERR_NUMERIC,
 				"iteration %d: %s: the solution diverged; tried %d cuts of the CFL with a retry from the "
-				"last good state (numerics.retries = %d), the last at CFL %.3g%s",
+				"last good state (numerics.retries = %d), the last at CFL %.3g%s; the CFL reached %.3g "
+				"at most, retries (failed CFL -> CFL of the retry):%s; lin_res of the failed iteration "
+				"%.3g, the ceiling of the ramp %.3g",
 				bad, s->bad_why, s->retries, s->o.num.retries, failed,
 				k < 0 ? ", and no state from before it is kept" :
-				cfl < FV_RETRY_CFL_MIN ? ", too small to cut further" : "");
+				cfl < FV_RETRY_CFL_MIN ? ", too small to cut further" : "",
+				s->cfl_top, s->tried[0] ? s->tried : " none", s->lin_of[bad % RING], s->cfl_hi);
 	from = s->snap_src[k];
 	for (int b = 0; b < s->nb; b++) {
 		fv_task_args_t a;
@@ -790,11 +888,20 @@ static fv_err_t retry(fv_solver_t *s, int n)
 	s->snap_iter[k] = n - 1; /* the state iteration n starts from */
 	snprintf(s->retry_note, sizeof s->retry_note,
 		 "iteration %d: %s; iterations %d to %d thrown away, iteration %d goes on from the state after "
-		 "iteration %d at CFL %.3g (%.3g failed; at most %.3g from now on)",
+		 "iteration %d at CFL %.3g (%.3g failed; at most %.3g until the sweeps converge for some "
+		 "iterations)",
 		 bad, s->bad_why, bad, n - 1, n, from, cfl, failed, fmax(cfl, fmin(s->cfl_hi, 0.5 * failed)));
+	{
+		size_t len = strlen(s->tried);
+		if (len + 40 < sizeof s->tried)
+			snprintf(s->tried + len, sizeof s->tried - len, "%s %.3g -> %.3g", len ? "," : "", failed, cfl);
+		else if (len + 5 < sizeof s->tried && !strstr(s->tried, "..."))
+			strcat(s->tried, ", ...");
+	}
 	s->cfl = cfl;
 	s->cfl_lo = fmin(s->cfl_lo, cfl);
 	s->cfl_hi = fmax(cfl, fmin(s->cfl_hi, 0.5 * failed));
+	s->good = 0;
 	s->res_best = 0;
 	s->phi_valid = 0; /* a frozen limiter may hold the failed state's values */
 	s->resume_iter = n;
@@ -836,6 +943,7 @@ static fv_err_t submit_tasks(fv_solver_t *s, int iter)
 	if (s->o.num.order_ramp > 0 && iter - s->o.num.first_order < s->o.num.order_ramp)
 		s->P.blend = (fv_real_t)(iter - s->o.num.first_order) / (fv_real_t)s->o.num.order_ramp;
 	s->cfl_of[slot] = s->cfl;
+	s->cfl_top = fmax(s->cfl_top, s->cfl);
 	s->order_of[slot] = s->P.order;
 	s->retries_of[slot] = s->retries;
 	/* past limiter_freeze, or once the residual has dropped
@@ -994,6 +1102,8 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		s->res_rho[next_done % RING] = info.res[0];
 		if (s->P.implicit)
 			info.lin = sums[FV_NORM_LIN0] > 0 ? sqrt(sums[FV_NORM_LIN] / sums[FV_NORM_LIN0]) : 0;
+		if (s->P.implicit)
+			info.clipped = sums[FV_NORM_CLIP];
 		s->lin_of[next_done % RING] = info.lin;
 		s->last_done = next_done;
 		*done = next_done;
@@ -1003,7 +1113,7 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		if (guarded(s)) {
 			if (s->bad_iter >= 0 || info.iter <= s->discard_to)
 				continue;
-			if (check_failed(s, info.iter, info.res)) {
+			if (check_failed(s, info.iter, info.res, info.lin)) {
 				s->bad_iter = info.iter;
 				continue;
 			}
@@ -1020,6 +1130,12 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 					       info.iter, var[k], isnan(info.res[k]) ? "NaN" : "infinite");
 				break;
 			}
+		/* unguarded (retries = 0): the update of sweeps that diverged is
+		 * clipped in every cell rather than NaN, so it stops here */
+		if (err == FV_OK && s->P.implicit && !guarded(s) && info.lin > FV_RETRY_LIN)
+			err = FV_ERROR(FV_ERR_NUMERIC,
+				       "iteration %d: the sweeps diverged (lin_res %.3g at CFL %g): the solution diverged",
+				       info.iter, info.lin, info.cfl);
 		/* iterations submitted before a stop still run; they are not reported */
 		if (err == FV_OK && !stop && cb && cb(&info, ctx))
 			stop = 1;
@@ -1047,7 +1163,8 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
  *   [0] FV_RAMP_TAG   [1] the last iteration done   [2] the window W
  *   [3] the CFL       [4] res_best   [5] res_peak    [6] cfl_lo
  *   [7] cfl_hi        [8] first_iter [9] resume_iter [10] discard_to
- *   [11] retries      [12] freeze_hit
+ *   [11] retries      [12] freeze_hit  [13] good    [14] the run's cfl_max
+ *   [15] floor_on     [16] st_peak     [17] st_best [18] st_best_iter
  *   then for each of the last W iterations (oldest first): its density
  *   residual, CFL, lin_res and order.
  * W = lag + 1, the residuals ramp_cfl and check_failed still read (those
@@ -1055,8 +1172,10 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
  * device's snapshots are not in it: a retry soon after a restart goes back
  * to the restart's state.
  */
-#define FV_RAMP_TAG 24.1 /* the layout above (issue 24) */
-#define FV_RAMP_HEAD 13
+#define FV_RAMP_TAG 24.2 /* the layout above (issue 24) */
+#define FV_RAMP_HEAD 19
+#define FV_RAMP_TAG_1 24.1 /* the first layout: [0]-[12] above */
+#define FV_RAMP_HEAD_1 13
 
 static int ramp_window(const fv_solver_t *s)
 {
@@ -1092,7 +1211,13 @@ fv_err_t fv_solver_get_ramp_state(const fv_solver_t *s, double *v, int max, int 
 				     iter_value(s->resume_iter),
 				     iter_value(s->discard_to),
 				     s->retries,
-				     s->freeze_hit};
+				     s->freeze_hit,
+				     s->good,
+				     s->o.num.cfl_max,
+				     s->floor_on,
+				     s->st_peak,
+				     s->st_best,
+				     s->st_best_iter};
 	memcpy(v, head, sizeof head);
 	for (int k = 0; k < w; k++) {
 		int slot = (last - w + 1 + k) % RING;
@@ -1108,21 +1233,21 @@ fv_err_t fv_solver_get_ramp_state(const fv_solver_t *s, double *v, int max, int 
 
 fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n)
 {
-	int w = ramp_window(s);
+	int w = ramp_window(s), head = n > 0 && v[0] == FV_RAMP_TAG_1 ? FV_RAMP_HEAD_1 : FV_RAMP_HEAD;
 	if (n == 0 || !s->P.implicit)
 		return FV_OK;
-	FV_CHECK(n == FV_RAMP_HEAD + 4 * w && v[0] == FV_RAMP_TAG && v[2] == w, FV_ERR_ARG,
+	FV_CHECK(n == head + 4 * w && (v[0] == FV_RAMP_TAG || v[0] == FV_RAMP_TAG_1) && v[2] == w, FV_ERR_ARG,
 		 "the restart's solver state (%d values, tag %g) is not this solver's CFL ramp (%d values, tag %g)",
 		 n, n > 0 ? v[0] : 0.0, FV_RAMP_HEAD + 4 * w, FV_RAMP_TAG);
 	int last = (int)v[1];
 	s->cfl = v[3];
 	s->res_best = v[4];
 	s->res_peak = v[5];
-	/* the bounds a retry lowered stay; otherwise the case's (a continued
-	 * run may set another cfl_max) */
-	if (v[11] > 0) {
+	/* the bounds a retry or the sweeps lowered stay; otherwise the case's
+	 * (a continued run may set another cfl_max) */
+	if (v[11] > 0 || (head == FV_RAMP_HEAD && v[7] < v[14])) {
 		s->cfl_lo = v[6];
-		s->cfl_hi = v[7];
+		s->cfl_hi = fmin(v[7], s->o.num.cfl_max);
 	}
 	if (s->o.num.cfl_max > 0)
 		s->cfl = fmax(s->cfl_lo, fmin(s->cfl, s->cfl_hi));
@@ -1131,9 +1256,18 @@ fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n)
 	s->discard_to = iter_of(v[10]);
 	s->retries = (int)v[11];
 	s->freeze_hit = (int)v[12];
+	if (head == FV_RAMP_HEAD) {
+		s->good = (int)v[13];
+		s->floor_on = (int)v[15];
+		s->st_peak = v[16];
+		s->st_best = v[17];
+		s->st_best_iter = (int)v[18];
+		if (s->floor_on)
+			s->P.jac_floor = (fv_real_t)FV_STALL_FLOOR;
+	}
 	for (int k = 0; k < w; k++) {
 		int slot = (last - w + 1 + k) % RING;
-		const double *e = v + FV_RAMP_HEAD + 4 * k;
+		const double *e = v + head + 4 * k;
 		s->res_rho[slot] = e[0];
 		s->cfl_of[slot] = e[1];
 		s->lin_of[slot] = e[2];

@@ -7,7 +7,9 @@
 # defaults), must converge 8 orders below its peak density residual (the
 # first can be round-off: 1e-19 on the laminar plate, started uniform)
 # within a bound on the iterations, with no residual that is not finite,
-# and its sweeps converging at the end (the history's lin_res in (0, 1)):
+# its sweeps converging at the end (the history's lin_res in (0, 1)) and no
+# cell's update clipped at the end (the history's clipped column, the cells
+# under max_update or the positivity halving):
 #   wedge      Mach 2 ramp, mixed cells (mesh gen ramp)             40 (bound 60)
 #   subsonic   the same at Mach 0.5, far-field boundaries           39 (60)
 #   cone       Mach 2, 10 degrees, tetrahedra (tests/data/cone.geo)  28 (45)
@@ -19,13 +21,21 @@
 #              (limiter_k 20, limiter_freeze_drop 2.5: the discretisation's;
 #              without them the limiter holds the residual in a limit cycle
 #              2.8 orders down whatever the solver)              49, 39 (90)
-#   plate      laminar flat plate, Re 1e4 (mesh gen plate)         133 (200)
-# (iterations measured on the 2-core machine, 2026-11-26, with the automatic
-# blocks.) Not here: the Mach 6 blunt body (its second-order Roe solution
-# diverges explicitly too; tests/cli/implicit_retry.sh runs it first order)
-# and the Spalart-Allmaras bump (4.6 orders in 400 iterations on its level-5
-# grid: minutes, not seconds).
+#   plate      laminar flat plate, Re 1e4 (mesh gen plate)         131 (200)
+#   blunt      Mach 6 blunt body, first order (tests/data/blunt.geo, 1404
+#              triangles; the case sets order = 1: the second-order Roe
+#              solution diverges explicitly and stalls about 1 order down
+#              implicitly, clipping 5-10 cells every iteration, whatever
+#              the CFL: the limiter at the bow shock); it must clip cells
+#              on the way (an impulsive start at Mach 6)           196 (300)
+# (iterations measured on the 2-core machine, 2026-11-27, with the automatic
+# blocks.) Not here: the Spalart-Allmaras bump (4.6 orders in 400
+# iterations on its level-5 grid: minutes, not seconds).
+# bench/run_implicit_matrix_gpu.sh runs the same cases larger: MATRIX_REFINE
+# (mesh.refine, each cell into 8 per level) and MATRIX_BOUND (the factor of
+# every bound), MATRIX_ARGS (more keys for every run).
 . "$top_srcdir/tests/cli/lib.sh"
+refine=${MATRIX_REFINE:-0} bound_x=${MATRIX_BOUND:-1}
 
 [ -n "${GMSH+set}" ] || GMSH=$(command -v gmsh 2>/dev/null) || GMSH=
 gmsh_mesh() { # DIM GEO OUT [gmsh options]: "" on failure
@@ -48,12 +58,15 @@ peak = max(res)
 after = res.index(peak)
 hit = [int(r["iteration"]) for r, x in list(zip(rows, res))[after:] if x <= 1e-8 * peak]
 retries = int(float(rows[-1]["retries"]))
-print("%-9s %s; %d retries; CFL %g at the end; lin_res %.2g" % (
-    name, "8 orders below the peak in %d iterations (bound %d)" % (hit[0], bound) if hit else
+clipped = [int(float(r["clipped"])) for r in rows]
+wall = dict((int(r["iteration"]), float(r["wall_s"])) for r in rows)
+print("%-9s %s; %d retries; CFL %g at the end; lin_res %.2g; clipped cells: %d at most, %d at the end" % (
+    name, "8 orders below the peak in %d iterations, %.2f s (bound %d)" % (hit[0], wall[hit[0]], bound) if hit else
     "%.2f orders below the peak after %s iterations" % (math.log10(peak / res[-1]), rows[-1]["iteration"]),
-    retries, float(rows[-1]["cfl"]), float(rows[-1]["lin_res"])))
+    retries, float(rows[-1]["cfl"]), float(rows[-1]["lin_res"]), max(clipped), clipped[-1]))
 lin = float(rows[-1]["lin_res"])
 assert 0 < lin < 1, "%s: the sweeps' linear residual reduction %g at the end" % (name, lin)
+assert clipped[-1] == 0, "%s: %d cells clipped at the end" % (name, clipped[-1])
 sys.exit(0 if hit and hit[0] <= bound else 1)
 PY
 }
@@ -61,10 +74,12 @@ PY
 # case NAME BOUND CFG [keys]: the run (stopped 9 orders below its first
 # residual, or at BOUND iterations) and its check
 case_run() {
-	name=$1 bound=$2 cfg=$3
+	name=$1 bound=$(($2 * bound_x)) cfg=$3
 	shift 3
+	# shellcheck disable=SC2086
 	"$fv" run "$cfg" output.dir="$tmp/$name" output.vtu=no output.progress_every=0 numerics.time=implicit \
-		numerics.iterations="$bound" numerics.residual_drop=9 "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" ||
+		numerics.iterations="$bound" numerics.residual_drop=9 mesh.refine="$refine" ${MATRIX_ARGS:-} "$@" \
+		>"$tmp/$name.out" 2>"$tmp/$name.err" ||
 		{ tail -3 "$tmp/$name.err"; fail "$name: the run"; return; }
 	grep "thrown away" "$tmp/$name.err"
 	converged "$name" "$bound" || fail "$name: not 8 orders within $bound iterations"
@@ -115,8 +130,27 @@ CFG
 			"$top_srcdir/cases/onera_m6/onera_m6.cfg" >"$tmp/m6$tag.cfg"
 		case_run "m6-sf$sf-R$R" 90 "$tmp/m6$tag.cfg" numerics.limiter_k=20 numerics.limiter_freeze_drop=2.5
 	done
+	if gmsh_mesh 2 "$top_srcdir/tests/data/blunt.geo" "$tmp/blunt.su2"; then
+		cat >"$tmp/blunt.cfg" <<CFG
+[mesh]
+file = $tmp/blunt.su2
+[flow]
+mach = 6
+[numerics]
+order = 1
+[bc]
+wall = wall
+inlet = supersonic_inflow
+outlet = supersonic_outflow
+symmetry_zmin = symmetry
+symmetry_zmax = symmetry
+CFG
+		case_run blunt 300 "$tmp/blunt.cfg"
+		"$py" -c "import csv, sys; sys.exit(0 if max(float(r['clipped']) for r in csv.DictReader(open('$tmp/blunt/history.csv'))) > 0 else 1)" ||
+			fail "blunt: no cell clipped (the history's clipped column)"
+	fi
 else
-	echo "no gmsh (set GMSH): the cone, the NACA 0012 and the M6 left out"
+	echo "no gmsh (set GMSH): the cone, the NACA 0012, the M6 and the blunt body left out"
 fi
 
 "$fv" mesh gen plate --length 1 --lead 1 --height 2 --nx 33 --ny 21 --y1 4e-3 -o "$tmp/plate.su2" >/dev/null 2>&1 ||
