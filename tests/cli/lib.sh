@@ -22,6 +22,32 @@ fi
 export FV_TOL_SCALE
 tol() { awk -v t="$1" -v s="$FV_TOL_SCALE" 'BEGIN { printf "%g", t * s }'; }
 
+# key_pair NAME CFG KEY "V1 V2" TOL KEY=VALUE...: the case run with KEY = V1
+# and with KEY = V2 (outputs in $tmp/NAME-V1, $tmp/NAME-V2, logs beside),
+# then the same restart and history (wall time aside) when TOL is 0, else
+# the states to TOL (compare_runs.py); the runs get the environment
+# KP_ENV ("STARPU_NCPU=0 ..."). Returns 1 after a failure.
+key_pair() {
+	kp_name=$1 kp_cfg=$2 kp_key=$3 kp_vals=$4 kp_tol=$5
+	shift 5
+	for kp_v in $kp_vals; do
+		# shellcheck disable=SC2086
+		env ${KP_ENV:-} "$fv" run "$kp_cfg" output.dir="$tmp/$kp_name-$kp_v" "$kp_key=$kp_v" numerics.residual_drop=0 \
+			output.progress_every=0 output.vtu=no "$@" >/dev/null 2>"$tmp/$kp_name-$kp_v.err" ||
+			{ cat "$tmp/$kp_name-$kp_v.err"; fail "$kp_name: $kp_key = $kp_v"; return 1; }
+	done
+	kp_a=$tmp/$kp_name-${kp_vals%% *} kp_b=$tmp/$kp_name-${kp_vals##* }
+	if [ "$kp_tol" != 0 ]; then
+		"$py" "$top_srcdir/tests/cli/compare_runs.py" "$kp_a" "$kp_b" "$kp_name" "$kp_tol" ||
+			{ fail "$kp_name: the states differ"; return 1; }
+		return 0
+	fi
+	cmp -s "$kp_a/restart.bin" "$kp_b/restart.bin" || { fail "$kp_name: the states differ"; return 1; }
+	cut -d, -f1,3- "$kp_a/history.csv" >"$tmp/h.a"
+	cut -d, -f1,3- "$kp_b/history.csv" >"$tmp/h.b"
+	cmp -s "$tmp/h.a" "$tmp/h.b" || { fail "$kp_name: the histories differ"; return 1; }
+}
+
 # The CUDA workers StarPU starts here (0 without a GPU), for GPU tests.
 cuda_workers() {
 	n=$(env -u STARPU_NCUDA STARPU_NCPU=0 "$fv" runtime info 2>/dev/null |

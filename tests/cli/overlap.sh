@@ -27,19 +27,9 @@ sed "s|^file = plate_tmr.su2|file = $tmp/ps.su2|" "$top_srcdir/cases/plate_tmr/p
 # same NAME CFG KEY=VALUE...: overlap = yes and no, the same restart and
 # history (wall time aside)
 same() {
-	name=$1
-	cfg=$2
+	name=$1 cfg=$2
 	shift 2
-	for ov in yes no; do
-		# shellcheck disable=SC2068
-		"$fv" run "$cfg" output.dir="$tmp/$name-$ov" numerics.overlap=$ov numerics.residual_drop=0 \
-			output.progress_every=0 output.vtu=no "$@" >/dev/null 2>"$tmp/$name-$ov.err" ||
-			{ cat "$tmp/$name-$ov.err"; fail "$name: overlap = $ov"; return; }
-	done
-	cmp -s "$tmp/$name-yes/restart.bin" "$tmp/$name-no/restart.bin" || fail "$name: the states differ"
-	cut -d, -f1,3- "$tmp/$name-yes/history.csv" >"$tmp/h.yes"
-	cut -d, -f1,3- "$tmp/$name-no/history.csv" >"$tmp/h.no"
-	cmp -s "$tmp/h.yes" "$tmp/h.no" || fail "$name: the histories differ"
+	key_pair "$name" "$cfg" numerics.overlap "yes no" 0 "$@"
 }
 
 W="partition.blocks=4 numerics.iterations=15"

@@ -26,20 +26,7 @@ G="numerics.flux_sum=gather numerics.nodes_sum=gather numerics.gradient_sum=gath
 pair() {
 	name=$1 cfg=$2 t=$3
 	shift 3
-	for ch in auto no; do
-		STARPU_NCPU=0 STARPU_NCUDA=${NCUDA:-1} "$fv" run "$cfg" output.dir="$tmp/$name-$ch" numerics.chain=$ch \
-			numerics.residual_drop=0 output.progress_every=0 output.vtu=no "$@" >/dev/null 2>"$tmp/$name-$ch.err" ||
-			{ cat "$tmp/$name-$ch.err"; fail "$name: chain = $ch"; return; }
-	done
-	if [ "$t" = 0 ]; then
-		cmp -s "$tmp/$name-auto/restart.bin" "$tmp/$name-no/restart.bin" || fail "$name: the states differ"
-		cut -d, -f1,3- "$tmp/$name-auto/history.csv" >"$tmp/h.yes"
-		cut -d, -f1,3- "$tmp/$name-no/history.csv" >"$tmp/h.no"
-		cmp -s "$tmp/h.yes" "$tmp/h.no" || fail "$name: the histories differ"
-	else
-		"$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/$name-auto" "$tmp/$name-no" "$name" "$t" ||
-			fail "$name: the states differ"
-	fi
+	KP_ENV="STARPU_NCPU=0 STARPU_NCUDA=${NCUDA:-1}" key_pair "$name" "$cfg" numerics.chain "auto no" "$t" "$@"
 }
 W="numerics.iterations=30"
 # shellcheck disable=SC2086

@@ -24,21 +24,8 @@ sed "s|^file = plate_tmr.su2|file = $tmp/ps.su2|" "$top_srcdir/cases/plate_tmr/p
 pair() {
 	name=$1 cfg=$2 t=$3
 	shift 3
-	for ov in yes no; do
-		STARPU_NCPU=${NCPU:-0} "$fv" run "$cfg" output.dir="$tmp/$name-$ov" numerics.overlap=$ov \
-			numerics.residual_drop=0 output.progress_every=0 output.vtu=no "$@" >/dev/null 2>"$tmp/$name-$ov.err" ||
-			{ cat "$tmp/$name-$ov.err"; fail "$name: overlap = $ov"; return; }
-	done
+	KP_ENV="STARPU_NCPU=${NCPU:-0}" key_pair "$name" "$cfg" numerics.overlap "yes no" "$t" "$@" || return
 	grep -q "overlap: the flux of" "$tmp/$name-yes.err" || fail "$name: no split"
-	if [ "$t" = 0 ]; then
-		cmp -s "$tmp/$name-yes/restart.bin" "$tmp/$name-no/restart.bin" || fail "$name: the states differ"
-		cut -d, -f1,3- "$tmp/$name-yes/history.csv" >"$tmp/h.yes"
-		cut -d, -f1,3- "$tmp/$name-no/history.csv" >"$tmp/h.no"
-		cmp -s "$tmp/h.yes" "$tmp/h.no" || fail "$name: the histories differ"
-	else
-		"$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/$name-yes" "$tmp/$name-no" "$name" "$t" ||
-			fail "$name: the states differ"
-	fi
 }
 W="partition.blocks=4 numerics.iterations=30"
 pair gather "$tmp/w.cfg" 0 $W numerics.flux_sum=gather
