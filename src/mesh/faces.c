@@ -840,29 +840,45 @@ static int cmp_idx(const void *a, const void *b)
 fv_err_t fv_mesh_build_node_cells(fv_mesh_t *m)
 {
 	fv_idx_t *pos;
-	int par = m->n_cells > FV_PAR_MIN;
+	/* threads count and fill with atomic cursors, one thread without */
+	int par = m->n_cells > FV_PAR_MIN && fv_threads_max() > 1;
 	FV_FREE(m->node_cell_off);
 	FV_FREE(m->node_cell);
 	FV_CALL(fv_calloc(&m->node_cell_off, (size_t)m->n_nodes + 1, sizeof(fv_idx_t), "node cell offsets"));
-	FV_OMP(parallel for schedule(static) if (par))
-	for (fv_idx_t i = 0; i < m->cell_node_off[m->n_cells]; i++)
-		__atomic_fetch_add(&m->node_cell_off[m->cell_node[i] + 1], 1, __ATOMIC_RELAXED);
+	if (!par)
+		for (fv_idx_t i = 0; i < m->cell_node_off[m->n_cells]; i++)
+			m->node_cell_off[m->cell_node[i] + 1]++;
+	else {
+		FV_OMP(parallel for schedule(static))
+		for (fv_idx_t i = 0; i < m->cell_node_off[m->n_cells]; i++)
+			__atomic_fetch_add(&m->node_cell_off[m->cell_node[i] + 1], 1, __ATOMIC_RELAXED);
+	}
 	for (fv_idx_t v = 0; v < m->n_nodes; v++)
 		m->node_cell_off[v + 1] += m->node_cell_off[v];
 	FV_CALL(fv_malloc(&m->node_cell, (size_t)m->node_cell_off[m->n_nodes] + 1, sizeof(fv_idx_t), "node cells"));
 	FV_CALL(fv_malloc(&pos, (size_t)m->n_nodes + 1, sizeof *pos, "node cursors"));
 	memcpy(pos, m->node_cell_off, (size_t)m->n_nodes * sizeof *pos);
-	FV_OMP(parallel for schedule(static) if (par))
-	for (fv_idx_t c = 0; c < m->n_cells; c++)
-		for (fv_idx_t i = m->cell_node_off[c]; i < m->cell_node_off[c + 1]; i++)
-			m->node_cell[__atomic_fetch_add(&pos[m->cell_node[i]], 1, __ATOMIC_RELAXED)] = c;
+	if (!par)
+		for (fv_idx_t c = 0; c < m->n_cells; c++)
+			for (fv_idx_t i = m->cell_node_off[c]; i < m->cell_node_off[c + 1]; i++)
+				m->node_cell[pos[m->cell_node[i]]++] = c;
+	else {
+		FV_OMP(parallel for schedule(static))
+		for (fv_idx_t c = 0; c < m->n_cells; c++)
+			for (fv_idx_t i = m->cell_node_off[c]; i < m->cell_node_off[c + 1]; i++)
+				m->node_cell[__atomic_fetch_add(&pos[m->cell_node[i]], 1, __ATOMIC_RELAXED)] = c;
+	}
 	free(pos);
 	/* threads fill a node's list in any order: each list sorted, as one
 	 * thread makes it (cells in increasing order) */
 	FV_OMP(parallel for schedule(static) if (par))
 	for (fv_idx_t v = 0; v < m->n_nodes; v++) {
 		fv_idx_t *l = m->node_cell + m->node_cell_off[v];
-		fv_idx_t n = m->node_cell_off[v + 1] - m->node_cell_off[v];
+		fv_idx_t n = m->node_cell_off[v + 1] - m->node_cell_off[v], i = 1;
+		while (i < n && l[i - 1] < l[i]) /* most lists: one thread's, in order */
+			i++;
+		if (i == n)
+			continue;
 		if (n > 32) { /* a hub node (an axis, a pole): no quadratic sort */
 			qsort(l, (size_t)n, sizeof *l, cmp_idx);
 			continue;
