@@ -205,26 +205,57 @@ static fv_err_t apply_order(fv_mesh_t *m, const fv_idx_t *perm)
 	if (m->node_tag)
 		FV_CALL_GOTO(err, done, fv_malloc(&node_tag, (size_t)nn + 1, sizeof *node_tag, "node numbers"));
 
-	for (fv_idx_t v = 0; v < nn; v++)
-		node_new[v] = -1;
+	/* nodes by first use: a node's number is the count of first uses
+	 * before its own in the new cell order (node_new holds first the
+	 * position of its first use, found by the threads as a minimum) */
 	off[0] = 0;
+	for (fv_idx_t c = 0; c < nc; c++)
+		off[c + 1] = off[c] + m->cell_node_off[perm[c] + 1] - m->cell_node_off[perm[c]];
+	FV_OMP(parallel for schedule(static) if (nn > FV_PAR_MIN))
+	for (fv_idx_t v = 0; v < nn; v++)
+		node_new[v] = FV_IDX_MAX;
+	FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
 	for (fv_idx_t c = 0; c < nc; c++) {
-		fv_idx_t o = perm[c], k = m->cell_node_off[o], n = m->cell_node_off[o + 1] - k;
+		fv_idx_t o = perm[c], k = m->cell_node_off[o];
 		type[c] = m->cell_type[o];
 		cell_orig[c] = fv_mesh_cell_orig(m, o);
 		if (cell_tag)
 			cell_tag[c] = m->cell_tag[o];
-		off[c + 1] = off[c] + n;
-		for (fv_idx_t i = 0; i < n; i++) {
-			fv_idx_t v = m->cell_node[k + i];
-			if (node_new[v] < 0)
-				node_new[v] = next++;
-			cn[off[c] + i] = node_new[v];
+		for (fv_idx_t i = 0; i < off[c + 1] - off[c]; i++) {
+			fv_idx_t *at = &node_new[m->cell_node[k + i]], cur = __atomic_load_n(at, __ATOMIC_RELAXED);
+			while (off[c] + i < cur && !__atomic_compare_exchange_n(at, &cur, off[c] + i, 0, __ATOMIC_RELAXED,
+										 __ATOMIC_RELAXED))
+				;
 		}
 	}
-	for (fv_idx_t v = 0; v < nn; v++) {
-		if (node_new[v] < 0)
+	/* cn as a scratch of first-use marks, then the count before each */
+	FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
+	for (fv_idx_t c = 0; c < nc; c++) {
+		fv_idx_t k = m->cell_node_off[perm[c]];
+		for (fv_idx_t i = off[c]; i < off[c + 1]; i++)
+			cn[i] = node_new[m->cell_node[k + i - off[c]]] == i;
+	}
+	for (size_t i = 0; i < ncn; i++) {
+		fv_idx_t first = cn[i];
+		cn[i] = next;
+		next += first;
+	}
+	FV_OMP(parallel for schedule(static) if (nn > FV_PAR_MIN))
+	for (fv_idx_t v = 0; v < nn; v++)
+		if (node_new[v] != FV_IDX_MAX)
+			node_new[v] = cn[node_new[v]];
+	FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
+	for (fv_idx_t c = 0; c < nc; c++) {
+		fv_idx_t k = m->cell_node_off[perm[c]];
+		for (fv_idx_t i = off[c]; i < off[c + 1]; i++)
+			cn[i] = node_new[m->cell_node[k + i - off[c]]];
+	}
+	/* nodes of no cell last, in their old order */
+	for (fv_idx_t v = 0; v < nn; v++)
+		if (node_new[v] == FV_IDX_MAX)
 			node_new[v] = next++;
+	FV_OMP(parallel for schedule(static) if (nn > FV_PAR_MIN))
+	for (fv_idx_t v = 0; v < nn; v++) {
 		memcpy(xyz + 3 * (size_t)node_new[v], m->xyz + 3 * (size_t)v, 3 * sizeof *xyz);
 		node_orig[node_new[v]] = fv_mesh_node_orig(m, v);
 		if (node_tag)
@@ -263,6 +294,7 @@ done:
 static void index_jumps(const fv_mesh_t *m, const int32_t *block, int64_t *bandwidth, double *mean)
 {
 	int64_t bw = 0, sum = 0, n = 0;
+	FV_OMP(parallel for schedule(static) reduction(max : bw) reduction(+ : sum, n) if (m->n_faces > FV_PAR_MIN))
 	for (fv_idx_t f = m->n_bfaces; f < m->n_faces; f++) {
 		fv_idx_t a = m->face_cell[2 * (size_t)f], b = m->face_cell[2 * (size_t)f + 1];
 		if (block[a] != block[b])
