@@ -14,6 +14,7 @@
 
 #include "fvstar/mesh.h"
 #include "fvstar/partition.h"
+#include "util/heap.h"
 #include "util/threads.h"
 #include "util/timer.h"
 
@@ -41,6 +42,7 @@ static int setup(const char *path, int nb)
 	int rank0 = 0;
 	if (nb < 1)
 		return fprintf(stderr, "bench_mesh setup: %d blocks\n", nb), 2;
+	fv_heap_keep(); /* as `fvstar` does */
 #define PHASE(k, call)                                                                                                 \
 	do {                                                                                                           \
 		t0 = fv_now();                                                                                         \

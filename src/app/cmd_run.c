@@ -20,6 +20,7 @@
 #include "fvstar/solver.h"
 #include "physics/exact.h"
 #include "physics/gas.h"
+#include "util/heap.h"
 #include "util/timer.h"
 
 /* history.csv: iteration .. log10_rel_res_rho, the coefficients, the
@@ -842,6 +843,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 			"renumbering, local meshes), state %.2f, solver %.2f (geometry, colouring, data)\n",
 			su_total, su[SU_MESH],
 			su[SU_STARPU], su[SU_BLOCKS], su[SU_STATE], su[SU_SOLVER]);
+	fv_heap_give_back(); /* what set-up freed, back to the kernel */
 
 	{
 		static const char *const cols[] = {"iteration", "wall_s", "time", "res_rho", "res_rhou", "res_rhov",
