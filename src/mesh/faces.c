@@ -699,7 +699,8 @@ static inline fv_idx_t old_face(const fv_idx_t *perm, const fv_idx_t *old_off, c
  * face is made by the first cell face that meets it in cell order,
  * oriented as that cell sees it. new_id[of] is first the lowest slot of
  * old face of, then its new face; the sign array marks the slots that
- * make a face. The cells are cut into parts, and each part numbers its
+ * make a face, and cell_face holds each slot's old face (looked up once)
+ * until the slot gets its new one. The cells are cut into parts, and each part numbers its
  * faces after those of the parts before it, as one thread would. */
 static fv_err_t rebuild_visit(face_build_t *b, const fv_idx_t *perm, const fv_idx_t *old_off, const fv_idx_t *old_cf,
 			      fv_idx_t old_nf, fv_idx_t old_nb, const int32_t *old_marker, fv_idx_t *new_id,
@@ -720,8 +721,9 @@ static fv_err_t rebuild_visit(face_build_t *b, const fv_idx_t *perm, const fv_id
 	for (int t = 0; t < np; t++)
 		for (fv_idx_t c = co[t]; c < co[t + 1]; c++)
 			for (int lf = 0; lf < fv_cell_shapes[m->cell_type[c]].n_faces; lf++) {
-				fv_idx_t s = m->cell_face_off[c] + lf, *at = &new_id[old_face(perm, old_off, old_cf, c, lf)];
-				fv_idx_t cur = __atomic_load_n(at, __ATOMIC_RELAXED);
+				fv_idx_t s = m->cell_face_off[c] + lf, of = old_face(perm, old_off, old_cf, c, lf);
+				fv_idx_t *at = &new_id[of], cur = __atomic_load_n(at, __ATOMIC_RELAXED);
+				m->cell_face[s] = of; /* the old face, until the slot gets its new one */
 				while (s < cur && !__atomic_compare_exchange_n(at, &cur, s, 0, __ATOMIC_RELAXED,
 									       __ATOMIC_RELAXED))
 					;
@@ -732,7 +734,7 @@ static fv_err_t rebuild_visit(face_build_t *b, const fv_idx_t *perm, const fv_id
 		for (fv_idx_t c = co[t]; c < co[t + 1]; c++)
 			for (int lf = 0; lf < fv_cell_shapes[m->cell_type[c]].n_faces; lf++) {
 				fv_idx_t s = m->cell_face_off[c] + lf;
-				int mk = new_id[old_face(perm, old_off, old_cf, c, lf)] == s;
+				int mk = new_id[m->cell_face[s]] == s;
 				m->cell_face_sign[s] = mk ? 1 : -1;
 				made += mk;
 			}
@@ -755,7 +757,7 @@ static fv_err_t rebuild_visit(face_build_t *b, const fv_idx_t *perm, const fv_id
 			const fv_cell_shape_t *sh = &fv_cell_shapes[m->cell_type[c]];
 			const fv_idx_t *cn = m->cell_node + m->cell_node_off[c];
 			for (int lf = 0; lf < sh->n_faces; lf++) {
-				fv_idx_t s = m->cell_face_off[c] + lf, of = old_face(perm, old_off, old_cf, c, lf);
+				fv_idx_t s = m->cell_face_off[c] + lf, of = m->cell_face[s];
 				int nn = sh->face_n_nodes[lf];
 				if (m->cell_face_sign[s] < 0)
 					continue;
@@ -777,7 +779,7 @@ static fv_err_t rebuild_visit(face_build_t *b, const fv_idx_t *perm, const fv_id
 				fv_idx_t s = m->cell_face_off[c] + lf, f;
 				if (m->cell_face_sign[s] > 0)
 					continue;
-				f = new_id[old_face(perm, old_off, old_cf, c, lf)];
+				f = new_id[m->cell_face[s]];
 				b->nbr[f] = c;
 				m->cell_face[s] = f;
 			}
