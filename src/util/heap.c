@@ -24,5 +24,9 @@ void fv_heap_give_back(void)
 {
 #ifdef __GLIBC__
 	(void)malloc_trim(0);
+	/* and glibc's defaults again (128 KiB each) for what the run
+	 * allocates and frees later */
+	(void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	(void)mallopt(M_TRIM_THRESHOLD, 128 * 1024);
 #endif
 }

@@ -7,7 +7,8 @@
 /* From now on, large blocks come from the heap and freed ones stay in it
  * (glibc; elsewhere nothing changes). */
 void fv_heap_keep(void);
-/* Hands the free part of the heap back to the kernel, once. */
+/* Hands the free part of the heap back to the kernel, and large blocks
+ * go back to being mapped and unmapped one by one. */
 void fv_heap_give_back(void);
 
 #endif
