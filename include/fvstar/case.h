@@ -24,7 +24,7 @@ extern "C" {
  * method's are in fvstar/numerics.h). Fields of fv_case_t that hold them
  * are int so that one table can set every field through its offset. */
 typedef enum fv_mesh_format {
-	FV_MESH_FORMAT_AUTO, FV_MESH_FORMAT_SU2, FV_MESH_FORMAT_GMSH, FV_MESH_FORMAT_CGNS
+	FV_MESH_FORMAT_AUTO, FV_MESH_FORMAT_SU2, FV_MESH_FORMAT_GMSH, FV_MESH_FORMAT_CGNS, FV_MESH_FORMAT_FVM
 } fv_mesh_format_t;
 typedef enum fv_init { FV_INIT_FREESTREAM, FV_INIT_RIEMANN, FV_INIT_VORTEX } fv_init_t;
 typedef enum fv_model { FV_MODEL_EULER, FV_MODEL_LAMINAR, FV_MODEL_SA } fv_model_t;
@@ -91,6 +91,7 @@ typedef struct fv_case {
 	char worker_speeds[256];          /* "1,3"; empty: by worker type */
 	int oversubscribe;                /* 0/1: more CPU workers than cores allowed */
 	double watchdog;                  /* several ranks: seconds of silence before all stop; 0: none */
+	int memory_check;                 /* 0 yes, 1 warn, 2 no: the memory budget before allocating */
 
 	/* [output] */
 	char out_dir[FV_CASE_PATH_MAX];   /* empty until fv_case_finish: out/<name> */

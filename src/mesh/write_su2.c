@@ -419,9 +419,14 @@ fv_err_t fv_mesh_write(const fv_mesh_t *m, const char *path)
 	const char *ext = dot && (!slash || dot > slash) ? dot : "";
 	if (strcasecmp(ext, ".su2") == 0)
 		FV_CALL(fv_mesh_write_su2(m, path));
+	else if (strcasecmp(ext, ".fvm") == 0)
+		FV_CALL(fv_mesh_write_fvm(m, path));
+	else if (strcasecmp(ext, ".cgns") == 0)
+		FV_CALL(fv_mesh_write_cgns(m, path));
 	else if (strcasecmp(ext, ".vtu") == 0)
 		FV_CALL(fv_mesh_write_vtu(m, path));
 	else
-		return FV_ERROR(FV_ERR_ARG, "%s: unknown mesh extension '%s' (use .su2 or .vtu)", path, ext);
+		return FV_ERROR(FV_ERR_ARG, "%s: unknown mesh extension '%s' (use .su2, .fvm, .cgns or .vtu)", path,
+				ext);
 	return FV_OK;
 }

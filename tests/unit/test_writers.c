@@ -545,7 +545,7 @@ static void test_write_errors(void **state)
 
 	/* unknown extension */
 	tmp_path(path, sizeof path, "mesh.txt");
-	FV_ASSERT_ERR(fv_mesh_write(&m, path), FV_ERR_ARG, "unknown mesh extension '.txt' (use .su2 or .vtu)");
+	FV_ASSERT_ERR(fv_mesh_write(&m, path), FV_ERR_ARG, "unknown mesh extension '.txt' (use .su2, .fvm, .cgns or .vtu)");
 	tmp_path(path, sizeof path, "mesh");
 	FV_ASSERT_ERR(fv_mesh_write(&m, path), FV_ERR_ARG, "unknown mesh extension ''");
 	assert_false(exists(path));
