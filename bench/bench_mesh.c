@@ -3,6 +3,11 @@
  * process per mesh so that the peak resident size is the pipeline's own.
  *   bench_mesh gen N OUT.su2    tet box of 6 N^3 cells, written as SU2
  *   bench_mesh load MESH        times each stage, prints one CSV line
+ *   bench_mesh setup MESH NB    the set-up of `fvstar run` up to the solver
+ *                               (read, faces, node cells, geometry, checks,
+ *                               METIS into NB blocks, renumbering, blocks,
+ *                               rank 0's part), one CSV line, on the threads
+ *                               OMP_NUM_THREADS allows
  *   bench_mesh read MESH [R]    the reader alone, R times (default 5): the
  *                               best and median time, us per cell, and a
  *                               copy of as many bytes into fresh memory as
@@ -13,6 +18,9 @@
 #include <sys/stat.h>
 
 #include "fvstar/mesh.h"
+#include "fvstar/partition.h"
+#include "util/heap.h"
+#include "util/threads.h"
 #include "util/timer.h"
 
 static int die(void)
@@ -20,6 +28,61 @@ static int die(void)
 	fprintf(stderr, "bench_mesh: %s\n", fv_errmsg());
 	return 1;
 }
+
+/* The phases of `fvstar run`'s set-up before StarPU's solver, each timed
+ * (the order of fv_app_load_mesh, fv_app_cut_parts with one rank). */
+static int setup(const char *path, int nb)
+{
+	enum { READ, FACES, NODES, GEOM, CHECK, PART, RENUM, BLOCKS, PIECE, N };
+	static const char *const name[N] = {"read", "faces", "node_cells", "geometry", "checks",
+					    "partition", "renumber", "blocks", "part"};
+	double t[N], t0, total = 0;
+	fv_mesh_t m;
+	fv_partition_stats_t ps;
+	fv_order_stats_t os;
+	fv_block_t *blocks = NULL;
+	fv_part_t p;
+	int32_t *part;
+	fv_idx_t *off;
+	int rank0 = 0;
+	if (nb < 1)
+		return fprintf(stderr, "bench_mesh setup: %d blocks\n", nb), 2;
+	fv_heap_keep(); /* as `fvstar` does */
+#define PHASE(k, call)                                                                                                 \
+	do {                                                                                                           \
+		t0 = fv_now();                                                                                         \
+		if ((call) != FV_OK)                                                                                   \
+			return die();                                                                                  \
+		t[k] = fv_now() - t0;                                                                                  \
+	} while (0)
+	PHASE(READ, fv_mesh_read(&m, path));
+	PHASE(FACES, fv_mesh_build_faces(&m));
+	PHASE(NODES, fv_mesh_build_node_cells(&m));
+	PHASE(GEOM, fv_mesh_compute_geometry(&m));
+	PHASE(CHECK, fv_mesh_check(&m, 0, NULL));
+	part = malloc(((size_t)m.n_cells + 1) * sizeof *part);
+	off = malloc(((size_t)nb + 1) * sizeof *off);
+	if (!part || !off)
+		return fprintf(stderr, "bench_mesh: out of memory\n"), 1;
+	PHASE(PART, fv_partition_cells_weighted(&m, nb, FV_PART_METIS, 0, NULL, NULL, part, &ps));
+	PHASE(RENUM, fv_mesh_renumber(&m, part, nb, off, &os));
+	free(part);
+	PHASE(BLOCKS, fv_blocks_build(&m, off, nb, &blocks));
+	PHASE(PIECE, fv_part_build(&m, blocks, off, nb, &rank0, 1, 0, &ps, &os, &p, 1));
+#undef PHASE
+	printf("threads,cells");
+	for (int k = 0; k < N; k++)
+		printf(",%s_s", name[k]);
+	printf(",total_s,us_per_cell,peak_rss_B_per_cell\n%d,%d", fv_threads_max(), (int)m.n_cells);
+	for (int k = 0; k < N; k++) {
+		printf(",%.3f", t[k]);
+		total += t[k];
+	}
+	printf(",%.3f,%.3f,%.0f\n", total, 1e6 * total / (double)m.n_cells, (double)fv_peak_rss() / (double)m.n_cells);
+	fv_part_free(&p);
+	fv_blocks_free(blocks, nb);
+	free(off);
+	fv_mesh_free(&m);
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -117,8 +180,11 @@ int main(int argc, char **argv)
 		fv_mesh_free(&m);
 		return 0;
 	}
+	if (argc == 4 && strcmp(argv[1], "setup") == 0)
+		return setup(argv[2], atoi(argv[3]));
 	if ((argc == 3 || argc == 4) && strcmp(argv[1], "read") == 0)
 		return read_bench(argv[2], argc == 4 ? atoi(argv[3]) : 5);
-	fprintf(stderr, "usage: bench_mesh gen N OUT.su2 | bench_mesh load MESH | bench_mesh read MESH [R]\n");
+	fprintf(stderr, "usage: bench_mesh gen N OUT.su2 | bench_mesh load MESH | bench_mesh read MESH [R] | "
+			"bench_mesh setup MESH BLOCKS\n");
 	return 2;
 }

@@ -32,5 +32,6 @@ fvstar $PACKAGE_VERSION configured:
   METIS            $fv_have_metis
   Scotch           $fv_have_scotch
   CGNS             $fv_have_cgns
+  OpenMP (set-up)  $fv_have_openmp
   unit tests       cmocka=$fv_have_cmocka gmsh=${GMSH:-no} python3=${PYTHON3:-no}])
 ])

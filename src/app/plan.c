@@ -9,6 +9,7 @@
 #include "app/plan.h"
 #include "fvstar/output.h"
 #include "io/json.h"
+#include "util/heap.h"
 #include "util/timer.h"
 
 const char *const fv_plan_phase_names[FV_PHASE_N] = {"case", "mesh", "starpu", "blocks", "state", "solver"};
@@ -379,6 +380,7 @@ fv_err_t fv_plan_solver(fv_plan_t *p)
 	FV_CALL(err);
 	if (me == 0)
 		say_setup(p);
+	fv_heap_give_back(); /* what set-up freed, back to the kernel (util/heap.c) */
 	return FV_OK;
 }
 

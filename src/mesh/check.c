@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/threads.h"
+
 static double default_tol(void)
 {
 	/* area vectors are stored in fv_real_t: round-off of a few ulps */
@@ -74,12 +76,76 @@ static fv_err_t check_marker_names(const fv_mesh_t *m)
 	return err;
 }
 
+/* |sum of cell c's face area vectors| / its surface (INFINITY for no
+ * surface). */
+static double closure(const fv_mesh_t *m, fv_idx_t c)
+{
+	size_t nf = (size_t)m->n_faces;
+	double sum[3] = {0, 0, 0}, mag = 0;
+	for (fv_idx_t k = m->cell_face_off[c]; k < m->cell_face_off[c + 1]; k++) {
+		fv_idx_t f = m->cell_face[k];
+		double sg = m->cell_face_sign[k];
+		double a[3] = {m->face_area[f], m->face_area[nf + f], m->face_area[2 * nf + f]};
+		for (int d = 0; d < 3; d++)
+			sum[d] += sg * a[d];
+		mag += sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+	}
+	return mag > 0 ? sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]) / mag : INFINITY;
+}
+
+/* One part's findings: exact (counts, extrema, first bad cell in file
+ * order), so the parts combine to the serial result in any grouping. */
+typedef struct check_part {
+	fv_idx_t n_type[FV_NCELLTYPES], bad_vol, bad_closure, n_bad_vol, n_bad_closure;
+	double vol_min, vol_max, worst_closure, area_min, area_max;
+	int nan_closure;
+} check_part_t;
+
+static int first_in_file(const fv_mesh_t *m, fv_idx_t a, fv_idx_t b)
+{
+	return b < 0 || (a >= 0 && fv_mesh_cell_orig(m, a) < fv_mesh_cell_orig(m, b));
+}
+
+static void check_cells(const fv_mesh_t *m, double tol, size_t c0, size_t c1, size_t f0, size_t f1, check_part_t *p)
+{
+	size_t nf = (size_t)m->n_faces;
+	memset(p, 0, sizeof *p);
+	p->bad_vol = p->bad_closure = -1;
+	p->vol_min = p->area_min = INFINITY;
+	p->vol_max = -INFINITY;
+	for (fv_idx_t c = (fv_idx_t)c0; c < (fv_idx_t)c1; c++) {
+		double v = m->cell_vol[c], cl = closure(m, c);
+		p->n_type[m->cell_type[c]]++;
+		if (v < p->vol_min)
+			p->vol_min = v;
+		if (v > p->vol_max)
+			p->vol_max = v;
+		/* the bad cell reported is the first in file order, the same
+		 * whatever the renumbering */
+		if (!(v > 0) && (p->n_bad_vol++ == 0 || first_in_file(m, c, p->bad_vol)))
+			p->bad_vol = c;
+		if (cl > p->worst_closure)
+			p->worst_closure = cl;
+		p->nan_closure |= !(cl == cl);
+		if (!(cl <= tol) && (p->n_bad_closure++ == 0 || first_in_file(m, c, p->bad_closure)))
+			p->bad_closure = c;
+	}
+	for (size_t f = f0; f < f1; f++) {
+		double a = sqrt((double)m->face_area[f] * m->face_area[f] +
+				(double)m->face_area[nf + f] * m->face_area[nf + f] +
+				(double)m->face_area[2 * nf + f] * m->face_area[2 * nf + f]);
+		if (a < p->area_min)
+			p->area_min = a;
+		if (a > p->area_max)
+			p->area_max = a;
+	}
+}
+
 fv_err_t fv_mesh_check(const fv_mesh_t *m, double tol, fv_mesh_stats_t *s)
 {
 	fv_mesh_stats_t local;
-	fv_idx_t bad_vol = -1, bad_closure = -1, n_bad_vol = 0, n_bad_closure = 0;
-	double worst_closure = 0, bad_closure_value = 0;
-	size_t nf = (size_t)m->n_faces;
+	check_part_t all, *part;
+	int np = m->n_cells > FV_PAR_MIN ? fv_threads_max() : 1;
 
 	if (!s)
 		s = &local;
@@ -90,54 +156,49 @@ fv_err_t fv_mesh_check(const fv_mesh_t *m, double tol, fv_mesh_stats_t *s)
 	FV_CALL(check_coords(m, s));
 	FV_CALL(check_marker_names(m));
 
-	s->vol_min = INFINITY;
-	s->vol_max = -INFINITY;
-	for (fv_idx_t c = 0; c < m->n_cells; c++) {
-		double v = m->cell_vol[c], sum[3] = {0, 0, 0}, mag = 0, cl;
-		s->n_cells_of_type[m->cell_type[c]]++;
-		s->vol_sum += v;
-		if (v < s->vol_min)
-			s->vol_min = v;
-		if (v > s->vol_max)
-			s->vol_max = v;
-		/* the bad cell reported is the first in file order, the same
-		 * whatever the renumbering */
-		if (!(v > 0) && (n_bad_vol++ == 0 || fv_mesh_cell_orig(m, c) < fv_mesh_cell_orig(m, bad_vol)))
-			bad_vol = c;
-		for (fv_idx_t k = m->cell_face_off[c]; k < m->cell_face_off[c + 1]; k++) {
-			fv_idx_t f = m->cell_face[k];
-			double sg = m->cell_face_sign[k];
-			double a[3] = {m->face_area[f], m->face_area[nf + f], m->face_area[2 * nf + f]};
-			for (int d = 0; d < 3; d++)
-				sum[d] += sg * a[d];
-			mag += sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-		}
-		cl = mag > 0 ? sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]) / mag : INFINITY;
-		if (cl > worst_closure || !(cl == cl))
-			worst_closure = cl;
-		if (!(cl <= tol) &&
-		    (n_bad_closure++ == 0 || fv_mesh_cell_orig(m, c) < fv_mesh_cell_orig(m, bad_closure))) {
-			bad_closure = c;
-			bad_closure_value = cl;
-		}
+	FV_CALL(fv_malloc(&part, (size_t)np, sizeof *part, "check parts"));
+	FV_OMP(parallel for schedule(static, 1) num_threads(np))
+	for (int t = 0; t < np; t++) {
+		size_t c0, c1, f0, f1;
+		fv_par_range((size_t)m->n_cells, t, np, &c0, &c1);
+		fv_par_range((size_t)m->n_faces, t, np, &f0, &f1);
+		check_cells(m, tol, c0, c1, f0, f1, &part[t]);
 	}
-	s->closure_max = worst_closure;
-	s->area_min = INFINITY;
-	s->area_max = 0;
-	for (fv_idx_t f = 0; f < m->n_faces; f++) {
-		double a = sqrt((double)m->face_area[f] * m->face_area[f] +
-				(double)m->face_area[nf + f] * m->face_area[nf + f] +
-				(double)m->face_area[2 * nf + f] * m->face_area[2 * nf + f]);
-		if (a < s->area_min)
-			s->area_min = a;
-		if (a > s->area_max)
-			s->area_max = a;
+	all = part[0];
+	for (int t = 1; t < np; t++) {
+		const check_part_t *p = &part[t];
+		for (int k = 0; k < FV_NCELLTYPES; k++)
+			all.n_type[k] += p->n_type[k];
+		all.vol_min = p->vol_min < all.vol_min ? p->vol_min : all.vol_min;
+		all.vol_max = p->vol_max > all.vol_max ? p->vol_max : all.vol_max;
+		all.area_min = p->area_min < all.area_min ? p->area_min : all.area_min;
+		all.area_max = p->area_max > all.area_max ? p->area_max : all.area_max;
+		all.worst_closure = p->worst_closure > all.worst_closure ? p->worst_closure : all.worst_closure;
+		all.nan_closure |= p->nan_closure;
+		if (first_in_file(m, p->bad_vol, all.bad_vol))
+			all.bad_vol = p->bad_vol;
+		if (first_in_file(m, p->bad_closure, all.bad_closure))
+			all.bad_closure = p->bad_closure;
+		all.n_bad_vol += p->n_bad_vol;
+		all.n_bad_closure += p->n_bad_closure;
 	}
-	if (bad_vol >= 0)
-		return cell_error(m, bad_vol, n_bad_vol, "is inverted or degenerate: volume", (double)m->cell_vol[bad_vol]);
-	if (bad_closure >= 0)
-		return cell_error(m, bad_closure, n_bad_closure, "is not closed: |sum of face area vectors| / surface =",
-				  bad_closure_value);
+	free(part);
+	for (int k = 0; k < FV_NCELLTYPES; k++)
+		s->n_cells_of_type[k] = all.n_type[k];
+	/* one sum in cell order, as before the threads */
+	for (fv_idx_t c = 0; c < m->n_cells; c++)
+		s->vol_sum += m->cell_vol[c];
+	s->vol_min = all.vol_min;
+	s->vol_max = all.vol_max;
+	s->closure_max = all.nan_closure ? NAN : all.worst_closure;
+	s->area_min = all.area_min;
+	s->area_max = all.area_max;
+	if (all.bad_vol >= 0)
+		return cell_error(m, all.bad_vol, all.n_bad_vol, "is inverted or degenerate: volume",
+				  (double)m->cell_vol[all.bad_vol]);
+	if (all.bad_closure >= 0)
+		return cell_error(m, all.bad_closure, all.n_bad_closure,
+				  "is not closed: |sum of face area vectors| / surface =", closure(m, all.bad_closure));
 	return FV_OK;
 }
 

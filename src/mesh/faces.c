@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/threads.h"
+
 /* A face key: its nodes sorted, unused slots -1. */
 typedef struct face_key {
 	fv_idx_t n[FV_MAX_FACE_NODES];
@@ -37,10 +39,15 @@ static uint64_t hash_key(const face_key_t *k)
 	return h;
 }
 
-/* Open addressing: a slot holds a face id (low 32 bits) and 32 bits of
- * its key's hash, so most probes that miss never touch the face's nodes;
- * the key itself is rebuilt from the face's nodes on a tag match. */
+/* Open addressing: a slot holds the cell face that made the face (cell in
+ * the low 31 bits, local face in the next 3) and 30 bits of its key's
+ * hash, so most probes that miss never touch the cell's nodes; the key
+ * itself is rebuilt from the cell's nodes on a tag match. Threads insert
+ * with compare-and-swap: a slot, once filled, never changes. */
 #define SLOT_EMPTY UINT64_MAX
+#define TAG_SHIFT 34
+#define LF_SHIFT 31
+#define CELL_MASK ((UINT64_C(1) << LF_SHIFT) - 1)
 
 /* The table is cut into one region per node, sized from the number of
  * cell faces whose smallest node it is (counted before the pass): a face
@@ -62,18 +69,36 @@ typedef struct face_build {
 	fv_idx_t *fnode;              /* [4 * cap] owner-oriented nodes */
 } face_build_t;
 
-static int key_equal_face(const face_build_t *b, fv_idx_t f, const face_key_t *k, int nn)
+/* The sorted key of local face lf of cell c, and its node count. */
+static int cell_face_key(const fv_mesh_t *m, fv_idx_t c, int lf, fv_idx_t fn[FV_MAX_FACE_NODES], face_key_t *k)
 {
+	const fv_cell_shape_t *sh = &fv_cell_shapes[m->cell_type[c]];
+	const fv_idx_t *cn = m->cell_node + m->cell_node_off[c];
+	int nn = sh->face_n_nodes[lf];
+	for (int i = 0; i < nn; i++)
+		fn[i] = cn[sh->face_node[lf][i]];
+	make_key(fn, nn, k);
+	return nn;
+}
+
+static int key_equal_entry(const fv_mesh_t *m, uint64_t v, const face_key_t *k, int nn)
+{
+	fv_idx_t fn[FV_MAX_FACE_NODES];
 	face_key_t kf;
-	if (b->nn[f] != nn)
+	if (cell_face_key(m, (fv_idx_t)(v & CELL_MASK), (int)(v >> LF_SHIFT & 7), fn, &kf) != nn)
 		return 0;
-	make_key(b->fnode + 4 * (size_t)f, nn, &kf);
 	return memcmp(kf.n, k->n, sizeof kf.n) == 0;
 }
 
-static inline uint64_t slot_value(uint64_t h, fv_idx_t f)
+static inline uint64_t slot_value(uint64_t h, fv_idx_t c, int lf)
 {
-	return (h & 0xffffffff00000000ULL) | (uint32_t)f;
+	return (h >> TAG_SHIFT << TAG_SHIFT) | (uint64_t)lf << LF_SHIFT | (uint64_t)(uint32_t)c;
+}
+
+/* The cell face slot (index into cell_face) of a table entry. */
+static inline fv_idx_t entry_slot(const fv_mesh_t *m, uint64_t v)
+{
+	return m->cell_face_off[v & CELL_MASK] + (fv_idx_t)(v >> LF_SHIFT & 7);
 }
 
 /* A face's first slot lies in the region of its smallest node, at a
@@ -84,27 +109,30 @@ static inline uint64_t home_slot(const face_table_t *t, const face_key_t *k, uin
 	return b + (h >> 40) % n;
 }
 
-/* Returns the face with this key, or -1; *slot_out is where it would go
- * and *h_out the hash whose tag the slot keeps: slot_value(h, f). Probes
- * wrap inside the region, which always keeps a free slot. */
-static fv_idx_t table_find(const face_build_t *b, const face_key_t *k, int nn, uint64_t *slot_out, uint64_t *h_out)
+/* Returns the table entry with this key, or SLOT_EMPTY; *slot_out is
+ * where it would go and *h_out the key's hash. Probes wrap inside the
+ * region, which always keeps a free slot. */
+static uint64_t table_find(const face_build_t *b, const face_key_t *k, int nn, uint64_t *slot_out, uint64_t *h_out)
 {
 	uint64_t h = hash_key(k), s = home_slot(&b->t, k, h);
 	uint64_t lo = b->t.off[k->n[0]], hi = b->t.off[k->n[0] + 1];
 	*h_out = h;
 	for (;;) {
 		uint64_t v = b->t.slot[s];
-		if (v == SLOT_EMPTY) {
+		if (v == SLOT_EMPTY || ((v >> TAG_SHIFT) == (h >> TAG_SHIFT) && key_equal_entry(b->m, v, k, nn))) {
 			*slot_out = s;
-			return -1;
-		}
-		if ((v >> 32) == (h >> 32) && key_equal_face(b, (fv_idx_t)(uint32_t)v, k, nn)) {
-			*slot_out = s;
-			return (fv_idx_t)(uint32_t)v;
+			return v;
 		}
 		if (++s == hi)
 			s = lo;
 	}
+}
+
+/* The face with this key (its number as made so far), or -1. */
+static fv_idx_t face_find(const face_build_t *b, const face_key_t *k, int nn, uint64_t *slot_out, uint64_t *h_out)
+{
+	uint64_t v = table_find(b, k, nn, slot_out, h_out);
+	return v == SLOT_EMPTY ? -1 : b->m->cell_face[entry_slot(b->m, v)];
 }
 
 /* Starts loading the table slots of cell c's faces: the table is far
@@ -170,7 +198,9 @@ static fv_err_t check_cell_nodes(const fv_mesh_t *m, fv_idx_t c)
 	return FV_OK;
 }
 
-/* Pass over cells: every local face is found or created. */
+/* Pass over cells: every local face is found or created, in cell order.
+ * The threads' pass below makes the same faces; this one, one thread,
+ * finds the first error of a broken mesh in cell order. */
 static fv_err_t match_cell_faces(face_build_t *b)
 {
 	fv_mesh_t *m = b->m;
@@ -187,12 +217,12 @@ static fv_err_t match_cell_faces(face_build_t *b)
 			for (int i = 0; i < nn; i++)
 				fn[i] = cn[sh->face_node[lf][i]];
 			make_key(fn, nn, &k);
-			f = table_find(b, &k, nn, &s, &h);
+			f = face_find(b, &k, nn, &s, &h);
 			if (f < 0) {
 				if (b->n_faces == b->cap)
 					FV_CALL(grow_faces(b));
 				f = b->n_faces++;
-				b->t.slot[s] = slot_value(h, f);
+				b->t.slot[s] = slot_value(h, c, lf);
 				b->owner[f] = c;
 				b->nbr[f] = -1;
 				b->nn[f] = (uint8_t)nn;
@@ -217,6 +247,133 @@ static fv_err_t match_cell_faces(face_build_t *b)
 	return FV_OK;
 }
 
+/* Inserts the key of cell face (c, lf) = slot s, or pairs s with the
+ * cell face already there: partner[] of both then names the other.
+ * Returns 0 where the mesh is broken (a cell meeting its own face, or a
+ * face of three cells), which the serial pass then reports. */
+static int insert_shared(face_build_t *b, fv_idx_t c, int lf, fv_idx_t s, fv_idx_t *partner)
+{
+	const fv_mesh_t *m = b->m;
+	fv_idx_t fn[FV_MAX_FACE_NODES];
+	face_key_t k;
+	int nn = cell_face_key(m, c, lf, fn, &k);
+	uint64_t h = hash_key(&k), pos = home_slot(&b->t, &k, h);
+	uint64_t lo = b->t.off[k.n[0]], hi = b->t.off[k.n[0] + 1], want = slot_value(h, c, lf);
+	for (;;) {
+		uint64_t v = __atomic_load_n(&b->t.slot[pos], __ATOMIC_RELAXED);
+		if (v == SLOT_EMPTY &&
+		    __atomic_compare_exchange_n(&b->t.slot[pos], &v, want, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			return 1;
+		/* v: the entry there, another thread's if the swap failed */
+		if ((v >> TAG_SHIFT) == (h >> TAG_SHIFT) && key_equal_entry(m, v, &k, nn)) {
+			fv_idx_t e = entry_slot(m, v), none = -1;
+			if ((fv_idx_t)(v & CELL_MASK) == c ||
+			    !__atomic_compare_exchange_n(&partner[e], &none, s, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+				return 0;
+			partner[s] = e;
+			return 1;
+		}
+		if (++pos == hi)
+			pos = lo;
+	}
+}
+
+/* The faces of cell face slots [lo, hi) whose cells are [c0, c1): the
+ * first slot of each face (partner none or after it) makes it. */
+static void make_faces(face_build_t *b, fv_idx_t c0, fv_idx_t c1, const fv_idx_t *partner, fv_idx_t next)
+{
+	fv_mesh_t *m = b->m;
+	for (fv_idx_t c = c0; c < c1; c++) {
+		const fv_cell_shape_t *sh = &fv_cell_shapes[m->cell_type[c]];
+		for (int lf = 0; lf < sh->n_faces; lf++) {
+			fv_idx_t s = m->cell_face_off[c] + lf, f;
+			fv_idx_t fn[FV_MAX_FACE_NODES];
+			face_key_t k;
+			if (partner[s] >= 0 && partner[s] < s)
+				continue;
+			f = next++;
+			b->nn[f] = (uint8_t)cell_face_key(m, c, lf, fn, &k);
+			memcpy(b->fnode + 4 * (size_t)f, fn, sizeof fn);
+			b->owner[f] = c;
+			b->nbr[f] = -1;
+			m->cell_face[s] = f;
+			m->cell_face_sign[s] = 1;
+		}
+	}
+}
+
+/* The faces in the order of match_cell_faces (a face is numbered where
+ * its first cell face comes in cell order), made by every thread: the
+ * key of each cell face goes into the shared table, which pairs it with
+ * its twin; then each thread numbers the faces first met in its cells,
+ * after those of the threads before it. *broken: the mesh has a cell
+ * meeting its own face or a face of three cells (nothing made). */
+static fv_err_t match_cell_faces_par(face_build_t *b, int *broken)
+{
+	fv_mesh_t *m = b->m;
+	size_t ns = (size_t)m->cell_face_off[m->n_cells], nf = 0;
+	/* the cells cut into np parts, one a thread; each loop below visits
+	 * the same parts whatever thread takes them */
+	int np = m->n_cells > FV_PAR_MIN ? fv_threads_max() : 1, bad = 0;
+	fv_idx_t *partner = NULL, *first = NULL, *co = NULL;
+	fv_err_t err = FV_OK;
+	FV_CALL_GOTO(err, out, fv_malloc(&partner, ns + 1, sizeof *partner, "face twins"));
+	FV_CALL_GOTO(err, out, fv_malloc(&first, (size_t)np + 1, sizeof *first, "faces per thread"));
+	FV_CALL_GOTO(err, out, fv_malloc(&co, (size_t)np + 1, sizeof *co, "cells per thread"));
+	for (int t = 0; t <= np; t++)
+		co[t] = (fv_idx_t)((size_t)m->n_cells * (size_t)t / (size_t)np);
+	FV_OMP(parallel for schedule(static, 1) num_threads(np))
+	for (int t = 0; t < np; t++)
+		for (fv_idx_t s = m->cell_face_off[co[t]]; s < m->cell_face_off[co[t + 1]]; s++)
+			partner[s] = -1;
+	FV_OMP(parallel for schedule(static, 1) num_threads(np) reduction(|| : bad))
+	for (int t = 0; t < np; t++)
+		for (fv_idx_t c = co[t]; c < co[t + 1] && !bad; c++) {
+			prefetch_cell(b, c + 8);
+			for (int lf = 0; lf < fv_cell_shapes[m->cell_type[c]].n_faces; lf++)
+				bad = bad || !insert_shared(b, c, lf, m->cell_face_off[c] + lf, partner);
+		}
+	*broken = bad;
+	if (bad)
+		goto out;
+	FV_OMP(parallel for schedule(static, 1) num_threads(np))
+	for (int t = 0; t < np; t++) {
+		fv_idx_t made = 0;
+		for (fv_idx_t s = m->cell_face_off[co[t]]; s < m->cell_face_off[co[t + 1]]; s++)
+			made += partner[s] < 0 || partner[s] > s;
+		first[t + 1] = made;
+	}
+	first[0] = 0;
+	for (int t = 0; t < np; t++) {
+		nf += (size_t)first[t + 1];
+		first[t + 1] = (fv_idx_t)nf;
+	}
+	b->n_faces = b->cap = (fv_idx_t)nf;
+	FV_CALL_GOTO(err, out, fv_malloc(&b->owner, nf + 1, sizeof *b->owner, "face owners"));
+	FV_CALL_GOTO(err, out, fv_malloc(&b->nbr, nf + 1, sizeof *b->nbr, "face neighbours"));
+	FV_CALL_GOTO(err, out, fv_malloc(&b->nn, nf + 1, sizeof *b->nn, "face sizes"));
+	FV_CALL_GOTO(err, out, fv_malloc(&b->fnode, 4 * nf + 4, sizeof *b->fnode, "face nodes"));
+	FV_OMP(parallel for schedule(static, 1) num_threads(np))
+	for (int t = 0; t < np; t++)
+		make_faces(b, co[t], co[t + 1], partner, first[t]);
+	/* the second cell face of each face, whose first is now numbered */
+	FV_OMP(parallel for schedule(static, 1) num_threads(np))
+	for (int t = 0; t < np; t++)
+		for (fv_idx_t c = co[t]; c < co[t + 1]; c++)
+			for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++)
+				if (partner[s] >= 0 && partner[s] < s) {
+					fv_idx_t f = m->cell_face[partner[s]];
+					b->nbr[f] = c;
+					m->cell_face[s] = f;
+					m->cell_face_sign[s] = -1;
+				}
+out:
+	free(partner);
+	free(first);
+	free(co);
+	return err;
+}
+
 /* Boundary elements onto boundary faces; marker[f] = -1 where none. */
 static fv_err_t match_boundary(face_build_t *b, int32_t *marker)
 {
@@ -238,7 +395,7 @@ static fv_err_t match_boundary(face_build_t *b, int32_t *marker)
 				 "%s: marker %s: boundary element %d: node id %d out of range [0, %d)",
 				 m->source, m->markers[mk].name, (int)e, (int)en[i], (int)m->n_nodes);
 		make_key(en, nn, &k);
-		f = table_find(b, &k, nn, &s, &h);
+		f = face_find(b, &k, nn, &s, &h);
 		FV_CHECK(f >= 0, FV_ERR_MESH, "%s: marker %s: boundary element %d (nodes %s) is not a face of any cell",
 			 m->source, m->markers[mk].name, (int)e, fmt_nodes(m, buf, sizeof buf, en, nn));
 		FV_CHECK(b->nbr[f] < 0, FV_ERR_MESH,
@@ -262,29 +419,86 @@ static fv_err_t match_boundary(face_build_t *b, int32_t *marker)
 
 /* Final numbering: boundary faces first, grouped by marker in the order of
  * creation; then interior faces in the order of creation, which is the
- * order of Alg. 2 of the FGCS paper (first seen from the lower cell). */
+ * order of Alg. 2 of the FGCS paper (first seen from the lower cell).
+ * The faces are cut into parts: each part counts its faces of every
+ * group, and numbers them after the same group's faces of the parts
+ * before it, so the order is the serial one for any part count. */
 static fv_err_t number_faces(face_build_t *b, const int32_t *marker, fv_idx_t *new_of_old)
 {
 	fv_mesh_t *m = b->m;
-	fv_idx_t *count;
+	int ng = m->n_markers + 1; /* group ng - 1: interior faces */
+	int np = b->n_faces > FV_PAR_MIN ? fv_threads_max() : 1;
+	fv_idx_t *cnt, next = 0;
 	FV_CALL(fv_calloc(&m->marker_face_off, (size_t)m->n_markers + 1, sizeof(fv_idx_t), "marker offsets"));
-	count = m->marker_face_off;
-	for (fv_idx_t f = 0; f < b->n_faces; f++)
-		if (b->nbr[f] < 0)
-			count[marker[f] + 1]++;
-	for (int k = 0; k < m->n_markers; k++)
-		count[k + 1] += count[k];
-	m->n_bfaces = count[m->n_markers];
-	{
-		fv_idx_t next_int = m->n_bfaces;
-		fv_idx_t *pos;
-		FV_CALL(fv_malloc(&pos, (size_t)m->n_markers + 1, sizeof *pos, "marker cursors"));
-		memcpy(pos, count, ((size_t)m->n_markers + 1) * sizeof *pos);
-		for (fv_idx_t f = 0; f < b->n_faces; f++)
-			new_of_old[f] = b->nbr[f] < 0 ? pos[marker[f]]++ : next_int++;
-		free(pos);
+	FV_CALL(fv_calloc(&cnt, (size_t)np * (size_t)ng, sizeof *cnt, "faces per marker"));
+	FV_OMP(parallel for schedule(static, 1) num_threads(np))
+	for (int t = 0; t < np; t++) {
+		size_t lo, hi;
+		fv_par_range((size_t)b->n_faces, t, np, &lo, &hi);
+		for (size_t f = lo; f < hi; f++)
+			cnt[(size_t)t * ng + (b->nbr[f] < 0 ? marker[f] : ng - 1)]++;
 	}
+	/* cnt[t][g] becomes the first number of part t's faces of group g */
+	for (int g = 0; g < ng; g++) {
+		if (g < ng - 1)
+			m->marker_face_off[g] = next;
+		else
+			m->n_bfaces = m->marker_face_off[g] = next;
+		for (int t = 0; t < np; t++) {
+			fv_idx_t n = cnt[(size_t)t * ng + g];
+			cnt[(size_t)t * ng + g] = next;
+			next += n;
+		}
+	}
+	FV_OMP(parallel for schedule(static, 1) num_threads(np))
+	for (int t = 0; t < np; t++) {
+		size_t lo, hi;
+		fv_idx_t *pos = cnt + (size_t)t * ng;
+		fv_par_range((size_t)b->n_faces, t, np, &lo, &hi);
+		for (size_t f = lo; f < hi; f++)
+			new_of_old[f] = pos[b->nbr[f] < 0 ? marker[f] : ng - 1]++;
+	}
+	free(cnt);
 	return FV_OK;
+}
+
+/* Exclusive prefix sum of n[0..len) into off[0..len] by all threads (two
+ * passes over parts); off[len] is the total. Integer sums: the same for
+ * any part count. Returns 0 where a partial sum exceeds FV_IDX_MAX. */
+static int prefix_sum(const uint8_t *n, const fv_idx_t *perm, size_t len, fv_idx_t *off)
+{
+	int np = len > FV_PAR_MIN ? fv_threads_max() : 1;
+	int64_t part[257], total = 0;
+	if (np > 256)
+		np = 256;
+	FV_OMP(parallel for schedule(static, 1) num_threads(np))
+	for (int t = 0; t < np; t++) {
+		size_t lo, hi;
+		int64_t sum = 0;
+		fv_par_range(len, t, np, &lo, &hi);
+		for (size_t i = lo; i < hi; i++)
+			sum += n[perm[i]];
+		part[t] = sum;
+	}
+	for (int t = 0; t < np; t++) {
+		int64_t v = part[t];
+		part[t] = total;
+		total += v;
+	}
+	if (total > FV_IDX_MAX)
+		return 0;
+	FV_OMP(parallel for schedule(static, 1) num_threads(np))
+	for (int t = 0; t < np; t++) {
+		size_t lo, hi;
+		fv_idx_t run = (fv_idx_t)part[t];
+		fv_par_range(len, t, np, &lo, &hi);
+		for (size_t i = lo; i < hi; i++) {
+			off[i] = run;
+			run += n[perm[i]];
+		}
+	}
+	off[len] = (fv_idx_t)total;
+	return 1;
 }
 
 static fv_err_t store_faces(face_build_t *b, const int32_t *marker, const fv_idx_t *new_of_old)
@@ -297,16 +511,15 @@ static fv_err_t store_faces(face_build_t *b, const int32_t *marker, const fv_idx
 	FV_CALL(fv_malloc(&m->face_node_off, (size_t)nf + 1, sizeof(fv_idx_t), "face offsets"));
 	FV_CALL(fv_malloc(&m->face_marker, (size_t)m->n_bfaces + 1, sizeof(int32_t), "face markers"));
 	FV_CALL(fv_malloc(&old_of_new, (size_t)nf + 1, sizeof *old_of_new, "face permutation"));
+	FV_OMP(parallel for schedule(static) if (nf > FV_PAR_MIN))
 	for (fv_idx_t f = 0; f < nf; f++)
 		old_of_new[new_of_old[f]] = f;
-	m->face_node_off[0] = 0;
-	for (fv_idx_t g = 0; g < nf; g++) {
-		fv_idx_t f = old_of_new[g];
-		FV_CHECK((int64_t)m->face_node_off[g] + b->nn[f] <= FV_IDX_MAX, FV_ERR_MEM,
-			 "%s: too many face nodes for 32-bit indices", m->source);
-		m->face_node_off[g + 1] = m->face_node_off[g] + b->nn[f];
+	if (!prefix_sum(b->nn, old_of_new, (size_t)nf, m->face_node_off)) {
+		free(old_of_new);
+		return FV_ERROR(FV_ERR_MEM, "%s: too many face nodes for 32-bit indices", m->source);
 	}
 	FV_CALL(fv_malloc(&m->face_node, (size_t)m->face_node_off[nf] + 1, sizeof(fv_idx_t), "face nodes"));
+	FV_OMP(parallel for schedule(static) if (nf > FV_PAR_MIN))
 	for (fv_idx_t g = 0; g < nf; g++) {
 		fv_idx_t f = old_of_new[g];
 		m->face_cell[2 * (size_t)g] = b->owner[f];
@@ -316,6 +529,7 @@ static fv_err_t store_faces(face_build_t *b, const int32_t *marker, const fv_idx
 			m->face_marker[g] = marker[f];
 	}
 	free(old_of_new);
+	FV_OMP(parallel for schedule(static) if (m->n_cells > FV_PAR_MIN))
 	for (fv_idx_t s = 0; s < m->cell_face_off[m->n_cells]; s++)
 		m->cell_face[s] = new_of_old[m->cell_face[s]];
 	return FV_OK;
@@ -325,6 +539,7 @@ static fv_err_t build_cell_cell(fv_mesh_t *m)
 {
 	size_t ns = (size_t)m->cell_face_off[m->n_cells];
 	FV_CALL(fv_malloc(&m->cell_cell, ns + 1, sizeof(fv_idx_t), "cell neighbours"));
+	FV_OMP(parallel for schedule(static) if (m->n_cells > FV_PAR_MIN))
 	for (fv_idx_t c = 0; c < m->n_cells; c++)
 		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
 			const fv_idx_t *fc = m->face_cell + 2 * (size_t)m->cell_face[s];
@@ -347,6 +562,35 @@ static fv_err_t finish_faces(face_build_t *b, const int32_t *marker)
 	return err == FV_OK ? build_cell_cell(b->m) : err;
 }
 
+/* The node of cell c's local face lf with the smallest number. */
+static fv_idx_t smallest_node(const fv_mesh_t *m, fv_idx_t c, int lf)
+{
+	const fv_cell_shape_t *sh = &fv_cell_shapes[m->cell_type[c]];
+	const fv_idx_t *cn = m->cell_node + m->cell_node_off[c];
+	fv_idx_t v = cn[sh->face_node[lf][0]];
+	for (int i = 1; i < sh->face_n_nodes[lf]; i++)
+		if (cn[sh->face_node[lf][i]] < v)
+			v = cn[sh->face_node[lf][i]];
+	return v;
+}
+
+/* Whether check_cell_nodes would pass cell c (which it then explains). */
+static int cell_nodes_ok(const fv_mesh_t *m, fv_idx_t c)
+{
+	const fv_idx_t *cn = m->cell_node + m->cell_node_off[c];
+	int nn = m->cell_node_off[c + 1] - m->cell_node_off[c];
+	if (m->cell_type[c] >= FV_NCELLTYPES || nn != fv_cell_shapes[m->cell_type[c]].n_nodes)
+		return 0;
+	for (int i = 0; i < nn; i++) {
+		if (cn[i] < 0 || cn[i] >= m->n_nodes)
+			return 0;
+		for (int j = 0; j < i; j++)
+			if (cn[i] == cn[j])
+				return 0;
+	}
+	return 1;
+}
+
 /* Checks every cell's nodes and sizes the table regions: a node's region
  * holds 1.5 times the cell faces whose smallest node it is, plus one, so
  * its load stays under 2/3 (each distinct face is counted at least once). */
@@ -354,20 +598,21 @@ static fv_err_t plan_table(face_build_t *b)
 {
 	fv_mesh_t *m = b->m;
 	uint64_t *off, total = 0;
+	int bad = 0;
 	FV_CALL(fv_calloc(&off, (size_t)m->n_nodes + 2, sizeof *off, "face hash regions"));
 	b->t.off = off;
+	FV_OMP(parallel for schedule(static) reduction(|| : bad) if (m->n_cells > FV_PAR_MIN))
 	for (fv_idx_t c = 0; c < m->n_cells; c++) {
-		const fv_cell_shape_t *sh = &fv_cell_shapes[m->cell_type[c]];
-		const fv_idx_t *cn = m->cell_node + m->cell_node_off[c];
-		FV_CALL(check_cell_nodes(m, c));
-		for (int lf = 0; lf < sh->n_faces; lf++) {
-			fv_idx_t v = cn[sh->face_node[lf][0]];
-			for (int i = 1; i < sh->face_n_nodes[lf]; i++)
-				if (cn[sh->face_node[lf][i]] < v)
-					v = cn[sh->face_node[lf][i]];
-			off[v + 1]++;
+		if (!cell_nodes_ok(m, c)) {
+			bad = 1;
+			continue;
 		}
+		for (int lf = 0; lf < fv_cell_shapes[m->cell_type[c]].n_faces; lf++)
+			__atomic_fetch_add(&off[smallest_node(m, c, lf) + 1], 1, __ATOMIC_RELAXED);
 	}
+	/* the first bad cell, in cell order */
+	for (fv_idx_t c = 0; bad && c < m->n_cells; c++)
+		FV_CALL(check_cell_nodes(m, c));
 	for (fv_idx_t v = 0; v < m->n_nodes; v++) {
 		uint64_t n = off[v + 1];
 		off[v] = total;
@@ -375,7 +620,7 @@ static fv_err_t plan_table(face_build_t *b)
 	}
 	off[m->n_nodes] = total;
 	FV_CALL(fv_malloc(&b->t.slot, total, sizeof *b->t.slot, "face hash table"));
-	memset(b->t.slot, 0xff, total * sizeof *b->t.slot); /* SLOT_EMPTY */
+	fv_par_memset(b->t.slot, 0xff, total * sizeof *b->t.slot); /* SLOT_EMPTY */
 	return FV_OK;
 }
 
@@ -394,6 +639,7 @@ fv_err_t fv_mesh_build_faces(fv_mesh_t *m)
 	face_build_t b = {.m = m};
 	int32_t *marker = NULL;
 	size_t n_slots = 0, expect;
+	int broken = 0;
 	fv_err_t err;
 
 	fv_mesh_free_derived(m);
@@ -413,16 +659,22 @@ fv_err_t fv_mesh_build_faces(fv_mesh_t *m)
 	FV_CALL(fv_malloc(&m->cell_face, n_slots + 1, sizeof(fv_idx_t), "cell faces"));
 	FV_CALL(fv_malloc(&m->cell_face_sign, n_slots + 1, 1, "cell face signs"));
 
-	/* A valid mesh has (cell faces + boundary faces) / 2 faces. */
-	expect = (n_slots + (size_t)m->n_belems) / 2 + 16;
-	b.cap = (fv_idx_t)(expect > FV_IDX_MAX ? FV_IDX_MAX : expect);
 	FV_CALL_GOTO(err, fail, plan_table(&b));
-	FV_CALL_GOTO(err, fail, fv_malloc(&b.owner, (size_t)b.cap, sizeof *b.owner, "face owners"));
-	FV_CALL_GOTO(err, fail, fv_malloc(&b.nbr, (size_t)b.cap, sizeof *b.nbr, "face neighbours"));
-	FV_CALL_GOTO(err, fail, fv_malloc(&b.nn, (size_t)b.cap, sizeof *b.nn, "face sizes"));
-	FV_CALL_GOTO(err, fail, fv_malloc(&b.fnode, 4 * (size_t)b.cap, sizeof *b.fnode, "face nodes"));
-
-	FV_CALL_GOTO(err, fail, match_cell_faces(&b));
+	FV_CALL_GOTO(err, fail, match_cell_faces_par(&b, &broken));
+	if (broken) {
+		/* the serial pass names the first broken cell in cell order */
+		uint64_t n_table = b.t.off[m->n_nodes];
+		fv_par_memset(b.t.slot, 0xff, n_table * sizeof *b.t.slot);
+		/* a valid mesh has (cell faces + boundary faces) / 2 faces */
+		expect = (n_slots + (size_t)m->n_belems) / 2 + 16;
+		b.cap = (fv_idx_t)(expect > FV_IDX_MAX ? FV_IDX_MAX : expect);
+		b.n_faces = 0;
+		FV_CALL_GOTO(err, fail, fv_malloc(&b.owner, (size_t)b.cap, sizeof *b.owner, "face owners"));
+		FV_CALL_GOTO(err, fail, fv_malloc(&b.nbr, (size_t)b.cap, sizeof *b.nbr, "face neighbours"));
+		FV_CALL_GOTO(err, fail, fv_malloc(&b.nn, (size_t)b.cap, sizeof *b.nn, "face sizes"));
+		FV_CALL_GOTO(err, fail, fv_malloc(&b.fnode, 4 * (size_t)b.cap, sizeof *b.fnode, "face nodes"));
+		FV_CALL_GOTO(err, fail, match_cell_faces(&b));
+	}
 	FV_CALL_GOTO(err, fail, fv_malloc(&marker, (size_t)b.n_faces + 1, sizeof *marker, "face markers"));
 	FV_CALL_GOTO(err, fail, match_boundary(&b, marker));
 	FV_FREE(b.t.slot);
@@ -434,6 +686,106 @@ fail:
 	if (err != FV_OK)
 		fv_mesh_free_derived(m);
 	return err;
+}
+
+/* Old face of the new cell face slot s = (c, lf). */
+static inline fv_idx_t old_face(const fv_idx_t *perm, const fv_idx_t *old_off, const fv_idx_t *old_cf, fv_idx_t c,
+				int lf)
+{
+	return old_cf[old_off[perm[c]] + lf];
+}
+
+/* match_cell_faces' visit over the renumbered cells, by every thread: a
+ * face is made by the first cell face that meets it in cell order,
+ * oriented as that cell sees it. new_id[of] is first the lowest slot of
+ * old face of, then its new face; the sign array marks the slots that
+ * make a face, and cell_face holds each slot's old face (looked up once)
+ * until the slot gets its new one. The cells are cut into parts, and each part numbers its
+ * faces after those of the parts before it, as one thread would. */
+static fv_err_t rebuild_visit(face_build_t *b, const fv_idx_t *perm, const fv_idx_t *old_off, const fv_idx_t *old_cf,
+			      fv_idx_t old_nf, fv_idx_t old_nb, const int32_t *old_marker, fv_idx_t *new_id,
+			      int32_t *marker)
+{
+	fv_mesh_t *m = b->m;
+	int np = m->n_cells > FV_PAR_MIN ? fv_threads_max() : 1;
+	fv_idx_t *first, *co;
+	int64_t nf = 0;
+	FV_CALL(fv_malloc(&first, 2 * ((size_t)np + 1), sizeof *first, "faces per thread"));
+	co = first + np + 1;
+	for (int t = 0; t <= np; t++)
+		co[t] = (fv_idx_t)((size_t)m->n_cells * (size_t)t / (size_t)np);
+	FV_OMP(parallel for schedule(static) if (np > 1))
+	for (fv_idx_t f = 0; f < old_nf; f++)
+		new_id[f] = FV_IDX_MAX;
+	FV_OMP(parallel for schedule(static, 1) num_threads(np))
+	for (int t = 0; t < np; t++)
+		for (fv_idx_t c = co[t]; c < co[t + 1]; c++)
+			for (int lf = 0; lf < fv_cell_shapes[m->cell_type[c]].n_faces; lf++) {
+				fv_idx_t s = m->cell_face_off[c] + lf, of = old_face(perm, old_off, old_cf, c, lf);
+				fv_idx_t *at = &new_id[of], cur = __atomic_load_n(at, __ATOMIC_RELAXED);
+				m->cell_face[s] = of; /* the old face, until the slot gets its new one */
+				while (s < cur && !__atomic_compare_exchange_n(at, &cur, s, 0, __ATOMIC_RELAXED,
+									       __ATOMIC_RELAXED))
+					;
+			}
+	FV_OMP(parallel for schedule(static, 1) num_threads(np))
+	for (int t = 0; t < np; t++) {
+		fv_idx_t made = 0;
+		for (fv_idx_t c = co[t]; c < co[t + 1]; c++)
+			for (int lf = 0; lf < fv_cell_shapes[m->cell_type[c]].n_faces; lf++) {
+				fv_idx_t s = m->cell_face_off[c] + lf;
+				int mk = new_id[m->cell_face[s]] == s;
+				m->cell_face_sign[s] = mk ? 1 : -1;
+				made += mk;
+			}
+		first[t + 1] = made;
+	}
+	first[0] = 0;
+	for (int t = 0; t < np; t++) {
+		nf += first[t + 1];
+		first[t + 1] = (fv_idx_t)nf;
+	}
+	if (nf != old_nf) { /* only a wrong old connectivity: one face a slot at most */
+		free(first);
+		return FV_ERROR(FV_ERR_MESH, "%s: the reordered cells have %lld faces, not %d", m->source,
+				(long long)nf, (int)old_nf);
+	}
+	FV_OMP(parallel for schedule(static, 1) num_threads(np))
+	for (int t = 0; t < np; t++) {
+		fv_idx_t f = first[t];
+		for (fv_idx_t c = co[t]; c < co[t + 1]; c++) {
+			const fv_cell_shape_t *sh = &fv_cell_shapes[m->cell_type[c]];
+			const fv_idx_t *cn = m->cell_node + m->cell_node_off[c];
+			for (int lf = 0; lf < sh->n_faces; lf++) {
+				fv_idx_t s = m->cell_face_off[c] + lf, of = m->cell_face[s];
+				int nn = sh->face_n_nodes[lf];
+				if (m->cell_face_sign[s] < 0)
+					continue;
+				new_id[of] = f;
+				b->owner[f] = c;
+				b->nbr[f] = -1;
+				b->nn[f] = (uint8_t)nn;
+				for (int i = 0; i < FV_MAX_FACE_NODES; i++)
+					b->fnode[4 * (size_t)f + i] = i < nn ? cn[sh->face_node[lf][i]] : 0;
+				marker[f] = of < old_nb ? old_marker[of] : -1;
+				m->cell_face[s] = f++;
+			}
+		}
+	}
+	FV_OMP(parallel for schedule(static, 1) num_threads(np))
+	for (int t = 0; t < np; t++)
+		for (fv_idx_t c = co[t]; c < co[t + 1]; c++)
+			for (int lf = 0; lf < fv_cell_shapes[m->cell_type[c]].n_faces; lf++) {
+				fv_idx_t s = m->cell_face_off[c] + lf, f;
+				if (m->cell_face_sign[s] > 0)
+					continue;
+				f = new_id[m->cell_face[s]];
+				b->nbr[f] = c;
+				m->cell_face[s] = f;
+			}
+	b->n_faces = old_nf;
+	free(first);
+	return FV_OK;
 }
 
 fv_err_t fv_mesh_rebuild_faces(fv_mesh_t *m, const fv_idx_t *perm)
@@ -467,34 +819,7 @@ fv_err_t fv_mesh_rebuild_faces(fv_mesh_t *m, const fv_idx_t *perm)
 	FV_CALL_GOTO(err, fail, fv_malloc(&b.fnode, 4 * (size_t)b.cap + 1, sizeof *b.fnode, "face nodes"));
 	FV_CALL_GOTO(err, fail, fv_malloc(&marker, (size_t)b.cap + 1, sizeof *marker, "face markers"));
 	FV_CALL_GOTO(err, fail, fv_malloc(&new_id, (size_t)old_nf + 1, sizeof *new_id, "face renumbering"));
-	for (fv_idx_t f = 0; f < old_nf; f++)
-		new_id[f] = -1;
-	/* match_cell_faces' visit: a face is made when its first cell meets
-	 * it, oriented as that cell sees it */
-	for (fv_idx_t c = 0; c < m->n_cells; c++) {
-		const fv_cell_shape_t *sh = &fv_cell_shapes[m->cell_type[c]];
-		const fv_idx_t *cn = m->cell_node + m->cell_node_off[c];
-		for (int lf = 0; lf < sh->n_faces; lf++) {
-			fv_idx_t slot = m->cell_face_off[c] + lf, of = old_cf[old_off[perm[c]] + lf], f = new_id[of];
-			if (f < 0) {
-				int nn = sh->face_n_nodes[lf];
-				f = new_id[of] = b.n_faces++; /* at most old_nf: one per old face */
-				b.owner[f] = c;
-				b.nbr[f] = -1;
-				b.nn[f] = (uint8_t)nn;
-				for (int i = 0; i < FV_MAX_FACE_NODES; i++)
-					b.fnode[4 * (size_t)f + i] = i < nn ? cn[sh->face_node[lf][i]] : 0;
-				marker[f] = of < old_nb ? old_marker[of] : -1;
-				m->cell_face_sign[slot] = 1;
-			} else {
-				b.nbr[f] = c;
-				m->cell_face_sign[slot] = -1;
-			}
-			m->cell_face[slot] = f;
-		}
-	}
-	FV_CHECK_GOTO(err, fail, b.n_faces == old_nf, FV_ERR_MESH, "%s: the reordered cells have %d faces, not %d",
-		      m->source, (int)b.n_faces, (int)old_nf);
+	FV_CALL_GOTO(err, fail, rebuild_visit(&b, perm, old_off, old_cf, old_nf, old_nb, old_marker, new_id, marker));
 	FV_CALL_GOTO(err, fail, finish_faces(&b, marker));
 fail:
 	free_build(&b);
@@ -508,22 +833,64 @@ fail:
 	return err;
 }
 
+static int cmp_idx(const void *a, const void *b)
+{
+	fv_idx_t x = *(const fv_idx_t *)a, y = *(const fv_idx_t *)b;
+	return (x > y) - (x < y);
+}
+
 fv_err_t fv_mesh_build_node_cells(fv_mesh_t *m)
 {
 	fv_idx_t *pos;
+	/* threads count and fill with atomic cursors, one thread without */
+	int par = m->n_cells > FV_PAR_MIN && fv_threads_max() > 1;
 	FV_FREE(m->node_cell_off);
 	FV_FREE(m->node_cell);
 	FV_CALL(fv_calloc(&m->node_cell_off, (size_t)m->n_nodes + 1, sizeof(fv_idx_t), "node cell offsets"));
-	for (fv_idx_t i = 0; i < m->cell_node_off[m->n_cells]; i++)
-		m->node_cell_off[m->cell_node[i] + 1]++;
+	if (!par)
+		for (fv_idx_t i = 0; i < m->cell_node_off[m->n_cells]; i++)
+			m->node_cell_off[m->cell_node[i] + 1]++;
+	else {
+		FV_OMP(parallel for schedule(static))
+		for (fv_idx_t i = 0; i < m->cell_node_off[m->n_cells]; i++)
+			__atomic_fetch_add(&m->node_cell_off[m->cell_node[i] + 1], 1, __ATOMIC_RELAXED);
+	}
 	for (fv_idx_t v = 0; v < m->n_nodes; v++)
 		m->node_cell_off[v + 1] += m->node_cell_off[v];
 	FV_CALL(fv_malloc(&m->node_cell, (size_t)m->node_cell_off[m->n_nodes] + 1, sizeof(fv_idx_t), "node cells"));
 	FV_CALL(fv_malloc(&pos, (size_t)m->n_nodes + 1, sizeof *pos, "node cursors"));
 	memcpy(pos, m->node_cell_off, (size_t)m->n_nodes * sizeof *pos);
-	for (fv_idx_t c = 0; c < m->n_cells; c++)
-		for (fv_idx_t i = m->cell_node_off[c]; i < m->cell_node_off[c + 1]; i++)
-			m->node_cell[pos[m->cell_node[i]]++] = c;
+	if (!par)
+		for (fv_idx_t c = 0; c < m->n_cells; c++)
+			for (fv_idx_t i = m->cell_node_off[c]; i < m->cell_node_off[c + 1]; i++)
+				m->node_cell[pos[m->cell_node[i]]++] = c;
+	else {
+		FV_OMP(parallel for schedule(static))
+		for (fv_idx_t c = 0; c < m->n_cells; c++)
+			for (fv_idx_t i = m->cell_node_off[c]; i < m->cell_node_off[c + 1]; i++)
+				m->node_cell[__atomic_fetch_add(&pos[m->cell_node[i]], 1, __ATOMIC_RELAXED)] = c;
+	}
 	free(pos);
+	/* threads fill a node's list in any order: each list sorted, as one
+	 * thread makes it (cells in increasing order) */
+	FV_OMP(parallel for schedule(static) if (par))
+	for (fv_idx_t v = 0; v < m->n_nodes; v++) {
+		fv_idx_t *l = m->node_cell + m->node_cell_off[v];
+		fv_idx_t n = m->node_cell_off[v + 1] - m->node_cell_off[v], i = 1;
+		while (i < n && l[i - 1] < l[i]) /* most lists: one thread's, in order */
+			i++;
+		if (i == n)
+			continue;
+		if (n > 32) { /* a hub node (an axis, a pole): no quadratic sort */
+			qsort(l, (size_t)n, sizeof *l, cmp_idx);
+			continue;
+		}
+		for (fv_idx_t i = 1; i < n; i++) {
+			fv_idx_t x = l[i], j = i;
+			for (; j > 0 && l[j - 1] > x; j--)
+				l[j] = l[j - 1];
+			l[j] = x;
+		}
+	}
 	return FV_OK;
 }

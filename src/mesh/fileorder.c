@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/threads.h"
+
 const char *fv_mesh_cell_name(const fv_mesh_t *m, fv_idx_t c, char *buf, size_t size)
 {
 	if (m->refine_levels > 0)
@@ -87,21 +89,30 @@ static uint64_t avalanche(uint64_t h)
 fv_err_t fv_mesh_identity(const fv_mesh_t *m, fv_mesh_id_t *id)
 {
 	uint64_t sum_cells = 0, sum_nodes = 0;
+	int bad = 0;
 	FV_CHECK(m && id, FV_ERR_ARG, "fv_mesh_identity: null argument");
 	FV_CHECK(m->n_cells >= 0 && m->n_nodes >= 0 && (m->n_cells == 0 || (m->cell_type && m->cell_node_off)) &&
 			 (m->n_nodes == 0 || m->xyz),
 		 FV_ERR_ARG, "%s: the mesh has no cells or nodes to identify", m->source);
+	/* sums of per-item hashes: any order and thread count, the same */
+	FV_OMP(parallel for schedule(static) reduction(+ : sum_cells) reduction(|| : bad) if (m->n_cells > FV_PAR_MIN))
 	for (fv_idx_t c = 0; c < m->n_cells; c++) {
 		uint64_t h = fold(0x43454c4cULL, (uint64_t)(uint32_t)fv_mesh_cell_orig(m, c));
 		h = fold(h, m->cell_type[c]);
 		for (fv_idx_t k = m->cell_node_off[c]; k < m->cell_node_off[c + 1]; k++) {
 			fv_idx_t v = m->cell_node[k];
-			FV_CHECK(v >= 0 && v < m->n_nodes, FV_ERR_MESH, "%s: cell node id %d out of range [0, %d)",
-				 m->source, (int)v, (int)m->n_nodes);
+			if (v < 0 || v >= m->n_nodes) {
+				bad = 1;
+				break;
+			}
 			h = fold(h, (uint64_t)(uint32_t)fv_mesh_node_orig(m, v));
 		}
 		sum_cells += avalanche(h);
 	}
+	for (size_t k = 0; bad && k < (size_t)m->cell_node_off[m->n_cells]; k++) /* the first bad one */
+		FV_CHECK(m->cell_node[k] >= 0 && m->cell_node[k] < m->n_nodes, FV_ERR_MESH,
+			 "%s: cell node id %d out of range [0, %d)", m->source, (int)m->cell_node[k], (int)m->n_nodes);
+	FV_OMP(parallel for schedule(static) reduction(+ : sum_nodes) if (m->n_nodes > FV_PAR_MIN))
 	for (fv_idx_t v = 0; v < m->n_nodes; v++) {
 		uint64_t h = fold(0x4e4f4445ULL, (uint64_t)(uint32_t)fv_mesh_node_orig(m, v)), bits;
 		for (int d = 0; d < 3; d++) {

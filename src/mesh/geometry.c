@@ -5,6 +5,8 @@
 
 #include <math.h>
 
+#include "util/threads.h"
+
 /*
  * A face is a triangle, or a quad split into four triangles around the
  * average c0 of its nodes (exact for warped quads: both cells of the face
@@ -132,8 +134,11 @@ fv_err_t fv_mesh_compute_geometry(fv_mesh_t *m)
 	FV_CALL(fv_malloc(&m->cell_ctr, 3 * (size_t)m->n_cells, sizeof(fv_real_t), "cell centroids"));
 	FV_CALL(fv_malloc(&m->face_area, 3 * (size_t)m->n_faces, sizeof(fv_real_t), "face areas"));
 	FV_CALL(fv_malloc(&m->face_ctr, 3 * (size_t)m->n_faces, sizeof(fv_real_t), "face centroids"));
+	/* every face and cell on its own: any thread count gives the same bits */
+	FV_OMP(parallel for schedule(static) if (m->n_faces > FV_PAR_MIN))
 	for (fv_idx_t f = 0; f < m->n_faces; f++)
 		face_geometry(m, f);
+	FV_OMP(parallel for schedule(static) if (m->n_cells > FV_PAR_MIN))
 	for (fv_idx_t c = 0; c < m->n_cells; c++)
 		cell_geometry(m, c);
 	return FV_OK;

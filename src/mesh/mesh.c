@@ -97,6 +97,8 @@ fv_err_t fv_mesh_marker(fv_mesh_t *m, const char *name, int *index)
 			return FV_OK;
 		}
 	FV_CALL(fv_realloc(&m->markers, (size_t)m->n_markers + 1, sizeof *m->markers, "markers"));
+	/* the whole name zeroed: it is written to part files as it is */
+	memset(m->markers[m->n_markers].name, 0, FV_MARKER_NAME_MAX);
 	memcpy(m->markers[m->n_markers].name, name, n + 1);
 	*index = m->n_markers++;
 	return FV_OK;

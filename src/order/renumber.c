@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/threads.h"
+
 /* Scratch of the ordering. A component is placed whole once found, so the
  * unplaced cells of a block reachable from an unplaced cell are exactly its
  * component. */
@@ -14,7 +16,8 @@ typedef struct rcm {
 	const int32_t *block;
 	uint8_t *deg;          /* [n_cells] neighbours in the same block */
 	uint8_t *seen;         /* [n_cells] BFS marks, cleared after each BFS */
-	fv_idx_t *queue;       /* [n_cells] BFS queue */
+	fv_idx_t *queue;       /* [n_cells] BFS queues: block b's BFS stays in its
+	                          cells, so it queues in [block_off[b], block_off[b + 1]) */
 	fv_idx_t *new_of_old;  /* [n_cells] -1 until placed */
 	fv_idx_t *perm;        /* [n_cells] old cell of each new position (the
 	                          result, owned by the caller) */
@@ -36,21 +39,21 @@ static int same_block_nbr(const rcm_t *r, fv_idx_t c, fv_idx_t s)
 
 /* Level structure from start: returns the eccentricity of start and, in
  * *far, the node of least degree (then least id) on the last level. */
-static int bfs_levels(rcm_t *r, fv_idx_t start, fv_idx_t *far)
+static int bfs_levels(const rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t *far)
 {
 	const fv_mesh_t *m = r->m;
 	fv_idx_t head = 0, tail = 0, level_end, level_start = 0;
 	int ecc = 0;
-	r->queue[tail++] = start;
+	queue[tail++] = start;
 	r->seen[start] = 1;
 	level_end = tail;
 	while (head < tail) {
-		fv_idx_t c = r->queue[head++];
+		fv_idx_t c = queue[head++];
 		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
 			fv_idx_t d = m->cell_cell[s];
 			if (same_block_nbr(r, c, s) && !r->seen[d]) {
 				r->seen[d] = 1;
-				r->queue[tail++] = d;
+				queue[tail++] = d;
 			}
 		}
 		if (head == level_end && head < tail) {
@@ -59,27 +62,27 @@ static int bfs_levels(rcm_t *r, fv_idx_t start, fv_idx_t *far)
 			ecc++;
 		}
 	}
-	*far = r->queue[level_start];
+	*far = queue[level_start];
 	for (fv_idx_t i = level_start; i < tail; i++) {
-		fv_idx_t v = r->queue[i];
+		fv_idx_t v = queue[i];
 		if (r->deg[v] < r->deg[*far] || (r->deg[v] == r->deg[*far] && v < *far))
 			*far = v;
 	}
 	for (fv_idx_t i = 0; i < tail; i++)
-		r->seen[r->queue[i]] = 0;
+		r->seen[queue[i]] = 0;
 	return ecc;
 }
 
 /* George-Liu: move to a far node of least degree while the eccentricity
  * grows. Each step costs a BFS of the component; a few steps reach a
  * node close enough to the periphery for RCM, hence the cap. */
-static fv_idx_t pseudo_peripheral(rcm_t *r, fv_idx_t start)
+static fv_idx_t pseudo_peripheral(const rcm_t *r, fv_idx_t *queue, fv_idx_t start)
 {
 	fv_idx_t far;
-	int ecc = bfs_levels(r, start, &far);
+	int ecc = bfs_levels(r, queue, start, &far);
 	for (int it = 0; it < 8 && far != start; it++) {
 		fv_idx_t far2;
-		int ecc2 = bfs_levels(r, far, &far2);
+		int ecc2 = bfs_levels(r, queue, far, &far2);
 		if (ecc2 <= ecc)
 			break;
 		start = far;
@@ -92,7 +95,7 @@ static fv_idx_t pseudo_peripheral(rcm_t *r, fv_idx_t start)
 /* Cuthill-McKee from start, placing cells from position pos; unplaced
  * neighbours join in increasing degree (then id). Returns the next free
  * position. */
-static fv_idx_t cuthill_mckee(rcm_t *r, fv_idx_t start, fv_idx_t pos)
+static fv_idx_t cuthill_mckee(const rcm_t *r, fv_idx_t start, fv_idx_t pos)
 {
 	const fv_mesh_t *m = r->m;
 	fv_idx_t head = pos, tail = pos;
@@ -131,6 +134,7 @@ static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 	const int nd = FV_MAX_CELL_FACES + 1;
 	size_t nkeys = (size_t)n_blocks * nd;
 
+	FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
 	for (fv_idx_t c = 0; c < nc; c++) {
 		int d = 0;
 		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++)
@@ -155,11 +159,14 @@ static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 		cand[key_off[(size_t)r->block[c] * nd + r->deg[c]]++] = c;
 	free(key_off);
 
+	/* blocks apart: each touches only its own cells and positions, so any
+	 * thread count gives the same order */
+	FV_OMP(parallel for schedule(dynamic, 1) if (nc > FV_PAR_MIN))
 	for (int b = 0; b < n_blocks; b++) {
 		fv_idx_t pos = block_off[b], lo = block_off[b], hi = block_off[b + 1];
 		for (fv_idx_t i = lo; i < hi; i++)
 			if (r->new_of_old[cand[i]] < 0)
-				pos = cuthill_mckee(r, pseudo_peripheral(r, cand[i]), pos);
+				pos = cuthill_mckee(r, pseudo_peripheral(r, r->queue + lo, cand[i]), pos);
 		for (fv_idx_t i = lo, j = hi - 1; i < j; i++, j--) {
 			fv_idx_t t = r->perm[i];
 			r->perm[i] = r->perm[j];
@@ -198,26 +205,57 @@ static fv_err_t apply_order(fv_mesh_t *m, const fv_idx_t *perm)
 	if (m->node_tag)
 		FV_CALL_GOTO(err, done, fv_malloc(&node_tag, (size_t)nn + 1, sizeof *node_tag, "node numbers"));
 
-	for (fv_idx_t v = 0; v < nn; v++)
-		node_new[v] = -1;
+	/* nodes by first use: a node's number is the count of first uses
+	 * before its own in the new cell order (node_new holds first the
+	 * position of its first use, found by the threads as a minimum) */
 	off[0] = 0;
+	for (fv_idx_t c = 0; c < nc; c++)
+		off[c + 1] = off[c] + m->cell_node_off[perm[c] + 1] - m->cell_node_off[perm[c]];
+	FV_OMP(parallel for schedule(static) if (nn > FV_PAR_MIN))
+	for (fv_idx_t v = 0; v < nn; v++)
+		node_new[v] = FV_IDX_MAX;
+	FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
 	for (fv_idx_t c = 0; c < nc; c++) {
-		fv_idx_t o = perm[c], k = m->cell_node_off[o], n = m->cell_node_off[o + 1] - k;
+		fv_idx_t o = perm[c], k = m->cell_node_off[o];
 		type[c] = m->cell_type[o];
 		cell_orig[c] = fv_mesh_cell_orig(m, o);
 		if (cell_tag)
 			cell_tag[c] = m->cell_tag[o];
-		off[c + 1] = off[c] + n;
-		for (fv_idx_t i = 0; i < n; i++) {
-			fv_idx_t v = m->cell_node[k + i];
-			if (node_new[v] < 0)
-				node_new[v] = next++;
-			cn[off[c] + i] = node_new[v];
+		for (fv_idx_t i = 0; i < off[c + 1] - off[c]; i++) {
+			fv_idx_t *at = &node_new[m->cell_node[k + i]], cur = __atomic_load_n(at, __ATOMIC_RELAXED);
+			while (off[c] + i < cur && !__atomic_compare_exchange_n(at, &cur, off[c] + i, 0, __ATOMIC_RELAXED,
+										 __ATOMIC_RELAXED))
+				;
 		}
 	}
-	for (fv_idx_t v = 0; v < nn; v++) {
-		if (node_new[v] < 0)
+	/* cn as a scratch of first-use marks, then the count before each */
+	FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
+	for (fv_idx_t c = 0; c < nc; c++) {
+		fv_idx_t k = m->cell_node_off[perm[c]];
+		for (fv_idx_t i = off[c]; i < off[c + 1]; i++)
+			cn[i] = node_new[m->cell_node[k + i - off[c]]] == i;
+	}
+	for (size_t i = 0; i < ncn; i++) {
+		fv_idx_t first = cn[i];
+		cn[i] = next;
+		next += first;
+	}
+	FV_OMP(parallel for schedule(static) if (nn > FV_PAR_MIN))
+	for (fv_idx_t v = 0; v < nn; v++)
+		if (node_new[v] != FV_IDX_MAX)
+			node_new[v] = cn[node_new[v]];
+	FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
+	for (fv_idx_t c = 0; c < nc; c++) {
+		fv_idx_t k = m->cell_node_off[perm[c]];
+		for (fv_idx_t i = off[c]; i < off[c + 1]; i++)
+			cn[i] = node_new[m->cell_node[k + i - off[c]]];
+	}
+	/* nodes of no cell last, in their old order */
+	for (fv_idx_t v = 0; v < nn; v++)
+		if (node_new[v] == FV_IDX_MAX)
 			node_new[v] = next++;
+	FV_OMP(parallel for schedule(static) if (nn > FV_PAR_MIN))
+	for (fv_idx_t v = 0; v < nn; v++) {
 		memcpy(xyz + 3 * (size_t)node_new[v], m->xyz + 3 * (size_t)v, 3 * sizeof *xyz);
 		node_orig[node_new[v]] = fv_mesh_node_orig(m, v);
 		if (node_tag)
@@ -256,6 +294,7 @@ done:
 static void index_jumps(const fv_mesh_t *m, const int32_t *block, int64_t *bandwidth, double *mean)
 {
 	int64_t bw = 0, sum = 0, n = 0;
+	FV_OMP(parallel for schedule(static) reduction(max : bw) reduction(+ : sum, n) if (m->n_faces > FV_PAR_MIN))
 	for (fv_idx_t f = m->n_bfaces; f < m->n_faces; f++) {
 		fv_idx_t a = m->face_cell[2 * (size_t)f], b = m->face_cell[2 * (size_t)f + 1];
 		if (block[a] != block[b])

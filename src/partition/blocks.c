@@ -12,18 +12,23 @@
 #include <string.h>
 
 #include "util/search.h"
+#include "util/threads.h"
 
-/* Global-to-local maps, rewritten by each block in turn. A ghost is
- * recognised by cell_blk[c] == b, so no map is ever cleared; face_loc and
- * node_loc are read only for faces and nodes the block has just written. */
+/* Global-to-local maps, rewritten by each block in turn; one set per
+ * thread, each thread building whole blocks. A mark is the block's id + 1,
+ * so a map fresh from calloc (0) holds none, and only the pages a thread's
+ * blocks touch are ever resident; a ghost is recognised by cell_blk[c] ==
+ * MARK(b), so no map is ever cleared; face_loc and node_loc are read only
+ * for faces and nodes the block has just written. */
+#define MARK(b) ((b)->id + 1)
 typedef struct build {
 	const fv_mesh_t *m;
 	const fv_idx_t *block_off;
 	int n_blocks;
-	int32_t *cell_blk;   /* [n_cells] last block that took c as a ghost */
-	int32_t *face_blk;   /* [n_cells] last block with an owned cell sharing a face with c */
+	int32_t *cell_blk;   /* [n_cells] mark of the last block that took c as a ghost */
+	int32_t *face_blk;   /* [n_cells] mark of the last block with an owned cell sharing a face with c */
 	fv_idx_t *cell_loc;  /* [n_cells] local index of that ghost */
-	int32_t *node_blk;   /* [n_nodes] last block that took the node */
+	int32_t *node_blk;   /* [n_nodes] mark of the last block that took the node */
 	fv_idx_t *node_loc;  /* [n_nodes] */
 	fv_idx_t *face_loc;  /* [n_faces] */
 	fv_idx_t *scratch;   /* [max(n_cells, n_nodes, n_faces)] */
@@ -65,7 +70,7 @@ static fv_idx_t local_cell(const build_t *w, const fv_block_t *b, fv_idx_t c)
 {
 	if (c >= b->cell0 && c < b->cell0 + b->n_owned)
 		return c - b->cell0;
-	return w->cell_blk[c] == b->id ? w->cell_loc[c] : -1;
+	return w->cell_blk[c] == MARK(b) ? w->cell_loc[c] : -1;
 }
 
 /* A sorted copy of the n ids gathered in scratch. */
@@ -93,8 +98,8 @@ static fv_err_t block_nodes(build_t *w, fv_block_t *b)
 	fv_idx_t nn = 0, c1 = b->cell0 + b->n_owned;
 	for (fv_idx_t i = m->cell_node_off[b->cell0]; i < m->cell_node_off[c1]; i++) {
 		fv_idx_t v = m->cell_node[i];
-		if (w->node_blk[v] != b->id) {
-			w->node_blk[v] = b->id;
+		if (w->node_blk[v] != MARK(b)) {
+			w->node_blk[v] = MARK(b);
 			w->scratch[nn++] = v;
 		}
 	}
@@ -119,7 +124,7 @@ static fv_err_t block_cells(build_t *w, fv_block_t *b)
 		for (int k = 0; k < 2; k++) {
 			fv_idx_t d = m->face_cell[2 * (size_t)f + k];
 			if (d >= 0 && (d < b->cell0 || d >= c1))
-				w->face_blk[d] = b->id;
+				w->face_blk[d] = MARK(b);
 		}
 	}
 	/* from the block's nodes, each visited once (block_nodes ran first) */
@@ -127,8 +132,8 @@ static fv_err_t block_cells(build_t *w, fv_block_t *b)
 		fv_idx_t v = b->node_global[i];
 		for (fv_idx_t k = m->node_cell_off[v]; k < m->node_cell_off[v + 1]; k++) {
 			fv_idx_t d = m->node_cell[k];
-			if ((d < b->cell0 || d >= c1) && w->cell_blk[d] != b->id) {
-				w->cell_blk[d] = b->id;
+			if ((d < b->cell0 || d >= c1) && w->cell_blk[d] != MARK(b)) {
+				w->cell_blk[d] = MARK(b);
 				w->scratch[ng++] = d;
 			}
 		}
@@ -157,7 +162,7 @@ static fv_err_t block_cells(build_t *w, fv_block_t *b)
 		fv_idx_t r0 = b->recv_off[k], r1 = b->recv_off[k + 1], j = r0;
 		for (int face = 1; face >= 0; face--)
 			for (fv_idx_t i = r0; i < r1; i++)
-				if ((w->face_blk[w->scratch[i]] == b->id) == face)
+				if ((w->face_blk[w->scratch[i]] == MARK(b)) == face)
 					w->sort_tmp[j++] = w->scratch[i];
 		memcpy(w->scratch + r0, w->sort_tmp + r0, (size_t)(r1 - r0) * sizeof *w->scratch);
 	}
@@ -248,7 +253,7 @@ static fv_err_t block_faces(build_t *w, fv_block_t *b)
 		for (fv_idx_t k = k0; k < m->face_node_off[f + 1]; k++) {
 			fv_idx_t v = m->face_node[k];
 			/* a face of an owned cell has all its nodes in that cell */
-			FV_CHECK(w->node_blk[v] == b->id, FV_ERR_MESH, "%s: block %d: node %d of face %d is not local",
+			FV_CHECK(w->node_blk[v] == MARK(b), FV_ERR_MESH, "%s: block %d: node %d of face %d is not local",
 				 m->source, b->id, (int)v, (int)f);
 			b->face_node[b->face_node_off[i] + k - k0] = w->node_loc[v];
 		}
@@ -343,52 +348,101 @@ static fv_err_t check_args(const fv_mesh_t *m, const fv_idx_t *block_off, int n_
 	return FV_OK;
 }
 
+/* One thread's maps, fresh: the marks from calloc (pages of zeros the
+ * kernel maps only when touched), the rest written before read. */
+static fv_err_t alloc_build(build_t *w)
+{
+	const fv_mesh_t *m = w->m;
+	size_t nmax = (size_t)m->n_cells;
+	nmax = (size_t)m->n_nodes > nmax ? (size_t)m->n_nodes : nmax;
+	nmax = (size_t)m->n_faces > nmax ? (size_t)m->n_faces : nmax;
+	FV_CALL(fv_calloc(&w->cell_blk, (size_t)m->n_cells, sizeof *w->cell_blk, "ghost marks"));
+	FV_CALL(fv_malloc(&w->cell_loc, (size_t)m->n_cells, sizeof *w->cell_loc, "ghost indices"));
+	FV_CALL(fv_calloc(&w->face_blk, (size_t)m->n_cells, sizeof *w->face_blk, "face ghost marks"));
+	FV_CALL(fv_calloc(&w->node_blk, (size_t)m->n_nodes, sizeof *w->node_blk, "node marks"));
+	FV_CALL(fv_malloc(&w->node_loc, (size_t)m->n_nodes, sizeof *w->node_loc, "node indices"));
+	FV_CALL(fv_malloc(&w->face_loc, (size_t)m->n_faces, sizeof *w->face_loc, "face indices"));
+	FV_CALL(fv_malloc(&w->scratch, nmax, sizeof *w->scratch, "block scratch"));
+	FV_CALL(fv_malloc(&w->sort_tmp, nmax, sizeof *w->sort_tmp, "block sort buffer"));
+	return FV_OK;
+}
+
+static fv_err_t build_block(build_t *w, fv_block_t *b)
+{
+	FV_CALL(block_nodes(w, b));
+	FV_CALL(block_cells(w, b));
+	FV_CALL(block_node_cells(w, b));
+	FV_CALL(block_faces(w, b));
+	FV_CALL(block_cell_faces(w, b));
+	return block_cell_geometry(w, b);
+}
+
+/* The blocks on nt threads: each block depends only on the mesh, so any
+ * thread count builds the same blocks. A failure (a broken mesh's, never
+ * a valid one's) is built again on one thread, for the first error in
+ * block order and its message. */
+static fv_err_t build_blocks(const fv_mesh_t *m, const fv_idx_t *block_off, int n_blocks, int nt, fv_block_t *bl)
+{
+	build_t *ws = NULL;
+	int failed = 0;
+	fv_err_t err = FV_OK;
+	FV_CALL(fv_calloc(&ws, (size_t)nt, sizeof *ws, "block builders"));
+	for (int t = 0; t < nt && err == FV_OK; t++) {
+		ws[t] = (build_t){.m = m, .block_off = block_off, .n_blocks = n_blocks};
+		err = alloc_build(&ws[t]);
+	}
+	for (int ib = 0; ib < n_blocks; ib++) {
+		bl[ib].id = ib;
+		bl[ib].cell0 = block_off[ib];
+		bl[ib].n_owned = block_off[ib + 1] - block_off[ib];
+	}
+	if (err == FV_OK && nt == 1)
+		for (int ib = 0; ib < n_blocks && err == FV_OK; ib++)
+			err = build_block(&ws[0], &bl[ib]);
+	else if (err == FV_OK) {
+		FV_OMP(parallel for schedule(dynamic, 1) num_threads(nt) reduction(|| : failed))
+		for (int ib = 0; ib < n_blocks; ib++)
+			failed = failed || build_block(&ws[fv_thread_num()], &bl[ib]) != FV_OK;
+		err = failed ? FV_ERR_MESH : FV_OK;
+	}
+	for (int t = 0; t < nt; t++)
+		free_build(&ws[t]);
+	free(ws);
+	return err;
+}
+
 fv_err_t fv_blocks_build(const fv_mesh_t *m, const fv_idx_t *block_off, int n_blocks, fv_block_t **blocks)
 {
-	build_t w = {.m = m, .block_off = block_off, .n_blocks = n_blocks};
 	fv_block_t *bl = NULL;
-	size_t nmax;
+	int nt = m && m->n_cells > FV_PAR_MIN ? fv_threads_max() : 1, failed = 0;
 	fv_err_t err = FV_OK;
 
 	if (blocks)
 		*blocks = NULL;
 	FV_CALL(check_args(m, block_off, n_blocks, blocks));
-	nmax = (size_t)m->n_cells;
-	nmax = (size_t)m->n_nodes > nmax ? (size_t)m->n_nodes : nmax;
-	nmax = (size_t)m->n_faces > nmax ? (size_t)m->n_faces : nmax;
+	nt = nt < n_blocks ? nt : n_blocks;
 	FV_CALL_GOTO(err, fail, fv_calloc(&bl, (size_t)n_blocks, sizeof *bl, "blocks"));
-	FV_CALL_GOTO(err, fail, fv_malloc(&w.cell_blk, (size_t)m->n_cells, sizeof *w.cell_blk, "ghost marks"));
-	FV_CALL_GOTO(err, fail, fv_malloc(&w.cell_loc, (size_t)m->n_cells, sizeof *w.cell_loc, "ghost indices"));
-	FV_CALL_GOTO(err, fail, fv_malloc(&w.face_blk, (size_t)m->n_cells, sizeof *w.face_blk, "face ghost marks"));
-	FV_CALL_GOTO(err, fail, fv_malloc(&w.node_blk, (size_t)m->n_nodes, sizeof *w.node_blk, "node marks"));
-	FV_CALL_GOTO(err, fail, fv_malloc(&w.node_loc, (size_t)m->n_nodes, sizeof *w.node_loc, "node indices"));
-	FV_CALL_GOTO(err, fail, fv_malloc(&w.face_loc, (size_t)m->n_faces, sizeof *w.face_loc, "face indices"));
-	FV_CALL_GOTO(err, fail, fv_malloc(&w.scratch, nmax, sizeof *w.scratch, "block scratch"));
-	FV_CALL_GOTO(err, fail, fv_malloc(&w.sort_tmp, nmax, sizeof *w.sort_tmp, "block sort buffer"));
-	for (fv_idx_t c = 0; c < m->n_cells; c++)
-		w.cell_blk[c] = w.face_blk[c] = -1;
-	for (fv_idx_t v = 0; v < m->n_nodes; v++)
-		w.node_blk[v] = -1;
-
-	for (int ib = 0; ib < n_blocks; ib++) {
-		fv_block_t *b = &bl[ib];
-		b->id = ib;
-		b->cell0 = block_off[ib];
-		b->n_owned = block_off[ib + 1] - block_off[ib];
-		FV_CALL_GOTO(err, fail, block_nodes(&w, b));
-		FV_CALL_GOTO(err, fail, block_cells(&w, b));
-		FV_CALL_GOTO(err, fail, block_node_cells(&w, b));
-		FV_CALL_GOTO(err, fail, block_faces(&w, b));
-		FV_CALL_GOTO(err, fail, block_cell_faces(&w, b));
-		FV_CALL_GOTO(err, fail, block_cell_geometry(&w, b));
+	err = build_blocks(m, block_off, n_blocks, nt, bl);
+	if (err != FV_OK && nt > 1) {
+		fv_blocks_free(bl, n_blocks);
+		FV_CALL(fv_calloc(&bl, (size_t)n_blocks, sizeof *bl, "blocks"));
+		err = build_blocks(m, block_off, n_blocks, 1, bl);
 	}
+	if (err != FV_OK)
+		goto fail;
+	FV_OMP(parallel for schedule(dynamic, 1) num_threads(nt) reduction(|| : failed))
 	for (int ib = 0; ib < n_blocks; ib++)
-		FV_CALL_GOTO(err, fail, block_send_lists(m, bl, &bl[ib]));
-	free_build(&w);
+		failed = failed || block_send_lists(m, bl, &bl[ib]) != FV_OK;
+	if (failed) /* again in block order, for the first block's message */
+		for (int ib = 0; ib < n_blocks; ib++) {
+			free(bl[ib].send_off);
+			free(bl[ib].send_cell);
+			bl[ib].send_off = bl[ib].send_cell = NULL;
+			FV_CALL_GOTO(err, fail, block_send_lists(m, bl, &bl[ib]));
+		}
 	*blocks = bl;
 	return FV_OK;
 fail:
-	free_build(&w);
 	fv_blocks_free(bl, n_blocks);
 	return err;
 }

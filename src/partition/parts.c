@@ -14,6 +14,7 @@
 
 #include "util/alloc.h"
 #include "util/parse.h"
+#include "util/threads.h"
 #include "util/xxh64.h"
 
 void fv_part_path(const char *dir, int rank, char *buf, size_t size)
@@ -113,6 +114,39 @@ static fv_err_t block_copy(const fv_block_t *s, int n_markers, fv_block_t *d)
 	return FV_OK;
 }
 
+/* k[0..n) sorted by orig: file positions are distinct and below n_all,
+ * so one pass over a map of n_all places them in O(n_all) (the threads
+ * scatter, the map's order is the answer); qsort where they are not. */
+static fv_err_t sort_by_orig(key_t *k, size_t n, size_t n_all)
+{
+	fv_idx_t *at;
+	size_t j = 0;
+	int ok = 1;
+	if (n < 2 || fv_malloc(&at, n_all + 1, sizeof *at, "file positions") != FV_OK) {
+		qsort(k, n, sizeof *k, key_cmp);
+		return FV_OK;
+	}
+	FV_OMP(parallel for schedule(static) if (n_all > FV_PAR_MIN))
+	for (size_t i = 0; i < n_all; i++)
+		at[i] = -1;
+	for (size_t i = 0; i < n && ok; i++) {
+		fv_idx_t o = k[i].orig;
+		ok = o >= 0 && (size_t)o < n_all && at[o] < 0;
+		if (ok)
+			at[o] = k[i].id;
+	}
+	if (ok)
+		for (size_t o = 0; o < n_all; o++)
+			if (at[o] >= 0) {
+				k[j].orig = (fv_idx_t)o;
+				k[j++].id = at[o];
+			}
+	free(at);
+	if (!ok)
+		qsort(k, n, sizeof *k, key_cmp);
+	return FV_OK;
+}
+
 /* The owned cells of the rank as a mesh in the file's order. */
 static fv_err_t build_piece(const fv_mesh_t *m, const fv_part_t *p, fv_mesh_t *pc, fv_idx_t **piece_cell)
 {
@@ -132,7 +166,7 @@ static fv_err_t build_piece(const fv_mesh_t *m, const fv_part_t *p, fv_mesh_t *p
 				ck[n].orig = fv_mesh_cell_orig(m, c);
 				ck[n++].id = c;
 			}
-	qsort(ck, n, sizeof *ck, key_cmp);
+	FV_CALL_GOTO(err, out, sort_by_orig(ck, n, N));
 	for (fv_idx_t v = 0; v < m->n_nodes; v++)
 		node_map[v] = -1;
 	for (size_t i = 0; i < n; i++)
@@ -148,7 +182,7 @@ static fv_err_t build_piece(const fv_mesh_t *m, const fv_part_t *p, fv_mesh_t *p
 			nk[nn].orig = fv_mesh_node_orig(m, v);
 			nk[nn++].id = v;
 		}
-	qsort(nk, nn, sizeof *nk, key_cmp);
+	FV_CALL_GOTO(err, out, sort_by_orig(nk, nn, (size_t)m->n_nodes));
 	for (size_t i = 0; i < nn; i++)
 		node_map[nk[i].id] = (fv_idx_t)i;
 

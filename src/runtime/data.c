@@ -11,6 +11,7 @@
 #include "config.h"
 #include "fvstar/runtime.h"
 #include "runtime/ranks.h"
+#include "util/threads.h"
 
 #ifdef FV_HAVE_MPI
 #include <starpu_mpi.h>
@@ -48,7 +49,9 @@ fv_err_t fv_runtime_alloc(void *mem, size_t bytes, const char *what)
 	void *p = NULL;
 	int ret = starpu_malloc(&p, bytes ? bytes : 8);
 	FV_CHECK(ret == 0 && p, FV_ERR_MEM, "starpu_malloc of %zu bytes for %s failed (%d)", bytes, what, ret);
-	memset(p, 0, bytes ? bytes : 8);
+	/* by all threads (the workers sleep while the solver is built): the
+	 * kernel zeroes the fresh pages as they are first touched */
+	fv_par_memset(p, 0, bytes ? bytes : 8);
 	*(void **)mem = p;
 	return FV_OK;
 }
