@@ -356,9 +356,12 @@ static fv_err_t check_platform(const char *path, int *ncpu, int *ncuda)
 		char a[64], b[64];
 		snprintf(a, sizeof a, "RAM>CUDA%d", g);
 		snprintf(b, sizeof b, "CUDA%d>RAM", g);
-		FV_CHECK_GOTO(ret, out, names_has(&routes, a) && names_has(&routes, b), FV_ERR_FORMAT,
-			      "%s: no route %s CUDA%d and RAM: every GPU needs one each way", path,
-			      names_has(&routes, a) ? "from" : "to", g);
+		char gpu[32];
+		int up = names_has(&routes, a);
+		snprintf(gpu, sizeof gpu, "CUDA%d", g);
+		FV_CHECK_GOTO(ret, out, up && names_has(&routes, b), FV_ERR_FORMAT,
+			      "%s: no route from %s to %s: every GPU needs one to and one from RAM", path,
+			      up ? gpu : "RAM", up ? "RAM" : gpu);
 	}
 out:
 	names_free(&hosts);
