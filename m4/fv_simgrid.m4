@@ -19,7 +19,9 @@ AC_DEFUN([FV_CHECK_STARPU_SIMGRID], [
       [AC_MSG_ERROR([--with-starpu-simgrid=$with_starpu_simgrid: that StarPU was built without SimGrid ($fv_sim_cfg has no STARPU_SIMGRID)])])
     STARPU_SIM_CFLAGS=`PKG_CONFIG_PATH="$fv_sim_pc" $PKG_CONFIG --cflags starpu-1.3`
     STARPU_SIM_LIBDIR=`PKG_CONFIG_PATH="$fv_sim_pc" $PKG_CONFIG --variable=libdir starpu-1.3`
-    STARPU_SIM_LIBS="`PKG_CONFIG_PATH="$fv_sim_pc" $PKG_CONFIG --libs starpu-1.3` -Wl,-rpath,$STARPU_SIM_LIBDIR"
+    PKG_CHECK_MODULES([SIMGRID], [simgrid], [],
+      [AC_MSG_ERROR([--with-starpu-simgrid: SimGrid not found ($SIMGRID_PKG_ERRORS); apt-get install libsimgrid-dev])])
+    STARPU_SIM_LIBS="`PKG_CONFIG_PATH="$fv_sim_pc" $PKG_CONFIG --libs starpu-1.3` $SIMGRID_LIBS -Wl,-rpath,$STARPU_SIM_LIBDIR"
     fv_sim=yes
   ])
   AC_MSG_CHECKING([whether to build fvstar-sim (StarPU with SimGrid)])

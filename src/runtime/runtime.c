@@ -293,15 +293,15 @@ static void place_rank(struct starpu_conf *conf, const fv_runtime_opts_t *o)
 			L, n, n > 1 ? "s" : "");
 }
 
-/* starpu_init; in fvstar-sim with an argv, from which starpu_initialize
- * starts the simulation (SimGrid reads its --cfg= options there): with
- * starpu_init's NULL it crashed. */
+/* starpu_init; in fvstar-sim with an argv, as starpu_init's NULL crashed
+ * StarPU's SimGrid start-up when it had not started the simulation itself
+ * (src/runtime/sim.c: now it has). */
 static int start_starpu(struct starpu_conf *conf)
 {
 #ifdef STARPU_SIMGRID
-	static char name[] = "fvstar-sim", quiet[] = "--log=root.thres:warning"; /* no INFO lines */
-	static char *args[] = {name, quiet, NULL};
-	int argc = 2;
+	static char name[] = "fvstar-sim";
+	static char *args[] = {name, NULL};
+	int argc = 1;
 	char **argv = args;
 	return starpu_initialize(conf, &argc, &argv);
 #else

@@ -25,6 +25,55 @@ int fv_runtime_simulated(void)
 #endif
 }
 
+#ifdef STARPU_SIMGRID
+/*
+ * fvstar-sim's main is StarPU's: it starts SimGrid on the platform that
+ * STARPU_PERF_MODEL_DIR and STARPU_HOSTNAME name, then runs fvstar's main
+ * (built as starpu_main) in an actor with SimGrid's fast contexts (a
+ * main of our own made StarPU attach it from a thread of its own, and
+ * every switch between actors a thread hand-off: 0.3 to 3 s of wall time
+ * per simulated wedge iteration). So the platform folder is checked and
+ * named before that, here, from the command line: `fvstar-sim sim run
+ * CASE --platform DIR`; fvstar-sim runs nothing else.
+ */
+void xbt_log_control_set(const char *control);
+
+__attribute__((constructor)) static void sim_early(void)
+{
+	static char buf[65536];
+	char *argv[256];
+	int argc = 0;
+	const char *dir = NULL;
+	FILE *f = fopen("/proc/self/cmdline", "rb");
+	size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = 0;
+	for (size_t i = 0; i < n && argc < 255; i += strlen(buf + i) + 1)
+		argv[argc++] = buf + i;
+	if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "--help") == 0 ||
+			  strcmp(argv[1], "-h") == 0)) {
+		printf("fvstar-sim: fvstar's simulated runs (StarPU %d.%d.%d with SimGrid): fvstar-sim sim run CASE.cfg "
+		       "--platform DIR [...] (fvstar sim --help, doc/simgrid.md)\n",
+		       STARPU_MAJOR_VERSION, STARPU_MINOR_VERSION, STARPU_RELEASE_VERSION);
+		exit(0);
+	}
+	if (argc < 3 || strcmp(argv[1], "sim") != 0 || strcmp(argv[2], "run") != 0) {
+		fprintf(stderr, "fvstar-sim: error: it runs simulations only: fvstar-sim sim run CASE.cfg --platform DIR "
+				"[...] (or fvstar sim run ...); the other commands are fvstar's\n");
+		exit(2);
+	}
+	for (int i = 3; i + 1 < argc; i++)
+		if (strcmp(argv[i], "--platform") == 0)
+			dir = argv[i + 1];
+	if (fv_runtime_sim_platform(dir, NULL, NULL) != FV_OK) {
+		fprintf(stderr, "fvstar-sim: error: %s\n", fv_errmsg());
+		exit(2);
+	}
+	xbt_log_control_set("root.thres:warning"); /* SimGrid's INFO lines are not the user's */
+}
+#endif
+
 double fv_runtime_clock(void)
 {
 	return starpu_timing_now() * 1e-6;
