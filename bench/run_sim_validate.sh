@@ -9,7 +9,7 @@
 #   2gpu      two GPUs in one process (runtime.ncuda = 2, ncpu = 0)
 #   cpu       CPU workers only (runtime.ncuda = 0, ncpu = cores)
 # it calibrates a platform folder (fvstar sim calibrate: the bus and every
-# model, two passes), fits the models (tools/sim_platform.py fit), measures
+# model, two passes, then their fits: tools/sim_platform.py fit), measures
 # `fvstar run` and `fvstar sim dry` (the simulated graph, for real), runs
 # fvstar-sim on the folder, and prints measured against simulated seconds
 # per iteration (after the first: --warmup 1) and their difference. Then, from
@@ -62,7 +62,6 @@ for case in m6 box10m; do
 		{
 			"$fv" sim calibrate "$out/$case.cfg" --save "$d/platform" --iterations "$iters" $extra $w $scheme \
 				output.dir="$d/o" >"$d.cal.log" 2>&1 &&
-				"$py" "$top/tools/sim_platform.py" fit "$d/platform" >"$d.fit.log" &&
 				"$fv" run "$out/$case.cfg" $extra $w $scheme numerics.iterations="$iters" numerics.residual_drop=0 \
 					output.dir="$d/run" output.vtu=no output.progress_every=0 >"$d.run.log" 2>&1 &&
 				"$fv" sim dry "$out/$case.cfg" --iterations "$iters" $extra $w $scheme --out "$d/dry" >"$d.dry.log" 2>&1 &&

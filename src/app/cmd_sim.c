@@ -343,6 +343,18 @@ fv_err_t fv_cmd_sim(int argc, char **argv)
 			fprintf(stderr, "fvstar: calibration pass %d of 2\n", pass);
 			FV_CALL(sim_job(SIM_CALIBRATE, argc - 2, argv + 2));
 		}
+		/* the fits fvstar-sim reads (tools/sim_platform.py fit) */
+		const char *save = NULL;
+		for (int i = 2; i + 1 < argc; i++)
+			if (strcmp(argv[i], "--save") == 0)
+				save = argv[i + 1];
+		char tool[PATH_MAX], cmd[3 * PATH_MAX];
+		fv_runtime_tool_path("sim_platform.py", tool, sizeof tool);
+		FV_CHECK(!strchr(tool, '\'') && save && !strchr(save, '\''), FV_ERR_ARG,
+			 "--save %s: a path with a quote; run tools/sim_platform.py fit DIR yourself", save ? save : "");
+		snprintf(cmd, sizeof cmd, "python3 '%s' fit '%s'", tool, save);
+		FV_CHECK(system(cmd) == 0, FV_ERR_RUNTIME,
+			 "%s failed: the models are saved, but fvstar-sim needs their fits (run it again)", cmd);
 		return FV_OK;
 	}
 	return FV_ERROR(FV_ERR_ARG, "fvstar sim: unknown sub-command '%s' (run, dry or calibrate)", what);
