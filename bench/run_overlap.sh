@@ -11,14 +11,18 @@
 # Parts (each a word on the command line):
 #   gpu:CFG        one GPU alone, + 1 CPU worker, + 15 CPU workers (blocks
 #                  sized by speed, runtime.ncpu), CFG's case
-#   ranks:CFG      CPU only: 1 process x 14 workers, 2 ranks x 7, 4 ranks x 3
-#                  (blocks = 14 each time)
+#   ranks:CFG      CPU only: 1 process x 14 workers, 2 ranks x 7 (14 blocks),
+#                  1 process x 12 workers, 4 ranks x 3 (12 blocks): each rank
+#                  count against one process with as many workers
 #   gpus:N:R       box N (6 N^3 tets, bench/box_case.sh) refined R times:
 #                  1 GPU, then 2, 4 and 8 GPUs where the node has them, in
 #                  one process and as a rank per GPU (OVERLAP_RANKS=0: one
 #                  process only), a block per GPU
 # Environment: OVERLAP_ITERS (iterations, 100), OVERLAP_WARMUP (20),
-#   OVERLAP_TIMEOUT (seconds per run, 240), OVERLAP_KEYS (more case keys).
+#   OVERLAP_TIMEOUT (seconds per run, 240), OVERLAP_KEYS (more case keys),
+#   OVERLAP_KEY and OVERLAP_VALUES (the key compared and its two values:
+#   numerics.overlap, "yes no"; e.g. numerics.chain, "auto no": the CSV's
+#   overlap column then holds that key's value).
 # Usage: bench/run_overlap.sh FVSTAR OUT PART...
 set -u
 fv=${1:?usage: bench/run_overlap.sh FVSTAR OUT PART...}
@@ -27,6 +31,10 @@ shift 2
 top=$(cd "$(dirname "$0")/.." && pwd)
 py=${PYTHON3:-python3}
 iters=${OVERLAP_ITERS:-100}
+key=${OVERLAP_KEY:-numerics.overlap}
+values=${OVERLAP_VALUES:-yes no}
+v1=${values%% *}
+v2=${values##* }
 warm=${OVERLAP_WARMUP:-20}
 lim=${OVERLAP_TIMEOUT:-240}
 export STARPU_SILENT=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -41,8 +49,8 @@ csv=$out/overlap.csv
 one() {
 	part=$1 conf=$2 ov=$3 np=$4 ncuda=$5 ncpu=$6 cfg=$7
 	shift 7
-	d=$out/runs/$part-$conf-ov$ov
-	keys="numerics.iterations=$iters numerics.residual_drop=0 numerics.overlap=$ov output.vtu=no output.progress_every=0
+	d=$out/runs/$part-$conf-${key#*.}$ov
+	keys="numerics.iterations=$iters numerics.residual_drop=0 $key=$ov output.vtu=no output.progress_every=0
  output.restart_every=0 output.snapshot_every=0 ${OVERLAP_KEYS:-}"
 	rc=0
 	if [ "$np" = 1 ]; then
@@ -78,7 +86,7 @@ for p in "$@"; do
 	case $p in
 	gpu:*)
 		cfg=${p#gpu:}
-		for ov in yes no; do
+		for ov in $values; do
 			one gpu gpu-only $ov 1 1 0 "$cfg"
 			one gpu gpu+1cpu $ov 1 1 1 "$cfg" runtime.ncpu=1
 			one gpu gpu+15cpu $ov 1 1 15 "$cfg" runtime.ncpu=15
@@ -86,9 +94,10 @@ for p in "$@"; do
 		;;
 	ranks:*)
 		cfg=${p#ranks:}
-		for ov in yes no; do
+		for ov in $values; do
 			one ranks 1x14 $ov 1 0 14 "$cfg" partition.blocks=14
 			one ranks 2x7 $ov 2 0 7 "$cfg" partition.blocks=14
+			one ranks 1x12 $ov 1 0 12 "$cfg" partition.blocks=12
 			one ranks 4x3 $ov 4 0 3 "$cfg" partition.blocks=12
 		done
 		;;
@@ -100,10 +109,10 @@ X
 		bx="$out/runs/box$n.cfg mesh.refine=$r numerics.order=2"
 		# one GPU, one block: nothing to split (one run)
 		# shellcheck disable=SC2086
-		one "box$n-r$r" 1gpu yes 1 1 0 $bx partition.blocks=1
+		one "box$n-r$r" 1gpu "$v1" 1 1 0 $bx partition.blocks=1
 		for g in 2 4 8; do
 			[ "$g" -le "$gpus" ] || continue
-			for ov in yes no; do
+			for ov in $values; do
 				# shellcheck disable=SC2086
 				one "box$n-r$r" ${g}gpu $ov 1 "$g" 0 $bx partition.blocks="$g"
 				[ "${OVERLAP_RANKS:-1}" = 0 ] ||
@@ -116,8 +125,9 @@ X
 done
 # the ratios: each configuration's time over its part's first (overlap =
 # yes), and overlap = yes over no
-"$py" - "$csv" <<'PY'
+"$py" - "$csv" "$v1" "$v2" <<'PY'
 import csv, sys
+Y, N = sys.argv[2], sys.argv[3]
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["s_per_iteration"]]
 by = {(r["part"], r["config"], r["overlap"]): float(r["s_per_iteration"]) for r in rows}
 parts = []
@@ -125,18 +135,18 @@ for r in rows:
     if r["part"] not in parts:
         parts.append(r["part"])
 for p in parts:
-    confs = [c for (q, c, o) in by if q == p and o == "yes"]
+    confs = [c for (q, c, o) in by if q == p and o == Y]
     confs = sorted(set(confs), key=lambda c: [k[1] for k in by].index(c))
-    base = {"yes": by.get((p, confs[0], "yes"))} if confs else {}
-    base["no"] = by.get((p, confs[0], "no"), base.get("yes"))  # one block: nothing split
+    base = {"yes": by.get((p, confs[0], Y))} if confs else {}
+    base["no"] = by.get((p, confs[0], N), base.get("yes"))  # one block: nothing split
     for c in confs:
-        y, n = by.get((p, c, "yes")), by.get((p, c, "no"))
-        line = "%-12s %-10s yes %8.3f ms" % (p, c, 1e3 * y)
+        y, n = by.get((p, c, Y)), by.get((p, c, N))
+        line = "%-12s %-10s %s %8.3f ms" % (p, c, Y, 1e3 * y)
         if n:
-            line += "  no %8.3f ms  yes/no %.3f" % (1e3 * n, y / n)
+            line += "  %s %8.3f ms  %s/%s %.3f" % (N, 1e3 * n, Y, N, y / n)
         if base.get("yes"):
-            line += "  speed-up over %s: yes %.2fx" % (confs[0], base["yes"] / y)
+            line += "  speed-up over %s: %s %.2fx" % (confs[0], Y, base["yes"] / y)
             if n and base.get("no"):
-                line += ", no %.2fx" % (base["no"] / n)
+                line += ", %s %.2fx" % (N, base["no"] / n)
         print(line)
 PY

@@ -8,12 +8,13 @@
 #   gpu+cpu   one GPU and the other cores (runtime.ncuda = 1, ncpu = cores-2)
 #   2gpu      two GPUs in one process (runtime.ncuda = 2, ncpu = 0)
 #   cpu       CPU workers only (runtime.ncuda = 0, ncpu = cores)
+#   2gpu-nochain  the same with numerics.chain = no (the projection's source)
 # it calibrates a platform folder (fvstar sim calibrate: the bus and every
 # model, two passes, then their fits: tools/sim_platform.py fit), measures
 # `fvstar run` and `fvstar sim dry` (the simulated graph, for real), runs
 # fvstar-sim on the folder, and prints measured against simulated seconds
 # per iteration (after the first: --warmup 1) and their difference. Then, from
-# the 2-GPU folder, 4 and 8 simulated GPUs (tools/sim_platform.py derive):
+# the 2-GPU folder without chains, 4 and 8 simulated GPUs (tools/sim_platform.py derive):
 # the projection the next 8-GPU machine will check.
 # SCHEME=implicit runs the implicit solver (numerics.time = implicit).
 # Usage: bench/run_sim_validate.sh M6_MESH [BUILDDIR] [ITERATIONS] [OUTDIR]
@@ -45,6 +46,7 @@ conf() { # the workers of a configuration
 	1gpu) echo "runtime.ncuda=1 runtime.ncpu=0" ;;
 	gpu+cpu) echo "runtime.ncuda=1 runtime.ncpu=$((cores - 2))" ;;
 	2gpu) echo "runtime.ncuda=2 runtime.ncpu=0" ;;
+	2gpu-nochain) echo "runtime.ncuda=2 runtime.ncpu=0 numerics.chain=no" ;;
 	cpu) echo "runtime.ncuda=0 runtime.ncpu=$cores" ;;
 	esac
 }
@@ -55,7 +57,7 @@ printf '%-6s %-8s %12s %12s %12s %8s\n' case config "run s/it" "dry s/it" "sim s
 for case in m6 box10m; do
 	extra=
 	[ $case = m6 ] && extra="mesh.file=$m6"
-	for c in 1gpu gpu+cpu 2gpu cpu; do
+	for c in 1gpu gpu+cpu 2gpu cpu 2gpu-nochain; do
 		d=$out/$case-$c
 		w=$(conf $c)
 		# shellcheck disable=SC2086
@@ -73,15 +75,16 @@ for case in m6 box10m; do
 		s=$(per_iter "$d/sim/summary.json")
 		printf '%-6s %-8s %12s %12s %12s %8s\n' $case $c "$r" "$y" "$s" "$(awk -v a="$s" -v b="$y" 'BEGIN { printf "%+.1f%%", 100 * (a / b - 1) }')"
 	done
-	# projection: the 2-GPU calibration on 4 and 8 simulated GPUs of the same links
+	# projection: the 2-GPU calibration without task chains (whose models
+	# hold only the calibrated blocks) on 4 and 8 simulated GPUs of the same links
 	for g in 4 8; do
-		d=$out/$case-2gpu
+		d=$out/$case-2gpu-nochain
 		[ -d "$d/platform" ] || continue
 		rm -rf "$out/$case-${g}gpu-derived"
 		"$py" "$top/tools/sim_platform.py" derive "$d/platform" "$out/$case-${g}gpu-derived" --gpus $g >/dev/null
 		# shellcheck disable=SC2086
 		"$sim" sim run "$out/$case.cfg" --platform "$out/$case-${g}gpu-derived" --iterations "$iters" $extra \
-			runtime.ncpu=0 $scheme --out "$out/$case-${g}gpu-sim" >"$out/$case-${g}gpu-sim.log" 2>&1 &&
+			runtime.ncpu=0 numerics.chain=no $scheme --out "$out/$case-${g}gpu-sim" >"$out/$case-${g}gpu-sim.log" 2>&1 &&
 			printf '%-6s %-8s %12s %12s %12s %8s\n' $case "${g}gpu" - - "$(per_iter "$out/$case-${g}gpu-sim/summary.json")" \
 				"(derived)"
 	done

@@ -15,6 +15,17 @@
 extern "C" {
 #endif
 
+/* Task chains (numerics.chain, codelets/chain.c): between open and close,
+ * the consecutive tasks of a block (mode FV_CHAIN_AUTO: a block that runs
+ * only on GPUs; FV_CHAIN_YES: any block) run as one StarPU task, bit for
+ * bit as the separate tasks would; halo tasks, reductions and other
+ * ranks' data end the chains. Flush submits the open chains (the window
+ * stays open); close submits them and ends the window. Nothing may wait
+ * for tasks while the window is open. */
+void fv_insert_chain_open(int mode);
+fv_err_t fv_insert_chain_flush(void);
+fv_err_t fv_insert_chain_close(void);
+
 fv_err_t fv_insert_pack(fv_handle_t geo, fv_handle_t field, fv_handle_t buf, const fv_task_args_t *a);
 fv_err_t fv_insert_unpack(fv_handle_t geo, fv_handle_t buf, fv_handle_t field, const fv_task_args_t *a);
 /* numerics.halo_tasks = block: one task packing the field into the n

@@ -2,6 +2,7 @@
 /* What the task insertion of every stage shares: the one submission
  * helper, and the model footprint and names of colour group tasks. */
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,8 +23,9 @@
  * clock), so the writer's rank is one rank; a task that writes two ranks'
  * data is refused, naming both.
  */
-static fv_err_t submit_mpi(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a, double flops,
-			   struct starpu_data_descr *d, int n, int *done)
+static fv_err_t submit_mpi(struct starpu_codelet *cl, const char *name, int block, int worker, int priority,
+			   double flops, struct starpu_data_descr *d, int n, void *arg, size_t arg_size, int blob,
+			   int *done)
 {
 	int me = fv_runtime_rank(), mine = 0, any = 0, writer = -1;
 	*done = 0;
@@ -35,7 +37,7 @@ static fv_err_t submit_mpi(struct starpu_codelet *cl, const char *name, const fv
 		mine |= owner == me;
 		if (d[i].mode & (STARPU_W | STARPU_REDUX)) {
 			FV_CHECK(writer < 0 || writer == owner, FV_ERR_RUNTIME,
-				 "task %s (block %d): writes data of ranks %d and %d", name, a->block, writer, owner);
+				 "task %s (block %d): writes data of ranks %d and %d", name, block, writer, owner);
 			writer = owner;
 		}
 	}
@@ -44,11 +46,11 @@ static fv_err_t submit_mpi(struct starpu_codelet *cl, const char *name, const fv
 	*done = 1;
 	if (!mine)
 		return FV_OK;
-	int ret = starpu_mpi_task_insert(MPI_COMM_WORLD, cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, a, sizeof *a,
-					 STARPU_EXECUTE_ON_WORKER, writer == me ? a->worker : -1, STARPU_NAME, name,
-					 STARPU_FLOPS, flops, STARPU_PRIORITY, a->priority, 0);
-	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "task %s (block %d, rank %d): no worker can run it", name, a->block, me);
-	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "task %s (block %d, rank %d): submission failed (%d)", name, a->block, me, ret);
+	int ret = starpu_mpi_task_insert(MPI_COMM_WORLD, cl, STARPU_DATA_MODE_ARRAY, d, n, blob ? STARPU_CL_ARGS : STARPU_VALUE,
+					 arg, arg_size, STARPU_EXECUTE_ON_WORKER, writer == me ? worker : -1, STARPU_NAME,
+					 name, STARPU_FLOPS, flops, STARPU_PRIORITY, priority, 0);
+	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "task %s (block %d, rank %d): no worker can run it", name, block, me);
+	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "task %s (block %d, rank %d): submission failed (%d)", name, block, me, ret);
 	return FV_OK;
 }
 #endif
@@ -62,23 +64,65 @@ void fv_sim_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-fv_err_t fv_task_submit(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a, double flops,
-			struct starpu_data_descr *d, int n)
+int fv_task_data_mine(void *handle)
+{
+#ifdef FV_HAVE_MPI
+	if (fv_runtime_nranks() > 1) {
+		int owner = starpu_mpi_data_get_rank((starpu_data_handle_t)handle);
+		return owner < 0 || owner == fv_runtime_rank();
+	}
+#endif
+	(void)handle;
+	return 1;
+}
+
+/* One task to StarPU (or StarPU-MPI): arg is the task's fv_task_args_t
+ * (blob 0), or arguments packed by starpu_codelet_pack_args that StarPU
+ * frees with the task (blob 1). */
+static fv_err_t submit(struct starpu_codelet *cl, const char *name, int block, int worker, int priority,
+		       double flops, struct starpu_data_descr *d, int n, void *arg, size_t arg_size, int blob)
 {
 	fv_runtime_task_submitted(name); /* `fvstar sim`'s counts per stage */
 #ifdef FV_HAVE_MPI
 	if (fv_runtime_nranks() > 1) {
 		int done;
-		FV_CALL(submit_mpi(cl, name, a, flops, d, n, &done));
-		if (done)
-			return FV_OK;
+		fv_err_t err = submit_mpi(cl, name, block, worker, priority, flops, d, n, arg, arg_size, blob, &done);
+		if (err != FV_OK || done) {
+			if (blob && (err != FV_OK || !done))
+				free(arg);
+			return err;
+		}
 	}
 #endif
-	int ret = starpu_task_insert(cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, a, sizeof *a,
-				     STARPU_EXECUTE_ON_WORKER, a->worker, STARPU_NAME, name, STARPU_FLOPS, flops, 0);
-	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "task %s (block %d): no worker can run it", name, a->block);
-	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "task %s (block %d): submission failed (%d)", name, a->block, ret);
+	(void)priority;
+	int ret = starpu_task_insert(cl, STARPU_DATA_MODE_ARRAY, d, n, blob ? STARPU_CL_ARGS : STARPU_VALUE, arg,
+				     arg_size, STARPU_EXECUTE_ON_WORKER, worker, STARPU_NAME, name, STARPU_FLOPS, flops, 0);
+	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "task %s (block %d): no worker can run it", name, block);
+	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "task %s (block %d): submission failed (%d)", name, block, ret);
 	return FV_OK;
+}
+
+fv_err_t fv_task_submit_blob(struct starpu_codelet *cl, const char *name, int block, int worker, int priority,
+			     double flops, struct starpu_data_descr *d, int n, void *blob, size_t size)
+{
+	return submit(cl, name, block, worker, priority, flops, d, n, blob, size, 1);
+}
+
+fv_err_t fv_task_submit(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a, double flops,
+			struct starpu_data_descr *d, int n)
+{
+	int taken;
+	FV_CALL(fv_chain_add(cl, name, a, flops, d, n, &taken));
+	if (taken)
+		return FV_OK;
+	return submit(cl, name, a->block, a->worker, a->priority, flops, d, n, (void *)a, sizeof *a, 0);
+}
+
+fv_err_t fv_task_submit_alone(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a, double flops,
+			      struct starpu_data_descr *d, int n)
+{
+	FV_CALL(fv_insert_chain_flush());
+	return submit(cl, name, a->block, a->worker, a->priority, flops, d, n, (void *)a, sizeof *a, 0);
 }
 
 fv_err_t fv_group_check(const fv_task_args_t *a, const char *stage)

@@ -186,7 +186,9 @@ static void flux_faces(void *buffers[], const fv_task_args_t *a, int sum, int k0
 	 * direct form of a GPU-only block writes it) */
 	fv_idx_t list[FV_BATCH];
 	int n = 0, border = part == FV_SPLIT_BORDER;
-	const fv_real_t *rec = rec_fill(&v, &a->P, w, grad, phi);
+	/* the border's few faces read the fields directly (the same
+	 * operations): records for the whole block would cost more than them */
+	const fv_real_t *rec = border ? NULL : rec_fill(&v, &a->P, w, grad, phi);
 	fv_idx_t no = v.n_owned;
 	if (res && zero)
 		memset(res, 0, (size_t)a->P.nvar * no * sizeof *res);

@@ -92,7 +92,9 @@ void fv_gradient_cpu(void *buffers[], void *cl_arg)
 		for (fv_idx_t c = 0; c < v.n_owned; c++)
 			fv_k_gradient_lsq(&v, w, grad, c);
 	} else if (a.P.grad_sum == FV_SUM_GATHER || a.P.grad_sum == FV_SUM_AUTO) {
-		const fv_real_t *nrec = node_records(&v, wn);
+		/* a border part's few cells read the node values directly (bit
+		 * for bit the same): records of every node would cost more */
+		const fv_real_t *nrec = a.part == FV_SPLIT_BORDER ? NULL : node_records(&v, wn);
 		if (nrec)
 			gradient_nodes_rec(&v, nrec, grad, a.part);
 		for (fv_idx_t c = 0; !nrec && c < v.n_owned; c++)

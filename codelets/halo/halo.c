@@ -36,13 +36,13 @@ fv_err_t fv_insert_pack(fv_handle_t geo, fv_handle_t field, fv_handle_t buf, con
 	 * (the send StarPU-MPI posts has the task's priority too) */
 	fv_task_args_t b = *a;
 	b.priority = STARPU_MAX_PRIO;
-	return FV_SUBMIT(&pack_cl, "pack", &b, 0.0, FV_BUF(geo, STARPU_R), FV_BUF(field, STARPU_R),
+	return FV_SUBMIT_ALONE(&pack_cl, "pack", &b, 0.0, FV_BUF(geo, STARPU_R), FV_BUF(field, STARPU_R),
 			 FV_BUF(buf, STARPU_W));
 }
 
 fv_err_t fv_insert_unpack(fv_handle_t geo, fv_handle_t buf, fv_handle_t field, const fv_task_args_t *a)
 {
-	return FV_SUBMIT(&unpack_cl, "unpack", a, 0.0, FV_BUF(geo, STARPU_R), FV_BUF(buf, STARPU_R),
+	return FV_SUBMIT_ALONE(&unpack_cl, "unpack", a, 0.0, FV_BUF(geo, STARPU_R), FV_BUF(buf, STARPU_R),
 			 FV_BUF(field, STARPU_RW));
 }
 
@@ -58,7 +58,7 @@ static fv_err_t submit_all(struct starpu_codelet *cl, const char *name, fv_handl
 	d[1] = (struct starpu_data_descr){FV_SP(field), field_mode};
 	for (int k = 0; k < n; k++)
 		d[2 + k] = (struct starpu_data_descr){FV_SP(bufs[k]), buf_mode};
-	err = fv_task_submit(cl, name, a, 0.0, d, n + 2);
+	err = fv_task_submit_alone(cl, name, a, 0.0, d, n + 2);
 	free(d);
 	return err;
 }
@@ -90,7 +90,7 @@ fv_err_t fv_insert_fetch(const fv_handle_t *bufs, int n, const fv_task_args_t *a
 	FV_CALL(fv_malloc(&d, (size_t)n, sizeof *d, "fetch task buffers"));
 	for (int k = 0; k < n; k++)
 		d[k] = (struct starpu_data_descr){FV_SP(bufs[k]), STARPU_R};
-	err = fv_task_submit(&fetch_cl, "fetch", a, 0.0, d, n);
+	err = fv_task_submit_alone(&fetch_cl, "fetch", a, 0.0, d, n);
 	free(d);
 	return err;
 }

@@ -91,6 +91,7 @@ typedef struct fv_case {
 	char worker_speeds[256];          /* "1,3"; empty: by worker type */
 	int oversubscribe;                /* 0/1: more CPU workers than cores allowed */
 	double watchdog;                  /* several ranks: seconds of silence before all stop; 0: none */
+	int memory_check;                 /* 0 yes, 1 warn, 2 no: the memory budget before allocating */
 
 	/* [output] */
 	char out_dir[FV_CASE_PATH_MAX];   /* empty until fv_case_finish: out/<name> */

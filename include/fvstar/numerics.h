@@ -49,6 +49,9 @@ typedef enum fv_halo_tasks { FV_HALO_BLOCK = 0, FV_HALO_PAIR = 1 } fv_halo_tasks
  * with neighbours, or where a halo crosses ranks and the block runs on a
  * GPU (where the measured split pays). */
 typedef enum fv_overlap { FV_OVERLAP_NO = 0, FV_OVERLAP_YES = 1, FV_OVERLAP_AUTO = 2 } fv_overlap_t;
+/* Task chains (numerics.chain): never, for every block, or for blocks that
+ * run only on GPUs (where a task's launch gap costs). */
+typedef enum fv_chain { FV_CHAIN_NO = 0, FV_CHAIN_YES = 1, FV_CHAIN_AUTO = 2 } fv_chain_t;
 
 typedef struct fv_numerics {
 	int flux;               /* fv_flux_t */
@@ -66,6 +69,7 @@ typedef struct fv_numerics {
 	int color_tasks;        /* 0/1: one task per colour group and block */
 	int halo_tasks;         /* fv_halo_tasks_t: a halo's pack and unpack tasks */
 	int overlap;            /* fv_overlap_t: stages split into interior and border tasks */
+	int chain;              /* fv_chain_t: a block's tasks between halos as one task */
 	int limiter;            /* fv_limiter_t */
 	double limiter_k;
 	int limiter_freeze;     /* > 0: keep the limiter of that iteration after it */

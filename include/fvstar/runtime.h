@@ -56,10 +56,15 @@ const char *fv_runtime_sched_name(void);
  * GPUs work, else two per worker, at least 256 cells each. */
 int fv_runtime_auto_blocks(long n_cells);
 /* The worker block b's tasks run on (-1: the scheduler picks): with pin
- * set, the worker of speed-weighted blocks (fv_runtime_balance), else with
- * several GPUs and no CPU worker, GPU b mod n (a scheduler left to itself
- * put both blocks of a 2-GPU run on one). */
-int fv_runtime_block_worker(int block, int pin);
+ * set, placement[b] when placement is not NULL (fv_balance_t's worker of
+ * speed-weighted blocks), else with several GPUs and no CPU worker, GPU b
+ * mod n (a scheduler left to itself put both blocks of a 2-GPU run on one). */
+int fv_runtime_block_worker(int block, int pin, const int *placement);
+/* The GPUs' memory as StarPU manages it: for each CUDA memory node (at
+ * most max), its size and the bytes StarPU holds there now, in bytes;
+ * returns their count (0 without a GPU or on a build without CUDA). */
+#define FV_RUNTIME_MAX_GPUS 64
+int fv_runtime_device_memory(double *total, double *used, int max);
 /* 1 when tasks given to worker (-1: any) can only run on a GPU: a CUDA
  * worker, or any worker where StarPU started no CPU worker. */
 int fv_runtime_worker_gpu_only(int worker);
@@ -86,12 +91,11 @@ fv_err_t fv_runtime_recv_bytes(uint8_t **buf, size_t *bytes, int from, const cha
 int fv_runtime_rank(void);
 int fv_runtime_nranks(void);
 /* The rank owning block b of n_blocks (n_blocks >= fv_runtime_nranks()):
- * the map of fv_runtime_set_block_ranks for that block count, else
- * contiguous ranges of ids. */
-int fv_runtime_block_rank(int block, int n_blocks);
-/* Block b belongs to rank rank_of[b] (every rank sets the same map, before
- * the solver is created; fv_blocks_to_ranks computes one). */
-fv_err_t fv_runtime_set_block_ranks(const int *rank_of, int n_blocks);
+ * rank_of[b] (the placement fv_blocks_to_ranks computes, the same on every
+ * rank), else with rank_of NULL contiguous ranges of ids. */
+int fv_runtime_block_rank(int block, int n_blocks, const int *rank_of);
+/* FV_ERR_ARG unless every rank_of[b] is a rank of this run. */
+fv_err_t fv_runtime_check_block_ranks(const int *rank_of, int n_blocks);
 /* Every rank's piece of an array of bytes bytes, zero where another rank
  * holds the values, assembled on every rank (collective; exact). */
 fv_err_t fv_runtime_combine(void *mem, size_t bytes, const char *what);
@@ -113,6 +117,16 @@ typedef enum fv_balance_kind {
  * cores of its node (bench/results/2026-11-22-solver-gpu.md). */
 #define FV_GPU_SPEED_DEFAULT 640.0
 
+/* CPU workers beside GPUs take part (join a run on a GPU node that asked
+ * for no worker count; hold cells when runtime.ncpu added them) only when
+ * they could add at least this share of the GPUs' speed: each CPU block
+ * coupled to a GPU block costs a halo round trip every exchange, measured
+ * at 4-17 % of the GPU's iteration for one CPU worker and 32-200 % for 14
+ * (one H100 or H200 with 16 cores, 1M to 10M cells:
+ * bench/results/2026-11-26-cpu-gpu-h100.md), where their 2.3 % could not
+ * pay for it. */
+#define FV_CPU_JOIN_SHARE 0.25
+
 typedef struct fv_balance_opts {
 	int balance;               /* fv_balance_kind_t */
 	double gpu_speed;          /* runtime.gpu_speed; 0: models, else the default */
@@ -126,6 +140,8 @@ typedef struct fv_balance {
 	int *is_gpu;               /* [n_blocks] 1: a CUDA worker's block (NULL with equal blocks) */
 	int *groups;               /* [n_blocks] CPU and CUDA workers: 0 GPU blocks, 1 CPU blocks, cut apart
 				    * first (fv_partition_cells_weighted); else NULL */
+	int *worker;               /* [n_blocks] the StarPU worker each block is pinned to (the placement the
+				    * solver takes, fv_solver_opts_t.block_worker); NULL with equal blocks */
 	char why[384];             /* the choice and where the speeds came from, for the start line */
 } fv_balance_t;
 
@@ -133,14 +149,10 @@ typedef struct fv_balance {
  * today's block count) when balance is equal, every worker has the same
  * speed or blocks is no multiple of the workers; else blocks per worker
  * (blocks / workers, one when blocks is 0),
- * weighted by the worker's speed and pinned to it (fv_runtime_block_worker
- * returns it), GPU blocks first. */
+ * weighted by the worker's speed and pinned to it (out->worker), GPU
+ * blocks first. */
 fv_err_t fv_runtime_balance(const fv_balance_opts_t *o, long n_cells, fv_balance_t *out);
-/* Frees b and forgets the pinning (after the solver took its workers). */
 void fv_runtime_balance_free(fv_balance_t *b);
-/* The worker block b is pinned to by the last fv_runtime_balance; -2 when
- * it pinned nothing. */
-int fv_runtime_balance_worker(int block);
 /* How many CPU workers one GPU worker is worth: given when > 0, else the
  * ratio of StarPU's calibrated history models (sampling directory), else
  * FV_GPU_SPEED_DEFAULT; src says which. */

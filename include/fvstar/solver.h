@@ -36,6 +36,10 @@ typedef struct fv_solver_opts {
 	double moment_center[3];
 	int lookahead;          /* iterations submitted ahead of the last done */
 	int pin_blocks;         /* 1: with only GPUs working, block b runs on GPU b mod n */
+	const int *block_worker; /* with pin_blocks, [n_blocks] the worker of each block (fv_balance_t's
+	                            placement; read by fv_solver_create only); NULL: none */
+	const int *block_rank;  /* [n_blocks] the rank owning each block (fv_part_t's rank_of, the same on
+	                           every rank; read by fv_solver_create only); NULL: contiguous ranges */
 	int snapshot_every;     /* > 0: keep copies of the state of every such
 	                           iteration (two, where the state lives), the last
 	                           good one for a diverged run; 0: none */

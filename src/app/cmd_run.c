@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include "app/app.h"
+#include "app/plan.h"
 #include "fvstar/case.h"
 #include "fvstar/output.h"
 #include "fvstar/partition.h"
@@ -46,6 +47,10 @@ typedef struct run_ctx {
 	int stop_said;          /* a stop signal was acknowledged */
 	fv_overlap_stats_t overlap; /* rank 0's blocks */
 	fv_err_t err;           /* a failed history write stops the run */
+	double wall;            /* the iterations' seconds, restart writes left out */
+	double restart_s;       /* the restart writes' seconds */
+	int restart_at;         /* the iteration of the last restart written (-1: none) */
+	double output_s;        /* the final state's files' seconds (wall.csv, solution) */
 } run_ctx_t;
 
 /* SIGINT or SIGTERM received (its number), read by the run loop: the
@@ -521,14 +526,22 @@ out:
 	return err;
 }
 
-/* Each rank's peak memory (resident set), gathered on every rank. */
-static fv_err_t gather_memory(double **rss_mib)
+/* Each rank's peak memory (resident set), gathered on every rank: mem[r]
+ * for rank r; then mem[R + r] the MiB StarPU holds on its GPUs and
+ * mem[2 R + r] their count (R ranks). */
+static fv_err_t gather_memory(double **mem)
 {
 	struct rusage ru;
-	FV_CALL(fv_calloc(rss_mib, (size_t)fv_runtime_nranks(), sizeof **rss_mib, "memory"));
+	int nr = fv_runtime_nranks(), me = fv_runtime_rank(), ng;
+	double total[FV_RUNTIME_MAX_GPUS], used[FV_RUNTIME_MAX_GPUS];
+	FV_CALL(fv_calloc(mem, 3 * (size_t)nr, sizeof **mem, "memory"));
 	if (getrusage(RUSAGE_SELF, &ru) == 0)
-		(*rss_mib)[fv_runtime_rank()] = (double)ru.ru_maxrss / 1024.0;
-	return fv_runtime_combine(*rss_mib, (size_t)fv_runtime_nranks() * sizeof **rss_mib, "the peak memory");
+		(*mem)[me] = (double)ru.ru_maxrss / 1024.0;
+	ng = fv_runtime_device_memory(total, used, FV_RUNTIME_MAX_GPUS);
+	for (int g = 0; g < ng; g++)
+		(*mem)[nr + me] += used[g] / (1024.0 * 1024.0);
+	(*mem)[2 * nr + me] = ng;
+	return fv_runtime_combine(*mem, 3 * (size_t)nr * sizeof **mem, "the peak memory");
 }
 
 /* summary.json's "ranks", and the memory on stderr. */
@@ -565,437 +578,213 @@ static fv_err_t write_wall(const fv_case_t *c, const fv_part_t *p, fv_solver_t *
 	return fv_app_part_wall_csv(path, p, s, st, so->marker_bc, &ref, written);
 }
 
-/* Which workers work and why, with the shares of the cells the
- * partitioner gave them. */
-static void say_workers(const fv_balance_t *bal, const fv_idx_t *off, int nb, fv_idx_t n_cells)
+/* history.csv (rank 0), continued after a restart's iteration. */
+static fv_err_t open_history(const fv_plan_t *p, run_ctx_t *r)
 {
-	if (!bal->weights) {
-		fprintf(stderr, "fvstar: %s\n", bal->why);
-		return;
+	static const char *const cols[] = {"iteration", "wall_s", "time", "res_rho", "res_rhou", "res_rhov",
+					   "res_rhow", "res_rhoE", "log10_rel_res_rho", "CD", "CS", "CL",
+					   "CMx", "CMy", "CMz", "res_rho_ref", "orders_below_ref", "cfl", "retries",
+					   "lin_res"};
+	char path[FV_CASE_PATH_MAX + 32];
+	int first = p->start.first;
+	snprintf(path, sizeof path, "%s/history.csv", p->c.out_dir);
+	if (fv_runtime_rank() != 0)
+		return FV_OK;
+	FV_CALL(fv_history_open(&r->hist, path, cols, HIST_COLS, p->c.restart_from[0] ? first - 1 : -1));
+	if (r->hist.partial_bytes > 0)
+		fprintf(stderr,
+			"fvstar: %s: its last row was incomplete (%ld bytes without an end of line: a run "
+			"stopped while writing it) and is cut off\n",
+			path, r->hist.partial_bytes);
+	if (r->hist.rows_dropped > 0)
+		fprintf(stderr, "fvstar: %s: %ld rows after iteration %d (the restart's) dropped\n", path,
+			r->hist.rows_dropped, first - 1);
+	return FV_OK;
+}
+
+/* The iterations, a restart every output.restart_every and after the
+ * last; r->wall: their time, r->restart_s: the restart files'. */
+static fv_err_t run_loop(fv_plan_t *p, run_ctx_t *r)
+{
+	const fv_case_t *c = &p->c;
+	fv_err_t err = FV_OK;
+	int done = 0;
+	double start = fv_now();
+	int from = p->start.first, last = p->start.first + c->num.iterations - 1;
+	fv_runtime_busy_start();
+	while (from <= last && err == FV_OK && !stop_signal) {
+		int to = c->restart_every > 0 ? from + c->restart_every - 1 : last;
+		if (to > last)
+			to = last;
+		r->wall_before = fv_now() - start;
+		err = fv_solver_run(p->solver, from, to, r->last_iter ? r->t : p->start.t0, on_iteration, r, &done);
+		if (err != FV_OK || done < to || to == last)
+			fv_runtime_trace_stop(); /* the iterations only, not the output after them */
+		if (err == FV_OK)
+			err = r->err;
+		if (err != FV_OK)
+			break;
+		{
+			double t_write = fv_now();
+			FV_CALL(write_restart(c, p->solver, &p->part, &p->st, done, r));
+			r->restart_s += fv_now() - t_write;
+		}
+		r->restart_at = done;
+		if (done < to)
+			break; /* converged or reached t_end */
+		from = to + 1;
 	}
-	fv_idx_t gpu = 0, lo = n_cells, hi = 0;
-	for (int b = 0; b < nb; b++) {
-		fv_idx_t n = off[b + 1] - off[b];
-		gpu += bal->is_gpu[b] ? n : 0;
-		lo = n < lo ? n : lo;
-		hi = n > hi ? n : hi;
-	}
-	if (gpu > 0)
-		fprintf(stderr, "fvstar: %s; GPU blocks %.1f%% of the cells, CPU blocks %.1f%%\n", bal->why,
-			100.0 * (double)gpu / (double)n_cells, 100.0 * (double)(n_cells - gpu) / (double)n_cells);
+	/* the iterations' time: the restart files written between them
+	 * (summary.json's restart_write_seconds) are not the solver's */
+	say_stop(r);
+	r->wall = fv_now() - start - r->restart_s;
+	if (err == FV_ERR_NUMERIC)
+		err = diverged(c, &p->part, p->solver, &p->st, done, r->restart_at);
+	if (err != FV_OK)
+		return fv_error_trace(err, __FILE__, __LINE__);
+	return FV_OK;
+}
+
+/* summary.json (rank 0). */
+static fv_err_t write_summary(const fv_plan_t *p, const run_ctx_t *r, const double *mem)
+{
+	const fv_part_t *part = &p->part;
+	char path[FV_CASE_PATH_MAX + 32], busy[4096];
+	json_t *js = summary_json(&p->c, part, r, r->last_iter - p->start.first + 1, r->wall, p->so.num.rk);
+	json_t *cells = json_array();
+	double mean = fv_runtime_busy(busy, sizeof busy);
+	fv_err_t err;
+	if (part->n_ranks > 1)
+		ranks_summary(js, part, mem, p->from_dir ? "partition directory" : "rank 0");
 	else
-		fprintf(stderr, "fvstar: %s; blocks of %.1f%% to %.1f%% of the cells\n", bal->why,
-			100.0 * (double)lo / (double)n_cells, 100.0 * (double)hi / (double)n_cells);
-}
-
-/* Rank 0 cutting the mesh: its own part kept, the others' sent. */
-static fv_err_t hand_out(int rank, fv_part_t *p, void *arg)
-{
-	fv_part_t *mine = arg;
-	uint8_t *buf = NULL;
-	size_t n = 0;
-	fv_err_t err;
-	if (rank == 0) {
-		*mine = *p;
-		memset(p, 0, sizeof *p);
-		return FV_OK;
+		json_object_set_new(js, "peak_memory_mib", fv_json_real(mem[0]));
+	fv_budget_report(js, &p->budget, mem, part->n_ranks, part->n_cells);
+	for (int b = 0; b < part->n_blocks; b++)
+		json_array_append_new(cells, json_integer(part->block_off[b + 1] - part->block_off[b]));
+	json_object_set_new(json_object_get(js, "partition"), "block_cells", cells);
+	json_object_set_new(js, "restart_write_seconds", fv_json_real(r->restart_s));
+	json_object_set_new(js, "output_seconds", fv_json_real(r->output_s));
+	fv_plan_setup_json(p, js);
+	json_object_set_new(json_object_get(js, "partition"), "balance",
+			    json_string(p->bal.weights ? "speed" : "equal"));
+	if (busy[0]) {
+		/* StarPU's profiling (STARPU_PROFILING=1): busy % per worker over the iterations */
+		json_object_set_new(json_object_get(js, "workers"), "busy", json_string(busy));
+		json_object_set_new(json_object_get(js, "workers"), "busy_mean", fv_json_real(mean));
 	}
-	FV_CALL(fv_part_pack(p, &buf, &n));
-	err = fv_runtime_send_bytes(buf, n, rank, "its mesh part");
-	free(buf);
+	snprintf(path, sizeof path, "%s/summary.json", p->c.out_dir);
+	err = fv_summary_write(path, js);
+	json_decref(js);
 	return err;
 }
 
-/* The rank's part: from a partition directory, each rank its own file;
- * else rank 0 cuts the mesh it read (m, freed here) into bal's blocks and
- * sends every other rank its part. */
-static fv_err_t get_part(const fv_case_t *c, fv_mesh_t *m, const fv_balance_t *bal, fv_part_t *p)
+/* The last lines on stderr (rank 0): the residual's drop, the forces,
+ * where the results are, and how to go on after a stop signal. */
+static void last_words(const fv_plan_t *p, const run_ctx_t *r, int wall_written)
 {
-	if (fv_app_is_part_dir(c->mesh_file))
-		return fv_app_read_part(c->mesh_file, p);
+	const fv_case_t *c = &p->c;
+	int first = p->start.first;
+	if (r->have_res0 && r->last_res[0] > 0) {
+		char drop_txt[128];
+		double d1 = log10(r->res0[0] / r->last_res[0]);
+		drop_text(r, r->last_res[0], drop_txt, sizeof drop_txt);
+		fprintf(stderr, "fvstar: res(rho) %.3e at iteration %d: %s (%.2f orders %s the first iteration's)\n",
+			r->last_res[0], r->last_iter, drop_txt, fabs(d1), d1 >= 0 ? "below" : "above");
+	}
+	if (r->forces)
+		fprintf(stderr, "fvstar: CL %.6f  CD %.6f  CMy %.6f (reference area %g, length %g)\n", r->coef[2],
+			r->coef[0], r->coef[4], c->ref_area, c->ref_length);
+	fprintf(stderr,
+		"fvstar: %d iterations in %.2f s (and %.2f s writing restart files); results in %s (history.csv, "
+		"summary.json%s, restart.bin%s)\n",
+		r->last_iter - first + 1, r->wall, r->restart_s, c->out_dir,
+		!c->vtu ? "" : p->part.n_ranks > 1 ? ", solution.pvtu with one piece per rank" : ", solution.vtu",
+		wall_written ? ", wall.csv" : "");
+	if (stop_signal) {
+		/* stopped cleanly: where it got to, and how to go on */
+		int last = first + c->num.iterations - 1;
+		stopped_by = stop_signal;
+		fprintf(stderr, "fvstar: stopped by %s at iteration %d of %d; %s/restart.bin holds iteration %d\n",
+			signal_name(stop_signal), r->restart_at, last, c->out_dir, r->restart_at);
+		if (r->restart_at < last) {
+			char restart[FV_CASE_PATH_MAX + 32];
+			snprintf(restart, sizeof restart, "%s/restart.bin", c->out_dir);
+			fprintf(stderr, "fvstar: to continue: ");
+			continue_command(stderr, p->argc, p->argv, restart, last - r->restart_at);
+		}
+	}
+}
+
+/* outputs: the final state into wall.csv and the solution files (every
+ * rank), the memory, then summary.json and the last words (rank 0). */
+static fv_err_t write_outputs(fv_plan_t *p, run_ctx_t *r)
+{
+	const fv_case_t *c = &p->c;
+	fv_sol_turb_t turb;
+	int wall_written = 0;
+	double *mem = NULL, t = fv_now();
+	fv_err_t err = FV_OK;
+	FV_CALL(fv_solver_get_block_states(p->solver, p->st.qb));
+	FV_CALL(write_wall(c, &p->part, p->solver, &p->so, &p->st, &wall_written));
+	if (c->vtu)
+		FV_CALL(fv_app_part_solution(c->out_dir, "solution", &p->part, &p->st, c->gamma, c->vtu_block_id,
+					     sol_turb(c, &turb)));
+	r->output_s = fv_now() - t;
+	FV_CALL(gather_memory(&mem));
 	if (fv_runtime_rank() == 0) {
-		fv_err_t err = fv_app_cut_parts(c, m, bal->n_blocks, bal->weights, bal->groups, fv_runtime_nranks(),
-						hand_out, p);
-		fv_mesh_free(m);
-		FV_CALL(err);
-		return FV_OK;
+		err = write_summary(p, r, mem);
+		if (err == FV_OK)
+			last_words(p, r, wall_written);
 	}
-	uint8_t *buf = NULL;
-	size_t n = 0;
-	char name[64];
-	fv_err_t err;
-	snprintf(name, sizeof name, "the mesh part rank 0 sent rank %d", fv_runtime_rank());
-	FV_CALL(fv_runtime_recv_bytes(&buf, &n, 0, "the mesh part"));
-	err = fv_part_unpack(buf, n, name, p);
-	free(buf);
+	free(mem);
 	return err;
+}
+
+/* The run's context from where the plan starts its iterations. */
+static void run_ctx_start(run_ctx_t *r, const fv_plan_t *p)
+{
+	memset(r, 0, sizeof *r);
+	r->c = &p->c;
+	r->first_iter = p->start.first;
+	r->t_start = p->start.t0;
+	memcpy(r->res0, p->start.res0, sizeof r->res0);
+	r->have_res0 = p->start.have_res0;
+	r->res_peak = p->start.res_peak;
+	r->res_peak_iter = p->start.res_peak_iter;
+	r->restart_at = -1;
+	r->forces = p->forces;
+	r->overlap = p->overlap;
 }
 
 fv_err_t fv_cmd_run(int argc, char **argv)
 {
-	fv_sol_turb_t turb;
-	fv_case_t c;
-	fv_mesh_t m;
-	fv_part_t part;
-	fv_runtime_opts_t ro;
-	fv_solver_opts_t so;
-	int wall_written = 0;
-	fv_solver_t *solver = NULL;
-	fv_app_state_t st = {0};
-	double **wdist = NULL, *rss_mib = NULL;
-	int8_t *bc = NULL;
-	uint8_t *is_force = NULL;
+	fv_plan_t p;
 	run_ctx_t r;
-	fv_balance_t bal = {0};
-	int runtime_up = 0, first = 1, done = 0, restart_at = -1, from_dir, caught = 0;
-	long long n_cells = 0;
-	double t0 = 0, wall = 0, restart_s = 0;
-	double ramp[FV_RESTART_SOLVER_STATE_MAX]; /* a restart's CFL ramp (fv_solver_set_ramp_state) */
-	int n_ramp = 0;
-	/* set-up phases (rank 0's clock): mesh, StarPU, blocks, state, solver */
-	enum { SU_MESH, SU_STARPU, SU_BLOCKS, SU_STATE, SU_SOLVER, SU_N };
-	static const char *const su_names[SU_N] = {"mesh", "starpu", "blocks", "state", "solver"};
-	double su[SU_N] = {0}, su_at, su_total = 0;
-	fv_err_t err = FV_OK;
-	char path[FV_CASE_PATH_MAX + 32];
-
-	FV_CHECK(argc >= 2, FV_ERR_ARG, "usage: fvstar run CASE.cfg [section.key=value ...]");
-	fv_case_default(&c);
-	FV_CALL(fv_case_read(&c, argv[1]));
-	for (int i = 2; i < argc; i++)
-		FV_CALL(fv_case_set_arg(&c, argv[i], "command line"));
-	FV_CALL(fv_case_finish(&c));
-	fv_runtime_opts_default(&ro);
-	ro.sched = c.sched[0] ? c.sched : NULL;
-	ro.ncpu = c.ncpu;
-	ro.ncuda = c.ncuda;
-	ro.gpu_speed = c.gpu_speed;
-	ro.oversubscribe = c.oversubscribe;
-	ro.watchdog = c.watchdog;
-	ro.verbose = 1;
-	ro.paused = 1; /* asleep until the solver is built: the cut, the blocks and the geometry use the cores */
-	/* a runtime option StarPU would refuse or change is refused now, not
-	 * after the mesh is read */
-	FV_CALL(fv_runtime_check_opts(&ro));
-	/* the effective case opens the log: every key, and where each value
-	 * that is not a default came from */
-	if (!getenv("FVSTAR_TRACE_REEXEC") && fv_runtime_rank() == 0) {
-		fprintf(stderr, "fvstar: the effective case (fvstar keys explains each key):\n");
-		fv_case_print(&c, stderr);
-	}
-	/* every output place is checked now, not after the last iteration */
-	FV_CALL(fv_output_mkdir(c.out_dir));
-	FV_CALL(fv_output_check_writable(c.out_dir, "[output] dir ="));
-	if (c.trace_dir[0]) {
-		FV_CALL(fv_output_mkdir(c.trace_dir));
-		FV_CALL(fv_output_check_writable(c.trace_dir, "[output] trace ="));
-	}
-	FV_CALL(fv_runtime_trace_prepare(c.trace_dir, argc, argv));
-	fv_mesh_init(&m);
-	memset(&part, 0, sizeof part);
+	int caught = 0;
+	fv_err_t err = fv_plan_setup(&p, argc, argv);
 	memset(&r, 0, sizeof r);
-	from_dir = fv_app_is_part_dir(c.mesh_file);
-
-	/* MPI before StarPU: rank 0 alone reads the mesh, cuts it and sends
-	 * each rank its part; a partition directory gives each rank its own */
-	su_at = fv_now();
-	FV_CALL_GOTO(err, out, fv_runtime_mpi_start());
-	/* the output directory is this run's before anything is written in it
-	 * (rank 0 writes every file there) */
-	if (fv_runtime_rank() == 0) {
-		char note[FV_CASE_PATH_MAX + 512];
-		FV_CALL_GOTO(err, out, fv_output_lock(c.out_dir, note, sizeof note));
-		if (note[0])
-			fprintf(stderr, "fvstar: %s\n", note);
-	}
-	FV_CALL_GOTO(err, out, fv_runtime_agree(from_dir, "mesh.file being a partition directory (1) or a mesh (0)"));
-	if (from_dir) {
-		FV_CALL_GOTO(err, out, fv_app_read_part(c.mesh_file, &part));
-		FV_CHECK_GOTO(err, out, c.mesh_refine == 0, FV_ERR_ARG,
-			      "%s: [mesh] refine = %d: a partition directory holds the mesh as cut (`fvstar mesh "
-			      "partition --refine`)",
-			      c.mesh_file, c.mesh_refine);
-		n_cells = part.n_cells;
-	} else if (fv_runtime_rank() == 0) {
-		FV_CALL_GOTO(err, out, fv_app_load_mesh(&c, &m));
-		n_cells = m.n_cells;
-	}
-	/* every rank sizes its blocks from the cell count */
-	FV_CALL_GOTO(err, out, fv_runtime_combine(&n_cells, sizeof n_cells, "the mesh's cell count"));
-
-	su[SU_MESH] = fv_now() - su_at;
-	su_at = fv_now();
-	/* StarPU starts once the mesh is ready: its workers would poll while
-	 * the mesh is read (25 s of set-up with 15 CPU workers on an H100 node) */
-	FV_CALL_GOTO(err, out, fv_runtime_init(&ro));
-	runtime_up = 1;
-	su[SU_STARPU] = fv_now() - su_at;
-	su_at = fv_now();
-
-	if (from_dir) {
-		snprintf(bal.why, sizeof bal.why, "%d blocks as cut by `fvstar mesh partition` (%.300s)", part.n_blocks,
-			 c.mesh_file);
-		bal.n_blocks = part.n_blocks;
-	} else {
-		fv_balance_opts_t bo = {.balance = c.balance, .gpu_speed = c.gpu_speed, .worker_speeds = c.worker_speeds,
-					.blocks = c.blocks};
-		FV_CALL_GOTO(err, out, fv_runtime_balance(&bo, (long)n_cells, &bal));
-		/* several ranks: rank 0 cuts the blocks of its own count */
-		FV_CALL_GOTO(err, out, fv_runtime_agree(bal.n_blocks, "the block count"));
-		FV_CALL_GOTO(err, out, get_part(&c, &m, &bal, &part));
-	}
-	FV_CALL_GOTO(err, out, fv_runtime_set_block_ranks(part.rank_of, part.n_blocks));
-	/* a 2D mesh turns alpha and the lift into its plane */
-	FV_CALL_GOTO(err, out, fv_case_set_mesh_2d(&c, part.piece.extruded_2d));
-	FV_CALL_GOTO(err, out, fv_app_solver_opts(&c, &part.piece, &so, &bc, &is_force));
-	for (int k = 0; k < part.piece.n_markers; k++)
-		r.forces |= is_force[k];
-	if (fv_runtime_rank() == 0) {
-		say_workers(&bal, part.block_off, part.n_blocks, (fv_idx_t)part.n_cells);
-		if (part.n_ranks > 1)
-			fprintf(stderr,
-				"fvstar: %d ranks, %d to %d blocks each (%s), mesh parts %s: %lld of the %lld halo "
-				"cells between blocks cross ranks\n",
-				part.n_ranks, part.n_blocks / part.n_ranks, (part.n_blocks + part.n_ranks - 1) / part.n_ranks,
-				part.grown ? "grown through the block graph" : "contiguous block ids",
-				from_dir ? "read by each rank" : "sent by rank 0", part.cut, part.halo);
-		fprintf(stderr,
-			"fvstar: %s: %lld cells, %lld faces, %d blocks (edge cut %lld, imbalance %.3f), "
-			"index bandwidth %lld -> %lld\n",
-			c.mesh_file, (long long)part.n_cells, (long long)part.n_faces, part.n_blocks,
-			(long long)part.ps.edge_cut, part.ps.imbalance, (long long)part.os.bandwidth_before,
-			(long long)part.os.bandwidth_after);
-		fprintf(stderr, "fvstar: axes: %s\n", fv_case_axes(&c));
-	}
-
-	su[SU_BLOCKS] = fv_now() - su_at;
-	su_at = fv_now();
-	if (so.sa) {
-		FV_CALL_GOTO(err, out, fv_app_part_wall_distances(&c, &part, &so, &wdist));
-		so.wall_dist_blocks = (const double *const *)wdist;
-	}
-	FV_CALL_GOTO(err, out, fv_app_state_alloc(&part, fv_app_nvars(&c), &st));
-	/* a restart without nu~ (an Euler or laminar run's) starts nu~ from the free stream */
-	fv_app_part_initial_state(&c, &part, &st);
-	if (c.restart_from[0]) {
-		fv_restart_t rs;
-		char note[1024];
-		FV_CALL_GOTO(err, out, fv_app_part_restart_read(c.restart_from, &part, &rs, &st));
-		/* another physical model only where the case says so, and said */
-		err = fv_restart_check_model(c.restart_from, &rs, c.model, c.restart_from_model,
-					     c.model == FV_MODEL_SA ? fv_app_nut_inf(&c) : 0, note, sizeof note);
-		if (err != FV_OK) {
-			fv_restart_free(&rs);
-			goto out;
-		}
-		if (note[0] && fv_runtime_rank() == 0)
-			fprintf(stderr, "fvstar: %s\n", note);
-		first = (int)rs.iteration + 1;
-		t0 = rs.time;
-		memcpy(r.res0, rs.res0, sizeof r.res0);
-		r.have_res0 = 1;
-		/* the reference the run measured from (a format-2 restart kept
-		 * none: the peak is then this run's) */
-		r.res_peak = rs.res_peak;
-		r.res_peak_iter = (int)rs.res_peak_iter;
-		so.res0_rho = rs.res0[0];
-		n_ramp = rs.n_solver_state;
-		memcpy(ramp, rs.solver_state, sizeof ramp);
-		fv_restart_free(&rs);
-		if (fv_runtime_rank() == 0)
-			fprintf(stderr, "fvstar: continuing from %s at iteration %d\n", c.restart_from, first);
-	}
-
-	su[SU_STATE] = fv_now() - su_at;
-	su_at = fv_now();
 	/* one process: SIGINT and SIGTERM stop the run cleanly (several ranks
 	 * would not agree on the iteration: there they end it as before) */
-	if (fv_runtime_nranks() == 1) {
+	if (err == FV_OK && fv_runtime_nranks() == 1) {
 		stop_signal = 0;
-		so.stop_flag = &stop_signal;
+		p.stop_flag = &stop_signal;
 		catch_stop_signals(1);
 		caught = 1;
 	}
-	{
-		/* the solver sees the whole mesh's counts and this rank's blocks */
-		fv_mesh_t shape;
-		fv_mesh_init(&shape);
-		shape.n_cells = (fv_idx_t)part.n_cells;
-		shape.n_markers = part.piece.n_markers;
-		FV_CALL_GOTO(err, out, fv_solver_create(&solver, &shape, part.blocks, part.n_blocks, &so));
+	if (err == FV_OK)
+		err = fv_plan_solver(&p);
+	if (err == FV_OK) {
+		run_ctx_start(&r, &p);
+		err = open_history(&p, &r);
 	}
-	fv_solver_overlap_stats(solver, &r.overlap);
-	if (fv_runtime_rank() == 0 && r.overlap.split_blocks > 0)
-		fprintf(stderr, "fvstar: overlap: the flux of %d block%s in an interior and a border task (%.1f%% of "
-				"their faces beside ghosts)\n",
-			r.overlap.split_blocks, r.overlap.split_blocks > 1 ? "s" : "",
-			100.0 * (double)r.overlap.border_faces / (double)(r.overlap.faces > 0 ? r.overlap.faces : 1));
-	fv_runtime_resume();
-	FV_CALL_GOTO(err, out, fv_solver_set_block_states(solver, st.qb));
-	FV_CALL_GOTO(err, out, fv_solver_set_ramp_state(solver, ramp, n_ramp));
-	su[SU_SOLVER] = fv_now() - su_at;
-	for (int k = 0; k < SU_N; k++)
-		su_total += su[k];
-	if (fv_runtime_rank() == 0)
-		fprintf(stderr,
-			"fvstar: set-up %.2f s: mesh %.2f (read, faces, geometry), StarPU %.2f, blocks %.2f (cut, "
-			"renumbering, local meshes), state %.2f, solver %.2f (geometry, colouring, data)\n",
-			su_total, su[SU_MESH],
-			su[SU_STARPU], su[SU_BLOCKS], su[SU_STATE], su[SU_SOLVER]);
-
-	{
-		static const char *const cols[] = {"iteration", "wall_s", "time", "res_rho", "res_rhou", "res_rhov",
-						   "res_rhow", "res_rhoE", "log10_rel_res_rho", "CD", "CS", "CL",
-						   "CMx", "CMy", "CMz", "res_rho_ref", "orders_below_ref", "cfl", "retries",
-						   "lin_res"};
-		snprintf(path, sizeof path, "%s/history.csv", c.out_dir);
-		if (fv_runtime_rank() == 0) {
-			FV_CALL_GOTO(err, out,
-				     fv_history_open(&r.hist, path, cols, HIST_COLS, c.restart_from[0] ? first - 1 : -1));
-			if (r.hist.partial_bytes > 0)
-				fprintf(stderr,
-					"fvstar: %s: its last row was incomplete (%ld bytes without an end of line: a run "
-					"stopped while writing it) and is cut off\n",
-					path, r.hist.partial_bytes);
-			if (r.hist.rows_dropped > 0)
-				fprintf(stderr, "fvstar: %s: %ld rows after iteration %d (the restart's) dropped\n", path,
-					r.hist.rows_dropped, first - 1);
-		}
-	}
-	r.c = &c;
-	r.first_iter = first;
-	r.t_start = t0;
-	fv_runtime_busy_start();
-	{
-		double start = fv_now();
-		int from = first, last = first + c.num.iterations - 1;
-		while (from <= last && err == FV_OK && !stop_signal) {
-			int to = c.restart_every > 0 ? from + c.restart_every - 1 : last;
-			if (to > last)
-				to = last;
-			r.wall_before = fv_now() - start;
-			err = fv_solver_run(solver, from, to, r.last_iter ? r.t : t0, on_iteration, &r, &done);
-			if (err != FV_OK || done < to || to == last)
-				fv_runtime_trace_stop(); /* the iterations only, not the output after them */
-			if (err == FV_OK)
-				err = r.err;
-			if (err != FV_OK)
-				break;
-			{
-				double t_write = fv_now();
-				FV_CALL_GOTO(err, out, write_restart(&c, solver, &part, &st, done, &r));
-				restart_s += fv_now() - t_write;
-			}
-			restart_at = done;
-			if (done < to)
-				break; /* converged or reached t_end */
-			from = to + 1;
-		}
-		/* the iterations' time: the restart files written between them
-		 * (summary.json's restart_write_seconds) are not the solver's */
-		say_stop(&r);
-		wall = fv_now() - start - restart_s;
-		if (err == FV_ERR_NUMERIC)
-			err = diverged(&c, &part, solver, &st, done, restart_at);
-		if (err != FV_OK) {
-			fv_error_trace(err, __FILE__, __LINE__);
-			goto out;
-		}
-	}
-	FV_CALL_GOTO(err, out, fv_solver_get_block_states(solver, st.qb));
-	FV_CALL_GOTO(err, out, write_wall(&c, &part, solver, &so, &st, &wall_written));
-	if (c.vtu)
-		FV_CALL_GOTO(err, out, fv_app_part_solution(c.out_dir, "solution", &part, &st, c.gamma, c.vtu_block_id,
-							    sol_turb(&c, &turb)));
-	FV_CALL_GOTO(err, out, gather_memory(&rss_mib));
-	if (fv_runtime_rank() != 0)
-		goto out; /* rank 0 writes the outputs and the last words */
-	{
-		json_t *js = summary_json(&c, &part, &r, r.last_iter - first + 1, wall, so.num.rk);
-		if (part.n_ranks > 1)
-			ranks_summary(js, &part, rss_mib, from_dir ? "partition directory" : "rank 0");
-		else
-			json_object_set_new(js, "peak_memory_mib", fv_json_real(rss_mib[0]));
-		json_t *cells = json_array();
-		char busy[4096];
-		double mean = fv_runtime_busy(busy, sizeof busy);
-		for (int b = 0; b < part.n_blocks; b++)
-			json_array_append_new(cells, json_integer(part.block_off[b + 1] - part.block_off[b]));
-		json_object_set_new(json_object_get(js, "partition"), "block_cells", cells);
-		json_object_set_new(js, "restart_write_seconds", fv_json_real(restart_s));
-		{
-			json_t *sj = json_object();
-			for (int k = 0; k < SU_N; k++)
-				json_object_set_new(sj, su_names[k], fv_json_real(su[k]));
-			json_object_set_new(sj, "total", fv_json_real(su_total));
-			json_object_set_new(js, "setup_seconds", sj);
-		}
-		json_object_set_new(json_object_get(js, "partition"), "balance",
-				    json_string(bal.weights ? "speed" : "equal"));
-		if (busy[0]) {
-			/* StarPU's profiling (STARPU_PROFILING=1): busy % per worker over the iterations */
-			json_object_set_new(json_object_get(js, "workers"), "busy", json_string(busy));
-			json_object_set_new(json_object_get(js, "workers"), "busy_mean", fv_json_real(mean));
-		}
-		snprintf(path, sizeof path, "%s/summary.json", c.out_dir);
-		err = fv_summary_write(path, js);
-		json_decref(js);
-		if (err != FV_OK)
-			goto out;
-	}
-	if (r.have_res0 && r.last_res[0] > 0) {
-		char drop_txt[128];
-		double d1 = log10(r.res0[0] / r.last_res[0]);
-		drop_text(&r, r.last_res[0], drop_txt, sizeof drop_txt);
-		fprintf(stderr, "fvstar: res(rho) %.3e at iteration %d: %s (%.2f orders %s the first iteration's)\n",
-			r.last_res[0], r.last_iter, drop_txt, fabs(d1), d1 >= 0 ? "below" : "above");
-	}
-	if (r.forces)
-		fprintf(stderr, "fvstar: CL %.6f  CD %.6f  CMy %.6f (reference area %g, length %g)\n", r.coef[2],
-			r.coef[0], r.coef[4], c.ref_area, c.ref_length);
-	fprintf(stderr,
-		"fvstar: %d iterations in %.2f s (and %.2f s writing restart files); results in %s (history.csv, "
-		"summary.json%s, restart.bin%s)\n",
-		r.last_iter - first + 1, wall, restart_s, c.out_dir,
-		!c.vtu ? "" : part.n_ranks > 1 ? ", solution.pvtu with one piece per rank" : ", solution.vtu",
-		wall_written ? ", wall.csv" : "");
-	if (stop_signal) {
-		/* stopped cleanly: where it got to, and how to go on */
-		int last = first + c.num.iterations - 1;
-		stopped_by = stop_signal;
-		fprintf(stderr, "fvstar: stopped by %s at iteration %d of %d; %s/restart.bin holds iteration %d\n",
-			signal_name(stop_signal), restart_at, last, c.out_dir, restart_at);
-		if (restart_at < last) {
-			char restart[FV_CASE_PATH_MAX + 32];
-			snprintf(restart, sizeof restart, "%s/restart.bin", c.out_dir);
-			fprintf(stderr, "fvstar: to continue: ");
-			continue_command(stderr, argc, argv, restart, last - restart_at);
-		}
-	}
-out:
-	/* a rank that failed stops them all: the others may be waiting for it
-	 * (a divergence, seen by all alike, ends normally on every rank) */
-	if (err != FV_OK && err != FV_ERR_NUMERIC && fv_runtime_nranks() > 1)
-		fv_runtime_fail(fv_errmsg());
+	if (err == FV_OK)
+		err = run_loop(&p, &r);
+	if (err == FV_OK)
+		err = write_outputs(&p, &r);
 	if (r.hist.f)
 		fv_history_close(&r.hist);
-	fv_solver_destroy(solver);
-	fv_runtime_balance_free(&bal);
-	if (runtime_up)
-		fv_runtime_shutdown();
-	else
-		fv_runtime_mpi_stop();
-	if (err == FV_OK && c.trace_dir[0] && fv_runtime_rank() == 0)
-		err = fv_runtime_trace_convert(c.trace_dir, stderr);
-	fv_output_unlock();
+	err = fv_plan_destroy(&p, err);
 	if (caught)
 		catch_stop_signals(0);
-	fv_mesh_free(&m);
-	fv_app_state_free(&part, &st);
-	fv_app_wall_distances_free(&part, &wdist);
-	fv_part_free(&part);
-	free(rss_mib);
-	free(bc);
-	free(is_force);
 	return err;
 }

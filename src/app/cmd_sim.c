@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include "app/app.h"
+#include "app/plan.h"
 #include "fvstar/case.h"
 #include "fvstar/output.h"
 #include "fvstar/partition.h"
@@ -41,17 +42,6 @@ static int on_sim_iteration(const fv_iter_info_t *info, void *arg)
 	if (k >= 0 && k < x->n)
 		x->at[k] = fv_runtime_clock();
 	return 0; /* a fixed count: no convergence test */
-}
-
-/* Keeps the one part of a single process. */
-static fv_err_t keep_part(int rank, fv_part_t *p, void *arg)
-{
-	fv_part_t *mine = arg;
-	if (rank == 0) {
-		*mine = *p;
-		memset(p, 0, sizeof *p);
-	}
-	return FV_OK;
 }
 
 /* fvstar (no SimGrid): `sim run` is fvstar-sim's, beside this binary. */
@@ -127,24 +117,21 @@ static fv_err_t write_summary(const char *path, int mode, const char *platform, 
 static fv_err_t sim_job(int mode, int argc, char **argv)
 {
 	fv_case_t c;
-	fv_mesh_t m;
-	fv_part_t part;
-	fv_runtime_opts_t ro;
-	fv_solver_opts_t so;
-	fv_solver_t *solver = NULL;
-	fv_app_state_t st = {0};
-	fv_balance_t bal = {0};
-	double **wdist = NULL;
-	int8_t *bc = NULL;
-	uint8_t *is_force = NULL;
+	fv_plan_t plan;
 	sim_ctx_t x = {0};
 	const char *platform = NULL, *save = NULL, *outopt = NULL, *casefile = NULL;
-	char save_abs[PATH_MAX], outdir[FV_CASE_PATH_MAX + 16], path[PATH_MAX + FV_CASE_PATH_MAX + 64];
+	char save_abs[PATH_MAX], outdir[FV_CASE_PATH_MAX + 16], outkey[FV_CASE_PATH_MAX + 32];
+	char path[PATH_MAX + FV_CASE_PATH_MAX + 64];
+	char **pargv = NULL;
+	int pargc = 0, done = 0, ncpu = 0, ncuda = 0, planned = 0;
 	long iters = mode == SIM_CALIBRATE ? 30 : 10, warmup = 1;
-	int runtime_up = 0, done = 0, ncpu = 0, ncuda = 0;
 	double setup_at = fv_now(), setup = 0, wall = 0, per_iter = 0;
 	fv_err_t err = FV_OK;
 
+	/* the run's own arguments (the case, its keys) go to the plan; ours
+	 * are taken out */
+	FV_CALL(fv_calloc(&pargv, (size_t)argc + 3, sizeof *pargv, "arguments"));
+	pargv[pargc++] = "sim";
 	fv_case_default(&c);
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
@@ -155,39 +142,48 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 		else if (strcmp(a, "--out") == 0 && i + 1 < argc)
 			outopt = argv[++i];
 		else if (strcmp(a, "--iterations") == 0 && i + 1 < argc)
-			FV_CALL(fv_opt_long(a, argv[++i], 1, 1000000, &iters));
+			FV_CALL_GOTO(err, out, fv_opt_long(a, argv[++i], 1, 1000000, &iters));
 		else if (strcmp(a, "--warmup") == 0 && i + 1 < argc)
-			FV_CALL(fv_opt_long(a, argv[++i], 0, 1000000, &warmup));
-		else if (a[0] == '-')
-			return FV_ERROR(FV_ERR_ARG, "fvstar sim %s: unknown option or missing value '%s' (fvstar sim --help)",
-					mode_name(mode), a);
-		else if (!casefile) {
-			casefile = a;
-			FV_CALL(fv_case_read(&c, casefile));
-		} else
-			FV_CALL(fv_case_set_arg(&c, a, "command line"));
+			FV_CALL_GOTO(err, out, fv_opt_long(a, argv[++i], 0, 1000000, &warmup));
+		else if (a[0] == '-' && strcmp(a, "-v") != 0 && strcmp(a, "--verbose") != 0)
+			FV_CHECK_GOTO(err, out, 0, FV_ERR_ARG,
+				      "fvstar sim %s: unknown option or missing value '%s' (fvstar sim --help)",
+				      mode_name(mode), a);
+		else {
+			if (!casefile) {
+				casefile = a;
+				FV_CALL_GOTO(err, out, fv_case_read(&c, casefile));
+			} else if (a[0] != '-') {
+				FV_CALL_GOTO(err, out, fv_case_set_arg(&c, a, "command line"));
+				if (strncmp(a, "output.dir=", 11) == 0)
+					continue; /* ours below, under it */
+			}
+			pargv[pargc++] = (char *)a;
+		}
 	}
-	FV_CHECK(casefile, FV_ERR_ARG, "fvstar sim %s: no case file (fvstar sim --help)", mode_name(mode));
-	FV_CHECK(mode != SIM_CALIBRATE || save, FV_ERR_ARG,
-		 "fvstar sim calibrate: --save DIR is required (the folder the models and platform go to)");
-	FV_CHECK(warmup < iters, FV_ERR_ARG, "--warmup %ld: fewer than the %ld iterations", warmup, iters);
-	FV_CALL(fv_case_finish(&c));
-	FV_CHECK(!c.trace_dir[0] || !fv_runtime_simulated(), FV_ERR_ARG,
-		 "output.trace: fvstar-sim records no trace (StarPU's SimGrid build has no FxT)");
-	FV_CHECK(!fv_app_is_part_dir(c.mesh_file), FV_ERR_ARG,
-		 "%s: fvstar sim reads a mesh, not a partition directory (one process)", c.mesh_file);
-	FV_CHECK(fv_runtime_nranks() == 1, FV_ERR_ARG,
-		 "fvstar sim runs one process (StarPU-MPI under SimGrid's SMPI is not built: doc/simgrid.md)");
-	c.num.iterations = (int)iters;
-	/* where the summary goes: not over a real run's */
+	FV_CHECK_GOTO(err, out, casefile, FV_ERR_ARG, "fvstar sim %s: no case file (fvstar sim --help)",
+		      mode_name(mode));
+	FV_CHECK_GOTO(err, out, mode != SIM_CALIBRATE || save, FV_ERR_ARG,
+		      "fvstar sim calibrate: --save DIR is required (the folder the models and platform go to)");
+	FV_CHECK_GOTO(err, out, warmup < iters, FV_ERR_ARG, "--warmup %ld: fewer than the %ld iterations", warmup,
+		      iters);
+	FV_CALL_GOTO(err, out, fv_case_finish(&c));
+	FV_CHECK_GOTO(err, out, !c.trace_dir[0] || !fv_runtime_simulated(), FV_ERR_ARG,
+		      "output.trace: fvstar-sim records no trace (StarPU's SimGrid build has no FxT)");
+	FV_CHECK_GOTO(err, out, !fv_app_is_part_dir(c.mesh_file), FV_ERR_ARG,
+		      "%s: fvstar sim reads a mesh, not a partition directory (one process)", c.mesh_file);
+	FV_CHECK_GOTO(err, out, fv_runtime_nranks() == 1, FV_ERR_ARG,
+		      "fvstar sim runs one process (StarPU-MPI under SimGrid's SMPI is not built: doc/simgrid.md)");
+	/* where the summary goes (the plan's output directory): not over a
+	 * real run's */
 	snprintf(outdir, sizeof outdir, "%s", outopt ? outopt : c.out_dir);
 	if (!outopt)
 		snprintf(outdir + strlen(outdir), sizeof outdir - strlen(outdir), "/sim-%s", mode_name(mode));
-	FV_CALL(fv_output_mkdir(outdir));
-	FV_CALL(fv_output_check_writable(outdir, "--out"));
+	snprintf(outkey, sizeof outkey, "output.dir=%s", outdir);
+	pargv[pargc++] = outkey;
 
 	if (mode == SIM_RUN) {
-		FV_CALL(fv_runtime_sim_platform(platform, &ncpu, &ncuda));
+		FV_CALL_GOTO(err, out, fv_runtime_sim_platform(platform, &ncpu, &ncuda));
 		fprintf(stderr, "fvstar: simulated platform %s/bus/%s.platform.v4.xml: %d CPU%s, %d GPU%s\n",
 			getenv("STARPU_PERF_MODEL_DIR"), getenv("STARPU_HOSTNAME"), ncpu, ncpu == 1 ? "" : "s", ncuda,
 			ncuda == 1 ? "" : "s");
@@ -202,8 +198,8 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 	} else if (mode == SIM_CALIBRATE) {
 		/* a fresh folder of StarPU's own: it measures the bus there at
 		 * start-up, and writes the models there at shutdown */
-		FV_CALL(fv_output_mkdir(save));
-		FV_CHECK(realpath(save, save_abs), FV_ERR_IO, "--save %s: cannot resolve the path", save);
+		FV_CALL_GOTO(err, out, fv_output_mkdir(save));
+		FV_CHECK_GOTO(err, out, realpath(save, save_abs), FV_ERR_IO, "--save %s: cannot resolve the path", save);
 		setenv("STARPU_PERF_MODEL_DIR", save_abs, 1);
 		setenv("STARPU_CALIBRATE", "1", 1);
 		/* every sample kept, not only those within 50% of the mean */
@@ -211,52 +207,15 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 		setenv("STARPU_PERF_MODEL_HOMOGENEOUS_CUDA", "1", 0);
 	}
 
-	fv_runtime_opts_default(&ro);
-	ro.sched = c.sched[0] ? c.sched : NULL;
-	ro.ncpu = c.ncpu;
-	ro.ncuda = c.ncuda;
-	ro.gpu_speed = c.gpu_speed;
-	ro.oversubscribe = c.oversubscribe;
-	ro.verbose = 1;
-	ro.paused = 1;
-	FV_CALL(fv_runtime_check_opts(&ro));
-	fv_mesh_init(&m);
-	memset(&part, 0, sizeof part);
-	FV_CALL_GOTO(err, out, fv_app_load_mesh(&c, &m));
-	FV_CALL_GOTO(err, out, fv_runtime_init(&ro));
-	runtime_up = 1;
-	{
-		fv_balance_opts_t bo = {.balance = c.balance, .gpu_speed = c.gpu_speed, .worker_speeds = c.worker_speeds,
-					.blocks = c.blocks};
-		FV_CALL_GOTO(err, out, fv_runtime_balance(&bo, (long)m.n_cells, &bal));
-		fprintf(stderr, "fvstar: %s\n", bal.why);
-		err = fv_app_cut_parts(&c, &m, bal.n_blocks, bal.weights, bal.groups, 1, keep_part, &part);
-		fv_mesh_free(&m);
-		if (err != FV_OK)
-			goto out;
-	}
-	FV_CALL_GOTO(err, out, fv_runtime_set_block_ranks(part.rank_of, part.n_blocks));
-	FV_CALL_GOTO(err, out, fv_case_set_mesh_2d(&c, part.piece.extruded_2d));
-	FV_CALL_GOTO(err, out, fv_app_solver_opts(&c, &part.piece, &so, &bc, &is_force));
-	so.data_free = 1;
-	if (so.sa) {
-		FV_CALL_GOTO(err, out, fv_app_part_wall_distances(&c, &part, &so, &wdist));
-		so.wall_dist_blocks = (const double *const *)wdist;
-	}
-	FV_CALL_GOTO(err, out, fv_app_state_alloc(&part, fv_app_nvars(&c), &st));
-	fv_app_part_initial_state(&c, &part, &st);
-	{
-		fv_mesh_t shape;
-		fv_mesh_init(&shape);
-		shape.n_cells = (fv_idx_t)part.n_cells;
-		shape.n_markers = part.piece.n_markers;
-		FV_CALL_GOTO(err, out, fv_solver_create(&solver, &shape, part.blocks, part.n_blocks, &so));
-	}
-	fv_runtime_resume();
-	FV_CALL_GOTO(err, out, fv_solver_set_block_states(solver, st.qb));
+	/* the run's set-up, phase by phase (src/app/plan.c), with nothing
+	 * computed read back */
+	planned = 1;
+	FV_CALL_GOTO(err, out, fv_plan_setup(&plan, pargc, pargv));
+	plan.so.data_free = 1;
+	FV_CALL_GOTO(err, out, fv_plan_solver(&plan));
 	setup = fv_now() - setup_at;
 	fprintf(stderr, "fvstar: %s: %lld cells, %d blocks; set-up %.2f s (wall)\n", c.mesh_file,
-		(long long)part.n_cells, part.n_blocks, setup);
+		(long long)plan.part.n_cells, plan.part.n_blocks, setup);
 
 	FV_CALL_GOTO(err, out, fv_calloc(&x.at, (size_t)iters, sizeof *x.at, "the iteration times"));
 	x.first = 1;
@@ -265,7 +224,7 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 		double start = fv_now();
 		fv_runtime_count_tasks(1);
 		x.t0 = fv_runtime_clock();
-		err = fv_solver_run(solver, 1, (int)iters, 0, on_sim_iteration, &x, &done);
+		err = fv_solver_run(plan.solver, 1, (int)iters, 0, on_sim_iteration, &x, &done);
 		fv_runtime_count_tasks(0);
 		wall = fv_now() - start;
 		if (err != FV_OK)
@@ -293,32 +252,22 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 	}
 	snprintf(path, sizeof path, "%s/summary.json", outdir);
 	FV_CALL_GOTO(err, out,
-		     write_summary(path, mode, mode == SIM_RUN ? getenv("STARPU_PERF_MODEL_DIR") : NULL, &c, &part, &x,
-				   (int)warmup, per_iter, wall, setup));
+		     write_summary(path, mode, mode == SIM_RUN ? getenv("STARPU_PERF_MODEL_DIR") : NULL, &plan.c,
+				   &plan.part, &x, (int)warmup, per_iter, wall, setup));
 	fprintf(stderr, "fvstar: summary in %s\n", path);
 out:
-	fv_solver_destroy(solver);
-	fv_runtime_balance_free(&bal);
-	if (runtime_up)
-		fv_runtime_shutdown(); /* calibrate: StarPU writes the models now */
+	if (planned)
+		err = fv_plan_destroy(&plan, err); /* calibrate: StarPU writes the models now */
 	if (err == FV_OK && mode == SIM_CALIBRATE) {
 		snprintf(path, sizeof path, "%s/codelets/45", save_abs);
 		struct stat sb;
 		if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
 			err = FV_ERROR(FV_ERR_RUNTIME, "%s: StarPU wrote no models there", path);
 		else
-			fprintf(stderr,
-				"fvstar: models and platform saved in %s (codelets/45/, bus/); simulate with: fvstar "
-				"sim run %s --platform %s\n",
-				save_abs, casefile, save_abs);
+			fprintf(stderr, "fvstar: models and platform saved in %s (codelets/45/, bus/)\n", save_abs);
 	}
 	free(x.at);
-	fv_mesh_free(&m);
-	fv_app_state_free(&part, &st);
-	fv_app_wall_distances_free(&part, &wdist);
-	fv_part_free(&part);
-	free(bc);
-	free(is_force);
+	free(pargv);
 	return err;
 }
 

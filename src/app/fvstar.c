@@ -43,7 +43,7 @@ static void usage(FILE *out)
 static const struct {
 	const char *cmd, *text;
 } helps[] = {
-	{"run", "usage: fvstar run CASE.cfg [section.key=value ...]\n"
+	{"run", "usage: fvstar run CASE.cfg [-v] [section.key=value ...]\n"
 		"\n"
 		"Solves the case: reads the mesh, partitions it into blocks, runs the solver's\n"
 		"tasks on StarPU's workers, and writes into the output directory ([output] dir,\n"
@@ -51,7 +51,10 @@ static const struct {
 		"summary.json, solution.vtu (ParaView) and restart.bin (continue with\n"
 		"output.restart=DIR/restart.bin). Any case key can be set on the command line,\n"
 		"as numerics.cfl=2 or partition.blocks=8; 'fvstar keys' lists them all.\n"
-		"The effective case, with where each value came from, opens the log.\n"
+		"The effective case, with where each value came from, goes to\n"
+		"DIR/case.effective (-v, --verbose: on the screen too). The set-up's phases\n"
+		"are timed, the memory checked before the large allocations\n"
+		"(runtime.memory_check) and reported per cell at the end (summary.json).\n"
 		"One run at a time owns an output directory (DIR/.fvstar.lock). Ctrl-C or\n"
 		"SIGTERM stops the run after the iterations in flight, with a restart and the\n"
 		"command that continues it (exit status 130 or 143; a second one at once).\n"

@@ -88,6 +88,8 @@ static const int balance_values[] = {FV_BALANCE_SPEED, FV_BALANCE_EQUAL};
 static const char *const partitioners[] = {"metis", "scotch", "linear", NULL};
 static const char *const halo_tasks_names[] = {"block", "pair", NULL};
 static const char *const overlaps[] = {"no", "yes", "auto", NULL};
+static const char *const chains[] = {"no", "yes", "auto", NULL};
+static const char *const memory_checks[] = {"yes", "warn", "no", NULL};
 static const int partitioner_values[] = {FV_PART_METIS, FV_PART_SCOTCH, FV_PART_LINEAR};
 static const char *const bc_kinds[] = {"farfield", "wall", "symmetry", "supersonic_inflow",
 				       "supersonic_outflow", "pressure_outlet", "noslip", "isothermal", NULL};
@@ -215,6 +217,13 @@ static const key_desc_t keys[] = {
 		 "no: never. On a CPU the fluxes go through a face store (5 values a face, 7 with SA) summed "
 		 "in the one-task order: the results are bit for bit those of overlap = no. The flux of "
 		 "color_tasks is not split."),
+	ENUM_KEY("numerics", "chain", num.chain, chains, NULL, "auto",
+		 "Task chains: the consecutive tasks of a block between two halo exchanges (and between two "
+		 "trace marks) run as one StarPU task whose function runs theirs in order on the same worker "
+		 "(one CUDA stream), bit for bit as the separate tasks: a CUDA worker leaves 10-17 us between two "
+		 "dependent tasks (bench/results/2026-11-26-halo-wait.md). auto: the blocks that run only on GPUs; "
+		 "yes: every block; no: one task per stage (per-stage traces and history models). Halo tasks, "
+		 "reductions and tasks on other ranks' data are never chained; color_tasks' groups are."),
 	ENUM_KEY("numerics", "halo_tasks", num.halo_tasks, halo_tasks_names, NULL, "block",
 		 "Tasks of a halo exchange: block (one pack task per block filling all its neighbours' buffers, "
 		 "one unpack task per block emptying them) or pair (one pack and one unpack task per pair of "
@@ -362,7 +371,10 @@ static const key_desc_t keys[] = {
 	INT_KEY("runtime", "ncpu", ncpu, -1, 1 << 16, "-1", NULL,
 		"CPU workers (STARPU_NCPU, when set, wins: StarPU reads it last); -1: none when a GPU is used (a "
 		"GPU runs a stage 40x faster than 16 cores, and equal blocks on the cores would hold it back), else "
-		"all cores. More than the machine's cores is refused unless runtime.oversubscribe = yes."),
+		"all cores. Beside GPUs, CPU workers worth less than a quarter of the GPUs' speed (runtime.gpu_speed) "
+		"hold no cells: their halo round trips with the GPU blocks would cost more than they add "
+		"(runtime.worker_speeds gives them cells anyway). More than the machine's cores is refused unless "
+		"runtime.oversubscribe = yes."),
 	INT_KEY("runtime", "ncuda", ncuda, -1, 1 << 10, "-1", NULL,
 		"CUDA workers; -1: StarPU's default (STARPU_NCUDA or all GPUs)."),
 	ENUM_KEY("runtime", "balance", balance, balances, balance_values, "speed",
@@ -391,6 +403,11 @@ static const key_desc_t keys[] = {
 		 "Several ranks: seconds a rank may stay silent (no heartbeat: stopped, killed, its node lost) or "
 		 "every rank wait without an iteration ending, before every rank stops with a message naming the "
 		 "silent or late ranks; at least 20 times the running iteration time; 0: no watchdog."),
+	ENUM_KEY("runtime", "memory_check", memory_check, memory_checks, NULL, "yes",
+		 "Before the blocks, the state and the solver are allocated, the host memory a rank will need at "
+		 "its peak (estimated from the cell and face counts and the numerics) against the node's available "
+		 "memory, and each GPU's share against its free memory: yes: an error saying what would not fit "
+		 "and what would; warn: a warning; no: no check."),
 
 	TEXT_KEY("output", "dir", T_STR, out_dir, NULL, "`out/<case name>`",
 		 "Output directory (relative to the working directory), created if needed; the case "

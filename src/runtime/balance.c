@@ -14,15 +14,6 @@
 
 #include "fvstar/runtime.h"
 
-/* block -> StarPU worker of the last fv_runtime_balance (NULL: none) */
-static int *block_worker_tab;
-static int block_worker_n;
-
-int fv_runtime_balance_worker(int block)
-{
-	return block_worker_tab && block >= 0 && block < block_worker_n ? block_worker_tab[block] : -2;
-}
-
 /* Stage codelets with a CPU and a CUDA implementation whose history models
  * say how fast each kind of worker runs a cell: the per-cell stages. */
 static const char *const model_symbols[] = {"fv_prim",     "fv_nodes",  "fv_gradient", "fv_limiter", "fv_flux",
@@ -128,25 +119,20 @@ void fv_runtime_balance_free(fv_balance_t *b)
 	free(b->weights);
 	free(b->is_gpu);
 	free(b->groups);
+	free(b->worker);
 	b->weights = NULL;
 	b->is_gpu = NULL;
 	b->groups = NULL;
-	/* the solver took each block's worker when it was created */
-	free(block_worker_tab);
-	block_worker_tab = NULL;
-	block_worker_n = 0;
+	b->worker = NULL;
 }
 
 fv_err_t fv_runtime_balance(const fv_balance_opts_t *o, long n_cells, fv_balance_t *out)
 {
-	int nw = (int)starpu_worker_get_count(), ncpu, ncuda, same = 1, bpw;
+	int nw = (int)starpu_worker_get_count(), ncpu, ncuda, same = 1, bpw, nh = 0, idle_cpu = 0;
 	double speed[STARPU_NMAXWORKERS], total = 0, gs = 0;
 	char src[160] = "";
 
 	memset(out, 0, sizeof *out);
-	free(block_worker_tab);
-	block_worker_tab = NULL;
-	block_worker_n = 0;
 	fv_runtime_workers(&ncpu, &ncuda);
 	if (o->worker_speeds && o->worker_speeds[0]) {
 		int n = parse_speeds(o->worker_speeds, speed, STARPU_NMAXWORKERS);
@@ -157,14 +143,23 @@ fv_err_t fv_runtime_balance(const fv_balance_opts_t *o, long n_cells, fv_balance
 	} else {
 		if (ncuda > 0 && ncpu > 0)
 			gs = fv_runtime_gpu_speed(o->gpu_speed, src, sizeof src);
+		/* beside GPUs, CPU workers hold cells only where their share can
+		 * pay for the halo round trips with the GPU blocks (their speed
+		 * 0: no block) */
+		idle_cpu = gs > 0 && (double)ncpu / (gs * ncuda) < FV_CPU_JOIN_SHARE;
 		for (int w = 0; w < nw; w++)
-			speed[w] = starpu_worker_get_type(w) == STARPU_CUDA_WORKER && gs > 0 ? gs : 1;
+			speed[w] = starpu_worker_get_type(w) == STARPU_CUDA_WORKER && gs > 0 ? gs : idle_cpu ? 0 : 1;
 	}
 	for (int w = 0; w < nw; w++) {
-		same = same && speed[w] == speed[0];
+		if (speed[w] <= 0)
+			continue;
+		same = same && (nh == 0 || speed[w] == total / nh);
 		total += speed[w];
+		nh++;
 	}
-	if (o->balance == FV_BALANCE_EQUAL || same || o->blocks % nw != 0) {
+	/* (idle CPU workers: the GPU blocks pinned, equal or not, so that no
+	 * block lands on a CPU worker) */
+	if (o->balance == FV_BALANCE_EQUAL || (same && !idle_cpu) || o->blocks % nh != 0) {
 		/* today's blocks, bit for bit */
 		out->n_blocks = o->blocks > 0 ? o->blocks : fv_runtime_auto_blocks(n_cells);
 		out->n_blocks = out->n_blocks > 0 ? out->n_blocks : 1;
@@ -178,29 +173,28 @@ fv_err_t fv_runtime_balance(const fv_balance_opts_t *o, long n_cells, fv_balance
 			snprintf(out->why, sizeof out->why,
 				 "%d equal blocks, placed by the scheduler: runtime.balance = speed needs one block per "
 				 "worker or a multiple (partition.blocks = 0 or k x %d)",
-				 out->n_blocks, nw);
+				 out->n_blocks, nh);
 		return FV_OK;
 	}
-	bpw = o->blocks > 0 ? o->blocks / nw : 1;
-	out->n_blocks = bpw * nw;
+	bpw = o->blocks > 0 ? o->blocks / nh : 1;
+	out->n_blocks = bpw * nh;
 	FV_CHECK(out->n_blocks <= n_cells, FV_ERR_ARG, "%ld cells cannot make %d speed-weighted blocks", n_cells,
 		 out->n_blocks);
 	FV_CHECK((out->weights = calloc((size_t)out->n_blocks, sizeof *out->weights)) &&
 			 (out->is_gpu = calloc((size_t)out->n_blocks, sizeof *out->is_gpu)) &&
 			 (out->groups = calloc((size_t)out->n_blocks, sizeof *out->groups)) &&
-			 (block_worker_tab = calloc((size_t)out->n_blocks, sizeof *block_worker_tab)),
+			 (out->worker = calloc((size_t)out->n_blocks, sizeof *out->worker)),
 		 FV_ERR_MEM, "speed-weighted blocks: out of memory");
-	block_worker_n = out->n_blocks;
 	/* GPU blocks first, so that they come first in the renumbered mesh */
 	for (int pass = 0, b = 0; pass < 2; pass++)
 		for (int w = 0; w < nw; w++) {
 			int gpu = starpu_worker_get_type(w) == STARPU_CUDA_WORKER;
-			if (gpu != (pass == 0))
+			if (gpu != (pass == 0) || speed[w] <= 0)
 				continue;
 			for (int k = 0; k < bpw; k++, b++) {
 				out->weights[b] = speed[w] / total / bpw;
 				out->is_gpu[b] = gpu;
-				block_worker_tab[b] = w;
+				out->worker[b] = w;
 			}
 		}
 	/* the blocks of one speed make a group, cut from one region of the mesh
@@ -219,11 +213,19 @@ fv_err_t fv_runtime_balance(const fv_balance_opts_t *o, long n_cells, fv_balance
 		if (out->groups[b] < 2)
 			gshare[out->groups[b]] += out->weights[b];
 	}
-	if (!(ncuda > 0 && ncpu > 0) && !(ng == 2 && (gshare[0] < 0.2 || gshare[1] < 0.2))) {
+	if ((idle_cpu || !(ncuda > 0 && ncpu > 0)) && !(ng == 2 && (gshare[0] < 0.2 || gshare[1] < 0.2))) {
 		free(out->groups);
 		out->groups = NULL;
 	}
-	if (ncuda > 0 && ncpu > 0 && gs > 0)
+	if (idle_cpu)
+		snprintf(out->why, sizeof out->why,
+			 "CPU+GPU, runtime.balance = speed: the %d CPU workers hold no cells (one GPU = %.4g CPU "
+			 "workers, %s: together %.1f%% of the GPU%s, under the %.0f%% that pays for the halo round "
+			 "trips between GPU and CPU blocks); %d block%s per GPU, pinned; runtime.worker_speeds "
+			 "gives them cells anyway",
+			 ncpu, gs, src, 100.0 * ncpu / (gs * ncuda), ncuda > 1 ? "s" : "", 100.0 * FV_CPU_JOIN_SHARE,
+			 bpw, bpw == 1 ? "" : "s");
+	else if (ncuda > 0 && ncpu > 0 && gs > 0)
 		snprintf(out->why, sizeof out->why,
 			 "CPU+GPU, runtime.balance = speed: one GPU = %.4g CPU workers (%s), %d block%s per worker, "
 			 "each pinned to its worker, the CPU blocks cut from one region beside the GPU's",

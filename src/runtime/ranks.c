@@ -47,7 +47,6 @@ static int wait_politely(MPI_Request *req)
 #endif
 
 static int mpi_up, starpu_mpi_up, n_ranks = 1, my_rank;
-static int *block_map, block_map_n; /* fv_runtime_set_block_ranks */
 
 /* Started by an MPI launcher (Open MPI, or a PMI/PMIx one)? */
 static const char *launcher_rank(void)
@@ -140,8 +139,6 @@ void fv_runtime_mpi_stop(void)
 	MPI_Comm_free(&comm);
 	MPI_Finalize();
 	mpi_up = 0;
-	free(block_map);
-	block_map = NULL;
 #endif
 }
 
@@ -268,26 +265,20 @@ void fv_ranks_wait_all(void)
 #endif
 }
 
-fv_err_t fv_runtime_set_block_ranks(const int *rank_of, int n_blocks)
+fv_err_t fv_runtime_check_block_ranks(const int *rank_of, int n_blocks)
 {
-	int *m = NULL;
 	for (int b = 0; b < n_blocks; b++)
 		FV_CHECK(rank_of[b] >= 0 && rank_of[b] < n_ranks, FV_ERR_ARG, "block %d: rank %d of %d", b, rank_of[b],
 			 n_ranks);
-	FV_CALL(fv_malloc(&m, (size_t)n_blocks + 1, sizeof *m, "block ranks"));
-	memcpy(m, rank_of, (size_t)n_blocks * sizeof *m);
-	free(block_map);
-	block_map = m;
-	block_map_n = n_blocks;
 	return FV_OK;
 }
 
 /* Without a map: contiguous ranges of block ids, as equal in count as they
  * go (rank r owns blocks r nb / R .. (r + 1) nb / R - 1). */
-int fv_runtime_block_rank(int block, int n_blocks)
+int fv_runtime_block_rank(int block, int n_blocks, const int *rank_of)
 {
-	if (block_map && n_blocks == block_map_n)
-		return block_map[block];
+	if (rank_of)
+		return rank_of[block];
 	for (int r = 0; r < n_ranks - 1; r++)
 		if (block < (int)(((long long)(r + 1) * n_blocks) / n_ranks))
 			return r;

@@ -34,14 +34,6 @@ static struct {
 	int joined;
 } idle_cores;
 
-/* A GPU node's cores join a run (no runtime.ncpu, STARPU_NCPU) only when
- * they could add at least this share of the GPUs' speed: each CPU block
- * coupled to a GPU block costs a halo round trip every exchange, measured
- * at 4-17 % of the GPU's iteration for one CPU worker and 32-200 % for 14
- * (one H100 or H200 with 16 cores, 1M to 10M cells:
- * bench/results/2026-11-26-cpu-gpu-h100.md), where their 2.3 % could not
- * pay for it. */
-#define FV_CPU_JOIN_SHARE 0.25
 
 /* GPUs the CUDA runtime sees (0 without CUDA, a driver or a device). */
 static int cuda_devices(void)
@@ -481,16 +473,32 @@ int fv_runtime_auto_blocks(long n_cells)
 	return nb > fv_runtime_nranks() ? nb : fv_runtime_nranks();
 }
 
-int fv_runtime_block_worker(int block, int pin)
+int fv_runtime_block_worker(int block, int pin, const int *placement)
 {
 	int ncpu, ncuda, ids[STARPU_NMAXWORKERS];
 	fv_runtime_workers(&ncpu, &ncuda);
-	if (pin && fv_runtime_balance_worker(block) >= 0)
-		return fv_runtime_balance_worker(block);
+	if (pin && placement && placement[block] >= 0)
+		return placement[block];
 	if (!pin || ncpu != 0 || ncuda < 2)
 		return -1;
 	starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, ids, ncuda);
 	return ids[block % ncuda];
+}
+
+int fv_runtime_device_memory(double *total, double *used, int max)
+{
+	int n = 0;
+	for (unsigned node = 0; node < starpu_memory_nodes_get_count() && n < max; node++) {
+		starpu_ssize_t t, a;
+		if (starpu_node_get_kind(node) != STARPU_CUDA_RAM)
+			continue;
+		t = starpu_memory_get_total(node);
+		a = starpu_memory_get_available(node);
+		total[n] = t > 0 ? (double)t : 0;
+		used[n] = t > 0 && a >= 0 && a <= t ? (double)(t - a) : 0;
+		n++;
+	}
+	return n;
 }
 
 int fv_runtime_worker_gpu_only(int worker)

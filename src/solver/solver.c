@@ -312,7 +312,7 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 		 s->nr);
 	FV_CALL(fv_calloc(&s->rank_of, (size_t)n_blocks, sizeof(int), "block ranks"));
 	for (int b = 0; b < n_blocks; b++)
-		s->rank_of[b] = fv_runtime_block_rank(b, n_blocks);
+		s->rank_of[b] = fv_runtime_block_rank(b, n_blocks, o->block_rank);
 	s->snap_iter[0] = s->snap_iter[1] = s->snap_src[0] = s->snap_src[1] = -1;
 	/* two snapshots, and far enough apart that the iterations in flight
 	 * when a divergence shows overwrite at most one of them */
@@ -349,7 +349,7 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 			continue;
 		}
 		/* the worker first: where the tasks may run shapes the data */
-		s->b[b].worker = fv_runtime_block_worker(b, o->pin_blocks);
+		s->b[b].worker = fv_runtime_block_worker(b, o->pin_blocks, o->block_worker);
 		FV_CALL(build_block(s, blocks, &blocks[b], m->n_markers));
 		s->any_split |= s->b[b].split;
 	}
@@ -607,6 +607,16 @@ static fv_err_t block_stage(fv_solver_t *s, int st, int b, int rk, int slot)
 	return FV_OK;
 }
 
+/* A trace mark (fv_runtime_trace_step) for the tasks submitted after it;
+ * the task chains open before it go to StarPU first, under the marks
+ * before (numerics.chain). */
+static fv_err_t step_mark(int sub, const char *mark)
+{
+	FV_CALL(fv_insert_chain_flush());
+	fv_runtime_trace_step(sub, mark);
+	return FV_OK;
+}
+
 /* The sweeps of an implicit iteration (stages.h): every block's colour
  * groups in sweep order, one task each, then the halo of dq; the exchange
  * after the last sweep is left out (the update reads owned cells only, and
@@ -617,7 +627,7 @@ static fv_err_t sweeps(fv_solver_t *s, int slot)
 		for (int dir = 0; dir < FV_SWEEP_DIRECTIONS; dir++) {
 			char mark[48];
 			snprintf(mark, sizeof mark, "sweep %d %s", k, dir == 0 ? "forward" : "backward");
-			fv_runtime_trace_step(1 + FV_SWEEP_DIRECTIONS * k + dir, mark);
+			FV_CALL(step_mark(1 + FV_SWEEP_DIRECTIONS * k + dir, mark));
 			for (int b = 0; b < s->nb; b++) {
 				block_data_t *d = &s->b[b];
 				fv_task_args_t a;
@@ -811,7 +821,7 @@ static fv_err_t advance_clocks(fv_solver_t *s, int slot)
 	return FV_OK;
 }
 
-static fv_err_t submit_iteration(fv_solver_t *s, int iter)
+static fv_err_t submit_tasks(fv_solver_t *s, int iter)
 {
 	int slot = iter % RING;
 	if (s->bad_iter >= 0)
@@ -839,6 +849,7 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 	/* traces: the iteration's tasks carry its number, and the RK stage
 	 * (implicit: 0 the residual, then each sweep, then the update) */
 	fv_runtime_trace_iteration(iter);
+	fv_insert_chain_open(s->o.num.chain);
 	for (int rk = 0; rk < s->n_stages; rk++)
 		for (int st = 0; st < FV_N_STAGES; st++) {
 			if (!fv_stage_runs(st, &s->P, rk, !frozen))
@@ -846,10 +857,10 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 			if (st == FV_STAGE_HALO_Q) { /* the first stage, always run */
 				char mark[32];
 				snprintf(mark, sizeof mark, s->P.implicit ? "residual" : "rk %d", rk);
-				fv_runtime_trace_step(rk, mark);
+				FV_CALL(step_mark(rk, mark));
 			}
 			if (st == FV_STAGE_UPDATE && s->P.implicit)
-				fv_runtime_trace_step(1 + FV_SWEEP_DIRECTIONS * s->o.num.sweeps, "update");
+				FV_CALL(step_mark(1 + FV_SWEEP_DIRECTIONS * s->o.num.sweeps, "update"));
 			if (st == FV_STAGE_HALO_Q && s->any_split) {
 				FV_CALL(halo_send(s, HALO_Q, 1));
 				FV_CALL(interior_tasks(s, rk));
@@ -885,9 +896,19 @@ static fv_err_t submit_iteration(fv_solver_t *s, int iter)
 		}
 		s->snap_iter[k] = s->snap_src[k] = iter;
 	}
+	FV_CALL(fv_insert_chain_close());
 	fv_runtime_trace_iteration(-1);
 	/* residuals (and the clock) come back without waiting */
 	return fv_ring_post(s->ring, slot, s->nb + (s->clocks ? s->nr : 0), iter);
+}
+
+/* Iteration iter's tasks; the task chains closed whatever happens (no
+ * task may stay unsubmitted when the driver waits). */
+static fv_err_t submit_iteration(fv_solver_t *s, int iter)
+{
+	fv_err_t err = submit_tasks(s, iter);
+	fv_err_t e = fv_insert_chain_close();
+	return err != FV_OK ? err : e;
 }
 
 /* The sums of one iteration's rows, added in block order, so the history

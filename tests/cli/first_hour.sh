@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # What a new user meets first: every command's --help (exit 0), the
-# effective case at the start of a run's log, progress lines with the
+# effective case in OUTDIR/case.effective (on the screen with -v), progress lines with the
 # iteration count and the residual drop, an unwritable home (StarPU's
 # directory falls back, said once) and an unwritable output directory
 # (refused before any iteration), and a diverging run: the variable, the
@@ -20,12 +20,19 @@ wedge_case
 run() { "$fv" run "$tmp/w.cfg" numerics.residual_drop=0 "$@"; }
 run numerics.iterations=30 output.dir="$tmp/a" output.progress_every=10 >/dev/null 2>"$tmp/log" ||
 	{ cat "$tmp/log"; fail "30 iterations"; }
-grep -q "^cfl = 1.5  ; .*w.cfg:" "$tmp/log" || fail "the effective case does not say where cfl came from"
-grep -q "^iterations = 30  ; command line" "$tmp/log" || fail "the effective case does not name the command line"
+grep -q "^cfl = 1.5  ; .*w.cfg:" "$tmp/a/case.effective" || fail "the effective case does not say where cfl came from"
+grep -q "^iterations = 30  ; command line" "$tmp/a/case.effective" || fail "the effective case does not name the command line"
+# on the screen one line names the file, and -v prints the case there too
+grep -q "^fvstar: the effective case in $tmp/a/case.effective " "$tmp/log" || fail "no line naming case.effective"
+grep -q "^iterations = " "$tmp/log" && fail "the effective case on the screen without -v"
 grep -q "^iteration 30/30  res(rho) .* [0-9.]* orders below the peak at iteration [0-9]*  .*ETA 0 s" "$tmp/log" || {
 	grep "^iteration" "$tmp/log"
 	fail "progress line"
 }
+run -v numerics.iterations=1 output.dir="$tmp/v" >/dev/null 2>"$tmp/log" || { cat "$tmp/log"; fail "-v"; }
+grep -q "^iterations = 1  ; command line" "$tmp/log" || fail "-v does not print the effective case"
+sed -n '/^fvstar: the effective case (fvstar keys/,/^fvstar: /p' "$tmp/log" | sed '1d;$d' >"$tmp/screen"
+cmp -s "$tmp/screen" "$tmp/v/case.effective" || fail "-v: the screen's case differs from case.effective"
 
 # [mesh] format names the reader: gmsh on an SU2 file is an error, su2 reads it
 run numerics.iterations=1 mesh.format=gmsh output.dir="$tmp/f" >/dev/null 2>"$tmp/log" &&

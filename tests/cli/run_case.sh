@@ -46,7 +46,7 @@ for f in history.csv summary.json solution.vtu restart.bin; do
 	[ -s "$tmp/a/$f" ] || fail "missing $f"
 done
 [ "$(wc -l <"$tmp/a/history.csv")" = 21 ] || fail "history.csv has $(wc -l <"$tmp/a/history.csv") lines"
-grep -Eq "^fvstar: set-up [0-9.]+ s: mesh [0-9.]+ .*, StarPU [0-9.]+, blocks [0-9.]+ .*, state [0-9.]+, solver [0-9.]+ " \
+grep -Eq "^fvstar: set-up [0-9.]+ s: case [0-9.]+, mesh [0-9.]+ .*, StarPU [0-9.]+, blocks [0-9.]+ .*, state [0-9.]+, solver [0-9.]+ " \
 	"$tmp/err" || fail "no set-up line: $(grep set-up "$tmp/err")"
 
 py=
@@ -73,9 +73,14 @@ for k in ("iterations", "seconds_per_iteration", "ns_per_cell_per_stage", "final
 assert s["iterations"] == 20
 # the set-up's phases: each timed, the total their sum
 su = s["setup_seconds"]
-phases = ("mesh", "starpu", "blocks", "state", "solver")
+phases = ("case", "mesh", "starpu", "blocks", "state", "solver")
 assert all(su[k] >= 0 for k in phases) and su["mesh"] > 0 and su["blocks"] > 0 and su["solver"] > 0, su
 assert abs(su["total"] - sum(su[k] for k in phases)) < 1e-9 * max(1, su["total"]), su
+assert s["output_seconds"] > 0, s["output_seconds"]
+# memory per cell: the host's peak, no device without a GPU
+m = s["memory"]
+assert m["host_peak_mib"] == s["peak_memory_mib"] and 100 < m["host_bytes_per_cell"] < 1e6, m
+assert m["gpus"] == 0 and "device_bytes_per_cell" not in m, m
 print("VTK: %d cells, density %s; summary: %.3g s/iteration, set-up %.3g s" % (g.GetNumberOfCells(), cd.GetArray("density").GetRange(), s["seconds_per_iteration"], su["total"]))
 PY
 else

@@ -1,16 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Speed-weighted blocks on CPU and CUDA workers (runtime.balance = speed):
-# 1 GPU + 2 CPU workers with runtime.gpu_speed = 10 give one GPU block of
-# 10/12 of the cells and two CPU blocks of 1/12 (within 6%: METIS's 3% at
-# each of the two cuts, GPU/CPU region then CPU blocks; measured 83.0%,
-# 8.66%, 8.32% on an H200), the
+# 1 GPU + 2 CPU workers with runtime.gpu_speed = 4 give one GPU block of
+# 4/6 of the cells and two CPU blocks of 1/6 (within 6%: METIS's 3% at
+# each of the two cuts, GPU/CPU region then CPU blocks), the
 # start line says so, and the results equal those of the CPU workers alone
-# to round-off (1e-12 of each quantity's largest value); with the default
-# speed (the history models, else 640) the GPU block holds speed / (speed +
-# 2) of the cells. Without runtime.ncpu or STARPU_NCPU a run is GPU only
-# at 640, and takes the cores at runtime.gpu_speed = 2. Exit 77 (SKIP)
-# where there is no CUDA worker.
+# to round-off (1e-12 of each quantity's largest value). CPU workers worth
+# less than a quarter of the GPU (FV_CPU_JOIN_SHARE) hold no cells: at
+# gpu_speed 10 one GPU block, pinned, the start line says why, the results
+# those of the CPU run to round-off; with the default speed (the history
+# models, else 640) the GPU block holds speed / (speed + 2) of the cells
+# where 2 / speed reaches a quarter, else all. Without runtime.ncpu or
+# STARPU_NCPU a run is GPU only at 640, and takes the cores at
+# runtime.gpu_speed = 2. Exit 77 (SKIP) where there is no CUDA worker.
 . "$top_srcdir/tests/cli/lib.sh"
 [ "$(cuda_workers)" -gt 0 ] || { echo "no CUDA worker: SKIP"; exit 77; }
 wedge_case
@@ -21,22 +23,33 @@ run() { # dir, NCPU, NCUDA, args...
 		{ fail "$d: $(tail -1 "$tmp/$d.err")"; return 1; }
 }
 run cpu 2 0 partition.blocks=2
-if run mixed 2 1 partition.blocks=0 runtime.gpu_speed=10; then
+if run mixed 2 1 partition.blocks=0 runtime.gpu_speed=4; then
 	grep "CPU+GPU, runtime.balance = speed" "$tmp/mixed.err" || fail "no CPU+GPU start line"
-	"$py" - "$tmp/mixed/summary.json" <<'PY' || fail "blocks not 10/12, 1/12, 1/12"
+	"$py" - "$tmp/mixed/summary.json" <<'PY' || fail "blocks not 4/6, 1/6, 1/6"
 import json, sys
 c = json.load(open(sys.argv[1]))["partition"]["block_cells"]
 n = sum(c)
 print("blocks: " + ", ".join("%.2f%%" % (100.0 * x / n) for x in c))
-want = [10 / 12, 1 / 12, 1 / 12]
+want = [4 / 6, 1 / 6, 1 / 6]
 sys.exit(0 if len(c) == 3 and all(x <= w * n * 1.06 + 1 and x >= w * n * 0.9 for x, w in zip(c, want)) else 1)
 PY
 	"$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/cpu" "$tmp/mixed" "CPU+GPU speed-weighted vs CPU" \
 		"$(tol 1e-12)" || fails=$((fails + 1))
 fi
+if run idle 2 1 partition.blocks=0 runtime.gpu_speed=10; then
+	grep "the 2 CPU workers hold no cells" "$tmp/idle.err" || fail "gpu_speed 10: no line on the idle CPU workers"
+	"$py" - "$tmp/idle/summary.json" <<'PY' || fail "gpu_speed 10: not one block"
+import json, sys
+c = json.load(open(sys.argv[1]))["partition"]["block_cells"]
+sys.exit(0 if len(c) == 1 else 1)
+PY
+	"$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/cpu" "$tmp/idle" "GPU beside idle CPU workers vs CPU" \
+		"$(tol 1e-12)" || fails=$((fails + 1))
+fi
 if run default 2 1 partition.blocks=0; then
 	# the speed the start line names (the models of this STARPU_HOME, or
-	# 640): the GPU block holds speed / (speed + 2) of the cells
+	# 640): the GPU block holds speed / (speed + 2) of the cells, or all of
+	# them where 2 CPU workers are worth less than a quarter of it
 	line=$(grep "CPU+GPU, runtime.balance = speed" "$tmp/default.err") || fail "default: no CPU+GPU start line"
 	echo "$line"
 	speed=$(echo "$line" | sed -n 's/.*one GPU = \([0-9.e+]*\) CPU workers.*/\1/p')
@@ -44,9 +57,10 @@ if run default 2 1 partition.blocks=0; then
 import json, sys
 c = json.load(open(sys.argv[1]))["partition"]["block_cells"]
 s = float(sys.argv[2])
-want = s / (s + 2) * sum(c)
+idle = s > 0 and 2 / s < 0.25
+want = (1 if idle else s / (s + 2)) * sum(c)
 print("GPU block %d cells of %d, %.0f wanted (one GPU = %g CPU workers)" % (c[0], sum(c), want, s))
-sys.exit(0 if s > 0 and len(c) == 3 and abs(c[0] - want) <= 0.03 * want + 2 else 1)
+sys.exit(0 if s > 0 and len(c) == (1 if idle else 3) and abs(c[0] - want) <= 0.03 * want + 2 else 1)
 PY
 fi
 # neither runtime.ncpu nor STARPU_NCPU: GPU only, unless the other cores

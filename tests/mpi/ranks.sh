@@ -6,8 +6,8 @@
 # Riemann problem (wall forces on every face), each with several block
 # counts, plus the wedge with colour group tasks and implicit sweeps (CFL
 # ramped from the assembled residuals, limiter frozen after 4), and the
-# halo exchanged by a task per pair of blocks instead of per block: the
-# final state (restart.bin) and the residual, force and time history are
+# halo exchanged by a task per pair of blocks instead of per block, and
+# the tasks of each block chained (numerics.chain = yes): the final state (restart.bin) and the residual, force and time history are
 # bit for bit those of the run on one rank without mpirun (and of mpirun
 # -np 1). Outputs come from rank 0 alone: one history, one summary.
 . "$top_srcdir/tests/mpi/lib.sh"
@@ -54,6 +54,14 @@ same wedge4-r0 pair4-r0 "wedge, 4 blocks: halo tasks per pair against per block"
 run_np 2 implicit3p "$tmp/w.cfg" partition.blocks=3 output.vtu=no numerics.iterations=8 numerics.time=implicit \
 	numerics.cfl=5 numerics.cfl_max=1e5 numerics.limiter_freeze=4 numerics.halo_tasks=pair || fail "implicit, pairs"
 same implicit3-r2 implicit3p "implicit wedge, 3 blocks, 2 ranks: halo tasks per pair against per block"
+
+# task chains on every block (numerics.chain = yes: auto chains GPU blocks
+# only), with the split, and through the implicit sweeps: the same state
+case_ranks wedge4ch "$tmp/w.cfg" 4 "2" $W numerics.overlap=yes numerics.chain=yes
+same wedge4ov-r0 wedge4ch-r2 "wedge, 4 blocks, 2 ranks: chained tasks against one task each"
+run_np 2 implicit3ch "$tmp/w.cfg" partition.blocks=3 output.vtu=no numerics.iterations=8 numerics.time=implicit \
+	numerics.cfl=5 numerics.cfl_max=1e5 numerics.limiter_freeze=4 numerics.chain=yes || fail "implicit, chains"
+same implicit3-r2 implicit3ch "implicit wedge, 3 blocks, 2 ranks: chained tasks against one task each"
 
 # the box has wall forces on every face: the history holds non-zero ones
 awk -F, 'NR > 1 && ($10 != 0 || $12 != 0) { f = 1 } END { exit !f }' "$tmp/box3-r0/history.csv" ||

@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: MIT */
+/* Task chains (numerics.chain): the consecutive tasks of one block that
+ * run on one kind of worker, gathered into one StarPU task whose function
+ * runs theirs in order on the same worker (the same CUDA stream). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codelets/common.h"
+#include "fvstar/numerics.h"
+#include "fvstar/runtime.h"
+
+/*
+ * Why: a CUDA worker leaves 10-17 us between two dependent tasks (the
+ * task's end seen, its successors released, the next one's buffers
+ * checked and its kernels launched), about 20 tasks a Runge-Kutta stage:
+ * on two H200s the GPUs idled 29-33 % of a 1.3M-cell iteration, 60 % of it
+ * in those gaps (bench/results/2026-11-26-halo-wait.md). A chain pays one
+ * gap for the tasks of a block between two halo exchanges (one GPU, one
+ * block: the whole Runge-Kutta stage).
+ *
+ * How: the solver opens a window around an iteration's submission
+ * (fv_insert_chain_open). Inside it, a task of block b goes into b's open
+ * chain instead of StarPU when it can (chainable()); the chain's buffers
+ * are the union of its tasks' (a buffer first written is W, first read
+ * and later written RW), its function calls each task's CPU or CUDA
+ * function on that task's buffers, in submission order. Every result is
+ * bit for bit that of the separate tasks: the same functions, in the same
+ * order, on the same stream. Order against everything else holds because
+ *   - two open chains never touch one buffer where either writes it (a
+ *     task that would make them do so submits the other chain first);
+ *   - a task that cannot join (a halo task, a reduction, another rank's
+ *     data, an interior or border task of numerics.overlap) submits every
+ *     open chain first;
+ *   - the solver closes the window (every chain submitted) before anything
+ *     waits for the tasks, and flushes at each Runge-Kutta stage, so that
+ *     the trace marks of a stage name its tasks.
+ */
+
+#define CHAIN_TASKS 128  /* tasks of one chain at most (then a new chain) */
+#define CHAIN_BUFS 64    /* distinct buffers of one chain at most */
+#define CHAIN_OPEN 32    /* chains open at once at most (blocks of this rank) */
+#define CHAIN_NAME 96
+
+typedef void (*chain_func_t)(void *buffers[], void *cl_arg);
+
+/* One task of a chain as its function runs it: which of the chain's
+ * buffers are its buffers, and its packed arguments. */
+typedef struct chain_sub {
+	chain_func_t cpu, cuda;
+	const char *cl_name; /* the codelet's (its history model's key) */
+	int n;
+	unsigned char idx[STARPU_NMAXBUFS];
+	size_t arg_off, arg_size;
+} chain_sub_t;
+
+/* The chain task's argument: a header, the subs, then their arguments. */
+typedef struct chain_blob {
+	int n;
+	chain_sub_t sub[];
+} chain_blob_t;
+
+typedef struct chain {
+	int block, worker, priority, n_tasks, n_bufs;
+	double flops;
+	struct starpu_data_descr buf[CHAIN_BUFS];
+	chain_sub_t sub[CHAIN_TASKS];
+	char *args;
+	size_t args_len, args_cap;
+	char name[CHAIN_NAME];
+	/* a chain of one task goes to StarPU as that task, under its own
+	 * codelet, name and history model */
+	const char *first_name;
+	struct starpu_codelet *first_cl;
+	struct starpu_data_descr first_d[STARPU_NMAXBUFS];
+} chain_t;
+
+static struct {
+	int mode; /* fv_chain_t of the open window; FV_CHAIN_NO: closed */
+	int n;
+	chain_t *c[CHAIN_OPEN];
+} win;
+
+static void chain_run(void *buffers[], void *cl_arg, int cuda)
+{
+	const chain_blob_t *c = cl_arg;
+	const char *args = (const char *)(c->sub + c->n);
+	for (int t = 0; t < c->n; t++) {
+		const chain_sub_t *s = &c->sub[t];
+		void *b[STARPU_NMAXBUFS];
+		for (int i = 0; i < s->n; i++)
+			b[i] = buffers[s->idx[i]];
+		(cuda ? s->cuda : s->cpu)(b, (void *)(args + s->arg_off));
+	}
+}
+
+static void chain_cpu(void *buffers[], void *cl_arg)
+{
+	chain_run(buffers, cl_arg, 0);
+}
+
+#ifdef FV_HAVE_CUDA
+static void chain_cuda(void *buffers[], void *cl_arg)
+{
+	chain_run(buffers, cl_arg, 1);
+}
+#endif
+
+/* A chain's history model keys on what it runs: its tasks' codelets in
+ * order and its buffers' sizes. */
+static uint32_t chain_footprint(struct starpu_task *task)
+{
+	const chain_blob_t *c = task->cl_arg;
+	uint32_t h = starpu_task_data_footprint(task);
+	for (int t = 0; t < c->n; t++) {
+		h = starpu_hash_crc32c_string(c->sub[t].cl_name, h);
+	}
+	return h;
+}
+
+static struct starpu_perfmodel chain_model = {
+	.type = STARPU_HISTORY_BASED, .symbol = "fv_chain", .footprint = chain_footprint};
+static struct starpu_codelet chain_cl =
+	FV_CODELET(chain_cpu, (chain_cuda), chain_model, "fv_chain", STARPU_VARIABLE_NBUFFERS, 0);
+
+/* A chain's name in traces: its tasks' names joined by '+' ("prim+nodes+
+ * gradient"), kept for the run (StarPU keeps the pointer). */
+static const char *chain_name(const chain_t *c)
+{
+	static char *names[256];
+	static int n_names;
+	int i = 0;
+	if (c->n_tasks == 1)
+		return c->first_name;
+	while (i < n_names && strcmp(names[i], c->name) != 0)
+		i++;
+	if (i < n_names)
+		return names[i];
+	if (n_names == (int)(sizeof names / sizeof *names) || !(names[n_names] = strdup(c->name)))
+		return "chain";
+	return names[n_names++];
+}
+
+/* Submits chain k and drops it from the window. */
+static fv_err_t submit_chain(int k)
+{
+	chain_t *c = win.c[k];
+	fv_err_t err = FV_OK;
+	win.c[k] = win.c[--win.n];
+	if (c->n_tasks > 0) {
+		size_t head = sizeof(chain_blob_t) + (size_t)c->n_tasks * sizeof(chain_sub_t);
+		chain_blob_t *blob = c->n_tasks == 1 ? NULL : malloc(head + c->args_len);
+		if (c->n_tasks == 1) {
+			/* the task alone, its packed arguments handed over */
+			err = fv_task_submit_blob(c->first_cl, c->first_name, c->block, c->worker, c->priority, c->flops,
+						  c->first_d, c->sub[0].n, c->args, c->args_len);
+			c->args = NULL;
+		} else if (!blob)
+			err = FV_ERROR(FV_ERR_MEM, "task chain of block %d (%s): out of memory", c->block, c->name);
+		else {
+			blob->n = c->n_tasks;
+			memcpy(blob->sub, c->sub, (size_t)c->n_tasks * sizeof(chain_sub_t));
+			memcpy((char *)blob + head, c->args, c->args_len);
+			/* StarPU frees the blob with the task */
+			err = fv_task_submit_blob(&chain_cl, chain_name(c), c->block, c->worker, c->priority,
+						  c->flops, c->buf, c->n_bufs, blob, head + c->args_len);
+		}
+	}
+	free(c->args);
+	free(c);
+	return err;
+}
+
+fv_err_t fv_insert_chain_flush(void)
+{
+	fv_err_t err = FV_OK;
+	while (win.n > 0) {
+		fv_err_t e = submit_chain(0);
+		if (err == FV_OK)
+			err = e;
+	}
+	return err;
+}
+
+void fv_insert_chain_open(int mode)
+{
+	win.mode = mode;
+}
+
+fv_err_t fv_insert_chain_close(void)
+{
+	win.mode = FV_CHAIN_NO;
+	return fv_insert_chain_flush();
+}
+
+/* Whether a task of codelet cl on a->worker may join a chain: a window
+ * open for its kind of worker, one function per kind (what the chain
+ * calls), a fixed buffer count, plain reads and writes of this rank's
+ * data. */
+static int chainable(const struct starpu_codelet *cl, const fv_task_args_t *a, const struct starpu_data_descr *d,
+		     int n)
+{
+	/* (the interior and border tasks of numerics.overlap stay apart: the
+	 * split lets a border task and its halo's send run before the rest of
+	 * the interior; a chain of interior tasks held them back, 6 % slower
+	 * on 2 ranks of an H200 each) */
+	if (win.mode == FV_CHAIN_NO || a->block < 0 || a->part != FV_SPLIT_WHOLE ||
+	    cl->nbuffers == STARPU_VARIABLE_NBUFFERS || n > STARPU_NMAXBUFS || !cl->cpu_funcs[0] || cl->cpu_funcs[1])
+		return 0;
+#ifdef FV_HAVE_CUDA
+	if (!cl->cuda_funcs[0] || cl->cuda_funcs[1])
+		return 0;
+#endif
+	if (win.mode == FV_CHAIN_AUTO && !fv_runtime_worker_gpu_only(a->worker))
+		return 0;
+	for (int i = 0; i < n; i++) {
+		int m = (int)d[i].mode;
+		if (m != STARPU_R && m != STARPU_W && m != STARPU_RW)
+			return 0;
+		if (!fv_task_data_mine(d[i].handle))
+			return 0;
+	}
+	return 1;
+}
+
+/* Index of handle h among chain c's buffers, or -1. */
+static int find_buf(const chain_t *c, starpu_data_handle_t h)
+{
+	for (int i = 0; i < c->n_bufs; i++)
+		if (c->buf[i].handle == h)
+			return i;
+	return -1;
+}
+
+/* Whether the task's buffers d and chain c touch one buffer where either
+ * writes it. */
+static int conflicts(const chain_t *c, const struct starpu_data_descr *d, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int j = find_buf(c, d[i].handle);
+		if (j >= 0 && ((d[i].mode & STARPU_W) || (c->buf[j].mode & STARPU_W)))
+			return 1;
+	}
+	return 0;
+}
+
+/* Block b's open chain, a new one if it has none (NULL without memory). */
+static chain_t *block_chain(int b, int worker)
+{
+	for (int k = 0; k < win.n; k++)
+		if (win.c[k]->block == b)
+			return win.c[k];
+	if (win.n == CHAIN_OPEN && submit_chain(0) != FV_OK)
+		return NULL;
+	chain_t *c = calloc(1, sizeof *c);
+	if (c) {
+		c->block = b;
+		c->worker = worker;
+		win.c[win.n++] = c;
+	}
+	return c;
+}
+
+/* Whether task (codelet cl, name, buffers d) fits in chain c as it is. */
+static int fits(const chain_t *c, const struct starpu_data_descr *d, int n)
+{
+	int extra = 0;
+	if (c->n_tasks == CHAIN_TASKS)
+		return 0;
+	for (int i = 0; i < n; i++)
+		extra += find_buf(c, d[i].handle) < 0;
+	return c->n_bufs + extra <= CHAIN_BUFS;
+}
+
+fv_err_t fv_chain_add(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a, double flops,
+		      struct starpu_data_descr *d, int n, int *taken)
+{
+	*taken = 0;
+	if (!chainable(cl, a, d, n))
+		return win.n ? fv_insert_chain_flush() : FV_OK;
+	/* other blocks' chains that share a written buffer with the task go
+	 * first; so does this block's if the task runs elsewhere */
+	for (int k = 0; k < win.n;)
+		if ((win.c[k]->block != a->block && conflicts(win.c[k], d, n)) ||
+		    (win.c[k]->block == a->block && win.c[k]->worker != a->worker))
+			FV_CALL(submit_chain(k));
+		else
+			k++;
+	chain_t *c = block_chain(a->block, a->worker);
+	FV_CHECK(c, FV_ERR_MEM, "task chain of block %d: out of memory", a->block);
+	if (!fits(c, d, n)) {
+		for (int k = 0; k < win.n; k++)
+			if (win.c[k] == c)
+				FV_CALL(submit_chain(k));
+		c = block_chain(a->block, a->worker);
+		FV_CHECK(c, FV_ERR_MEM, "task chain of block %d: out of memory", a->block);
+	}
+	void *packed = NULL;
+	size_t size = 0;
+	starpu_codelet_pack_args(&packed, &size, STARPU_VALUE, a, sizeof *a, 0);
+	FV_CHECK(packed, FV_ERR_MEM, "task %s (block %d): out of memory for its arguments", name, a->block);
+	if (c->args_len + size > c->args_cap) {
+		size_t cap = 2 * (c->args_len + size);
+		char *p = realloc(c->args, cap);
+		if (!p) {
+			free(packed);
+			return FV_ERROR(FV_ERR_MEM, "task chain of block %d: out of memory", a->block);
+		}
+		c->args = p;
+		c->args_cap = cap;
+	}
+	chain_sub_t *s = &c->sub[c->n_tasks];
+	s->cpu = cl->cpu_funcs[0];
+	s->cl_name = cl->name ? cl->name : "";
+#ifdef FV_HAVE_CUDA
+	s->cuda = cl->cuda_funcs[0];
+#else
+	s->cuda = NULL;
+#endif
+	s->n = n;
+	s->arg_off = c->args_len;
+	s->arg_size = size;
+	memcpy(c->args + c->args_len, packed, size);
+	c->args_len += size;
+	free(packed);
+	for (int i = 0; i < n; i++) {
+		int j = find_buf(c, d[i].handle);
+		if (j < 0) {
+			j = c->n_bufs++;
+			c->buf[j] = d[i]; /* first access: R, W or RW as the task's */
+		} else if (c->buf[j].mode == STARPU_R && (d[i].mode & STARPU_W))
+			c->buf[j].mode = STARPU_RW; /* read, then written */
+		s->idx[i] = (unsigned char)j;
+	}
+	c->flops += flops;
+	c->priority = c->n_tasks == 0 || a->priority > c->priority ? a->priority : c->priority;
+	if (c->n_tasks == 0) {
+		c->first_name = name;
+		c->first_cl = cl;
+		memcpy(c->first_d, d, (size_t)n * sizeof *d);
+		snprintf(c->name, sizeof c->name, "%s", name);
+	} else if (strlen(c->name) + strlen(name) + 2 < sizeof c->name)
+		strcat(strcat(c->name, "+"), name);
+	c->n_tasks++;
+	*taken = 1;
+	return FV_OK;
+}
