@@ -8,7 +8,7 @@
 # GPU=1: no CPU worker, every rank on the GPU(s) (local rank l on GPU l mod
 # n: 2 ranks share a single GPU), configurations R only (e.g. "1 2").
 # mpirun runs with --bind-to none: fvstar places each local rank's workers
-# on cores of its own (README, Running on several ranks).
+# on cores of its own (doc/commands.md, Running on several ranks).
 # Usage: bench/run_ranks.sh [BUILDDIR] [N|CASE.cfg] [B] [ITERATIONS] [RxW ...]
 #   e.g. bench/run_ranks.sh build 55 32 20 1x16 2x8 4x4      (1M cells)
 set -eu

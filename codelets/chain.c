@@ -210,7 +210,12 @@ static int chainable(const struct starpu_codelet *cl, const fv_task_args_t *a, c
 	if (!cl->cuda_funcs[0] || cl->cuda_funcs[1])
 		return 0;
 #endif
-	if (win.mode == FV_CHAIN_AUTO && !fv_runtime_worker_gpu_only(a->worker))
+	/* auto: GPU blocks of one process. Under StarPU-MPI the chains cost
+	 * more than they saved: 2 ranks on a GPU each, 2.53M-cell box, 3.84
+	 * against 3.68 ms on 2 H100s (2.96 against 2.80 on 2 H200s), where one
+	 * process on the same 2 GPUs gained 3 % and one GPU 7.5 % on the M6
+	 * medium (bench/results/2026-11-27-chains.md) */
+	if (win.mode == FV_CHAIN_AUTO && (!fv_runtime_worker_gpu_only(a->worker) || fv_runtime_nranks() > 1))
 		return 0;
 	for (int i = 0; i < n; i++) {
 		int m = (int)d[i].mode;

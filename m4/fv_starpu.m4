@@ -44,7 +44,9 @@ Build it with tools/build-starpu.sh, then pass --with-starpu=PREFIX or set PKG_C
     STARPU_LIBS="$STARPU_LIBS -Wl,-rpath,$fv_starpu_rundir"
   ])
   STARPU_LIBS="$STARPU_LIBS -Wl,-rpath,$fv_starpu_libdir"
-  FV_DISTCHECK_FLAGS="${with_starpu:+--with-starpu=$with_starpu} ${with_starpu_notrace:+--with-starpu-notrace=$with_starpu_notrace}"
+  # distcheck builds as this tree was configured: the same StarPU, and
+  # without CUDA where this build was asked for none
+  FV_DISTCHECK_FLAGS="${with_starpu:+--with-starpu=$with_starpu} ${with_starpu_notrace:+--with-starpu-notrace=$with_starpu_notrace} ${enable_cuda:+--enable-cuda=$enable_cuda}"
   AC_SUBST([FV_DISTCHECK_FLAGS])
   AC_DEFINE_UNQUOTED([FV_STARPU_TRACE_LIBDIR], ["$fv_starpu_libdir"], [StarPU library for traced runs])
   fv_save_CPPFLAGS=$CPPFLAGS

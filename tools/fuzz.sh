@@ -28,6 +28,7 @@ out=${FUZZ_DIR:-$top/build/fuzz}
 # The mesh readers and the pipeline behind them; CGNS when libcgns is there
 # (the config.h of the fuzz builds says which).
 mesh_srcs="src/mesh/mesh.c src/mesh/io.c src/mesh/read_su2.c src/mesh/read_gmsh.c src/mesh/read_cgns.c
+ src/mesh/read_fvm.c src/util/xxh64.c src/util/alloc.c
  src/mesh/extrude.c src/mesh/faces.c src/mesh/geometry.c src/mesh/check.c src/mesh/fileorder.c"
 mkdir -p "$out"
 if [ -f /usr/include/cgnslib.h ]; then
@@ -44,8 +45,9 @@ sources() {
 	case $1 in
 	mesh) echo "$mesh_srcs | $cgns_libs -lm" ;;
 	cgns) echo "$mesh_srcs | $cgns_libs -lm" ;;
+	fvm) echo "$mesh_srcs | $cgns_libs -lm" ;;
 	restart) echo "src/mesh/fileorder.c src/io/restart.c src/util/tmpname.c | -lm" ;;
-	part) echo "src/partition/parts.c src/partition/blocks.c src/mesh/mesh.c src/mesh/fileorder.c | -lm" ;;
+	part) echo "src/partition/parts.c src/partition/blocks.c src/mesh/mesh.c src/mesh/fileorder.c src/util/xxh64.c src/util/alloc.c | -lm" ;;
 	case) echo "src/io/case.c src/io/output.c src/mesh/mesh.c src/mesh/fileorder.c src/mesh/write_vtu.c src/util/tmpname.c | -linih -ljansson -lm" ;;
 	*) return 1 ;;
 	esac

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # 2D meshes of the NACA 0012 airfoil (naca0012.geo), written by Gmsh as SU2
 # NDIME= 2 with the markers airfoil and farfield; fvstar extrudes them one
-# layer in z when it reads them (README.md).
+# layer in z when it reads them (doc/commands.md).
 #
 # Usage: make_mesh.sh LEVEL [OUT]
 #   LEVEL  coarse | medium | fine          triangles (~5k / 20k / 80k)

@@ -10,7 +10,6 @@
 #include "fvstar/mesh.h"
 #include "fvstar/numerics.h"
 #include "fvstar/partition.h"
-#include "physics/bc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,11 +23,11 @@ extern "C" {
  * method's are in fvstar/numerics.h). Fields of fv_case_t that hold them
  * are int so that one table can set every field through its offset. */
 typedef enum fv_mesh_format {
-	FV_MESH_FORMAT_AUTO, FV_MESH_FORMAT_SU2, FV_MESH_FORMAT_GMSH, FV_MESH_FORMAT_CGNS
+	FV_MESH_FORMAT_AUTO, FV_MESH_FORMAT_SU2, FV_MESH_FORMAT_GMSH, FV_MESH_FORMAT_CGNS, FV_MESH_FORMAT_FVM
 } fv_mesh_format_t;
 typedef enum fv_init { FV_INIT_FREESTREAM, FV_INIT_RIEMANN, FV_INIT_VORTEX } fv_init_t;
 typedef enum fv_model { FV_MODEL_EULER, FV_MODEL_LAMINAR, FV_MODEL_SA } fv_model_t;
-/* Boundary-condition kinds: enum fv_bc_kind of src/physics/bc.h (the kernels'
+/* Boundary-condition kinds: enum fv_bc_kind of fvstar/numerics.h (the kernels'
  * own definition), FV_BC_FARFIELD .. FV_BC_PRESSURE_OUTLET. */
 typedef enum fv_bc_kind fv_bc_kind_t;
 

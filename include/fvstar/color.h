@@ -15,8 +15,7 @@
 extern "C" {
 #endif
 
-/* Colours are kept as bits of a 64-bit mask per cell. */
-#define FV_COLOR_MAX 64
+/* FV_COLOR_MAX (fvstar/types.h): colours per mesh at most. */
 
 typedef enum fv_color_method {
 	/* Zhang et al. 2022, Alg. 3-4: faces in their given order, each takes

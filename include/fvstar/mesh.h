@@ -169,7 +169,8 @@ fv_err_t fv_mesh_alloc(fv_mesh_t *m, size_t n_nodes, size_t n_cells,
 /* Returns the index of marker name, adding it if new. */
 fv_err_t fv_mesh_marker(fv_mesh_t *m, const char *name, int *index);
 
-/* Readers: format from the extension (.su2, .msh, .cgns) or the contents.
+/* Readers: format from the contents or the extension (.su2, .msh, .cgns,
+ * .fvm).
  * Errors name the file and line (CGNS: node and section). The mesh has
  * nodes, cells and markers only. A 2D SU2 file is extruded (below). */
 fv_err_t fv_mesh_read(fv_mesh_t *m, const char *path);
@@ -186,6 +187,11 @@ int fv_mesh_have_cgns(void);
 /* The same from a buffer (name is used in messages; fuzzing uses these). */
 fv_err_t fv_mesh_parse_su2(fv_mesh_t *m, const char *buf, size_t len, const char *name);
 fv_err_t fv_mesh_parse_gmsh(fv_mesh_t *m, const char *buf, size_t len, const char *name);
+/* fvstar's binary format (.fvm, doc/mesh-format.md): the arrays of the
+ * mesh that was written, checksummed, read by mapping the file; errors name
+ * the file, the section and the offset. */
+fv_err_t fv_mesh_read_fvm(fv_mesh_t *m, const char *path);
+fv_err_t fv_mesh_parse_fvm(fv_mesh_t *m, const void *buf, size_t len, const char *name);
 
 /* 2D meshes (SU2 NDIME= 2) become one layer of prisms (triangles) and
  * hexahedra (quadrilaterals) between z = 0 and z = FV_EXTRUDE_SPAN_DEFAULT
@@ -199,10 +205,16 @@ fv_err_t fv_mesh_parse_gmsh(fv_mesh_t *m, const char *buf, size_t len, const cha
  * geometry are built). FV_ERR_ARG if the mesh is not one. */
 fv_err_t fv_mesh_set_extrude_span(fv_mesh_t *m, double span);
 
-/* Writers: .su2 (ASCII) and .vtu (VTK XML, binary appended, with cell
- * type, volume when computed, and marker faces as a second piece). */
+/* Writers: .su2 (ASCII), .fvm (binary, above), .cgns (through the CGNS
+ * library: one base, one zone, the cells in one section, each marker a
+ * section and a BC of its name; FV_ERR_FORMAT when built without CGNS) and
+ * .vtu (VTK XML, binary appended, with cell type, volume when computed,
+ * and marker faces as a second piece). Each writes a temporary file and
+ * renames it. */
 fv_err_t fv_mesh_write(const fv_mesh_t *m, const char *path);
 fv_err_t fv_mesh_write_su2(const fv_mesh_t *m, const char *path);
+fv_err_t fv_mesh_write_fvm(const fv_mesh_t *m, const char *path);
+fv_err_t fv_mesh_write_cgns(const fv_mesh_t *m, const char *path);
 fv_err_t fv_mesh_write_vtu(const fv_mesh_t *m, const char *path);
 /* The cells (file order, as the solution VTU) with one Float64 cell field
  * values[c] (mesh order) called name: for inspecting a per-cell quantity. */

@@ -11,6 +11,19 @@
 extern "C" {
 #endif
 
+/* Kinds of boundary; the numbers are stable (stored in case files). */
+enum fv_bc_kind {
+	FV_BC_FARFIELD = 0,          /* characteristic, Riemann invariants */
+	FV_BC_SLIP_WALL = 1,         /* inviscid wall, mirror state */
+	FV_BC_SYMMETRY = 2,          /* same state as a slip wall */
+	FV_BC_SUPERSONIC_INFLOW = 3, /* winf imposed */
+	FV_BC_SUPERSONIC_OUTFLOW = 4,/* interior extrapolated */
+	FV_BC_PRESSURE_OUTLET = 5,   /* static pressure imposed if subsonic */
+	FV_BC_NOSLIP = 6,            /* viscous wall, adiabatic (no heat flux) */
+	FV_BC_ISOTHERMAL = 7,        /* viscous wall at bc.wall_temperature */
+	FV_BC_NKINDS = 8
+};
+
 /* Race strategy of a scatter stage (a loop over faces or cells adding into
  * cells or nodes): ATOMIC, a face loop (cell loop for node values) with
  * atomics on a GPU; GATHER, a loop over the targets, each gathering its

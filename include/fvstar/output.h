@@ -7,8 +7,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "fvstar/case.h"
 #include "fvstar/error.h"
 #include "fvstar/mesh.h"
@@ -68,17 +66,7 @@ fv_err_t fv_history_open(fv_history_t *h, const char *path, const char *const *c
 fv_err_t fv_history_row(fv_history_t *h, const double *values);
 fv_err_t fv_history_close(fv_history_t *h);
 
-/* ---------------------------------------------------------- summary JSON */
-
-/* Writes root (indent 2) to a temporary file of its own (path.tmp.PID.N)
- * and renames it to path. */
-fv_err_t fv_summary_write(const char *path, json_t *root);
-/* A JSON number, or null for NaN and infinities (JSON has neither). */
-json_t *fv_json_real(double x);
-/* An array of n numbers (non-finite ones as null). */
-json_t *fv_json_reals(const double *x, int n);
-/* The case's effective values, {section: {key: value}} (src/io/case.c). */
-json_t *fv_case_json(const fv_case_t *c);
+/* The summary JSON's writers take jansson's json_t: src/io/json.h. */
 
 /* ---------------------------------------------------------- solution VTU */
 

@@ -19,6 +19,10 @@ typedef double fv_real_t;
 typedef int32_t fv_idx_t;
 #define FV_IDX_MAX INT32_MAX
 
+/* Colours are kept as bits of a 64-bit mask per cell (fvstar/color.h); the
+ * kernels size a task's colour groups by it. */
+#define FV_COLOR_MAX 64
+
 #ifdef __CUDACC__
 #define FV_HD __host__ __device__ __forceinline__
 #else

@@ -8,6 +8,7 @@
 
 #include "app/plan.h"
 #include "fvstar/output.h"
+#include "io/json.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 #define MIB (1024.0 * 1024.0)

@@ -430,6 +430,8 @@ fv_err_t fv_cmd_bench(int argc, char **argv)
 #ifdef FV_HAVE_CUDA
 		return bench_stage(argc, argv);
 #else
+		/* the usage first, as a CUDA build gives it */
+		FV_CHECK(argc >= 3, FV_ERR_ARG, "usage: fvstar bench stage CASE.cfg [section.key=value ...]");
 		return FV_ERROR(FV_ERR_ARG, "fvstar bench stage needs a CUDA build (configure found no nvcc)");
 #endif
 	}

@@ -14,6 +14,7 @@
 
 #include "app/app.h"
 #include "fvstar/output.h"
+#include "io/json.h"
 #include "util/timer.h"
 
 static const char usage[] =

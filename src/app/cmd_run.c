@@ -16,6 +16,8 @@
 #include "app/plan.h"
 #include "fvstar/case.h"
 #include "fvstar/output.h"
+#include "io/json.h"
+#include "physics/bc.h"
 #include "fvstar/partition.h"
 #include "fvstar/runtime.h"
 #include "fvstar/solver.h"
@@ -450,6 +452,9 @@ fv_err_t fv_app_read_mesh(const fv_case_t *c, fv_mesh_t *m)
 		break;
 	case FV_MESH_FORMAT_CGNS:
 		FV_CALL(fv_mesh_read_cgns(m, c->mesh_file));
+		break;
+	case FV_MESH_FORMAT_FVM:
+		FV_CALL(fv_mesh_read_fvm(m, c->mesh_file));
 		break;
 	default: /* auto: from the extension or the contents */
 		FV_CALL(fv_mesh_read(m, c->mesh_file));

@@ -23,6 +23,7 @@
 #include "fvstar/partition.h"
 #include "fvstar/runtime.h"
 #include "fvstar/solver.h"
+#include "io/json.h"
 #include "util/timer.h"
 
 fv_err_t fv_opt_long(const char *opt, const char *s, long lo, long hi, long *v);

@@ -8,6 +8,7 @@
 
 #include "app/plan.h"
 #include "fvstar/output.h"
+#include "io/json.h"
 #include "util/timer.h"
 
 const char *const fv_plan_phase_names[FV_PHASE_N] = {"case", "mesh", "starpu", "blocks", "state", "solver"};

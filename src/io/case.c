@@ -3,6 +3,8 @@
  * (through inih), command-line overrides, printing, JSON and the docs. */
 #include "fvstar/case.h"
 #include "fvstar/output.h"
+#include "io/json.h"
+#include "physics/bc.h"
 #include "fvstar/runtime.h"
 
 #include <errno.h>
@@ -63,7 +65,7 @@ static const section_desc_t sections[] = {
 };
 #define N_SECTIONS (sizeof sections / sizeof sections[0])
 
-static const char *const mesh_formats[] = {"auto", "su2", "gmsh", "cgns", NULL};
+static const char *const mesh_formats[] = {"auto", "su2", "gmsh", "cgns", "fvm", NULL};
 static const char *const inits[] = {"freestream", "riemann", "vortex", NULL};
 static const char *const axes[] = {"x", "y", "z", NULL};
 static const char *const fluxes[] = {"roe", NULL};
@@ -221,8 +223,8 @@ static const key_desc_t keys[] = {
 		 "Task chains: the consecutive tasks of a block between two halo exchanges (and between two "
 		 "trace marks) run as one StarPU task whose function runs theirs in order on the same worker "
 		 "(one CUDA stream), bit for bit as the separate tasks: a CUDA worker leaves 10-17 us between two "
-		 "dependent tasks (bench/results/2026-11-26-halo-wait.md). auto: the blocks that run only on GPUs; "
-		 "yes: every block; no: one task per stage (per-stage traces and history models). Halo tasks, "
+		 "dependent tasks (bench/results/2026-11-26-halo-wait.md). auto: the blocks that run only on GPUs, in one process (under "
+		 "StarPU-MPI they were measured slower); yes: every block; no: one task per stage (per-stage traces and history models). Halo tasks, "
 		 "reductions and tasks on other ranks' data are never chained; color_tasks' groups are."),
 	ENUM_KEY("numerics", "halo_tasks", num.halo_tasks, halo_tasks_names, NULL, "block",
 		 "Tasks of a halo exchange: block (one pack task per block filling all its neighbours' buffers, "

@@ -3,6 +3,7 @@
  * JSON and the solution VTU (raw appended binary through
  * mesh/vtu_internal.h). */
 #include "fvstar/output.h"
+#include "io/json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -540,16 +541,28 @@ static void put_sol_arrays(fv_vtu_out_t *o, const fv_real_t *q, size_t N, const 
 	}
 }
 
-static void write_solution(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_vtu_order_t *ord, const fv_real_t *q,
+/* What a solution file holds: nc cells, the mesh cell at each file position
+ * (cell; NULL: the same), np points. The whole mesh's file takes its
+ * geometry in the mesh file's order (ord); a rank's piece lists its points
+ * (node), maps node ids to them (node_map) and adds cell_id, each cell's
+ * position in the whole mesh's file. */
+typedef struct sol_piece {
+	size_t nc, np, nconn;
+	fv_idx_t *cell, *node, *node_map, *cell_id;
+	const fv_vtu_order_t *ord; /* whole mesh; NULL in a piece */
+	int rank;
+} sol_piece_t;
+
+static void write_solution(fv_vtu_out_t *o, const fv_mesh_t *m, const sol_piece_t *pc, const fv_real_t *q,
 			   double gamma, const int32_t *block, const fv_sol_turb_t *turb)
 {
-	const size_t nc = (size_t)m->n_cells, np = (size_t)m->n_nodes;
-	const size_t nconn = nc ? (size_t)m->cell_node_off[nc] : 0;
+	const size_t N = (size_t)m->n_cells, nc = pc->nc, np = pc->np;
 	uint64_t off = 0;
-
 	fv_vtu_begin(o);
 	fprintf(o->f, "  <!-- fvstar solution on ");
 	fv_vtu_comment_name(o->f, m->source[0] ? m->source : "memory");
+	if (pc->cell_id)
+		fprintf(o->f, ", the cells of rank %d; cell_id: the cell's position in the mesh file", pc->rank);
 	fprintf(o->f, " -->\n  <!-- dimensionless: free stream rho = 1, p = 1/gamma, c = 1; gamma = %.17g -->\n"
 		      "  <!-- entropy = p / rho^gamma -->\n  <UnstructuredGrid>\n"
 		      "    <Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n"
@@ -558,44 +571,68 @@ static void write_solution(fv_vtu_out_t *o, const fv_mesh_t *m, const fv_vtu_ord
 	sol_array_tags(o, nc, turb, &off);
 	if (block)
 		fv_vtu_array_tag(o, "Int32", "block", 1, nc * sizeof(int32_t), &off);
+	if (pc->cell_id)
+		fv_vtu_array_tag(o, "Int32", "cell_id", 1, nc * sizeof(int32_t), &off);
 	fprintf(o->f, "      </CellData>\n");
-	fv_vtu_geometry_tags(o, np, nc, nconn, &off);
+	fv_vtu_geometry_tags(o, np, nc, pc->nconn, &off);
 	fprintf(o->f, "    </Piece>\n  </UnstructuredGrid>\n  <AppendedData encoding=\"raw\">\n   _");
 
-	put_sol_arrays(o, q, nc, ord->cell, nc, gamma, turb);
+	put_sol_arrays(o, q, N, pc->cell, nc, gamma, turb);
 	if (block)
-		put_block_ids(o, block, ord->cell, nc);
-	fv_vtu_put_cell_geometry(o, m, ord);
+		put_block_ids(o, block, pc->cell, nc);
+	if (pc->cell_id) {
+		fv_vtu_put_block_size(o, nc * sizeof(int32_t));
+		fv_vtu_put(o, pc->cell_id, nc * sizeof(int32_t));
+	}
+	if (pc->ord) {
+		fv_vtu_put_cell_geometry(o, m, pc->ord);
+	} else {
+		fv_vtu_put_block_size(o, np * 3 * sizeof(double));
+		fv_vtu_put_points_of(o, m->xyz, pc->node, np);
+		fv_vtu_put_cells(o, m, pc->cell, nc, pc->node_map);
+	}
 	fprintf(o->f, "\n  </AppendedData>\n</VTKFile>\n");
+}
+
+static fv_err_t write_solution_file(const char *path, const fv_mesh_t *m, const sol_piece_t *pc,
+				    const fv_real_t *q, double gamma, const int32_t *block, const fv_sol_turb_t *turb)
+{
+	fv_vtu_out_t o;
+	fv_err_t err = fv_vtu_open(&o, path);
+	if (err == FV_OK)
+		write_solution(&o, m, pc, q, gamma, block, turb);
+	if (fv_vtu_close(&o) != FV_OK && err == FV_OK)
+		err = FV_ERR_IO;
+	return err;
+}
+
+static fv_err_t check_solution(const char *path, const fv_mesh_t *m, const fv_real_t *q, fv_real_t gamma)
+{
+	FV_CHECK(q, FV_ERR_ARG, "%s: no solution to write", path);
+	FV_CHECK(gamma > 1, FV_ERR_ARG, "%s: gamma = %g is not > 1", path, (double)gamma);
+	return fv_writer_check_mesh(m, path);
 }
 
 fv_err_t fv_solution_write_vtu(const char *path, const fv_mesh_t *m, const fv_real_t *q, fv_real_t gamma,
 			       const int32_t *block_of_cell, const fv_sol_turb_t *turb)
 {
-	fv_vtu_out_t o;
 	fv_vtu_order_t ord;
+	sol_piece_t pc = {0};
 	fv_err_t err;
-	FV_CHECK(q, FV_ERR_ARG, "%s: no solution to write", path);
-	FV_CHECK(gamma > 1, FV_ERR_ARG, "%s: gamma = %g is not > 1", path, (double)gamma);
-	FV_CALL(fv_writer_check_mesh(m, path));
+	FV_CALL(check_solution(path, m, q, gamma));
 	FV_CALL(fv_vtu_order_file(&ord, m));
-	err = fv_vtu_open(&o, path);
-	if (err == FV_OK)
-		write_solution(&o, m, &ord, q, (double)gamma, block_of_cell, turb);
-	if (fv_vtu_close(&o) != FV_OK && err == FV_OK)
-		err = FV_ERR_IO;
+	pc.nc = (size_t)m->n_cells;
+	pc.np = (size_t)m->n_nodes;
+	pc.nconn = pc.nc ? (size_t)m->cell_node_off[pc.nc] : 0;
+	pc.cell = ord.cell;
+	pc.ord = &ord;
+	err = write_solution_file(path, m, &pc, q, (double)gamma, block_of_cell, turb);
 	fv_vtu_order_free(&ord);
 	return err;
 }
 
-/* A piece: every cell of the piece mesh m (the rank's cells, in the
- * file's order) and every node, cell_id each cell's position in the whole
- * mesh's file. */
-typedef struct sol_piece {
-	size_t nc, np, nconn;
-	fv_idx_t *cell, *node, *node_map, *cell_id;
-} sol_piece_t;
-
+/* A rank's piece: every cell of the piece mesh m (the rank's cells, in the
+ * file's order) and every node. */
 static void piece_free(sol_piece_t *pc)
 {
 	free(pc->cell);
@@ -604,10 +641,11 @@ static void piece_free(sol_piece_t *pc)
 	free(pc->cell_id);
 }
 
-static fv_err_t piece_make(sol_piece_t *pc, const fv_mesh_t *m)
+static fv_err_t piece_make(sol_piece_t *pc, const fv_mesh_t *m, int rank)
 {
 	size_t N = (size_t)m->n_cells, NN = (size_t)m->n_nodes;
 	memset(pc, 0, sizeof *pc);
+	pc->rank = rank;
 	FV_CALL(fv_malloc(&pc->cell, N + 1, sizeof(fv_idx_t), "piece cells"));
 	FV_CALL(fv_malloc(&pc->cell_id, N + 1, sizeof(fv_idx_t), "piece cells"));
 	FV_CALL(fv_malloc(&pc->node, NN + 1, sizeof(fv_idx_t), "piece points"));
@@ -624,87 +662,27 @@ static fv_err_t piece_make(sol_piece_t *pc, const fv_mesh_t *m)
 	return FV_OK;
 }
 
-static void write_piece(fv_vtu_out_t *o, const fv_mesh_t *m, const sol_piece_t *pc, const fv_real_t *q,
-			double gamma, const int32_t *block, const fv_sol_turb_t *turb, int rank)
-{
-	const size_t N = (size_t)m->n_cells, nc = pc->nc, np = pc->np;
-	uint64_t off = 0;
-	fv_vtu_begin(o);
-	fprintf(o->f, "  <!-- fvstar solution on ");
-	fv_vtu_comment_name(o->f, m->source[0] ? m->source : "memory");
-	fprintf(o->f, ", the cells of rank %d; cell_id: the cell's position in the mesh file -->\n"
-		      "  <!-- dimensionless: free stream rho = 1, p = 1/gamma, c = 1; gamma = %.17g -->\n"
-		      "  <!-- entropy = p / rho^gamma -->\n  <UnstructuredGrid>\n"
-		      "    <Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n"
-		      "      <CellData Scalars=\"density\" Vectors=\"velocity\">\n",
-		rank, gamma, np, nc);
-	sol_array_tags(o, nc, turb, &off);
-	if (block)
-		fv_vtu_array_tag(o, "Int32", "block", 1, nc * sizeof(int32_t), &off);
-	fv_vtu_array_tag(o, "Int32", "cell_id", 1, nc * sizeof(int32_t), &off);
-	fprintf(o->f, "      </CellData>\n");
-	fv_vtu_geometry_tags(o, np, nc, pc->nconn, &off);
-	fprintf(o->f, "    </Piece>\n  </UnstructuredGrid>\n  <AppendedData encoding=\"raw\">\n   _");
-	put_sol_arrays(o, q, N, pc->cell, nc, gamma, turb);
-	if (block)
-		put_block_ids(o, block, pc->cell, nc);
-	fv_vtu_put_block_size(o, nc * sizeof(int32_t));
-	fv_vtu_put(o, pc->cell_id, nc * sizeof(int32_t));
-	fv_vtu_put_block_size(o, np * 3 * sizeof(double));
-	fv_vtu_put_points_of(o, m->xyz, pc->node, np);
-	fv_vtu_put_cells(o, m, pc->cell, nc, pc->node_map);
-	fprintf(o->f, "\n  </AppendedData>\n</VTKFile>\n");
-}
-
 fv_err_t fv_solution_write_piece(const char *path, const fv_mesh_t *m, const fv_real_t *q, fv_real_t gamma,
 				 const int32_t *block_of_cell, const fv_sol_turb_t *turb, int rank)
 {
-	fv_vtu_out_t o;
 	sol_piece_t pc;
 	fv_err_t err;
-	FV_CHECK(q, FV_ERR_ARG, "%s: no solution to write", path);
-	FV_CHECK(gamma > 1, FV_ERR_ARG, "%s: gamma = %g is not > 1", path, (double)gamma);
-	FV_CALL(fv_writer_check_mesh(m, path));
-	err = piece_make(&pc, m);
-	if (err == FV_OK) {
-		err = fv_vtu_open(&o, path);
-		if (err == FV_OK)
-			write_piece(&o, m, &pc, q, (double)gamma, block_of_cell, turb, rank);
-		if (fv_vtu_close(&o) != FV_OK && err == FV_OK)
-			err = FV_ERR_IO;
-	}
+	FV_CALL(check_solution(path, m, q, gamma));
+	err = piece_make(&pc, m, rank);
+	if (err == FV_OK)
+		err = write_solution_file(path, m, &pc, q, (double)gamma, block_of_cell, turb);
 	piece_free(&pc);
 	return err;
 }
 
-/* A text file written to a temporary file of its own name (*tmp,
- * util/tmpname.h) and renamed by text_commit when complete, so that a
- * reader never sees half of it. */
-static fv_err_t text_open(const char *path, char **tmp, FILE **f)
-{
-	*tmp = fv_tmp_name_alloc(path);
-	FV_CHECK(*tmp, FV_ERR_MEM, "%s: out of memory for the temporary file name", path);
-	*f = fopen(*tmp, "w");
-	if (!*f) {
-		fv_err_t err = FV_ERROR(FV_ERR_IO, "%s: cannot write (%s)", *tmp, strerror(errno));
-		FV_FREE(*tmp);
-		return err;
-	}
-	return FV_OK;
-}
-
+/* A text file written under a temporary name and renamed when complete
+ * (fv_tmp_open, fv_tmp_close of util/tmpname.h). */
 static fv_err_t text_commit(FILE *f, char *tmp, const char *path)
 {
-	int bad = ferror(f);
-	bad |= fclose(f) != 0;
-	if (bad || rename(tmp, path) != 0) {
-		fv_err_t err = FV_ERROR(FV_ERR_IO, "%s: write failed (%s)", path, strerror(errno));
-		remove(tmp);
-		free(tmp);
-		return err;
-	}
-	free(tmp);
-	return FV_OK;
+	fv_err_t err = FV_OK;
+	if (ferror(f))
+		err = FV_ERROR(FV_ERR_IO, "%s: write failed: %s", path, strerror(errno ? errno : EIO));
+	return fv_tmp_close(f, tmp, path, err);
 }
 
 fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_pieces, int with_block,
@@ -712,7 +690,7 @@ fv_err_t fv_solution_write_pvtu(const char *path, const char *piece_name, int n_
 {
 	char *tmp = NULL;
 	FILE *f = NULL;
-	FV_CALL(text_open(path, &tmp, &f));
+	FV_CALL(fv_tmp_open(path, "w", &tmp, &f));
 	fprintf(f, "<?xml version=\"1.0\"?>\n"
 		   "<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" "
 		   "header_type=\"UInt64\">\n"
@@ -740,7 +718,7 @@ fv_err_t fv_wall_write_csv(const char *path, const fv_wall_faces_t *w, const uin
 	char *tmp = NULL;
 	FILE *f = NULL;
 	size_t nf = (size_t)w->n;
-	FV_CALL(text_open(path, &tmp, &f));
+	FV_CALL(fv_tmp_open(path, "w", &tmp, &f));
 	fprintf(f, "marker,x,y,z,cp,cfx,cfy,cfz,cf,yplus\n");
 	for (size_t g = 0; g < nf; g++) {
 		if (!is_bface[g])

@@ -8,7 +8,7 @@
 #ifndef FVSTAR_KERNELS_TASK_H
 #define FVSTAR_KERNELS_TASK_H
 
-#include "fvstar/color.h"
+#include "fvstar/types.h"
 #include "kernels/kernels.h"
 #include "kernels/view.h"
 

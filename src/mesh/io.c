@@ -58,13 +58,32 @@ static fv_err_t is_cgns(const char *path, int *yes)
 	return FV_OK;
 }
 
+/* fvstar's binary meshes by their signature, or by name (a damaged one
+ * then gets the binary reader's message, not the text readers'). */
+static fv_err_t is_fvm(const char *path, int *yes)
+{
+	char head[8] = {0};
+	ssize_t n;
+	int fd;
+	FV_CALL(fv_open_regular(path, &fd, NULL));
+	n = read(fd, head, sizeof head);
+	close(fd);
+	*yes = has_ext(path, ".fvm") || (n == 8 && memcmp(head, "\211FVM\r\n\032\n", 8) == 0);
+	return FV_OK;
+}
+
 fv_err_t fv_mesh_read(fv_mesh_t *m, const char *path)
 {
 	char *buf;
 	size_t len;
 	fv_err_t err;
-	int cgns = 0;
+	int cgns = 0, fvm = 0;
 	fv_mesh_init(m);
+	FV_CALL(is_fvm(path, &fvm));
+	if (fvm) {
+		err = fv_mesh_read_fvm(m, path);
+		return err == FV_OK ? FV_OK : fv_error_trace(err, __FILE__, __LINE__);
+	}
 	FV_CALL(is_cgns(path, &cgns));
 	if (cgns) {
 		err = fv_mesh_read_cgns(m, path);
@@ -79,7 +98,7 @@ fv_err_t fv_mesh_read(fv_mesh_t *m, const char *path)
 	else if (has_ext(path, ".su2") || strstr(buf, "NDIME") || strstr(buf, "NELEM"))
 		err = fv_mesh_parse_su2(m, buf, len, path);
 	else
-		err = FV_ERROR(FV_ERR_FORMAT, "%s: unknown mesh format (expected SU2 .su2, Gmsh .msh or CGNS .cgns)",
+		err = FV_ERROR(FV_ERR_FORMAT, "%s: unknown mesh format (expected SU2 .su2, Gmsh .msh, CGNS .cgns or fvstar .fvm)",
 			       path);
 	free(buf);
 	return err == FV_OK ? FV_OK : fv_error_trace(err, __FILE__, __LINE__);

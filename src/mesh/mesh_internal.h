@@ -18,6 +18,19 @@
  */
 fv_err_t fv_mesh_extrude_2d(fv_mesh_t *m, double span);
 
+/* A prism of Gmsh or CGNS has its first triangle facing the second one;
+ * fvstar's (VTK's) faces away from it: swapping nodes 1-2 and 4-5 turns
+ * one into the other, either way. */
+static inline void fv_prism_flip(fv_idx_t *v)
+{
+	fv_idx_t t = v[1];
+	v[1] = v[2];
+	v[2] = t;
+	t = v[4];
+	v[4] = v[5];
+	v[5] = t;
+}
+
 /* Node positions of a generator of nested grid families (plate, bump)
  * along each axis at one level: x[a][0..n[a]], n[2] = 1 (one cell in z).
  * The cells along x fall into n_seg parts of the floor y = 0, part k

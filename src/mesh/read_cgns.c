@@ -36,7 +36,9 @@ fv_err_t fv_mesh_read_cgns(fv_mesh_t *m, const char *path)
 
 #include <cgnslib.h>
 
+#include "mesh/mesh_internal.h"
 #include "util/parse.h"
+#include "util/search.h"
 
 /*
  * What this reader takes from a file, and how:
@@ -215,14 +217,8 @@ static fv_err_t add_cell(rd_t *r, const char *where, cgsize_t id, fv_cell_type_t
 	FV_CALL(grow(&r->cnode, &r->cap_cn, r->ncn + (size_t)n, sizeof(fv_idx_t), "cell nodes"));
 	fv_idx_t *dst = r->cnode + r->ncn;
 	FV_CALL(map_nodes(r, where, id, v, n, dst));
-	if (t == FV_PRISM) {
-		fv_idx_t s = dst[1];
-		dst[1] = dst[2];
-		dst[2] = s;
-		s = dst[4];
-		dst[4] = dst[5];
-		dst[5] = s;
-	}
+	if (t == FV_PRISM)
+		fv_prism_flip(dst);
 	r->ctype[r->nc++] = (uint8_t)t;
 	r->ncn += (size_t)n;
 	return FV_OK;
@@ -363,17 +359,15 @@ static int cmp_face_id(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int64_t face_id(const void *a, size_t i)
+{
+	return ((const face2d_t *)a)[i].id;
+}
+
 static face2d_t *find_face(const rd_t *r, cgsize_t id)
 {
-	size_t lo = 0, hi = r->nf;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r->faces[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < r->nf && r->faces[lo].id == id ? &r->faces[lo] : NULL;
+	ptrdiff_t i = fv_search(r->faces, r->nf, id, face_id);
+	return i >= 0 ? &r->faces[i] : NULL;
 }
 
 static const section_t *section_of(const rd_t *r, cgsize_t id)

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mesh/mesh_internal.h"
 #include "util/parse.h"
+#include "util/search.h"
 
 /*
  * Conventions worth knowing when reading a Gmsh file with this reader:
@@ -104,6 +106,11 @@ typedef struct tagidx {
 	long long tag;
 	fv_idx_t idx;
 } tagidx_t;
+
+/* the keys of the three sorted tables, for util/search.h */
+static int64_t pair_tag(const void *a, size_t i) { return ((const tagidx_t *)a)[i].tag; }
+static int64_t pname_tag(const void *a, size_t i) { return ((const pname_t *)a)[i].tag; }
+static int64_t surf_tag(const void *a, size_t i) { return ((const surf_t *)a)[i].tag; }
 
 typedef struct vec {
 	void *p;
@@ -324,18 +331,11 @@ static fv_err_t reserve_elems(gmsh_t *st, const etype_t *t, size_t count)
 	return FV_OK;
 }
 
-/* Gmsh's prism has its first triangle facing the second one; VTK's faces
- * away from it. Tets, hexes and pyramids number alike. */
+/* Tets, hexes and pyramids number alike in Gmsh and VTK; prisms do not. */
 static void to_vtk(int fv_type, fv_idx_t *v)
 {
-	if (fv_type == FV_PRISM) {
-		fv_idx_t t = v[1];
-		v[1] = v[2];
-		v[2] = t;
-		t = v[4];
-		v[4] = v[5];
-		v[5] = t;
-	}
+	if (fv_type == FV_PRISM)
+		fv_prism_flip(v);
 }
 
 /* Appends element tag (nodes already mapped); room was reserved. */
@@ -460,16 +460,9 @@ static fv_err_t node_ref(gmsh_t *st, fv_idx_t *v)
 			return FV_OK;
 		}
 	} else {
-		size_t lo = 0, hi = st->n_pairs;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (st->pairs[mid].tag < tag)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < st->n_pairs && st->pairs[lo].tag == tag) {
-			*v = st->pairs[lo].idx;
+		ptrdiff_t i = fv_search(st->pairs, st->n_pairs, tag, pair_tag);
+		if (i >= 0) {
+			*v = st->pairs[i].idx;
 			return FV_OK;
 		}
 	}
@@ -481,7 +474,7 @@ static fv_err_t node_ref(gmsh_t *st, fv_idx_t *v)
 static fv_err_t group_id(gmsh_t *st, int kind, long long tag, int32_t *id)
 {
 	int64_t key;
-	int lo = 0, hi = st->n_groups;
+	int lo;
 	if (tag < INT32_MIN || tag > INT32_MAX)
 		return fv_cursor_error(&st->c, "tag %lld out of range", tag);
 	key = ((int64_t)kind << 32) | (int64_t)(uint32_t)(int32_t)tag;
@@ -489,13 +482,7 @@ static fv_err_t group_id(gmsh_t *st, int kind, long long tag, int32_t *id)
 		*id = st->last_gid;
 		return FV_OK;
 	}
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (st->gkey[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = (int)fv_lower_bound(st->gkey, (size_t)st->n_groups, key, fv_key_i64);
 	if (lo < st->n_groups && st->gkey[lo] == key) {
 		*id = st->gid[lo];
 	} else {
@@ -522,28 +509,14 @@ static fv_err_t group_id(gmsh_t *st, int kind, long long tag, int32_t *id)
 
 static const pname_t *find_pname(const gmsh_t *st, long long tag)
 {
-	size_t lo = 0, hi = st->n_pnames;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (st->pnames[mid].tag < tag)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < st->n_pnames && st->pnames[lo].tag == tag ? &st->pnames[lo] : NULL;
+	ptrdiff_t i = fv_search(st->pnames, st->n_pnames, tag, pname_tag);
+	return i >= 0 ? &st->pnames[i] : NULL;
 }
 
 static const surf_t *find_surf(const gmsh_t *st, long long tag)
 {
-	size_t lo = 0, hi = st->n_surfs;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (st->surfs[mid].tag < tag)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < st->n_surfs && st->surfs[lo].tag == tag ? &st->surfs[lo] : NULL;
+	ptrdiff_t i = fv_search(st->surfs, st->n_surfs, tag, surf_tag);
+	return i >= 0 ? &st->surfs[i] : NULL;
 }
 
 static void phys_name(const gmsh_t *st, long long tag, char *name, size_t size)
@@ -754,13 +727,10 @@ static fv_err_t parse_physical_names(gmsh_t *st, long line)
 	}
 	FV_CALL(expect_end(c, "$EndPhysicalNames"));
 	qsort(st->pnames, st->n_pnames, sizeof *st->pnames, cmp_pname);
-	for (size_t i = 1; i < st->n_pnames; i++)
-		if (st->pnames[i].tag == st->pnames[i - 1].tag) {
-			fv_cursor_t at = *c;
-			at.line = line;
-			return fv_cursor_error(&at, "physical surface %lld named twice", st->pnames[i].tag);
-		}
-	return FV_OK;
+	ptrdiff_t i = fv_first_repeat(st->pnames, st->n_pnames, pname_tag);
+	fv_cursor_t at = *c;
+	at.line = line;
+	return i < 0 ? FV_OK : fv_cursor_error(&at, "physical surface %lld named twice", st->pnames[i].tag);
 }
 
 static int cmp_surf(const void *a, const void *b)
@@ -817,13 +787,10 @@ static fv_err_t parse_entities(gmsh_t *st, long line)
 	}
 	FV_CALL(expect_end(c, "$EndEntities"));
 	qsort(st->surfs, st->n_surfs, sizeof *st->surfs, cmp_surf);
-	for (size_t i = 1; i < st->n_surfs; i++)
-		if (st->surfs[i].tag == st->surfs[i - 1].tag) {
-			fv_cursor_t at = *c;
-			at.line = line;
-			return fv_cursor_error(&at, "surface entity %lld listed twice", st->surfs[i].tag);
-		}
-	return FV_OK;
+	ptrdiff_t i = fv_first_repeat(st->surfs, st->n_surfs, surf_tag);
+	fv_cursor_t at = *c;
+	at.line = line;
+	return i < 0 ? FV_OK : fv_cursor_error(&at, "surface entity %lld listed twice", st->surfs[i].tag);
 }
 
 static fv_err_t alloc_nodes(gmsh_t *st, size_t n)

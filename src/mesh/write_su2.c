@@ -28,22 +28,14 @@ typedef struct su2_out {
 
 static fv_err_t out_open(su2_out_t *o, const char *path)
 {
+	fv_err_t err;
 	memset(o, 0, sizeof *o);
 	o->path = path;
-	/* a name no other writer uses: two runs writing one file never
-	 * rename each other's temporary file */
-	o->tmp = fv_tmp_name_alloc(path);
-	FV_CHECK(o->tmp, FV_ERR_MEM, "%s: out of memory for the temporary file name", path);
-	if (fv_malloc(&o->buf, OUT_CHUNK, 1, "output buffer") != FV_OK) {
-		FV_FREE(o->tmp);
-		return FV_ERR_MEM;
-	}
-	o->f = fopen(o->tmp, "wb");
-	if (!o->f) {
-		int e = errno;
+	FV_CALL(fv_malloc(&o->buf, OUT_CHUNK, 1, "output buffer"));
+	err = fv_tmp_open(path, "wb", &o->tmp, &o->f);
+	if (err != FV_OK) {
 		FV_FREE(o->buf);
-		FV_FREE(o->tmp);
-		return FV_ERROR(FV_ERR_IO, "%s: cannot write: %s", path, strerror(e));
+		return err;
 	}
 	/* our buffer already batches the writes; a second copy would only cost */
 	setvbuf(o->f, NULL, _IONBF, 0);
@@ -81,15 +73,9 @@ static fv_err_t out_close(su2_out_t *o, fv_err_t err)
 {
 	if (err == FV_OK)
 		err = out_flush(o);
-	errno = 0;
-	if (fclose(o->f) != 0 && err == FV_OK)
-		err = FV_ERROR(FV_ERR_IO, "%s: write failed: %s", o->path, strerror(errno ? errno : EIO));
-	if (err == FV_OK && rename(o->tmp, o->path) != 0)
-		err = FV_ERROR(FV_ERR_IO, "%s: cannot rename %s to it: %s", o->path, o->tmp, strerror(errno));
-	if (err != FV_OK)
-		remove(o->tmp);
+	err = fv_tmp_close(o->f, o->tmp, o->path, err);
+	o->tmp = NULL;
 	FV_FREE(o->buf);
-	FV_FREE(o->tmp);
 	return err;
 }
 
@@ -419,9 +405,14 @@ fv_err_t fv_mesh_write(const fv_mesh_t *m, const char *path)
 	const char *ext = dot && (!slash || dot > slash) ? dot : "";
 	if (strcasecmp(ext, ".su2") == 0)
 		FV_CALL(fv_mesh_write_su2(m, path));
+	else if (strcasecmp(ext, ".fvm") == 0)
+		FV_CALL(fv_mesh_write_fvm(m, path));
+	else if (strcasecmp(ext, ".cgns") == 0)
+		FV_CALL(fv_mesh_write_cgns(m, path));
 	else if (strcasecmp(ext, ".vtu") == 0)
 		FV_CALL(fv_mesh_write_vtu(m, path));
 	else
-		return FV_ERROR(FV_ERR_ARG, "%s: unknown mesh extension '%s' (use .su2 or .vtu)", path, ext);
+		return FV_ERROR(FV_ERR_ARG, "%s: unknown mesh extension '%s' (use .su2, .fvm, .cgns or .vtu)", path,
+				ext);
 	return FV_OK;
 }

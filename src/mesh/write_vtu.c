@@ -266,23 +266,14 @@ fv_err_t fv_writer_check_mesh(const fv_mesh_t *m, const char *path)
 
 fv_err_t fv_vtu_open(fv_vtu_out_t *o, const char *path)
 {
+	fv_err_t err;
 	memset(o, 0, sizeof *o);
 	o->path = path;
-	/* unique to this writer: see util/tmpname.h */
-	o->tmp = fv_tmp_name_alloc(path);
-	FV_CHECK(o->tmp, FV_ERR_MEM, "%s: out of memory for the temporary file name", path);
-	if (fv_malloc(&o->scratch, FV_VTU_CHUNK, 1, "output buffer") != FV_OK) {
-		FV_FREE(o->tmp);
-		return FV_ERR_MEM;
-	}
-	o->f = fopen(o->tmp, "wb");
-	if (!o->f) {
-		int e = errno;
-		FV_FREE(o->tmp);
+	FV_CALL(fv_malloc(&o->scratch, FV_VTU_CHUNK, 1, "output buffer"));
+	err = fv_tmp_open(path, "wb", &o->tmp, &o->f);
+	if (err != FV_OK)
 		FV_FREE(o->scratch);
-		return FV_ERROR(FV_ERR_IO, "%s: cannot write: %s", path, strerror(e));
-	}
-	return FV_OK;
+	return err;
 }
 
 fv_err_t fv_vtu_close(fv_vtu_out_t *o)
@@ -292,16 +283,11 @@ fv_err_t fv_vtu_close(fv_vtu_out_t *o)
 		errno = 0;
 		if (!o->err && (fflush(o->f) != 0 || ferror(o->f)))
 			o->err = errno ? errno : EIO;
-		if (fclose(o->f) != 0 && !o->err)
-			o->err = errno ? errno : EIO;
-		o->f = NULL;
-		if (o->err) {
+		if (o->err)
 			err = FV_ERROR(FV_ERR_IO, "%s: write failed: %s", o->path, strerror(o->err));
-			remove(o->tmp);
-		} else if (rename(o->tmp, o->path) != 0) {
-			err = FV_ERROR(FV_ERR_IO, "%s: cannot rename %s to it: %s", o->path, o->tmp, strerror(errno));
-			remove(o->tmp);
-		}
+		err = fv_tmp_close(o->f, o->tmp, o->path, err);
+		o->f = NULL;
+		o->tmp = NULL;
 	}
 	FV_FREE(o->tmp);
 	FV_FREE(o->scratch);

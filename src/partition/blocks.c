@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/search.h"
+
 /* Global-to-local maps, rewritten by each block in turn. A ghost is
  * recognised by cell_blk[c] == b, so no map is ever cleared; face_loc and
  * node_loc are read only for faces and nodes the block has just written. */
@@ -53,15 +55,9 @@ static void radix_sort(fv_idx_t *a, fv_idx_t *tmp, fv_idx_t n)
 
 int fv_block_of_cell(const fv_idx_t *block_off, int n_blocks, fv_idx_t c)
 {
-	int lo = 0, hi = n_blocks; /* block_off[lo] <= c < block_off[hi] */
-	while (hi - lo > 1) {
-		int mid = lo + (hi - lo) / 2;
-		if (block_off[mid] <= c)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+	/* the last b with block_off[b] <= c */
+	size_t b = fv_lower_bound(block_off, (size_t)n_blocks, (int64_t)c + 1, fv_key_i32);
+	return b ? (int)b - 1 : 0;
 }
 
 /* Local index of global cell c in block b, -1 when c is not local. */
@@ -293,15 +289,7 @@ static fv_err_t block_cell_geometry(build_t *w, fv_block_t *b)
 
 static int find_nbr(const fv_block_t *b, int id)
 {
-	int lo = 0, hi = b->n_nbr;
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (b->nbr[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < b->n_nbr && b->nbr[lo] == id ? lo : -1;
+	return (int)fv_search(b->nbr, (size_t)b->n_nbr, id, fv_key_int);
 }
 
 /* What b sends to n is what n receives from b: n's ghost run from b, as

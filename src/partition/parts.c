@@ -12,8 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/hash.h"
+#include "util/alloc.h"
 #include "util/parse.h"
+#include "util/xxh64.h"
 
 void fv_part_path(const char *dir, int rank, char *buf, size_t size)
 {
@@ -369,7 +370,7 @@ static void get_arr(rbuf_t *r, void *dst, size_t count, size_t size, const char 
 				  what, count, size);
 		return;
 	}
-	if ((r->err = fv_malloc(out, count + 1, size, what)) != FV_OK)
+	if ((r->err = fv_malloc_large(out, count + 1, size, what)) != FV_OK)
 		return;
 	get(r, *out, count * size);
 }
@@ -563,7 +564,7 @@ fv_err_t fv_part_pack(const fv_part_t *p, uint8_t **buf, size_t *bytes)
 	put_arr(&w, p->bel_type, (size_t)p->n_bel, 1);
 	put_arr(&w, p->bel_marker, (size_t)p->n_bel, sizeof *p->bel_marker);
 	put_arr(&w, p->bel_xyz, 12 * (size_t)p->n_bel, sizeof *p->bel_xyz);
-	h = w.err == FV_OK ? fv_fnv1a(FV_FNV_OFFSET, w.p, w.n) : 0;
+	h = w.err == FV_OK ? fv_xxh64(w.p, w.n, 0) : 0;
 	put(&w, &h, sizeof h);
 	if (w.err != FV_OK) {
 		free(w.p);
@@ -595,7 +596,7 @@ fv_err_t fv_part_unpack(const uint8_t *buf, size_t bytes, const char *name, fv_p
 	FV_CHECK(ver == FV_PART_VERSION, FV_ERR_FORMAT, "%s: mesh part version %u, this fvstar reads version %d", name,
 		 ver, FV_PART_VERSION);
 	memcpy(&h, buf + bytes - 8, 8);
-	FV_CHECK(bytes >= 24 && fv_fnv1a(FV_FNV_OFFSET, buf, bytes - 8) == h, FV_ERR_FORMAT,
+	FV_CHECK(bytes >= 24 && fv_xxh64(buf, bytes - 8, 0) == h, FV_ERR_FORMAT,
 		 "%s: mesh part checksum mismatch (the file is damaged or incomplete)", name);
 	r.n = bytes - 8;
 	get(&r, head, sizeof head);
@@ -767,8 +768,16 @@ fv_err_t fv_part_read(const char *path, fv_part_t *p)
 	char *buf = NULL;
 	size_t len = 0;
 	fv_err_t err;
+	const void *map;
 	memset(p, 0, sizeof *p);
-	/* a regular file only: a named pipe or a device is refused, not waited on */
+	/* a regular file only: a named pipe or a device is refused, not waited
+	 * on; mapped, so no copy of it goes to fresh memory first */
+	FV_CALL(fv_map_file(path, &map, &len));
+	if (map) {
+		err = fv_part_unpack(map, len, path, p);
+		fv_unmap_file(map, len);
+		return err;
+	}
 	FV_CALL(fv_read_file(path, &buf, &len));
 	err = fv_part_unpack((const uint8_t *)buf, len, path, p);
 	free(buf);

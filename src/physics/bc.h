@@ -5,20 +5,10 @@
 #ifndef FVSTAR_PHYSICS_BC_H
 #define FVSTAR_PHYSICS_BC_H
 
+#include "fvstar/numerics.h"
 #include "physics/gas.h"
 
-/* Kinds of boundary; the numbers are stable (stored in case files). */
-enum fv_bc_kind {
-	FV_BC_FARFIELD = 0,          /* characteristic, Riemann invariants */
-	FV_BC_SLIP_WALL = 1,         /* inviscid wall, mirror state */
-	FV_BC_SYMMETRY = 2,          /* same state as a slip wall */
-	FV_BC_SUPERSONIC_INFLOW = 3, /* winf imposed */
-	FV_BC_SUPERSONIC_OUTFLOW = 4,/* interior extrapolated */
-	FV_BC_PRESSURE_OUTLET = 5,   /* static pressure imposed if subsonic */
-	FV_BC_NOSLIP = 6,            /* viscous wall, adiabatic (no heat flux) */
-	FV_BC_ISOTHERMAL = 7,        /* viscous wall at bc.wall_temperature */
-	FV_BC_NKINDS = 8
-};
+/* enum fv_bc_kind, the kinds of boundary: fvstar/numerics.h. */
 
 /* Walls: the inviscid flux is the exact wall flux (0, p s, 0). */
 FV_HD int fv_bc_is_wall(int kind)

@@ -9,6 +9,7 @@
 
 #include "fvstar/post.h"
 #include "mesh/vtu_internal.h"
+#include "util/search.h"
 
 #define DEG (3.14159265358979323846 / 180)
 
@@ -233,17 +234,7 @@ static int cmp_u64(const void *a, const void *b)
 
 static fv_idx_t find_key(const uint64_t *keys, fv_idx_t n, uint64_t k)
 {
-	fv_idx_t lo = 0, hi = n - 1;
-	while (lo <= hi) {
-		fv_idx_t mid = lo + (hi - lo) / 2;
-		if (keys[mid] == k)
-			return mid;
-		if (keys[mid] < k)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
+	return (fv_idx_t)fv_search(keys, (size_t)n, (int64_t)k, fv_key_u63);
 }
 
 /* The point where edge (a, b) crosses the plane, taken from the end nearer

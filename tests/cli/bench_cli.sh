@@ -20,11 +20,11 @@ expect() { # STATUS PATTERN ARGS...: exit status and a message matching PATTERN
 }
 expect 2 "usage: fvstar bench" bench
 expect 2 "unknown bench 'nope'" bench nope
-expect 2 "usage: fvstar bench stage" bench stage
 if ! grep -q '^#define FV_HAVE_CUDA 1' "$top_builddir/config.h"; then
 	expect 2 "fvstar bench stage needs a CUDA build" bench stage "$tmp/w.cfg"
 	finish
 fi
+expect 2 "usage: fvstar bench stage" bench stage
 expect 2 "numerics.flux_sum = auto: the bare driver runs one fixed variant" bench stage "$tmp/w.cfg" numerics.flux_sum=auto
 expect 2 "numerics.gradient_sum = auto" bench stage "$tmp/w.cfg" numerics.gradient_sum=auto
 expect 2 "color_tasks = yes" bench stage "$tmp/w.cfg" numerics.color_tasks=yes

@@ -33,24 +33,6 @@ if [ ! -x "$writer" ]; then
 	exit 77
 fi
 
-# summary FILE: cells per type, markers (faces, area), volume, from mesh info
-summary() {
-	"$fv" mesh info "$1" >"$tmp/info" 2>"$tmp/err" || {
-		cat "$tmp/err"
-		return 1
-	}
-	grep -q '^checks: passed' "$tmp/info" || return 1
-	awk '
-		/^cells:/ { print; types = 1; next }
-		types && /^faces:/ { types = 0 }
-		types { print "type", $1, $2; next }
-		/^markers:/ { print; marks = 1; next }
-		marks && /^volume:/ { marks = 0 }
-		marks { printf "marker %s faces %s area %.9g\n", $1, $3, $5; next }
-		/^volume:/ { printf "volume %.9g min-positive %d\n", $3, ($5 > 0) }
-	' "$tmp/info" | LC_ALL=C sort
-}
-
 # the source meshes: Gmsh's .msh, else fvstar's own
 [ -n "${GMSH+set}" ] || GMSH=$(command -v gmsh 2>/dev/null) || GMSH=
 sources=
@@ -77,7 +59,7 @@ layouts="family,bc-range mixed,bnd-mixed,bc-list bnd-first,bc-erange,adf mixed,b
  bnd-none,bc-vertex bc-none"
 for src in $sources; do
 	name=$(basename "${src%.*}")
-	summary "$src" >"$tmp/$name.ref" || fail "mesh info $src"
+	mesh_summary "$src" >"$tmp/$name.ref" || fail "mesh info $src"
 	for l in $layouts; do
 		out="$tmp/$name-$(echo "$l" | tr , _).cgns"
 		# shellcheck disable=SC2046
@@ -85,7 +67,7 @@ for src in $sources; do
 			fail "write $out: $(cat "$tmp/err")"
 			continue
 		fi
-		if ! summary "$out" >"$tmp/got"; then
+		if ! mesh_summary "$out" >"$tmp/got"; then
 			fail "mesh info $out"
 		elif ! cmp -s "$tmp/$name.ref" "$tmp/got"; then
 			fail "$name ($l) differs from $(basename "$src")"
@@ -154,7 +136,7 @@ fi
 cp "$tmp/mixed-family_bc-range.cgns" "$tmp/hdf5.mesh"
 cp "$tmp/mixed-bnd-first_bc-erange_adf.cgns" "$tmp/adf.mesh"
 for f in hdf5.mesh adf.mesh; do
-	if summary "$tmp/$f" >"$tmp/got" && cmp -s "$tmp/mixed.ref" "$tmp/got"; then
+	if mesh_summary "$tmp/$f" >"$tmp/got" && cmp -s "$tmp/mixed.ref" "$tmp/got"; then
 		echo "ok: $f read as CGNS"
 	else
 		fail "$f (a CGNS file without the extension) not read as the mixed mesh"

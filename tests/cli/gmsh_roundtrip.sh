@@ -12,38 +12,8 @@ if [ -z "$GMSH" ] || ! "$GMSH" --version >/dev/null 2>&1; then
 	echo "SKIP: no gmsh (set GMSH)"
 	exit 77
 fi
-fv="$top_builddir/fvstar"
+. "$top_srcdir/tests/cli/lib.sh"
 data="$top_srcdir/tests/data"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-
-# summary FILE: what must not depend on the format, from `mesh info`:
-# cells per type, markers with face counts and areas, the total volume
-# rounded to 9 digits (sums run in different orders); sorted, as marker
-# order is not part of the comparison.
-summary() {
-	"$fv" mesh info "$1" >"$tmp/info" 2>"$tmp/err" || {
-		echo "fvstar mesh info $1 failed:" >&2
-		cat "$tmp/err" >&2
-		return 1
-	}
-	grep -q '^checks: passed' "$tmp/info" || return 1
-	awk '
-		/^cells:/ { print; types = 1; next }
-		types && /^faces:/ { types = 0 }
-		types { print "type", $1, $2; next }
-		/^markers:/ { print; marks = 1; next }
-		marks && /^volume:/ { marks = 0 }
-		marks { printf "marker %s faces %s area %.9g\n", $1, $3, $5; next }
-		/^volume:/ { printf "volume %.9g min-positive %d\n", $3, ($5 > 0) }
-	' "$tmp/info" | LC_ALL=C sort
-}
 
 # roundtrip NAME: mesh NAME.geo three times, compare the summaries
 roundtrip() {
@@ -55,7 +25,7 @@ roundtrip() {
 			cat "$tmp/gmsh.log"
 			continue
 		fi
-		if ! summary "$out" >"$tmp/$name.$fmt.sum"; then
+		if ! mesh_summary "$out" >"$tmp/$name.$fmt.sum"; then
 			fail "fvstar mesh info on $name ($fmt)"
 			continue
 		fi
@@ -82,4 +52,4 @@ for t in tetrahedron pyramid prism hexahedron; do
 done
 
 echo "$fails failure(s)"
-[ "$fails" = 0 ]
+finish

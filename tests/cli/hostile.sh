@@ -243,29 +243,7 @@ accepted arg-same-value 'same "$d"' "$RUN flow.mach=2 numerics.cfl=1.5"
 accepted arg-one-block 'close "$d"' "$RUN partition.blocks=1"
 
 # ---------------------------------------------------------------- SU2 meshes
-cat >"$tmp/good.su2" <<'MESH'
-NDIME= 3
-NELEM= 1
-12 0 1 2 3 4 5 6 7
-NPOIN= 8
-0 0 0
-1 0 0
-1 1 0
-0 1 0
-0 0 1
-1 0 1
-1 1 1
-0 1 1
-NMARK= 1
-MARKER_TAG= all
-MARKER_ELEMS= 6
-9 0 1 2 3
-9 4 5 6 7
-9 0 1 5 4
-9 1 2 6 5
-9 2 3 7 6
-9 3 0 4 7
-MESH
+cp "$top_srcdir/tests/data/hex1.su2" "$tmp/good.su2"   # one hexahedron, one marker
 INFO="$FV mesh info"
 # s NAME SED: good.su2 edited into NAME.su2
 s() { sed "$2" "$tmp/good.su2" >"$tmp/$1.su2"; }

@@ -35,6 +35,35 @@ finish() {
 	exit 0
 }
 
+# mesh_summary FILE: what must not depend on the format, from `mesh info`:
+# cells per type, markers with face counts and areas, the total volume
+# rounded to 9 digits (sums run in different orders); sorted, as marker
+# order is not part of the comparison.
+mesh_summary() {
+	"$fv" mesh info "$1" >"$tmp/info" 2>"$tmp/err" || {
+		echo "fvstar mesh info $1 failed:" >&2
+		cat "$tmp/err" >&2
+		return 1
+	}
+	grep -q '^checks: passed' "$tmp/info" || return 1
+	awk '
+		/^cells:/ { print; types = 1; next }
+		types && /^faces:/ { types = 0 }
+		types { print "type", $1, $2; next }
+		/^markers:/ { print; marks = 1; next }
+		marks && /^volume:/ { marks = 0 }
+		marks { printf "marker %s faces %s area %.9g\n", $1, $3, $5; next }
+		/^volume:/ { printf "volume %.9g min-positive %d\n", $3, ($5 > 0) }
+	' "$tmp/info" | LC_ALL=C sort
+}
+
+# plate_case: NASA TMR's flat plate with SA (cases/plate_tmr) on its
+# coarsest grid (level 5, 35 x 25), as $tmp/p.cfg (mesh $tmp/plate.su2).
+plate_case() {
+	"$fv" mesh gen plate --level 5 -o "$tmp/plate.su2" >/dev/null 2>&1 || { echo "FAIL: mesh gen plate"; exit 1; }
+	sed "s|^file = plate_tmr.su2|file = $tmp/plate.su2|" "$top_srcdir/cases/plate_tmr/plate_tmr.cfg" >"$tmp/p.cfg"
+}
+
 # wedge_case: the Mach 2 ramp of cases/wedge on a small mixed mesh, as
 # $tmp/w.cfg (mesh $tmp/w.su2).
 wedge_case() {

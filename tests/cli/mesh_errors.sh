@@ -24,29 +24,7 @@ expect() {
 	fi
 }
 
-cat >"$tmp/good.su2" <<'MESH'
-NDIME= 3
-NELEM= 1
-12 0 1 2 3 4 5 6 7
-NPOIN= 8
-0 0 0
-1 0 0
-1 1 0
-0 1 0
-0 0 1
-1 0 1
-1 1 1
-0 1 1
-NMARK= 1
-MARKER_TAG= all
-MARKER_ELEMS= 6
-9 0 1 2 3
-9 4 5 6 7
-9 0 1 5 4
-9 1 2 6 5
-9 2 3 7 6
-9 3 0 4 7
-MESH
+cp "$top_srcdir/tests/data/hex1.su2" "$tmp/good.su2"   # one hexahedron, one marker
 
 sed 's/^1 1 1$/1 nan 1/' "$tmp/good.su2" >"$tmp/nan.su2"
 sed 's/^12 0 1 2 3 4 5 6 7$/12 4 5 6 7 0 1 2 3/' "$tmp/good.su2" >"$tmp/inverted.su2"

@@ -10,8 +10,7 @@
 # restart (no model recorded) is accepted with a line saying so.
 . "$top_srcdir/tests/cli/lib.sh"
 
-"$fv" mesh gen plate --level 5 -o "$tmp/plate.su2" >/dev/null 2>&1 || fail "mesh gen plate"
-sed "s|^file = plate_tmr.su2|file = $tmp/plate.su2|" "$top_srcdir/cases/plate_tmr/plate_tmr.cfg" >"$tmp/p.cfg"
+plate_case
 run() { # dir, args...
 	d=$1
 	shift

@@ -12,6 +12,7 @@
 
 #include "fvstar/case.h"
 #include "fvstar/output.h"
+#include "io/json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "fvstar/partition.h"
-#include "util/hash.h"
+#include "util/xxh64.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!fixed)
 		return 0;
 	memcpy(fixed, data, size);
-	h = fv_fnv1a(FV_FNV_OFFSET, fixed, size - 8);
+	h = fv_xxh64(fixed, size - 8, 0);
 	memcpy(fixed + size - 8, &h, 8);
 	parse(fixed, size);
 	free(fixed);

@@ -15,6 +15,7 @@
 
 #include "fvstar/case.h"
 #include "fvstar/output.h"
+#include "io/json.h"
 
 static char tmpdir[256];
 
@@ -72,26 +73,6 @@ static void write_text(const char *path, const char *text)
 		fail_msg("cannot write %s: %s", path, strerror(errno));
 	fputs(text, f);
 	fclose(f);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-	if (!f)
-		fail_msg("cannot open %s: %s", path, strerror(errno));
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	buf[n] = '\0';
-	if (len)
-		*len = (size_t)n;
-	return buf;
 }
 
 /* A case file named name in the temporary directory. */
@@ -703,7 +684,7 @@ static void test_readme(void **state)
 	if (!top || !*top)
 		skip();
 	snprintf(path, sizeof path, "%s/cases/README.md", top);
-	readme = slurp(path, NULL);
+	readme = fv_test_slurp(path, NULL);
 	FILE *f = open_memstream(&doc, &doc_len);
 	assert_non_null(f);
 	fv_case_write_doc(f);
@@ -739,7 +720,7 @@ static void test_history(void **state)
 	}
 	FV_ASSERT_OK(fv_history_open(&h, path, cols, 3, -1));
 	/* the header is on disk before any row */
-	text = slurp(path, NULL);
+	text = fv_test_slurp(path, NULL);
 	assert_string_equal(text, "iteration,time,res_rho\n");
 	free(text);
 	for (int i = 1; i <= 5; i++) {
@@ -747,7 +728,7 @@ static void test_history(void **state)
 		FV_ASSERT_OK(fv_history_row(&h, row));
 	}
 	/* flushed at every row: complete before close */
-	text = slurp(path, NULL);
+	text = fv_test_slurp(path, NULL);
 	assert_non_null(strstr(text, "\n5,0.5,0.06666666667\n"));
 	free(text);
 	FV_ASSERT_OK(fv_history_close(&h));
@@ -764,7 +745,7 @@ static void test_history(void **state)
 	double row[3] = {4, 0.4, NAN};
 	FV_ASSERT_OK(fv_history_row(&h, row));
 	FV_ASSERT_OK(fv_history_close(&h));
-	text = slurp(path, NULL);
+	text = fv_test_slurp(path, NULL);
 	assert_string_equal(text, "iteration,time,res_rho\n"
 				  "1,0.1,0.3333333333\n"
 				  "2,0.2,0.1666666667\n"
@@ -799,7 +780,7 @@ static void test_history(void **state)
 			fail_msg("got %d '%s'", (int)e, fv_errmsg());
 		assert_int_equal(written, 2);
 		FV_ASSERT_OK(fv_history_close(&h));
-		text = slurp(path, NULL);
+		text = fv_test_slurp(path, NULL);
 		assert_true(strlen(text) > 0 && text[strlen(text) - 1] == '\n');
 		assert_non_null(strstr(text, "\n4,0.4,nan\n5,"));
 		assert_null(strstr(text, "\n7,"));
@@ -816,7 +797,7 @@ static void test_history(void **state)
 	tmp_path(fresh, sizeof fresh, "fresh.csv");
 	FV_ASSERT_OK(fv_history_open(&h, fresh, other, 2, 10));
 	FV_ASSERT_OK(fv_history_close(&h));
-	text = slurp(fresh, NULL);
+	text = fv_test_slurp(fresh, NULL);
 	assert_string_equal(text, "iteration,res_rho\n");
 	free(text);
 
@@ -843,7 +824,7 @@ static void test_output_lock(void **state)
 	snprintf(lock, sizeof lock, "%s/.fvstar.lock", dir);
 	FV_ASSERT_OK(fv_output_lock(dir, note, sizeof note));
 	assert_string_equal(note, "");
-	char *back = slurp(lock, NULL);
+	char *back = fv_test_slurp(lock, NULL);
 	snprintf(text, sizeof text, "pid %ld\nhost ", (long)getpid());
 	assert_true(strncmp(back, text, strlen(text)) == 0);
 	assert_non_null(strstr(back, "\nstarted 20"));
@@ -866,7 +847,7 @@ static void test_output_lock(void **state)
 		snprintf(want, sizeof want, "%s", note);
 		FV_ASSERT_ERR(fv_output_lock(dir, note, sizeof note), FV_ERR_IO, want);
 	}
-	back = slurp(lock, NULL);
+	back = fv_test_slurp(lock, NULL);
 	assert_string_equal(back, text);
 	free(back);
 	/* a pid that is gone: taken over, and said */
@@ -908,7 +889,7 @@ static void test_summary(void **state)
 	assert_true(json_real_value(json_object_get(json_object_get(json_object_get(back, "case"), "flow"), "mach")) ==
 		    0.5);
 	/* indented two spaces */
-	char *text = slurp(path, NULL);
+	char *text = fv_test_slurp(path, NULL);
 	assert_non_null(strstr(text, "{\n  \"name\": \"box\""));
 	free(text);
 	json_decref(back);
@@ -962,7 +943,7 @@ static void test_solution_vtu(void **state)
 	q[4 * n + 1] = 0; /* negative pressure in cell 1: NaN mach, no error */
 	tmp_path(path, sizeof path, "solution.vtu");
 	FV_ASSERT_OK(fv_solution_write_vtu(path, &m, q, (fv_real_t)gamma, block, NULL));
-	char *buf = slurp(path, &len);
+	char *buf = fv_test_slurp(path, &len);
 	char expect[128];
 	snprintf(expect, sizeof expect, "<Piece NumberOfPoints=\"%d\" NumberOfCells=\"%d\">", (int)m.n_nodes,
 		 (int)m.n_cells);
@@ -1019,7 +1000,7 @@ static void test_solution_vtu(void **state)
 
 	/* without blocks: no block array */
 	FV_ASSERT_OK(fv_solution_write_vtu(path, &m, q, (fv_real_t)gamma, NULL, NULL));
-	buf = slurp(path, &len);
+	buf = fv_test_slurp(path, &len);
 	assert_null(vtu_block(buf, len, "block", &bytes));
 	assert_non_null(vtu_block(buf, len, "entropy", &bytes));
 	free(buf);
@@ -1135,7 +1116,7 @@ static void test_restart(void **state)
 	fv_restart_free(&back);
 
 	/* the layout of the header; the state and the checksum end the file */
-	char *buf = slurp(path, &len);
+	char *buf = fv_test_slurp(path, &len);
 	assert_int_equal(len, RS_HEADER + 5 * (size_t)n * sizeof(fv_real_t) + 8);
 	assert_memory_equal(buf, "FVSTARRS", 8);
 	assert_int_equal((unsigned char)buf[8], 3);
@@ -1386,7 +1367,7 @@ static void test_restart_v3(void **state)
 
 	/* the layout: model at 104, count at 108, the peak at 112 and 120,
 	 * the values from 128 */
-	char *buf = slurp(path, &len);
+	char *buf = fv_test_slurp(path, &len);
 	assert_int_equal(len, RS_HEADER + 6 * (size_t)n * sizeof(fv_real_t) + 8);
 	assert_int_equal((unsigned char)buf[104], 2);
 	assert_int_equal((unsigned char)buf[108], FV_RESTART_SOLVER_STATE_MAX);

@@ -990,21 +990,6 @@ static void test_blocks_errors(void **state)
 	fv_mesh_free(&m);
 }
 
-static char *slurp_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	*len = (size_t)ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc(*len + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, *len, f), *len);
-	fclose(f);
-	return buf;
-}
-
 /* A state that is a function of the file position of each cell. */
 static double file_value(int v, fv_idx_t orig)
 {
@@ -1090,7 +1075,7 @@ static void test_file_order(void **state)
 		fv_real_t *q = state_in_file_terms(&file);
 		snprintf(ref_vtu, sizeof ref_vtu, "%s/file.vtu", dir);
 		FV_ASSERT_OK(fv_solution_write_vtu(ref_vtu, &file, q, (fv_real_t)1.4, NULL, NULL));
-		ref = slurp_file(ref_vtu, &ref_len);
+		ref = fv_test_slurp(ref_vtu, &ref_len);
 		free(q);
 	}
 
@@ -1110,7 +1095,7 @@ static void test_file_order(void **state)
 		q = state_in_file_terms(&m);
 		snprintf(vtu, sizeof vtu, "%s/s%d.vtu", dir, nbs[k]);
 		FV_ASSERT_OK(fv_solution_write_vtu(vtu, &m, q, (fv_real_t)1.4, NULL, NULL));
-		got = slurp_file(vtu, &len);
+		got = fv_test_slurp(vtu, &len);
 		assert_int_equal(len, ref_len);
 		assert_memory_equal(got, ref, len);
 		free(got);

@@ -12,6 +12,7 @@
 #include <cgnslib.h>
 
 #include "testutil.h"
+#include "mesh/mesh_internal.h"
 #include "util/parse.h"
 
 enum { BND_SPLIT, BND_MIXED, BND_NONE };
@@ -56,18 +57,13 @@ static const char *const cg_cell_sec[FV_NCELLTYPES] = {"Tetras", "Pyramids", "Pr
  * the second (VTK: away from it). */
 static void cell_nodes(const fv_mesh_t *m, fv_idx_t c, cgsize_t *out)
 {
-	const fv_idx_t *v = m->cell_node + m->cell_node_off[c];
+	fv_idx_t v[FV_MAX_CELL_NODES];
 	int n = (int)(m->cell_node_off[c + 1] - m->cell_node_off[c]);
+	memcpy(v, m->cell_node + m->cell_node_off[c], (size_t)n * sizeof *v);
+	if (m->cell_type[c] == FV_PRISM)
+		fv_prism_flip(v);
 	for (int i = 0; i < n; i++)
 		out[i] = v[i] + 1;
-	if (m->cell_type[c] == FV_PRISM) {
-		cgsize_t t = out[1];
-		out[1] = out[2];
-		out[2] = t;
-		t = out[4];
-		out[4] = out[5];
-		out[5] = t;
-	}
 }
 
 static int write_zone_coords(int fn, int B, int Z, const fv_mesh_t *m, int huge)

@@ -52,25 +52,6 @@ static int exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-	if (!f)
-		fail_msg("cannot open %s: %s", path, strerror(errno));
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	buf[n] = '\0';
-	*len = (size_t)n;
-	return buf;
-}
-
 /* One cell of each type (a hexahedron with a pyramid on top, a prism
  * beside it, two tetrahedra sharing a face), every volume positive, and
  * boundary elements of two markers listed out of marker order, plus a
@@ -159,7 +140,7 @@ static void test_su2_contents(void **state)
 	tmp_path(path, sizeof path, "mixed.su2");
 	FV_ASSERT_OK(fv_mesh_write_su2(&m, path));
 	assert_int_equal(fv_test_tmp_left(path), 0);
-	buf = slurp(path, &len);
+	buf = fv_test_slurp(path, &len);
 	assert_true(len > 0 && buf[len - 1] == '\n');
 	line = split_lines(buf, &n);
 	assert_int_equal(n, 1 + 1 + 5 + 1 + 16 + 1 + 2 * 3 + 5);
@@ -202,7 +183,7 @@ static void test_su2_coordinates_exact(void **state)
 	make_mesh(&m, 1);
 	tmp_path(path, sizeof path, "exact.su2");
 	FV_ASSERT_OK(fv_mesh_write_su2(&m, path));
-	buf = slurp(path, &len);
+	buf = fv_test_slurp(path, &len);
 	line = split_lines(buf, &n);
 	for (int i = 0; i < n; i++)
 		if (strncmp(line[i], "NPOIN= ", 7) == 0)
@@ -275,8 +256,8 @@ static void test_su2_roundtrip(void **state)
 		size_t la, lb;
 		tmp_path(again, sizeof again, "roundtrip2.su2");
 		FV_ASSERT_OK(fv_mesh_write_su2(&r, again));
-		a = slurp(path, &la);
-		b = slurp(again, &lb);
+		a = fv_test_slurp(path, &la);
+		b = fv_test_slurp(again, &lb);
 		assert_int_equal(la, lb);
 		assert_memory_equal(a, b, la);
 		free(a);
@@ -414,7 +395,7 @@ static void test_vtu_layout(void **state)
 		}
 		FV_ASSERT_OK(fv_mesh_write_vtu(&m, path));
 		assert_int_equal(fv_test_tmp_left(path), 0);
-		buf = slurp(path, &len);
+		buf = fv_test_slurp(path, &len);
 		assert_true(strncmp(buf, "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\"", 54) == 0);
 		assert_non_null(strstr(buf, *(const uint8_t *)&one ? "byte_order=\"LittleEndian\""
 								  : "byte_order=\"BigEndian\""));
@@ -502,14 +483,14 @@ static void test_no_markers(void **state)
 	m.n_markers = 0;
 	tmp_path(path, sizeof path, "nomark.vtu");
 	FV_ASSERT_OK(fv_mesh_write(&m, path));
-	buf = slurp(path, &len);
+	buf = fv_test_slurp(path, &len);
 	check_vtu(buf, len, npts, ncells, arr, &narr);
 	assert_int_equal(npts[1], 0);
 	assert_int_equal(ncells[1], 0);
 	free(buf);
 	tmp_path(path, sizeof path, "nomark.SU2");
 	FV_ASSERT_OK(fv_mesh_write(&m, path));
-	buf = slurp(path, &len);
+	buf = fv_test_slurp(path, &len);
 	assert_true(len > 9 && strcmp(buf + len - 9, "NMARK= 0\n") == 0);
 	free(buf);
 	fv_mesh_free(&m);
@@ -545,7 +526,7 @@ static void test_write_errors(void **state)
 
 	/* unknown extension */
 	tmp_path(path, sizeof path, "mesh.txt");
-	FV_ASSERT_ERR(fv_mesh_write(&m, path), FV_ERR_ARG, "unknown mesh extension '.txt' (use .su2 or .vtu)");
+	FV_ASSERT_ERR(fv_mesh_write(&m, path), FV_ERR_ARG, "unknown mesh extension '.txt' (use .su2, .fvm, .cgns or .vtu)");
 	tmp_path(path, sizeof path, "mesh");
 	FV_ASSERT_ERR(fv_mesh_write(&m, path), FV_ERR_ARG, "unknown mesh extension ''");
 	assert_false(exists(path));
@@ -564,7 +545,7 @@ static void test_write_errors(void **state)
 	m.belem_marker[2] = 0;
 	m.xyz[5] = NAN;
 	FV_ASSERT_ERR(fv_mesh_write_su2(&m, path), FV_ERR_MESH, "node 1");
-	buf = slurp(path, &len);
+	buf = fv_test_slurp(path, &len);
 	assert_non_null(strstr(buf, "12 0 1 2 3 4 5 6 7 0\n"));
 	free(buf);
 	fv_mesh_free(&m);
@@ -603,7 +584,7 @@ static void test_write_fails_midway(void **state)
 		if (err != FV_ERR_IO || !strstr(fv_errmsg(), path) || !strstr(fv_errmsg(), strerror(EFBIG)))
 			fail_msg("%s: got %d '%s'", names[i], (int)err, fv_errmsg());
 		assert_int_equal(fv_test_tmp_left(path), 0);
-		buf = slurp(path, &len);
+		buf = fv_test_slurp(path, &len);
 		assert_string_equal(buf, old);
 		free(buf);
 	}

@@ -3,6 +3,7 @@
 #ifndef FVSTAR_TESTUTIL_H
 #define FVSTAR_TESTUTIL_H
 
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,6 +36,28 @@
 		if (!strstr(fv_errmsg(), (part)))                          \
 			fail_msg("message '%s' lacks '%s'", fv_errmsg(), (part)); \
 	} while (0)
+
+/* The whole file at path, NUL-terminated (free it); its length in *len
+ * when len is not NULL. Fails the test when the file cannot be read. */
+static inline char *fv_test_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+	if (!f)
+		fail_msg("cannot open %s: %s", path, strerror(errno));
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = (size_t)n;
+	return buf;
+}
 
 /* Options of fv_mesh_gen_box: nx x ny x nz blocks of kind cells between
  * lo and hi, nodes perturbed by perturb with seed. */

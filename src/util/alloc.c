@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* fv_malloc_large and fv_map_file (alloc.h): posix_memalign to 2 MB then
+ * madvise, and mmap with MAP_POPULATE, Linux's where it has them. */
+#define _DEFAULT_SOURCE /* MADV_HUGEPAGE, MAP_POPULATE */
+#include "util/alloc.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "util/parse.h"
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+fv_err_t fv_malloc_large(void *pptr, size_t count, size_t size, const char *what)
+{
+	void *p = NULL;
+	FV_CHECK(size == 0 || count <= SIZE_MAX / size, FV_ERR_MEM, "%s: %zu x %zu bytes overflow", what, count,
+		 size);
+	size_t bytes = count * size;
+	if (bytes < FV_LARGE_MIN)
+		return fv_malloc(pptr, count, size, what);
+	FV_CHECK(posix_memalign(&p, HUGE_PAGE, bytes) == 0, FV_ERR_MEM, "out of memory allocating %zu bytes for %s",
+		 bytes, what);
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, bytes, MADV_HUGEPAGE); /* advice only: 4 kB pages where refused */
+#endif
+	*(void **)pptr = p;
+	return FV_OK;
+}
+
+fv_err_t fv_map_file(const char *path, const void **map, size_t *size)
+{
+	long long n;
+	int fd, flags = MAP_PRIVATE;
+	void *p;
+	*map = NULL;
+	*size = 0;
+	FV_CALL(fv_open_regular(path, &fd, &n));
+	*size = (size_t)n;
+#ifdef MAP_POPULATE
+	flags |= MAP_POPULATE; /* one pass over the page tables, not a fault per page */
+#endif
+	p = n > 0 ? mmap(NULL, (size_t)n, PROT_READ, flags, fd, 0) : MAP_FAILED;
+	close(fd);
+	if (p != MAP_FAILED)
+		*map = p;
+	return FV_OK;
+}
+
+void fv_unmap_file(const void *map, size_t size)
+{
+	if (map)
+		munmap((void *)map, size);
+}
