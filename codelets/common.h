@@ -28,13 +28,40 @@ extern "C" {
 #ifdef FV_HAVE_CUDA
 #define FV_CODELET_CUDA(cuda) \
 	.cuda_funcs = {FV_UNPAREN cuda}, .cuda_flags = {STARPU_CUDA_ASYNC, STARPU_CUDA_ASYNC, STARPU_CUDA_ASYNC},
+#elif defined(FV_SIMGRID)
+/* fvstar-sim: StarPU simulates a CUDA worker for a codelet that has a CUDA
+ * function and never calls it (the task lasts what its model says); one
+ * stand-in per variant keeps the implementation count of the CUDA build,
+ * whose calibrated models have an entry per implementation */
+void fv_sim_cuda(void *buffers[], void *cl_arg);
+#define FV_SIM_CUDA_N(a, b, c, d, n, ...) n
+#define FV_SIM_CUDA(...) FV_SIM_CUDA_N(__VA_ARGS__, FV_SIM_CUDA4, FV_SIM_CUDA3, FV_SIM_CUDA2, FV_SIM_CUDA1, x)
+#define FV_SIM_CUDA1 fv_sim_cuda
+#define FV_SIM_CUDA2 fv_sim_cuda, fv_sim_cuda
+#define FV_SIM_CUDA3 fv_sim_cuda, fv_sim_cuda, fv_sim_cuda
+#define FV_SIM_CUDA4 fv_sim_cuda, fv_sim_cuda, fv_sim_cuda, fv_sim_cuda
+#define FV_CODELET_CUDA(cuda) \
+	.cuda_funcs = {FV_SIM_CUDA cuda}, .cuda_flags = {STARPU_CUDA_ASYNC, STARPU_CUDA_ASYNC, STARPU_CUDA_ASYNC},
 #else
 #define FV_CODELET_CUDA(cuda)
+#endif
+/* The codelets that exist only for CUDA workers (real or simulated). */
+#if defined(FV_HAVE_CUDA) || defined(FV_SIMGRID)
+#define FV_CUDA_CODELETS 1
 #endif
 #define FV_CODELET(cpu, cuda, model_, name_, n, ...)                                                       \
 	{.cpu_funcs = {cpu}, .cpu_funcs_name = {#cpu}, FV_CODELET_CUDA(cuda).nbuffers = (n), .modes = {__VA_ARGS__}, \
 	 .model = &(model_), .name = (name_)}
-#define FV_MODEL(var, symbol_) static struct starpu_perfmodel var = {.type = STARPU_HISTORY_BASED, .symbol = (symbol_)}
+#ifdef FV_SIMGRID
+/* fvstar-sim reads the same files as their fit a size^b + c, which
+ * tools/sim_platform.py fit adds to the history: a simulated machine
+ * cuts other blocks than the one measured (more GPUs, other balances),
+ * whose footprints no history holds */
+#define FV_MODEL_TYPE STARPU_NL_REGRESSION_BASED
+#else
+#define FV_MODEL_TYPE STARPU_HISTORY_BASED
+#endif
+#define FV_MODEL(var, symbol_) static struct starpu_perfmodel var = {.type = FV_MODEL_TYPE, .symbol = (symbol_)}
 
 /* The StarPU handle behind a runtime handle. */
 #define FV_SP(h) ((starpu_data_handle_t)(void *)(h))

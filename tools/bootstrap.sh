@@ -7,6 +7,8 @@
 # Steps: Debian packages (apt, as root or through sudo), StarPU 1.3.10 with
 # CUDA (when nvcc exists) + FxT + MPI into deps/ (tools/build-starpu.sh,
 # skipped when up to date), autoreconf, configure into build/, make.
+# FVSTAR_SIMGRID=1 adds StarPU with SimGrid and fvstar-sim (also built when
+# libsimgrid-dev is installed; FVSTAR_SIMGRID=0: never).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,13 +41,31 @@ fi
 # runs load the plain one (bench/results/2026-11-22-starpu-builds.md)
 "$top/tools/build-starpu.sh" --fxt --prefix "$top/deps/starpu-1.3.10-fxt"
 "$top/tools/build-starpu.sh" --no-fxt --prefix "$top/deps/starpu-1.3.10"
+# a third, with SimGrid, for fvstar-sim (simulated machines, doc/simgrid.md):
+# only when asked (FVSTAR_SIMGRID=1 installs libsimgrid-dev) or when
+# libsimgrid-dev is there already; FVSTAR_SIMGRID=0 never
+simgrid=
+case ${FVSTAR_SIMGRID:-auto} in
+1 | yes)
+	if ! dpkg-query -W -f='${Status}' libsimgrid-dev 2>/dev/null | grep -q "install ok installed"; then
+		sudo=
+		[ "$(id -u)" = 0 ] || sudo=sudo
+		$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends libsimgrid-dev
+	fi
+	simgrid=yes ;;
+auto) dpkg-query -W -f='${Status}' libsimgrid-dev 2>/dev/null | grep -q "install ok installed" && simgrid=yes ;;
+esac
+if [ -n "$simgrid" ]; then
+	"$top/tools/build-starpu.sh" --simgrid --prefix "$top/deps/starpu-1.3.10-simgrid"
+	simgrid="--with-starpu-simgrid=$top/deps/starpu-1.3.10-simgrid"
+fi
 
 cd "$top"
 [ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi
 mkdir -p build
 cd build
 if [ ! -f Makefile ] || [ ../configure -nt config.status ]; then
-	../configure --with-starpu="$top/deps/starpu-1.3.10-fxt" --with-starpu-notrace="$top/deps/starpu-1.3.10"
+	../configure --with-starpu="$top/deps/starpu-1.3.10-fxt" --with-starpu-notrace="$top/deps/starpu-1.3.10" $simgrid
 fi
 make -j"$jobs"
 

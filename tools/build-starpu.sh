@@ -4,7 +4,12 @@
 # (when nvcc is found), FxT traces, StarPU-MPI, 128 CPUs and wide codelets.
 #
 # Usage: tools/build-starpu.sh [--prefix DIR] [--fxt|--no-fxt]
-#                              [--cuda|--no-cuda] [--jobs N]
+#                              [--cuda|--no-cuda] [--simgrid] [--jobs N]
+#
+# --simgrid builds the SimGrid flavour (deps/starpu-1.3.10-simgrid) that
+# fvstar-sim links: CUDA workers simulated (no toolkit needed), no FxT, no
+# MPI (StarPU-MPI under SMPI needs static libraries), 16 CUDA devices.
+# It needs libsimgrid-dev (Debian 12: SimGrid 3.32).
 #
 # Debian's libstarpu-dev has no CUDA, no FxT and STARPU_MAXCPUS 4, hence this
 # script. A second run with the same options and patches does nothing: the
@@ -20,6 +25,9 @@ cuda=auto
 jobs=$(nproc 2>/dev/null || echo 2)
 maxcpus=128
 maxbuffers=32
+maxcudadev=4
+simgrid=no
+mpi=yes
 nvcc=${NVCC:-}
 
 die() { echo "build-starpu: $*" >&2; exit 1; }
@@ -32,12 +40,18 @@ while [ $# -gt 0 ]; do
 	--no-fxt) fxt=no; shift ;;
 	--cuda) cuda=yes; shift ;;
 	--no-cuda) cuda=no; shift ;;
+	--simgrid) simgrid=yes; shift ;;
 	--jobs) jobs=$2; shift 2 ;;
-	-h|--help) sed -n '3,11p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,17p' "$0"; exit 0 ;;
 	*) die "unknown option '$1' (try --help)" ;;
 	esac
 done
 
+if [ "$simgrid" = yes ]; then
+	fxt=no cuda=no mpi=no maxcudadev=16
+	pkg-config --exists simgrid 2>/dev/null ||
+		die "--simgrid needs SimGrid (apt-get install libsimgrid-dev)"
+fi
 if [ -z "$nvcc" ]; then
 	nvcc=$(command -v nvcc || true)
 	[ -n "$nvcc" ] || [ ! -x /usr/local/cuda/bin/nvcc ] || nvcc=/usr/local/cuda/bin/nvcc
@@ -49,10 +63,14 @@ esac
 
 variant=starpu-$version
 [ "$fxt" = yes ] && variant=$variant-fxt
+[ "$simgrid" = yes ] && variant=$variant-simgrid
 [ -n "$prefix" ] || prefix=$(cd "$here/.." && pwd)/deps/$variant
 
 patches=$(ls "$here"/patches/starpu-$version-*.patch 2>/dev/null | sort)
-stamp="version=$debver fxt=$fxt cuda=$cuda maxcpus=$maxcpus maxbuffers=$maxbuffers patches=$(cat $patches /dev/null | cksum | cut -d' ' -f1)"
+# the plain and FxT stamps as before, so their builds stay up to date
+extra=
+[ "$simgrid" = no ] || extra=" simgrid=yes maxcudadev=$maxcudadev"
+stamp="version=$debver fxt=$fxt cuda=$cuda maxcpus=$maxcpus maxbuffers=$maxbuffers$extra patches=$(cat $patches /dev/null | cksum | cut -d' ' -f1)"
 if [ -f "$prefix/.fvstar-stamp" ] && [ "$(cat "$prefix/.fvstar-stamp")" = "$stamp" ]; then
 	echo "build-starpu: $prefix is up to date ($stamp)"
 	exit 0
@@ -92,7 +110,9 @@ set -- --prefix="$prefix" --disable-static --enable-shared \
 	--disable-opencl --disable-socl --disable-starpufft --disable-fortran \
 	--disable-openmp --disable-starpurm --disable-mlr --disable-hdf5 \
 	--disable-glpk --disable-opengl-render \
-	--enable-mpi
+	--enable-maxcudadev=$maxcudadev
+if [ "$mpi" = yes ]; then set -- "$@" --enable-mpi; else set -- "$@" --disable-mpi; fi
+[ "$simgrid" = no ] || set -- "$@" --enable-simgrid
 if [ "$fxt" = yes ]; then set -- "$@" --with-fxt; else set -- "$@" --without-fxt; fi
 if [ "$cuda" = yes ]; then
 	# the toolkit root as nvcc reports it (nvcc may be a wrapper script)

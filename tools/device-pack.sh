@@ -22,11 +22,15 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 mode=pack
+# fvstar-sim (configure --with-starpu-simgrid): packed with its StarPU
+# (device/lib/fvstar/starpu-simgrid) and SimGrid's libraries in device/lib
+sim=
 case ${1:-} in --check | --check-visible) mode=$1; shift ;; esac
 build=${1:-$top/build}
 dev=$top/device
 dest=$dev/lib
-starpu_dirs=$(for v in FV_STARPU_RUNDIR FV_STARPU_LIBDIR FV_STARPU_BINDIR; do
+[ ! -x "$build/fvstar-sim" ] || sim=$dev/bin/fvstar-sim
+starpu_dirs=$(for v in FV_STARPU_RUNDIR FV_STARPU_LIBDIR FV_STARPU_BINDIR STARPU_SIM_LIBDIR; do
 	sed -n "s/^$v = //p" "$build/Makefile"; done)
 
 # --check: every library of the packed programs resolved with
@@ -41,7 +45,7 @@ if [ "$mode" != pack ]; then
 			[ -d "$d" ] && { mount --bind /tmp/fvstar-device-pack.empty "$d" || exit 1; }
 		done
 	fi
-	for b in "$dev/bin/fvstar" "$dev/libexec/fvstar/starpu_fxt_tool"; do
+	for b in "$dev/bin/fvstar" "$dev/libexec/fvstar/starpu_fxt_tool" $sim; do
 		out=$(LD_LIBRARY_PATH="$dest" ldd "$b")
 		if echo "$out" | grep -q 'not found'; then
 			echo "device-pack: $b: $(echo "$out" | grep 'not found')" >&2; fail=1
@@ -62,8 +66,8 @@ mkdir -p "$dest"
 for f in "$dev"/lib/fvstar/starpu*/lib*.so.*.* "$dev/libexec/fvstar/starpu_fxt_tool"; do
 	[ -L "$f" ] || strip --strip-debug "$f"
 done
-bins="$(find "$build" -maxdepth 3 -type f -perm -u+x \( -name fvstar -o -name 'test_*' -o -name 'bench_*' \) )
- $dev/bin/fvstar $dev/libexec/fvstar/starpu_fxt_tool $(ls "$dev"/lib/fvstar/starpu*/libstarpu-1.3.so)"
+bins="$(find "$build" -maxdepth 3 -type f -perm -u+x \( -name fvstar -o -name fvstar-sim -o -name 'test_*' -o -name 'bench_*' \) )
+ $dev/bin/fvstar $sim $dev/libexec/fvstar/starpu_fxt_tool $(ls "$dev"/lib/fvstar/starpu*/libstarpu-1.3.so)"
 # glibc, the C++ runtime and CUDA come from the GPU machine's own image;
 # libstarpu comes from device/lib/fvstar
 skip='^(linux-vdso|ld-linux|libc\.|libm\.|libpthread|libdl\.|librt\.|libstdc\+\+|libgcc_s|libcu|libnvidia|libnvJitLink|libstarpu)'
@@ -80,6 +84,22 @@ if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 else
 	"$0" --check-visible "$build" || exit 1
 fi
+# SimGrid's libraries, which only fvstar-sim's StarPU loads (ns-3 alone is
+# 26 MB), go into device/simgrid-libs.tar.xz (~10 MB): the pack stays under
+# 60 MiB. There: tar xJf device/simgrid-libs.tar.xz -C device/lib
+if [ -n "$sim" ]; then
+	simstarpu=$(ls "$dev"/lib/fvstar/starpu-simgrid/libstarpu-1.3.so)
+	others=$(for b in $bins; do
+		case $b in "$sim" | "$simstarpu" | */fvstar-sim) continue ;; esac
+		ldd "$b" | awk '$3 ~ /^\// {print $1}'
+	done | sort -u)
+	simlibs=$(ldd "$simstarpu" | awk '$3 ~ /^\// {print $1}' | grep -Ev "$skip" | while read -r name; do
+		echo "$others" | grep -qx "$name" || echo "$name"
+	done)
+	# shellcheck disable=SC2086 # a list of file names without spaces
+	(cd "$dest" && tar cf - $simlibs | xz -6 -T2 >"$dev/simgrid-libs.tar.xz" && rm -f $simlibs)
+	echo "device-pack: $(echo "$simlibs" | wc -w) libraries of SimGrid in device/simgrid-libs.tar.xz ($(du -h "$dev/simgrid-libs.tar.xz" | cut -f1))"
+fi
 du -sh "$dev"
 echo "device-pack: $(ls "$dest"/*.so* | wc -l) libraries in device/lib, StarPU in device/lib/fvstar; ldd clean (build's StarPU hidden: $hidden)"
 cat <<MSG
@@ -89,4 +109,7 @@ or, for the build tree's programs (build/fvstar, tests, benches):
   export LD_LIBRARY_PATH=\$PWD/device/lib/fvstar/starpu:\$PWD/device/lib
   export FVSTAR_STARPU_TRACE_LIBDIR=\$PWD/device/lib/fvstar/starpu-fxt
   export FVSTAR_STARPU_FXT_TOOL=\$PWD/device/libexec/fvstar/starpu_fxt_tool
+fvstar-sim, after tar xJf device/simgrid-libs.tar.xz -C device/lib (once);
+build/fvstar-sim with LD_LIBRARY_PATH=\$PWD/device/lib/fvstar/starpu-simgrid:\$PWD/device/lib
+(device/bin/fvstar-sim finds its StarPU by itself)
 MSG

@@ -72,7 +72,7 @@ static struct starpu_codelet border_cls[FV_N_SUM_KINDS] = {
 				     (fv_flux_border_cuda, fv_flux_border_gather_cuda, fv_flux_border_color_cuda),
 				     model_border_auto, "fv_flux_border", STARPU_RW),
 };
-#ifdef FV_HAVE_CUDA
+#ifdef FV_CUDA_CODELETS
 FV_MODEL(model_interior_direct, "fv_flux_interior_direct");
 FV_MODEL(model_border_direct, "fv_flux_border_direct");
 FV_MODEL(model_interior_direct_gather, "fv_flux_interior_direct_gather");
@@ -99,7 +99,7 @@ static double border_share(const fv_task_args_t *a)
 
 static struct starpu_codelet *part_codelet(const fv_task_args_t *a, int border)
 {
-#ifdef FV_HAVE_CUDA
+#ifdef FV_CUDA_CODELETS
 	if (a->flux_direct)
 		return &direct_cls[a->P.flux_sum == FV_SUM_GATHER][border];
 #endif

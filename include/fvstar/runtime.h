@@ -212,6 +212,30 @@ void fv_runtime_print(FILE *out);
  * n_cuda receives the number of CUDA workers that ran it. */
 fv_err_t fv_runtime_selftest(size_t n, int *n_cuda, FILE *out);
 
+/* Simulated machines (src/runtime/sim.c, doc/simgrid.md). 1 in fvstar-sim
+ * (StarPU's SimGrid mode: tasks last what their models say, nothing is
+ * computed). */
+int fv_runtime_simulated(void);
+/* Seconds on StarPU's clock: simulated time in fvstar-sim, else wall time. */
+double fv_runtime_clock(void);
+/* fvstar-sim, before fv_runtime_init: the platform and models of dir (a
+ * saved sampling directory: bus/HOST.platform.v4.xml, HOST.bandwidth,
+ * HOST.latency, codelets/45/), checked (errors name the file and line),
+ * and StarPU pointed at it (STARPU_PERF_MODEL_DIR, STARPU_HOSTNAME); NULL:
+ * StarPU's own sampling directory. Its CPU and CUDA hosts into *ncpu,
+ * *ncuda (NULL: not wanted). */
+fv_err_t fv_runtime_sim_platform(const char *dir, int *ncpu, int *ncuda);
+/* The CPU and CUDA hosts of the platform fv_runtime_sim_platform read
+ * (-1 before, or outside fvstar-sim). */
+int fv_runtime_sim_cpus(void);
+int fv_runtime_sim_gpus(void);
+/* Tasks submitted per stage (the task's name, a colour group's number
+ * dropped): counted from fv_runtime_count_tasks(1) on (a new count) to
+ * fv_runtime_count_tasks(0), read by index (NULL past the last). */
+void fv_runtime_count_tasks(int on);
+void fv_runtime_task_submitted(const char *name);
+const char *fv_runtime_task_count(int i, long long *n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -51,6 +51,9 @@ typedef struct fv_solver_opts {
 	const volatile sig_atomic_t *stop_flag;
 	int trace_from;         /* traced runs: recording starts when this
 	                           iteration is submitted; 0: the first run's first */
+	int data_free;          /* 1: nothing computed is read (`fvstar sim`):
+	                           residuals, forces and time read as 0, so no
+	                           stop, ramp, retry or freeze depends on them */
 } fv_solver_opts_t;
 
 /* One finished iteration, handed to the caller in order. */

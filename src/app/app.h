@@ -18,6 +18,8 @@ int fv_app_stopped_by(void);
 fv_err_t fv_cmd_surface(int argc, char **argv);
 fv_err_t fv_cmd_bench(int argc, char **argv);
 fv_err_t fv_cmd_trace(int argc, char **argv);
+/* `fvstar sim` (src/app/cmd_sim.c): simulated, dry and calibration runs */
+fv_err_t fv_cmd_sim(int argc, char **argv);
 /* `fvstar mesh partition` (src/app/cmd_partition.c) */
 fv_err_t fv_cmd_partition(int argc, char **argv);
 

@@ -30,6 +30,7 @@ static void usage(FILE *out)
 		"                                        the case's kernels on one GPU without StarPU (bare driver)\n"
 		"  fvstar bench kernels [ARGS]           the papers' kernel experiments (bench/bench_kernels)\n"
 		"  fvstar trace DIR [--iterations K]     a run's trace: summary per worker, Gantt chart, statistics\n"
+		"  fvstar sim run|dry|calibrate CASE.cfg ...  the run's task graph simulated (SimGrid), dry, calibrated\n"
 		"  fvstar runtime info                   StarPU build, scheduler and workers\n"
 		"  fvstar runtime check                  run a codelet on every worker\n"
 		"  fvstar keys [SECTION]                 the case-file keys: type, default, meaning (Markdown)\n"
@@ -112,6 +113,23 @@ static const struct {
 		  "                 waited on halos against its makespan (also printed, and in\n"
 		  "                 DIR/stats.json)\n"
 		  "--no-plots: the summary only.\n"},
+	{"sim", "usage: fvstar sim run CASE.cfg [--platform DIR] [--iterations N] [--warmup K] [--out DIR] [key=value ...]\n"
+		"       fvstar sim dry CASE.cfg [--iterations N] [--warmup K] [--out DIR] [key=value ...]\n"
+		"       fvstar sim calibrate CASE.cfg --save DIR [--iterations N] [key=value ...]\n"
+		"\n"
+		"The run's set-up (mesh, blocks, placement, colouring) and task graph for a\n"
+		"fixed number of iterations (default 10; calibrate 30), with nothing computed\n"
+		"read back: no convergence test, no output of the state. Prints the time per\n"
+		"iteration after the first K (default 1) and the tasks per stage, and writes\n"
+		"them to DIR/summary.json (default output.dir/sim-run, sim-dry).\n"
+		"run: simulated by fvstar-sim (StarPU's SimGrid mode) on the platform and\n"
+		"performance models of DIR (a folder that calibrate saved, or that\n"
+		"tools/sim_platform.py derived; default StarPU's own sampling folder); the time\n"
+		"is simulated time. dry: the same on this machine's workers (measured).\n"
+		"calibrate: a dry run with STARPU_CALIBRATE=1 into a fresh folder DIR: StarPU\n"
+		"measures the bus and fills every codelet's history model there; simulate the\n"
+		"same case and workers with fvstar sim run CASE.cfg --platform DIR.\n"
+		"See doc/simgrid.md.\n"},
 	{"keys", "usage: fvstar keys [SECTION]\n"
 		 "\n"
 		 "The keys of the case file (all sections, or one: mesh, flow, numerics, bc,\n"
@@ -190,6 +208,8 @@ int main(int argc, char **argv)
 		err = fv_cmd_bench(argc - 1, argv + 1);
 	else if (strcmp(argv[1], "trace") == 0)
 		err = fv_cmd_trace(argc - 1, argv + 1);
+	else if (strcmp(argv[1], "sim") == 0)
+		err = fv_cmd_sim(argc - 1, argv + 1);
 	else if (strcmp(argv[1], "runtime") == 0)
 		err = fv_cmd_runtime(argc - 1, argv + 1);
 	else if (strcmp(argv[1], "keys") == 0)

@@ -143,8 +143,9 @@ struct fv_ring {
 	ring_slot_t *slot;
 	char *local;                   /* [n_rows] this rank writes the row */
 	double *all;                   /* several ranks: every rank's rows */
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
+	/* StarPU's: in fvstar-sim the waiting thread yields to the simulation */
+	starpu_pthread_mutex_t lock;
+	starpu_pthread_cond_t cond;
 };
 
 fv_err_t fv_ring_create(fv_ring_t **rp, int n_slots, int n_rows, int row_len, const int *row_owner)
@@ -156,8 +157,8 @@ fv_err_t fv_ring_create(fv_ring_t **rp, int n_slots, int n_rows, int row_len, co
 	r->n_slots = n_slots;
 	r->n_rows = n_rows;
 	r->row_len = row_len;
-	pthread_mutex_init(&r->lock, NULL);
-	pthread_cond_init(&r->cond, NULL);
+	starpu_pthread_mutex_init(&r->lock, NULL);
+	starpu_pthread_cond_init(&r->cond, NULL);
 	FV_CALL(fv_calloc(&r->mem, (size_t)n_slots, sizeof *r->mem, "reduction ring"));
 	FV_CALL(fv_calloc(&r->h, (size_t)n_slots, sizeof *r->h, "reduction ring"));
 	FV_CALL(fv_calloc(&r->ctx, (size_t)n_slots, sizeof *r->ctx, "reduction ring"));
@@ -200,12 +201,12 @@ static void row_ready(void *arg)
 	row_ctx_t *c = (row_ctx_t *)arg;
 	fv_ring_t *r = c->r;
 	starpu_data_release(r->h[c->slot][c->row]);
-	pthread_mutex_lock(&r->lock);
+	starpu_pthread_mutex_lock(&r->lock);
 	if (--r->slot[c->slot].pending == 0) {
 		r->slot[c->slot].ready = 1;
-		pthread_cond_broadcast(&r->cond);
+		starpu_pthread_cond_broadcast(&r->cond);
 	}
-	pthread_mutex_unlock(&r->lock);
+	starpu_pthread_mutex_unlock(&r->lock);
 }
 
 fv_err_t fv_ring_post(fv_ring_t *r, int slot, int n_rows, int tag)
@@ -213,10 +214,10 @@ fv_err_t fv_ring_post(fv_ring_t *r, int slot, int n_rows, int tag)
 	int n_local = 0;
 	for (int j = 0; j < n_rows; j++)
 		n_local += r->local[j];
-	pthread_mutex_lock(&r->lock);
+	starpu_pthread_mutex_lock(&r->lock);
 	r->slot[slot].ready = n_local == 0;
 	r->slot[slot].pending = n_local;
-	pthread_mutex_unlock(&r->lock);
+	starpu_pthread_mutex_unlock(&r->lock);
 	for (int j = 0; j < n_rows; j++) {
 		if (!r->local[j])
 			continue;
@@ -231,10 +232,10 @@ const double *fv_ring_wait(fv_ring_t *r, int slot)
 {
 	const double *rows;
 	fv_ranks_watch_wait();
-	pthread_mutex_lock(&r->lock);
+	starpu_pthread_mutex_lock(&r->lock);
 	while (!r->slot[slot].ready)
-		pthread_cond_wait(&r->cond, &r->lock);
-	pthread_mutex_unlock(&r->lock);
+		starpu_pthread_cond_wait(&r->cond, &r->lock);
+	starpu_pthread_mutex_unlock(&r->lock);
 	if (fv_runtime_nranks() == 1) {
 		fv_ranks_watch_done();
 		return r->mem[slot];
@@ -274,7 +275,7 @@ void fv_ring_destroy(fv_ring_t *r)
 	free(r->slot);
 	free(r->local);
 	free(r->all);
-	pthread_mutex_destroy(&r->lock);
-	pthread_cond_destroy(&r->cond);
+	starpu_pthread_mutex_destroy(&r->lock);
+	starpu_pthread_cond_destroy(&r->cond);
 	free(r);
 }

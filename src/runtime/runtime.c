@@ -43,8 +43,16 @@ static int cuda_devices(void)
 	if (cudaGetDeviceCount(&n) != cudaSuccess)
 		n = 0;
 	cudaGetLastError(); /* clear the error of a machine without GPU */
+#elif defined(STARPU_SIMGRID)
+	n = fv_runtime_sim_gpus() > 0 ? fv_runtime_sim_gpus() : 0; /* the platform's */
 #endif
 	return n;
+}
+
+/* The cores of this machine, or of the simulated platform (fvstar-sim). */
+static long host_cores(void)
+{
+	return fv_runtime_sim_cpus() >= 0 ? fv_runtime_sim_cpus() : sysconf(_SC_NPROCESSORS_ONLN);
 }
 
 int fv_runtime_gpu_only_default(void)
@@ -88,7 +96,7 @@ static fv_err_t check_sched(const char *name, const char *from)
  * names the count's source. */
 static fv_err_t check_ncpu(long asked, const char *from, int oversubscribe)
 {
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	long cores = host_cores();
 	FV_CHECK(cores <= 0 || asked <= cores || oversubscribe, FV_ERR_ARG,
 		 "%s: more CPU workers than the %ld cores of this machine (sysconf); workers beyond the cores share "
 		 "them and every task waits for a time slice: ask for %ld at most, or set runtime.oversubscribe = yes "
@@ -109,7 +117,7 @@ static fv_err_t check_ncuda(long asked, const char *from)
 	int n;
 	if (asked <= 0)
 		return FV_OK;
-#ifndef FV_HAVE_CUDA
+#if !defined(FV_HAVE_CUDA) && !defined(STARPU_SIMGRID)
 	(void)n;
 	return FV_ERROR(FV_ERR_ARG,
 			"%s: this fvstar was built without CUDA (configure found no nvcc, or --disable-cuda), so no "
@@ -277,6 +285,22 @@ static void place_rank(struct starpu_conf *conf, const fv_runtime_opts_t *o)
 			L, n, n > 1 ? "s" : "");
 }
 
+/* starpu_init; in fvstar-sim with an argv, as starpu_init's NULL crashed
+ * StarPU's SimGrid start-up when it had not started the simulation itself
+ * (src/runtime/sim.c: now it has). */
+static int start_starpu(struct starpu_conf *conf)
+{
+#ifdef STARPU_SIMGRID
+	static char name[] = "fvstar-sim";
+	static char *args[] = {name, NULL};
+	int argc = 1;
+	char **argv = args;
+	return starpu_initialize(conf, &argc, &argv);
+#else
+	return starpu_init(conf);
+#endif
+}
+
 fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 {
 	struct starpu_conf conf;
@@ -345,9 +369,9 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 		/* StarPU-MPI starts StarPU itself (one StarPU per rank); a build
 		 * without it refuses several ranks, and runs one as usual */
 		FV_CALL(fv_ranks_start(&conf));
-		ret = fv_ranks_up() ? 0 : starpu_init(&conf);
+		ret = fv_ranks_up() ? 0 : start_starpu(&conf);
 	} else {
-		ret = starpu_init(&conf);
+		ret = start_starpu(&conf);
 	}
 	FV_CHECK(ret != -ENODEV, FV_ERR_RUNTIME, "StarPU found no worker (STARPU_NCPU=0 and no GPU?)");
 	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_init failed (%d)", ret);
@@ -360,7 +384,7 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 		 * models or 640 (StarPU up, to read the models); if they can (one
 		 * process), StarPU starts again with every core */
 		int ng = (int)starpu_cuda_worker_get_count();
-		long cores = sysconf(_SC_NPROCESSORS_ONLN) - ng;
+		long cores = host_cores() - ng;
 		idle_cores.cores = cores > 0 ? cores : 0;
 		idle_cores.speed = fv_runtime_gpu_speed(o ? o->gpu_speed : 0, idle_cores.src, sizeof idle_cores.src);
 		idle_cores.share =
@@ -376,7 +400,7 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 			}
 			gpu_only_default = 0;
 			idle_cores.joined = 1;
-			ret = starpu_init(&conf);
+			ret = start_starpu(&conf);
 			FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_init with the CPU cores failed (%d)", ret);
 			runtime_up = 1;
 		}

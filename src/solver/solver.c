@@ -1085,6 +1085,8 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		double sums[FV_NORMS];
 		fv_iter_info_t info;
 		sum_rows(s, fv_ring_wait(s->ring, next_done % RING), sums);
+		if (s->o.data_free)
+			memset(sums, 0, sizeof sums);
 		memset(&info, 0, sizeof info);
 		info.iter = next_done;
 		info.wall = fv_now() - start;

@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Simulated against measured time per iteration (issue 27, item 4), on a GPU
+# machine, one process: for the ONERA M6 medium mesh (its path the first
+# argument; cases/onera_m6/onera_m6.cfg) and the 10.37M-cell box
+# (bench/box_case.sh, N = 120), in each configuration
+#   1gpu      one GPU (runtime.ncuda = 1, runtime.ncpu = 0)
+#   gpu+cpu   one GPU and the other cores (runtime.ncuda = 1, ncpu = cores-2)
+#   2gpu      two GPUs in one process (runtime.ncuda = 2, ncpu = 0)
+#   cpu       CPU workers only (runtime.ncuda = 0, ncpu = cores)
+#   2gpu-nochain  the same with numerics.chain = no (the projection's source)
+# it calibrates a platform folder (fvstar sim calibrate: the bus and every
+# model, two passes, then their fits: tools/sim_platform.py fit), measures
+# `fvstar run` and `fvstar sim dry` (the simulated graph, for real), runs
+# fvstar-sim on the folder, and prints measured against simulated seconds
+# per iteration (after the first: --warmup 1) and their difference. Then, from
+# the 2-GPU folder without chains, 4 and 8 simulated GPUs (tools/sim_platform.py derive):
+# the projection the next 8-GPU machine will check.
+# SCHEME=implicit runs the implicit solver (numerics.time = implicit).
+# Usage: bench/run_sim_validate.sh M6_MESH [BUILDDIR] [ITERATIONS] [OUTDIR]
+# Needs fvstar-sim in BUILDDIR (configure --with-starpu-simgrid, doc/simgrid.md).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+m6=${1:?usage: bench/run_sim_validate.sh M6_MESH [BUILDDIR] [ITERATIONS] [OUTDIR]}
+build=${2:-$top/build}
+iters=${3:-20}
+out=${4:-${BENCH_TMP:-$(mktemp -d)}}
+fv=$build/fvstar
+sim=$build/fvstar-sim
+py=${PYTHON3:-python3}
+[ -x "$sim" ] || { echo "run_sim_validate: no $sim (configure --with-starpu-simgrid)" >&2; exit 1; }
+[ -f "$m6" ] || { echo "run_sim_validate: no mesh $m6" >&2; exit 1; }
+m6=$(cd "$(dirname "$m6")" && pwd)/$(basename "$m6")
+mkdir -p "$out"
+cores=$(nproc)
+scheme=
+[ "${SCHEME:-explicit}" = implicit ] && scheme="numerics.time=implicit"
+unset STARPU_NCPU STARPU_NCUDA STARPU_SCHED STARPU_CALIBRATE STARPU_HOSTNAME STARPU_PERF_MODEL_DIR
+
+. "$top/bench/box_case.sh"
+box_case "$build" 120 "$out" box10m
+cp "$top/cases/onera_m6/onera_m6.cfg" "$out/m6.cfg"
+
+conf() { # the workers of a configuration
+	case $1 in
+	1gpu) echo "runtime.ncuda=1 runtime.ncpu=0" ;;
+	gpu+cpu) echo "runtime.ncuda=1 runtime.ncpu=$((cores - 2))" ;;
+	2gpu) echo "runtime.ncuda=2 runtime.ncpu=0" ;;
+	2gpu-nochain) echo "runtime.ncuda=2 runtime.ncpu=0 numerics.chain=no" ;;
+	cpu) echo "runtime.ncuda=0 runtime.ncpu=$cores" ;;
+	esac
+}
+per_iter() { # seconds_per_iteration of a summary.json (fvstar run's or fvstar sim's)
+	"$py" -c 'import json, sys; print("%.6f" % json.load(open(sys.argv[1]))["seconds_per_iteration"])' "$1"
+}
+printf '%-6s %-8s %12s %12s %12s %8s\n' case config "run s/it" "dry s/it" "sim s/it" "sim/dry"
+for case in m6 box10m; do
+	extra=
+	[ $case = m6 ] && extra="mesh.file=$m6"
+	for c in 1gpu gpu+cpu 2gpu cpu 2gpu-nochain; do
+		d=$out/$case-$c
+		w=$(conf $c)
+		# shellcheck disable=SC2086
+		{
+			"$fv" sim calibrate "$out/$case.cfg" --save "$d/platform" --iterations "$iters" $extra $w $scheme \
+				output.dir="$d/o" >"$d.cal.log" 2>&1 &&
+				"$fv" run "$out/$case.cfg" $extra $w $scheme numerics.iterations="$iters" numerics.residual_drop=0 \
+					output.dir="$d/run" output.vtu=no output.progress_every=0 >"$d.run.log" 2>&1 &&
+				"$fv" sim dry "$out/$case.cfg" --iterations "$iters" $extra $w $scheme --out "$d/dry" >"$d.dry.log" 2>&1 &&
+				"$sim" sim run "$out/$case.cfg" --platform "$d/platform" --iterations "$iters" $extra $w $scheme \
+					--out "$d/sim" >"$d.sim.log" 2>&1
+		} || { echo "$case $c: failed, see $d.*.log" >&2; continue; }
+		r=$(per_iter "$d/run/summary.json")
+		y=$(per_iter "$d/dry/summary.json")
+		s=$(per_iter "$d/sim/summary.json")
+		printf '%-6s %-8s %12s %12s %12s %8s\n' $case $c "$r" "$y" "$s" "$(awk -v a="$s" -v b="$y" 'BEGIN { printf "%+.1f%%", 100 * (a / b - 1) }')"
+	done
+	# projection: the 2-GPU calibration without task chains (whose models
+	# hold only the calibrated blocks) on 4 and 8 simulated GPUs of the same links
+	for g in 4 8; do
+		d=$out/$case-2gpu-nochain
+		[ -d "$d/platform" ] || continue
+		rm -rf "$out/$case-${g}gpu-derived"
+		"$py" "$top/tools/sim_platform.py" derive "$d/platform" "$out/$case-${g}gpu-derived" --gpus $g >/dev/null
+		# shellcheck disable=SC2086
+		"$sim" sim run "$out/$case.cfg" --platform "$out/$case-${g}gpu-derived" --iterations "$iters" $extra \
+			runtime.ncpu=0 numerics.chain=no $scheme --out "$out/$case-${g}gpu-sim" >"$out/$case-${g}gpu-sim.log" 2>&1 &&
+			printf '%-6s %-8s %12s %12s %12s %8s\n' $case "${g}gpu" - - "$(per_iter "$out/$case-${g}gpu-sim/summary.json")" \
+				"(derived)"
+	done
+done
+echo "(run: fvstar run's seconds_per_iteration, every iteration; dry and sim: iterations 2.. of fvstar sim; logs and summaries in $out)"

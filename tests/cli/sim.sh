@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Simulated runs (fvstar-sim, StarPU's SimGrid mode; doc/simgrid.md) on the
+# Mach 2 wedge of tests/cli/lib.sh (3580 mixed cells, 2 blocks), with no GPU
+# here: `fvstar sim calibrate` on 2 CPU workers saves the bus and the CPU
+# models, tools/sim_platform.py copies each CPU model as a GPU one 20x
+# faster (fv_fetch, a GPU-only halo task, as the unpack's) and derives a
+# platform of 2 GPUs from it. Then:
+# - a simulated run on the 2 GPUs completes with the task graph of the real
+#   one: every stage of `fvstar sim dry` (the same case on the 2 CPU
+#   workers, for real) with the same count, plus the GPU blocks' fetch
+#   tasks (4 per block and iteration: halo(Q), halo(grad) and halo(phi) of
+#   2 RK stages, those the other block reads on its GPU), and a simulated
+#   time per iteration > 0;
+# - the same simulation twice: the same simulated time per iteration;
+# - platform folders with an error are refused before StarPU starts (exit
+#   1 or 2, no crash), with a message naming the file (and line): a link_ctn naming no link, a file
+#   cut short, a GPU without a route, no such folder.
+# Skipped (77) where fvstar-sim is not built (configure
+# --with-starpu-simgrid=PREFIX).
+. "$top_srcdir/tests/cli/lib.sh"
+sim="$top_builddir/fvstar-sim"
+if [ ! -x "$sim" ]; then
+	echo "SKIP: no fvstar-sim in $top_builddir (configure --with-starpu-simgrid=PREFIX; tools/build-starpu.sh --simgrid)"
+	exit 77
+fi
+tool="$top_srcdir/tools/sim_platform.py"
+wedge_case
+export STARPU_NCPU=2
+unset STARPU_NCUDA STARPU_SCHED STARPU_CALIBRATE
+# shellcheck disable=SC2086 # $args: several words
+# numerics.chain = no: chains (GPU blocks, auto) keep a history of their
+# own, which a CPU calibration cannot hold (doc/simgrid.md)
+args="partition.blocks=2 numerics.chain=no output.progress_every=0"
+
+"$fv" sim calibrate "$tmp/w.cfg" --save "$tmp/cal" --iterations 5 $args output.dir="$tmp/o" \
+	>/dev/null 2>"$tmp/cal.err" || fail "calibrate: $(tail -1 "$tmp/cal.err")"
+set -- "$tmp"/cal/codelets/45/fv_flux.*
+[ -f "$1" ] || fail "calibrate saved no fv_flux model"
+ls "$tmp"/cal/bus/*.platform.v4.xml >/dev/null 2>&1 || fail "calibrate saved no platform"
+"$py" "$tool" fake-gpu-models "$tmp/cal" "$tmp/calg" --speedup 20 --alias fv_fetch=fv_unpack_all >/dev/null ||
+	fail "fake-gpu-models"
+"$py" "$tool" derive "$tmp/calg" "$tmp/p2" --gpus 2 --h2d 25 --d2h 25 --d2d 40 --latency 10 --name wedge2 \
+	>/dev/null || fail "derive"
+
+"$fv" sim dry "$tmp/w.cfg" --iterations 4 $args --out "$tmp/dry" >"$tmp/dry.out" 2>"$tmp/dry.err" ||
+	fail "dry: $(tail -1 "$tmp/dry.err")"
+for k in 1 2; do
+	env -u STARPU_NCPU "$sim" sim run "$tmp/w.cfg" --platform "$tmp/p2" --iterations 4 $args --out "$tmp/sim$k" \
+		>"$tmp/sim$k.out" 2>"$tmp/sim$k.err" || fail "sim run $k: $(grep -v '^  ' "$tmp/sim$k.err" | tail -2)"
+done
+grep -q "0 CPU + 2 CUDA workers" "$tmp/sim1.err" || fail "sim: not 2 simulated GPUs: $(grep workers "$tmp/sim1.err")"
+"$py" - "$tmp/dry/summary.json" "$tmp/sim1/summary.json" "$tmp/sim2/summary.json" <<'PY' || fail "task counts or times"
+import json, sys
+dry, s1, s2 = (json.load(open(p)) for p in sys.argv[1:])
+ok = True
+def bad(msg):
+    global ok
+    print("FAIL:", msg)
+    ok = False
+if not (s1["simulated"] and not dry["simulated"]):
+    bad("simulated flags")
+it, nb = s1["iterations"], s1["blocks"]
+for st, n in dry["tasks_per_stage"].items():
+    if s1["tasks_per_stage"].get(st) != n:
+        bad(f"stage {st}: {s1['tasks_per_stage'].get(st)} simulated, {n} in the dry run")
+extra = {k: v for k, v in s1["tasks_per_stage"].items() if k not in dry["tasks_per_stage"]}
+if extra != {"fetch": 4 * nb * it}:
+    bad(f"stages only the GPU run has: {extra}, expected fetch {4 * nb * it}")
+if s1["tasks_per_stage"]["flux"] != 2 * nb * it:
+    bad(f"flux tasks {s1['tasks_per_stage']['flux']}, expected 2 RK stages x {nb} blocks x {it}")
+if not s1["seconds_per_iteration"] > 0:
+    bad(f"simulated time per iteration {s1['seconds_per_iteration']}")
+if s1["seconds_per_iteration"] != s2["seconds_per_iteration"] or s1["iteration_seconds"] != s2["iteration_seconds"]:
+    bad(f"two simulations differ: {s1['iteration_seconds']} vs {s2['iteration_seconds']}")
+sys.exit(0 if ok else 1)
+PY
+
+# platforms with an error: refused with the file (and line) named
+plat="$tmp/p2/bus/wedge2.platform.v4.xml"
+refused() { # name, expected text; the folder $tmp/$name
+	"$sim" sim run "$tmp/w.cfg" --platform "$tmp/$1" --iterations 2 $args --out "$tmp/o-$1" >/dev/null 2>"$tmp/$1.err"
+	rc=$?
+	[ $rc = 1 ] || [ $rc = 2 ] || fail "$1: exit $rc, expected 1 or 2 ($(tail -1 "$tmp/$1.err"))"
+	grep -q -- "$2" "$tmp/$1.err" || fail "$1: no '$2' in: $(tail -1 "$tmp/$1.err")"
+	grep -q "starpu\]\|Assertion" "$tmp/$1.err" && fail "$1: StarPU or SimGrid got to read it"
+}
+for b in badlink short noroute; do cp -r "$tmp/p2" "$tmp/$b"; done
+sed -i 's|<link_ctn id="RAM-CUDA1"/>|<link_ctn id="RAM-CUDA9"/>|' "$tmp/badlink/bus/wedge2.platform.v4.xml"
+line=$(grep -n 'RAM-CUDA9' "$tmp/badlink/bus/wedge2.platform.v4.xml" | head -1 | cut -d: -f1)
+refused badlink "badlink/bus/wedge2.platform.v4.xml:$line: link_ctn names link 'RAM-CUDA9'"
+head -c 1500 "$plat" >"$tmp/short/bus/wedge2.platform.v4.xml"
+refused short "short/bus/wedge2.platform.v4.xml:[0-9]*: "
+grep -v 'dst="CUDA1"' "$plat" >"$tmp/noroute/bus/wedge2.platform.v4.xml"
+refused noroute "noroute/bus/wedge2.platform.v4.xml: no route from RAM to CUDA1"
+refused nosuch "nosuch: no such platform folder"
+finish

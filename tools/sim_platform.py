@@ -1,0 +1,428 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Platform folders for fvstar-sim (`fvstar sim run CASE --platform DIR`).
+
+A platform folder is a StarPU sampling directory: bus/HOST.platform.v4.xml
+(the SimGrid platform: hosts MAIN, CPU0.., CUDA0.., RAM and the links and
+routes between RAM and the GPUs), bus/HOST.bandwidth and bus/HOST.latency
+(the scheduler's transfer estimates, MB/s and us between memory nodes: RAM
+is node 0, CUDA i node i + 1) and codelets/45/ (the calibrated history
+models). `fvstar sim calibrate CASE --save DIR` measures one on a real
+machine; this script derives others from it:
+
+  sim_platform.py derive SRC DST --gpus N [--cpus N] [--h2d GBPS] [--d2h GBPS]
+        [--d2d GBPS] [--host GBPS] [--latency US] [--d2d-latency US]
+        [--peer-direct] [--memsize GB] [--name HOST]
+      N GPUs (and CPUs) with the links SRC measured (RAM-CUDA0, CUDA0-RAM,
+      CUDA0-CUDA1, the host link), or the values given: GB/s and
+      microseconds. Routes are StarPU's flat ones: every transfer also
+      crosses the shared host link (PCIe switch contention), except GPU to
+      GPU with --peer-direct (NVLink). SRC's models are copied: simulated
+      GPUs use GPU 0's (fvstar sim sets STARPU_PERF_MODEL_HOMOGENEOUS_CUDA=1),
+      so a task must have run on GPU 0 with the same data sizes (the same
+      case, blocks and balance) to be simulated.
+  sim_platform.py fit DIR
+      adds to every history model of DIR its fit mean = a size^b + c (the
+      power law, c = 0, or the line, b = 1, whichever errs less on the
+      measured means; through the origin when the sizes are too close),
+      valid for any size up to 1000 times the largest measured (StarPU
+      extrapolates nothing itself): fvstar-sim reads the models as non-linear
+      regressions (codelets/common.h), so blocks of sizes never measured
+      (another block count, more GPUs) are simulated. fvstar sim calibrate
+      and derive run it; it prints each fit's largest error on the measured
+      sizes.
+  sim_platform.py check DIR
+      the folder's hosts and links, as derive reads them.
+  sim_platform.py fake-gpu-models SRC DST --speedup X
+      for tests on machines without a GPU: SRC's CPU models copied with a
+      CUDA entry per CPU entry, X times faster (nothing measured: never
+      for a study); --alias NEW=OLD (repeated) makes model NEW (a GPU-only
+      codelet, fv_fetch) a copy of OLD's.
+
+Several nodes (StarPU-MPI under SimGrid's SMPI) are not simulated: fvstar-sim
+runs one process.
+"""
+import argparse
+import glob
+import os
+import re
+import shutil
+import sys
+
+
+def die(msg):
+    print(f"sim_platform.py: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def host_of(folder):
+    bus = os.path.join(folder, "bus")
+    found = sorted(glob.glob(os.path.join(bus, "*.platform.v4.xml")))
+    if not found:
+        die(f"{bus}: no HOST.platform.v4.xml: not a platform folder (fvstar sim calibrate saves one)")
+    if len(found) > 1 and not os.environ.get("STARPU_HOSTNAME"):
+        die(f"{bus}: {len(found)} platforms; set STARPU_HOSTNAME to the one to read")
+    if os.environ.get("STARPU_HOSTNAME"):
+        return os.environ["STARPU_HOSTNAME"]
+    return os.path.basename(found[0])[: -len(".platform.v4.xml")]
+
+
+UNITS = {"Bps": 1.0, "kBps": 1e3, "KBps": 1e3, "MBps": 1e6, "GBps": 1e9, "TBps": 1e12}
+
+
+def bytes_per_s(text, where):
+    m = re.fullmatch(r"\s*([0-9.eE+-]+)\s*([A-Za-z]*)\s*", text)
+    if not m or (m.group(2) and m.group(2) not in UNITS):
+        die(f"{where}: bandwidth '{text}' is not a number with a unit (Bps, MBps, GBps)")
+    return float(m.group(1)) * UNITS.get(m.group(2) or "Bps")
+
+
+def seconds(text, where):
+    m = re.fullmatch(r"\s*([0-9.eE+-]+)\s*(s|ms|us|ns)?\s*", text)
+    if not m:
+        die(f"{where}: latency '{text}' is not a number with a unit (s, ms, us)")
+    scale = {"s": 1, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}[m.group(2) or "s"]
+    return float(m.group(1)) * scale
+
+
+def read_platform(folder):
+    """The hosts, links (id -> (B/s, s)) and CUDA memsizes of a folder."""
+    host = host_of(folder)
+    path = os.path.join(folder, "bus", f"{host}.platform.v4.xml")
+    text = open(path).read()
+    hosts = re.findall(r'<host\s+id="([^"]+)"', text)
+    links = {}
+    for m in re.finditer(r"<link\s+([^>]*)/?>", text):
+        attrs = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1)))
+        if "id" not in attrs:
+            continue
+        line = text.count("\n", 0, m.start()) + 1
+        where = f"{path}:{line}"
+        links[attrs["id"]] = (bytes_per_s(attrs.get("bandwidth", ""), where),
+                              seconds(attrs.get("latency", "0"), where))
+    memsize = {h: int(v) for h, v in re.findall(
+        r'<host\s+id="(CUDA\d+)"[^>]*>\s*<prop\s+id="memsize"\s+value="(\d+)"', text)}
+    return host, path, hosts, links, memsize
+
+
+def measured(links, name, default, what):
+    if name in links and links[name][0] > 0:
+        return links[name]
+    if default is None:
+        die(f"no link {name} in the source platform: give {what}")
+    return default
+
+
+def write_matrix(path, n, value):
+    with open(path, "w") as f:
+        f.write("".join(f"# to {j}\t\t" for j in range(n)) + "\n")
+        for i in range(n):
+            f.write("\t".join("%e" % value(i, j) for j in range(n)) + "\n")
+
+
+def cmd_derive(a):
+    src = os.path.abspath(a.src)
+    host, path, hosts, links, memsize = read_platform(src)
+    ncpu = a.cpus if a.cpus is not None else sum(1 for h in hosts if re.fullmatch(r"CPU\d+", h))
+    g = 1e9
+    lat = a.latency * 1e-6 if a.latency is not None else None
+    h2d = measured(links, "RAM-CUDA0", (a.h2d * g, 10e-6) if a.h2d else None, "--h2d")
+    d2h = measured(links, "CUDA0-RAM", (a.d2h * g, 10e-6) if a.d2h else None, "--d2h")
+    if a.h2d:
+        h2d = (a.h2d * g, h2d[1])
+    if a.d2h:
+        d2h = (a.d2h * g, d2h[1])
+    if lat is not None:
+        h2d, d2h = (h2d[0], lat), (d2h[0], lat)
+    d2d = measured(links, "CUDA0-CUDA1", (min(h2d[0], d2h[0]), max(h2d[1], d2h[1])), "--d2d")
+    if a.d2d:
+        d2d = (a.d2d * g, d2d[1])
+    if a.d2d_latency is not None:
+        d2d = (d2d[0], a.d2d_latency * 1e-6)
+    hostbw = a.host * g if a.host else max(links.get("Host", (0, 0))[0], h2d[0], d2h[0])
+    mem = int(a.memsize * 2**30) if a.memsize else memsize.get("CUDA0", 80 * 2**30)
+    name = a.name or f"{host}-{a.gpus}gpu"
+    dst = os.path.abspath(a.dst)
+    if os.path.exists(os.path.join(dst, "bus")):
+        die(f"{dst}: already a platform folder; give a new one")
+    os.makedirs(os.path.join(dst, "bus"), exist_ok=True)
+    x = []
+    x.append("<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM 'http://simgrid.gforge.inria.fr/simgrid/simgrid.dtd'>\n")
+    x.append(f' <platform version="4.1">\n <!-- derived by tools/sim_platform.py from {path} -->\n')
+    x.append(' <config id="General">\n'
+             '   <prop id="network/TCP-gamma" value="-1"></prop>\n'
+             '   <prop id="network/latency-factor" value="1"></prop>\n'
+             '   <prop id="network/bandwidth-factor" value="1"></prop>\n'
+             '   <prop id="network/crosstraffic" value="0"></prop>\n'
+             '   <prop id="network/weight-S" value="0.0"></prop>\n'
+             ' </config>\n <AS  id="AS0"  routing="Full">\n   <host id="MAIN" speed="1f"/>\n')
+    for i in range(ncpu):
+        x.append(f'   <host id="CPU{i}" speed="2000000000f"/>\n')
+    for i in range(a.gpus):
+        x.append(f'   <host id="CUDA{i}" speed="2000000000f">\n'
+                 f'     <prop id="memsize" value="{mem}"/>\n'
+                 '     <prop id="memcpy_peer" value="1"/>\n   </host>\n')
+    x.append('\n   <host id="RAM" speed="1f"/>\n\n')
+    x.append(f'   <link id="Host" bandwidth="{hostbw:f}Bps" latency="0.000000s"/>\n\n')
+    for i in range(a.gpus):
+        x.append(f'   <link id="RAM-CUDA{i}" bandwidth="{h2d[0]:f}Bps" latency="{h2d[1]:f}s"/>\n')
+        x.append(f'   <link id="CUDA{i}-RAM" bandwidth="{d2h[0]:f}Bps" latency="{d2h[1]:f}s"/>\n')
+    for i in range(a.gpus):
+        for j in range(a.gpus):
+            if i != j:
+                x.append(f'   <link id="CUDA{i}-CUDA{j}" bandwidth="{d2d[0]:f}Bps" latency="{d2d[1]:f}s"/>\n')
+    peer = "" if a.peer_direct else '<link_ctn id="Host"/>'
+    for i in range(a.gpus):
+        x.append(f'   <route src="RAM" dst="CUDA{i}" symmetrical="NO"><link_ctn id="RAM-CUDA{i}"/>'
+                 '<link_ctn id="Host"/></route>\n')
+        x.append(f'   <route src="CUDA{i}" dst="RAM" symmetrical="NO"><link_ctn id="CUDA{i}-RAM"/>'
+                 '<link_ctn id="Host"/></route>\n')
+    for i in range(a.gpus):
+        for j in range(a.gpus):
+            if i != j:
+                x.append(f'   <route src="CUDA{i}" dst="CUDA{j}" symmetrical="NO">'
+                         f'<link_ctn id="CUDA{i}-CUDA{j}"/>{peer}</route>\n')
+    x.append(" </AS>\n </platform>\n")
+    bus = os.path.join(dst, "bus")
+    open(os.path.join(bus, f"{name}.platform.v4.xml"), "w").write("".join(x))
+    # the scheduler's view: MB/s and us between RAM (node 0) and CUDA i (node i + 1)
+    n = 1 + a.gpus
+
+    def bw(i, j):
+        if i == j:
+            return 0.0 if i == 0 else float("nan")
+        if i == 0:
+            return h2d[0] / 1e6
+        if j == 0:
+            return d2h[0] / 1e6
+        return d2d[0] / 1e6
+
+    def lat(i, j):
+        if i == j:
+            return 0.0 if i == 0 else float("nan")
+        return (h2d[1] if i == 0 else d2h[1] if j == 0 else d2d[1]) * 1e6
+
+    write_matrix(os.path.join(bus, f"{name}.bandwidth"), n, bw)
+    write_matrix(os.path.join(bus, f"{name}.latency"), n, lat)
+    with open(os.path.join(bus, f"{name}.config"), "w") as f:
+        f.write(f"# Current configuration\n{ncpu} # Number of CPUs\n1 # Number of NUMA nodes\n"
+                f"{a.gpus} # Number of CUDA devices\n0 # Number of OpenCL devices\n0 # Number of MIC devices\n"
+                "0 # Number of MPI devices\n")
+    models = os.path.join(src, "codelets")
+    if os.path.isdir(models):
+        shutil.copytree(models, os.path.join(dst, "codelets"), dirs_exist_ok=True)
+        # StarPU names model files SYMBOL.HOST: the derived host reads them under its name
+        for p in glob.glob(os.path.join(dst, "codelets", "*", f"*.{host}")):
+            os.replace(p, p[: -len(host)] + name)
+        for p in glob.glob(os.path.join(dst, "codelets", "45", "*")):
+            fit_file(p)
+    print(f"{dst}: host {name}, {ncpu} CPUs, {a.gpus} GPUs; RAM->GPU {h2d[0] / 1e9:.3f} GB/s "
+          f"{h2d[1] * 1e6:.2f} us, GPU->RAM {d2h[0] / 1e9:.3f} GB/s {d2h[1] * 1e6:.2f} us, GPU->GPU "
+          f"{d2d[0] / 1e9:.3f} GB/s {d2d[1] * 1e6:.2f} us ({'direct' if a.peer_direct else 'through the host link'}), "
+          f"host link {hostbw / 1e9:.3f} GB/s")
+
+
+ENTRY = re.compile(r"^([0-9a-f]{8})\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\d+)\s*$")
+
+
+def fit_entries(entries):
+    """a, b, c of mean = a size^b + c over (size, mean, n) with n > 0: the
+    power law (c = 0) or the line with an intercept (b = 1: a task's fixed
+    cost, halo packs), whichever errs less on the measured means."""
+    import math
+    pts = [(sz, m, n) for sz, m, n in entries if n > 0 and sz > 0 and m > 0]
+    if not pts:
+        return None
+    lo, hi = min(p[0] for p in pts), max(p[0] for p in pts)
+    w = sum(n for *_, n in pts)
+    cands = [(sum(n * m for _, m, n in pts) / sum(n * sz for sz, _, n in pts), 1.0, 0.0)]
+    if hi > 1.05 * lo and len({p[0] for p in pts}) >= 2:
+        mx = sum(n * math.log(sz) for sz, _, n in pts) / w
+        my = sum(n * math.log(m) for _, m, n in pts) / w
+        sxx = sum(n * (math.log(sz) - mx) ** 2 for sz, _, n in pts)
+        sxy = sum(n * (math.log(sz) - mx) * (math.log(m) - my) for sz, m, n in pts)
+        b = sxy / sxx if sxx > 0 else 1.0
+        if 0.0 <= b <= 2.0:
+            cands.append((math.exp(my - b * mx), b, 0.0))
+        ax = sum(n * sz for sz, _, n in pts) / w
+        ay = sum(n * m for _, m, n in pts) / w
+        vxx = sum(n * (sz - ax) ** 2 for sz, _, n in pts)
+        vxy = sum(n * (sz - ax) * (m - ay) for sz, m, n in pts)
+        slope = vxy / vxx if vxx > 0 else 0.0
+        if slope >= 0 and ay - slope * ax >= 0:
+            cands.append((slope, 1.0, ay - slope * ax))
+
+    def err(c):
+        a, b, k = c
+        return max(abs((a * sz ** b + k) / m - 1) for sz, m, _ in pts)
+
+    a, b, c = min(cands, key=err)
+    return a, b, c, lo, hi, w
+
+
+def fit_file(path):
+    """Writes each comb/implementation's fit into path; the worst relative
+    error of the fit on the measured means."""
+    lines = open(path).read().split("\n")
+    worst = 0.0
+    # each implementation: a regression line, the "# a b c" line, then its entries
+    i = 0
+    blocks = []
+    while i < len(lines):
+        if lines[i].startswith("# sumlnx"):
+            reg = i + 1
+            abc = reg + 2 if lines[reg + 1].startswith("# a") else None
+            j = (abc or reg) + 1
+            while j < len(lines) and not lines[j].startswith("# hash"):
+                j += 1
+            ents = []
+            k = j + 1
+            while k < len(lines) and ENTRY.match(lines[k]):
+                f = ENTRY.match(lines[k]).groups()
+                ents.append((float(f[1]), float(f[3]), int(f[7])))
+                k += 1
+            blocks.append((reg, abc, ents))
+            i = k
+        else:
+            i += 1
+    for reg, abc, ents in blocks:
+        r = fit_entries(ents)
+        if not r or abc is None:
+            continue
+        a, b, c, lo, hi, n = r
+        f = lines[reg].split()
+        f[6], f[7], f[8] = str(max(n, 1)), "1", str(int(hi * 1000) + 1)
+        lines[reg] = "\t".join(f)
+        lines[abc] = "%e\t%e\t%e" % (a, b, c)
+        for sz, m, cnt in ents:
+            if cnt > 0 and m > 0:
+                worst = max(worst, abs((a * sz ** b + c) / m - 1))
+    open(path, "w").write("\n".join(lines))
+    return worst, len(blocks)
+
+
+def cmd_fit(a):
+    files = sorted(glob.glob(os.path.join(a.dir, "codelets", "45", "*")))
+    if not files:
+        die(f"{a.dir}: no models in codelets/45/")
+    for p in files:
+        worst, n = fit_file(p)
+        if not a.quiet:
+            print(f"{os.path.basename(p)}: {n} fits, largest error on the measured sizes {100 * worst:.1f}%")
+
+
+def cmd_check(a):
+    host, path, hosts, links, memsize = read_platform(a.dir)
+    ncpu = sum(1 for h in hosts if re.fullmatch(r"CPU\d+", h))
+    ngpu = sum(1 for h in hosts if re.fullmatch(r"CUDA\d+", h))
+    print(f"{path}: host {host}, {ncpu} CPUs, {ngpu} GPUs")
+    for k, (b, l) in sorted(links.items()):
+        print(f"  link {k}: {b / 1e9:.3f} GB/s, {l * 1e6:.3f} us")
+
+
+def fake_comb(block, old_idx, new_idx, speedup):
+    """A CPU comb's text as a CUDA comb, every time divided by speedup."""
+    lines = block.split("\n")
+    out = []
+    want = None
+    for ln in lines:
+        if ln.startswith("# COMB_"):
+            ln = f"# COMB_{new_idx}"
+        elif ln.startswith("# device type"):
+            want = "type"
+        elif ln.startswith("# device id"):
+            want = "id"
+        elif ln.startswith("# number of cores"):
+            want = "cores"
+        elif want and ln.strip() and not ln.startswith("#"):
+            ln = {"type": "1", "id": "0", "cores": "1"}[want]
+            want = None
+        m = re.match(r"# Model for cpu(\d+)_impl(\d+) \(Comb\d+\)", ln)
+        if m:
+            ln = f"# Model for cuda0_impl{m.group(2)} (Comb{new_idx})"
+        f = ln.split()
+        if len(f) == 8 and re.fullmatch(r"[0-9a-f]{8}", f[0]):
+            mean, dev, s, s2 = (float(v) for v in f[3:7])
+            f[3:7] = ["%e" % (mean / speedup), "%e" % (dev / speedup), "%e" % (s / speedup),
+                      "%e" % (s2 / speedup ** 2)]
+            ln = "\t".join(f)
+        out.append(ln)
+    return "\n".join(out)
+
+
+def cmd_fake(a):
+    src, dst = os.path.abspath(a.src), os.path.abspath(a.dst)
+    if src != dst:
+        shutil.copytree(src, dst, dirs_exist_ok=True)
+    files = glob.glob(os.path.join(dst, "codelets", "45", "*"))
+    if not files:
+        die(f"{src}: no models in codelets/45/")
+    for p in files:
+        text = open(p).read()
+        head, sep, rest = text.partition("# number of combinations\n")
+        if not sep:
+            continue
+        n_line, _, body = rest.partition("\n")
+        n = int(n_line.strip())
+        parts = re.split(r"(?m)^(?=####################\n# COMB_\d+\n)", body)
+        pre, combs = parts[0], parts[1:]
+        if len(combs) != n:
+            die(f"{p}: {n} combinations announced, {len(combs)} found")
+        cpu = [c for c in combs if re.search(r"# device type[^\n]*\n0\n", c)]
+        new = [fake_comb(c, i, n + k, a.speedup) for k, (i, c) in enumerate((combs.index(c), c) for c in cpu)]
+        open(p, "w").write(head + sep + f"{n + len(new)}\n" + pre + "".join(combs) +
+                           "".join(c if c.endswith("\n") else c + "\n" for c in new))
+    for al in a.alias or []:
+        new, _, old = al.partition("=")
+        srcs = glob.glob(os.path.join(dst, "codelets", "45", f"{old}.*"))
+        if not srcs:
+            die(f"--alias {al}: no model {old} in {dst}/codelets/45")
+        for p in srcs:
+            shutil.copyfile(p, os.path.join(os.path.dirname(p), new + p[len(os.path.join(os.path.dirname(p), old)):]))
+    print(f"{dst}: CUDA entries {a.speedup}x faster than the CPU's in {len(files)} models")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("derive", help="N GPUs, other links, from a measured platform folder")
+    d.add_argument("src")
+    d.add_argument("dst")
+    d.add_argument("--gpus", type=int, required=True)
+    d.add_argument("--cpus", type=int)
+    d.add_argument("--h2d", type=float, help="RAM to GPU, GB/s")
+    d.add_argument("--d2h", type=float, help="GPU to RAM, GB/s")
+    d.add_argument("--d2d", type=float, help="GPU to GPU, GB/s")
+    d.add_argument("--host", type=float, help="the shared host link, GB/s")
+    d.add_argument("--latency", type=float, help="RAM<->GPU latency, us")
+    d.add_argument("--d2d-latency", type=float, help="GPU to GPU latency, us")
+    d.add_argument("--peer-direct", action="store_true", help="GPU to GPU not through the host link (NVLink)")
+    d.add_argument("--memsize", type=float, help="GPU memory, GiB (default: the source's GPU 0, else 80)")
+    d.add_argument("--name", help="the host name of the new platform (default HOST-NgpU)")
+    c = sub.add_parser("check", help="the folder's hosts and links")
+    c.add_argument("dir")
+    f = sub.add_parser("fake-gpu-models", help="tests only: CUDA entries from the CPU ones")
+    f.add_argument("src")
+    f.add_argument("dst")
+    f.add_argument("--speedup", type=float, default=20.0)
+    f.add_argument("--alias", action="append", help="NEW=OLD: model NEW a copy of OLD")
+    t = sub.add_parser("fit", help="a size^b fits of every history model (fvstar-sim reads them)")
+    t.add_argument("dir")
+    t.add_argument("--quiet", action="store_true")
+    a = ap.parse_args()
+    if a.cmd == "derive":
+        if a.gpus < 0 or a.gpus > 16:
+            die("--gpus: 0 to 16 (fvstar-sim's StarPU has STARPU_MAXCUDADEVS 16)")
+        if a.latency is not None and a.latency < 0:
+            die("--latency: >= 0")
+        cmd_derive(a)
+    elif a.cmd == "check":
+        cmd_check(a)
+    elif a.cmd == "fit":
+        cmd_fit(a)
+    else:
+        cmd_fake(a)
+
+
+if __name__ == "__main__":
+    main()
