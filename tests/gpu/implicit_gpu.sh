@@ -17,8 +17,9 @@
 # symmetry and outflow are exact). A CPU build with FMA contraction (-mfma
 # -ffp-contract=fast) against the plain one differs by 8e-16 after one
 # iteration and 2.5e-15 after 20, both variants. Point-implicit stores its
-# operator in single precision: after 20 iterations 1e-8 (measured 9.3e-10
-# for 1 block CPU vs CPU+GPU on an H200, 2026-11-25; 4e-16 after one).
+# operator in single precision: after 20 iterations 1e-7 (measured 9.3e-10
+# for 1 block CPU vs CPU+GPU on an H200, 2026-11-25, and 4.2e-8 for 3 blocks
+# on an H100 once the CFL followed the sweeps, 2026-11-27; 4e-16 after one).
 # Residual histories to 1e-8. Then the 20 iterations with CPU and GPU
 # workers together under dmdas (a block's group tasks on either). Exit 77
 # (SKIP) where there is no CUDA worker.
@@ -52,8 +53,10 @@ for v in lusgs point rusanov; do
 			[ $kind = point ] && tol=1e-11
 			# the stored operator is single precision: after 20 iterations a
 			# block rounded to the other float on the GPU (FMA contraction
-			# in the double sums before rounding) shows at 1e-9
-			[ $kind = point ] && [ "$n" != 1 ] && tol=1e-8
+			# in the double sums before rounding) shows at 1e-9; since the
+			# CFL also follows the sweeps' linear residual and updates are
+			# clipped per cell (issue 24), 4.2e-8 (3 blocks, H100, 2026-11-27)
+			[ $kind = point ] && [ "$n" != 1 ] && tol=1e-7
 			[ "$n" = 1 ] && htol=none # one row: columns at round-off level (rho w) compare noise
 			for w in gpu mixed; do
 				[ -f "$tmp/$v-$nb-$n-$w/restart.bin" ] || continue
