@@ -25,7 +25,9 @@ cuda=auto
 jobs=$(nproc 2>/dev/null || echo 2)
 maxcpus=128
 maxbuffers=32
-maxcudadev=4
+# CUDA devices a process may drive: StarPU's default of 4 left an 8-GPU
+# node with 4 CUDA workers
+maxcudadev=8
 simgrid=no
 mpi=yes
 nvcc=${NVCC:-}
@@ -67,9 +69,8 @@ variant=starpu-$version
 [ -n "$prefix" ] || prefix=$(cd "$here/.." && pwd)/deps/$variant
 
 patches=$(ls "$here"/patches/starpu-$version-*.patch 2>/dev/null | sort)
-# the plain and FxT stamps as before, so their builds stay up to date
-extra=
-[ "$simgrid" = no ] || extra=" simgrid=yes maxcudadev=$maxcudadev"
+extra=" maxcudadev=$maxcudadev"
+[ "$simgrid" = no ] || extra=" simgrid=yes$extra"
 stamp="version=$debver fxt=$fxt cuda=$cuda maxcpus=$maxcpus maxbuffers=$maxbuffers$extra patches=$(cat $patches /dev/null | cksum | cut -d' ' -f1)"
 if [ -f "$prefix/.fvstar-stamp" ] && [ "$(cat "$prefix/.fvstar-stamp")" = "$stamp" ]; then
 	echo "build-starpu: $prefix is up to date ($stamp)"
