@@ -83,6 +83,8 @@ static int setup(const char *path, int nb)
 	fv_blocks_free(blocks, nb);
 	free(off);
 	fv_mesh_free(&m);
+	return 0;
+}
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -24,25 +24,9 @@ tmp=${TMPDIR:-/tmp}/fvstar-setup-$$
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 mesh=$tmp/box$n.su2
-"$fv" mesh gen box --cells tet -n "$n" --perturb 0.1 -o "$mesh" >/dev/null 2>&1
-cat >"$tmp/box.cfg" <<CFG
-[mesh]
-file = $mesh
-[flow]
-mach = 0.5
-alpha = 2
-[bc]
-xmin = farfield
-xmax = farfield
-ymin = farfield
-ymax = farfield
-zmin = farfield
-zmax = farfield
-[output]
-vtu = no
-progress_every = 0
-restart_every = 0
-CFG
+. "$(dirname "$0")/box_case.sh"
+box_case "$(dirname "$fv")" "$n" "$tmp" box
+echo "restart_every = 0" >>"$tmp/box.cfg"
 echo "# $(nproc) cores, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); mesh: tet box, $(( 6 * n * n * n )) cells, $nb blocks; best of $repeat"
 echo
 echo "| threads | read | faces | node cells | geometry | checks | METIS | renumber | blocks | part | sum | us/cell | peak B/cell | run: mesh | blocks | state | solver | set-up | us/cell |"
