@@ -431,6 +431,30 @@ static void task_args(const fv_solver_t *s, int b, fv_task_args_t *a)
 	a->flux_direct = s->b[b].flux_direct;
 }
 
+/* Halo h's pack (send) or unpack tasks of every block: one per block over
+ * all its neighbours' buffers (numerics.halo_tasks = block), or one per
+ * neighbour; neighbour k's buffer for b fills b's ghosts from k. */
+static fv_err_t halo_tasks(fv_solver_t *s, int h, int send)
+{
+	fv_task_args_t a;
+	int per_block = s->o.num.halo_tasks == FV_HALO_BLOCK;
+	for (int b = 0; b < s->nb; b++) {
+		block_data_t *d = &s->b[b];
+		fv_handle_t f = d->h[halo_field[h]];
+		task_args(s, b, &a);
+		a.nvars = halo_nvars(&s->P, h);
+		if (per_block && d->n_nbr > 0)
+			FV_CALL(send ? fv_insert_pack_all(d->geo, f, d->buf[h], d->n_nbr, &a)
+				     : fv_insert_unpack_all(d->geo, d->in_buf[h], d->n_nbr, f, &a));
+		for (int k = 0; !per_block && k < d->n_nbr; k++) {
+			a.nbr = k;
+			FV_CALL(send ? fv_insert_pack(d->geo, f, d->buf[h][k], &a)
+				     : fv_insert_unpack(d->geo, d->in_buf[h][k], f, &a));
+		}
+	}
+	return FV_OK;
+}
+
 /* Halo h, first half: every block's field packed for each neighbour (one
  * task per block, numerics.halo_tasks = block, or per pair); StarPU, or
  * StarPU-MPI between ranks, moves the buffers. early: tasks will come
@@ -440,18 +464,7 @@ static void task_args(const fv_solver_t *s, int b, fv_task_args_t *a)
 static fv_err_t halo_send(fv_solver_t *s, int h, int early)
 {
 	fv_task_args_t a;
-	int per_block = s->o.num.halo_tasks == FV_HALO_BLOCK;
-	for (int b = 0; b < s->nb; b++) {
-		block_data_t *d = &s->b[b];
-		task_args(s, b, &a);
-		a.nvars = halo_nvars(&s->P, h);
-		if (per_block && d->n_nbr > 0)
-			FV_CALL(fv_insert_pack_all(d->geo, d->h[halo_field[h]], d->buf[h], d->n_nbr, &a));
-		for (int k = 0; !per_block && k < d->n_nbr; k++) {
-			a.nbr = k;
-			FV_CALL(fv_insert_pack(d->geo, d->h[halo_field[h]], d->buf[h][k], &a));
-		}
-	}
+	FV_CALL(halo_tasks(s, h, 1));
 	for (int b = 0; early && s->nr == 1 && b < s->nb; b++)
 		if (s->b[b].worker >= 0 && s->b[b].n_nbr > 0) {
 			task_args(s, b, &a);
@@ -465,21 +478,7 @@ static fv_err_t halo_send(fv_solver_t *s, int h, int early)
  * field run while the buffers travel (the unpack waits for them). */
 static fv_err_t halo_recv(fv_solver_t *s, int h)
 {
-	fv_task_args_t a;
-	int per_block = s->o.num.halo_tasks == FV_HALO_BLOCK;
-	for (int b = 0; b < s->nb; b++) {
-		block_data_t *d = &s->b[b];
-		task_args(s, b, &a);
-		a.nvars = halo_nvars(&s->P, h);
-		/* neighbour k's buffer for b fills b's ghosts from k */
-		if (per_block && d->n_nbr > 0)
-			FV_CALL(fv_insert_unpack_all(d->geo, d->in_buf[h], d->n_nbr, d->h[halo_field[h]], &a));
-		for (int k = 0; !per_block && k < d->n_nbr; k++) {
-			a.nbr = k;
-			FV_CALL(fv_insert_unpack(d->geo, d->in_buf[h][k], d->h[halo_field[h]], &a));
-		}
-	}
-	return FV_OK;
+	return halo_tasks(s, h, 0);
 }
 
 /* numerics.overlap: the interior parts of the stages that read the
