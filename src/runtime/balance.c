@@ -150,10 +150,11 @@ fv_err_t fv_runtime_balance(const fv_balance_opts_t *o, long n_cells, fv_balance
 		for (int w = 0; w < nw; w++)
 			speed[w] = starpu_worker_get_type(w) == STARPU_CUDA_WORKER && gs > 0 ? gs : idle_cpu ? 0 : 1;
 	}
-	for (int w = 0; w < nw; w++) {
+	for (int w = 0, first = -1; w < nw; w++) {
 		if (speed[w] <= 0)
 			continue;
-		same = same && (nh == 0 || speed[w] == total / nh);
+		first = first < 0 ? w : first;
+		same = same && speed[w] == speed[first];
 		total += speed[w];
 		nh++;
 	}
