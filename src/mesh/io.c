@@ -39,6 +39,17 @@ fv_err_t fv_mesh_read_gmsh(fv_mesh_t *m, const char *path)
 	return read_with(m, path, fv_mesh_parse_gmsh);
 }
 
+/* The first size bytes of a regular file (*n read; a FIFO or another
+ * non-regular file is refused before anything blocks on it). */
+static fv_err_t read_head(const char *path, char *head, size_t size, ssize_t *n)
+{
+	int fd;
+	FV_CALL(fv_open_regular(path, &fd, NULL));
+	*n = read(fd, head, size);
+	close(fd);
+	return FV_OK;
+}
+
 /* CGNS files are HDF5 (signature at offset 0 as the CGNS library writes
  * them) or ADF; the library reads them from the file. Anything but a
  * regular file is refused here, before anything blocks on it. */
@@ -46,12 +57,9 @@ static fv_err_t is_cgns(const char *path, int *yes)
 {
 	static const char hdf5[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
 	char head[32] = {0};
-	ssize_t n;
-	int fd;
-	FV_CALL(fv_open_regular(path, &fd, NULL));
+	ssize_t n = 0;
+	FV_CALL(read_head(path, head, sizeof head, &n));
 	*yes = has_ext(path, ".cgns") || has_ext(path, ".CGNS");
-	n = read(fd, head, sizeof head);
-	close(fd);
 	/* ADF: "@(#)" with the high bits set, then "ADF Database Version" */
 	if ((n >= 8 && memcmp(head, hdf5, 8) == 0) || (n >= 16 && memcmp(head + 4, "ADF Database", 12) == 0))
 		*yes = 1;
@@ -63,11 +71,8 @@ static fv_err_t is_cgns(const char *path, int *yes)
 static fv_err_t is_fvm(const char *path, int *yes)
 {
 	char head[8] = {0};
-	ssize_t n;
-	int fd;
-	FV_CALL(fv_open_regular(path, &fd, NULL));
-	n = read(fd, head, sizeof head);
-	close(fd);
+	ssize_t n = 0;
+	FV_CALL(read_head(path, head, sizeof head, &n));
 	*yes = has_ext(path, ".fvm") || (n == 8 && memcmp(head, "\211FVM\r\n\032\n", 8) == 0);
 	return FV_OK;
 }

@@ -27,6 +27,7 @@ fv_err_t fv_mesh_write_cgns(const fv_mesh_t *m, const char *path)
 
 #include <cgnslib.h>
 
+#include "mesh/mesh_internal.h"
 #include "mesh/vtu_internal.h"
 #include "util/tmpname.h"
 
@@ -110,16 +111,12 @@ static int cell_nodes(const fv_mesh_t *m, fv_idx_t c, cgsize_t *out)
 {
 	const fv_idx_t *v = m->cell_node + m->cell_node_off[c];
 	int n = (int)(m->cell_node_off[c + 1] - m->cell_node_off[c]);
+	fv_idx_t w[8];
+	memcpy(w, v, (size_t)n * sizeof *w);
+	if (m->cell_type[c] == FV_PRISM)
+		fv_prism_flip(w);
 	for (int i = 0; i < n; i++)
-		out[i] = v[i] + 1;
-	if (m->cell_type[c] == FV_PRISM) {
-		cgsize_t t = out[1];
-		out[1] = out[2];
-		out[2] = t;
-		t = out[4];
-		out[4] = out[5];
-		out[5] = t;
-	}
+		out[i] = w[i] + 1;
 	return n;
 }
 

@@ -24,13 +24,8 @@ sed "s|^file = plate_tmr.su2|file = $tmp/ps.su2|" "$top_srcdir/cases/plate_tmr/p
 	fail "mesh gen box (Sod)"
 sed "s|^file = sod.su2|file = $tmp/sod.su2|" "$top_srcdir/cases/sod/sod.cfg" >"$tmp/sod.cfg"
 
-# same NAME CFG KEY=VALUE...: chain = yes and no, the same restart and
-# history (wall time aside)
-same() {
-	name=$1 cfg=$2
-	shift 2
-	key_pair "$name" "$cfg" numerics.chain "yes no" 0 "$@"
-}
+# same NAME CFG KEY=VALUE...: chain = yes and no, bit for bit (key_pair, lib.sh)
+same() { n=$1 c=$2; shift 2; key_pair "$n" "$c" numerics.chain "yes no" 0 "$@"; }
 
 W="partition.blocks=4 numerics.iterations=12"
 same wedge1 "$tmp/w.cfg" partition.blocks=1 numerics.iterations=12

@@ -24,13 +24,8 @@ sed "s|^file = plate_laminar.su2|file = $tmp/pl.su2|" "$top_srcdir/cases/plate_l
 "$fv" mesh gen plate --level 3 -o "$tmp/ps.su2" >/dev/null 2>&1 || fail "mesh gen plate (SA)"
 sed "s|^file = plate_tmr.su2|file = $tmp/ps.su2|" "$top_srcdir/cases/plate_tmr/plate_tmr.cfg" >"$tmp/ps.cfg"
 
-# same NAME CFG KEY=VALUE...: overlap = yes and no, the same restart and
-# history (wall time aside)
-same() {
-	name=$1 cfg=$2
-	shift 2
-	key_pair "$name" "$cfg" numerics.overlap "yes no" 0 "$@"
-}
+# same NAME CFG KEY=VALUE...: overlap = yes and no, bit for bit (key_pair, lib.sh)
+same() { n=$1 c=$2; shift 2; key_pair "$n" "$c" numerics.overlap "yes no" 0 "$@"; }
 
 W="partition.blocks=4 numerics.iterations=15"
 same wedge "$tmp/w.cfg" $W
