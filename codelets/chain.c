@@ -28,9 +28,13 @@
  * order, on the same stream. Order against everything else holds because
  *   - two open chains never touch one buffer where either writes it (a
  *     task that would make them do so submits the other chain first);
- *   - a task that cannot join (a halo task, a reduction, another rank's
- *     data, an interior or border task of numerics.overlap) submits every
- *     open chain first;
+ *   - a task that cannot join (a reduction, another rank's data, an
+ *     interior or border task of numerics.overlap) submits every open
+ *     chain first;
+ *   - a halo's pack ends its block's chain (the chain goes to StarPU at
+ *     once, so the buffers travel as soon as it ends) and its unpack
+ *     starts one (the work before it does not wait for the buffers;
+ *     unpacks one after the other share it);
  *   - the solver closes the window (every chain submitted) before anything
  *     waits for the tasks, and flushes at each Runge-Kutta stage, so that
  *     the trace marks of a stage name its tasks.
@@ -61,6 +65,7 @@ typedef struct chain_blob {
 
 typedef struct chain {
 	int block, worker, priority, n_tasks, n_bufs;
+	int unpacks_only; /* every task so far a halo's unpack */
 	double flops;
 	struct starpu_data_descr buf[CHAIN_BUFS];
 	chain_sub_t sub[CHAIN_TASKS];
@@ -197,14 +202,17 @@ fv_err_t fv_insert_chain_close(void)
  * calls), a fixed buffer count, plain reads and writes of this rank's
  * data. */
 static int chainable(const struct starpu_codelet *cl, const fv_task_args_t *a, const struct starpu_data_descr *d,
-		     int n)
+		     int n, fv_chain_place_t place)
 {
 	/* (the interior and border tasks of numerics.overlap stay apart: the
 	 * split lets a border task and its halo's send run before the rest of
 	 * the interior; a chain of interior tasks held them back, 6 % slower
 	 * on 2 ranks of an H200 each) */
+	/* (a codelet of variable buffers joins only as a halo task, whose
+	 * functions count their buffers from the block's neighbours) */
 	if (win.mode == FV_CHAIN_NO || a->block < 0 || a->part != FV_SPLIT_WHOLE ||
-	    cl->nbuffers == STARPU_VARIABLE_NBUFFERS || n > STARPU_NMAXBUFS || !cl->cpu_funcs[0] || cl->cpu_funcs[1])
+	    (cl->nbuffers == STARPU_VARIABLE_NBUFFERS && place == FV_CHAIN_ANYWHERE) || n > STARPU_NMAXBUFS ||
+	    !cl->cpu_funcs[0] || cl->cpu_funcs[1])
 		return 0;
 #ifdef FV_HAVE_CUDA
 	if (!cl->cuda_funcs[0] || cl->cuda_funcs[1])
@@ -276,12 +284,25 @@ static int fits(const chain_t *c, const struct starpu_data_descr *d, int n)
 	return c->n_bufs + extra <= CHAIN_BUFS;
 }
 
+/* Submits block b's open chain, if it has one (keep_unpacks: not if it
+ * holds only unpacks, which the next unpack joins: the gradients' and the
+ * limiters' halos are received one after the other). */
+static fv_err_t submit_block_chain(int b, int keep_unpacks)
+{
+	for (int k = 0; k < win.n; k++)
+		if (win.c[k]->block == b)
+			return keep_unpacks && win.c[k]->unpacks_only ? FV_OK : submit_chain(k);
+	return FV_OK;
+}
+
 fv_err_t fv_chain_add(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a, double flops,
-		      struct starpu_data_descr *d, int n, int *taken)
+		      struct starpu_data_descr *d, int n, fv_chain_place_t place, int *taken)
 {
 	*taken = 0;
-	if (!chainable(cl, a, d, n))
+	if (!chainable(cl, a, d, n, place))
 		return win.n ? fv_insert_chain_flush() : FV_OK;
+	if (place == FV_CHAIN_STARTS)
+		FV_CALL(submit_block_chain(a->block, 1));
 	/* other blocks' chains that share a written buffer with the task go
 	 * first; so does this block's if the task runs elsewhere */
 	for (int k = 0; k < win.n;)
@@ -338,6 +359,7 @@ fv_err_t fv_chain_add(struct starpu_codelet *cl, const char *name, const fv_task
 	}
 	c->flops += flops;
 	c->priority = c->n_tasks == 0 || a->priority > c->priority ? a->priority : c->priority;
+	c->unpacks_only = (c->n_tasks == 0 || c->unpacks_only) && place == FV_CHAIN_STARTS;
 	if (c->n_tasks == 0) {
 		c->first_name = name;
 		c->first_cl = cl;
@@ -347,5 +369,5 @@ fv_err_t fv_chain_add(struct starpu_codelet *cl, const char *name, const fv_task
 		strcat(strcat(c->name, "+"), name);
 	c->n_tasks++;
 	*taken = 1;
-	return FV_OK;
+	return place == FV_CHAIN_ENDS ? submit_block_chain(a->block, 0) : FV_OK;
 }

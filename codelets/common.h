@@ -75,23 +75,30 @@ fv_err_t fv_task_submit(struct starpu_codelet *cl, const char *name, const fv_ta
 #define FV_SUBMIT(cl, name, a, flops, ...)                                                          \
 	fv_task_submit((cl), (name), (a), (flops), (struct starpu_data_descr[]){__VA_ARGS__},        \
 		       (int)(sizeof((struct starpu_data_descr[]){__VA_ARGS__}) / sizeof(struct starpu_data_descr)))
-/* The same for a task that never joins a task chain (codelets/chain.c):
- * the halo tasks, whose timing traces and StarPU-MPI read alone. */
+/* The same for a task that never joins a task chain (codelets/chain.c). */
 fv_err_t fv_task_submit_alone(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a, double flops,
 			      struct starpu_data_descr *d, int n);
-#define FV_SUBMIT_ALONE(cl, name, a, flops, ...)                                                    \
-	fv_task_submit_alone((cl), (name), (a), (flops), (struct starpu_data_descr[]){__VA_ARGS__},  \
-			     (int)(sizeof((struct starpu_data_descr[]){__VA_ARGS__}) / sizeof(struct starpu_data_descr)))
 /* codelets/tasks.c: a task of packed arguments blob (size bytes, which
  * StarPU frees with the task); whether a handle's data is this rank's
  * (always, with one rank). */
 fv_err_t fv_task_submit_blob(struct starpu_codelet *cl, const char *name, int block, int worker, int priority,
 			     double flops, struct starpu_data_descr *d, int n, void *blob, size_t size);
 int fv_task_data_mine(void *handle);
+/* Where a task may stand in a chain: anywhere; first (a halo's unpack:
+ * the block's open chain goes to StarPU before it); last (a halo's pack:
+ * its chain goes to StarPU with it). */
+typedef enum fv_chain_place { FV_CHAIN_ANYWHERE, FV_CHAIN_STARTS, FV_CHAIN_ENDS } fv_chain_place_t;
+/* A halo task: it joins a chain only at its place. */
+fv_err_t fv_task_submit_halo(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a,
+			     struct starpu_data_descr *d, int n, fv_chain_place_t place);
+#define FV_SUBMIT_HALO(cl, name, a, place, ...)                                                   \
+	fv_task_submit_halo((cl), (name), (a), (struct starpu_data_descr[]){__VA_ARGS__},          \
+			    (int)(sizeof((struct starpu_data_descr[]){__VA_ARGS__}) / sizeof(struct starpu_data_descr)), \
+			    (place))
 /* codelets/chain.c: takes the task into its block's open chain (*taken),
  * or, when it cannot join one, submits every open chain first. */
 fv_err_t fv_chain_add(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a, double flops,
-		      struct starpu_data_descr *d, int n, int *taken);
+		      struct starpu_data_descr *d, int n, fv_chain_place_t place, int *taken);
 #define FV_BUF(h, mode) {FV_SP(h), (mode)}
 
 /* color_tasks: the history model of a group task keys on the group's face

@@ -108,14 +108,26 @@ fv_err_t fv_task_submit_blob(struct starpu_codelet *cl, const char *name, int bl
 	return submit(cl, name, block, worker, priority, flops, d, n, blob, size, 1);
 }
 
-fv_err_t fv_task_submit(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a, double flops,
-			struct starpu_data_descr *d, int n)
+static fv_err_t submit_placed(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a, double flops,
+			      struct starpu_data_descr *d, int n, fv_chain_place_t place)
 {
 	int taken;
-	FV_CALL(fv_chain_add(cl, name, a, flops, d, n, &taken));
+	FV_CALL(fv_chain_add(cl, name, a, flops, d, n, place, &taken));
 	if (taken)
 		return FV_OK;
 	return submit(cl, name, a->block, a->worker, a->priority, flops, d, n, (void *)a, sizeof *a, 0);
+}
+
+fv_err_t fv_task_submit(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a, double flops,
+			struct starpu_data_descr *d, int n)
+{
+	return submit_placed(cl, name, a, flops, d, n, FV_CHAIN_ANYWHERE);
+}
+
+fv_err_t fv_task_submit_halo(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a,
+			     struct starpu_data_descr *d, int n, fv_chain_place_t place)
+{
+	return submit_placed(cl, name, a, 0.0, d, n, place);
 }
 
 fv_err_t fv_task_submit_alone(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a, double flops,

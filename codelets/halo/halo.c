@@ -36,20 +36,20 @@ fv_err_t fv_insert_pack(fv_handle_t geo, fv_handle_t field, fv_handle_t buf, con
 	 * (the send StarPU-MPI posts has the task's priority too) */
 	fv_task_args_t b = *a;
 	b.priority = STARPU_MAX_PRIO;
-	return FV_SUBMIT_ALONE(&pack_cl, "pack", &b, 0.0, FV_BUF(geo, STARPU_R), FV_BUF(field, STARPU_R),
-			 FV_BUF(buf, STARPU_W));
+	return FV_SUBMIT_HALO(&pack_cl, "pack", &b, FV_CHAIN_ENDS, FV_BUF(geo, STARPU_R), FV_BUF(field, STARPU_R),
+			      FV_BUF(buf, STARPU_W));
 }
 
 fv_err_t fv_insert_unpack(fv_handle_t geo, fv_handle_t buf, fv_handle_t field, const fv_task_args_t *a)
 {
-	return FV_SUBMIT_ALONE(&unpack_cl, "unpack", a, 0.0, FV_BUF(geo, STARPU_R), FV_BUF(buf, STARPU_R),
-			 FV_BUF(field, STARPU_RW));
+	return FV_SUBMIT_HALO(&unpack_cl, "unpack", a, FV_CHAIN_STARTS, FV_BUF(geo, STARPU_R), FV_BUF(buf, STARPU_R),
+			      FV_BUF(field, STARPU_RW));
 }
 
 /* geo and field (mode), then the n buffers (mode), as one task's buffers. */
 static fv_err_t submit_all(struct starpu_codelet *cl, const char *name, fv_handle_t geo, fv_handle_t field,
 			   enum starpu_data_access_mode field_mode, const fv_handle_t *bufs, int n,
-			   enum starpu_data_access_mode buf_mode, const fv_task_args_t *a)
+			   enum starpu_data_access_mode buf_mode, const fv_task_args_t *a, fv_chain_place_t place)
 {
 	struct starpu_data_descr *d = NULL;
 	fv_err_t err;
@@ -58,7 +58,7 @@ static fv_err_t submit_all(struct starpu_codelet *cl, const char *name, fv_handl
 	d[1] = (struct starpu_data_descr){FV_SP(field), field_mode};
 	for (int k = 0; k < n; k++)
 		d[2 + k] = (struct starpu_data_descr){FV_SP(bufs[k]), buf_mode};
-	err = fv_task_submit_alone(cl, name, a, 0.0, d, n + 2);
+	err = fv_task_submit_halo(cl, name, a, d, n + 2, place);
 	free(d);
 	return err;
 }
@@ -68,13 +68,13 @@ fv_err_t fv_insert_pack_all(fv_handle_t geo, fv_handle_t field, const fv_handle_
 {
 	fv_task_args_t b = *a;
 	b.priority = STARPU_MAX_PRIO;
-	return submit_all(&pack_all_cl, "pack", geo, field, STARPU_R, bufs, n, STARPU_W, &b);
+	return submit_all(&pack_all_cl, "pack", geo, field, STARPU_R, bufs, n, STARPU_W, &b, FV_CHAIN_ENDS);
 }
 
 fv_err_t fv_insert_unpack_all(fv_handle_t geo, const fv_handle_t *bufs, int n, fv_handle_t field,
 			      const fv_task_args_t *a)
 {
-	return submit_all(&unpack_all_cl, "unpack", geo, field, STARPU_RW, bufs, n, STARPU_R, a);
+	return submit_all(&unpack_all_cl, "unpack", geo, field, STARPU_RW, bufs, n, STARPU_R, a, FV_CHAIN_STARTS);
 }
 
 /* No computation: the task's inputs are what it is for. A task pinned to

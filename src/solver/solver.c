@@ -964,6 +964,15 @@ static fv_err_t submit_tasks(fv_solver_t *s, int iter)
 			if (st == FV_STAGE_HALO_Q) { /* the first stage, always run */
 				char mark[32];
 				snprintf(mark, sizeof mark, s->P.implicit ? "residual" : "rk %d", rk);
+				/* after the first RK stage the state's packs end the
+				 * update's chains (numerics.chain), under the stage
+				 * before's mark */
+				if (rk > 0 && !s->any_split) {
+					FV_CALL(halo_send(s, HALO_Q, 0));
+					FV_CALL(step_mark(rk, mark));
+					FV_CALL(halo_recv(s, HALO_Q));
+					continue;
+				}
 				FV_CALL(step_mark(rk, mark));
 			}
 			if (st == FV_STAGE_UPDATE && s->P.implicit)

@@ -11,7 +11,9 @@
 # laminar and the SA plate on 3 blocks, the unsteady Sod tube (the clock's
 # reduction never chained), snapshots and retries (implicit_retry's forced
 # failure). With an FxT StarPU, the trace holds the chains under their
-# tasks' names joined by '+' (1 block: "prim+nodes+gradient+...+update").
+# tasks' names joined by '+' (1 block: "prim+nodes+gradient+...+update"),
+# and on 2 blocks a halo's unpack starting a chain and its pack ending one
+# ("unpack+prim+nodes+gradient+pack").
 . "$top_srcdir/tests/cli/lib.sh"
 
 wedge_case
@@ -52,6 +54,11 @@ if "$fv" run "$tmp/w.cfg" output.dir="$tmp/tr1" numerics.chain=yes partition.blo
 	output.progress_every=0 output.vtu=no output.trace="$tmp/tr" >/dev/null 2>"$tmp/tr.err"; then
 	grep -q "^Name: prim+nodes+gradient+limiter+timestep+flux+norms+update$" "$tmp/tr/tasks.rec" ||
 		{ grep "^Name:" "$tmp/tr/tasks.rec" | sort | uniq -c; fail "no whole RK stage as one chain in the trace"; }
+	"$fv" run "$tmp/w.cfg" output.dir="$tmp/tr2" numerics.chain=yes partition.blocks=2 numerics.iterations=3 \
+		output.progress_every=0 output.vtu=no output.trace="$tmp/trb" >/dev/null 2>"$tmp/trb.err" ||
+		{ cat "$tmp/trb.err"; fail "traced run, 2 blocks"; }
+	grep -q "^Name: unpack+prim+nodes+gradient+pack$" "$tmp/trb/tasks.rec" ||
+		{ grep "^Name:" "$tmp/trb/tasks.rec" | sort | uniq -c; fail "no chain from a halo's unpack to the next's pack"; }
 elif grep -q "FxT-enabled StarPU" "$tmp/tr.err"; then
 	echo "no FxT StarPU: the trace check is left out"
 else
