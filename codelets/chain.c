@@ -218,12 +218,12 @@ static int chainable(const struct starpu_codelet *cl, const fv_task_args_t *a, c
 	if (!cl->cuda_funcs[0] || cl->cuda_funcs[1])
 		return 0;
 #endif
-	/* auto: GPU blocks of one process. Under StarPU-MPI the chains cost
-	 * more than they saved: 2 ranks on a GPU each, 2.53M-cell box, 3.84
-	 * against 3.68 ms on 2 H100s (2.96 against 2.80 on 2 H200s), where one
-	 * process on the same 2 GPUs gained 3 % and one GPU 7.5 % on the M6
-	 * medium (bench/results/2026-11-27-chains.md) */
-	if (win.mode == FV_CHAIN_AUTO && (!fv_runtime_worker_gpu_only(a->worker) || fv_runtime_nranks() > 1))
+	/* auto: blocks on GPUs. Under StarPU-MPI the chains first cost more
+	 * than they saved (halo tasks apart: 2 ranks on a GPU each, 2.53M-cell
+	 * box, 3.84 against 3.68 ms on 2 H100s); with the halo tasks in them
+	 * they gain there too: 3.114 against 3.173 ms, and 9.272 against
+	 * 9.429 ms at 10.37M cells, on 2 H200s (session 13) */
+	if (win.mode == FV_CHAIN_AUTO && !fv_runtime_worker_gpu_only(a->worker))
 		return 0;
 	for (int i = 0; i < n; i++) {
 		int m = (int)d[i].mode;

@@ -114,6 +114,9 @@ def read_tasks(path):
 
 
 def stage_of(name):
+    # a chain: its first task that is not a halo's
+    work = [m for m in name.split("+") if m.split("_")[0] not in HALO_TASKS]
+    name = work[0] if work else name.split("+")[0]
     for prefix, stage in (("sweep", "sweep"), ("diagonal", "diagonal"), ("implicit_update", "update"),
                           ("flux", "flux"), ("gradient", "gradient"), ("limiter", "limiter"),
                           ("nodes", "nodes"), ("pack", "halo"), ("unpack", "halo"), ("fetch", "halo"), ("prim", "prim"),
@@ -238,13 +241,25 @@ def critical_paths(tasks, edges):
 
 
 # halo tasks: pack (sender side), unpack and fetch (receiver side: they wait
-# for the halo to arrive, fetch moving the buffers to the worker's memory)
+# for the halo to arrive, fetch moving the buffers to the worker's memory);
+# a task chain (numerics.chain: its tasks' names joined by "+") is a sender
+# when it ends with a pack and a receiver when it starts with an unpack
 HALO_TASKS = ("pack", "unpack", "fetch")
 HALO_RECEIVE = ("unpack", "fetch")
 
 
 def halo_task(t, kinds=HALO_TASKS):
-    return t["Name"].split("_")[0] in kinds
+    m = t["Name"].split("+")
+    if len(m) == 1:
+        return m[0].split("_")[0] in kinds
+    return ("unpack" in kinds and m[0] == "unpack") or ("pack" in kinds and m[-1] == "pack")
+
+
+def halo_kind(t):
+    """"pack", "unpack" or "fetch" for a halo task alone, None otherwise
+    (a chain keeps its stage's colour)."""
+    k = t["Name"].split("_")[0]
+    return k if "+" not in t["Name"] and k in HALO_TASKS else None
 
 
 def part_of(t):
@@ -287,13 +302,22 @@ def handles(t, read_only=False):
 
 
 def halo_buffers(tasks):
-    """The halo buffers: handles only halo tasks access (geometry and
-    fields are read or written by the computing tasks too)."""
-    other = set()
+    """The halo buffers: handles that senders (packs) only write (W) and
+    receivers (unpacks, fetches) only read, and no other task touches
+    (geometry and fields are read or written by the computing tasks, or by
+    the chains that hold a halo task as well)."""
+    ok, bad = {}, set()
     for t in tasks:
-        if not halo_task(t):
-            other |= handles(t)
-    return {h for t in tasks if halo_task(t) for h in handles(t)} - other
+        send, recv = halo_task(t, ("pack",)), halo_task(t, HALO_RECEIVE)
+        for h, m in zip(t.get("Handles", "").split(), t.get("Modes", "").split()):
+            key = (t["rank"], h)
+            if send and m == "W":
+                ok.setdefault(key, set()).add("W")
+            elif recv and m == "R":
+                ok.setdefault(key, set()).add("R")
+            else:
+                bad.add(key)
+    return {h for h, seen in ok.items() if seen == {"W", "R"} and h not in bad}
 
 
 def halo_sources(t, deps, bufs):
@@ -451,8 +475,8 @@ def gantt(a, tasks, workers, names, nodes, transfers, blocks, t0, t1, counts, ha
         if t["stage"] == "sweep" and blocks:
             b = blocks.get(t.get("Handles", "").split(" ")[0], 0)
             colour = BLOCK_COLOURS[b % len(BLOCK_COLOURS)]
-        elif halo_task(t):
-            colour = HALO_COLOURS[t["Name"].split("_")[0]]
+        elif halo_kind(t):
+            colour = HALO_COLOURS[halo_kind(t)]
         else:
             colour = STAGE_COLOURS[t["stage"]]
         y = y_of_worker[t["worker"]]
@@ -521,7 +545,7 @@ def gantt(a, tasks, workers, names, nodes, transfers, blocks, t0, t1, counts, ha
             handles.append(plt.Rectangle((0, 0), 1, 1, color=STAGE_COLOURS[s]))
             labels.append(s)
     for kind in HALO_TASKS:
-        if any(t["Name"].split("_")[0] == kind for t in tasks):
+        if any(halo_kind(t) == kind for t in tasks):
             handles.append(plt.Rectangle((0, 0), 1, 1, color=HALO_COLOURS[kind]))
             labels.append("halo: " + kind)
     if any(part_of(t) for t in tasks):

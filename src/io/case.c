@@ -220,12 +220,13 @@ static const key_desc_t keys[] = {
 		 "in the one-task order: the results are bit for bit those of overlap = no. The flux of "
 		 "color_tasks is not split."),
 	ENUM_KEY("numerics", "chain", num.chain, chains, NULL, "auto",
-		 "Task chains: the consecutive tasks of a block between two halo exchanges (and between two "
-		 "trace marks) run as one StarPU task whose function runs theirs in order on the same worker "
-		 "(one CUDA stream), bit for bit as the separate tasks: a CUDA worker leaves 10-17 us between two "
-		 "dependent tasks (bench/results/2026-11-26-halo-wait.md). auto: the blocks that run only on GPUs, in one process (under "
-		 "StarPU-MPI they were measured slower); yes: every block; no: one task per stage (per-stage traces and history models). Halo tasks, "
-		 "reductions and tasks on other ranks' data are never chained; color_tasks' groups are."),
+		 "Task chains: the consecutive tasks of a block from a halo's unpack to the next halo's pack (and "
+		 "between two trace marks) run as one StarPU task whose function runs theirs in order on the same "
+		 "worker (one CUDA stream), bit for bit as the separate tasks: a CUDA worker leaves 10-17 us between "
+		 "two dependent tasks (bench/results/2026-11-26-halo-wait.md). auto: the blocks that run only on "
+		 "GPUs, in one process or under StarPU-MPI; yes: every block; no: one task per stage (per-stage "
+		 "traces and history models). Reductions, the interior and border tasks of numerics.overlap and "
+		 "tasks on other ranks' data are never chained; color_tasks' groups are."),
 	ENUM_KEY("numerics", "halo_tasks", num.halo_tasks, halo_tasks_names, NULL, "block",
 		 "Tasks of a halo exchange: block (one pack task per block filling all its neighbours' buffers, "
 		 "one unpack task per block emptying them) or pair (one pack and one unpack task per pair of "
