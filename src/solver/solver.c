@@ -98,6 +98,8 @@ struct fv_solver {
 	fv_ring_t *ring;       /* RING slots of nb rows (+ one clock row per rank) of FV_NORMS */
 	int phi_valid;         /* limiter tasks have been submitted */
 	int any_split;         /* numerics.overlap: a block of this rank is split */
+	int q_sent_for;        /* the iteration whose state halo was packed at the end of the one before, or -1 */
+	int run_last;          /* the last iteration of fv_solver_run's current call */
 	int snap_iter[2];      /* the iteration each snapshot holds (-1: none) */
 	int snap_src[2];       /* the iteration that computed it (a retry's copy is relabelled) */
 	/* CFL ramping (implicit): the CFL of the last iteration submitted, the
@@ -309,6 +311,7 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	FV_CHECK(o->marker_bc, FV_ERR_ARG, "solver needs a boundary condition for each marker");
 	FV_CALL(fv_numerics_check(&o->num, NULL));
 	FV_CALL(fv_calloc(&s, 1, sizeof *s, "solver"));
+	s->q_sent_for = -1;
 	*sp = s;
 	s->o = *o;
 	s->nb = n_blocks;
@@ -881,6 +884,7 @@ static fv_err_t retry(fv_solver_t *s, int n)
 		task_args(s, b, &a);
 		FV_CALL(fv_insert_copy(s->b[b].h[F_SNAP0 + k], s->b[b].h[F_Q], &a));
 	}
+	s->q_sent_for = -1; /* the state packed for iteration n is not the one it starts from */
 	/* the other copy, if newer, holds a state on the way to the failure */
 	if (s->snap_iter[1 - k] > s->snap_iter[k])
 		s->snap_iter[1 - k] = -1;
@@ -964,12 +968,18 @@ static fv_err_t submit_tasks(fv_solver_t *s, int iter)
 			if (st == FV_STAGE_HALO_Q) { /* the first stage, always run */
 				char mark[32];
 				snprintf(mark, sizeof mark, s->P.implicit ? "residual" : "rk %d", rk);
-				/* after the first RK stage the state's packs end the
-				 * update's chains (numerics.chain), under the stage
-				 * before's mark */
-				if (rk > 0 && !s->any_split) {
-					FV_CALL(halo_send(s, HALO_Q, 0));
+				/* the state's packs end the update's chains
+				 * (numerics.chain), under the mark of the stage
+				 * before: the first RK stage's were submitted at the
+				 * end of the iteration before (q_sent_for) */
+				if (!s->any_split) {
+					int sent = rk == 0 && s->q_sent_for == iter;
+					if (rk > 0)
+						FV_CALL(halo_send(s, HALO_Q, 0));
 					FV_CALL(step_mark(rk, mark));
+					if (rk == 0 && !sent)
+						FV_CALL(halo_send(s, HALO_Q, 0));
+					s->q_sent_for = -1;
 					FV_CALL(halo_recv(s, HALO_Q));
 					continue;
 				}
@@ -998,6 +1008,12 @@ static fv_err_t submit_tasks(fv_solver_t *s, int iter)
 			if (st == FV_STAGE_TIMESTEP && s->clocks)
 				FV_CALL(advance_clocks(s, slot));
 		}
+	/* the next iteration's state halo packed now, at the end of this
+	 * one's chains (not after the call's last iteration) */
+	if (!s->any_split && iter < s->run_last) {
+		FV_CALL(halo_send(s, HALO_Q, 0));
+		s->q_sent_for = iter + 1;
+	}
 	/* guarded: every snapshot_every iterations from the newest (a retry
 	 * relabels the one it went back to) */
 	if (s->o.snapshot_every > 0 &&
@@ -1050,6 +1066,8 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 	double start = fv_now();
 	fv_err_t err = FV_OK;
 	*done = first_iter - 1;
+	s->q_sent_for = -1;
+	s->run_last = last_iter;
 	/* a run continued in this process from the next iteration (the
 	 * segments between restart files) keeps the residuals of the earlier
 	 * ones for the CFL ramp and limiter_freeze_drop: with a new start the
@@ -1292,6 +1310,7 @@ fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n)
 fv_err_t fv_solver_set_state(fv_solver_t *s, const fv_real_t *qg)
 {
 	size_t N = (size_t)s->n_cells;
+	s->q_sent_for = -1;
 	for (int b = 0; b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
 		size_t nc = (size_t)d->L.n_cells;
@@ -1341,6 +1360,8 @@ fv_err_t fv_solver_get_state(fv_solver_t *s, fv_real_t *qg)
 static fv_err_t copy_blocks(fv_solver_t *s, int f, fv_real_t *const *qb, int set)
 {
 	size_t nv = (size_t)s->P.nvar;
+	if (set && f == F_Q)
+		s->q_sent_for = -1;
 	for (int b = 0; b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
 		size_t nc = (size_t)d->L.n_cells, n = set ? nc : (size_t)d->L.n_owned;
