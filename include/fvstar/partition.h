@@ -120,6 +120,11 @@ typedef struct fv_block {
  * renumbered, prepared mesh. blocks receives an array of n_blocks. */
 fv_err_t fv_blocks_build(const fv_mesh_t *m, const fv_idx_t *block_off, int n_blocks, fv_block_t **blocks);
 void fv_blocks_free(fv_block_t *blocks, int n_blocks);
+/* Frees what a run no longer reads once the solver holds the blocks' data
+ * (its own copies): the faces' nodes and areas, the cells' faces, volumes
+ * and centroids, the nodes. Kept: counts, cell and face ids, face_cell,
+ * the boundary markers and face_ctr (wall.csv), the halo lists. */
+void fv_blocks_trim(fv_block_t *blocks, int n_blocks);
 /* The halos of values read across faces alone (the gradient, the limiter,
  * the implicit update) carry the first recv[k] ghosts of b's run from its
  * neighbour k: the shortest prefix holding every ghost that shares a face

@@ -32,11 +32,14 @@
 #define HOST_FIXED (10.0 * MIB)
 #define HOST_PER_CELL 700.0
 #define HOST_PER_FACE 250.0
-/* The solver's registered data alone (what a GPU holds of its blocks),
- * from the RSS that fv_solver_create and the state added on the CPU:
- * tet 40 222 MiB, hex 40 166 MiB (not yet measured on a GPU). */
-#define DEVICE_PER_CELL 460.0
-#define DEVICE_PER_FACE 75.0
+/* The solver's registered data alone (what a GPU holds of its blocks):
+ * each block's geometry blob and fields as fv_solver_create sizes them
+ * (2026-11-27, explicit, double, 4 blocks): tet box 1.05M cells (2.03
+ * block faces per owned cell) 340 + 437 = 777 bytes per owned cell, hex
+ * 262k (3.08) 572 + 475 = 1047; single precision 444 and 622 (0.57x and
+ * 0.59x, the 0.6 below). Not yet the halo buffers and CUDA scratch. */
+#define DEVICE_PER_CELL 260.0
+#define DEVICE_PER_FACE 257.0
 
 /* The implicit operator's bytes per cell (kernels/implicit.h's
  * fv_op_values: single precision, a 5x5 block for the cell and one per

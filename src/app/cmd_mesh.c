@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "app/app.h"
 #include "fvstar/color.h"
@@ -73,10 +74,24 @@ static const char mesh_usage[] =
 	"  time and the range; -o writes the cells with the field wall_distance. box and\n"
 	"  ramp generate the mesh (the gen options, --refine K) instead of reading one.\n";
 
+/* The process's CPU seconds (user and system) so far. */
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + 1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+/* One step's line: wall and CPU seconds since the last line (the CPU's
+ * tell the work on a loaded machine, their ratio the threads' use). */
 static void report(const char *what, double t0, const fv_mesh_t *m)
 {
-	fprintf(stderr, "fvstar: %s: %.3f s (%d cells, %d nodes, peak RSS %.1f MB)\n", what, fv_now() - t0,
-		(int)m->n_cells, (int)m->n_nodes, (double)fv_peak_rss() / 1e6);
+	static double cpu0;
+	double cpu = cpu_seconds();
+	fprintf(stderr, "fvstar: %s: %.3f s (%d cells, %d nodes, peak RSS %.1f MB, %.3f s of CPU)\n", what,
+		fv_now() - t0, (int)m->n_cells, (int)m->n_nodes, (double)fv_peak_rss() / 1e6, cpu - cpu0);
+	cpu0 = cpu;
 }
 
 static fv_err_t prepare_and_print(fv_mesh_t *m, double tol)

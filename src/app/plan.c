@@ -330,6 +330,9 @@ static fv_err_t plan_solver(fv_plan_t *p)
 	shape.n_markers = p->part.piece.n_markers;
 	p->so.stop_flag = p->stop_flag;
 	FV_CALL(fv_solver_create(&p->solver, &shape, p->part.blocks, p->part.n_blocks, &p->so));
+	/* the solver holds its own copies: the rest of the run reads only ids,
+	 * boundary faces and halo lists (given back with the set-up's heap) */
+	fv_blocks_trim(p->part.blocks, p->part.n_blocks);
 	fv_solver_overlap_stats(p->solver, ov);
 	if (fv_runtime_rank() == 0 && ov->split_blocks > 0)
 		fprintf(stderr, "fvstar: overlap: the flux of %d block%s in an interior and a border task (%.1f%% of "

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* Box, ramp-channel, flat-plate and bump generators: a structured node grid cut
  * into hexahedral blocks, each block split into hex, tet, prism or pyramid
- * cells. */
+ * cells, on all threads with the serial result. */
 #include "mesh_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/threads.h"
 
 /* Interior nodes move by a random vector uniform in a ball of radius
  * PERTURB_REACH * perturb grid spacings, at most 0.2 at the limit. A tet
@@ -289,15 +291,38 @@ static void block_face_belems(sink_t *s, const block_t *b, int f, int marker)
 	}
 }
 
-static void all_cells(const gen_t *g, sink_t *s)
+static size_t n_blocks(const gen_t *g)
 {
-	block_t b;
-	for (int k = 0; k < g->n[2]; k++)
-		for (int j = 0; j < g->n[1]; j++)
-			for (int i = 0; i < g->n[0]; i++) {
-				block_setup(g, i, j, k, &b);
-				block_cells(s, g, &b);
-			}
+	return (size_t)g->n[0] * (size_t)g->n[1] * (size_t)g->n[2];
+}
+
+/* Block id (i fastest, then j, then k: the serial order) to i, j, k. */
+static void block_ijk(const gen_t *g, size_t id, int ijk[3])
+{
+	ijk[0] = (int)(id % (size_t)g->n[0]);
+	id /= (size_t)g->n[0];
+	ijk[1] = (int)(id % (size_t)g->n[1]);
+	ijk[2] = (int)(id / (size_t)g->n[1]);
+}
+
+/* The cells of every block, part t of nt into sink s[t] on the threads:
+ * parts are contiguous ranges of blocks in the serial order, so counting
+ * them (s[t].m NULL) and then writing each from where the parts before it
+ * end gives the serial mesh for any thread count. */
+static void all_cells(const gen_t *g, sink_t *s, int nt)
+{
+	FV_OMP(parallel if (nt > 1))
+	for (int t = fv_thread_num(); t < nt; t += fv_threads_now()) {
+		size_t lo, hi;
+		block_t b;
+		fv_par_range(n_blocks(g), t, nt, &lo, &hi);
+		for (size_t id = lo; id < hi; id++) {
+			int ijk[3];
+			block_ijk(g, id, ijk);
+			block_setup(g, ijk[0], ijk[1], ijk[2], &b);
+			block_cells(&s[t], g, &b);
+		}
+	}
 }
 
 /* Marker of the boundary face of block column i on a boundary plane: the
@@ -393,40 +418,51 @@ static void jitter(uint64_t seed, size_t node, double u[3])
 	}
 }
 
-static void make_nodes(const gen_t *g, fv_mesh_t *m)
+/* Grid node id (i fastest) placed, jittered where interior. */
+static void grid_point(const gen_t *g, uint64_t seed, size_t id, double *x)
 {
 	const fv_gen_opts_t *o = g->o;
-	uint64_t seed = splitmix64((uint64_t)o->seed);
-	size_t id = 0;
-	for (int k = 0; k <= g->n[2]; k++)
-		for (int j = 0; j <= g->n[1]; j++)
-			for (int i = 0; i <= g->n[0]; i++, id++) {
-				double p[3] = {i, j, k};
-				/* in grid units, so the move is a fraction of the local spacing */
-				if (o->perturb > 0 && i > 0 && i < g->n[0] && j > 0 && j < g->n[1] && k > 0 &&
-				    k < g->n[2]) {
-					double u[3];
-					jitter(seed, id, u);
-					for (int d = 0; d < 3; d++)
-						p[d] += PERTURB_REACH * o->perturb * u[d];
-				}
-				map_point(g, p, m->xyz + 3 * id);
-			}
-	if (!g->col_ctr)
-		return;
-	block_t b;
-	for (int k = 0; k < g->n[2]; k++)
-		for (int j = 0; j < g->n[1]; j++)
-			for (int i = 0; i < g->n[0]; i++) {
-				if (column_kind(g, i, j) != BLOCK_PYR)
+	size_t n0 = (size_t)g->n[0] + 1, n1 = (size_t)g->n[1] + 1;
+	int i = (int)(id % n0), j = (int)(id / n0 % n1), k = (int)(id / n0 / n1);
+	double p[3] = {i, j, k};
+	/* in grid units, so the move is a fraction of the local spacing */
+	if (o->perturb > 0 && i > 0 && i < g->n[0] && j > 0 && j < g->n[1] && k > 0 && k < g->n[2]) {
+		double u[3];
+		jitter(seed, id, u);
+		for (int d = 0; d < 3; d++)
+			p[d] += PERTURB_REACH * o->perturb * u[d];
+	}
+	map_point(g, p, x);
+}
+
+/* Every node depends on its own position alone, so the threads place
+ * them in any order: grid nodes, then the pyramid blocks' centres. */
+static void make_nodes(const gen_t *g, fv_mesh_t *m, int nt)
+{
+	uint64_t seed = splitmix64((uint64_t)g->o->seed);
+	size_t n_grid = ((size_t)g->n[0] + 1) * ((size_t)g->n[1] + 1) * ((size_t)g->n[2] + 1);
+	FV_OMP(parallel if (nt > 1))
+	{
+		FV_OMP(for schedule(static))
+		for (size_t id = 0; id < n_grid; id++)
+			grid_point(g, seed, id, m->xyz + 3 * id);
+		if (g->col_ctr) {
+			FV_OMP(for schedule(static))
+			for (size_t id = 0; id < n_blocks(g); id++) {
+				int ijk[3];
+				block_t b;
+				block_ijk(g, id, ijk);
+				if (column_kind(g, ijk[0], ijk[1]) != BLOCK_PYR)
 					continue;
-				block_setup(g, i, j, k, &b);
+				block_setup(g, ijk[0], ijk[1], ijk[2], &b);
 				double *c = m->xyz + 3 * (size_t)b.v[8];
 				c[0] = c[1] = c[2] = 0;
 				for (int v = 0; v < 8; v++)
 					for (int d = 0; d < 3; d++)
 						c[d] += m->xyz[3 * (size_t)b.v[v] + d] / 8;
 			}
+		}
+	}
 }
 
 static fv_err_t check_opts(const fv_gen_opts_t *o, gen_kind_t kind)
@@ -508,7 +544,9 @@ static fv_err_t grid_setup(gen_t *g, fv_mesh_t *m)
 static fv_err_t generate(fv_mesh_t *m, const fv_gen_opts_t *o, gen_kind_t kind)
 {
 	gen_t g = {.o = o, .kind = kind};
-	sink_t s = {0};
+	sink_t s = {0}, *part = NULL;
+	size_t n_cells = 0, n_cell_nodes = 0;
+	int nt = 1;
 	fv_err_t err = FV_OK;
 
 	fv_mesh_init(m);
@@ -534,30 +572,44 @@ static fv_err_t generate(fv_mesh_t *m, const fv_gen_opts_t *o, gen_kind_t kind)
 	}
 	size_t n_nodes = (size_t)grid;
 	FV_CALL_GOTO(err, fail, number_centres(&g, &n_nodes));
-	all_cells(&g, &s);
+	/* one part per thread; one for small meshes (threads cost more) */
+	nt = grid >= FV_PAR_MIN ? fv_threads_max() : 1;
+	FV_CALL_GOTO(err, fail, fv_calloc(&part, (size_t)nt, sizeof *part, "generator parts"));
+	all_cells(&g, part, nt);
 	all_belems(&g, &s);
-	if (n_nodes > FV_IDX_MAX || s.n_cells >= FV_IDX_MAX || s.n_cell_nodes > FV_IDX_MAX ||
+	for (int t = 0; t < nt; t++) {
+		size_t nc = part[t].n_cells, nn = part[t].n_cell_nodes;
+		part[t].n_cells = n_cells;
+		part[t].n_cell_nodes = n_cell_nodes;
+		n_cells += nc;
+		n_cell_nodes += nn;
+	}
+	if (n_nodes > FV_IDX_MAX || n_cells >= FV_IDX_MAX || n_cell_nodes > FV_IDX_MAX ||
 	    s.n_belem_nodes > FV_IDX_MAX) {
 		err = FV_ERROR(FV_ERR_MEM,
 			       "%s: %zu nodes, %zu cells, %zu cell-node entries are over the 32-bit "
-			       "index limit (%d)", m->source, n_nodes, s.n_cells, s.n_cell_nodes, FV_IDX_MAX);
+			       "index limit (%d)", m->source, n_nodes, n_cells, n_cell_nodes, FV_IDX_MAX);
 		goto fail;
 	}
-	FV_CALL_GOTO(err, fail, fv_mesh_alloc(m, n_nodes, s.n_cells, s.n_cell_nodes, s.n_belems,
+	FV_CALL_GOTO(err, fail, fv_mesh_alloc(m, n_nodes, n_cells, n_cell_nodes, s.n_belems,
 					      s.n_belem_nodes));
 	for (int k = 0; k < kind_n_markers[kind]; k++) {
 		int index;
 		FV_CALL_GOTO(err, fail, fv_mesh_marker(m, kind_markers[kind][k], &index));
 	}
-	make_nodes(&g, m);
+	make_nodes(&g, m, nt);
+	for (int t = 0; t < nt; t++)
+		part[t].m = m;
+	all_cells(&g, part, nt);
 	memset(&s, 0, sizeof s);
 	s.m = m;
-	all_cells(&g, &s);
 	all_belems(&g, &s);
+	free(part);
 	free(g.col_ctr);
 	fv_gen_axes_free(&g.ax);
 	return FV_OK;
 fail:
+	free(part);
 	free(g.col_ctr);
 	fv_gen_axes_free(&g.ax);
 	fv_mesh_free(m);

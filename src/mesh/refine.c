@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* Uniform refinement: each cell into 8 (pyramids into 10) and each boundary
- * element into 4, new nodes shared through hash tables of edges and faces. */
+ * element into 4, new nodes shared through hash tables of edges and faces,
+ * on all threads with the serial result. */
 #include "fvstar/mesh.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/alloc.h"
+#include "util/threads.h"
 
 #define MAX_PTS 27
 #define MAX_CHILDREN 10
@@ -34,23 +39,49 @@ typedef struct patterns {
 	pattern_t tri, quad;
 } patterns_t;
 
-/* Open addressing, linear probing; keys of 1 (edges) or 2 (quad faces)
- * words, the first word never 0 for a real key, so 0 marks a free slot.
- * Values are the insertion order, the new node's rank. */
-typedef struct htab {
-	uint64_t *key;
-	fv_idx_t *val;
-	size_t cap, n;
-	int w;
-} htab_t;
+/* One table per kind of new node: on edges (2 parent nodes) and on quad
+ * faces (4), open addressing with linear probing, shared by the threads.
+ * A slot holds the first cell point that makes the node, c << 5 | k
+ * (point k of cell c's pattern), under 28 bits of the key's hash; the key
+ * itself is rebuilt from that cell's nodes. Threads claim a slot by
+ * compare-and-swap and keep the smallest cell point (an atomic minimum),
+ * so each node ends with its first maker in cell order, and the nodes are
+ * numbered in that order: the serial numbering for any thread count. */
+#define SLOT_EMPTY UINT64_MAX
+#define PT_BITS 5
+#define OCC_BITS 36
+#define OCC_MASK ((UINT64_C(1) << OCC_BITS) - 1)
+/* claims counted in steps (one atomic add per step, per thread) */
+#define CLAIM_STEP 4096
+
+typedef struct ptab {
+	uint64_t *slot;    /* [cap] */
+	fv_idx_t *id;      /* [cap] the slot's node among the table's (pass 3) */
+	size_t cap;
+	size_t claimed;    /* slots claimed, in CLAIM_STEPs */
+} ptab_t;
+
+/* What the cells of one thread's part (a contiguous range, fv_par_range)
+ * make; after the prefix sum, where the part's output starts. */
+typedef struct part_count {
+	size_t children, child_nodes, hexes, hashed;
+	size_t edges, faces;         /* first makers of edge and face nodes */
+	size_t edge_est, quad_est;   /* twice the table size estimates */
+} part_count_t;
 
 typedef struct refine {
 	const fv_mesh_t *in;
 	fv_mesh_t *out;
 	patterns_t pat;
-	htab_t edges, faces;
-	fv_idx_t *cell_pts;  /* hashed point ids of each cell, pass 1 to 2 */
-	fv_idx_t first_edge, first_face, next_centre;
+	ptab_t tab[2];        /* edges, quad faces */
+	fv_idx_t *cell_pts;   /* slot of each hashed point of each cell; ~slot
+	                         for the point's first maker (pass 2 to 3) */
+	int nt;               /* parts of the cells */
+	part_count_t *pc;     /* [nt + 1] */
+	fv_idx_t first[2];    /* first edge node, first face node */
+	fv_idx_t first_centre;
+	int overflow;         /* bit t: table t over 3/4 full */
+	fv_idx_t bad;         /* smallest element that failed, or FV_IDX_MAX */
 } refine_t;
 
 #define P(a) (1u << (a))
@@ -274,88 +305,6 @@ static uint64_t mix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-static fv_err_t htab_alloc(htab_t *h, int w, size_t expect)
-{
-	size_t cap = 64;
-	while (cap < 2 * expect)
-		cap *= 2;
-	h->key = NULL;
-	h->val = NULL;
-	h->w = w;
-	h->cap = cap;
-	h->n = 0;
-	FV_CALL(fv_calloc(&h->key, cap * (size_t)w, sizeof *h->key, "refinement hash keys"));
-	FV_CALL(fv_malloc(&h->val, cap, sizeof *h->val, "refinement hash values"));
-	return FV_OK;
-}
-
-static void htab_free(htab_t *h)
-{
-	FV_FREE(h->key);
-	FV_FREE(h->val);
-}
-
-static size_t htab_home(const htab_t *h, const uint64_t *k)
-{
-	return (size_t)mix64(h->w == 1 ? k[0] : k[0] ^ mix64(k[1])) & (h->cap - 1);
-}
-
-/* Slot holding key k, or the free slot where it belongs. */
-static size_t htab_slot(const htab_t *h, const uint64_t *k)
-{
-	size_t mask = h->cap - 1;
-	size_t s = htab_home(h, k);
-	for (;; s = (s + 1) & mask) {
-		const uint64_t *e = h->key + s * (size_t)h->w;
-		if (e[0] == 0 || (e[0] == k[0] && (h->w == 1 || e[1] == k[1])))
-			return s;
-	}
-}
-
-static fv_err_t htab_grow(htab_t *h)
-{
-	htab_t big;
-	fv_err_t err = htab_alloc(&big, h->w, h->cap);
-	if (err != FV_OK) {
-		htab_free(&big);
-		return fv_error_trace(err, __FILE__, __LINE__);
-	}
-	big.n = h->n;
-	for (size_t s = 0; s < h->cap; s++) {
-		const uint64_t *k = h->key + s * (size_t)h->w;
-		if (k[0] == 0)
-			continue;
-		size_t t = htab_slot(&big, k);
-		memcpy(big.key + t * (size_t)big.w, k, (size_t)big.w * sizeof *k);
-		big.val[t] = h->val[s];
-	}
-	htab_free(h);
-	*h = big;
-	return FV_OK;
-}
-
-/* The id of key k, numbering it next if new. */
-static fv_err_t htab_insert(htab_t *h, const uint64_t *k, fv_idx_t *id)
-{
-	size_t s = htab_slot(h, k);
-	if (h->key[s * (size_t)h->w] == 0) {
-		FV_CHECK(h->n < FV_IDX_MAX, FV_ERR_MEM, "refinement: over %d new nodes", FV_IDX_MAX);
-		if (2 * (h->n + 1) > h->cap) {
-			FV_CALL(htab_grow(h));
-			s = htab_slot(h, k);
-		}
-		memcpy(h->key + s * (size_t)h->w, k, (size_t)h->w * sizeof *k);
-		h->val[s] = (fv_idx_t)h->n++;
-	}
-	*id = h->val[s];
-	return FV_OK;
-}
-
-static fv_idx_t htab_find(const htab_t *h, const uint64_t *k)
-{
-	size_t s = htab_slot(h, k);
-	return h->key[s * (size_t)h->w] ? h->val[s] : -1;
-}
 
 /* Sorted global nodes of a point mask packed as a key; returns the node
  * count, or 0 when two of them coincide. The hex centre (8) has no key. */
@@ -424,74 +373,278 @@ static const pattern_t *elem_pattern(const refine_t *r, int boundary, int type, 
 	return type == FV_TET ? tet_variant(r, v) : &r->pat.cell[type];
 }
 
-/* Pass 1: checks the cells, numbers every edge and quad face once and
- * keeps each cell's ids, so that pass 2 reads them in order instead of
- * probing the tables again (the probes are cache misses). */
-static fv_err_t collect(refine_t *r, size_t *n_cells, size_t *n_cell_nodes, size_t *n_centres)
+/* The table a hashed point of n nodes lives in: 0 edges, 1 quad faces. */
+static int tab_of(int n)
+{
+	return n == 4;
+}
+
+static uint64_t key_hash(int n, const uint64_t key[2])
+{
+	return mix64(n == 2 ? key[0] : key[0] ^ mix64(key[1]));
+}
+
+static uint64_t occ_of(fv_idx_t c, int k)
+{
+	return (uint64_t)c << PT_BITS | (uint64_t)k;
+}
+
+/* The key of the point a slot's cell point names (a checked cell). */
+static void occ_key(const refine_t *r, uint64_t occ, uint64_t key[2])
 {
 	const fv_mesh_t *in = r->in;
-	size_t used = 0;
-	for (fv_idx_t c = 0; c < in->n_cells; c++) {
-		const fv_idx_t *v;
-		int type;
-		FV_CALL(elem_nodes(r, 0, c, &v, &type));
-		const pattern_t *p = &r->pat.cell[type];
-		uint64_t key[MAX_PTS][2];
-		int n[MAX_PTS];
-		/* all keys first, their slots fetched ahead: the probes overlap */
-		for (int k = 0; k < p->n_pts; k++) {
-			fv_idx_t s[4];
-			n[k] = point_key(p->pt_mask[k], v, key[k], s);
-			if (n[k] <= 0) {
-				char name[96];
-				return FV_ERROR(FV_ERR_MESH, "%s: %s repeats node %lld", in->source,
-						fv_mesh_cell_name(in, c, name, sizeof name), (long long)fv_mesh_node_tag(in, s[0]));
-			}
-#if defined(__GNUC__)
-			if (n[k] == 2 || n[k] == 4) {
-				const htab_t *h = n[k] == 2 ? &r->edges : &r->faces;
-				__builtin_prefetch(h->key + htab_home(h, key[k]) * (size_t)h->w);
-			}
-#endif
+	fv_idx_t c = (fv_idx_t)(occ >> PT_BITS), s[4];
+	const pattern_t *p = &r->pat.cell[in->cell_type[c]];
+	point_key(p->pt_mask[occ & ((1u << PT_BITS) - 1)], in->cell_node + in->cell_node_off[c], key, s);
+}
+
+static int same_key(int n, const uint64_t a[2], const uint64_t b[2])
+{
+	return a[0] == b[0] && (n == 2 || a[1] == b[1]);
+}
+
+static fv_err_t ptab_alloc(ptab_t *t, size_t expect)
+{
+	size_t cap = 1024;
+	while (cap < 2 * expect)
+		cap *= 2;
+	FV_CHECK(cap <= (size_t)FV_IDX_MAX + 1, FV_ERR_MEM, "refinement: a table of %zu new nodes is over the 32-bit "
+		 "index limit", expect);
+	t->cap = cap;
+	t->claimed = 0;
+	FV_CALL(fv_malloc_large(&t->slot, cap, sizeof *t->slot, "refinement table"));
+	FV_CALL(fv_malloc_large(&t->id, cap, sizeof *t->id, "refinement node ids"));
+	fv_par_memset(t->slot, 0xff, cap * sizeof *t->slot);
+	return FV_OK;
+}
+
+static void ptab_free(ptab_t *t)
+{
+	FV_FREE(t->slot);
+	FV_FREE(t->id);
+}
+
+/* The slot of the key of cell point occ, claimed if new (*claimed = 1),
+ * its first maker lowered to occ; -1 when the table is full. */
+static int64_t ptab_insert(const refine_t *r, ptab_t *t, int n, const uint64_t key[2], uint64_t occ, int *claimed)
+{
+	uint64_t h = key_hash(n, key), want = (h >> OCC_BITS << OCC_BITS) | occ;
+	size_t mask = t->cap - 1, s = (size_t)h & mask;
+	*claimed = 0;
+	for (size_t probe = 0; probe < t->cap; probe++, s = (s + 1) & mask) {
+		uint64_t cur = __atomic_load_n(&t->slot[s], __ATOMIC_RELAXED), k2[2];
+		if (cur == SLOT_EMPTY &&
+		    __atomic_compare_exchange_n(&t->slot[s], &cur, want, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+			*claimed = 1;
+			return (int64_t)s;
 		}
-		for (int k = 0; k < p->n_pts; k++)
-			if (n[k] == 2 || n[k] == 4)
-				FV_CALL(htab_insert(n[k] == 2 ? &r->edges : &r->faces, key[k], &r->cell_pts[used++]));
-		*n_cells += (size_t)p->n_children;
-		*n_cell_nodes += (size_t)p->n_child_nodes;
-		*n_centres += type == FV_HEX;
+		if (cur >> OCC_BITS != want >> OCC_BITS)
+			continue;
+		occ_key(r, cur & OCC_MASK, k2);
+		if (!same_key(n, key, k2))
+			continue;
+		while (want < cur &&
+		       !__atomic_compare_exchange_n(&t->slot[s], &cur, want, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			;
+		return (int64_t)s;
+	}
+	return -1;
+}
+
+/* The slot of a key, or -1 (after every insertion). */
+static int64_t ptab_find(const refine_t *r, const ptab_t *t, int n, const uint64_t key[2])
+{
+	uint64_t h = key_hash(n, key), k2[2];
+	size_t mask = t->cap - 1, s = (size_t)h & mask;
+	for (size_t probe = 0; probe < t->cap; probe++, s = (s + 1) & mask) {
+		uint64_t cur = t->slot[s];
+		if (cur == SLOT_EMPTY)
+			return -1;
+		if (cur >> OCC_BITS != h >> OCC_BITS)
+			continue;
+		occ_key(r, cur & OCC_MASK, k2);
+		if (same_key(n, key, k2))
+			return (int64_t)s;
+	}
+	return -1;
+}
+
+static void lower_to(fv_idx_t *at, fv_idx_t v)
+{
+	fv_idx_t cur = __atomic_load_n(at, __ATOMIC_RELAXED);
+	while (v < cur && !__atomic_compare_exchange_n(at, &cur, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+/* Cell c checked, with its nodes, type and the keys of its pattern's
+ * points (n[k]: the point's node count); the first error in the order
+ * the serial pass met them. */
+static fv_err_t cell_keys(const refine_t *r, fv_idx_t c, const fv_idx_t **v, int *type, uint64_t key[][2], int *n)
+{
+	const fv_mesh_t *in = r->in;
+	FV_CALL(elem_nodes(r, 0, c, v, type));
+	const pattern_t *p = &r->pat.cell[*type];
+	for (int k = 0; k < p->n_pts; k++) {
+		fv_idx_t s[4];
+		n[k] = point_key(p->pt_mask[k], *v, key[k], s);
+		if (n[k] <= 0) {
+			char name[96];
+			return FV_ERROR(FV_ERR_MESH, "%s: %s repeats node %lld", in->source,
+					fv_mesh_cell_name(in, c, name, sizeof name), (long long)fv_mesh_node_tag(in, s[0]));
+		}
 	}
 	return FV_OK;
 }
 
-/* Coordinates of the edge midpoints and face centres, from their keys. */
-static void hashed_coords(const htab_t *h, fv_idx_t first, const double *xyz, double *out)
+/* Runs part(r, t) for t < r->nt on the threads (each part once, whatever
+ * number of threads OpenMP gives). */
+static void each_part(refine_t *r, int nt, void (*part)(refine_t *, int))
 {
-	int n = 2 * h->w;
-	for (size_t s = 0; s < h->cap; s++) {
-		const uint64_t *k = h->key + s * (size_t)h->w;
-		if (k[0] == 0)
+	FV_OMP(parallel if (nt > 1))
+	for (int t = fv_thread_num(); t < nt; t += fv_threads_now())
+		part(r, t);
+}
+
+/* Pass 0: what each part's cells make, and the sizes of the tables from
+ * Euler's formula (E ~ V + F - C, each interior face counted once for its
+ * two cells): estimates, a table found too small is made again larger. */
+static void count_part(refine_t *r, int t)
+{
+	const fv_mesh_t *in = r->in;
+	part_count_t *pc = &r->pc[t];
+	size_t lo, hi;
+	fv_par_range((size_t)in->n_cells, t, r->nt, &lo, &hi);
+	memset(pc, 0, sizeof *pc);
+	for (size_t c = lo; c < hi; c++) {
+		int type = in->cell_type[c];
+		if (type >= FV_NCELLTYPES)
 			continue;
-		double *x = out + 3 * ((size_t)first + (size_t)h->val[s]);
-		x[0] = x[1] = x[2] = 0;
-		for (int a = 0; a < n; a++) {
-			size_t node = (size_t)(uint32_t)(k[a / 2] >> (a % 2 ? 0 : 32));
-			for (int d = 0; d < 3; d++)
-				x[d] += xyz[3 * node + d] / n;
+		const fv_cell_shape_t *sh = &fv_cell_shapes[type];
+		const pattern_t *p = &r->pat.cell[type];
+		pc->children += (size_t)p->n_children;
+		pc->child_nodes += (size_t)p->n_child_nodes;
+		pc->hexes += type == FV_HEX;
+		pc->hashed += (size_t)p->n_hashed;
+		pc->edge_est += (size_t)sh->n_faces - 2;
+		for (int f = 0; f < sh->n_faces; f++)
+			pc->quad_est += sh->face_n_nodes[f] == 4;
+	}
+}
+
+/* Pass 1: checks the cells and enters every edge and quad face, keeping
+ * each cell's slots, so that later passes read them in order instead of
+ * probing the tables again (the probes are cache misses). */
+static void collect_part(refine_t *r, int t)
+{
+	const fv_mesh_t *in = r->in;
+	size_t lo, hi, used = r->pc[t].hashed, claims[2] = {0, 0};
+	fv_par_range((size_t)in->n_cells, t, r->nt, &lo, &hi);
+	for (size_t c = lo; c < hi; c++) {
+		const fv_idx_t *v;
+		uint64_t key[MAX_PTS][2];
+		int n[MAX_PTS], type;
+		if (__atomic_load_n(&r->overflow, __ATOMIC_RELAXED))
+			return;
+		if (cell_keys(r, (fv_idx_t)c, &v, &type, key, n) != FV_OK) {
+			lower_to(&r->bad, (fv_idx_t)c);
+			return;
+		}
+		const pattern_t *p = &r->pat.cell[type];
+#if defined(__GNUC__)
+		/* the slots fetched ahead: the probes overlap */
+		for (int k = 0; k < p->n_pts; k++)
+			if (n[k] == 2 || n[k] == 4) {
+				const ptab_t *tb = &r->tab[tab_of(n[k])];
+				__builtin_prefetch(tb->slot + (key_hash(n[k], key[k]) & (tb->cap - 1)));
+			}
+#endif
+		for (int k = 0; k < p->n_pts; k++) {
+			if (n[k] != 2 && n[k] != 4)
+				continue;
+			int tt = tab_of(n[k]), claimed;
+			ptab_t *tb = &r->tab[tt];
+			int64_t s = ptab_insert(r, tb, n[k], key[k], occ_of((fv_idx_t)c, k), &claimed);
+			if (s < 0) {
+				__atomic_fetch_or(&r->overflow, 1 << tt, __ATOMIC_RELAXED);
+				return;
+			}
+			r->cell_pts[used++] = (fv_idx_t)s;
+			if (claimed && ++claims[tt] == CLAIM_STEP) {
+				claims[tt] = 0;
+				if (__atomic_add_fetch(&tb->claimed, CLAIM_STEP, __ATOMIC_RELAXED) > tb->cap / 4 * 3)
+					__atomic_fetch_or(&r->overflow, 1 << tt, __ATOMIC_RELAXED);
+			}
+		}
+	}
+}
+
+/* Pass 2: marks the cell points that made their node first, counted. */
+static void first_part(refine_t *r, int t)
+{
+	const fv_mesh_t *in = r->in;
+	size_t lo, hi, used = r->pc[t].hashed, first[2] = {0, 0};
+	fv_par_range((size_t)in->n_cells, t, r->nt, &lo, &hi);
+	for (size_t c = lo; c < hi; c++) {
+		const pattern_t *p = &r->pat.cell[in->cell_type[c]];
+		for (int k = 0; k < p->n_pts; k++) {
+			if (!is_hashed(p->pt_mask[k]))
+				continue;
+			int tt = tab_of(popcount8(p->pt_mask[k]));
+			fv_idx_t s = r->cell_pts[used];
+			if ((r->tab[tt].slot[s] & OCC_MASK) == occ_of((fv_idx_t)c, k)) {
+				r->cell_pts[used] = ~s;
+				first[tt]++;
+			}
+			used++;
+		}
+	}
+	r->pc[t].edges = first[0];
+	r->pc[t].faces = first[1];
+}
+
+/* Pass 3: numbers the nodes at their first makers and places them, each
+ * the average of its parent nodes in key order. */
+static void number_part(refine_t *r, int t)
+{
+	const fv_mesh_t *in = r->in;
+	size_t lo, hi, used = r->pc[t].hashed, next[2] = {r->pc[t].edges, r->pc[t].faces};
+	fv_par_range((size_t)in->n_cells, t, r->nt, &lo, &hi);
+	for (size_t c = lo; c < hi; c++) {
+		const pattern_t *p = &r->pat.cell[in->cell_type[c]];
+		const fv_idx_t *v = in->cell_node + in->cell_node_off[c];
+		for (int k = 0; k < p->n_pts; k++) {
+			if (!is_hashed(p->pt_mask[k]))
+				continue;
+			fv_idx_t s = r->cell_pts[used];
+			if (s < 0) {
+				uint64_t key[2];
+				fv_idx_t nodes[4];
+				int n = point_key(p->pt_mask[k], v, key, nodes), tt = tab_of(n);
+				fv_idx_t id = (fv_idx_t)next[tt]++;
+				double *x = r->out->xyz + 3 * ((size_t)r->first[tt] + (size_t)id);
+				r->tab[tt].id[~s] = id;
+				r->cell_pts[used] = ~s;
+				x[0] = x[1] = x[2] = 0;
+				for (int a = 0; a < n; a++)
+					for (int d = 0; d < 3; d++)
+						x[d] += in->xyz[3 * (size_t)nodes[a] + d] / n;
+			}
+			used++;
 		}
 	}
 }
 
 /* Global ids of the pattern points of one element: hashed points from the
- * ids pass 1 kept (cells) or from the tables (boundary elements, which
- * must lie on cell faces); a hex centre is numbered and placed here. */
-static fv_err_t resolve(refine_t *r, int boundary, fv_idx_t e, const pattern_t *p, const fv_idx_t *v,
-			const fv_idx_t **kept, fv_idx_t *g)
+ * slots pass 1 kept (cells, *kept) or from the tables (boundary elements,
+ * kept NULL, which must lie on cell faces); a hex centre is placed at
+ * *centre, numbered next. */
+static fv_err_t resolve(const refine_t *r, int boundary, fv_idx_t e, const pattern_t *p, const fv_idx_t *v,
+			const fv_idx_t **kept, fv_idx_t *centre, fv_idx_t *g)
 {
 	for (int k = 0; k < p->n_pts; k++) {
 		unsigned mask = p->pt_mask[k];
 		int n = popcount8(mask);
-		fv_idx_t id;
+		int64_t s;
 		if (n == 1) {
 			for (int a = 0; a < FV_MAX_CELL_NODES; a++)
 				if (mask == P(a))
@@ -499,94 +652,145 @@ static fv_err_t resolve(refine_t *r, int boundary, fv_idx_t e, const pattern_t *
 			continue;
 		}
 		if (n == 8) {
-			double *x = r->out->xyz + 3 * (size_t)r->next_centre;
+			double *x = r->out->xyz + 3 * (size_t)*centre;
 			x[0] = x[1] = x[2] = 0;
 			for (int a = 0; a < 8; a++)
 				for (int d = 0; d < 3; d++)
 					x[d] += r->in->xyz[3 * (size_t)v[a] + d] / 8;
-			g[k] = r->next_centre++;
+			g[k] = (*centre)++;
 			continue;
 		}
 		if (kept) {
-			id = *(*kept)++;
+			s = *(*kept)++;
 		} else {
 			uint64_t key[2];
-			fv_idx_t s[4];
+			fv_idx_t nodes[4];
 			char name[96];
-			FV_CHECK(point_key(mask, v, key, s) == n, FV_ERR_MESH, "%s: %s repeats node %lld",
+			FV_CHECK(point_key(mask, v, key, nodes) == n, FV_ERR_MESH, "%s: %s repeats node %lld",
 				 r->in->source, elem_name(r->in, boundary, e, name, sizeof name),
-				 (long long)fv_mesh_node_tag(r->in, s[0]));
-			id = htab_find(n == 2 ? &r->edges : &r->faces, key);
-			if (id < 0) {
+				 (long long)fv_mesh_node_tag(r->in, nodes[0]));
+			s = ptab_find(r, &r->tab[tab_of(n)], n, key);
+			if (s < 0) {
 				char list[96];
 				snprintf(list, sizeof list, "%s ", n == 2 ? "edge" : "quad");
-				fv_mesh_node_list(r->in, s, n, list + strlen(list), sizeof list - strlen(list));
+				fv_mesh_node_list(r->in, nodes, n, list + strlen(list), sizeof list - strlen(list));
 				return FV_ERROR(FV_ERR_MESH, "%s: %s (marker '%s'): its %s is not on any cell",
 						r->in->source, elem_name(r->in, boundary, e, name, sizeof name),
 						r->in->markers[r->in->belem_marker[e]].name, list);
 			}
 		}
-		g[k] = (n == 2 ? r->first_edge : r->first_face) + id;
+		g[k] = r->first[tab_of(n)] + r->tab[tab_of(n)].id[s];
 	}
 	return FV_OK;
 }
 
-/* Pass 2: the children of every cell (boundary = 0) or boundary element. */
-static fv_err_t emit(refine_t *r, int boundary)
+/* Pass 4: the children of the part's cells, where the counts put them. */
+static void cells_part(refine_t *r, int t)
 {
 	const fv_mesh_t *in = r->in;
 	fv_mesh_t *out = r->out;
-	fv_idx_t n_in = boundary ? in->n_belems : in->n_cells;
-	uint8_t *types = boundary ? out->belem_type : out->cell_type;
-	fv_idx_t *off = boundary ? out->belem_node_off : out->cell_node_off;
-	fv_idx_t *nodes = boundary ? out->belem_node : out->cell_node;
-	const fv_idx_t *kept = r->cell_pts;
-	size_t o = 0, used = 0;
-	for (fv_idx_t e = 0; e < n_in; e++) {
-		const fv_idx_t *v;
+	const part_count_t *pc = &r->pc[t];
+	const fv_idx_t *kept = r->cell_pts + pc->hashed;
+	fv_idx_t centre = (fv_idx_t)((size_t)r->first_centre + pc->hexes);
+	size_t lo, hi, o = pc->children, used = pc->child_nodes;
+	fv_par_range((size_t)in->n_cells, t, r->nt, &lo, &hi);
+	for (size_t e = lo; e < hi; e++) {
+		const fv_idx_t *v = in->cell_node + in->cell_node_off[e];
+		const pattern_t *p = elem_pattern(r, 0, in->cell_type[e], v);
 		fv_idx_t g[MAX_PTS];
-		int type;
-		FV_CALL(elem_nodes(r, boundary, e, &v, &type));
-		const pattern_t *p = elem_pattern(r, boundary, type, v);
-		FV_CALL(resolve(r, boundary, e, p, v, boundary ? NULL : &kept, g));
+		int64_t tag = fv_mesh_cell_tag(in, (fv_idx_t)e);
+		resolve(r, 0, (fv_idx_t)e, p, v, &kept, &centre, g); /* cells were checked */
 		for (int c = 0; c < p->n_children; c++, o++) {
-			types[o] = p->child_type[c];
+			out->cell_type[o] = p->child_type[c];
 			for (int a = 0; a < p->child_n[c]; a++)
-				nodes[used++] = g[p->child_pt[c][a]];
-			off[o + 1] = (fv_idx_t)used;
-			if (boundary)
-				out->belem_marker[o] = in->belem_marker[e];
-			else
-				out->cell_tag[o] = fv_mesh_cell_tag(in, e);
+				out->cell_node[used++] = g[p->child_pt[c][a]];
+			out->cell_node_off[o + 1] = (fv_idx_t)used;
+			out->cell_tag[o] = tag;
 		}
 	}
-	return FV_OK;
 }
 
-static fv_err_t refine(refine_t *r)
+/* Boundary element e into four, at 4 e (its nodes at 4 times its offset). */
+static fv_err_t belem_children(refine_t *r, fv_idx_t e)
 {
 	const fv_mesh_t *in = r->in;
 	fv_mesh_t *out = r->out;
-	size_t n_cells = 0, n_cell_nodes = 0, n_centres = 0, n_kept = 0;
-
-	/* Table sizes from Euler's formula, E ~ V + F - C, each interior face
-	 * counted once for its two cells: estimates, the tables grow if needed. */
-	double n_edges = in->n_nodes, n_quads = in->n_belems;
-	for (fv_idx_t c = 0; c < in->n_cells; c++) {
-		int t = in->cell_type[c];
-		if (t >= FV_NCELLTYPES)
-			continue;
-		const fv_cell_shape_t *sh = &fv_cell_shapes[t];
-		n_edges += 0.5 * sh->n_faces - 1;
-		for (int f = 0; f < sh->n_faces; f++)
-			n_quads += sh->face_n_nodes[f] == 4 ? 0.5 : 0;
-		n_kept += (size_t)r->pat.cell[t].n_hashed;
+	const fv_idx_t *v;
+	fv_idx_t g[MAX_PTS];
+	int type;
+	FV_CALL(elem_nodes(r, 1, e, &v, &type));
+	const pattern_t *p = elem_pattern(r, 1, type, v);
+	FV_CALL(resolve(r, 1, e, p, v, NULL, NULL, g));
+	size_t o = 4 * (size_t)e, used = 4 * (size_t)in->belem_node_off[e];
+	for (int c = 0; c < p->n_children; c++, o++) {
+		out->belem_type[o] = p->child_type[c];
+		for (int a = 0; a < p->child_n[c]; a++)
+			out->belem_node[used++] = g[p->child_pt[c][a]];
+		out->belem_node_off[o + 1] = (fv_idx_t)used;
+		out->belem_marker[o] = in->belem_marker[e];
 	}
-	FV_CALL(htab_alloc(&r->edges, 1, (size_t)n_edges));
-	FV_CALL(htab_alloc(&r->faces, 2, (size_t)n_quads));
-	FV_CALL(fv_malloc(&r->cell_pts, n_kept, sizeof *r->cell_pts, "refinement cell points"));
-	FV_CALL(collect(r, &n_cells, &n_cell_nodes, &n_centres));
-	size_t n_nodes = (size_t)in->n_nodes + r->edges.n + r->faces.n + n_centres;
+	return FV_OK;
+}
+
+static void belems_part(refine_t *r, int t)
+{
+	size_t lo, hi;
+	fv_par_range((size_t)r->in->n_belems, t, r->nt, &lo, &hi);
+	for (size_t e = lo; e < hi; e++)
+		if (belem_children(r, (fv_idx_t)e) != FV_OK) {
+			lower_to(&r->bad, (fv_idx_t)e);
+			return;
+		}
+}
+
+/* Field off of the parts' counts as exclusive prefix sums; the total. */
+static size_t prefix(part_count_t *pc, int nt, size_t off)
+{
+	size_t sum = 0;
+	for (int t = 0; t < nt; t++) {
+		size_t *x = (size_t *)(void *)((char *)&pc[t] + off), n = *x;
+		*x = sum;
+		sum += n;
+	}
+	return sum;
+}
+
+#define PREFIX(r, field) prefix((r)->pc, (r)->nt, offsetof(part_count_t, field))
+
+/* Pass 1 until both tables are large enough. */
+static fv_err_t collect(refine_t *r, size_t est[2])
+{
+	for (;;) {
+		for (int tt = 0; tt < 2; tt++)
+			FV_CALL(ptab_alloc(&r->tab[tt], est[tt]));
+		r->overflow = 0;
+		r->bad = FV_IDX_MAX;
+		each_part(r, r->nt, collect_part);
+		if (r->bad < FV_IDX_MAX) {
+			/* the message again on this thread: the first bad cell's */
+			const fv_idx_t *v;
+			uint64_t key[MAX_PTS][2];
+			int n[MAX_PTS], type;
+			FV_CALL(cell_keys(r, r->bad, &v, &type, key, n));
+			return FV_ERROR(FV_ERR_MESH, "%s: cell %d failed its check", r->in->source, (int)r->bad);
+		}
+		if (!r->overflow)
+			return FV_OK;
+		for (int tt = 0; tt < 2; tt++) {
+			ptab_free(&r->tab[tt]);
+			if (r->overflow & (1 << tt))
+				est[tt] = 2 * (r->tab[tt].cap > est[tt] ? r->tab[tt].cap : est[tt]);
+		}
+	}
+}
+
+/* The refined mesh's arrays, markers and what it keeps of in. */
+static fv_err_t alloc_out(refine_t *r, size_t n_cells, size_t n_cell_nodes, size_t n_centres)
+{
+	const fv_mesh_t *in = r->in;
+	fv_mesh_t *out = r->out;
+	size_t n_edges = r->pc[r->nt].edges, n_faces = r->pc[r->nt].faces;
+	size_t n_nodes = (size_t)in->n_nodes + n_edges + n_faces + n_centres;
 	size_t n_belems = 4 * (size_t)in->n_belems;
 	size_t n_belem_nodes = in->n_belems ? 4 * (size_t)in->belem_node_off[in->n_belems] : 0;
 	FV_CHECK(n_nodes <= FV_IDX_MAX && n_cells < FV_IDX_MAX && n_cell_nodes <= FV_IDX_MAX &&
@@ -609,15 +813,49 @@ static fv_err_t refine(refine_t *r)
 	out->extrude_span = in->extrude_span;
 	out->extrude_marker[0] = in->extrude_marker[0];
 	out->extrude_marker[1] = in->extrude_marker[1];
-	memcpy(out->xyz, in->xyz, 3 * (size_t)in->n_nodes * sizeof *in->xyz);
-	r->first_edge = in->n_nodes;
-	r->first_face = (fv_idx_t)((size_t)in->n_nodes + r->edges.n);
-	r->next_centre = (fv_idx_t)((size_t)r->first_face + r->faces.n);
-	hashed_coords(&r->edges, r->first_edge, in->xyz, out->xyz);
-	hashed_coords(&r->faces, r->first_face, in->xyz, out->xyz);
-	FV_CALL(emit(r, 0));
+	r->first[0] = in->n_nodes;
+	r->first[1] = (fv_idx_t)((size_t)in->n_nodes + n_edges);
+	r->first_centre = (fv_idx_t)((size_t)r->first[1] + n_faces);
+	return FV_OK;
+}
+
+static void copy_nodes_part(refine_t *r, int t)
+{
+	size_t lo, hi;
+	fv_par_range(3 * (size_t)r->in->n_nodes, t, r->nt, &lo, &hi);
+	memcpy(r->out->xyz + lo, r->in->xyz + lo, (hi - lo) * sizeof *r->out->xyz);
+}
+
+static fv_err_t refine(refine_t *r)
+{
+	const fv_mesh_t *in = r->in;
+	/* one part per thread, one part for small meshes (threads cost more) */
+	r->nt = in->n_cells >= FV_PAR_MIN ? fv_threads_max() : 1;
+	FV_CALL(fv_calloc(&r->pc, (size_t)r->nt + 1, sizeof *r->pc, "refinement parts"));
+	each_part(r, r->nt, count_part);
+	size_t n_cells = PREFIX(r, children), n_cell_nodes = PREFIX(r, child_nodes);
+	size_t n_centres = PREFIX(r, hexes), n_kept = PREFIX(r, hashed);
+	size_t est[2] = {((size_t)2 * (size_t)in->n_nodes + PREFIX(r, edge_est)) / 2,
+			 (size_t)in->n_belems + PREFIX(r, quad_est) / 2};
+	FV_CALL(fv_malloc_large(&r->cell_pts, n_kept + 1, sizeof *r->cell_pts, "refinement cell points"));
+	FV_CALL(collect(r, est));
+	each_part(r, r->nt, first_part);
+	r->pc[r->nt].edges = PREFIX(r, edges);
+	r->pc[r->nt].faces = PREFIX(r, faces);
+	FV_CALL(alloc_out(r, n_cells, n_cell_nodes, n_centres));
+	each_part(r, r->nt, copy_nodes_part);
+	each_part(r, r->nt, number_part);
+	each_part(r, r->nt, cells_part);
 	FV_FREE(r->cell_pts);
-	FV_CALL(emit(r, 1));
+	r->bad = FV_IDX_MAX;
+	int nt = r->nt;
+	r->nt = in->n_belems >= FV_PAR_MIN ? fv_threads_max() : 1;
+	each_part(r, r->nt, belems_part);
+	r->nt = nt;
+	if (r->bad < FV_IDX_MAX) {
+		FV_CALL(belem_children(r, r->bad));
+		return FV_ERROR(FV_ERR_MESH, "%s: boundary element %d failed its check", in->source, (int)r->bad);
+	}
 	return FV_OK;
 }
 
@@ -632,9 +870,10 @@ fv_err_t fv_mesh_refine(const fv_mesh_t *in, fv_mesh_t *out)
 	snprintf(out->source, sizeof out->source, "%.200s refined", in->source);
 	build_patterns(&r.pat);
 	err = refine(&r);
-	htab_free(&r.edges);
-	htab_free(&r.faces);
+	ptab_free(&r.tab[0]);
+	ptab_free(&r.tab[1]);
 	free(r.cell_pts);
+	free(r.pc);
 	if (err != FV_OK) {
 		fv_mesh_free(out);
 		return fv_error_trace(err, __FILE__, __LINE__);

@@ -447,6 +447,24 @@ fail:
 	return err;
 }
 
+void fv_blocks_trim(fv_block_t *blocks, int n_blocks)
+{
+	for (int i = 0; blocks && i < n_blocks; i++) {
+		fv_block_t *b = &blocks[i];
+		FV_FREE(b->face_node_off);
+		FV_FREE(b->face_node);
+		FV_FREE(b->face_area);
+		FV_FREE(b->cell_face_off);
+		FV_FREE(b->cell_face);
+		FV_FREE(b->cell_face_sign);
+		FV_FREE(b->cell_vol);
+		FV_FREE(b->cell_ctr);
+		FV_FREE(b->node_global);
+		FV_FREE(b->node_cell_off);
+		FV_FREE(b->node_cell);
+	}
+}
+
 void fv_blocks_free(fv_block_t *blocks, int n_blocks)
 {
 	if (!blocks)

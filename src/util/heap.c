@@ -6,6 +6,8 @@
  * pages are reused as they are; the peak stays the same. */
 #include "util/heap.h"
 
+#include <stdlib.h> /* defines __GLIBC__ where glibc is the C library */
+
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif

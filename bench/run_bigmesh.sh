@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# 10^8 cells on one GPU node (issue 25, items 4 and 5), one command on the
+# GPU host: meshes made there by the threaded generators and refinement,
+# written as .fvm, then set up and iterated.
+#   gen    `fvstar mesh gen box` of about CELLS cells (tet: 6 n^3) to .fvm
+#   refine the same box from a coarser one (n/2) refined once: refinement
+#          at the scale of the target
+#   m6     M6_MESH (the M6 medium, .su2/.fvm/.gz) refined twice (1M -> 64M)
+#   run    the box: free stream, far field everywhere, ITERATIONS (20)
+#          iterations; set-up seconds per phase, host and device bytes per
+#          cell, the memory budget's lines, ms per iteration
+#   m6run  the refined M6 with cases/onera_m6/onera_m6.cfg, the same
+# Each mesh step prints wall and CPU seconds, cells per second and the
+# peak RSS in bytes per output cell; each run the numbers of summary.json.
+# Usage: bench/run_bigmesh.sh FVSTAR OUT_DIR [CELLS] [M6_MESH]
+#   FVSTAR   the fvstar binary (device/bin/fvstar of tools/device-pack.sh)
+#   OUT_DIR  where meshes and runs go (kept: about 30 bytes per cell per mesh)
+#   CELLS    target cells (default 100000000)
+# Environment: STEPS (default "gen refine m6 run m6run": any subset, in
+# that order, so that one device call of 10 minutes can run a part),
+# KIND (tet or hex, default tet), ITERATIONS (20), OMP_NUM_THREADS (all
+# cores), RUN_ARGS (more key=value for both runs, e.g. partition.blocks=16).
+set -u
+[ $# -ge 2 ] || { sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2; }
+top=$(cd "$(dirname "$0")/.." && pwd)
+fv=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+out=$2
+cells=${3:-100000000}
+m6=${4:-${M6_MESH:-}}
+steps=${STEPS:-gen refine m6 run m6run}
+kind=${KIND:-tet}
+iters=${ITERATIONS:-20}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+export STARPU_SILENT=1
+per=6
+[ "$kind" = hex ] && per=1
+n=$(awk -v c="$cells" -v p="$per" 'BEGIN { printf "%d", (c / p) ^ (1 / 3) + 0.5 }')
+half=$(( (n + 1) / 2 ))
+echo "# fvstar $("$fv" --version 2>/dev/null | head -1); $(nproc) cores, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); OMP_NUM_THREADS=${OMP_NUM_THREADS:-all}"
+command -v nvidia-smi >/dev/null && nvidia-smi -L
+echo "# $kind box: n = $n ($((per * n * n * n)) cells), refined from n = $half; $(grep MemTotal /proc/meminfo)"
+has() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# mesh_step NAME ARGS...: one `fvstar mesh` command, a table row per step
+# line it prints (generate, refine, write), bytes per cell of its file
+echo
+echo "| step | what | cells | wall s | CPU s | Mcells/s (wall) | peak RSS MB | peak B/cell | file B/cell |"
+echo "|---|---|---|---|---|---|---|---|---|"
+mesh_step() {
+	name=$1
+	shift
+	file=$(eval "echo \${$#}")
+	if ! "$fv" mesh "$@" >"$out/$name.out" 2>"$out/$name.err"; then
+		echo "| $name | FAILED: $(grep error "$out/$name.err" | head -1) |"
+		return 1
+	fi
+	bytes=$(stat -c %s "$file" 2>/dev/null || echo 0)
+	sed -n 's/^fvstar: \([a-z]*\): \([0-9.]*\) s (\([0-9]*\) cells, [0-9]* nodes, peak RSS \([0-9.]*\) MB, \([0-9.]*\) s of CPU)$/\1 \2 \3 \4 \5/p' \
+		"$out/$name.err" | awk -v s="$name" -v b="$bytes" '{
+		printf "| %s | %s | %d | %.2f | %.2f | %.1f | %.0f | %.0f | %s |\n",
+			s, $1, $3, $2, $5, $3 / ($2 > 0 ? $2 : 1) / 1e6, $4, 1e6 * $4 / $3,
+			$1 == "write" ? sprintf("%.1f", b / $3) : "-" }'
+}
+has gen && mesh_step gen gen box --cells "$kind" -n "$n" --perturb 0.1 -o "$out/box.fvm"
+has refine && mesh_step refine gen box --cells "$kind" -n "$half" --perturb 0.1 --refine 1 -o "$out/box_r1.fvm"
+if has m6 && [ -n "$m6" ]; then
+	case $m6 in
+	*.gz) gunzip -c "$m6" >"$out/m6.su2" && m6=$out/m6.su2 ;;
+	esac
+	mesh_step m6 refine "$m6" --levels 2 -o "$out/m6_r2.fvm"
+fi
+
+# run NAME CFG ARGS...: set-up, ITERATIONS iterations, the numbers
+run() {
+	name=$1 cfg=$2
+	shift 2
+	# shellcheck disable=SC2086
+	/usr/bin/time -v "$fv" run "$cfg" numerics.iterations="$iters" numerics.residual_drop=0 output.vtu=no \
+		output.progress_every=0 output.dir="$out/$name" "$@" ${RUN_ARGS:-} >"$out/$name.out" 2>"$out/$name.err"
+	rc=$?
+	echo
+	echo "## run $name (exit $rc)"
+	grep -E "^fvstar: (memory budget|set-up|host memory|device memory|[0-9]+ iterations)|error|Maximum resident|Elapsed" \
+		"$out/$name.err" | sed 's/^/    /'
+	[ -f "$out/$name/summary.json" ] || return 1
+	python3 - "$out/$name/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+m, su = s["memory"], s["setup_seconds"]
+cells = s["mesh"]["cells"]
+print("| cells | set-up s | " + " | ".join(k for k in su if k != "total") + " | us/cell | host B/cell | device B/cell | ms/iteration | restart write s |")
+print("|---" * (6 + len(su)) + "|")
+print("| %d | %.1f | %s | %.2f | %.0f | %s | %.1f | %.1f |" % (
+    cells, su["total"], " | ".join("%.1f" % v for k, v in su.items() if k != "total"), 1e6 * su["total"] / cells,
+    m["host_bytes_per_cell"], "%.0f" % m["device_bytes_per_cell"] if "device_bytes_per_cell" in m else "-",
+    1e3 * s["seconds_per_iteration"], s.get("restart_write_seconds", 0)))
+PY
+}
+if has run && [ -f "$out/box.fvm" ]; then
+	cat >"$out/box.cfg" <<CFG
+[mesh]
+file = box.fvm
+[flow]
+mach = 0.5
+alpha = 2
+[bc]
+xmin = farfield
+xmax = farfield
+ymin = farfield
+ymax = farfield
+zmin = farfield
+zmax = farfield
+CFG
+	run box "$out/box.cfg"
+fi
+if has m6run && [ -f "$out/m6_r2.fvm" ]; then
+	run m6 "$top/cases/onera_m6/onera_m6.cfg" mesh.file="$out/m6_r2.fvm"
+fi
