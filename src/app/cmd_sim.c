@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -110,9 +111,8 @@ static fv_err_t exec_smpi(int argc, char **argv, const char *dir, const char *xm
 		fclose(f);
 	}
 	FV_CHECK(ranks > 0, FV_ERR_ARG, "%s: no host in it (one line per rank)", hosts);
-	/* the node folder checked, and named to StarPU by the environment
-	 * every rank inherits */
-	FV_CALL(fv_runtime_sim_platform(dir, NULL, NULL));
+	/* the node folder is checked by each rank (fvstar-smpi, whose StarPU
+	 * sets the GPU limit) */
 	snprintf(np, sizeof np, "%d", ranks);
 	char **args = calloc((size_t)argc + 16, sizeof *args);
 	int k = 0;
@@ -137,10 +137,37 @@ static fv_err_t exec_smpi(int argc, char **argv, const char *dir, const char *xm
 	for (int i = 0; i < argc; i++)
 		args[k++] = argv[i];
 	fprintf(stderr, "fvstar: %d simulated ranks (smpirun, %s)\n", ranks, xml);
+	/* smpirun exits 0 when SimGrid finds the ranks deadlocked: rank 0
+	 * writes "ok" into this file at its end */
+	char status[] = "/tmp/fvstar-smpi-XXXXXX", got[8] = "";
+	int fd = mkstemp(status), ws = 0;
+	FV_CHECK(fd >= 0, FV_ERR_IO, "cannot create a file in /tmp (%s)", strerror(errno));
+	close(fd);
+	setenv("FVSTAR_SMPI_STATUS", status, 1);
 	fflush(NULL);
-	execv(FV_SMPIRUN, args);
+	pid_t pid = fork();
+	if (pid == 0) {
+		execv(FV_SMPIRUN, args);
+		fprintf(stderr, "fvstar: error: %s: cannot run it (%s)\n", FV_SMPIRUN, strerror(errno));
+		_exit(127);
+	}
 	free(args);
-	return FV_ERROR(FV_ERR_IO, "%s: cannot run it (%s)", FV_SMPIRUN, strerror(errno));
+	if (pid > 0)
+		waitpid(pid, &ws, 0);
+	FILE *f = fopen(status, "r");
+	if (f) {
+		if (!fgets(got, sizeof got, f))
+			got[0] = 0;
+		fclose(f);
+	}
+	unlink(status);
+	FV_CHECK(pid > 0, FV_ERR_IO, "cannot start %s (%s)", FV_SMPIRUN, strerror(errno));
+	FV_CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, FV_ERR_RUNTIME, "the simulation failed (smpirun: %s %d)",
+		 WIFEXITED(ws) ? "exit status" : "signal", WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws));
+	FV_CHECK(strncmp(got, "ok", 2) == 0, FV_ERR_RUNTIME,
+		 "the simulation ended before its ranks did (SimGrid found them waiting for each other: its "
+		 "messages above)");
+	return FV_OK;
 #else
 	(void)argc;
 	(void)argv;
@@ -454,7 +481,17 @@ fv_err_t fv_cmd_sim(int argc, char **argv)
 			 "--platform %s: a cluster folder: fvstar sim run runs it (smpirun, fvstar-smpi), not fvstar-sim",
 			 dir);
 #endif
-		return sim_job(SIM_RUN, argc - 2, argv + 2);
+		fv_err_t err = sim_job(SIM_RUN, argc - 2, argv + 2);
+#ifdef FV_SMPI
+		/* the end reached, for fvstar (exec_smpi) */
+		const char *st = getenv("FVSTAR_SMPI_STATUS");
+		FILE *f = st && err == FV_OK && fv_runtime_rank() == 0 ? fopen(st, "w") : NULL;
+		if (f) {
+			fputs("ok\n", f);
+			fclose(f);
+		}
+#endif
+		return err;
 	}
 	if (strcmp(what, "dry") == 0 || strcmp(what, "calibrate") == 0) {
 		FV_CHECK(!fv_runtime_simulated(), FV_ERR_ARG,

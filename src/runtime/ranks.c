@@ -65,6 +65,7 @@ static int mpi_up, starpu_mpi_up, n_ranks = 1, my_rank;
  * (the same program on each), so the tag (above the data handles') makes
  * every message of a pair unique. */
 #define SMPI_TAG_BASE ((starpu_mpi_tag_t)1 << 40)
+#define SMPI_SETTLE 1e-3 /* simulated seconds: see smpi_reduce */
 static long long *smpi_sent, *smpi_recvd; /* [n_ranks] messages so far */
 
 static fv_err_t smpi_start(void)
@@ -121,6 +122,8 @@ static fv_err_t smpi_move(void *buf, size_t bytes, int peer, int send, const cha
 {
 	for (size_t off = 0; off < bytes; off += MSG_CHUNK) {
 		smpi_msg_t m;
+		if (send && off > 0)
+			starpu_sleep(SMPI_SETTLE); /* the next piece's receive posted first */
 		FV_CALL(smpi_post(&m, (char *)buf + off, bytes - off < MSG_CHUNK ? bytes - off : MSG_CHUNK, peer, send,
 				  what));
 		FV_CALL(smpi_wait(&m, what));
@@ -129,8 +132,13 @@ static fv_err_t smpi_move(void *buf, size_t bytes, int peer, int send, const cha
 }
 
 /* mem (bytes) combined over the ranks by op (into its first argument),
- * on rank 0, and the result sent back to every rank; receives posted
- * first. */
+ * on rank 0, and the result sent back to every rank. StarPU-MPI 1.3.10
+ * under SMPI hangs when one of these messages comes before its receive is
+ * posted (4 simulated ranks stopped in the set-up: rank 0 still sending
+ * mesh parts when the others' counts came), so every receive is posted
+ * first: all ranks meet (StarPU-MPI's barrier, its MPI process's), rank 0
+ * posts at once, the others wait SMPI_SETTLE of simulated time before
+ * they send. The set-up's simulated time is not measured. */
 static fv_err_t smpi_reduce(void *mem, size_t bytes, void (*op)(void *, const void *, size_t), const char *what)
 {
 	uint8_t *tmp = NULL;
@@ -143,9 +151,12 @@ static fv_err_t smpi_reduce(void *mem, size_t bytes, void (*op)(void *, const vo
 					    what));
 		return FV_OK;
 	}
+	FV_CHECK(starpu_mpi_barrier(MPI_COMM_WORLD) == 0, FV_ERR_RUNTIME, "rank %d: the ranks' barrier failed (%s)",
+		 my_rank, what);
 	if (my_rank != 0) {
 		smpi_msg_t r, w;
 		FV_CALL(smpi_post(&r, tmp = malloc(bytes ? bytes : 1), bytes, 0, 0, what));
+		starpu_sleep(SMPI_SETTLE);
 		err = smpi_post(&w, mem, bytes, 0, 1, what);
 		if (err == FV_OK)
 			err = smpi_wait(&w, what);
@@ -349,6 +360,7 @@ fv_err_t fv_runtime_send_bytes(const void *buf, size_t bytes, int to, const char
 	uint64_t n = bytes;
 	FV_CHECK(mpi_up && to >= 0 && to < n_ranks, FV_ERR_ARG, "sending %s to rank %d of %d", what, to, n_ranks);
 	FV_CALL(smpi_move(&n, sizeof n, to, 1, what));
+	starpu_sleep(SMPI_SETTLE); /* its receive posted first: see smpi_reduce */
 	return smpi_move((void *)buf, bytes, to, 1, what);
 #elif defined(FV_HAVE_MPI)
 	uint64_t n = bytes;
