@@ -114,7 +114,7 @@ static fv_err_t exec_smpi(int argc, char **argv, const char *dir, const char *xm
 	/* the node folder is checked by each rank (fvstar-smpi, whose StarPU
 	 * sets the GPU limit) */
 	snprintf(np, sizeof np, "%d", ranks);
-	char **args = calloc((size_t)argc + 16, sizeof *args);
+	char **args = calloc((size_t)argc + 20, sizeof *args);
 	int k = 0;
 	FV_CHECK(args, FV_ERR_MEM, "out of memory");
 	args[k++] = FV_SMPIRUN;
@@ -131,6 +131,10 @@ static fv_err_t exec_smpi(int argc, char **argv, const char *dir, const char *xm
 	args[k++] = "--cfg=smpi/simulate-computation:no";
 	args[k++] = "--cfg=network/model:LV08";
 	args[k++] = "--cfg=smpi/privatization:dlopen";
+	/* no guard page per actor: StarPU-MPI starts an actor per message
+	 * under way, and 8 ranks of 8 GPUs ran out of memory mappings
+	 * ("Failed to protect stack") */
+	args[k++] = "--cfg=contexts/guard-size:0";
 	args[k++] = "--log=root.thres:warning";
 	args[k++] = path;
 	args[k++] = "sim";
