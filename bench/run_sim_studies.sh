@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Simulated studies (issue 27, item 5) from one calibrated platform folder,
 # on the machine that has SimGrid (no GPU needed: every run is simulated):
-#   sched    fvstar bench sched on simulated 4- and 8-GPU nodes (every
-#            policy, GPU only, 1 and 2 blocks per GPU): sched-4gpu/,
-#            sched-8gpu/ (sched.md, sched.csv, sched.png)
+#   sched    fvstar bench sched on simulated 4- and 8-GPU nodes and on
+#            SCHED_NODES (default 2 4) nodes of 8 GPUs (every policy, GPU
+#            only, 1 and 2 blocks per GPU): sched-4gpu/, sched-8gpu/,
+#            sched-2x8gpu/, .. (sched.md, sched.csv, sched.png)
 #   strong   the box of 6 STRONG_N^3 cells on 1, 2, 4, 8 GPUs of one node
 #            (one process), then 2, 4, 8 nodes of 8 GPUs (16, 32, 64 GPUs;
 #            one rank per node, StarPU-MPI under SMPI, HDR InfiniBand)
@@ -97,11 +98,14 @@ node gpu1 1 >/dev/null || { echo "run_sim_studies: $plat: cannot derive nodes fr
 
 case " $studies " in *" sched "*)
 	box_case "$build" "${SCHED_N:-55}" "$out" sched
-	for g in 4 8; do
-		p=$(node "gpu$g" "$g")
+	for m in 4gpu 8gpu ${SCHED_NODES:-2 4}; do
+		case $m in
+		*gpu) p=$(node "gpu${m%gpu}" "${m%gpu}") ;;
+		*) p=$(cluster "c$m-25-$iblat" "$(node gpu8 8)" "$m" 25 "$iblat") m=${m}x8gpu ;;
+		esac
 		"$fv" bench sched "$out/sched.cfg" numerics.chain=no --platform "$p" --workers gpu --blocks-per-worker 1,2 \
-			--iterations "$iters" --warmup 1 --policies "${POLICIES:-all}" -o "$out/sched-${g}gpu" \
-			>"$out/sched-${g}gpu.log" 2>&1 || echo "run_sim_studies: sched on $g GPUs failed (see $out/sched-${g}gpu.log)" >&2
+			--iterations "$iters" --warmup 1 --policies "${POLICIES:-all}" -o "$out/sched-$m" \
+			>"$out/sched-$m.log" 2>&1 || echo "run_sim_studies: sched on $m failed (see $out/sched-$m.log)" >&2
 	done
 	;;
 esac
@@ -175,10 +179,10 @@ if os.path.exists(p):
     md.append("\n## what-if: links\n\n| GPUs | nodes | GPU to GPU | network | s/iteration |\n|---:|---:|---|---|---:|\n")
     for r in csv.DictReader(open(p)):
         md.append(f"| {r['gpus']} | {r['nodes']} | {r['gpu_link']} | {r['network']} | {r['s_per_iteration']} |\n")
-for g in (4, 8):
-    p = os.path.join(out, f"sched-{g}gpu", "sched.md")
+for d in sorted(x for x in os.listdir(out) if x.startswith("sched-") and os.path.isdir(os.path.join(out, x))):
+    p = os.path.join(out, d, "sched.md")
     if os.path.exists(p):
-        md.append(f"\n## schedulers on {g} simulated GPUs\n\n" + open(p).read().split("\n", 1)[1])
+        md.append(f"\n## schedulers on {d[6:]} (simulated)\n\n" + open(p).read().split("\n", 1)[1])
 open(os.path.join(out, "studies.md"), "w").write("".join(md))
 print(f"run_sim_studies: {os.path.join(out, 'studies.md')}")
 try:

@@ -20,7 +20,8 @@ Usually started as `fvstar bench sched CASE [key=value ...] [options] -o DIR`
 
 --platform PDIR: the same table and plot on a simulated machine (StarPU's
 SimGrid mode, doc/simgrid.md): every run is `fvstar sim run CASE --platform
-PDIR` (a node folder, or a cluster folder of several ranks), its time the
+PDIR` (a node folder, or a cluster folder: blocks per worker x workers per
+rank x ranks), its time the
 simulated seconds per iteration after the warm-up; no calibration run (the
 folder's models are the calibration: `fvstar sim calibrate` on the real
 machine), no utilisation; the worker counts are the platform's (gpu: its
@@ -114,6 +115,14 @@ def seconds_per_iteration(hist, warmup):
     k = min(warmup, len(rows) - 2)
     (i0, w0), (i1, w1) = rows[k], rows[-1]
     return (w1 - w0) / (i1 - i0), i1 - i0
+
+
+def platform_ranks(a):
+    """Ranks of --platform: a cluster folder's hostfile lines, else 1."""
+    hosts = os.path.join(a.platform, "smpi", "hostfile")
+    if not os.path.exists(hosts):
+        return 1
+    return sum(1 for l in open(hosts) if l.strip() and not l.startswith("#"))
 
 
 def platform_workers(a):
@@ -343,7 +352,8 @@ def main():
                       "count calibrated first (%d iterations, STARPU_CALIBRATE=1, dmda); utilisation: StarPU "
                       "profiling, warm-up included" % (a.warmup, a.iterations, a.calibrate))
     if a.platform:
-        meta["device"] = "simulated: %s (%d CPUs, %d GPUs per node)" % (a.platform, ncores, ngpus)
+        meta["device"] = "simulated: %s (%d rank(s) of %d CPUs, %d GPUs)" % (a.platform, platform_ranks(a), ncores,
+                                                                          ngpus)
         meta["timing"] = ("simulated s/iteration (fvstar sim run, StarPU's SimGrid mode) after %d warm-up "
                           "iterations, of %d; models and links from the platform folder" % (a.warmup, a.iterations))
     rows = read_csv(os.path.join(a.out, "sched.csv")) if a.append else []
@@ -359,7 +369,7 @@ def main():
         nw = ncpu + ncuda
         for bpw in bpws:
             for bal in (a.balance.split(",") if ncpu and ncuda else ["equal"]):
-                blocks = bpw * nw
+                blocks = bpw * nw * (platform_ranks(a) if a.platform else 1)
                 tag = "%s-%db-%s" % (wname, blocks, bal)
                 if a.calibrate > 0:
                     st, _, wall = run_one(a, a.out, "calibrate-" + tag, "dmda", ncpu, ncuda, blocks, bal,

@@ -18,7 +18,7 @@
  * which initialised MPI before fvstar's main ran in an actor of its own;
  * SMPI does not count that actor as the rank (its MPI messages never
  * arrive: SimGrid issue 139), so fvstar's own messages go through
- * StarPU-MPI instead (handles over the bytes, starpu_mpi_send/recv), and
+ * StarPU-MPI instead (handles over the bytes, starpu_mpi_isend/irecv), and
  * StarPU starts before the first of them (src/app/plan.c). */
 #include <stdint.h>
 #include <stdio.h>
@@ -89,8 +89,8 @@ static fv_err_t smpi_post(smpi_msg_t *m, void *buf, size_t bytes, int peer, int 
 {
 	FV_CHECK(starpu_mpi_up, FV_ERR_RUNTIME, "rank %d: %s %s rank %d before StarPU-MPI started (fvstar-smpi)",
 		 my_rank, send ? "sending" : "receiving", what, peer);
-	/* unique per sender, receiver and message: StarPU-MPI finds the
-	 * handle of data that comes before its receive by its tag */
+	/* a tag unique per sender, receiver and message, the handle known
+	 * to StarPU-MPI under it as fvstar's data handles are (data.c) */
 	long long seq = send ? smpi_sent[peer]++ : smpi_recvd[peer]++;
 	int src = send ? my_rank : peer, dst = send ? peer : my_rank;
 	starpu_mpi_tag_t tag = SMPI_TAG_BASE + (starpu_mpi_tag_t)((seq * n_ranks + src) * n_ranks + dst);
@@ -105,15 +105,14 @@ static fv_err_t smpi_post(smpi_msg_t *m, void *buf, size_t bytes, int peer, int 
 	return FV_OK;
 }
 
-static fv_err_t smpi_wait(smpi_msg_t *m, const char *what)
+static void smpi_wait(smpi_msg_t *m)
 {
 	MPI_Status st;
-	/* its return is MPI's, or -1 where StarPU-MPI matched data that came
-	 * early (no MPI call); an MPI failure stops StarPU-MPI itself */
-	(void)what;
+	/* its return is MPI's, or -1 where StarPU-MPI took data that came
+	 * before the receive (no MPI call of its own); an MPI failure stops
+	 * StarPU-MPI itself */
 	starpu_mpi_wait(&m->req, &st);
 	starpu_data_unregister(m->h);
-	return FV_OK;
 }
 
 /* bytes to (send) or from (receive) rank peer, in 1 GiB pieces (a
@@ -126,7 +125,7 @@ static fv_err_t smpi_move(void *buf, size_t bytes, int peer, int send, const cha
 			starpu_sleep(SMPI_SETTLE); /* the next piece's receive posted first */
 		FV_CALL(smpi_post(&m, (char *)buf + off, bytes - off < MSG_CHUNK ? bytes - off : MSG_CHUNK, peer, send,
 				  what));
-		FV_CALL(smpi_wait(&m, what));
+		smpi_wait(&m);
 	}
 	return FV_OK;
 }
@@ -155,32 +154,32 @@ static fv_err_t smpi_reduce(void *mem, size_t bytes, void (*op)(void *, const vo
 		 my_rank, what);
 	if (my_rank != 0) {
 		smpi_msg_t r, w;
-		FV_CALL(smpi_post(&r, tmp = malloc(bytes ? bytes : 1), bytes, 0, 0, what));
-		starpu_sleep(SMPI_SETTLE);
-		err = smpi_post(&w, mem, bytes, 0, 1, what);
-		if (err == FV_OK)
-			err = smpi_wait(&w, what);
-		fv_err_t e2 = smpi_wait(&r, what);
-		if (err == FV_OK && e2 == FV_OK)
-			memcpy(mem, tmp, bytes);
+		FV_CALL(fv_malloc(&tmp, bytes ? bytes : 1, 1, what));
+		err = smpi_post(&r, tmp, bytes, 0, 0, what);
+		if (err == FV_OK) {
+			starpu_sleep(SMPI_SETTLE);
+			err = smpi_post(&w, mem, bytes, 0, 1, what);
+			if (err == FV_OK) {
+				smpi_wait(&w);
+				smpi_wait(&r);
+				memcpy(mem, tmp, bytes);
+			}
+		}
 		free(tmp);
-		return err != FV_OK ? err : e2;
+		return err;
 	}
 	FV_CALL(fv_malloc(&tmp, (size_t)n_ranks * (bytes ? bytes : 1), 1, what));
 	FV_CALL_GOTO(err, out, fv_calloc(&m, (size_t)n_ranks, sizeof *m, what));
 	for (int r = 1; r < n_ranks && err == FV_OK; r++)
 		err = smpi_post(&m[r], tmp + (size_t)r * bytes, bytes, r, 0, what);
-	for (int r = 1; r < n_ranks; r++)
-		if (m[r].h) {
-			fv_err_t e = smpi_wait(&m[r], what);
-			if (err == FV_OK && e == FV_OK)
-				op(mem, tmp + (size_t)r * bytes, bytes);
-			err = err != FV_OK ? err : e;
-		}
+	for (int r = 1; r < n_ranks && err == FV_OK; r++) {
+		smpi_wait(&m[r]);
+		op(mem, tmp + (size_t)r * bytes, bytes);
+	}
+	/* one rank after the other: one handle over mem at a time */
 	for (int r = 1; r < n_ranks && err == FV_OK; r++)
-		err = smpi_post(&m[r], mem, bytes, r, 1, what);
-	for (int r = 1; r < n_ranks && err == FV_OK; r++)
-		err = smpi_wait(&m[r], what);
+		if ((err = smpi_post(&m[r], mem, bytes, r, 1, what)) == FV_OK)
+			smpi_wait(&m[r]);
 out:
 	free(m);
 	free(tmp);
