@@ -16,6 +16,8 @@
 # - platform folders with an error are refused before StarPU starts (exit
 #   1 or 2, no crash), with a message naming the file (and line): a link_ctn naming no link, a file
 #   cut short, a GPU without a route, no such folder.
+# A cluster folder of 3 nodes x 2 ranks (tools/sim_platform.py cluster)
+# has a zone of the node's hosts per rank and a hostfile line per rank.
 # Where fvstar-smpi is built (configure --with-starpu-smpi=PREFIX), 2
 # simulated ranks (StarPU-MPI under SMPI) on a cluster folder of 2 nodes of
 # 1 GPU (tools/sim_platform.py cluster): each rank runs its block's tasks,
@@ -106,6 +108,28 @@ refused short "short/bus/wedge2.platform.v4.xml:[0-9]*: "
 grep -v 'dst="CUDA1"' "$plat" >"$tmp/noroute/bus/wedge2.platform.v4.xml"
 refused noroute "noroute/bus/wedge2.platform.v4.xml: no route from RAM to CUDA1"
 refused nosuch "nosuch: no such platform folder"
+
+# a cluster folder (every build: the generator is Python): 3 nodes of 2
+# ranks, each rank a zone of the node's hosts, the hostfile one line per rank
+"$py" "$tool" cluster "$tmp/p2" "$tmp/c3" --nodes 3 --ranks-per-node 2 --nic 12.5 --latency 2 >/dev/null ||
+	fail "cluster 3 x 2"
+"$py" - "$tmp/c3" "$plat" <<'PY' || fail "cluster folder"
+import os, sys, xml.etree.ElementTree as ET
+d, node = sys.argv[1:]
+mine = [h.get("id") for h in ET.parse(node).getroot().iter("host")]
+root = ET.parse(os.path.join(d, "smpi", "platform.xml")).getroot()
+zones = {z.get("id"): z for z in root.iter("zone")}
+hosts = open(os.path.join(d, "smpi", "hostfile")).read().split()
+ok = hosts == ["node-0", "node-0", "node-1", "node-1", "node-2", "node-2"]
+for r in range(6):
+    z = zones.get(f"StarPU-MPI{r}")
+    names = sorted(h.get("id") for h in z.iter("host")) if z is not None else []
+    ok &= names == sorted(f"StarPU-MPI{r}-{h}" for h in mine) and "CUDA1" in mine
+links = {l.get("id"): l.get("bandwidth") for l in zones["cluster"].iter("link")}
+ok &= links.get("node-2-out") == "12500000000.000000Bps" and "node-1-shm" in links
+ok &= os.path.isdir(os.path.join(d, "codelets", "45")) and os.path.isdir(os.path.join(d, "bus"))
+sys.exit(0 if ok else 1)
+PY
 
 # two simulated ranks (fvstar-smpi, smpirun)
 if [ ! -r "$top_builddir/fvstar-smpi" ]; then
