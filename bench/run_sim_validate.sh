@@ -9,6 +9,11 @@
 #   2gpu      two GPUs in one process (runtime.ncuda = 2, ncpu = 0)
 #   cpu       CPU workers only (runtime.ncuda = 0, ncpu = cores)
 #   2gpu-nochain  the same with numerics.chain = no (the projection's source)
+#   2rank     two GPUs as two ranks (mpirun -np 2, one GPU each): calibrated
+#             under mpirun (two commands: one pass each), measured with
+#             mpirun; simulated by fvstar-smpi on a cluster folder of one node
+#             with 2 ranks (tools/sim_platform.py cluster) where fvstar-smpi
+#             and smpirun are (else the command to run there is printed)
 # it calibrates a platform folder (fvstar sim calibrate: the bus and every
 # model, two passes, then their fits: tools/sim_platform.py fit), measures
 # `fvstar run` and `fvstar sim dry` (the simulated graph, for real), runs
@@ -17,6 +22,11 @@
 # the 2-GPU folder without chains, 4 and 8 simulated GPUs (tools/sim_platform.py derive):
 # the projection the next 8-GPU machine will check.
 # SCHEME=implicit runs the implicit solver (numerics.time = implicit).
+# Last, CASE-studies/platform: the 2gpu-nochain folder with the 2rank
+# folder's models of the tasks only ranks have: the PLATFORM of
+# bench/run_sim_studies.sh (copy it back to the SimGrid machine).
+# MPIRUN (default "mpirun --allow-run-as-root --oversubscribe") starts the
+# ranks.
 # Usage: bench/run_sim_validate.sh M6_MESH [BUILDDIR] [ITERATIONS] [OUTDIR]
 # Needs fvstar-sim in BUILDDIR (configure --with-starpu-simgrid, doc/simgrid.md).
 set -eu
@@ -47,19 +57,55 @@ conf() { # the workers of a configuration
 	gpu+cpu) echo "runtime.ncuda=1 runtime.ncpu=$((cores - 2))" ;;
 	2gpu) echo "runtime.ncuda=2 runtime.ncpu=0" ;;
 	2gpu-nochain) echo "runtime.ncuda=2 runtime.ncpu=0 numerics.chain=no" ;;
+	2rank) echo "runtime.ncuda=1 runtime.ncpu=0 numerics.chain=no" ;;
 	cpu) echo "runtime.ncuda=0 runtime.ncpu=$cores" ;;
 	esac
 }
 per_iter() { # seconds_per_iteration of a summary.json (fvstar run's or fvstar sim's)
 	"$py" -c 'import json, sys; print("%.6f" % json.load(open(sys.argv[1]))["seconds_per_iteration"])' "$1"
 }
+mpirun=${MPIRUN:-mpirun --allow-run-as-root --oversubscribe}
+row() { # case config run dry sim
+	printf '%-6s %-8s %12s %12s %12s %8s\n' "$1" "$2" "$3" "$4" "$5" \
+		"$(awk -v a="$5" -v b="$4" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.1f%%", 100 * (a / b - 1); else print "-" }')"
+}
+# rank_config CASE DIR WORKERS EXTRA: 2 GPUs as 2 ranks
+rank_config() {
+	d=$2
+	# shellcheck disable=SC2086
+	{
+		$mpirun -np 2 "$fv" sim calibrate "$out/$1.cfg" --save "$d/platform" --iterations "$iters" $4 $3 $scheme \
+			output.dir="$d/o" >"$d.cal.log" 2>&1 &&
+			$mpirun -np 2 "$fv" sim calibrate "$out/$1.cfg" --save "$d/platform" --iterations "$iters" $4 $3 $scheme \
+				output.dir="$d/o" >>"$d.cal.log" 2>&1 &&
+			$mpirun -np 2 "$fv" run "$out/$1.cfg" $4 $3 $scheme numerics.iterations="$iters" numerics.residual_drop=0 \
+				output.dir="$d/run" output.vtu=no output.progress_every=0 >"$d.run.log" 2>&1 &&
+			$mpirun -np 2 "$fv" sim dry "$out/$1.cfg" --iterations "$iters" $4 $3 $scheme --out "$d/dry" >"$d.dry.log" 2>&1
+	} || { echo "$1 2rank: failed, see $d.*.log" >&2; return 0; }
+	rm -rf "$d/cluster"
+	"$py" "$top/tools/sim_platform.py" cluster "$d/platform" "$d/cluster" --nodes 1 --ranks-per-node 2 >/dev/null
+	s=-
+	if [ -r "$build/fvstar-smpi" ] && command -v smpirun >/dev/null 2>&1; then
+		# shellcheck disable=SC2086
+		"$fv" sim run "$out/$1.cfg" --platform "$d/cluster" --iterations "$iters" $4 $3 $scheme --out "$d/sim" \
+			>"$d.sim.log" 2>&1 && s=$(per_iter "$d/sim/summary.json")
+	else
+		echo "$1 2rank: no fvstar-smpi or smpirun here: on the SimGrid machine run" \
+			"fvstar sim run $1.cfg --platform $d/cluster --iterations $iters $4 $3 $scheme --out $d/sim" >&2
+	fi
+	row "$1" 2rank "$(per_iter "$d/run/summary.json")" "$(per_iter "$d/dry/summary.json")" "$s"
+}
 printf '%-6s %-8s %12s %12s %12s %8s\n' case config "run s/it" "dry s/it" "sim s/it" "sim/dry"
 for case in m6 box10m; do
 	extra=
 	[ $case = m6 ] && extra="mesh.file=$m6"
-	for c in 1gpu gpu+cpu 2gpu cpu 2gpu-nochain; do
+	for c in 1gpu gpu+cpu 2gpu cpu 2gpu-nochain 2rank; do
 		d=$out/$case-$c
 		w=$(conf $c)
+		if [ $c = 2rank ]; then
+			rank_config "$case" "$d" "$w" "$extra"
+			continue
+		fi
 		# shellcheck disable=SC2086
 		{
 			"$fv" sim calibrate "$out/$case.cfg" --save "$d/platform" --iterations "$iters" $extra $w $scheme \
@@ -88,5 +134,18 @@ for case in m6 box10m; do
 			printf '%-6s %-8s %12s %12s %12s %8s\n' $case "${g}gpu" - - "$(per_iter "$out/$case-${g}gpu-sim/summary.json")" \
 				"(derived)"
 	done
+done
+# the studies' platform: one process's models and the rank-only tasks'
+for case in m6 box10m; do
+	a=$out/$case-2gpu-nochain/platform b=$out/$case-2rank/platform
+	[ -d "$a" ] && [ -d "$b" ] || continue
+	rm -rf "$out/$case-studies"
+	mkdir -p "$out/$case-studies"
+	cp -r "$a" "$out/$case-studies/platform"
+	for m in "$b"/codelets/45/*; do
+		[ -e "$out/$case-studies/platform/codelets/45/$(basename "$m")" ] || cp "$m" "$out/$case-studies/platform/codelets/45/"
+	done
+	"$py" "$top/tools/sim_platform.py" fit "$out/$case-studies/platform" --quiet
+	echo "studies platform: $out/$case-studies/platform (bench/run_sim_studies.sh PLATFORM)"
 done
 echo "(run: fvstar run's seconds_per_iteration, every iteration; dry and sim: iterations 2.. of fvstar sim; logs and summaries in $out)"

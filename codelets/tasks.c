@@ -46,6 +46,8 @@ static fv_err_t submit_mpi(struct starpu_codelet *cl, const char *name, int bloc
 	*done = 1;
 	if (!mine)
 		return FV_OK;
+	if (writer == me || writer < 0)
+		fv_runtime_task_submitted(name); /* it runs here */
 	int ret = starpu_mpi_task_insert(MPI_COMM_WORLD, cl, STARPU_DATA_MODE_ARRAY, d, n, blob ? STARPU_CL_ARGS : STARPU_VALUE,
 					 arg, arg_size, STARPU_EXECUTE_ON_WORKER, writer == me ? worker : -1, STARPU_NAME,
 					 name, STARPU_FLOPS, flops, STARPU_PRIORITY, priority, 0);
@@ -82,7 +84,6 @@ int fv_task_data_mine(void *handle)
 static fv_err_t submit(struct starpu_codelet *cl, const char *name, int block, int worker, int priority,
 		       double flops, struct starpu_data_descr *d, int n, void *arg, size_t arg_size, int blob)
 {
-	fv_runtime_task_submitted(name); /* `fvstar sim`'s counts per stage */
 #ifdef FV_HAVE_MPI
 	if (fv_runtime_nranks() > 1) {
 		int done;
@@ -94,6 +95,8 @@ static fv_err_t submit(struct starpu_codelet *cl, const char *name, int block, i
 		}
 	}
 #endif
+	/* `fvstar sim`'s counts per stage: the tasks this rank runs */
+	fv_runtime_task_submitted(name);
 	(void)priority;
 	int ret = starpu_task_insert(cl, STARPU_DATA_MODE_ARRAY, d, n, blob ? STARPU_CL_ARGS : STARPU_VALUE, arg,
 				     arg_size, STARPU_EXECUTE_ON_WORKER, worker, STARPU_NAME, name, STARPU_FLOPS, flops, 0);

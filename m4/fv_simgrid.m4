@@ -30,8 +30,46 @@ AC_DEFUN([FV_CHECK_STARPU_SIMGRID], [
   AC_SUBST([STARPU_SIM_LIBS])
   AC_SUBST([STARPU_SIM_LIBDIR])
   AM_CONDITIONAL([FV_SIM], [test "x$fv_sim" = xyes])
+
+  # --with-starpu-smpi=PREFIX: StarPU 1.3 with SimGrid and StarPU-MPI over
+  # SMPI, static (tools/build-starpu.sh --simgrid --smpi). The sources are
+  # built a third time into fvstar-smpi, a shared object that smpirun loads
+  # once per simulated rank (SMPI privatises its globals, StarPU's among
+  # them, which is why that StarPU is static), with SMPI's mpi.h; `fvstar
+  # sim run --ranks N` runs it (doc/simgrid.md).
+  AC_ARG_WITH([starpu-smpi],
+    [AS_HELP_STRING([--with-starpu-smpi=PREFIX], [static StarPU 1.3 with SimGrid and MPI: also build fvstar-smpi, simulated ranks and clusters])],
+    [], [with_starpu_smpi=no])
+  fv_smpi=no
+  AS_IF([test "x$with_starpu_smpi" != xno && test "x$with_starpu_smpi" != x], [
+    fv_smpi_pc=$with_starpu_smpi/lib/pkgconfig
+    fv_smpi_cfg=$with_starpu_smpi/include/starpu/1.3/starpu_config.h
+    AS_IF([test -f "$fv_smpi_pc/starpumpi-1.3.pc" && test -f "$fv_smpi_cfg"], [],
+      [AC_MSG_ERROR([--with-starpu-smpi=$with_starpu_smpi: no StarPU-MPI 1.3 there (tools/build-starpu.sh --simgrid --smpi builds one)])])
+    AS_IF([grep -q '^#define STARPU_SIMGRID 1' "$fv_smpi_cfg" && grep -q '^#define STARPU_USE_MPI 1' "$fv_smpi_cfg"], [],
+      [AC_MSG_ERROR([--with-starpu-smpi=$with_starpu_smpi: that StarPU lacks SimGrid or MPI ($fv_smpi_cfg)])])
+    AS_IF([test -f "$with_starpu_smpi/lib/libstarpu-1.3.a"], [],
+      [AC_MSG_ERROR([--with-starpu-smpi=$with_starpu_smpi: no static libstarpu-1.3.a (SMPI privatises only what is linked in)])])
+    PKG_CHECK_MODULES([SIMGRID], [simgrid], [],
+      [AC_MSG_ERROR([--with-starpu-smpi: SimGrid not found ($SIMGRID_PKG_ERRORS); apt-get install libsimgrid-dev])])
+    AC_PATH_PROG([SMPIRUN], [smpirun], [])
+    AS_IF([test -n "$SMPIRUN"], [], [AC_MSG_ERROR([--with-starpu-smpi: no smpirun (libsimgrid-dev)])])
+    fv_sg_inc=`$PKG_CONFIG --variable=includedir simgrid`
+    AS_IF([test -f "$fv_sg_inc/smpi/mpi.h"], [],
+      [AC_MSG_ERROR([--with-starpu-smpi: no $fv_sg_inc/smpi/mpi.h (libsimgrid-dev)])])
+    STARPU_SMPI_CFLAGS="-I$fv_sg_inc/smpi `PKG_CONFIG_PATH="$fv_smpi_pc" $PKG_CONFIG --cflags starpumpi-1.3`"
+    STARPU_SMPI_LIBS="`PKG_CONFIG_PATH="$fv_smpi_pc" $PKG_CONFIG --static --libs starpumpi-1.3` $SIMGRID_LIBS -lstdc++"
+    fv_smpi=yes
+  ])
+  AC_MSG_CHECKING([whether to build fvstar-smpi (StarPU-MPI with SimGrid's SMPI)])
+  AC_MSG_RESULT([$fv_smpi])
+  AC_SUBST([STARPU_SMPI_CFLAGS])
+  AC_SUBST([STARPU_SMPI_LIBS])
+  AM_CONDITIONAL([FV_SMPI], [test "x$fv_smpi" = xyes])
   AH_BOTTOM([/* fvstar-sim's objects (-DFV_SIMGRID, m4/fv_simgrid.m4) */
 #ifdef FV_SIMGRID
 #include "src/sim_config.h"
 #endif])
+  AS_IF([test "x$fv_smpi" = xyes],
+    [AC_DEFINE_UNQUOTED([FV_SMPIRUN], ["$SMPIRUN"], [SimGrid's smpirun, which runs fvstar-smpi])])
 ])

@@ -18,6 +18,15 @@ Writes into DIR:
 Usually started as `fvstar bench sched CASE [key=value ...] [options] -o DIR`
 (which passes --fvstar); `fvstar help bench` lists the options.
 
+--platform PDIR: the same table and plot on a simulated machine (StarPU's
+SimGrid mode, doc/simgrid.md): every run is `fvstar sim run CASE --platform
+PDIR` (a node folder, or a cluster folder: blocks per worker x workers per
+rank x ranks), its time the
+simulated seconds per iteration after the warm-up; no calibration run (the
+folder's models are the calibration: `fvstar sim calibrate` on the real
+machine), no utilisation; the worker counts are the platform's (gpu: its
+GPUs, cpu: its CPUs).
+
 s/iteration: the wall time between the end of iteration --warmup and the
 last one (history.csv), over the iterations between; ns/cell/stage: that
 divided by cells x RK stages. Utilisation: StarPU's profiling
@@ -108,6 +117,24 @@ def seconds_per_iteration(hist, warmup):
     return (w1 - w0) / (i1 - i0), i1 - i0
 
 
+def platform_ranks(a):
+    """Ranks of --platform: a cluster folder's hostfile lines, else 1."""
+    hosts = os.path.join(a.platform, "smpi", "hostfile")
+    if not os.path.exists(hosts):
+        return 1
+    return sum(1 for l in open(hosts) if l.strip() and not l.startswith("#"))
+
+
+def platform_workers(a):
+    """(CPUs, GPUs) of --platform's node (tools/sim_platform.py check)."""
+    tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sim_platform.py")
+    out = subprocess.run([sys.executable, tool, "check", a.platform], capture_output=True, text=True)
+    m = re.search(r"(\d+) CPUs, (\d+) GPUs", out.stdout)
+    if out.returncode != 0 or not m:
+        sys.exit("bench_sched: --platform %s: %s" % (a.platform, (out.stderr or out.stdout).strip()))
+    return int(m.group(1)), int(m.group(2))
+
+
 def run_one(a, out, name, policy, ncpu, ncuda, blocks, balance, iterations, extra_env):
     """Runs fvstar once; returns (status, summary dict or None, wall s)."""
     d = os.path.join(out, "runs", name)
@@ -117,6 +144,12 @@ def run_one(a, out, name, policy, ncpu, ncuda, blocks, balance, iterations, extr
         "output.dir=" + d, "numerics.iterations=%d" % iterations, "numerics.residual_drop=0",
         "output.progress_every=0", "output.vtu=no", "output.trace=", "runtime.ncpu=%d" % ncpu,
         "runtime.ncuda=%d" % ncuda, "partition.blocks=%d" % blocks, "runtime.balance=" + balance]
+    if a.platform:
+        # simulated: the graph of fvstar run, its time StarPU's simulated clock
+        cmd = [a.fvstar, "sim", "run", a.case, "--platform", a.platform, "--iterations", str(iterations),
+               "--warmup", str(a.warmup), "--out", d] + a.keys + [
+            "output.dir=" + d, "output.progress_every=0", "runtime.ncpu=%d" % ncpu,
+            "runtime.ncuda=%d" % ncuda, "partition.blocks=%d" % blocks, "runtime.balance=" + balance]
     if policy:
         cmd.append("runtime.sched=" + policy)
     t0 = time.time()
@@ -269,6 +302,7 @@ def main():
                    help="keep the rows of DIR/sched.csv and add these runs (a long bench in several commands)")
     p.add_argument("--plot-only", action="store_true",
                    help="no run: redraw DIR/sched.png and DIR/sched.md from DIR/sched.csv")
+    p.add_argument("--platform", help="simulate on this platform folder (fvstar sim run; doc/simgrid.md)")
     p.add_argument("-o", dest="out", required=True)
     a = p.parse_args()
     if not a.case and not a.plot_only:
@@ -293,8 +327,13 @@ def main():
         return write_outputs(a, rows, old_meta or {k: "" for k in ("case", "date", "host", "device", "mesh",
                                                                    "command")})
 
-    ncores, _, _ = runtime_info(a.fvstar, -1, 0)
-    _, ngpus, info = runtime_info(a.fvstar, 0, -1)
+    if a.platform:
+        ncores, ngpus = platform_workers(a)
+        info = ""
+        a.calibrate = 0  # the platform's models are the calibration
+    else:
+        ncores, _, _ = runtime_info(a.fvstar, -1, 0)
+        _, ngpus, info = runtime_info(a.fvstar, 0, -1)
     known = all_policies(a.fvstar)
     pols = [x for x in known if x not in REFUSED] if a.policies == "all" else a.policies.split(",")
     for x in pols:
@@ -306,11 +345,17 @@ def main():
     meta = {"case": a.case, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "host": "%s, %d cores" % (os.uname().nodename, os.cpu_count() or 0),
             "device": "%d CUDA (%s)" % (ngpus, device) if ngpus else "no GPU",
+            "platform": a.platform or "",
             "mesh": "", "command": "fvstar bench sched " + " ".join(sys.argv[1:] if a.fvstar == "fvstar" else
                                                                   [x for x in sys.argv[1:] if x != a.fvstar and x != "--fvstar"])}
     meta["timing"] = ("s/iteration from history.csv after %d warm-up iterations, of %d; each worker set and block "
                       "count calibrated first (%d iterations, STARPU_CALIBRATE=1, dmda); utilisation: StarPU "
                       "profiling, warm-up included" % (a.warmup, a.iterations, a.calibrate))
+    if a.platform:
+        meta["device"] = "simulated: %s (%d rank(s) of %d CPUs, %d GPUs)" % (a.platform, platform_ranks(a), ncores,
+                                                                          ngpus)
+        meta["timing"] = ("simulated s/iteration (fvstar sim run, StarPU's SimGrid mode) after %d warm-up "
+                          "iterations, of %d; models and links from the platform folder" % (a.warmup, a.iterations))
     rows = read_csv(os.path.join(a.out, "sched.csv")) if a.append else []
     if old_meta:
         # the first command's date and command, then this one's
@@ -324,7 +369,7 @@ def main():
         nw = ncpu + ncuda
         for bpw in bpws:
             for bal in (a.balance.split(",") if ncpu and ncuda else ["equal"]):
-                blocks = bpw * nw
+                blocks = bpw * nw * (platform_ranks(a) if a.platform else 1)
                 tag = "%s-%db-%s" % (wname, blocks, bal)
                 if a.calibrate > 0:
                     st, _, wall = run_one(a, a.out, "calibrate-" + tag, "dmda", ncpu, ncuda, blocks, bal,
@@ -340,7 +385,12 @@ def main():
                              blocks_per_worker=bpw, gpu_share_pct=None, iterations=a.iterations,
                              s_per_iteration=None, ns_per_cell_stage=None, busy_mean_pct=None, busy="",
                              status=st, seconds=round(wall, 2))
-                    if s:
+                    if s and a.platform:
+                        spi, cells = s["seconds_per_iteration"], s["cells"]
+                        stages = s.get("rk_stages", 1)
+                        meta["mesh"] = "%s, %d cells" % (os.path.basename(s["case"]), cells)
+                        r.update(s_per_iteration=spi, ns_per_cell_stage=spi * 1e9 / (cells * stages) if spi else None)
+                    elif s:
                         spi, n = seconds_per_iteration(os.path.join(a.out, "runs", "%s-%s" % (pol, tag),
                                                                     "history.csv"), a.warmup)
                         cells, stages = s["mesh"]["cells"], s.get("rk_stages", 1)

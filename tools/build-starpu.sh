@@ -4,12 +4,16 @@
 # (when nvcc is found), FxT traces, StarPU-MPI, 128 CPUs and wide codelets.
 #
 # Usage: tools/build-starpu.sh [--prefix DIR] [--fxt|--no-fxt]
-#                              [--cuda|--no-cuda] [--simgrid] [--jobs N]
+#                              [--cuda|--no-cuda] [--simgrid [--smpi]]
+#                              [--jobs N]
 #
 # --simgrid builds the SimGrid flavour (deps/starpu-1.3.10-simgrid) that
 # fvstar-sim links: CUDA workers simulated (no toolkit needed), no FxT, no
-# MPI (StarPU-MPI under SMPI needs static libraries), 16 CUDA devices.
-# It needs libsimgrid-dev (Debian 12: SimGrid 3.32).
+# MPI, 16 CUDA devices. --simgrid --smpi adds StarPU-MPI over SimGrid's SMPI
+# (deps/starpu-1.3.10-simgrid-smpi), static only: SMPI runs every simulated
+# rank in one process and privatises only the executable's globals, so
+# StarPU must be linked into it (StarPU's configure refuses shared builds).
+# It needs libsimgrid-dev (Debian 12: SimGrid 3.32) and xsltproc.
 #
 # Debian's libstarpu-dev has no CUDA, no FxT and STARPU_MAXCPUS 4, hence this
 # script. A second run with the same options and patches does nothing: the
@@ -29,6 +33,7 @@ maxbuffers=32
 # node with 4 CUDA workers
 maxcudadev=8
 simgrid=no
+smpi=no
 mpi=yes
 nvcc=${NVCC:-}
 
@@ -43,8 +48,9 @@ while [ $# -gt 0 ]; do
 	--cuda) cuda=yes; shift ;;
 	--no-cuda) cuda=no; shift ;;
 	--simgrid) simgrid=yes; shift ;;
+	--smpi) smpi=yes; shift ;;
 	--jobs) jobs=$2; shift 2 ;;
-	-h|--help) sed -n '3,17p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,21p' "$0"; exit 0 ;;
 	*) die "unknown option '$1' (try --help)" ;;
 	esac
 done
@@ -53,6 +59,11 @@ if [ "$simgrid" = yes ]; then
 	fxt=no cuda=no mpi=no maxcudadev=16
 	pkg-config --exists simgrid 2>/dev/null ||
 		die "--simgrid needs SimGrid (apt-get install libsimgrid-dev)"
+fi
+if [ "$smpi" = yes ]; then
+	[ "$simgrid" = yes ] || die "--smpi goes with --simgrid"
+	command -v smpicc >/dev/null || die "--smpi needs smpicc (libsimgrid-dev)"
+	mpi=yes
 fi
 if [ -z "$nvcc" ]; then
 	nvcc=$(command -v nvcc || true)
@@ -66,11 +77,13 @@ esac
 variant=starpu-$version
 [ "$fxt" = yes ] && variant=$variant-fxt
 [ "$simgrid" = yes ] && variant=$variant-simgrid
+[ "$smpi" = yes ] && variant=$variant-smpi
 [ -n "$prefix" ] || prefix=$(cd "$here/.." && pwd)/deps/$variant
 
 patches=$(ls "$here"/patches/starpu-$version-*.patch 2>/dev/null | sort)
 extra=" maxcudadev=$maxcudadev"
 [ "$simgrid" = no ] || extra=" simgrid=yes$extra"
+[ "$smpi" = no ] || extra=" smpi=yes$extra"
 stamp="version=$debver fxt=$fxt cuda=$cuda maxcpus=$maxcpus maxbuffers=$maxbuffers$extra patches=$(cat $patches /dev/null | cksum | cut -d' ' -f1)"
 if [ -f "$prefix/.fvstar-stamp" ] && [ "$(cat "$prefix/.fvstar-stamp")" = "$stamp" ]; then
 	echo "build-starpu: $prefix is up to date ($stamp)"
@@ -105,7 +118,9 @@ for p in $patches; do
 	patch -p1 -s <"$p" || die "patch $p does not apply"
 done
 
-set -- --prefix="$prefix" --disable-static --enable-shared \
+if [ "$smpi" = yes ]; then link="--enable-static --disable-shared"; else link="--disable-static --enable-shared"; fi
+# shellcheck disable=SC2086
+set -- --prefix="$prefix" $link \
 	--enable-maxcpus=$maxcpus --enable-maxbuffers=$maxbuffers \
 	--disable-build-doc --disable-build-examples --disable-build-tests \
 	--disable-opencl --disable-socl --disable-starpufft --disable-fortran \

@@ -39,8 +39,21 @@ machine; this script derives others from it:
       for a study); --alias NEW=OLD (repeated) makes model NEW (a GPU-only
       codelet, fv_fetch) a copy of OLD's.
 
-Several nodes (StarPU-MPI under SimGrid's SMPI) are not simulated: fvstar-sim
-runs one process.
+  sim_platform.py cluster NODE DST --nodes N [--ranks-per-node K] [--nic GBPS]
+        [--latency US] [--backbone GBPS] [--shm GBPS]
+      a cluster folder: N nodes, each NODE's platform (GPUs, links, models),
+      with one rank per node (or K, each with a whole NODE of its own: the
+      ranks of one node share its NIC, not its PCIe links), joined by a
+      network: each node's NIC (--nic GB/s each way, default 25: HDR 200
+      Gb/s InfiniBand) to a switch (--backbone GB/s, default non-blocking:
+      N x NIC), --latency US from NIC to NIC (default 1.5); ranks of one node
+      talk through --shm GB/s (default 20, 0.5 us). DST holds NODE's bus/
+      and codelets/ (it is NODE's platform folder too), smpi/platform.xml
+      (SimGrid: zone "cluster" with hosts node-0.., then one zone
+      StarPU-MPI<r> per rank with NODE's hosts as StarPU-MPI<r>-MAIN, ..,
+      the names StarPU-MPI under SMPI looks for) and smpi/hostfile. `fvstar
+      sim run CASE --platform DST` runs smpirun with fvstar-smpi on it, one
+      simulated process per rank (doc/simgrid.md).
 """
 import argparse
 import glob
@@ -382,6 +395,76 @@ def cmd_fake(a):
     print(f"{dst}: CUDA entries {a.speedup}x faster than the CPU's in {len(files)} models")
 
 
+def cmd_cluster(a):
+    import xml.etree.ElementTree as ET
+    src = os.path.abspath(a.node)
+    host, path, hosts, links, memsize = read_platform(src)
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as e:
+        die(f"{path}: {e}")
+    zones = [z for z in root if z.tag in ("AS", "zone")]
+    if len(zones) != 1:
+        die(f"{path}: {len(zones)} top zones, expected one (a StarPU node platform)")
+    node = zones[0]
+    if any(z.tag in ("AS", "zone") for z in node):
+        die(f"{path}: nested zones: not a StarPU node platform")
+    dst = os.path.abspath(a.dst)
+    if os.path.exists(os.path.join(dst, "smpi")):
+        die(f"{dst}: already a cluster folder; give a new one")
+    for sub in ("bus", "codelets"):
+        if os.path.isdir(os.path.join(src, sub)):
+            shutil.copytree(os.path.join(src, sub), os.path.join(dst, sub), dirs_exist_ok=True)
+    os.makedirs(os.path.join(dst, "smpi"), exist_ok=True)
+    ranks = a.nodes * a.ranks_per_node
+    g = 1e9
+    nic, bb = a.nic * g, (a.backbone or a.nic * a.nodes) * g
+    half = a.latency * 1e-6 / 2
+    x = ["<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n",
+         '<platform version="4.1">\n',
+         f"<!-- tools/sim_platform.py cluster: {a.nodes} nodes x {a.ranks_per_node} rank(s) of {path};"
+         f" NIC {a.nic} GB/s, {a.latency} us NIC to NIC, switch {bb / g:g} GB/s -->\n"]
+    for c in root:
+        if c.tag == "config":
+            x.append(ET.tostring(c, encoding="unicode").strip() + "\n")
+    x.append('<zone id="fvstar-root" routing="None">\n <zone id="cluster" routing="Full">\n')
+    for k in range(a.nodes):
+        x.append(f'  <host id="node-{k}" speed="1Gf"/>\n')
+    x.append(f'  <link id="switch" bandwidth="{bb:f}Bps" latency="0s"/>\n')
+    for k in range(a.nodes):
+        x.append(f'  <link id="node-{k}-out" bandwidth="{nic:f}Bps" latency="{half:.9f}s"/>\n'
+                 f'  <link id="node-{k}-in" bandwidth="{nic:f}Bps" latency="{half:.9f}s"/>\n')
+        if a.ranks_per_node > 1:
+            x.append(f'  <link id="node-{k}-shm" bandwidth="{a.shm * g:f}Bps" latency="0.0000005s"/>\n')
+    for i in range(a.nodes):
+        for j in range(a.nodes):
+            if i != j:
+                x.append(f'  <route src="node-{i}" dst="node-{j}" symmetrical="NO"><link_ctn id="node-{i}-out"/>'
+                         f'<link_ctn id="switch"/><link_ctn id="node-{j}-in"/></route>\n')
+            elif a.ranks_per_node > 1:
+                x.append(f'  <route src="node-{i}" dst="node-{i}"><link_ctn id="node-{i}-shm"/></route>\n')
+    x.append(" </zone>\n")
+    for r in range(ranks):
+        pre = f"StarPU-MPI{r}-"
+        x.append(f' <zone id="StarPU-MPI{r}" routing="{node.get("routing", "Full")}">\n')
+        for c in node:
+            c = ET.fromstring(ET.tostring(c))
+            for e in c.iter():
+                for att in ("id", "src", "dst") if e.tag in ("host", "link", "route", "link_ctn") else ():
+                    if e.get(att) is not None and not (e.tag == "prop"):
+                        e.set(att, pre + e.get(att))
+            x.append("  " + ET.tostring(c, encoding="unicode").strip() + "\n")
+        x.append(" </zone>\n")
+    x.append("</zone>\n</platform>\n")
+    open(os.path.join(dst, "smpi", "platform.xml"), "w").write("".join(x))
+    with open(os.path.join(dst, "smpi", "hostfile"), "w") as f:
+        for r in range(ranks):
+            f.write(f"node-{r // a.ranks_per_node}\n")
+    ngpu = sum(1 for h in hosts if re.fullmatch(r"CUDA\d+", h))
+    print(f"{dst}: {a.nodes} nodes x {a.ranks_per_node} rank(s) of host {host} ({ngpu} GPUs each); NIC "
+          f"{a.nic:g} GB/s, {a.latency:g} us NIC to NIC, switch {bb / g:g} GB/s")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -409,6 +492,15 @@ def main():
     t = sub.add_parser("fit", help="a size^b fits of every history model (fvstar-sim reads them)")
     t.add_argument("dir")
     t.add_argument("--quiet", action="store_true")
+    k = sub.add_parser("cluster", help="N nodes of a node platform, for simulated ranks (fvstar-smpi)")
+    k.add_argument("node")
+    k.add_argument("dst")
+    k.add_argument("--nodes", type=int, required=True)
+    k.add_argument("--ranks-per-node", type=int, default=1)
+    k.add_argument("--nic", type=float, default=25.0, help="each node's NIC, GB/s each way")
+    k.add_argument("--latency", type=float, default=1.5, help="NIC to NIC, us")
+    k.add_argument("--backbone", type=float, help="the switch, GB/s (default: nodes x NIC)")
+    k.add_argument("--shm", type=float, default=20.0, help="between ranks of one node, GB/s")
     a = ap.parse_args()
     if a.cmd == "derive":
         if a.gpus < 0 or a.gpus > 16:
@@ -420,6 +512,12 @@ def main():
         cmd_check(a)
     elif a.cmd == "fit":
         cmd_fit(a)
+    elif a.cmd == "cluster":
+        if a.nodes < 1 or a.ranks_per_node < 1:
+            die("--nodes and --ranks-per-node: 1 or more")
+        if a.nic <= 0 or a.latency < 0 or (a.backbone is not None and a.backbone <= 0) or a.shm <= 0:
+            die("--nic, --backbone, --shm: > 0 GB/s; --latency: >= 0 us")
+        cmd_cluster(a)
     else:
         cmd_fake(a)
 

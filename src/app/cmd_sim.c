@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -73,21 +74,175 @@ static fv_err_t exec_sim_binary(int argc, char **argv)
 	return FV_ERROR(FV_ERR_IO, "%s: cannot run it (%s)", path, strerror(errno));
 }
 
+/* A cluster folder (tools/sim_platform.py cluster): a node's platform
+ * folder with smpi/platform.xml (the nodes, their network and each rank's
+ * node) and smpi/hostfile (one line per rank). */
+static int is_cluster(const char *dir, char *xml, char *hosts, size_t n)
+{
+	snprintf(xml, n, "%s/smpi/platform.xml", dir);
+	snprintf(hosts, n, "%s/smpi/hostfile", dir);
+	return access(xml, F_OK) == 0;
+}
+
+/* fvstar: `sim run` on a cluster folder is smpirun running fvstar-smpi
+ * (beside this binary), one simulated process per rank. */
+static fv_err_t exec_smpi(int argc, char **argv, const char *dir, const char *xml, const char *hosts)
+{
+#ifdef FV_SMPIRUN
+	char self[PATH_MAX], path[PATH_MAX + 16], np[32];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	int ranks = 0;
+	FV_CHECK(n > 0, FV_ERR_IO, "cannot find this program's path (/proc/self/exe)");
+	self[n] = 0;
+	if (strrchr(self, '/'))
+		*strrchr(self, '/') = 0;
+	snprintf(path, sizeof path, "%s/fvstar-smpi", self);
+	FV_CHECK(access(path, R_OK) == 0, FV_ERR_ARG,
+		 "%s: a cluster folder needs fvstar-smpi, and %s is not there (configure --with-starpu-smpi=PREFIX; "
+		 "tools/build-starpu.sh --simgrid --smpi builds that StarPU)",
+		 dir, path);
+	FV_CHECK(access(hosts, R_OK) == 0, FV_ERR_ARG, "%s: missing (tools/sim_platform.py cluster writes it)", hosts);
+	{
+		FILE *f = fopen(hosts, "r");
+		char line[512];
+		FV_CHECK(f, FV_ERR_IO, "%s: cannot read it", hosts);
+		while (fgets(line, sizeof line, f))
+			ranks += line[0] != '\n' && line[0] != '#';
+		fclose(f);
+	}
+	FV_CHECK(ranks > 0, FV_ERR_ARG, "%s: no host in it (one line per rank)", hosts);
+	/* the node folder is checked by each rank (fvstar-smpi, whose StarPU
+	 * sets the GPU limit) */
+	snprintf(np, sizeof np, "%d", ranks);
+	char **args = calloc((size_t)argc + 20, sizeof *args);
+	int k = 0;
+	FV_CHECK(args, FV_ERR_MEM, "out of memory");
+	args[k++] = FV_SMPIRUN;
+	args[k++] = "-np";
+	args[k++] = np;
+	args[k++] = "-platform";
+	args[k++] = (char *)xml;
+	args[k++] = "-hostfile";
+	args[k++] = (char *)hosts;
+	/* the application's compute time is the models', not this machine's;
+	 * SimGrid's default network model (that of fvstar-sim), whose factors
+	 * the platform's config sets to 1: links run at the bandwidth and
+	 * latency written in the file */
+	args[k++] = "--cfg=smpi/simulate-computation:no";
+	args[k++] = "--cfg=network/model:LV08";
+	args[k++] = "--cfg=smpi/privatization:dlopen";
+	/* no guard page per actor: StarPU-MPI starts an actor per message
+	 * under way, and 8 ranks of 8 GPUs ran out of memory mappings
+	 * ("Failed to protect stack") */
+	args[k++] = "--cfg=contexts/guard-size:0";
+	args[k++] = "--log=root.thres:warning";
+	args[k++] = path;
+	args[k++] = "sim";
+	for (int i = 0; i < argc; i++)
+		args[k++] = argv[i];
+	fprintf(stderr, "fvstar: %d simulated ranks (smpirun, %s)\n", ranks, xml);
+	/* smpirun exits 0 when SimGrid finds the ranks deadlocked: rank 0
+	 * writes "ok" into this file at its end */
+	char status[] = "/tmp/fvstar-smpi-XXXXXX", got[8] = "";
+	int fd = mkstemp(status), ws = 0;
+	FV_CHECK(fd >= 0, FV_ERR_IO, "cannot create a file in /tmp (%s)", strerror(errno));
+	close(fd);
+	setenv("FVSTAR_SMPI_STATUS", status, 1);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		execv(FV_SMPIRUN, args);
+		fprintf(stderr, "fvstar: error: %s: cannot run it (%s)\n", FV_SMPIRUN, strerror(errno));
+		_exit(127);
+	}
+	free(args);
+	if (pid > 0)
+		waitpid(pid, &ws, 0);
+	FILE *f = fopen(status, "r");
+	if (f) {
+		if (!fgets(got, sizeof got, f))
+			got[0] = 0;
+		fclose(f);
+	}
+	unlink(status);
+	FV_CHECK(pid > 0, FV_ERR_IO, "cannot start %s (%s)", FV_SMPIRUN, strerror(errno));
+	FV_CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, FV_ERR_RUNTIME, "the simulation failed (smpirun: %s %d)",
+		 WIFEXITED(ws) ? "exit status" : "signal", WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws));
+	FV_CHECK(strncmp(got, "ok", 2) == 0, FV_ERR_RUNTIME,
+		 "the simulation ended before its ranks did (SimGrid found them waiting for each other: its "
+		 "messages above)");
+	return FV_OK;
+#else
+	(void)argc;
+	(void)argv;
+	(void)xml;
+	(void)hosts;
+	return FV_ERROR(FV_ERR_ARG,
+			"%s: a cluster folder (simulated ranks) needs fvstar-smpi: configure --with-starpu-smpi=PREFIX "
+			"(tools/build-starpu.sh --simgrid --smpi builds that StarPU)",
+			dir);
+#endif
+}
+
 static const char *mode_name(int mode)
 {
 	return mode == SIM_RUN ? "run" : mode == SIM_DRY ? "dry" : "calibrate";
 }
 
-/* summary.json of a sim run: the platform, workers, blocks, the time per
- * iteration (simulated or measured), the tasks per stage. */
-static fv_err_t write_summary(const char *path, int mode, const char *platform, const fv_case_t *c,
-			      const fv_part_t *part, const sim_ctx_t *x, int warmup, double per_iter, double wall,
-			      double setup)
+/* One rank's tasks per stage and time per iteration, gathered on every
+ * rank (simulated ranks, fvstar-smpi; one slot otherwise). */
+#define SIM_MAX_STAGES 64
+typedef struct rank_slot {
+	double per_iter;
+	int n_stages;
+	struct {
+		char name[40];
+		long long n;
+	} st[SIM_MAX_STAGES];
+} rank_slot_t;
+
+static fv_err_t gather_ranks(double per_iter, rank_slot_t **out)
 {
-	json_t *js = json_object(), *it = json_array(), *st = json_object();
-	int ncpu, ncuda;
+	int nr = fv_runtime_nranks(), me = fv_runtime_rank();
+	rank_slot_t *s;
 	long long n;
 	const char *name;
+	FV_CALL(fv_calloc(&s, (size_t)nr, sizeof *s, "the ranks' task counts"));
+	s[me].per_iter = per_iter;
+	for (int i = 0; i < SIM_MAX_STAGES && (name = fv_runtime_task_count(i, &n)); i++) {
+		snprintf(s[me].st[i].name, sizeof s[me].st[i].name, "%s", name);
+		s[me].st[i].n = n;
+		s[me].n_stages = i + 1;
+	}
+	*out = s;
+	fv_err_t err = fv_runtime_combine(s, (size_t)nr * sizeof *s, "the ranks' task counts");
+	if (err != FV_OK)
+		FV_FREE(*out);
+	return err;
+}
+
+/* {stage: tasks} of one rank's slot, or of them all summed (r < 0). */
+static json_t *stage_json(const rank_slot_t *s, int nr, int r)
+{
+	json_t *st = json_object();
+	for (int k = r < 0 ? 0 : r; k < (r < 0 ? nr : r + 1); k++)
+		for (int i = 0; i < s[k].n_stages; i++) {
+			json_t *v = json_object_get(st, s[k].st[i].name);
+			long long was = v ? (long long)json_integer_value(v) : 0;
+			json_object_set_new(st, s[k].st[i].name, json_integer((json_int_t)(was + s[k].st[i].n)));
+		}
+	return st;
+}
+
+/* summary.json of a sim run: the platform, workers, blocks, the time per
+ * iteration (simulated or measured), the tasks per stage (every rank's
+ * summed), and with several ranks each rank's. */
+static fv_err_t write_summary(const char *path, int mode, const char *platform, const fv_case_t *c,
+			      const fv_part_t *part, const sim_ctx_t *x, int warmup, double per_iter, double wall,
+			      double setup, const rank_slot_t *slots, int rk_stages)
+{
+	json_t *js = json_object(), *it = json_array(), *st = stage_json(slots, fv_runtime_nranks(), -1);
+	int ncpu, ncuda, nr = fv_runtime_nranks();
 	fv_runtime_workers(&ncpu, &ncuda);
 	json_object_set_new(js, "mode", json_string(mode_name(mode)));
 	json_object_set_new(js, "simulated", json_boolean(fv_runtime_simulated()));
@@ -102,12 +257,22 @@ static fv_err_t write_summary(const char *path, int mode, const char *platform, 
 	json_object_set_new(js, "iterations", json_integer(x->n));
 	json_object_set_new(js, "warmup", json_integer(warmup));
 	json_object_set_new(js, "seconds_per_iteration", fv_json_real(per_iter));
+	json_object_set_new(js, "rk_stages", json_integer(rk_stages));
 	for (int k = 0; k < x->n; k++)
 		json_array_append_new(it, fv_json_real(x->at[k] - (k ? x->at[k - 1] : x->t0)));
 	json_object_set_new(js, "iteration_seconds", it);
-	for (int i = 0; (name = fv_runtime_task_count(i, &n)); i++)
-		json_object_set_new(st, name, json_integer(n));
 	json_object_set_new(js, "tasks_per_stage", st);
+	json_object_set_new(js, "ranks", json_integer(nr));
+	if (nr > 1) {
+		json_t *rs = json_array();
+		for (int r = 0; r < nr; r++) {
+			json_t *o = json_object();
+			json_object_set_new(o, "seconds_per_iteration", fv_json_real(slots[r].per_iter));
+			json_object_set_new(o, "tasks_per_stage", stage_json(slots, nr, r));
+			json_array_append_new(rs, o);
+		}
+		json_object_set_new(js, "per_rank", rs);
+	}
 	json_object_set_new(js, "wall_seconds", fv_json_real(wall));
 	json_object_set_new(js, "setup_wall_seconds", fv_json_real(setup));
 	fv_err_t err = fv_summary_write(path, js);
@@ -120,6 +285,7 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 	fv_case_t c;
 	fv_plan_t plan;
 	sim_ctx_t x = {0};
+	rank_slot_t *slots = NULL;
 	const char *platform = NULL, *save = NULL, *outopt = NULL, *casefile = NULL;
 	char save_abs[PATH_MAX], outdir[FV_CASE_PATH_MAX + 16], outkey[FV_CASE_PATH_MAX + 32];
 	char path[PATH_MAX + FV_CASE_PATH_MAX + 64];
@@ -173,8 +339,13 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 		      "output.trace: fvstar-sim records no trace (StarPU's SimGrid build has no FxT)");
 	FV_CHECK_GOTO(err, out, !fv_app_is_part_dir(c.mesh_file), FV_ERR_ARG,
 		      "%s: fvstar sim reads a mesh, not a partition directory (one process)", c.mesh_file);
-	FV_CHECK_GOTO(err, out, fv_runtime_nranks() == 1, FV_ERR_ARG,
-		      "fvstar sim runs one process (StarPU-MPI under SimGrid's SMPI is not built: doc/simgrid.md)");
+#ifndef FV_SMPI
+	/* several real ranks measure (dry, calibrate: the models of the
+	 * tasks only ranks have); several simulated ones are fvstar-smpi's */
+	FV_CHECK_GOTO(err, out, mode != SIM_RUN || fv_runtime_nranks() == 1, FV_ERR_ARG,
+		      "fvstar-sim runs one process; several ranks are simulated on a cluster folder "
+		      "(tools/sim_platform.py cluster, fvstar sim run: doc/simgrid.md)");
+#endif
 	/* where the summary goes (the plan's output directory): not over a
 	 * real run's */
 	snprintf(outdir, sizeof outdir, "%s", outopt ? outopt : c.out_dir);
@@ -236,25 +407,42 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 	/* after the warm-up (the first iteration moves the read-only data to
 	 * the GPUs once) */
 	per_iter = (x.at[iters - 1] - (warmup ? x.at[warmup - 1] : x.t0)) / (double)(iters - warmup);
+	FV_CALL_GOTO(err, out, gather_ranks(per_iter, &slots));
+	if (fv_runtime_rank() != 0)
+		goto out; /* rank 0 reports for all */
+	/* several ranks: the slowest rank's iterations (the others wait
+	 * for its halos); the tasks of every rank */
+	for (int r = 1; r < fv_runtime_nranks(); r++)
+		if (slots[r].per_iter > per_iter)
+			per_iter = slots[r].per_iter;
 	{
-		long long n, total = 0;
-		const char *name;
+		long long total = 0;
 		fprintf(stderr, "fvstar: %s: %ld iterations, %.6f s per iteration (%s, iterations %ld..%ld), %.3f s of "
 				"wall time (%.3f s per iteration)\n",
 			fv_runtime_simulated() ? "simulated" : "measured", iters, per_iter,
 			fv_runtime_simulated() ? "simulated time" : "StarPU's clock", warmup + 1, iters, wall,
 			wall / (double)iters);
 		printf("sim: seconds_per_iteration %.9g\n", per_iter);
-		for (int i = 0; (name = fv_runtime_task_count(i, &n)); i++) {
+		json_t *st = stage_json(slots, fv_runtime_nranks(), -1), *v;
+		const char *name;
+		json_object_foreach(st, name, v) {
+			long long n = (long long)json_integer_value(v);
 			printf("sim: tasks %-28s %lld (%.6g per iteration)\n", name, n, (double)n / (double)iters);
 			total += n;
 		}
+		json_decref(st);
 		printf("sim: tasks total %lld (%.6g per iteration)\n", total, (double)total / (double)iters);
+		for (int r = 0; r < fv_runtime_nranks() && fv_runtime_nranks() > 1; r++) {
+			long long t = 0;
+			for (int i = 0; i < slots[r].n_stages; i++)
+				t += slots[r].st[i].n;
+			printf("sim: rank %d tasks %lld, %.9g s per iteration\n", r, t, slots[r].per_iter);
+		}
 	}
 	snprintf(path, sizeof path, "%s/summary.json", outdir);
 	FV_CALL_GOTO(err, out,
 		     write_summary(path, mode, mode == SIM_RUN ? getenv("STARPU_PERF_MODEL_DIR") : NULL, &plan.c,
-				   &plan.part, &x, (int)warmup, per_iter, wall, setup));
+				   &plan.part, &x, (int)warmup, per_iter, wall, setup, slots, plan.so.num.rk));
 	fprintf(stderr, "fvstar: summary in %s\n", path);
 out:
 	if (planned)
@@ -267,6 +455,7 @@ out:
 		else
 			fprintf(stderr, "fvstar: models and platform saved in %s (codelets/45/, bus/)\n", save_abs);
 	}
+	free(slots);
 	free(x.at);
 	free(pargv);
 	return err;
@@ -277,9 +466,36 @@ fv_err_t fv_cmd_sim(int argc, char **argv)
 	FV_CHECK(argc >= 2, FV_ERR_ARG, "usage: fvstar sim run|dry|calibrate CASE.cfg ... (fvstar sim --help)");
 	const char *what = argv[1];
 	if (strcmp(what, "run") == 0) {
+		const char *dir = NULL;
+		char xml[PATH_MAX + 32], hosts[PATH_MAX + 32];
+		for (int i = 2; i + 1 < argc; i++)
+			if (strcmp(argv[i], "--platform") == 0)
+				dir = argv[i + 1];
+		int cluster = dir && is_cluster(dir, xml, hosts, sizeof xml);
 		if (!fv_runtime_simulated())
-			return exec_sim_binary(argc - 1, argv + 1);
-		return sim_job(SIM_RUN, argc - 2, argv + 2);
+			return cluster ? exec_smpi(argc - 1, argv + 1, dir, xml, hosts)
+				       : exec_sim_binary(argc - 1, argv + 1);
+#ifdef FV_SMPI
+		FV_CHECK(cluster, FV_ERR_ARG,
+			 "fvstar-smpi runs a cluster folder's ranks (tools/sim_platform.py cluster): --platform %s is one "
+			 "node's (fvstar sim run runs it with fvstar-sim)",
+			 dir ? dir : "(StarPU's own)");
+#else
+		FV_CHECK(!cluster, FV_ERR_ARG,
+			 "--platform %s: a cluster folder: fvstar sim run runs it (smpirun, fvstar-smpi), not fvstar-sim",
+			 dir);
+#endif
+		fv_err_t err = sim_job(SIM_RUN, argc - 2, argv + 2);
+#ifdef FV_SMPI
+		/* the end reached, for fvstar (exec_smpi) */
+		const char *st = getenv("FVSTAR_SMPI_STATUS");
+		FILE *f = st && err == FV_OK && fv_runtime_rank() == 0 ? fopen(st, "w") : NULL;
+		if (f) {
+			fputs("ok\n", f);
+			fclose(f);
+		}
+#endif
+		return err;
 	}
 	if (strcmp(what, "dry") == 0 || strcmp(what, "calibrate") == 0) {
 		FV_CHECK(!fv_runtime_simulated(), FV_ERR_ARG,
@@ -288,11 +504,19 @@ fv_err_t fv_cmd_sim(int argc, char **argv)
 		if (strcmp(what, "dry") == 0)
 			return sim_job(SIM_DRY, argc - 2, argv + 2);
 		/* two passes: StarPU keeps no sample of a task's first run per
-		 * footprint, and some tasks run once per block and run */
-		for (int pass = 1; pass <= 2; pass++) {
-			fprintf(stderr, "fvstar: calibration pass %d of 2\n", pass);
+		 * footprint, and some tasks run once per block and run. Under
+		 * mpirun one (MPI starts once a process): run the command twice */
+		int passes = fv_runtime_nranks() > 1 ? 1 : 2;
+		for (int pass = 1; pass <= passes; pass++) {
+			fprintf(stderr, "fvstar: calibration pass %d of %d\n", pass, passes);
 			FV_CALL(sim_job(SIM_CALIBRATE, argc - 2, argv + 2));
 		}
+		if (passes == 1 && fv_runtime_rank() == 0)
+			fprintf(stderr, "fvstar: %d ranks: one calibration pass per command; run it a second time into "
+					"the same folder (StarPU keeps no sample of a task's first run)\n",
+				fv_runtime_nranks());
+		if (fv_runtime_rank() != 0)
+			return FV_OK; /* rank 0 fits the models the ranks wrote */
 		/* the fits fvstar-sim reads (tools/sim_platform.py fit) */
 		const char *save = NULL;
 		for (int i = 2; i + 1 < argc; i++)

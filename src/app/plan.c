@@ -80,6 +80,8 @@ static fv_err_t write_effective_case(const fv_case_t *c)
 	return FV_OK;
 }
 
+static fv_err_t plan_starpu(fv_plan_t *p);
+
 /* mesh: MPI before StarPU: rank 0 alone reads the mesh, cuts it and sends
  * each rank its part; a partition directory gives each rank its own */
 static fv_err_t plan_mesh(fv_plan_t *p)
@@ -87,6 +89,10 @@ static fv_err_t plan_mesh(fv_plan_t *p)
 	fv_case_t *c = &p->c;
 	p->from_dir = fv_app_is_part_dir(c->mesh_file);
 	FV_CALL(fv_runtime_mpi_start());
+#ifdef FV_SMPI
+	/* simulated ranks talk through StarPU-MPI only (src/runtime/ranks.c) */
+	FV_CALL(plan_starpu(p));
+#endif
 	/* the output directory is this run's before anything is written in it
 	 * (rank 0 writes every file there) */
 	if (fv_runtime_rank() == 0) {
@@ -117,6 +123,8 @@ static fv_err_t plan_mesh(fv_plan_t *p)
  * node) */
 static fv_err_t plan_starpu(fv_plan_t *p)
 {
+	if (p->runtime_up)
+		return FV_OK; /* fvstar-smpi: started with the mesh phase */
 	FV_CALL(fv_runtime_init(&p->ro));
 	p->runtime_up = 1;
 	return FV_OK;

@@ -25,7 +25,7 @@ int fv_runtime_simulated(void)
 #endif
 }
 
-#ifdef STARPU_SIMGRID
+#if defined(STARPU_SIMGRID) && !defined(FV_SMPI)
 /*
  * fvstar-sim's main is StarPU's: it starts SimGrid on the platform that
  * STARPU_PERF_MODEL_DIR and STARPU_HOSTNAME name, then runs fvstar's main

@@ -16,6 +16,17 @@
 # - platform folders with an error are refused before StarPU starts (exit
 #   1 or 2, no crash), with a message naming the file (and line): a link_ctn naming no link, a file
 #   cut short, a GPU without a route, no such folder.
+# A cluster folder of 3 nodes x 2 ranks (tools/sim_platform.py cluster)
+# has a zone of the node's hosts per rank and a hostfile line per rank.
+# Where fvstar-smpi is built (configure --with-starpu-smpi=PREFIX), 2
+# simulated ranks (StarPU-MPI under SMPI) on a cluster folder of 2 nodes of
+# 1 GPU (tools/sim_platform.py cluster): each rank runs its block's tasks,
+# the same per stage on both (1 block each: 2 RK stages x 4 iterations of
+# flux_interior, flux_border and update), a simulated time > 0, the same
+# twice; a cluster folder without its hostfile is refused naming it, and
+# fvstar-sim refuses a cluster folder. The models of the tasks that only
+# ranks have (prim_ghosts, the *_border and *_interior splits) are made-up
+# copies of the whole-block ones here.
 # Skipped (77) where fvstar-sim is not built (configure
 # --with-starpu-simgrid=PREFIX).
 . "$top_srcdir/tests/cli/lib.sh"
@@ -38,8 +49,11 @@ args="partition.blocks=2 numerics.chain=no output.progress_every=0"
 set -- "$tmp"/cal/codelets/45/fv_flux.*
 [ -f "$1" ] || fail "calibrate saved no fv_flux model"
 ls "$tmp"/cal/bus/*.platform.v4.xml >/dev/null 2>&1 || fail "calibrate saved no platform"
-"$py" "$tool" fake-gpu-models "$tmp/cal" "$tmp/calg" --speedup 20 --alias fv_fetch=fv_unpack_all >/dev/null ||
-	fail "fake-gpu-models"
+# shellcheck disable=SC2046 # one --alias NEW=OLD per word
+"$py" "$tool" fake-gpu-models "$tmp/cal" "$tmp/calg" --speedup 20 $(for a in fv_fetch=fv_unpack_all \
+	fv_prim_ghosts=fv_prim fv_nodes_border=fv_nodes fv_gradient_border=fv_gradient fv_flux_border=fv_flux \
+	fv_flux_interior=fv_flux fv_flux_interior_direct=fv_flux fv_flux_border_direct=fv_flux; do
+	echo --alias "$a"; done) >/dev/null || fail "fake-gpu-models"
 "$py" "$tool" derive "$tmp/calg" "$tmp/p2" --gpus 2 --h2d 25 --d2h 25 --d2d 40 --latency 10 --name wedge2 \
 	>/dev/null || fail "derive"
 
@@ -94,4 +108,73 @@ refused short "short/bus/wedge2.platform.v4.xml:[0-9]*: "
 grep -v 'dst="CUDA1"' "$plat" >"$tmp/noroute/bus/wedge2.platform.v4.xml"
 refused noroute "noroute/bus/wedge2.platform.v4.xml: no route from RAM to CUDA1"
 refused nosuch "nosuch: no such platform folder"
+
+# a cluster folder (every build: the generator is Python): 3 nodes of 2
+# ranks, each rank a zone of the node's hosts, the hostfile one line per rank
+"$py" "$tool" cluster "$tmp/p2" "$tmp/c3" --nodes 3 --ranks-per-node 2 --nic 12.5 --latency 2 >/dev/null ||
+	fail "cluster 3 x 2"
+"$py" - "$tmp/c3" "$plat" <<'PY' || fail "cluster folder"
+import os, sys, xml.etree.ElementTree as ET
+d, node = sys.argv[1:]
+mine = [h.get("id") for h in ET.parse(node).getroot().iter("host")]
+root = ET.parse(os.path.join(d, "smpi", "platform.xml")).getroot()
+zones = {z.get("id"): z for z in root.iter("zone")}
+hosts = open(os.path.join(d, "smpi", "hostfile")).read().split()
+ok = hosts == ["node-0", "node-0", "node-1", "node-1", "node-2", "node-2"]
+for r in range(6):
+    z = zones.get(f"StarPU-MPI{r}")
+    names = sorted(h.get("id") for h in z.iter("host")) if z is not None else []
+    ok &= names == sorted(f"StarPU-MPI{r}-{h}" for h in mine) and "CUDA1" in mine
+links = {l.get("id"): l.get("bandwidth") for l in zones["cluster"].iter("link")}
+ok &= links.get("node-2-out") == "12500000000.000000Bps" and "node-1-shm" in links
+ok &= os.path.isdir(os.path.join(d, "codelets", "45")) and os.path.isdir(os.path.join(d, "bus"))
+sys.exit(0 if ok else 1)
+PY
+
+# two simulated ranks (fvstar-smpi, smpirun)
+if [ ! -r "$top_builddir/fvstar-smpi" ]; then
+	echo "note: no fvstar-smpi (configure --with-starpu-smpi=PREFIX): simulated ranks not tested"
+	finish
+fi
+"$py" "$tool" derive "$tmp/calg" "$tmp/p1" --gpus 1 --h2d 25 --d2h 25 --d2d 40 --latency 10 --name wedge1 \
+	>/dev/null || fail "derive 1 GPU"
+"$py" "$tool" cluster "$tmp/p1" "$tmp/c2" --nodes 2 --nic 25 --latency 1.5 >/dev/null || fail "cluster"
+for k in 1 2; do
+	"$fv" sim run "$tmp/w.cfg" --platform "$tmp/c2" --iterations 4 $args --out "$tmp/mpi$k" \
+		>"$tmp/mpi$k.out" 2>"$tmp/mpi$k.err" || fail "2 ranks, run $k: $(grep -v '^  ' "$tmp/mpi$k.err" | tail -2)"
+done
+"$py" - "$tmp/mpi1/summary.json" "$tmp/mpi2/summary.json" <<'PY' || fail "2 ranks: task counts or times"
+import json, sys
+s1, s2 = (json.load(open(p)) for p in sys.argv[1:])
+ok = True
+def bad(msg):
+    global ok
+    print("FAIL:", msg)
+    ok = False
+it = s1["iterations"]
+if s1["ranks"] != 2 or len(s1.get("per_rank", [])) != 2:
+    bad(f"ranks {s1['ranks']}, per_rank {len(s1.get('per_rank', []))}")
+else:
+    r0, r1 = (r["tasks_per_stage"] for r in s1["per_rank"])
+    if r0 != r1:
+        bad(f"the ranks' tasks differ: {r0} vs {r1}")
+    for st in ("flux_interior", "flux_border", "update"):
+        if r0.get(st) != 2 * it:
+            bad(f"rank 0: {st} {r0.get(st)}, expected 2 RK stages x {it}")
+    if any(s1["tasks_per_stage"][k] != r0[k] + r1[k] for k in r0):
+        bad("tasks_per_stage is not the ranks' sum")
+if not s1["seconds_per_iteration"] > 0:
+    bad(f"simulated time per iteration {s1['seconds_per_iteration']}")
+if s1["iteration_seconds"] != s2["iteration_seconds"] or s1["per_rank"] != s2["per_rank"]:
+    bad(f"two simulations differ: {s1['iteration_seconds']} vs {s2['iteration_seconds']}")
+sys.exit(0 if ok else 1)
+PY
+cp -r "$tmp/c2" "$tmp/c2nohosts"
+rm "$tmp/c2nohosts/smpi/hostfile"
+"$fv" sim run "$tmp/w.cfg" --platform "$tmp/c2nohosts" --iterations 2 $args --out "$tmp/o-nh" >/dev/null \
+	2>"$tmp/nh.err" && fail "a cluster folder without its hostfile ran"
+grep -q "c2nohosts/smpi/hostfile: missing" "$tmp/nh.err" || fail "no hostfile: $(tail -1 "$tmp/nh.err")"
+"$sim" sim run "$tmp/w.cfg" --platform "$tmp/c2" --iterations 2 $args --out "$tmp/o-sc" >/dev/null \
+	2>"$tmp/sc.err" && fail "fvstar-sim ran a cluster folder"
+grep -q "a cluster folder: fvstar sim run runs it" "$tmp/sc.err" || fail "fvstar-sim on a cluster: $(tail -1 "$tmp/sc.err")"
 finish
