@@ -187,7 +187,14 @@ typedef struct fv_restart {
 	/* writing only: NULL when q is in the file's cell order; else file
 	 * position i holds q's cell cell_of_file[i] (fv_mesh_file_cells) */
 	const fv_idx_t *cell_of_file;
+	/* writing only, in place of q (NULL): fill(fill_arg, v, at, k, dst)
+	 * puts variable v of file positions [at, at + k) into dst, called once
+	 * per chunk in the file's order (v, then at, a multiple of
+	 * FV_RESTART_FILL_CELLS): a state that no process holds whole */
+	fv_err_t (*fill)(void *fill_arg, int v, size_t at, size_t k, fv_real_t *dst);
+	void *fill_arg;
 } fv_restart_t;
+#define FV_RESTART_FILL_CELLS (((size_t)1 << 20) / sizeof(fv_real_t))
 
 /* The name of a restart's model ("euler", "laminar", "sa", "unknown"). */
 const char *fv_restart_model_name(int model);

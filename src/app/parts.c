@@ -200,68 +200,134 @@ out:
 	return err;
 }
 
+/* A restart written without any rank holding the whole state: each rank
+ * lists its owned cells in the file's order (the piece's), and rank 0
+ * writes the file chunk by chunk (FV_RESTART_FILL_CELLS positions of one
+ * variable), each rank sending its values in the chunk as rank 0 asks for
+ * them, in the same order on every rank. */
+typedef struct restart_feed {
+	const fv_part_t *p;
+	size_t n;              /* this rank's owned cells */
+	fv_idx_t *pos;         /* [n] their file positions, ascending */
+	fv_real_t *val;        /* [nv n] their values */
+	size_t *from;          /* [nv] the first of pos not yet sent, per variable */
+	uint8_t *msg;          /* a chunk's message: count, positions, values */
+} restart_feed_t;
+
+static const fv_real_t *piece_cell_state(const fv_part_t *p, const fv_app_state_t *st, size_t i, size_t *stride);
+
+static fv_err_t feed_init(restart_feed_t *f, const fv_part_t *p, const fv_app_state_t *st)
+{
+	size_t nv = (size_t)st->nv;
+	memset(f, 0, sizeof *f);
+	f->p = p;
+	f->n = (size_t)p->piece.n_cells;
+	FV_CALL(fv_malloc(&f->pos, f->n + 1, sizeof *f->pos, "restart cells"));
+	FV_CALL(fv_malloc(&f->val, nv * f->n + 1, sizeof *f->val, "restart cells"));
+	FV_CALL(fv_calloc(&f->from, nv + 1, sizeof *f->from, "restart cells"));
+	FV_CALL(fv_malloc(&f->msg, 8 + FV_RESTART_FILL_CELLS * (sizeof(fv_idx_t) + sizeof(fv_real_t)), 1,
+			  "restart chunk"));
+	/* the piece is in the file's order */
+	for (size_t i = 0; i < f->n; i++) {
+		size_t stride;
+		const fv_real_t *q = piece_cell_state(p, st, i, &stride);
+		f->pos[i] = fv_mesh_cell_orig(&p->piece, (fv_idx_t)i);
+		for (size_t v = 0; v < nv; v++)
+			f->val[v * f->n + i] = q[v * stride];
+	}
+	return FV_OK;
+}
+
+static void feed_free(restart_feed_t *f)
+{
+	free(f->pos);
+	free(f->val);
+	free(f->from);
+	free(f->msg);
+}
+
+/* This rank's cells of variable v at positions [at, at + k) as a message
+ * (8-byte count, positions, values): its length. */
+static size_t feed_chunk(restart_feed_t *f, int v, size_t at, size_t k)
+{
+	size_t i = f->from[v], c = 0;
+	uint64_t cnt;
+	while (i < f->n && (size_t)f->pos[i] < at + k)
+		i++;
+	c = i - f->from[v];
+	cnt = c;
+	memcpy(f->msg, &cnt, 8);
+	memcpy(f->msg + 8, f->pos + f->from[v], c * sizeof *f->pos);
+	memcpy(f->msg + 8 + c * sizeof *f->pos, f->val + (size_t)v * f->n + f->from[v], c * sizeof *f->val);
+	f->from[v] = i;
+	return 8 + c * (sizeof *f->pos + sizeof *f->val);
+}
+
+/* Places a chunk's message from rank `from` into dst (positions at ..):
+ * *got counts the cells placed. */
+static fv_err_t feed_place(const uint8_t *m, size_t len, int from, size_t at, size_t k, fv_real_t *dst, size_t *got)
+{
+	uint64_t c = 0;
+	if (len >= 8)
+		memcpy(&c, m, 8);
+	FV_CHECK(len >= 8 && c <= k && len == 8 + c * (sizeof(fv_idx_t) + sizeof(fv_real_t)), FV_ERR_RUNTIME,
+		 "rank %d sent %zu bytes of restart cells for positions %zu..%zu", from, len, at, at + k);
+	for (size_t i = 0; i < c; i++) {
+		fv_idx_t pos;
+		fv_real_t x;
+		memcpy(&pos, m + 8 + i * sizeof pos, sizeof pos);
+		memcpy(&x, m + 8 + c * sizeof pos + i * sizeof x, sizeof x);
+		FV_CHECK(pos >= 0 && (size_t)pos >= at && (size_t)pos < at + k, FV_ERR_RUNTIME,
+			 "rank %d sent restart cell %d for positions %zu..%zu", from, (int)pos, at, at + k);
+		dst[(size_t)pos - at] = x;
+	}
+	*got += c;
+	return FV_OK;
+}
+
+/* fv_restart_t's fill on rank 0: its own cells, then every other rank's. */
+static fv_err_t feed_fill(void *arg, int v, size_t at, size_t k, fv_real_t *dst)
+{
+	restart_feed_t *f = arg;
+	size_t got = 0, len = feed_chunk(f, v, at, k);
+	FV_CALL(feed_place(f->msg, len, 0, at, k, dst, &got));
+	for (int r = 1; r < f->p->n_ranks; r++) {
+		uint8_t *m = NULL;
+		fv_err_t err;
+		FV_CALL(fv_runtime_recv_bytes(&m, &len, r, "its cells of the restart file"));
+		err = feed_place(m, len, r, at, k, dst, &got);
+		free(m);
+		FV_CALL(err);
+	}
+	FV_CHECK(got == k, FV_ERR_RUNTIME, "restart: the ranks hold %zu of the %zu cells at positions %zu..%zu", got,
+		 k, at, at + k);
+	return FV_OK;
+}
+
 fv_err_t fv_app_part_restart_write(const char *path, const fv_part_t *p, fv_restart_t *r, const fv_app_state_t *st)
 {
-	size_t N = (size_t)p->n_cells, nv = (size_t)st->nv, n = local_cells(p, 0), at = 0;
-	uint8_t *msg = NULL;
-	fv_real_t *qf = NULL;
-	fv_err_t err = FV_OK;
-	/* each rank's owned cells: their file positions, then their values */
-	size_t bytes = n * sizeof(fv_idx_t) + nv * n * sizeof(fv_real_t);
-	FV_CALL_GOTO(err, out, fv_malloc(&msg, bytes + 1, 1, "restart cells"));
-	{
-		fv_idx_t *pos = (fv_idx_t *)msg;
-		fv_real_t *val = (fv_real_t *)(msg + n * sizeof(fv_idx_t));
-		for (int b = 0; b < p->n_blocks; b++) {
-			const fv_block_t *bk = &p->blocks[b];
-			size_t no = (size_t)bk->n_owned, nc = (size_t)bk->n_cells;
-			if (p->rank_of[b] != p->rank)
-				continue;
-			memcpy(pos + at, p->cell_file[b], no * sizeof *pos);
-			for (size_t v = 0; v < nv; v++)
-				memcpy(val + v * n + at, st->qb[b] + v * nc, no * sizeof *val);
-			at += no;
-		}
-	}
-	if (p->rank != 0) {
-		err = fv_runtime_send_bytes(msg, bytes, 0, "its cells of the restart file");
-		goto out;
-	}
-	/* rank 0: the mesh file's order, from every rank's cells */
-	FV_CALL_GOTO(err, out, fv_malloc(&qf, nv * N + 1, sizeof *qf, "restart state"));
-	for (int from = 0; from < p->n_ranks && err == FV_OK; from++) {
-		uint8_t *m = msg;
-		size_t len = bytes, k;
-		if (from > 0)
-			FV_CALL_GOTO(err, out, fv_runtime_recv_bytes(&m, &len, from, "its cells of the restart file"));
-		k = len / (sizeof(fv_idx_t) + nv * sizeof(fv_real_t));
-		if (len != k * (sizeof(fv_idx_t) + nv * sizeof(fv_real_t)))
-			err = FV_ERROR(FV_ERR_RUNTIME, "rank %d sent %zu bytes of restart cells", from, len);
-		const fv_idx_t *pos = (const fv_idx_t *)m;
-		const fv_real_t *val = (const fv_real_t *)(m + k * sizeof(fv_idx_t));
-		for (size_t i = 0; i < k && err == FV_OK; i++) {
-			if (pos[i] < 0 || (size_t)pos[i] >= N) {
-				err = FV_ERROR(FV_ERR_RUNTIME, "rank %d sent restart cell %d of %zu", from, (int)pos[i], N);
-				break;
-			}
-			for (size_t v = 0; v < nv; v++)
-				qf[v * N + (size_t)pos[i]] = val[v * k + i];
-		}
-		if (from > 0)
-			free(m);
-	}
-	if (err == FV_OK) {
+	size_t N = (size_t)p->n_cells, per = FV_RESTART_FILL_CELLS;
+	restart_feed_t f;
+	fv_err_t err = feed_init(&f, p, st);
+	if (err == FV_OK && p->rank != 0) {
+		/* the chunks in the order rank 0 writes them */
+		for (int v = 0; v < st->nv && err == FV_OK; v++)
+			for (size_t at = 0; at < N && err == FV_OK; at += per)
+				err = fv_runtime_send_bytes(f.msg, feed_chunk(&f, v, at, N - at < per ? N - at : per), 0,
+							    "its cells of the restart file");
+	} else if (err == FV_OK) {
 		r->n_cells = (fv_idx_t)N;
-		r->n_vars = (int)nv;
+		r->n_vars = st->nv;
 		r->mesh = p->mesh_id;
 		r->cell_of_file = NULL;
-		r->q = qf;
-		err = fv_restart_write(path, r);
 		r->q = NULL;
+		r->fill = feed_fill;
+		r->fill_arg = &f;
+		err = fv_restart_write(path, r);
+		r->fill = NULL;
+		r->fill_arg = NULL;
 	}
-out:
-	free(msg);
-	free(qf);
+	feed_free(&f);
 	return err;
 }
 

@@ -26,6 +26,7 @@
 #define HEADER_BYTES (STATE_AT + 8 * FV_RESTART_SOLVER_STATE_MAX)
 #define MODEL_UNKNOWN_U32 0xffffffffu
 #define CHUNK ((size_t)1 << 20)
+_Static_assert(CHUNK / sizeof(fv_real_t) == FV_RESTART_FILL_CELLS, "fill's chunks are write_contents' chunks");
 static int host_little(void)
 {
 	const uint16_t one = 1;
@@ -197,11 +198,15 @@ static int write_contents(int fd, const fv_restart_t *r, uint8_t *buf, fv_real_t
 	encode_header(r, header);
 	sink_put(&s, header, sizeof header);
 	for (int v = 0; v < r->n_vars && !s.err; v++) {
-		const fv_real_t *qv = r->q + (size_t)v * n;
+		const fv_real_t *qv = r->q ? r->q + (size_t)v * n : NULL;
 		for (size_t at = 0; at < n && !s.err; at += per) {
 			size_t k = n - at < per ? n - at : per;
 			const fv_real_t *src = qv + at;
-			if (r->cell_of_file) {
+			if (r->fill) {
+				if (r->fill(r->fill_arg, v, at, k, gather) != FV_OK)
+					return -1; /* its message stands */
+				src = gather;
+			} else if (r->cell_of_file) {
 				for (size_t i = 0; i < k; i++)
 					gather[i] = qv[r->cell_of_file[at + i]];
 				src = gather;
@@ -269,7 +274,7 @@ fv_err_t fv_restart_write(const char *path, const fv_restart_t *r)
 		 FV_RESTART_SOLVER_STATE_MAX);
 	FV_CHECK(r->model == FV_RESTART_MODEL_UNKNOWN || (r->model == FV_MODEL_SA) == (r->n_vars == FV_RESTART_NVARS_MAX),
 		 FV_ERR_ARG, "%s: model %s with %d variables per cell", path, fv_restart_model_name(r->model), r->n_vars);
-	FV_CHECK(r->n_cells >= 0 && (r->q || r->n_cells == 0), FV_ERR_ARG, "%s: no state to write", path);
+	FV_CHECK(r->n_cells >= 0 && (r->q || r->fill || r->n_cells == 0), FV_ERR_ARG, "%s: no state to write", path);
 	FV_CHECK(r->mesh.n_cells == r->n_cells, FV_ERR_ARG, "%s: state of %d cells for a mesh of %lld", path,
 		 (int)r->n_cells, (long long)r->mesh.n_cells);
 	/* a name no other writer uses: two runs writing one restart never
@@ -278,13 +283,15 @@ fv_err_t fv_restart_write(const char *path, const fv_restart_t *r)
 	FV_CHECK(tmp, FV_ERR_MEM, "%s: out of memory for the temporary file name", path);
 	FV_CALL_GOTO(err, done, dir_of(path, &dir));
 	FV_CALL_GOTO(err, done, fv_malloc(&buf, CHUNK, 1, "restart buffer"));
-	if (r->cell_of_file)
+	if (r->cell_of_file || r->fill)
 		FV_CALL_GOTO(err, done, fv_malloc(&gather, CHUNK / sizeof(fv_real_t), sizeof *gather, "restart buffer"));
 
 #ifdef O_TMPFILE
 	/* an unnamed file in the target directory: a crash while writing
 	 * leaves nothing behind, not even a partial path.tmp */
-	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	/* not with fill: its chunks come once (from other ranks), so the
+	 * contents are never written a second time */
+	fd = r->fill ? -1 : open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
 	if (fd >= 0) {
 		e = write_contents(fd, r, buf, gather);
 		if (e == 0 && link_anonymous(fd, tmp) != 0) {
@@ -310,7 +317,7 @@ fv_err_t fv_restart_write(const char *path, const fv_restart_t *r)
 		}
 		e = write_contents(fd, r, buf, gather);
 		if (e != 0) {
-			err = FV_ERROR(FV_ERR_IO, "%s: write failed: %s", path, strerror(e));
+			err = e < 0 ? FV_ERR_RUNTIME : FV_ERROR(FV_ERR_IO, "%s: write failed: %s", path, strerror(e));
 			remove(tmp);
 			goto done;
 		}
