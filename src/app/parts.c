@@ -37,6 +37,7 @@ fv_err_t fv_app_read_part(const char *dir, fv_part_t *p)
 {
 	char path[FV_CASE_PATH_MAX + 32];
 	int me = fv_runtime_rank(), R = fv_runtime_nranks();
+	fv_err_t err0;
 	fv_part_path(dir, me, path, sizeof path);
 	FV_CALL(fv_part_read(path, p));
 	if (p->n_ranks != R || p->rank != me) {
@@ -47,7 +48,11 @@ fv_err_t fv_app_read_part(const char *dir, fv_part_t *p)
 		fv_part_free(p);
 		return err;
 	}
-	return FV_OK;
+	/* each rank read its own file only: the ranks compare what they read */
+	err0 = fv_app_parts_agree(dir, p);
+	if (err0 != FV_OK)
+		fv_part_free(p);
+	return err0;
 }
 
 fv_err_t fv_app_cut_parts(const fv_case_t *c, fv_mesh_t *m, int nb, const double *weights, const int *groups,
