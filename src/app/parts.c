@@ -230,8 +230,10 @@ static fv_err_t feed_init(restart_feed_t *f, const fv_part_t *p, const fv_app_st
 	FV_CALL(fv_malloc(&f->pos, f->n + 1, sizeof *f->pos, "restart cells"));
 	FV_CALL(fv_malloc(&f->val, nv * f->n + 1, sizeof *f->val, "restart cells"));
 	FV_CALL(fv_calloc(&f->from, nv + 1, sizeof *f->from, "restart cells"));
-	FV_CALL(fv_malloc(&f->msg, 8 + FV_RESTART_FILL_CELLS * (sizeof(fv_idx_t) + sizeof(fv_real_t)), 1,
-			  "restart chunk"));
+	/* a chunk holds at most the rank's own cells */
+	FV_CALL(fv_malloc(&f->msg, 8 + (f->n < FV_RESTART_FILL_CELLS ? f->n : FV_RESTART_FILL_CELLS) *
+					       (sizeof(fv_idx_t) + sizeof(fv_real_t)),
+			  1, "restart chunk"));
 	/* the piece is in the file's order */
 	for (size_t i = 0; i < f->n; i++) {
 		size_t stride;

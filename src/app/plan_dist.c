@@ -73,7 +73,68 @@ fv_err_t fv_app_parts_agree(const char *dir, const fv_part_t *p)
 	return err;
 }
 
-fv_err_t fv_app_largest_alloc(json_t **out)
+#define H(arr, n) (h = mix(h, (arr), (size_t)(n) * sizeof *(arr)))
+
+/* A block's set-up: its local mesh and halo lists, and the file position
+ * of each cell, as this rank holds them. */
+static uint64_t block_hash(const fv_block_t *b, const fv_idx_t *cell_file, int n_markers)
+{
+	size_t nf = (size_t)b->n_faces, no = (size_t)b->n_owned, nc = (size_t)b->n_cells, nn = (size_t)b->n_nodes;
+	int64_t n[9] = {b->id, b->cell0, b->n_owned, b->n_ghost, b->n_faces, b->n_bfaces, b->n_nodes, b->n_nbr, n_markers};
+	uint64_t h = mix(0, n, sizeof n);
+	H(b->cell_global, nc);
+	H(b->face_global, nf);
+	H(b->face_cell, 2 * nf);
+	H(b->face_marker, b->n_bfaces);
+	H(b->marker_face_off, n_markers + 1);
+	H(b->face_node_off, nf + 1);
+	H(b->face_node, b->face_node_off[nf]);
+	H(b->face_area, 3 * nf);
+	H(b->face_ctr, 3 * nf);
+	H(b->cell_face_off, no + 1);
+	H(b->cell_face, b->cell_face_off[no]);
+	H(b->cell_face_sign, b->cell_face_off[no]);
+	H(b->cell_vol, nc);
+	H(b->cell_ctr, 3 * nc);
+	H(b->node_global, nn);
+	H(b->node_cell_off, nn + 1);
+	H(b->node_cell, b->node_cell_off[nn]);
+	H(b->nbr, b->n_nbr);
+	H(b->recv_off, b->n_nbr + 1);
+	H(b->send_off, b->n_nbr + 1);
+	H(b->send_cell, b->send_off[b->n_nbr]);
+	H(cell_file, nc);
+	return h;
+}
+#undef H
+
+/* Every block's set-up digest, from the rank that holds it: the same for
+ * any rank count and whether the rank read its part or was sent it. */
+static fv_err_t block_digests(const fv_part_t *p, json_t **out)
+{
+	uint64_t *h = NULL;
+	fv_err_t err;
+	*out = NULL;
+	FV_CALL(fv_calloc(&h, (size_t)p->n_blocks + 1, sizeof *h, "block digests"));
+	for (int b = 0; b < p->n_blocks; b++)
+		if (p->rank_of[b] == p->rank)
+			h[b] = block_hash(&p->blocks[b], p->cell_file[b], p->piece.n_markers);
+	err = fv_runtime_combine(h, (size_t)p->n_blocks * sizeof *h, "the blocks' digests");
+	if (err == FV_OK && p->rank == 0) {
+		char hex[24];
+		*out = json_array();
+		for (int b = 0; b < p->n_blocks; b++) {
+			snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h[b]);
+			json_array_append_new(*out, json_string(hex));
+		}
+	}
+	free(h);
+	return err;
+}
+
+/* Every rank's largest single allocation (util/alloc.h), gathered:
+ * {"bytes": [per rank], "what": [...]} on rank 0. */
+static fv_err_t largest_alloc(json_t **out)
 {
 	int R = fv_runtime_nranks(), me = fv_runtime_rank();
 	double *bytes = NULL;
@@ -100,5 +161,24 @@ fv_err_t fv_app_largest_alloc(json_t **out)
 done:
 	free(bytes);
 	free(what);
+	return err;
+}
+
+fv_err_t fv_app_dist_summary(const fv_part_t *p, json_t **out)
+{
+	json_t *big = NULL, *dig = NULL;
+	fv_err_t err;
+	*out = NULL;
+	err = largest_alloc(&big);
+	if (err == FV_OK)
+		err = block_digests(p, &dig);
+	if (err == FV_OK && p->rank == 0) {
+		*out = json_object();
+		json_object_set_new(*out, "largest_allocation", big);
+		json_object_set_new(*out, "block_digests", dig);
+		return FV_OK;
+	}
+	json_decref(big);
+	json_decref(dig);
 	return err;
 }
