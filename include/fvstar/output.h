@@ -224,6 +224,11 @@ fv_err_t fv_restart_read(const char *path, fv_restart_t *r, const fv_mesh_id_t *
  * that reads its own cells of a restart of the whole mesh. */
 fv_err_t fv_restart_read_cells(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name,
 			       size_t n, const fv_idx_t *pos, int nvars, fv_real_t *out);
+/* The same for n_groups groups of cells read from one mapping: group g's
+ * n[g] cells at file positions pos[g][i] into out[g][v * n[g] + i] (a
+ * rank's blocks, straight into their state arrays). */
+fv_err_t fv_restart_read_groups(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name,
+				int n_groups, const size_t *n, const fv_idx_t *const *pos, int nvars, fv_real_t *const *out);
 /* The same from len bytes in memory (name for messages; the fuzzer). */
 fv_err_t fv_restart_parse(const void *data, size_t len, const char *name, fv_restart_t *r,
 			  const fv_mesh_id_t *expect, const char *mesh_name);

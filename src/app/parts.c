@@ -175,33 +175,29 @@ static size_t local_cells(const fv_part_t *p, int ghosts)
 
 fv_err_t fv_app_part_restart_read(const char *path, const fv_part_t *p, fv_restart_t *rs, fv_app_state_t *st)
 {
-	size_t n = local_cells(p, 1), at = 0;
-	fv_idx_t *pos = NULL;
-	fv_real_t *val = NULL;
+	int g = 0;
+	size_t *n = NULL;
+	const fv_idx_t **pos = NULL;
+	fv_real_t **out = NULL;
 	fv_err_t err = FV_OK;
-	FV_CALL_GOTO(err, out, fv_malloc(&pos, n + 1, sizeof *pos, "restart cells"));
-	FV_CALL_GOTO(err, out, fv_malloc(&val, (size_t)st->nv * n + 1, sizeof *val, "restart cells"));
+	FV_CALL_GOTO(err, done, fv_calloc(&n, (size_t)p->n_blocks + 1, sizeof *n, "restart blocks"));
+	FV_CALL_GOTO(err, done, fv_calloc(&pos, (size_t)p->n_blocks + 1, sizeof *pos, "restart blocks"));
+	FV_CALL_GOTO(err, done, fv_calloc(&out, (size_t)p->n_blocks + 1, sizeof *out, "restart blocks"));
 	for (int b = 0; b < p->n_blocks; b++)
 		if (p->rank_of[b] == p->rank) {
-			memcpy(pos + at, p->cell_file[b], (size_t)p->blocks[b].n_cells * sizeof *pos);
-			at += (size_t)p->blocks[b].n_cells;
+			n[g] = (size_t)p->blocks[b].n_cells;
+			pos[g] = p->cell_file[b];
+			out[g++] = st->qb[b];
 		}
-	/* only this rank's cells of the file are read */
-	FV_CALL_GOTO(err, out, fv_restart_read_cells(path, rs, &p->mesh_id, p->piece.source, n, pos, st->nv, val));
-	/* rows the file has and the run uses: nu~ is dropped by a run without
-	 * Spalart-Allmaras, and left as the caller set it when the file has none */
-	at = 0;
-	for (int b = 0; b < p->n_blocks; b++) {
-		size_t nc = (size_t)p->blocks[b].n_cells;
-		if (p->rank_of[b] != p->rank)
-			continue;
-		for (int v = 0; v < rs->n_vars && v < st->nv; v++)
-			memcpy(st->qb[b] + (size_t)v * nc, val + (size_t)v * n + at, nc * sizeof *val);
-		at += nc;
-	}
-out:
+	/* only this rank's cells of the file are read, straight into its
+	 * blocks' state; rows the file has and the run uses: nu~ is dropped by
+	 * a run without Spalart-Allmaras, and left as the caller set it when
+	 * the file has none */
+	err = fv_restart_read_groups(path, rs, &p->mesh_id, p->piece.source, g, n, pos, st->nv, out);
+done:
+	free(n);
 	free(pos);
-	free(val);
+	free(out);
 	return err;
 }
 
@@ -212,10 +208,9 @@ out:
  * them, in the same order on every rank. */
 typedef struct restart_feed {
 	const fv_part_t *p;
-	size_t n;              /* this rank's owned cells */
-	fv_idx_t *pos;         /* [n] their file positions, ascending */
-	fv_real_t *val;        /* [nv n] their values */
-	size_t *from;          /* [nv] the first of pos not yet sent, per variable */
+	const fv_app_state_t *st;
+	size_t n;              /* this rank's owned cells: the piece's, in the file's order */
+	size_t *from;          /* [nv] the first piece cell not yet sent, per variable */
 	uint8_t *msg;          /* a chunk's message: count, positions, values */
 } restart_feed_t;
 
@@ -223,51 +218,50 @@ static const fv_real_t *piece_cell_state(const fv_part_t *p, const fv_app_state_
 
 static fv_err_t feed_init(restart_feed_t *f, const fv_part_t *p, const fv_app_state_t *st)
 {
-	size_t nv = (size_t)st->nv;
 	memset(f, 0, sizeof *f);
 	f->p = p;
+	f->st = st;
 	f->n = (size_t)p->piece.n_cells;
-	FV_CALL(fv_malloc(&f->pos, f->n + 1, sizeof *f->pos, "restart cells"));
-	FV_CALL(fv_malloc(&f->val, nv * f->n + 1, sizeof *f->val, "restart cells"));
-	FV_CALL(fv_calloc(&f->from, nv + 1, sizeof *f->from, "restart cells"));
+	FV_CALL(fv_calloc(&f->from, (size_t)st->nv + 1, sizeof *f->from, "restart cells"));
 	/* a chunk holds at most the rank's own cells */
 	FV_CALL(fv_malloc(&f->msg, 8 + (f->n < FV_RESTART_FILL_CELLS ? f->n : FV_RESTART_FILL_CELLS) *
 					       (sizeof(fv_idx_t) + sizeof(fv_real_t)),
 			  1, "restart chunk"));
-	/* the piece is in the file's order */
-	for (size_t i = 0; i < f->n; i++) {
-		size_t stride;
-		const fv_real_t *q = piece_cell_state(p, st, i, &stride);
-		f->pos[i] = fv_mesh_cell_orig(&p->piece, (fv_idx_t)i);
-		for (size_t v = 0; v < nv; v++)
-			f->val[v * f->n + i] = q[v * stride];
-	}
 	return FV_OK;
 }
 
 static void feed_free(restart_feed_t *f)
 {
-	free(f->pos);
-	free(f->val);
 	free(f->from);
 	free(f->msg);
 }
 
 /* This rank's cells of variable v at positions [at, at + k) as a message
- * (8-byte count, positions, values): its length. */
+ * (8-byte count, positions, values), read from the blocks' state: its
+ * length. */
 static size_t feed_chunk(restart_feed_t *f, int v, size_t at, size_t k)
 {
 	size_t i = f->from[v], c = 0;
 	uint64_t cnt;
-	while (i < f->n && (size_t)f->pos[i] < at + k)
-		i++;
-	c = i - f->from[v];
+	fv_idx_t *pos = (fv_idx_t *)(f->msg + 8);
+	fv_real_t val[256];
+	/* positions first, then the values behind them: copied through val
+	 * in runs, since the message's count is known only at the end */
+	while (i < f->n && (size_t)fv_mesh_cell_orig(&f->p->piece, (fv_idx_t)i) < at + k)
+		pos[c++] = fv_mesh_cell_orig(&f->p->piece, (fv_idx_t)i++);
+	for (size_t j = 0; j < c; j += 256) {
+		size_t m = c - j < 256 ? c - j : 256;
+		for (size_t t = 0; t < m; t++) {
+			size_t stride;
+			const fv_real_t *q = piece_cell_state(f->p, f->st, f->from[v] + j + t, &stride);
+			val[t] = q[(size_t)v * stride];
+		}
+		memcpy(f->msg + 8 + c * sizeof *pos + j * sizeof *val, val, m * sizeof *val);
+	}
 	cnt = c;
 	memcpy(f->msg, &cnt, 8);
-	memcpy(f->msg + 8, f->pos + f->from[v], c * sizeof *f->pos);
-	memcpy(f->msg + 8 + c * sizeof *f->pos, f->val + (size_t)v * f->n + f->from[v], c * sizeof *f->val);
 	f->from[v] = i;
-	return 8 + c * (sizeof *f->pos + sizeof *f->val);
+	return 8 + c * (sizeof *pos + sizeof *val);
 }
 
 /* Places a chunk's message from rank `from` into dst (positions at ..):

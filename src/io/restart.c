@@ -533,8 +533,8 @@ fv_err_t fv_restart_read(const char *path, fv_restart_t *r, const fv_mesh_id_t *
 	return err;
 }
 
-fv_err_t fv_restart_read_cells(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name,
-			       size_t n, const fv_idx_t *pos, int nvars, fv_real_t *out)
+fv_err_t fv_restart_read_groups(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name,
+				int n_groups, const size_t *n, const fv_idx_t *const *pos, int nvars, fv_real_t *const *out)
 {
 	void *map;
 	size_t len = 0, hb = 0;
@@ -542,20 +542,30 @@ fv_err_t fv_restart_read_cells(const char *path, fv_restart_t *r, const fv_mesh_
 	memset(r, 0, sizeof *r);
 	FV_CALL(map_file(path, &map, &len));
 	err = parse_checked(len ? map : "", len, path, r, expect, mesh_name, &hb);
-	for (size_t i = 0; i < n && err == FV_OK; i++)
-		if (pos[i] < 0 || pos[i] >= r->n_cells)
-			err = FV_ERROR(FV_ERR_ARG, "%s: cell %d asked for, the restart holds %d", path, (int)pos[i],
-				       (int)r->n_cells);
+	for (int g = 0; g < n_groups && err == FV_OK; g++)
+		for (size_t i = 0; i < n[g] && err == FV_OK; i++)
+			if (pos[g][i] < 0 || pos[g][i] >= r->n_cells)
+				err = FV_ERROR(FV_ERR_ARG, "%s: cell %d asked for, the restart holds %d", path,
+					       (int)pos[g][i], (int)r->n_cells);
 	if (err == FV_OK) {
 		const uint8_t *state = (const uint8_t *)map + hb;
-		for (int v = 0; v < r->n_vars && v < nvars; v++)
-			for (size_t i = 0; i < n; i++)
-				to_from_le(out + (size_t)v * n + i,
-					   state + ((size_t)v * (size_t)r->n_cells + (size_t)pos[i]) * sizeof(fv_real_t), 1);
+		for (int g = 0; g < n_groups; g++)
+			for (int v = 0; v < r->n_vars && v < nvars; v++)
+				for (size_t i = 0; i < n[g]; i++)
+					to_from_le(out[g] + (size_t)v * n[g] + i,
+						   state + ((size_t)v * (size_t)r->n_cells + (size_t)pos[g][i]) *
+								   sizeof(fv_real_t),
+						   1);
 	}
 	if (map)
 		munmap(map, len);
 	return err;
+}
+
+fv_err_t fv_restart_read_cells(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name,
+			       size_t n, const fv_idx_t *pos, int nvars, fv_real_t *out)
+{
+	return fv_restart_read_groups(path, r, expect, mesh_name, 1, &n, &pos, nvars, &out);
 }
 
 void fv_restart_free(fv_restart_t *r)
