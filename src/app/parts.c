@@ -395,7 +395,8 @@ fv_err_t fv_app_part_solution(const char *dir, const char *name, const fv_part_t
 fv_err_t fv_app_part_wall_distances(const fv_case_t *c, const fv_part_t *p, const fv_solver_opts_t *so,
 				    double ***dist)
 {
-	size_t E = (size_t)p->n_belems, n_pts = local_cells(p, 0);
+	size_t E = 0, at0 = 0, n_pts = local_cells(p, 0);
+	long long *count = NULL;
 	fv_mesh_t w;
 	uint8_t *wall = NULL;
 	double *d = NULL;
@@ -410,18 +411,31 @@ fv_err_t fv_app_part_wall_distances(const fv_case_t *c, const fv_part_t *p, cons
 	FV_CHECK_GOTO(err, out, any, FV_ERR_ARG,
 		      "%s: [flow] model = sa needs a no-slip wall (bc noslip or isothermal) for the wall distance",
 		      c->path[0] ? c->path : "case");
-	/* every rank's share of the boundary elements, assembled (a surface,
-	 * not the mesh), as a mesh of unshared nodes whose cells are the points
-	 * asked for: this rank's owned cells */
+	/* the wall elements of every rank's share of the boundary elements,
+	 * assembled in the file's order (a surface, not the mesh: the walls'
+	 * part alone, which is what fv_wall_distance keeps of a mesh), as a
+	 * mesh of unshared nodes whose cells are the points asked for: this
+	 * rank's owned cells */
+	FV_CALL_GOTO(err, out, fv_calloc(&count, (size_t)p->n_ranks, sizeof *count, "wall elements"));
+	for (fv_idx_t i = 0; i < p->n_bel; i++)
+		count[p->rank] += wall[p->bel_marker[i]];
+	FV_CALL_GOTO(err, out, fv_runtime_combine(count, (size_t)p->n_ranks * sizeof *count, "the wall elements"));
+	for (int r = 0; r < p->n_ranks; r++) {
+		at0 += r < p->rank ? (size_t)count[r] : 0;
+		E += (size_t)count[r];
+	}
 	snprintf(w.source, sizeof w.source, "%s", p->piece.source);
 	FV_CALL_GOTO(err, out, fv_calloc(&w.xyz, 12 * E + 1, sizeof *w.xyz, "wall nodes"));
 	FV_CALL_GOTO(err, out, fv_calloc(&w.belem_marker, E + 1, sizeof *w.belem_marker, "wall elements"));
 	FV_CALL_GOTO(err, out, fv_calloc(&w.belem_type, E + 1, 1, "wall elements"));
 	FV_CALL_GOTO(err, out, fv_malloc(&w.belem_node_off, E + 1, sizeof *w.belem_node_off, "wall elements"));
 	FV_CALL_GOTO(err, out, fv_malloc(&w.belem_node, 4 * E + 1, sizeof *w.belem_node, "wall elements"));
-	memcpy(w.xyz + 12 * (size_t)p->bel0, p->bel_xyz, 12 * (size_t)p->n_bel * sizeof *w.xyz);
-	memcpy(w.belem_marker + p->bel0, p->bel_marker, (size_t)p->n_bel * sizeof *w.belem_marker);
-	memcpy(w.belem_type + p->bel0, p->bel_type, (size_t)p->n_bel);
+	for (fv_idx_t i = 0, e = (fv_idx_t)at0; i < p->n_bel; i++)
+		if (wall[p->bel_marker[i]]) {
+			memcpy(w.xyz + 12 * (size_t)e, p->bel_xyz + 12 * (size_t)i, 12 * sizeof *w.xyz);
+			w.belem_marker[e] = p->bel_marker[i];
+			w.belem_type[e++] = p->bel_type[i];
+		}
 	FV_CALL_GOTO(err, out, fv_runtime_combine(w.xyz, 12 * E * sizeof *w.xyz, "the wall"));
 	FV_CALL_GOTO(err, out, fv_runtime_combine(w.belem_marker, E * sizeof *w.belem_marker, "the wall"));
 	FV_CALL_GOTO(err, out, fv_runtime_combine(w.belem_type, E, "the wall"));
@@ -470,6 +484,7 @@ fv_err_t fv_app_part_wall_distances(const fv_case_t *c, const fv_part_t *p, cons
 out:
 	w.markers = NULL; /* the piece's */
 	fv_mesh_free(&w);
+	free(count);
 	free(wall);
 	free(d);
 	if (err != FV_OK)
