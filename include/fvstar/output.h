@@ -226,9 +226,12 @@ fv_err_t fv_restart_read_cells(const char *path, fv_restart_t *r, const fv_mesh_
 			       size_t n, const fv_idx_t *pos, int nvars, fv_real_t *out);
 /* The same for n_groups groups of cells read from one mapping: group g's
  * n[g] cells at file positions pos[g][i] into out[g][v * n[g] + i] (a
- * rank's blocks, straight into their state arrays). */
+ * rank's blocks, straight into their state arrays). verify = 0 skips the
+ * checksum (every other check stays): for the ranks of a run whose rank 0
+ * checks it. */
 fv_err_t fv_restart_read_groups(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name,
-				int n_groups, const size_t *n, const fv_idx_t *const *pos, int nvars, fv_real_t *const *out);
+				int n_groups, const size_t *n, const fv_idx_t *const *pos, int nvars, fv_real_t *const *out,
+				int verify);
 /* The same from len bytes in memory (name for messages; the fuzzer). */
 fv_err_t fv_restart_parse(const void *data, size_t len, const char *name, fv_restart_t *r,
 			  const fv_mesh_id_t *expect, const char *mesh_name);

@@ -192,8 +192,11 @@ fv_err_t fv_app_part_restart_read(const char *path, const fv_part_t *p, fv_resta
 	/* only this rank's cells of the file are read, straight into its
 	 * blocks' state; rows the file has and the run uses: nu~ is dropped by
 	 * a run without Spalart-Allmaras, and left as the caller set it when
-	 * the file has none */
-	err = fv_restart_read_groups(path, rs, &p->mesh_id, p->piece.source, g, n, pos, st->nv, out);
+	 * the file has none. Rank 0 alone reads the whole file for its
+	 * checksum; a damaged file stops every rank from there. */
+	err = fv_restart_read_groups(path, rs, &p->mesh_id, p->piece.source, g, n, pos, st->nv, out, p->rank == 0);
+	if (err == FV_OK)
+		err = fv_runtime_agree(1, "the restart file checked by rank 0");
 done:
 	free(n);
 	free(pos);

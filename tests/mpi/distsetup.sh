@@ -8,7 +8,9 @@
 #    the state (restart.bin, written chunk by chunk without a whole-mesh
 #    array) and history bit for bit; the solution in one piece per rank
 #    (solution.pvtu) holding every cell once;
-#  - the 4 ranks' restart continued on 2 ranks from parts: as one process;
+#  - the 4 ranks' restart continued on 2 ranks from parts (each reading its
+#    own cells, rank 0 alone checking the whole file): as one process, and
+#    a damaged one refused;
 #  - memory: on R = 4 and 2 ranks from parts, no rank's largest single
 #    allocation (summary.json's largest_allocation) is over 1.5 / R times the
 #    largest of the whole-mesh set-up (one process reading the mesh file);
@@ -81,6 +83,19 @@ run_np 2 box2c "$tmp/box.cfg" numerics.iterations=3 mesh.file="$tmp/boxp2" outpu
 	fail "box: continued on 2 ranks from parts"
 grep -q "continuing from .*box4/restart.bin at iteration 4" "$tmp/box2c.err" || fail "box: no continuation message"
 same box1x6 box2c "box, the restart of 4 ranks continued on 2 ranks from parts"
+
+# a damaged restart: rank 0 alone reads all of it for its checksum, and
+# stops every rank
+cp "$tmp/box4/restart.bin" "$tmp/damaged.bin"
+printf 'X' | dd of="$tmp/damaged.bin" bs=1 seek=100000 conv=notrunc 2>/dev/null
+if mpi 2 "$fv" run "$tmp/box.cfg" output.dir="$tmp/boxd" output.progress_every=0 mesh.file="$tmp/boxp2" \
+	output.restart="$tmp/damaged.bin" >/dev/null 2>"$tmp/boxd.err"; then
+	fail "damaged restart: accepted"
+elif ! grep -q "error (rank 0 of 2): $tmp/damaged.bin: checksum mismatch" "$tmp/boxd.err"; then
+	fail "damaged restart: $(grep -i error "$tmp/boxd.err" | head -2)"
+else
+	echo "damaged restart on 2 ranks from parts: refused by rank 0"
+fi
 
 # no rank of the distributed set-up (nor of its restart read and write)
 # holds an array of the whole mesh's size
