@@ -187,7 +187,14 @@ typedef struct fv_restart {
 	/* writing only: NULL when q is in the file's cell order; else file
 	 * position i holds q's cell cell_of_file[i] (fv_mesh_file_cells) */
 	const fv_idx_t *cell_of_file;
+	/* writing only, in place of q (NULL): fill(fill_arg, v, at, k, dst)
+	 * puts variable v of file positions [at, at + k) into dst, called once
+	 * per chunk in the file's order (v, then at, a multiple of
+	 * FV_RESTART_FILL_CELLS): a state that no process holds whole */
+	fv_err_t (*fill)(void *fill_arg, int v, size_t at, size_t k, fv_real_t *dst);
+	void *fill_arg;
 } fv_restart_t;
+#define FV_RESTART_FILL_CELLS (((size_t)1 << 20) / sizeof(fv_real_t))
 
 /* The name of a restart's model ("euler", "laminar", "sa", "unknown"). */
 const char *fv_restart_model_name(int model);
@@ -217,6 +224,14 @@ fv_err_t fv_restart_read(const char *path, fv_restart_t *r, const fv_mesh_id_t *
  * that reads its own cells of a restart of the whole mesh. */
 fv_err_t fv_restart_read_cells(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name,
 			       size_t n, const fv_idx_t *pos, int nvars, fv_real_t *out);
+/* The same for n_groups groups of cells read from one mapping: group g's
+ * n[g] cells at file positions pos[g][i] into out[g][v * n[g] + i] (a
+ * rank's blocks, straight into their state arrays). verify = 0 skips the
+ * checksum (every other check stays): for the ranks of a run whose rank 0
+ * checks it. */
+fv_err_t fv_restart_read_groups(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name,
+				int n_groups, const size_t *n, const fv_idx_t *const *pos, int nvars, fv_real_t *const *out,
+				int verify);
 /* The same from len bytes in memory (name for messages; the fuzzer). */
 fv_err_t fv_restart_parse(const void *data, size_t len, const char *name, fv_restart_t *r,
 			  const fv_mesh_id_t *expect, const char *mesh_name);

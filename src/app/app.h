@@ -59,6 +59,10 @@ int fv_app_is_part_dir(const char *path);
 /* This rank's part from partition directory dir; refused, saying how to
  * cut the right one, when it was cut for another rank count. */
 fv_err_t fv_app_read_part(const char *dir, fv_part_t *p);
+/* Every rank's part p of partition directory dir compared with rank 0's
+ * (src/app/plan_dist.c): a part of another mesh or another cut is refused
+ * on its rank, naming its file and rank. */
+fv_err_t fv_app_parts_agree(const char *dir, const fv_part_t *p);
 /* Cuts the loaded mesh m (renumbered in place) into nb blocks (weights,
  * groups: fv_app_order_cells) mapped to n_ranks ranks, and hands each
  * rank's part to each(rank, part, arg), the last rank first; each may keep

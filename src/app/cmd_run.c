@@ -652,7 +652,7 @@ static fv_err_t run_loop(fv_plan_t *p, run_ctx_t *r)
 }
 
 /* summary.json (rank 0). */
-static fv_err_t write_summary(const fv_plan_t *p, const run_ctx_t *r, const double *mem)
+static fv_err_t write_summary(const fv_plan_t *p, const run_ctx_t *r, const double *mem, json_t *dist)
 {
 	const fv_part_t *part = &p->part;
 	char path[FV_CASE_PATH_MAX + 32], busy[4096];
@@ -665,6 +665,7 @@ static fv_err_t write_summary(const fv_plan_t *p, const run_ctx_t *r, const doub
 	else
 		json_object_set_new(js, "peak_memory_mib", fv_json_real(mem[0]));
 	fv_budget_report(js, &p->budget, mem, part->n_ranks, part->n_cells);
+	json_object_update(js, dist);
 	for (int b = 0; b < part->n_blocks; b++)
 		json_array_append_new(cells, json_integer(part->block_off[b + 1] - part->block_off[b]));
 	json_object_set_new(json_object_get(js, "partition"), "block_cells", cells);
@@ -729,6 +730,7 @@ static fv_err_t write_outputs(fv_plan_t *p, run_ctx_t *r)
 	fv_sol_turb_t turb;
 	int wall_written = 0;
 	double *mem = NULL, t = fv_now();
+	json_t *dist = NULL;
 	fv_err_t err = FV_OK;
 	FV_CALL(fv_solver_get_block_states(p->solver, p->st.qb));
 	FV_CALL(write_wall(c, &p->part, p->solver, &p->so, &p->st, &wall_written));
@@ -737,12 +739,14 @@ static fv_err_t write_outputs(fv_plan_t *p, run_ctx_t *r)
 					     sol_turb(c, &turb)));
 	r->output_s = fv_now() - t;
 	FV_CALL(gather_memory(&mem));
+	FV_CALL(fv_app_dist_summary(&p->part, &dist));
 	if (fv_runtime_rank() == 0) {
-		err = write_summary(p, r, mem);
+		err = write_summary(p, r, mem, dist);
 		if (err == FV_OK)
 			last_words(p, r, wall_written);
 	}
 	free(mem);
+	json_decref(dist);
 	return err;
 }
 

@@ -37,6 +37,7 @@ fv_err_t fv_app_read_part(const char *dir, fv_part_t *p)
 {
 	char path[FV_CASE_PATH_MAX + 32];
 	int me = fv_runtime_rank(), R = fv_runtime_nranks();
+	fv_err_t err0;
 	fv_part_path(dir, me, path, sizeof path);
 	FV_CALL(fv_part_read(path, p));
 	if (p->n_ranks != R || p->rank != me) {
@@ -47,7 +48,11 @@ fv_err_t fv_app_read_part(const char *dir, fv_part_t *p)
 		fv_part_free(p);
 		return err;
 	}
-	return FV_OK;
+	/* each rank read its own file only: the ranks compare what they read */
+	err0 = fv_app_parts_agree(dir, p);
+	if (err0 != FV_OK)
+		fv_part_free(p);
+	return err0;
 }
 
 fv_err_t fv_app_cut_parts(const fv_case_t *c, fv_mesh_t *m, int nb, const double *weights, const int *groups,
@@ -170,98 +175,163 @@ static size_t local_cells(const fv_part_t *p, int ghosts)
 
 fv_err_t fv_app_part_restart_read(const char *path, const fv_part_t *p, fv_restart_t *rs, fv_app_state_t *st)
 {
-	size_t n = local_cells(p, 1), at = 0;
-	fv_idx_t *pos = NULL;
-	fv_real_t *val = NULL;
+	int g = 0;
+	size_t *n = NULL;
+	const fv_idx_t **pos = NULL;
+	fv_real_t **out = NULL;
 	fv_err_t err = FV_OK;
-	FV_CALL_GOTO(err, out, fv_malloc(&pos, n + 1, sizeof *pos, "restart cells"));
-	FV_CALL_GOTO(err, out, fv_malloc(&val, (size_t)st->nv * n + 1, sizeof *val, "restart cells"));
+	FV_CALL_GOTO(err, done, fv_calloc(&n, (size_t)p->n_blocks + 1, sizeof *n, "restart blocks"));
+	FV_CALL_GOTO(err, done, fv_calloc(&pos, (size_t)p->n_blocks + 1, sizeof *pos, "restart blocks"));
+	FV_CALL_GOTO(err, done, fv_calloc(&out, (size_t)p->n_blocks + 1, sizeof *out, "restart blocks"));
 	for (int b = 0; b < p->n_blocks; b++)
 		if (p->rank_of[b] == p->rank) {
-			memcpy(pos + at, p->cell_file[b], (size_t)p->blocks[b].n_cells * sizeof *pos);
-			at += (size_t)p->blocks[b].n_cells;
+			n[g] = (size_t)p->blocks[b].n_cells;
+			pos[g] = p->cell_file[b];
+			out[g++] = st->qb[b];
 		}
-	/* only this rank's cells of the file are read */
-	FV_CALL_GOTO(err, out, fv_restart_read_cells(path, rs, &p->mesh_id, p->piece.source, n, pos, st->nv, val));
-	/* rows the file has and the run uses: nu~ is dropped by a run without
-	 * Spalart-Allmaras, and left as the caller set it when the file has none */
-	at = 0;
-	for (int b = 0; b < p->n_blocks; b++) {
-		size_t nc = (size_t)p->blocks[b].n_cells;
-		if (p->rank_of[b] != p->rank)
-			continue;
-		for (int v = 0; v < rs->n_vars && v < st->nv; v++)
-			memcpy(st->qb[b] + (size_t)v * nc, val + (size_t)v * n + at, nc * sizeof *val);
-		at += nc;
-	}
-out:
+	/* only this rank's cells of the file are read, straight into its
+	 * blocks' state; rows the file has and the run uses: nu~ is dropped by
+	 * a run without Spalart-Allmaras, and left as the caller set it when
+	 * the file has none. Rank 0 alone reads the whole file for its
+	 * checksum; a damaged file stops every rank from there. */
+	err = fv_restart_read_groups(path, rs, &p->mesh_id, p->piece.source, g, n, pos, st->nv, out, p->rank == 0);
+	if (err == FV_OK)
+		err = fv_runtime_agree(1, "the restart file checked by rank 0");
+done:
+	free(n);
 	free(pos);
-	free(val);
+	free(out);
 	return err;
+}
+
+/* A restart written without any rank holding the whole state: each rank
+ * lists its owned cells in the file's order (the piece's), and rank 0
+ * writes the file chunk by chunk (FV_RESTART_FILL_CELLS positions of one
+ * variable), each rank sending its values in the chunk as rank 0 asks for
+ * them, in the same order on every rank. */
+typedef struct restart_feed {
+	const fv_part_t *p;
+	const fv_app_state_t *st;
+	size_t n;              /* this rank's owned cells: the piece's, in the file's order */
+	size_t *from;          /* [nv] the first piece cell not yet sent, per variable */
+	uint8_t *msg;          /* a chunk's message: count, positions, values */
+} restart_feed_t;
+
+static const fv_real_t *piece_cell_state(const fv_part_t *p, const fv_app_state_t *st, size_t i, size_t *stride);
+
+static fv_err_t feed_init(restart_feed_t *f, const fv_part_t *p, const fv_app_state_t *st)
+{
+	memset(f, 0, sizeof *f);
+	f->p = p;
+	f->st = st;
+	f->n = (size_t)p->piece.n_cells;
+	FV_CALL(fv_calloc(&f->from, (size_t)st->nv + 1, sizeof *f->from, "restart cells"));
+	/* a chunk holds at most the rank's own cells */
+	FV_CALL(fv_malloc(&f->msg, 8 + (f->n < FV_RESTART_FILL_CELLS ? f->n : FV_RESTART_FILL_CELLS) *
+					       (sizeof(fv_idx_t) + sizeof(fv_real_t)),
+			  1, "restart chunk"));
+	return FV_OK;
+}
+
+static void feed_free(restart_feed_t *f)
+{
+	free(f->from);
+	free(f->msg);
+}
+
+/* This rank's cells of variable v at positions [at, at + k) as a message
+ * (8-byte count, positions, values), read from the blocks' state: its
+ * length. */
+static size_t feed_chunk(restart_feed_t *f, int v, size_t at, size_t k)
+{
+	size_t i = f->from[v], c = 0;
+	uint64_t cnt;
+	fv_idx_t *pos = (fv_idx_t *)(f->msg + 8);
+	fv_real_t val[256];
+	/* positions first, then the values behind them: copied through val
+	 * in runs, since the message's count is known only at the end */
+	while (i < f->n && (size_t)fv_mesh_cell_orig(&f->p->piece, (fv_idx_t)i) < at + k)
+		pos[c++] = fv_mesh_cell_orig(&f->p->piece, (fv_idx_t)i++);
+	for (size_t j = 0; j < c; j += 256) {
+		size_t m = c - j < 256 ? c - j : 256;
+		for (size_t t = 0; t < m; t++) {
+			size_t stride;
+			const fv_real_t *q = piece_cell_state(f->p, f->st, f->from[v] + j + t, &stride);
+			val[t] = q[(size_t)v * stride];
+		}
+		memcpy(f->msg + 8 + c * sizeof *pos + j * sizeof *val, val, m * sizeof *val);
+	}
+	cnt = c;
+	memcpy(f->msg, &cnt, 8);
+	f->from[v] = i;
+	return 8 + c * (sizeof *pos + sizeof *val);
+}
+
+/* Places a chunk's message from rank `from` into dst (positions at ..):
+ * *got counts the cells placed. */
+static fv_err_t feed_place(const uint8_t *m, size_t len, int from, size_t at, size_t k, fv_real_t *dst, size_t *got)
+{
+	uint64_t c = 0;
+	if (len >= 8)
+		memcpy(&c, m, 8);
+	FV_CHECK(len >= 8 && c <= k && len == 8 + c * (sizeof(fv_idx_t) + sizeof(fv_real_t)), FV_ERR_RUNTIME,
+		 "rank %d sent %zu bytes of restart cells for positions %zu..%zu", from, len, at, at + k);
+	for (size_t i = 0; i < c; i++) {
+		fv_idx_t pos;
+		fv_real_t x;
+		memcpy(&pos, m + 8 + i * sizeof pos, sizeof pos);
+		memcpy(&x, m + 8 + c * sizeof pos + i * sizeof x, sizeof x);
+		FV_CHECK(pos >= 0 && (size_t)pos >= at && (size_t)pos < at + k, FV_ERR_RUNTIME,
+			 "rank %d sent restart cell %d for positions %zu..%zu", from, (int)pos, at, at + k);
+		dst[(size_t)pos - at] = x;
+	}
+	*got += c;
+	return FV_OK;
+}
+
+/* fv_restart_t's fill on rank 0: its own cells, then every other rank's. */
+static fv_err_t feed_fill(void *arg, int v, size_t at, size_t k, fv_real_t *dst)
+{
+	restart_feed_t *f = arg;
+	size_t got = 0, len = feed_chunk(f, v, at, k);
+	FV_CALL(feed_place(f->msg, len, 0, at, k, dst, &got));
+	for (int r = 1; r < f->p->n_ranks; r++) {
+		uint8_t *m = NULL;
+		fv_err_t err;
+		FV_CALL(fv_runtime_recv_bytes(&m, &len, r, "its cells of the restart file"));
+		err = feed_place(m, len, r, at, k, dst, &got);
+		free(m);
+		FV_CALL(err);
+	}
+	FV_CHECK(got == k, FV_ERR_RUNTIME, "restart: the ranks hold %zu of the %zu cells at positions %zu..%zu", got,
+		 k, at, at + k);
+	return FV_OK;
 }
 
 fv_err_t fv_app_part_restart_write(const char *path, const fv_part_t *p, fv_restart_t *r, const fv_app_state_t *st)
 {
-	size_t N = (size_t)p->n_cells, nv = (size_t)st->nv, n = local_cells(p, 0), at = 0;
-	uint8_t *msg = NULL;
-	fv_real_t *qf = NULL;
-	fv_err_t err = FV_OK;
-	/* each rank's owned cells: their file positions, then their values */
-	size_t bytes = n * sizeof(fv_idx_t) + nv * n * sizeof(fv_real_t);
-	FV_CALL_GOTO(err, out, fv_malloc(&msg, bytes + 1, 1, "restart cells"));
-	{
-		fv_idx_t *pos = (fv_idx_t *)msg;
-		fv_real_t *val = (fv_real_t *)(msg + n * sizeof(fv_idx_t));
-		for (int b = 0; b < p->n_blocks; b++) {
-			const fv_block_t *bk = &p->blocks[b];
-			size_t no = (size_t)bk->n_owned, nc = (size_t)bk->n_cells;
-			if (p->rank_of[b] != p->rank)
-				continue;
-			memcpy(pos + at, p->cell_file[b], no * sizeof *pos);
-			for (size_t v = 0; v < nv; v++)
-				memcpy(val + v * n + at, st->qb[b] + v * nc, no * sizeof *val);
-			at += no;
-		}
-	}
-	if (p->rank != 0) {
-		err = fv_runtime_send_bytes(msg, bytes, 0, "its cells of the restart file");
-		goto out;
-	}
-	/* rank 0: the mesh file's order, from every rank's cells */
-	FV_CALL_GOTO(err, out, fv_malloc(&qf, nv * N + 1, sizeof *qf, "restart state"));
-	for (int from = 0; from < p->n_ranks && err == FV_OK; from++) {
-		uint8_t *m = msg;
-		size_t len = bytes, k;
-		if (from > 0)
-			FV_CALL_GOTO(err, out, fv_runtime_recv_bytes(&m, &len, from, "its cells of the restart file"));
-		k = len / (sizeof(fv_idx_t) + nv * sizeof(fv_real_t));
-		if (len != k * (sizeof(fv_idx_t) + nv * sizeof(fv_real_t)))
-			err = FV_ERROR(FV_ERR_RUNTIME, "rank %d sent %zu bytes of restart cells", from, len);
-		const fv_idx_t *pos = (const fv_idx_t *)m;
-		const fv_real_t *val = (const fv_real_t *)(m + k * sizeof(fv_idx_t));
-		for (size_t i = 0; i < k && err == FV_OK; i++) {
-			if (pos[i] < 0 || (size_t)pos[i] >= N) {
-				err = FV_ERROR(FV_ERR_RUNTIME, "rank %d sent restart cell %d of %zu", from, (int)pos[i], N);
-				break;
-			}
-			for (size_t v = 0; v < nv; v++)
-				qf[v * N + (size_t)pos[i]] = val[v * k + i];
-		}
-		if (from > 0)
-			free(m);
-	}
-	if (err == FV_OK) {
+	size_t N = (size_t)p->n_cells, per = FV_RESTART_FILL_CELLS;
+	restart_feed_t f;
+	fv_err_t err = feed_init(&f, p, st);
+	if (err == FV_OK && p->rank != 0) {
+		/* the chunks in the order rank 0 writes them */
+		for (int v = 0; v < st->nv && err == FV_OK; v++)
+			for (size_t at = 0; at < N && err == FV_OK; at += per)
+				err = fv_runtime_send_bytes(f.msg, feed_chunk(&f, v, at, N - at < per ? N - at : per), 0,
+							    "its cells of the restart file");
+	} else if (err == FV_OK) {
 		r->n_cells = (fv_idx_t)N;
-		r->n_vars = (int)nv;
+		r->n_vars = st->nv;
 		r->mesh = p->mesh_id;
 		r->cell_of_file = NULL;
-		r->q = qf;
-		err = fv_restart_write(path, r);
 		r->q = NULL;
+		r->fill = feed_fill;
+		r->fill_arg = &f;
+		err = fv_restart_write(path, r);
+		r->fill = NULL;
+		r->fill_arg = NULL;
 	}
-out:
-	free(msg);
-	free(qf);
+	feed_free(&f);
 	return err;
 }
 
@@ -328,7 +398,8 @@ fv_err_t fv_app_part_solution(const char *dir, const char *name, const fv_part_t
 fv_err_t fv_app_part_wall_distances(const fv_case_t *c, const fv_part_t *p, const fv_solver_opts_t *so,
 				    double ***dist)
 {
-	size_t E = (size_t)p->n_belems, n_pts = local_cells(p, 0);
+	size_t E = 0, at0 = 0, n_pts = local_cells(p, 0);
+	long long *count = NULL;
 	fv_mesh_t w;
 	uint8_t *wall = NULL;
 	double *d = NULL;
@@ -343,18 +414,31 @@ fv_err_t fv_app_part_wall_distances(const fv_case_t *c, const fv_part_t *p, cons
 	FV_CHECK_GOTO(err, out, any, FV_ERR_ARG,
 		      "%s: [flow] model = sa needs a no-slip wall (bc noslip or isothermal) for the wall distance",
 		      c->path[0] ? c->path : "case");
-	/* every rank's share of the boundary elements, assembled (a surface,
-	 * not the mesh), as a mesh of unshared nodes whose cells are the points
-	 * asked for: this rank's owned cells */
+	/* the wall elements of every rank's share of the boundary elements,
+	 * assembled in the file's order (a surface, not the mesh: the walls'
+	 * part alone, which is what fv_wall_distance keeps of a mesh), as a
+	 * mesh of unshared nodes whose cells are the points asked for: this
+	 * rank's owned cells */
+	FV_CALL_GOTO(err, out, fv_calloc(&count, (size_t)p->n_ranks, sizeof *count, "wall elements"));
+	for (fv_idx_t i = 0; i < p->n_bel; i++)
+		count[p->rank] += wall[p->bel_marker[i]];
+	FV_CALL_GOTO(err, out, fv_runtime_combine(count, (size_t)p->n_ranks * sizeof *count, "the wall elements"));
+	for (int r = 0; r < p->n_ranks; r++) {
+		at0 += r < p->rank ? (size_t)count[r] : 0;
+		E += (size_t)count[r];
+	}
 	snprintf(w.source, sizeof w.source, "%s", p->piece.source);
 	FV_CALL_GOTO(err, out, fv_calloc(&w.xyz, 12 * E + 1, sizeof *w.xyz, "wall nodes"));
 	FV_CALL_GOTO(err, out, fv_calloc(&w.belem_marker, E + 1, sizeof *w.belem_marker, "wall elements"));
 	FV_CALL_GOTO(err, out, fv_calloc(&w.belem_type, E + 1, 1, "wall elements"));
 	FV_CALL_GOTO(err, out, fv_malloc(&w.belem_node_off, E + 1, sizeof *w.belem_node_off, "wall elements"));
 	FV_CALL_GOTO(err, out, fv_malloc(&w.belem_node, 4 * E + 1, sizeof *w.belem_node, "wall elements"));
-	memcpy(w.xyz + 12 * (size_t)p->bel0, p->bel_xyz, 12 * (size_t)p->n_bel * sizeof *w.xyz);
-	memcpy(w.belem_marker + p->bel0, p->bel_marker, (size_t)p->n_bel * sizeof *w.belem_marker);
-	memcpy(w.belem_type + p->bel0, p->bel_type, (size_t)p->n_bel);
+	for (fv_idx_t i = 0, e = (fv_idx_t)at0; i < p->n_bel; i++)
+		if (wall[p->bel_marker[i]]) {
+			memcpy(w.xyz + 12 * (size_t)e, p->bel_xyz + 12 * (size_t)i, 12 * sizeof *w.xyz);
+			w.belem_marker[e] = p->bel_marker[i];
+			w.belem_type[e++] = p->bel_type[i];
+		}
 	FV_CALL_GOTO(err, out, fv_runtime_combine(w.xyz, 12 * E * sizeof *w.xyz, "the wall"));
 	FV_CALL_GOTO(err, out, fv_runtime_combine(w.belem_marker, E * sizeof *w.belem_marker, "the wall"));
 	FV_CALL_GOTO(err, out, fv_runtime_combine(w.belem_type, E, "the wall"));
@@ -403,6 +487,7 @@ fv_err_t fv_app_part_wall_distances(const fv_case_t *c, const fv_part_t *p, cons
 out:
 	w.markers = NULL; /* the piece's */
 	fv_mesh_free(&w);
+	free(count);
 	free(wall);
 	free(d);
 	if (err != FV_OK)

@@ -119,5 +119,11 @@ fv_err_t fv_budget_check(const fv_case_t *c, long long n_cells, long long n_face
  * and the device memory StarPU holds on each GPU, into summary.json's
  * "memory" and two lines on stderr (rank 0). rss_mib: every rank's peak. */
 void fv_budget_report(json_t *js, const fv_budget_t *b, const double *rss_mib, int n_ranks, long long n_cells);
+/* The distributed set-up's evidence (src/app/plan_dist.c), gathered from
+ * every rank into *out on rank 0, summary.json's keys largest_allocation
+ * ({"bytes": [per rank], "what": [...]}: util/alloc.h) and block_digests
+ * (each block's local mesh, halo lists and file positions, XXH64 in hex:
+ * equal for any rank count). */
+fv_err_t fv_app_dist_summary(const fv_part_t *p, json_t **out);
 
 #endif

@@ -26,6 +26,7 @@
 #define HEADER_BYTES (STATE_AT + 8 * FV_RESTART_SOLVER_STATE_MAX)
 #define MODEL_UNKNOWN_U32 0xffffffffu
 #define CHUNK ((size_t)1 << 20)
+_Static_assert(CHUNK / sizeof(fv_real_t) == FV_RESTART_FILL_CELLS, "fill's chunks are write_contents' chunks");
 static int host_little(void)
 {
 	const uint16_t one = 1;
@@ -197,11 +198,15 @@ static int write_contents(int fd, const fv_restart_t *r, uint8_t *buf, fv_real_t
 	encode_header(r, header);
 	sink_put(&s, header, sizeof header);
 	for (int v = 0; v < r->n_vars && !s.err; v++) {
-		const fv_real_t *qv = r->q + (size_t)v * n;
+		const fv_real_t *qv = r->q ? r->q + (size_t)v * n : NULL;
 		for (size_t at = 0; at < n && !s.err; at += per) {
 			size_t k = n - at < per ? n - at : per;
 			const fv_real_t *src = qv + at;
-			if (r->cell_of_file) {
+			if (r->fill) {
+				if (r->fill(r->fill_arg, v, at, k, gather) != FV_OK)
+					return -1; /* its message stands */
+				src = gather;
+			} else if (r->cell_of_file) {
 				for (size_t i = 0; i < k; i++)
 					gather[i] = qv[r->cell_of_file[at + i]];
 				src = gather;
@@ -269,7 +274,7 @@ fv_err_t fv_restart_write(const char *path, const fv_restart_t *r)
 		 FV_RESTART_SOLVER_STATE_MAX);
 	FV_CHECK(r->model == FV_RESTART_MODEL_UNKNOWN || (r->model == FV_MODEL_SA) == (r->n_vars == FV_RESTART_NVARS_MAX),
 		 FV_ERR_ARG, "%s: model %s with %d variables per cell", path, fv_restart_model_name(r->model), r->n_vars);
-	FV_CHECK(r->n_cells >= 0 && (r->q || r->n_cells == 0), FV_ERR_ARG, "%s: no state to write", path);
+	FV_CHECK(r->n_cells >= 0 && (r->q || r->fill || r->n_cells == 0), FV_ERR_ARG, "%s: no state to write", path);
 	FV_CHECK(r->mesh.n_cells == r->n_cells, FV_ERR_ARG, "%s: state of %d cells for a mesh of %lld", path,
 		 (int)r->n_cells, (long long)r->mesh.n_cells);
 	/* a name no other writer uses: two runs writing one restart never
@@ -278,13 +283,15 @@ fv_err_t fv_restart_write(const char *path, const fv_restart_t *r)
 	FV_CHECK(tmp, FV_ERR_MEM, "%s: out of memory for the temporary file name", path);
 	FV_CALL_GOTO(err, done, dir_of(path, &dir));
 	FV_CALL_GOTO(err, done, fv_malloc(&buf, CHUNK, 1, "restart buffer"));
-	if (r->cell_of_file)
+	if (r->cell_of_file || r->fill)
 		FV_CALL_GOTO(err, done, fv_malloc(&gather, CHUNK / sizeof(fv_real_t), sizeof *gather, "restart buffer"));
 
 #ifdef O_TMPFILE
 	/* an unnamed file in the target directory: a crash while writing
 	 * leaves nothing behind, not even a partial path.tmp */
-	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	/* not with fill: its chunks come once (from other ranks), so the
+	 * contents are never written a second time */
+	fd = r->fill ? -1 : open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
 	if (fd >= 0) {
 		e = write_contents(fd, r, buf, gather);
 		if (e == 0 && link_anonymous(fd, tmp) != 0) {
@@ -310,7 +317,7 @@ fv_err_t fv_restart_write(const char *path, const fv_restart_t *r)
 		}
 		e = write_contents(fd, r, buf, gather);
 		if (e != 0) {
-			err = FV_ERROR(FV_ERR_IO, "%s: write failed: %s", path, strerror(e));
+			err = e < 0 ? FV_ERR_RUNTIME : FV_ERROR(FV_ERR_IO, "%s: write failed: %s", path, strerror(e));
 			remove(tmp);
 			goto done;
 		}
@@ -350,7 +357,7 @@ static fv_err_t need(size_t len, size_t n, const char *name, const char *what)
 /* Everything fv_restart_parse checks, and the header into r (r->q NULL);
  * the state starts *header bytes into data (its version's header). */
 static fv_err_t parse_checked(const void *data, size_t len, const char *name, fv_restart_t *r,
-			      const fv_mesh_id_t *expect, const char *mesh_name, size_t *header)
+			      const fv_mesh_id_t *expect, const char *mesh_name, size_t *header, int verify)
 {
 	const uint8_t *p = data, *state;
 	uint64_t n_cells, hash, stored, n_nodes, mesh_hash;
@@ -397,8 +404,10 @@ static fv_err_t parse_checked(const void *data, size_t len, const char *name, fv
 	FV_CHECK(len == expected_size, FV_ERR_FORMAT, "%s: %zu bytes, a restart of %llu cells has %zu (trailing data)",
 		 name, len, (unsigned long long)n_cells, expected_size);
 	state = p + hb;
-	hash = fv_fnv1a(FV_FNV_OFFSET, p, hb + count * sizeof(fv_real_t));
+	/* a rank whose rank 0 checks the whole file skips it (every byte of
+	 * the file read on every rank, the whole state's cost per rank) */
 	stored = get_le(state + count * sizeof(fv_real_t), 8);
+	hash = verify ? fv_fnv1a(FV_FNV_OFFSET, p, hb + count * sizeof(fv_real_t)) : stored;
 	FV_CHECK(stored == hash, FV_ERR_FORMAT,
 		 "%s: checksum mismatch (stored %016llx, computed %016llx): the file is corrupted", name,
 		 (unsigned long long)stored, (unsigned long long)hash);
@@ -471,7 +480,7 @@ fv_err_t fv_restart_parse(const void *data, size_t len, const char *name, fv_res
 {
 	size_t count, hb;
 	fv_err_t err;
-	FV_CALL(parse_checked(data, len, name, r, expect, mesh_name, &hb));
+	FV_CALL(parse_checked(data, len, name, r, expect, mesh_name, &hb, 1));
 	count = (size_t)r->n_vars * (size_t)r->n_cells;
 	FV_CALL_GOTO(err, fail, fv_malloc(&r->q, count + 1, sizeof(fv_real_t), "restart state"));
 	to_from_le(r->q, (const uint8_t *)data + hb, count);
@@ -526,29 +535,40 @@ fv_err_t fv_restart_read(const char *path, fv_restart_t *r, const fv_mesh_id_t *
 	return err;
 }
 
-fv_err_t fv_restart_read_cells(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name,
-			       size_t n, const fv_idx_t *pos, int nvars, fv_real_t *out)
+fv_err_t fv_restart_read_groups(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name,
+				int n_groups, const size_t *n, const fv_idx_t *const *pos, int nvars, fv_real_t *const *out,
+				int verify)
 {
 	void *map;
 	size_t len = 0, hb = 0;
 	fv_err_t err;
 	memset(r, 0, sizeof *r);
 	FV_CALL(map_file(path, &map, &len));
-	err = parse_checked(len ? map : "", len, path, r, expect, mesh_name, &hb);
-	for (size_t i = 0; i < n && err == FV_OK; i++)
-		if (pos[i] < 0 || pos[i] >= r->n_cells)
-			err = FV_ERROR(FV_ERR_ARG, "%s: cell %d asked for, the restart holds %d", path, (int)pos[i],
-				       (int)r->n_cells);
+	err = parse_checked(len ? map : "", len, path, r, expect, mesh_name, &hb, verify);
+	for (int g = 0; g < n_groups && err == FV_OK; g++)
+		for (size_t i = 0; i < n[g] && err == FV_OK; i++)
+			if (pos[g][i] < 0 || pos[g][i] >= r->n_cells)
+				err = FV_ERROR(FV_ERR_ARG, "%s: cell %d asked for, the restart holds %d", path,
+					       (int)pos[g][i], (int)r->n_cells);
 	if (err == FV_OK) {
 		const uint8_t *state = (const uint8_t *)map + hb;
-		for (int v = 0; v < r->n_vars && v < nvars; v++)
-			for (size_t i = 0; i < n; i++)
-				to_from_le(out + (size_t)v * n + i,
-					   state + ((size_t)v * (size_t)r->n_cells + (size_t)pos[i]) * sizeof(fv_real_t), 1);
+		for (int g = 0; g < n_groups; g++)
+			for (int v = 0; v < r->n_vars && v < nvars; v++)
+				for (size_t i = 0; i < n[g]; i++)
+					to_from_le(out[g] + (size_t)v * n[g] + i,
+						   state + ((size_t)v * (size_t)r->n_cells + (size_t)pos[g][i]) *
+								   sizeof(fv_real_t),
+						   1);
 	}
 	if (map)
 		munmap(map, len);
 	return err;
+}
+
+fv_err_t fv_restart_read_cells(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name,
+			       size_t n, const fv_idx_t *pos, int nvars, fv_real_t *out)
+{
+	return fv_restart_read_groups(path, r, expect, mesh_name, 1, &n, &pos, nvars, &out, 1);
 }
 
 void fv_restart_free(fv_restart_t *r)

@@ -11,6 +11,7 @@
 #include "config.h"
 #include "fvstar/runtime.h"
 #include "runtime/ranks.h"
+#include "util/alloc.h"
 #include "util/threads.h"
 
 #ifdef FV_HAVE_MPI
@@ -47,7 +48,9 @@ fv_err_t fv_runtime_check_names(void)
 fv_err_t fv_runtime_alloc(void *mem, size_t bytes, const char *what)
 {
 	void *p = NULL;
-	int ret = starpu_malloc(&p, bytes ? bytes : 8);
+	int ret;
+	fv_alloc_note(bytes, what);
+	ret = starpu_malloc(&p, bytes ? bytes : 8);
 	FV_CHECK(ret == 0 && p, FV_ERR_MEM, "starpu_malloc of %zu bytes for %s failed (%d)", bytes, what, ret);
 	/* by all threads (the workers sleep while the solver is built): the
 	 * kernel zeroes the fresh pages as they are first touched */

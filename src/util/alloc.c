@@ -5,6 +5,7 @@
 #include "util/alloc.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@ fv_err_t fv_malloc_large(void *pptr, size_t count, size_t size, const char *what
 	size_t bytes = count * size;
 	if (bytes < FV_LARGE_MIN)
 		return fv_malloc(pptr, count, size, what);
+	fv_alloc_note(bytes, what);
 	FV_CHECK(posix_memalign(&p, HUGE_PAGE, bytes) == 0, FV_ERR_MEM, "out of memory allocating %zu bytes for %s",
 		 bytes, what);
 #ifdef MADV_HUGEPAGE
@@ -53,4 +55,29 @@ void fv_unmap_file(const void *map, size_t size)
 {
 	if (map)
 		munmap((void *)map, size);
+}
+
+static size_t largest;
+static char largest_what[64];
+static int largest_lock;
+
+void fv_alloc_note(size_t bytes, const char *what)
+{
+	/* a new largest is rare after the first few: the lock is taken then only */
+	if (bytes <= __atomic_load_n(&largest, __ATOMIC_RELAXED))
+		return;
+	while (__atomic_exchange_n(&largest_lock, 1, __ATOMIC_ACQUIRE))
+		;
+	if (bytes > largest) {
+		snprintf(largest_what, sizeof largest_what, "%s", what ? what : "?");
+		__atomic_store_n(&largest, bytes, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&largest_lock, 0, __ATOMIC_RELEASE);
+}
+
+size_t fv_alloc_largest(const char **what)
+{
+	if (what)
+		*what = largest_what;
+	return __atomic_load_n(&largest, __ATOMIC_RELAXED);
 }

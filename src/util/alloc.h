@@ -22,4 +22,11 @@ fv_err_t fv_malloc_large(void *pptr, size_t count, size_t size, const char *what
 fv_err_t fv_map_file(const char *path, const void **map, size_t *size);
 void fv_unmap_file(const void *map, size_t size);
 
+/* The largest single allocation of this process so far (every fv_malloc,
+ * fv_calloc, fv_realloc, fv_malloc_large and fv_runtime_alloc notes its
+ * size): what shows that a rank of a distributed set-up never held an
+ * array over the whole mesh. *what (may be NULL) gets its label. */
+void fv_alloc_note(size_t bytes, const char *what);
+size_t fv_alloc_largest(const char **what);
+
 #endif

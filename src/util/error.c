@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
+
 #define FV_ERRMSG_MAX 1024
 
 static _Thread_local char errmsg[FV_ERRMSG_MAX];
@@ -71,6 +73,7 @@ fv_err_t fv_malloc(void *pptr, size_t count, size_t size, const char *what)
 	size_t bytes = 0;
 	void *p;
 	FV_CALL(alloc_size(count, size, what, &bytes));
+	fv_alloc_note(bytes, what);
 	p = malloc(bytes ? bytes : 1);
 	FV_CHECK(p, FV_ERR_MEM, "out of memory allocating %zu bytes for %s", bytes, what);
 	*(void **)pptr = p;
@@ -79,7 +82,10 @@ fv_err_t fv_malloc(void *pptr, size_t count, size_t size, const char *what)
 
 fv_err_t fv_calloc(void *pptr, size_t count, size_t size, const char *what)
 {
-	void *p = calloc(count ? count : 1, size ? size : 1);
+	void *p;
+	if (!size || count <= SIZE_MAX / size)
+		fv_alloc_note(count * size, what);
+	p = calloc(count ? count : 1, size ? size : 1);
 	FV_CHECK(p, FV_ERR_MEM, "out of memory allocating %zu x %zu bytes for %s", count, size, what);
 	*(void **)pptr = p;
 	return FV_OK;
@@ -90,6 +96,7 @@ fv_err_t fv_realloc(void *pptr, size_t count, size_t size, const char *what)
 	size_t bytes = 0;
 	void *p;
 	FV_CALL(alloc_size(count, size, what, &bytes));
+	fv_alloc_note(bytes, what);
 	p = realloc(*(void **)pptr, bytes ? bytes : 1);
 	FV_CHECK(p, FV_ERR_MEM, "out of memory growing %s to %zu bytes", what, bytes);
 	*(void **)pptr = p;
