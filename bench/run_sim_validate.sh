@@ -22,6 +22,9 @@
 # the 2-GPU folder without chains, 4 and 8 simulated GPUs (tools/sim_platform.py derive):
 # the projection the next 8-GPU machine will check.
 # SCHEME=implicit runs the implicit solver (numerics.time = implicit).
+# SIM_CASES (default "m6 box10m") and SIM_CONFIGS (default every
+# configuration above) choose a part, so that a device call of 10 minutes
+# can run it.
 # Last, CASE-studies/platform: the 2gpu-nochain folder with the 2rank
 # folder's models of the tasks only ranks have: the PLATFORM of
 # bench/run_sim_studies.sh (copy it back to the SimGrid machine).
@@ -48,7 +51,9 @@ scheme=
 unset STARPU_NCPU STARPU_NCUDA STARPU_SCHED STARPU_CALIBRATE STARPU_HOSTNAME STARPU_PERF_MODEL_DIR
 
 . "$top/bench/box_case.sh"
-box_case "$build" 120 "$out" box10m
+cases=${SIM_CASES:-m6 box10m}
+configs=${SIM_CONFIGS:-1gpu gpu+cpu 2gpu cpu 2gpu-nochain 2rank}
+case " $cases " in *" box10m "*) box_case "$build" 120 "$out" box10m ;; esac
 cp "$top/cases/onera_m6/onera_m6.cfg" "$out/m6.cfg"
 
 conf() { # the workers of a configuration
@@ -96,10 +101,10 @@ rank_config() {
 	row "$1" 2rank "$(per_iter "$d/run/summary.json")" "$(per_iter "$d/dry/summary.json")" "$s"
 }
 printf '%-6s %-8s %12s %12s %12s %8s\n' case config "run s/it" "dry s/it" "sim s/it" "sim/dry"
-for case in m6 box10m; do
+for case in $cases; do
 	extra=
 	[ $case = m6 ] && extra="mesh.file=$m6"
-	for c in 1gpu gpu+cpu 2gpu cpu 2gpu-nochain 2rank; do
+	for c in $configs; do
 		d=$out/$case-$c
 		w=$(conf $c)
 		if [ $c = 2rank ]; then
@@ -136,7 +141,7 @@ for case in m6 box10m; do
 	done
 done
 # the studies' platform: one process's models and the rank-only tasks'
-for case in m6 box10m; do
+for case in $cases; do
 	a=$out/$case-2gpu-nochain/platform b=$out/$case-2rank/platform
 	[ -d "$a" ] && [ -d "$b" ] || continue
 	rm -rf "$out/$case-studies"
