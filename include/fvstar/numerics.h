@@ -101,6 +101,7 @@ typedef struct fv_numerics {
 	int jacobian;           /* fv_jacobian_t: Roe's |A~| or Rusanov's lambda I */
 	double jacobian_floor;  /* Roe's blocks: every |eigenvalue| at least this times |u_n| + c */
 	int sweeps;             /* forward + backward sweep pairs per iteration */
+	int sweeps_max;         /* the most sweep pairs lin_res may raise them to (<= sweeps: fixed) */
 	double omega;           /* the dissipation factor of the implicit operator */
 	double max_update;      /* implicit: largest relative change of density and energy per
 	                           iteration and cell (the update is scaled down); 0: no limit */
@@ -117,6 +118,7 @@ typedef struct fv_numerics {
 #define FV_IMPLICIT_CFL 10.0
 #define FV_IMPLICIT_CFL_MAX 1e4
 #define FV_IMPLICIT_MAX_UPDATE 0.2
+#define FV_IMPLICIT_SWEEPS_MAX 100 /* unless the case sets sweeps or sweeps_max */
 #define FV_IMPLICIT_CFL_GROWTH 1.5 /* with cfl_ramp = growth, the default there */
 
 /* The five strategy keys, in this order, and their values in n. */
