@@ -7,13 +7,16 @@
 #   alone    cases/onera_m6/onera_m6.cfg with every implicit key but
 #            time = implicit deleted (the limiter keys kept: they are the
 #            discretisation's), as a user switching a case to implicit;
+#   sweeps   the same with numerics.sweeps_max = 100 (the sweep pairs grow
+#            from 20 while lin_res > 1e-3: whether the medium mesh's crawl
+#            is its linear solve's);
 #   shipped  the case as shipped (60 sweep pairs, 20 first-order
 #            iterations, CFL to 1000).
 # Usage: bench/run_implicit_defaults.sh FVSTAR M6_MESH [KEY=VALUE ...]
 #   FVSTAR   the fvstar binary (device/bin/fvstar of tools/device-pack.sh)
 #   M6_MESH  the mesh (devdata/onera_m6_medium.su2.gz, or a .su2)
 #   KEY=VALUE  more keys for every run (e.g. partition.blocks=1)
-# Environment: M6_ITERATIONS (1000), CASES ("alone shipped"), OUT_DIR
+# Environment: M6_ITERATIONS (1000), CASES ("alone sweeps shipped"), OUT_DIR
 # (default a temporary one). From a device pack, on the GPU machine:
 #   export LD_LIBRARY_PATH=$PWD/device/lib
 #   bench/run_implicit_defaults.sh device/bin/fvstar devdata/onera_m6_medium.su2.gz
@@ -36,9 +39,10 @@ esac
 sed -e "s|^file = .*|file = $mesh|" "$top/cases/onera_m6/onera_m6.cfg" >"$out/shipped.cfg"
 sed -e '/^cfl_max\|^cfl_ramp\|^cfl_growth\|^first_order\|^sweeps\|^implicit =\|^cfl =\|^jacobian/d' \
 	"$out/shipped.cfg" >"$out/alone.cfg"
+sed -e 's/^time = implicit/&\nsweeps_max = 100/' "$out/alone.cfg" >"$out/sweeps.cfg"
 
 rc=0
-for c in ${CASES:-alone shipped}; do
+for c in ${CASES:-alone sweeps shipped}; do
 	"$fv" run "$out/$c.cfg" output.dir="$out/$c" numerics.iterations="${M6_ITERATIONS:-1000}" \
 		numerics.residual_drop=8 output.vtu=no output.progress_every=0 "$@" >"$out/$c.out" 2>"$out/$c.err" ||
 		{ echo "$c: the run failed"; tail -3 "$out/$c.err" | cut -c1-400; rc=1; continue; }
@@ -57,11 +61,11 @@ k = len(cl) - 1
 while k > 0 and abs(cl[k - 1] - cl[-1]) <= 0.005 * abs(cl[-1]):
     k -= 1
 print("%-8s %s; CL %.6f, within 0.5%% from iteration %d (%.2f s); %d iterations, %.2f s of loop; retries %s; "
-      "CFL %g at most, %g at the end; lin_res %.2g at the end" % (
+      "CFL %g at most, %g at the end; lin_res %.2g at the end; %d sweep pairs in all, %s at the end" % (
           sys.argv[2], "8 orders at iteration %d (%.2f s)" % (it[hit[0]], t[hit[0]]) if hit else
           "not 8 orders: %.2f below the peak" % math.log10(peak / res[-1]),
           cl[-1], it[k], t[k], len(rows), t[-1], rows[-1]["retries"], max(cfl), cfl[-1],
-          float(rows[-1]["lin_res"])))
+          float(rows[-1]["lin_res"]), sum(int(float(r["sweeps"])) for r in rows), rows[-1]["sweeps"]))
 # the CFL's course, every 25 iterations: where the ramp and its ceilings put it
 print("         CFL by 25 iterations: " + " ".join("%d:%.3g" % (it[j], cfl[j]) for j in range(0, len(rows), 25)))
 PY

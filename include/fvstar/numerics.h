@@ -118,7 +118,6 @@ typedef struct fv_numerics {
 #define FV_IMPLICIT_CFL 10.0
 #define FV_IMPLICIT_CFL_MAX 1e4
 #define FV_IMPLICIT_MAX_UPDATE 0.2
-#define FV_IMPLICIT_SWEEPS_MAX 100 /* unless the case sets sweeps or sweeps_max */
 #define FV_IMPLICIT_CFL_GROWTH 1.5 /* with cfl_ramp = growth, the default there */
 
 /* The five strategy keys, in this order, and their values in n. */

@@ -289,18 +289,19 @@ static const key_desc_t keys[] = {
 		 "diagonal weight where a wave speed vanishes, at stagnation points, sonic points and walls); "
 		 "0: the flux's own fix (0.2 took as many iterations or more on the wedge, a transonic NACA "
 		 "0012 and the M6), and 0.05 once a ramped run stalls (its density residual 2 orders below "
-		 "its peak and not halved in 25 iterations: the M6 at 53k tets cycled 3.9 orders down)."),
+		 "its peak and not fallen tenfold in 25 iterations: the M6 at 53k tets cycled 3.9 orders down)."),
 	INT_KEY("numerics", "sweeps", num.sweeps, 1, 100, "20", NULL,
 		"time = implicit: forward and backward sweep pairs per iteration (the halo of the update is "
 		"exchanged between blocks after each sweep). A multicolour sweep carries information a few "
 		"cells only, so a larger mesh or CFL needs more: the M6 needs 40 on 1M cells and 60 on 3M "
-		"at CFL 1000. Unless the case sets it, 20 growing with lin_res up to sweeps_max."),
+		"at CFL 1000. sweeps_max lets lin_res raise them."),
 	INT_KEY("numerics", "sweeps_max", num.sweeps_max, 0, 1000, "0", NULL,
 		"time = implicit: the sweep pairs per iteration grow from sweeps up to this (1.5x, at most once "
 		"per lookahead + 1 iterations) while the sweeps leave more than 1e-3 of the linear residual "
 		"(the history's lin_res; its sweeps column the pairs run), and shrink back towards sweeps "
 		"below 1e-5: a larger mesh needs more (the M6 at 53k tets fell 0.07 orders per iteration with "
-		"20 pairs, 0.3 with 60). At most sweeps: a fixed count; unless the case sets it or sweeps, 100."),
+		"20 pairs, 0.3 with 60, but as many sweep pairs in all: off unless set). At most sweeps (0, the "
+		"default): a fixed count."),
 	REAL_KEY("numerics", "max_update", num.max_update, 0, 0, HUGE_VAL, 0, "0", NULL,
 		 "time = implicit: the update of a cell is scaled down so that its density and energy change "
 		 "by at most this fraction in one iteration (large CFL numbers through a start-up "
@@ -1159,8 +1160,7 @@ static int key_index(const char *section, const char *name)
 	return -1;
 }
 
-/* time = implicit on its own: implicit-sized steps, their ramp, sweeps
- * that follow lin_res (a case that sets sweeps keeps that count) and the
+/* time = implicit on its own: implicit-sized steps, their ramp and the
  * per-cell limit (the explicit defaults, CFL 1 with no ramp, dropped 1.2
  * orders in 400 iterations on the wedge); a key the case sets keeps its
  * value. */
@@ -1173,8 +1173,6 @@ static void implicit_defaults(fv_case_t *c)
 		n->cfl = FV_IMPLICIT_CFL;
 	if (!c->key_line[key_index("numerics", "cfl_max")])
 		n->cfl_max = n->cfl > FV_IMPLICIT_CFL_MAX ? n->cfl : FV_IMPLICIT_CFL_MAX;
-	if (!c->key_line[key_index("numerics", "sweeps_max")] && !c->key_line[key_index("numerics", "sweeps")])
-		n->sweeps_max = FV_IMPLICIT_SWEEPS_MAX;
 	if (!c->key_line[key_index("numerics", "max_update")])
 		n->max_update = FV_IMPLICIT_MAX_UPDATE;
 	if (!c->key_line[key_index("numerics", "cfl_ramp")])
