@@ -810,7 +810,9 @@ static fv_err_t ramp_cfl(fv_solver_t *s, int n)
  * the same CFL; the M6 medium mesh (979k tets) held 0.45-0.5 with 20 and
  * fell 4.4 orders in 600 iterations where 60 went 8 in 116 (cfl_max
  * 1000); a lower CFL did not do it (sf 2, cfl_max 1000: 151 iterations,
- * 1e4: 154).
+ * 1e4: 154). Off unless the case sets sweeps_max: counted in sweep pairs
+ * it cost more than it saved on every CPU-sized mesh (the matrix 1.4-3.8x
+ * the pairs; bench/results/2026-11-26-implicit-defaults.md).
  */
 #define FV_SWEEP_TARGET 1e-3
 #define FV_SWEEP_GROWTH 1.5
