@@ -101,6 +101,7 @@ typedef struct fv_numerics {
 	int jacobian;           /* fv_jacobian_t: Roe's |A~| or Rusanov's lambda I */
 	double jacobian_floor;  /* Roe's blocks: every |eigenvalue| at least this times |u_n| + c */
 	int sweeps;             /* forward + backward sweep pairs per iteration */
+	int sweeps_max;         /* the most sweep pairs lin_res may raise them to (<= sweeps: fixed) */
 	double omega;           /* the dissipation factor of the implicit operator */
 	double max_update;      /* implicit: largest relative change of density and energy per
 	                           iteration and cell (the update is scaled down); 0: no limit */

@@ -132,6 +132,9 @@ struct fv_solver {
 	int retries_of[RING];   /* retries before the iteration was submitted */
 	char retry_note[512];   /* what the last retry did, for the first iteration after it */
 	char tried[256];        /* the retries so far, "failed CFL -> retry CFL", for the error */
+	int sweeps;             /* implicit: the sweep pairs of the iteration submitted last (sweep_count) */
+	int sweeps_from;        /* the first iteration that ran with that many */
+	int sweeps_of[RING];    /* the sweep pairs each iteration ran */
 	double cfl_top;         /* the largest CFL of the run */
 	int ran;                /* fv_solver_run was called before */
 	int trace_from;         /* the first traced iteration (fv_runtime_trace_start) */
@@ -337,6 +340,8 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	s->cfl = o->num.cfl;
 	s->cfl_lo = o->num.cfl;
 	s->cfl_hi = o->num.cfl_max;
+	s->sweeps = o->num.sweeps;
+	s->sweeps_from = INT_MIN;
 	s->bad_iter = -1;
 	s->discard_to = INT_MIN;
 	s->resume_iter = INT_MIN;
@@ -634,7 +639,7 @@ static fv_err_t step_mark(int sub, const char *mark)
  * the next diagonal zeroes dq). */
 static fv_err_t sweeps(fv_solver_t *s, int slot)
 {
-	for (int k = 0; k < s->o.num.sweeps; k++)
+	for (int k = 0; k < s->sweeps; k++)
 		for (int dir = 0; dir < FV_SWEEP_DIRECTIONS; dir++) {
 			char mark[48];
 			snprintf(mark, sizeof mark, "sweep %d %s", k, dir == 0 ? "forward" : "backward");
@@ -650,7 +655,7 @@ static fv_err_t sweeps(fv_solver_t *s, int slot)
 					FV_CALL(fv_insert_sweep(d->geo, d->h[F_Q], d->h[F_RES], d->h[F_DIAG], d->h[F_DQ], &a));
 				}
 			}
-			if (k < s->o.num.sweeps - 1 || dir < FV_SWEEP_DIRECTIONS - 1)
+			if (k < s->sweeps - 1 || dir < FV_SWEEP_DIRECTIONS - 1)
 				FV_CALL(halo(s, HALO_DQ));
 		}
 	/* how far they solved the linear system, into the norm row */
@@ -707,16 +712,23 @@ static int ceiling_wait(const fv_solver_t *s)
 /*
  * A stall of an implicit run with Roe's blocks and no jacobian_floor of the
  * case: once the density residual of iteration m lies FV_STALL_DROP orders
- * below the run's peak and has not halved for FV_STALL_ITERS iterations,
- * the face blocks take the eigenvalue floor FV_STALL_FLOOR from then on.
+ * below the run's peak and has not fallen FV_STALL_FALL times for
+ * FV_STALL_ITERS iterations, the face blocks take the eigenvalue floor
+ * FV_STALL_FLOOR from then on.
  * On the M6 at Gmsh sf 2 (53k tets) the residual cycled 3.9 orders down
  * from iteration 85 with one cell's update clipped in every iteration
  * (lin_res 5e-4: a near-singular diagonal block where a wave speed
  * vanishes); with the floor from the start it went 8 orders in 150
  * iterations, but a floor from the start cost the laminar plate 35% (0.05)
  * or 14% (0.02) more iterations, so it comes only where the run stalls.
+ * A stall need not be flat: at sf 2 with more sweeps the residual wandered
+ * 1.5e-9 .. 4e-9 for 50 iterations, one cell clipped, and a dip to half
+ * its lowest restarted a count that asked for halving; a tenfold fall in
+ * 25 iterations (0.04 orders per iteration) is what a converging run does
+ * (the M6 medium mesh on an H100 crawled 0.5 orders per 50 iterations).
  */
 #define FV_STALL_DROP 2.0
+#define FV_STALL_FALL 0.1
 #define FV_STALL_ITERS 25
 #define FV_STALL_FLOOR 0.05
 
@@ -726,7 +738,7 @@ static void stall_floor(fv_solver_t *s, int m, double r)
 	    s->o.num.jacobian != FV_JACOBIAN_ROE)
 		return;
 	s->st_peak = fmax(s->st_peak, r);
-	if (s->st_best <= 0 || r < 0.5 * s->st_best) {
+	if (s->st_best <= 0 || r < FV_STALL_FALL * s->st_best) {
 		s->st_best = r;
 		s->st_best_iter = m;
 		return;
@@ -785,6 +797,47 @@ static fv_err_t ramp_cfl(fv_solver_t *s, int n)
 	else
 		s->cfl = fmin(s->cfl_hi, s->cfl * fmin(num->cfl_growth, r0 / r1));
 	return FV_OK;
+}
+
+/*
+ * The sweep pairs of implicit iteration n: numerics.sweeps, raised to at
+ * most sweeps_max while the sweeps leave more than FV_SWEEP_TARGET of the
+ * linear residual (lin_res of iteration m = n - lag, the lag of ramp_cfl,
+ * that ran with the present count: one change per lag), and lowered
+ * towards numerics.sweeps again where they leave less than a hundredth of
+ * it. Sweeps that diverged (lin_res > 1) are the CFL's to cut, not more
+ * sweeps' to carry. A multicolour sweep carries information a few cells
+ * only, so the sweeps a mesh needs grow with it: the M6 at Gmsh sf 2 (53k
+ * tets) left lin_res 0.1-0.26 after 20 pairs in the first 30 iterations
+ * and fell 0.07 orders per iteration, 0.3 with 60 pairs (lin_res 1e-4) at
+ * the same CFL; the M6 medium mesh (979k tets) held 0.45-0.5 with 20 and
+ * fell 4.4 orders in 600 iterations where 60 went 8 in 116 (cfl_max
+ * 1000); a lower CFL did not do it (sf 2, cfl_max 1000: 151 iterations,
+ * 1e4: 154). Off unless the case sets sweeps_max: counted in sweep pairs
+ * it cost more than it saved on every CPU-sized mesh (the matrix 1.4-3.8x
+ * the pairs; bench/results/2026-11-26-implicit-defaults.md).
+ */
+#define FV_SWEEP_TARGET 1e-3
+#define FV_SWEEP_GROWTH 1.5
+#define FV_SWEEP_SHRINK 1.25
+
+static void sweep_count(fv_solver_t *s, int n)
+{
+	int lag = s->o.lookahead + 1 < RING - 1 ? s->o.lookahead + 1 : RING - 1, m = n - lag;
+	int lo = s->o.num.sweeps, hi = s->o.num.sweeps_max > lo ? s->o.num.sweeps_max : lo, k = s->sweeps;
+	if (!s->P.implicit || hi == lo || m < s->first_iter || m < s->sweeps_from || m < s->resume_iter)
+		return;
+	double lin = s->lin_of[m % RING];
+	if (lin > 1 || !(lin >= 0))
+		return;
+	if (lin > FV_SWEEP_TARGET)
+		k = (int)fmin(hi, ceil(k * FV_SWEEP_GROWTH));
+	else if (lin < 1e-2 * FV_SWEEP_TARGET)
+		k = (int)fmax(lo, floor(k / FV_SWEEP_SHRINK));
+	if (k != s->sweeps) {
+		s->sweeps = k;
+		s->sweeps_from = n;
+	}
 }
 
 /* limiter_freeze_drop: whether the density residual of iteration n - lag
@@ -938,6 +991,8 @@ static fv_err_t submit_tasks(fv_solver_t *s, int iter)
 		FV_CALL(retry(s, iter));
 	/* the iteration's CFL and order go to its tasks through s->P */
 	FV_CALL(ramp_cfl(s, iter));
+	sweep_count(s, iter);
+	s->sweeps_of[slot] = s->sweeps;
 	s->P.cfl = (fv_real_t)s->cfl;
 	s->P.order = iter <= s->o.num.first_order ? 1 : s->o.num.order;
 	/* order_ramp: iteration first_order + k extrapolates k / order_ramp of
@@ -986,7 +1041,7 @@ static fv_err_t submit_tasks(fv_solver_t *s, int iter)
 				FV_CALL(step_mark(rk, mark));
 			}
 			if (st == FV_STAGE_UPDATE && s->P.implicit)
-				FV_CALL(step_mark(1 + FV_SWEEP_DIRECTIONS * s->o.num.sweeps, "update"));
+				FV_CALL(step_mark(1 + FV_SWEEP_DIRECTIONS * s->sweeps, "update"));
 			if (st == FV_STAGE_HALO_Q && s->any_split) {
 				FV_CALL(halo_send(s, HALO_Q, 1));
 				FV_CALL(interior_tasks(s, rk));
@@ -1127,6 +1182,7 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		info.cfl = s->cfl_of[next_done % RING];
 		info.limiter_frozen = s->frozen_of[next_done % RING];
 		info.retries = s->retries_of[next_done % RING];
+		info.sweeps = s->P.implicit ? s->sweeps_of[next_done % RING] : 0;
 		s->res_rho[next_done % RING] = info.res[0];
 		if (s->P.implicit)
 			info.lin = sums[FV_NORM_LIN0] > 0 ? sqrt(sums[FV_NORM_LIN] / sums[FV_NORM_LIN0]) : 0;
@@ -1193,6 +1249,7 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
  *   [7] cfl_hi        [8] first_iter [9] resume_iter [10] discard_to
  *   [11] retries      [12] freeze_hit  [13] good    [14] the run's cfl_max
  *   [15] floor_on     [16] st_peak     [17] st_best [18] st_best_iter
+ *   [19] sweeps       [20] sweeps_from (sweep_count)
  *   then for each of the last W iterations (oldest first): its density
  *   residual, CFL, lin_res and order.
  * W = lag + 1, the residuals ramp_cfl and check_failed still read (those
@@ -1200,8 +1257,10 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
  * device's snapshots are not in it: a retry soon after a restart goes back
  * to the restart's state.
  */
-#define FV_RAMP_TAG 24.2 /* the layout above (issue 24) */
-#define FV_RAMP_HEAD 19
+#define FV_RAMP_TAG 24.3 /* the layout above (issue 24) */
+#define FV_RAMP_HEAD 21
+#define FV_RAMP_TAG_2 24.2 /* the second layout: [0]-[18] above */
+#define FV_RAMP_HEAD_2 19
 #define FV_RAMP_TAG_1 24.1 /* the first layout: [0]-[12] above */
 #define FV_RAMP_HEAD_1 13
 
@@ -1245,7 +1304,9 @@ fv_err_t fv_solver_get_ramp_state(const fv_solver_t *s, double *v, int max, int 
 				     s->floor_on,
 				     s->st_peak,
 				     s->st_best,
-				     s->st_best_iter};
+				     s->st_best_iter,
+				     s->sweeps,
+				     iter_value(s->sweeps_from)};
 	memcpy(v, head, sizeof head);
 	for (int k = 0; k < w; k++) {
 		int slot = (last - w + 1 + k) % RING;
@@ -1261,10 +1322,16 @@ fv_err_t fv_solver_get_ramp_state(const fv_solver_t *s, double *v, int max, int 
 
 fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n)
 {
-	int w = ramp_window(s), head = n > 0 && v[0] == FV_RAMP_TAG_1 ? FV_RAMP_HEAD_1 : FV_RAMP_HEAD;
+	int w = ramp_window(s), head = FV_RAMP_HEAD;
+	if (n > 0 && v[0] == FV_RAMP_TAG_1)
+		head = FV_RAMP_HEAD_1;
+	else if (n > 0 && v[0] == FV_RAMP_TAG_2)
+		head = FV_RAMP_HEAD_2;
 	if (n == 0 || !s->P.implicit)
 		return FV_OK;
-	FV_CHECK(n == head + 4 * w && (v[0] == FV_RAMP_TAG || v[0] == FV_RAMP_TAG_1) && v[2] == w, FV_ERR_ARG,
+	FV_CHECK(n == head + 4 * w && (v[0] == FV_RAMP_TAG || v[0] == FV_RAMP_TAG_1 || v[0] == FV_RAMP_TAG_2) &&
+			 v[2] == w,
+		 FV_ERR_ARG,
 		 "the restart's solver state (%d values, tag %g) is not this solver's CFL ramp (%d values, tag %g)",
 		 n, n > 0 ? v[0] : 0.0, FV_RAMP_HEAD + 4 * w, FV_RAMP_TAG);
 	int last = (int)v[1];
@@ -1273,7 +1340,7 @@ fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n)
 	s->res_peak = v[5];
 	/* the bounds a retry or the sweeps lowered stay; otherwise the case's
 	 * (a continued run may set another cfl_max) */
-	if (v[11] > 0 || (head == FV_RAMP_HEAD && v[7] < v[14])) {
+	if (v[11] > 0 || (head != FV_RAMP_HEAD_1 && v[7] < v[14])) {
 		s->cfl_lo = v[6];
 		s->cfl_hi = fmin(v[7], s->o.num.cfl_max);
 	}
@@ -1284,7 +1351,13 @@ fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n)
 	s->discard_to = iter_of(v[10]);
 	s->retries = (int)v[11];
 	s->freeze_hit = (int)v[12];
+	/* the sweep count the run had reached, within this run's bounds */
 	if (head == FV_RAMP_HEAD) {
+		int lo = s->o.num.sweeps, hi = s->o.num.sweeps_max > lo ? s->o.num.sweeps_max : lo;
+		s->sweeps = (int)fmin(hi, fmax(lo, v[19]));
+		s->sweeps_from = iter_of(v[20]);
+	}
+	if (head != FV_RAMP_HEAD_1) {
 		s->good = (int)v[13];
 		s->floor_on = (int)v[15];
 		s->st_peak = v[16];

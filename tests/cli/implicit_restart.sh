@@ -8,7 +8,8 @@
 # (restart.bin byte for byte, and history.csv but for the wall time) while
 # the CFL is still growing at the restart; without the ramp's state (a
 # restart whose solver state is dropped, as a format 2 file has none) the
-# continued run starts its ramp again, and differs.
+# continued run starts its ramp again, and differs. With sweeps_max the
+# sweep count lin_res raised lives through the restart too.
 . "$top_srcdir/tests/cli/lib.sh"
 
 wedge_case
@@ -61,5 +62,21 @@ a = {int(r["iteration"]): float(r["cfl"]) for r in csv.DictReader(open(sys.argv[
 c = {int(r["iteration"]): float(r["cfl"]) for r in csv.DictReader(open(sys.argv[2]))}
 print("without the ramp's state: CFL at iteration 11 %g (uninterrupted: %g)" % (c[11], a[11]))
 sys.exit(0 if c[11] == 10 and a[11] > 10 else 1)
+PY
+
+# the sweep count that follows lin_res (numerics.sweeps_max) goes on from
+# where it was too: 14 + 6 = 20, the count raised at iteration 12 (from
+# lin_res of iteration 8) and again after the restart
+run output.dir="$tmp/s20" numerics.iterations=20 numerics.sweeps_max=60 || fail "20 iterations, sweeps_max"
+run output.dir="$tmp/s14" numerics.iterations=14 numerics.sweeps_max=60 || fail "14 iterations, sweeps_max"
+run output.dir="$tmp/s14" numerics.iterations=6 numerics.sweeps_max=60 output.restart="$tmp/s14/restart.bin" ||
+	fail "14 + 6 iterations, sweeps_max"
+[ "$(hist "$tmp/s20")" = "$(hist "$tmp/s14")" ] && cmp -s "$tmp/s20/restart.bin" "$tmp/s14/restart.bin" ||
+	fail "sweeps_max: 14 + 6 differs from 20"
+"$py" - "$tmp/s20/history.csv" <<'PY' || fail "sweeps_max: the sweeps did not grow before iteration 14 and after it"
+import csv, sys
+k = {int(r["iteration"]): int(float(r["sweeps"])) for r in csv.DictReader(open(sys.argv[1]))}
+print("sweeps_max = 60: sweep pairs at iterations 1, 14, 20: %d %d %d" % (k[1], k[14], k[20]))
+sys.exit(0 if k[1] == 20 < k[14] < k[20] <= 60 else 1)
 PY
 finish
