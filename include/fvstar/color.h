@@ -136,6 +136,27 @@ fv_err_t fv_color_cells(fv_idx_t n_cells, fv_idx_t n_faces, const fv_idx_t *face
 fv_err_t fv_color_cells_check(fv_idx_t n_cells, fv_idx_t n_faces, const fv_idx_t *face_cell,
 			      const fv_cell_coloring_t *c);
 
+/* The owned cells [0, n_owned) of a block and what fv_color_lines reads
+ * of its faces (face_area and cell_ctr component-major over n_faces and
+ * n_cells). */
+typedef struct fv_line_mesh {
+	fv_idx_t n_owned, n_cells, n_faces;
+	const fv_idx_t *face_cell, *cell_face_off, *cell_face;
+	const fv_real_t *face_area, *cell_ctr;
+} fv_line_mesh_t;
+
+/* Lines of strongly coupled owned cells (src/order/lines.c says which)
+ * and a colouring of the lines into c, the cells of each line together and
+ * in order along it; line_len[i] ([n_owned]) is the length of the line
+ * starting at group position i, 0 where position i continues a line.
+ * Deterministic. */
+fv_err_t fv_color_lines(const fv_line_mesh_t *m, fv_cell_coloring_t *c, fv_idx_t *line_len);
+
+/* Verifies fv_color_lines' result: every owned cell once, in its colour's
+ * group, inside a line; two cells of one colour share a face only as
+ * neighbours along one line. */
+fv_err_t fv_color_lines_check(const fv_line_mesh_t *m, const fv_cell_coloring_t *c, const fv_idx_t *line_len);
+
 #ifdef __cplusplus
 }
 #endif

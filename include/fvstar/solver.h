@@ -62,6 +62,7 @@ typedef struct fv_iter_info {
 	double t;               /* physical time (unsteady) */
 	double dt;              /* global step (unsteady) */
 	double res[5];          /* RMS residual per equation (first RK stage) */
+	double res_nut;         /* nu~'s (Spalart-Allmaras; else 0) */
 	double force[3];        /* pressure force (p - p_inf) S on the force markers */
 	double moment[3];       /* its moment about the moment centre */
 	double wall;            /* seconds since fv_solver_run started */

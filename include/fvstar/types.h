@@ -22,6 +22,9 @@ typedef int32_t fv_idx_t;
 /* Colours are kept as bits of a 64-bit mask per cell (fvstar/color.h); the
  * kernels size a task's colour groups by it. */
 #define FV_COLOR_MAX 64
+/* Cells per line of the line-implicit sweeps at most (fv_color_lines; a
+ * sweep keeps a 5x5 block per cell of a line in local memory). */
+#define FV_LINE_MAX 64
 
 #ifdef __CUDACC__
 #define FV_HD __host__ __device__ __forceinline__

@@ -28,9 +28,9 @@
 /* history.csv: iteration .. log10_rel_res_rho, the coefficients, the
  * residual reference and the drop from it, then the CFL, the retries so
  * far (numerics.retries), the sweeps' linear residual reduction
- * (implicit; 0 otherwise), the cells whose update was scaled down and
- * the sweep pairs run (numerics.sweeps_max) */
-#define HIST_COLS (16 + FV_NCOEF)
+ * (implicit; 0 otherwise), the cells whose update was scaled down,
+ * the sweep pairs run (numerics.sweeps_max) and the residual of nu~ (SA) */
+#define HIST_COLS (17 + FV_NCOEF)
 
 typedef struct run_ctx {
 	const fv_case_t *c;
@@ -222,6 +222,7 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 	row[13 + FV_NCOEF] = info->lin;
 	row[14 + FV_NCOEF] = info->clipped;
 	row[15 + FV_NCOEF] = info->sweeps;
+	row[16 + FV_NCOEF] = info->res_nut;
 	if (info->retry_note && fv_runtime_rank() == 0)
 		fprintf(stderr, "fvstar: %s\n", info->retry_note);
 	if (r->hist.f && r->c->history_every > 0 && info->iter % r->c->history_every == 0 && r->err == FV_OK) {
@@ -592,7 +593,7 @@ static fv_err_t open_history(const fv_plan_t *p, run_ctx_t *r)
 	static const char *const cols[] = {"iteration", "wall_s", "time", "res_rho", "res_rhou", "res_rhov",
 					   "res_rhow", "res_rhoE", "log10_rel_res_rho", "CD", "CS", "CL",
 					   "CMx", "CMy", "CMz", "res_rho_ref", "orders_below_ref", "cfl", "retries",
-					   "lin_res", "clipped", "sweeps"};
+					   "lin_res", "clipped", "sweeps", "res_nut"};
 	char path[FV_CASE_PATH_MAX + 32];
 	int first = p->start.first;
 	snprintf(path, sizeof path, "%s/history.csv", p->c.out_dir);

@@ -303,6 +303,11 @@ static const key_desc_t keys[] = {
 		"below 1e-5: a larger mesh needs more (the M6 at 53k tets fell 0.07 orders per iteration with "
 		"20 pairs, 0.3 with 60, but as many sweep pairs in all: off unless set). At most sweeps (0, the "
 		"default): a fixed count."),
+	ENUM_KEY("numerics", "lines", num.lines, overlaps, NULL, "auto",
+		 "implicit = point: the sweeps solve lines of strongly coupled cells (stacked across boundary "
+		 "layers and wakes, cells 4x longer than high or more) as block-tridiagonal systems, each line "
+		 "at once (line-implicit); point Gauss-Seidel hardly moves the smooth modes across such cells "
+		 "(the TMR bump's wake: 1% per iteration). yes; no; auto: in viscous runs."),
 	REAL_KEY("numerics", "max_update", num.max_update, 0, 0, HUGE_VAL, 0, "0", NULL,
 		 "time = implicit: the update of a cell is scaled down so that its density and energy change "
 		 "by at most this fraction in one iteration (large CFL numbers through a start-up "

@@ -619,6 +619,41 @@ FV_HD fv_real_t fv_k_vorticity(const fv_real_t *grad, size_t nc, fv_idx_t c)
 	return FV_SQRT(wx * wx + wy * wy + wz * wz);
 }
 
+/* The vorticity magnitude of owned cell c from its faces (Green-Gauss, the
+ * face velocity the mean of the two cells', 0 at no-slip walls, the cell's
+ * at other boundaries) of the state s, primitive (velocity in rows 1-3) or
+ * with cons conservative. The SA source's vorticity: the node-based
+ * gradient averages nodes across a thin cell's length, and at the TMR
+ * bump's leading edge gave the symmetry cells ahead of it (1e-5 high,
+ * 0.03 long) the shear of the wall's first cells: their nu~ rose to 28
+ * times the free stream's, and the eddy viscosity of the face into the
+ * wall kept the first wall cells in a cycle 6 orders down. */
+FV_HD fv_real_t fv_k_face_vorticity(const fv_view_t *v, const fv_real_t *s, int cons, fv_idx_t c)
+{
+	const size_t nc = (size_t)v->n_cells;
+	fv_real_t w[3] = {0, 0, 0}, uc[3], ic = cons ? (fv_real_t)1 / s[c] : (fv_real_t)1;
+	for (int d = 0; d < 3; d++)
+		uc[d] = s[(1 + d) * nc + c] * ic;
+	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
+		fv_real_t a[3], u[3];
+		fv_idx_t f = v->cell_face[k], o = v->face_cell[2 * (size_t)f], j = v->face_cell[2 * (size_t)f + 1];
+		fv_k_face_vec(v->face_area, v->n_faces, f, a);
+		if (o != c) {
+			j = o;
+			for (int d = 0; d < 3; d++)
+				a[d] = -a[d];
+		}
+		for (int d = 0; d < 3; d++)
+			u[d] = j >= 0 ? (fv_real_t)0.5 * (uc[d] + s[(1 + d) * nc + j] * (cons ? (fv_real_t)1 / s[j] : (fv_real_t)1))
+				      : fv_bc_is_noslip(v->bface_bc[f]) ? (fv_real_t)0 : uc[d];
+		/* curl u = 1/V sum S x u */
+		w[0] += a[1] * u[2] - a[2] * u[1];
+		w[1] += a[2] * u[0] - a[0] * u[2];
+		w[2] += a[0] * u[1] - a[1] * u[0];
+	}
+	return FV_SQRT(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) / v->cell_vol[c];
+}
+
 /* The Spalart-Allmaras source of owned cell c, subtracted from its nu~
  * residual (R = fluxes out - V source); *jac: V times its linearisation
  * (fv_sa_source), for the implicit diagonal. */
@@ -626,8 +661,9 @@ FV_HD fv_real_t fv_k_sa_source(const fv_view_t *v, const fv_params_t *P, const f
 			       fv_idx_t c, fv_real_t *jac)
 {
 	const size_t nc = (size_t)v->n_cells;
+	(void)grad; /* the vorticity from the faces (fv_k_face_vorticity), not the node-based gradients */
 	fv_real_t rho = w[c], nu = fv_viscosity(&P->visc, fv_temperature_at(w, nc, c, P->gamma)) / rho;
-	fv_real_t src = fv_sa_source(rho, nu, w[5 * nc + c], fv_k_vorticity(grad, nc, c), v->cell_wdist[c], jac);
+	fv_real_t src = fv_sa_source(rho, nu, w[5 * nc + c], fv_k_face_vorticity(v, w, 0, c), v->cell_wdist[c], jac);
 	*jac *= v->cell_vol[c];
 	return v->cell_vol[c] * src;
 }

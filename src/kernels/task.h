@@ -99,14 +99,15 @@ typedef struct fv_clock {
 	double dt_min;       /* reduced over blocks (min), reset each iteration */
 } fv_clock_t;
 
-/* A row of residual sums: 5 sums of squares, the number of cells of a
- * block, and its wall pressure force and moment; implicit runs, the sums
- * of fv_k_sweep_check; the clock's row holds the time and step of an
- * unsteady run. */
-#define FV_NORMS 17
+/* A row of residual sums: 5 sums of squares (and nu~'s with
+ * Spalart-Allmaras), the number of cells of a block, and its wall pressure
+ * force and moment; implicit runs, the sums of fv_k_sweep_check; the
+ * clock's row holds the time and step of an unsteady run. */
+#define FV_NORMS 18
 #define FV_NORM_LIN0 14 /* the sweeps' first step, squared */
 #define FV_NORM_LIN 15  /* the step left after them, squared */
 #define FV_NORM_CLIP 16 /* cells whose update was scaled down (fv_k_implicit_update) */
+#define FV_NORM_NUT 17  /* nu~'s residual, squared (0 without Spalart-Allmaras) */
 #define FV_NORM_CELLS 5
 #define FV_NORM_T 6
 #define FV_NORM_DT 7

@@ -32,6 +32,9 @@ extern "C" {
  *   -1 at a boundary face; empty otherwise)
  *   cell_wdist[no] (Spalart-Allmaras: each owned cell's distance to the
  *   nearest no-slip wall; empty otherwise)
+ *   cell_line[no] (implicit runs: by colour-group position, the length of
+ *   the line of cells starting there, 0 where the position continues a
+ *   line; all 1 without lines; empty otherwise)
  *   node_border[nn] cell_border[no] (numerics.overlap, blocks with
  *   neighbours: 1 for a node with a ghost cell, and for an owned cell
  *   with such a node; empty otherwise)
@@ -51,6 +54,7 @@ typedef struct fv_layout {
 	size_t color_face;
 	size_t cell_node_off, cell_node, cell_node_grad;
 	size_t cell_group, cell_nbr, cell_wdist;
+	size_t cell_line;
 	size_t node_border, cell_border;
 	int has_cell_node, has_gradient_weights;
 } fv_layout_t;
@@ -75,6 +79,7 @@ typedef struct fv_view {
 	const fv_idx_t *cell_group;    /* owned cells by colour group (implicit) */
 	const fv_idx_t *cell_nbr;      /* the cell across each entry of cell_face (-1: boundary; implicit) */
 	const fv_real_t *cell_wdist;   /* wall distance of owned cells (Spalart-Allmaras) */
+	const fv_idx_t *cell_line;     /* by colour-group position: the length of the line starting there, 0 on a line (implicit) */
 	const uint8_t *node_border, *cell_border; /* numerics.overlap: beside a ghost */
 } fv_view_t;
 
@@ -114,6 +119,7 @@ static inline fv_view_t fv_view_make(const void *blob, const fv_layout_t *L)
 	v.cell_group = FV_VIEW_AT(blob, L->cell_group, fv_idx_t);
 	v.cell_nbr = FV_VIEW_AT(blob, L->cell_nbr, fv_idx_t);
 	v.cell_wdist = FV_VIEW_AT(blob, L->cell_wdist, fv_real_t);
+	v.cell_line = FV_VIEW_AT(blob, L->cell_line, fv_idx_t);
 	v.node_border = FV_VIEW_AT(blob, L->node_border, uint8_t);
 	v.cell_border = FV_VIEW_AT(blob, L->cell_border, uint8_t);
 	return v;

@@ -23,6 +23,14 @@ static int uses_colors(const fv_solver_opts_t *o)
 
 /* The colouring of the block's faces, and with face_order the new face
  * order perm[new] = old (boundary faces stay first, Alg. 11). */
+/* Line-implicit sweeps (numerics.lines): auto in viscous runs, whose
+ * meshes stretch cells across boundary layers and wakes. */
+static int use_lines(const fv_solver_opts_t *o)
+{
+	return o->num.implicit == FV_IMPLICIT_POINT &&
+	       (o->num.lines == FV_OVERLAP_YES || (o->num.lines == FV_OVERLAP_AUTO && o->mu_inf > 0));
+}
+
 static fv_err_t color_block(const fv_block_t *bk, const fv_solver_opts_t *o, fv_coloring_t *col, fv_idx_t **perm)
 {
 	fv_idx_t *blocks = NULL;
@@ -162,7 +170,7 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	int split = num->overlap != FV_OVERLAP_NO && bk->n_nbr > 0;
 	fv_cell_coloring_t ccol;
 	fv_coloring_t col;
-	fv_idx_t *perm = NULL, *inv = NULL;
+	fv_idx_t *perm = NULL, *inv = NULL, *line_len = NULL;
 	fv_err_t err = FV_OK;
 	char *g;
 
@@ -209,6 +217,7 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	PLACE(cell_group, (implicit ? no : 0) * sizeof(fv_idx_t));
 	PLACE(cell_nbr, (implicit ? ncf : 0) * sizeof(fv_idx_t));
 	PLACE(cell_wdist, (so->sa ? no : 0) * sizeof(fv_real_t));
+	PLACE(cell_line, (implicit ? no : 0) * sizeof(fv_idx_t));
 	PLACE(node_border, split ? (size_t)bk->n_nodes : 0);
 	PLACE(cell_border, split ? no : 0);
 #undef PLACE
@@ -216,9 +225,17 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 
 	fv_coloring_init(&col);
 	fv_cell_coloring_init(&ccol);
-	if (implicit) {
+	if (implicit && use_lines(so)) {
+		FV_CALL_GOTO(err, out, fv_malloc(&line_len, no + 1, sizeof *line_len, "cell lines"));
+		fv_line_mesh_t lm = {bk->n_owned, bk->n_cells, bk->n_faces, bk->face_cell, bk->cell_face_off,
+				     bk->cell_face, bk->face_area, bk->cell_ctr};
+		FV_CALL_GOTO(err, out, fv_color_lines(&lm, &ccol, line_len));
+		FV_CALL_GOTO(err, out, fv_color_lines_check(&lm, &ccol, line_len));
+	} else if (implicit)
 		FV_CALL_GOTO(err, out, fv_color_cells(bk->n_owned, bk->n_faces, bk->face_cell, &ccol));
-		FV_CALL_GOTO(err, out, fv_color_cells_check(bk->n_owned, bk->n_faces, bk->face_cell, &ccol));
+	if (implicit) {
+		if (!line_len)
+			FV_CALL_GOTO(err, out, fv_color_cells_check(bk->n_owned, bk->n_faces, bk->face_cell, &ccol));
 		colors->n_cell = ccol.n_colors;
 		memcpy(colors->cell_off, ccol.group_off, ((size_t)ccol.n_colors + 1) * sizeof *colors->cell_off);
 	}
@@ -289,6 +306,8 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	if (implicit) {
 		fv_idx_t *nbr = (fv_idx_t *)(g + L->cell_nbr);
 		memcpy(g + L->cell_group, ccol.group_cell, no * sizeof(fv_idx_t));
+		for (size_t i = 0; i < no; i++)
+			((fv_idx_t *)(g + L->cell_line))[i] = line_len ? line_len[i] : 1;
 		for (fv_idx_t c = 0; c < bk->n_owned; c++)
 			for (fv_idx_t k = bk->cell_face_off[c]; k < bk->cell_face_off[c + 1]; k++) {
 				const fv_idx_t *fc = bk->face_cell + 2 * (size_t)bk->cell_face[k];
@@ -298,6 +317,7 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 out:
 	fv_coloring_free(&col);
 	fv_cell_coloring_free(&ccol);
+	free(line_len);
 	free(perm);
 	free(inv);
 	return err;

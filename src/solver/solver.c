@@ -1173,6 +1173,7 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		info.wall = fv_now() - start;
 		for (int k = 0; k < 5; k++)
 			info.res[k] = sqrt(sums[k] / (sums[FV_NORM_CELLS] > 0 ? sums[FV_NORM_CELLS] : 1));
+		info.res_nut = sqrt(sums[FV_NORM_NUT] / (sums[FV_NORM_CELLS] > 0 ? sums[FV_NORM_CELLS] : 1));
 		for (int d = 0; d < 3; d++) {
 			info.force[d] = sums[FV_NORM_F + d];
 			info.moment[d] = sums[FV_NORM_M + d];

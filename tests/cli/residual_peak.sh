@@ -31,7 +31,7 @@ rows = list(csv.DictReader(open(d + "/history.csv")))
 cols = list(rows[0].keys())
 assert cols[:15] == ["iteration", "wall_s", "time", "res_rho", "res_rhou", "res_rhov", "res_rhow", "res_rhoE",
                      "log10_rel_res_rho", "CD", "CS", "CL", "CMx", "CMy", "CMz"], cols
-assert cols[15:] == ["res_rho_ref", "orders_below_ref", "cfl", "retries", "lin_res", "clipped", "sweeps"], cols
+assert cols[15:] == ["res_rho_ref", "orders_below_ref", "cfl", "retries", "lin_res", "clipped", "sweeps", "res_nut"], cols
 peak, k_peak = 0.0, 0
 for r in rows:
     res = float(r["res_rho"])

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Face colouring (greedy, minimal), its check, and the colour orders of
  * faces and cells, and the distance-1 cell colouring, on hand-made graphs
- * and generated meshes.
+ * and generated meshes; lines of strongly coupled cells.
  * Run as: tests/unit/test_color (cmocka; all tests must pass). */
 #include "testutil.h"
 
@@ -385,6 +385,56 @@ static void test_cells_generated(void **state)
 	}
 }
 
+/* Lines (fv_color_lines): a box of 4 x 40 x 4 hexes 100 times thinner in y
+ * than in x and z gives 16 lines of 40 cells stacked in y (each cell's y
+ * faces couple 1e4 times more than its others), all cells in lines, the
+ * check passing; the cube-shaped cells of an unstretched box, and the
+ * perturbed tets of another, give lines of one. */
+static void test_lines(void **state)
+{
+	(void)state;
+	for (int stretch = 0; stretch < 3; stretch++) {
+		fv_gen_opts_t o;
+		fv_mesh_t m;
+		fv_cell_coloring_t c;
+		fv_gen_opts_default(&o);
+		o.cells = stretch == 2 ? FV_GEN_TET : FV_GEN_HEX;
+		o.nx = 4, o.ny = 40, o.nz = 4;
+		o.perturb = stretch == 2 ? 0.1 : 0.0;
+		o.hi[0] = o.hi[2] = 1;
+		o.hi[1] = stretch == 1 ? 0.1 : 10; /* cells 0.25 x 0.0025 x 0.25, or 0.25 cubes */
+		fv_mesh_init(&m);
+		FV_ASSERT_OK(fv_mesh_gen_box(&m, &o));
+		FV_ASSERT_OK(fv_mesh_build_faces(&m));
+		FV_ASSERT_OK(fv_mesh_compute_geometry(&m));
+		fv_idx_t *len = malloc(((size_t)m.n_cells + 1) * sizeof *len), lines = 0, longest = 0, covered = 0;
+		assert_non_null(len);
+		fv_line_mesh_t lm = {m.n_cells, m.n_cells, m.n_faces, m.face_cell, m.cell_face_off, m.cell_face,
+				     m.face_area, m.cell_ctr};
+		fv_cell_coloring_init(&c);
+		FV_ASSERT_OK(fv_color_lines(&lm, &c, len));
+		FV_ASSERT_OK(fv_color_lines_check(&lm, &c, len));
+		for (fv_idx_t i = 0; i < m.n_cells; i++)
+			if (len[i] > 0) {
+				lines++;
+				covered += len[i];
+				longest = len[i] > longest ? len[i] : longest;
+			}
+		print_message("%s box: %d cells, %d lines, the longest %d, %d colours\n",
+			      stretch == 1 ? "stretched" : stretch ? "tet" : "cube", (int)m.n_cells, (int)lines, (int)longest,
+			      c.n_colors);
+		assert_int_equal(covered, m.n_cells);
+		if (stretch == 1) {
+			assert_int_equal(lines, 16);
+			assert_int_equal(longest, 40);
+		} else
+			assert_int_equal(longest, 1);
+		free(len);
+		fv_cell_coloring_free(&c);
+		fv_mesh_free(&m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_generated),      cmocka_unit_test(test_check_rejects),
 		cmocka_unit_test(test_face_order),     cmocka_unit_test(test_cell_order),
 		cmocka_unit_test(test_cells_by_hand),  cmocka_unit_test(test_cells_generated),
+		cmocka_unit_test(test_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
