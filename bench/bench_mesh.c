@@ -8,6 +8,11 @@
  *                               METIS into NB blocks, renumbering, blocks,
  *                               rank 0's part), one CSV line, on the threads
  *                               OMP_NUM_THREADS allows
+ *   bench_mesh cut MESH NB P... each partitioner P (metis, scotch, linear,
+ *                               hilbert, rcb) into NB blocks: its wall and CPU
+ *                               seconds, the edge cut, the imbalance and
+ *                               the halo (ghost cells of all blocks, the
+ *                               largest block's, neighbour pairs)
  *   bench_mesh read MESH [R]    the reader alone, R times (default 5): the
  *                               best and median time, us per cell, and a
  *                               copy of as many bytes into fresh memory as
@@ -16,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "fvstar/mesh.h"
 #include "fvstar/partition.h"
@@ -83,6 +89,58 @@ static int setup(const char *path, int nb)
 	fv_blocks_free(blocks, nb);
 	free(off);
 	fv_mesh_free(&m);
+	return 0;
+}
+
+/* The partitioners compared on one mesh (read again for each: the
+ * renumbering moves its cells). CPU seconds beside wall seconds: on a
+ * shared machine the former still compares them. */
+static int cut_bench(const char *path, int nb, int np, char **names)
+{
+	static const char *const known[] = {"metis", "scotch", "linear", "hilbert", "rcb"};
+	static const fv_partitioner_t ids[] = {FV_PART_METIS, FV_PART_SCOTCH, FV_PART_LINEAR, FV_PART_HILBERT,
+					       FV_PART_RCB};
+	printf("partitioner,cells,blocks,partition_s,partition_cpu_s,edge_cut,imbalance,ghost_cells,"
+	       "max_block_ghosts,neighbour_pairs\n");
+	for (int i = 0; i < np; i++) {
+		int k = 0;
+		while (k < 5 && strcmp(names[i], known[k]) != 0)
+			k++;
+		if (k == 5)
+			return fprintf(stderr, "bench_mesh cut: unknown partitioner %s\n", names[i]), 2;
+		fv_mesh_t m;
+		fv_partition_stats_t ps;
+		fv_order_stats_t os;
+		fv_block_t *blocks = NULL;
+		int32_t *part;
+		fv_idx_t *off;
+		long long ghosts = 0, gmax = 0, pairs = 0;
+		if (fv_mesh_read(&m, path) != FV_OK || fv_mesh_prepare(&m) != FV_OK)
+			return die();
+		part = malloc(((size_t)m.n_cells + 1) * sizeof *part);
+		off = malloc(((size_t)nb + 1) * sizeof *off);
+		if (!part || !off)
+			return fprintf(stderr, "bench_mesh: out of memory\n"), 1;
+		double t0 = fv_now();
+		clock_t c0 = clock();
+		if (fv_partition_cells(&m, nb, ids[k], 0, part, &ps) != FV_OK)
+			return die();
+		double wall = fv_now() - t0, cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
+		if (fv_mesh_renumber(&m, part, nb, off, &os) != FV_OK || fv_blocks_build(&m, off, nb, &blocks) != FV_OK)
+			return die();
+		for (int b = 0; b < nb; b++) {
+			ghosts += blocks[b].n_ghost;
+			gmax = blocks[b].n_ghost > gmax ? blocks[b].n_ghost : gmax;
+			pairs += blocks[b].n_nbr;
+		}
+		printf("%s,%d,%d,%.3f,%.3f,%lld,%.3f,%lld,%lld,%lld\n", known[k], (int)m.n_cells, nb, wall, cpu,
+		       (long long)ps.edge_cut, ps.imbalance, ghosts, gmax, pairs / 2);
+		fflush(stdout);
+		fv_blocks_free(blocks, nb);
+		free(part);
+		free(off);
+		fv_mesh_free(&m);
+	}
 	return 0;
 }
 
@@ -184,9 +242,11 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && strcmp(argv[1], "setup") == 0)
 		return setup(argv[2], atoi(argv[3]));
+	if (argc >= 5 && strcmp(argv[1], "cut") == 0)
+		return cut_bench(argv[2], atoi(argv[3]), argc - 4, argv + 4);
 	if ((argc == 3 || argc == 4) && strcmp(argv[1], "read") == 0)
 		return read_bench(argv[2], argc == 4 ? atoi(argv[3]) : 5);
 	fprintf(stderr, "usage: bench_mesh gen N OUT.su2 | bench_mesh load MESH | bench_mesh read MESH [R] | "
-			"bench_mesh setup MESH BLOCKS\n");
+			"bench_mesh setup MESH BLOCKS | bench_mesh cut MESH BLOCKS PARTITIONER...\n");
 	return 2;
 }
