@@ -216,17 +216,19 @@ static fv_err_t halo_buffers(const fv_solver_t *s, const fv_block_t *blocks, blo
 	return FV_OK;
 }
 
-/* The geometry blobs of this rank's blocks (d->L, d->geo_mem, colors[b]),
- * side by side: each depends only on its block, so any thread count
- * gives the same blobs; what StarPU must see in one order (the
- * registration: the MPI tags) comes after, in build_block. One block
- * alone has its loops run by all threads (geo.c). */
+/* The geometry blobs of this rank's blocks (d->L, d->geo_mem, colors[b]):
+ * each depends only on its block, so any thread count gives the same
+ * blobs; what StarPU must see in one order (the registration: the MPI
+ * tags) comes after, in build_block. At least as many blocks as threads
+ * (CPU workers: four blocks each) are built side by side, one thread
+ * each; fewer (GPUs: one block each) one after the other, each by all
+ * threads (geo.c's loops), which side by side would run on one. */
 static fv_err_t build_geometry(fv_solver_t *s, const fv_block_t *blocks, int n_markers, fv_geo_colors_t *colors)
 {
 	int nb = s->nb, bad = nb, mine = 0;
 	for (int b = 0; b < nb; b++)
 		mine += s->rank_of[b] == s->me;
-	FV_OMP(parallel for schedule(dynamic, 1) reduction(min : bad) if (mine > 1))
+	FV_OMP(parallel for schedule(dynamic, 1) reduction(min : bad) if (mine > 1 && mine >= fv_threads_max()))
 	for (int b = 0; b < nb; b++) {
 		block_data_t *d = &s->b[b];
 		if (s->rank_of[b] != s->me)
