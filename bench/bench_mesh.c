@@ -3,11 +3,17 @@
  * process per mesh so that the peak resident size is the pipeline's own.
  *   bench_mesh gen N OUT.su2    tet box of 6 N^3 cells, written as SU2
  *   bench_mesh load MESH        times each stage, prints one CSV line
- *   bench_mesh setup MESH NB    the set-up of `fvstar run` up to the solver
+ *   bench_mesh setup MESH NB [P] the set-up of `fvstar run` up to the solver
  *                               (read, faces, node cells, geometry, checks,
- *                               METIS into NB blocks, renumbering, blocks,
+ *                               partitioner P (default metis) into NB
+ *                               blocks, renumbering, blocks,
  *                               rank 0's part), one CSV line, on the threads
  *                               OMP_NUM_THREADS allows
+ *   bench_mesh cut MESH NB P... each partitioner P (metis, scotch, linear,
+ *                               hilbert, rcb) into NB blocks: its wall and CPU
+ *                               seconds, the edge cut, the imbalance and
+ *                               the halo (ghost cells of all blocks, the
+ *                               largest block's, neighbour pairs)
  *   bench_mesh read MESH [R]    the reader alone, R times (default 5): the
  *                               best and median time, us per cell, and a
  *                               copy of as many bytes into fresh memory as
@@ -16,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "fvstar/mesh.h"
 #include "fvstar/partition.h"
@@ -31,7 +38,7 @@ static int die(void)
 
 /* The phases of `fvstar run`'s set-up before StarPU's solver, each timed
  * (the order of fv_app_load_mesh, fv_app_cut_parts with one rank). */
-static int setup(const char *path, int nb)
+static int setup(const char *path, int nb, fv_partitioner_t method)
 {
 	enum { READ, FACES, NODES, GEOM, CHECK, PART, RENUM, BLOCKS, PIECE, N };
 	static const char *const name[N] = {"read", "faces", "node_cells", "geometry", "checks",
@@ -64,7 +71,7 @@ static int setup(const char *path, int nb)
 	off = malloc(((size_t)nb + 1) * sizeof *off);
 	if (!part || !off)
 		return fprintf(stderr, "bench_mesh: out of memory\n"), 1;
-	PHASE(PART, fv_partition_cells_weighted(&m, nb, FV_PART_METIS, 0, NULL, NULL, part, &ps));
+	PHASE(PART, fv_partition_cells_weighted(&m, nb, method, 0, NULL, NULL, part, &ps));
 	PHASE(RENUM, fv_mesh_renumber(&m, part, nb, off, &os));
 	free(part);
 	PHASE(BLOCKS, fv_blocks_build(&m, off, nb, &blocks));
@@ -83,6 +90,66 @@ static int setup(const char *path, int nb)
 	fv_blocks_free(blocks, nb);
 	free(off);
 	fv_mesh_free(&m);
+	return 0;
+}
+
+static const char *const known[] = {"metis", "scotch", "linear", "hilbert", "rcb"};
+static const fv_partitioner_t ids[] = {FV_PART_METIS, FV_PART_SCOTCH, FV_PART_LINEAR, FV_PART_HILBERT, FV_PART_RCB};
+
+/* The partitioner called name, or -1. */
+static int partitioner(const char *name)
+{
+	for (int k = 0; k < 5; k++)
+		if (strcmp(name, known[k]) == 0)
+			return k;
+	fprintf(stderr, "bench_mesh: unknown partitioner %s (metis, scotch, linear, hilbert, rcb)\n", name);
+	return -1;
+}
+
+/* The partitioners compared on one mesh (read again for each: the
+ * renumbering moves its cells). CPU seconds beside wall seconds: on a
+ * shared machine the former still compares them. */
+static int cut_bench(const char *path, int nb, int np, char **names)
+{
+	printf("partitioner,cells,blocks,partition_s,partition_cpu_s,edge_cut,imbalance,ghost_cells,"
+	       "max_block_ghosts,neighbour_pairs\n");
+	for (int i = 0; i < np; i++) {
+		int k = partitioner(names[i]);
+		if (k < 0)
+			return 2;
+		fv_mesh_t m;
+		fv_partition_stats_t ps;
+		fv_order_stats_t os;
+		fv_block_t *blocks = NULL;
+		int32_t *part;
+		fv_idx_t *off;
+		long long ghosts = 0, gmax = 0, pairs = 0;
+		if (fv_mesh_read(&m, path) != FV_OK || fv_mesh_prepare(&m) != FV_OK)
+			return die();
+		part = malloc(((size_t)m.n_cells + 1) * sizeof *part);
+		off = malloc(((size_t)nb + 1) * sizeof *off);
+		if (!part || !off)
+			return fprintf(stderr, "bench_mesh: out of memory\n"), 1;
+		double t0 = fv_now();
+		clock_t c0 = clock();
+		if (fv_partition_cells(&m, nb, ids[k], 0, part, &ps) != FV_OK)
+			return die();
+		double wall = fv_now() - t0, cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
+		if (fv_mesh_renumber(&m, part, nb, off, &os) != FV_OK || fv_blocks_build(&m, off, nb, &blocks) != FV_OK)
+			return die();
+		for (int b = 0; b < nb; b++) {
+			ghosts += blocks[b].n_ghost;
+			gmax = blocks[b].n_ghost > gmax ? blocks[b].n_ghost : gmax;
+			pairs += blocks[b].n_nbr;
+		}
+		printf("%s,%d,%d,%.3f,%.3f,%lld,%.3f,%lld,%lld,%lld\n", known[k], (int)m.n_cells, nb, wall, cpu,
+		       (long long)ps.edge_cut, ps.imbalance, ghosts, gmax, pairs / 2);
+		fflush(stdout);
+		fv_blocks_free(blocks, nb);
+		free(part);
+		free(off);
+		fv_mesh_free(&m);
+	}
 	return 0;
 }
 
@@ -182,11 +249,15 @@ int main(int argc, char **argv)
 		fv_mesh_free(&m);
 		return 0;
 	}
-	if (argc == 4 && strcmp(argv[1], "setup") == 0)
-		return setup(argv[2], atoi(argv[3]));
+	if ((argc == 4 || argc == 5) && strcmp(argv[1], "setup") == 0) {
+		int k = argc == 5 ? partitioner(argv[4]) : 0;
+		return k < 0 ? 2 : setup(argv[2], atoi(argv[3]), ids[k]);
+	}
+	if (argc >= 5 && strcmp(argv[1], "cut") == 0)
+		return cut_bench(argv[2], atoi(argv[3]), argc - 4, argv + 4);
 	if ((argc == 3 || argc == 4) && strcmp(argv[1], "read") == 0)
 		return read_bench(argv[2], argc == 4 ? atoi(argv[3]) : 5);
 	fprintf(stderr, "usage: bench_mesh gen N OUT.su2 | bench_mesh load MESH | bench_mesh read MESH [R] | "
-			"bench_mesh setup MESH BLOCKS\n");
+			"bench_mesh setup MESH BLOCKS [PARTITIONER] | bench_mesh cut MESH BLOCKS PARTITIONER...\n");
 	return 2;
 }

@@ -13,7 +13,9 @@ extern "C" {
 typedef enum fv_partitioner {
 	FV_PART_METIS = 0,  /* METIS k-way on the cell dual graph (default) */
 	FV_PART_SCOTCH = 1, /* Scotch graph partitioning */
-	FV_PART_LINEAR = 2  /* contiguous ranges of the current numbering */
+	FV_PART_LINEAR = 2, /* contiguous ranges of the current numbering */
+	FV_PART_HILBERT = 3, /* contiguous ranges of a Hilbert curve through the cell centroids */
+	FV_PART_RCB = 4      /* recursive coordinate bisection of the cell centroids */
 } fv_partitioner_t;
 
 typedef struct fv_partition_stats {
@@ -23,13 +25,16 @@ typedef struct fv_partition_stats {
 	fv_idx_t min_cells, max_cells;
 } fv_partition_stats_t;
 
+/* "metis", "scotch", "linear", "hilbert" or "rcb". */
+const char *fv_partitioner_name(fv_partitioner_t method);
+
 /* block_of_cell[c] in [0, n_blocks) for every cell; n_blocks == 1 gives
  * all zeros; errors when the partitioner was not built in. */
 fv_err_t fv_partition_cells(const fv_mesh_t *m, int n_blocks, fv_partitioner_t method, unsigned seed,
 			    int32_t *block_of_cell, fv_partition_stats_t *stats);
 /* The same with block b holding about weights[b] / sum(weights) of the
  * cells (METIS and Scotch target part weights, within their 3% imbalance;
- * linear: cumulative shares of the numbering). With groups (block b in
+ * linear and hilbert: cumulative shares of their order). With groups (block b in
  * group groups[b], 0, 1, ...), METIS and Scotch first split the cells into
  * the groups, then each group's cells into its blocks, so that two groups
  * meet along one cut (the GPU block(s) and the CPU blocks). weights and

@@ -18,7 +18,7 @@
 #include "util/timer.h"
 
 static const char usage[] =
-	"usage: fvstar mesh partition MESH --ranks R [--blocks N] [--partitioner metis|scotch|linear]\n"
+	"usage: fvstar mesh partition MESH --ranks R [--blocks N] [--partitioner metis|scotch|linear|hilbert|rcb]\n"
 	"                 [--seed S] [--refine K] -o DIR\n"
 	"Cuts MESH (as a run reads it: .su2, .msh, .cgns; --refine K uniform refinements first)\n"
 	"into N blocks (default R, one per rank: one GPU's; CPU ranks work best with about two\n"
@@ -64,8 +64,13 @@ static fv_err_t parse(int argc, char **argv, part_args_t *a, int *help)
 				a->partitioner = FV_PART_SCOTCH;
 			else if (strcmp(v, "linear") == 0)
 				a->partitioner = FV_PART_LINEAR;
+			else if (strcmp(v, "hilbert") == 0)
+				a->partitioner = FV_PART_HILBERT;
+			else if (strcmp(v, "rcb") == 0)
+				a->partitioner = FV_PART_RCB;
 			else
-				return FV_ERROR(FV_ERR_ARG, "fvstar mesh partition: --partitioner %s (metis, scotch or linear)",
+				return FV_ERROR(FV_ERR_ARG,
+						"fvstar mesh partition: --partitioner %s (metis, scotch, linear, hilbert or rcb)",
 						v);
 		} else if (strcmp(o, "-o") == 0)
 			a->out = v;
@@ -152,9 +157,7 @@ fv_err_t fv_cmd_partition(int argc, char **argv)
 	json_object_set_new(js, "nodes", json_integer(m.n_nodes));
 	json_object_set_new(js, "ranks", json_integer(a.ranks));
 	json_object_set_new(js, "blocks", json_integer(a.blocks));
-	json_object_set_new(js, "partitioner", json_string(a.partitioner == FV_PART_SCOTCH   ? "scotch"
-							   : a.partitioner == FV_PART_LINEAR ? "linear"
-											     : "metis"));
+	json_object_set_new(js, "partitioner", json_string(fv_partitioner_name((fv_partitioner_t)a.partitioner)));
 	json_object_set_new(js, "seed", json_integer(a.seed));
 	FV_CALL_GOTO(err, out, fv_app_cut_parts(&c, &m, (int)a.blocks, NULL, NULL, (int)a.ranks, write_one, &w));
 	/* a cut for more ranks before: its extra files would only mislead */

@@ -377,6 +377,120 @@ static fv_err_t build_block(build_t *w, fv_block_t *b)
 	return block_cell_geometry(w, b);
 }
 
+/* One block of every cell (one GPU): the general build below, whose maps
+ * and sorts serve many blocks, on one thread, comes down to copies of the
+ * mesh's arrays (no ghost; every face, in order; local cells are global
+ * ones; nodes those of the cells, in order), made here by all threads.
+ * Its arrays are the general build's, value for value. */
+static fv_err_t build_whole(const fv_mesh_t *m, fv_block_t *b)
+{
+	size_t nc = (size_t)m->n_cells, nf = (size_t)m->n_faces, nv = (size_t)m->n_nodes;
+	size_t ncn = (size_t)m->node_cell_off[nv], ncf = (size_t)m->cell_face_off[nc];
+	size_t nfn = (size_t)(m->face_node_off[nf] - m->face_node_off[0]);
+	fv_idx_t *node_loc = NULL, nn = 0;
+	fv_err_t err = FV_OK;
+	FV_CALL(fv_malloc(&node_loc, nv + 1, sizeof *node_loc, "node indices"));
+	/* the nodes of the cells, in increasing id */
+	FV_OMP(parallel for schedule(static) if (nv > FV_PAR_MIN))
+	for (size_t v = 0; v < nv; v++)
+		node_loc[v] = -1;
+	for (size_t i = 0; i < (size_t)m->cell_node_off[nc]; i++)
+		node_loc[m->cell_node[i]] = 0;
+	for (size_t v = 0; v < nv; v++)
+		if (node_loc[v] == 0)
+			node_loc[v] = nn++;
+		else
+			node_loc[v] = -1;
+	b->n_nodes = nn;
+	b->n_ghost = 0;
+	b->n_cells = b->n_owned;
+	b->n_nbr = 0;
+	b->n_faces = (fv_idx_t)nf;
+	b->n_bfaces = m->n_bfaces;
+	FV_CALL_GOTO(err, out, fv_malloc(&b->node_global, (size_t)nn + 1, sizeof *b->node_global, "block nodes"));
+	for (size_t v = 0; v < nv; v++)
+		if (node_loc[v] >= 0)
+			b->node_global[node_loc[v]] = (fv_idx_t)v;
+	FV_CALL_GOTO(err, out, fv_malloc(&b->nbr, 1, sizeof *b->nbr, "block neighbours"));
+	FV_CALL_GOTO(err, out, fv_malloc(&b->recv_off, 1, sizeof *b->recv_off, "block receive offsets"));
+	b->recv_off[0] = 0;
+	FV_CALL_GOTO(err, out, fv_malloc(&b->cell_global, nc + 1, sizeof *b->cell_global, "block cells"));
+	FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
+	for (size_t c = 0; c < nc; c++)
+		b->cell_global[c] = (fv_idx_t)c;
+	/* cells around the nodes: global ids are local ones */
+	FV_CALL_GOTO(err, out, fv_malloc(&b->node_cell_off, (size_t)nn + 1, sizeof *b->node_cell_off,
+					 "block node cell offsets"));
+	b->node_cell_off[0] = 0;
+	for (fv_idx_t i = 0; i < nn; i++) {
+		fv_idx_t v = b->node_global[i];
+		b->node_cell_off[i + 1] = b->node_cell_off[i] + m->node_cell_off[v + 1] - m->node_cell_off[v];
+	}
+	FV_CALL_GOTO(err, out, fv_malloc(&b->node_cell, (size_t)b->node_cell_off[nn] + 1, sizeof *b->node_cell,
+					 "block node cells"));
+	if ((size_t)nn == nv && m->node_cell_off[0] == 0)
+		fv_par_memcpy(b->node_cell, m->node_cell, ncn * sizeof *b->node_cell);
+	else
+		for (fv_idx_t i = 0; i < nn; i++) {
+			fv_idx_t v = b->node_global[i];
+			memcpy(b->node_cell + b->node_cell_off[i], m->node_cell + m->node_cell_off[v],
+			       (size_t)(m->node_cell_off[v + 1] - m->node_cell_off[v]) * sizeof *b->node_cell);
+		}
+	/* every face, in order */
+	FV_CALL_GOTO(err, out, fv_malloc(&b->face_global, nf + 1, sizeof *b->face_global, "block faces"));
+	FV_CALL_GOTO(err, out, fv_calloc(&b->marker_face_off, (size_t)m->n_markers + 1, sizeof *b->marker_face_off,
+					 "block marker offsets"));
+	FV_CALL_GOTO(err, out, fv_malloc(&b->face_marker, (size_t)b->n_bfaces + 1, sizeof *b->face_marker,
+					 "block face markers"));
+	FV_CALL_GOTO(err, out, fv_malloc(&b->face_cell, 2 * nf + 1, sizeof *b->face_cell, "block face cells"));
+	FV_CALL_GOTO(err, out, fv_malloc(&b->face_node_off, nf + 1, sizeof *b->face_node_off, "block face offsets"));
+	FV_CALL_GOTO(err, out, fv_malloc(&b->face_node, nfn + 1, sizeof *b->face_node, "block face nodes"));
+	for (fv_idx_t i = 0; i < b->n_bfaces; i++) {
+		b->face_marker[i] = m->face_marker[i];
+		b->marker_face_off[b->face_marker[i] + 1]++;
+	}
+	for (int k = 0; k < m->n_markers; k++)
+		b->marker_face_off[k + 1] += b->marker_face_off[k];
+	{
+		fv_idx_t bad = FV_IDX_MAX; /* the first face with a node of no cell */
+		FV_OMP(parallel for schedule(static) reduction(min : bad) if (nf > FV_PAR_MIN))
+		for (size_t f = 0; f < nf; f++) {
+			b->face_global[f] = (fv_idx_t)f;
+			for (int k = 0; k < 2; k++)
+				b->face_cell[2 * f + k] = m->face_cell[2 * f + k] < 0 ? -1 : m->face_cell[2 * f + k];
+			b->face_node_off[f] = m->face_node_off[f] - m->face_node_off[0];
+			for (fv_idx_t k = m->face_node_off[f]; k < m->face_node_off[f + 1]; k++) {
+				b->face_node[k - m->face_node_off[0]] = node_loc[m->face_node[k]];
+				bad = node_loc[m->face_node[k]] < 0 && (fv_idx_t)f < bad ? (fv_idx_t)f : bad;
+			}
+		}
+		b->face_node_off[nf] = (fv_idx_t)nfn;
+		FV_CHECK_GOTO(err, out, bad == FV_IDX_MAX, FV_ERR_MESH,
+			      "%s: block %d: a node of face %d is not local (a node of no cell)", m->source, b->id,
+			      (int)bad);
+	}
+	FV_CALL_GOTO(err, out, fv_malloc(&b->face_area, 3 * nf + 1, sizeof *b->face_area, "block face areas"));
+	FV_CALL_GOTO(err, out, fv_malloc(&b->face_ctr, 3 * nf + 1, sizeof *b->face_ctr, "block face centres"));
+	fv_par_memcpy(b->face_area, m->face_area, 3 * nf * sizeof *b->face_area);
+	fv_par_memcpy(b->face_ctr, m->face_ctr, 3 * nf * sizeof *b->face_ctr);
+	/* the cells' faces and geometry */
+	FV_CALL_GOTO(err, out, fv_malloc(&b->cell_face_off, nc + 1, sizeof *b->cell_face_off, "block cell face offsets"));
+	FV_CALL_GOTO(err, out, fv_malloc(&b->cell_face, ncf + 1, sizeof *b->cell_face, "block cell faces"));
+	FV_CALL_GOTO(err, out, fv_malloc(&b->cell_face_sign, ncf + 1, sizeof *b->cell_face_sign, "block cell face signs"));
+	FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
+	for (size_t c = 0; c <= nc; c++)
+		b->cell_face_off[c] = m->cell_face_off[c] - m->cell_face_off[0];
+	fv_par_memcpy(b->cell_face, m->cell_face + m->cell_face_off[0], ncf * sizeof *b->cell_face);
+	fv_par_memcpy(b->cell_face_sign, m->cell_face_sign + m->cell_face_off[0], ncf * sizeof *b->cell_face_sign);
+	FV_CALL_GOTO(err, out, fv_malloc(&b->cell_vol, nc + 1, sizeof *b->cell_vol, "block cell volumes"));
+	FV_CALL_GOTO(err, out, fv_malloc(&b->cell_ctr, 3 * nc + 1, sizeof *b->cell_ctr, "block cell centres"));
+	fv_par_memcpy(b->cell_vol, m->cell_vol, nc * sizeof *b->cell_vol);
+	fv_par_memcpy(b->cell_ctr, m->cell_ctr, 3 * nc * sizeof *b->cell_ctr);
+out:
+	free(node_loc);
+	return err;
+}
+
 /* The blocks on nt threads: each block depends only on the mesh, so any
  * thread count builds the same blocks. A failure (a broken mesh's, never
  * a valid one's) is built again on one thread, for the first error in
@@ -422,7 +536,12 @@ fv_err_t fv_blocks_build(const fv_mesh_t *m, const fv_idx_t *block_off, int n_bl
 	FV_CALL(check_args(m, block_off, n_blocks, blocks));
 	nt = nt < n_blocks ? nt : n_blocks;
 	FV_CALL_GOTO(err, fail, fv_calloc(&bl, (size_t)n_blocks, sizeof *bl, "blocks"));
-	err = build_blocks(m, block_off, n_blocks, nt, bl);
+	if (n_blocks == 1) {
+		bl[0].n_owned = m->n_cells;
+		FV_CALL_GOTO(err, fail, build_whole(m, &bl[0]));
+		nt = 1;
+	} else
+		err = build_blocks(m, block_off, n_blocks, nt, bl);
 	if (err != FV_OK && nt > 1) {
 		fv_blocks_free(bl, n_blocks);
 		FV_CALL(fv_calloc(&bl, (size_t)n_blocks, sizeof *bl, "blocks"));

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Cell partitioning into blocks: METIS k-way or Scotch on the cell dual
- * graph, or contiguous ranges of the current numbering, with cut statistics. */
+ * graph, contiguous ranges of the current numbering or of a Hilbert curve
+ * through the cell centroids, with cut statistics. */
 #include "config.h"
 
 #include "fvstar/partition.h"
@@ -10,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/threads.h"
 
 #ifdef FV_HAVE_METIS
 #include <metis.h>
@@ -33,37 +36,50 @@ static void free_graph(dual_graph_t *g)
 
 /* Cells adjacent through interior faces; cell_cell holds -1 on the
  * boundary. With loc, only the n cells c with loc[c] >= 0, numbered
- * loc[c], and the faces between two of them. */
+ * loc[c], and the faces between two of them. The degrees and the edges are
+ * filled by all threads (each cell's row is its own), the offsets by one
+ * prefix sum, so the graph is the same for any thread count. */
 static fv_err_t build_graph(const fv_mesh_t *m, const int32_t *loc, fv_idx_t n, dual_graph_t *g)
 {
-	fv_idx_t nc = loc ? n : m->n_cells;
+	fv_idx_t nc = loc ? n : m->n_cells, N = m->n_cells;
+	int32_t *row = NULL; /* with loc: the selected cell of each graph row */
 	g->n = nc;
 	g->xadj = NULL;
 	g->adj = NULL;
 	FV_CALL(fv_malloc(&g->xadj, (size_t)nc + 1, sizeof *g->xadj, "dual graph offsets"));
-	g->xadj[0] = 0;
-	for (fv_idx_t c = 0, k = 0; c < m->n_cells; c++) {
-		int32_t d = 0;
-		if (loc && loc[c] < 0)
-			continue;
-		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++)
-			d += m->cell_cell[s] >= 0 && (!loc || loc[m->cell_cell[s]] >= 0);
-		g->xadj[k + 1] = g->xadj[k] + d;
-		k++;
-	}
-	if (fv_malloc(&g->adj, (size_t)g->xadj[nc] + 1, sizeof *g->adj, "dual graph edges") != FV_OK) {
+	if (loc && fv_malloc(&row, (size_t)nc + 1, sizeof *row, "dual graph rows") != FV_OK) {
 		free_graph(g);
 		return fv_error_trace(FV_ERR_MEM, __FILE__, __LINE__);
 	}
-	for (fv_idx_t c = 0, k = 0; c < m->n_cells; c++) {
-		if (loc && loc[c] < 0)
-			continue;
+	for (fv_idx_t c = 0; loc && c < N; c++)
+		if (loc[c] >= 0)
+			row[loc[c]] = c;
+	g->xadj[0] = 0;
+	FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
+	for (fv_idx_t k = 0; k < nc; k++) {
+		fv_idx_t c = loc ? row[k] : k;
+		int32_t d = 0;
+		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++)
+			d += m->cell_cell[s] >= 0 && (!loc || loc[m->cell_cell[s]] >= 0);
+		g->xadj[k + 1] = d;
+	}
+	for (fv_idx_t k = 0; k < nc; k++)
+		g->xadj[k + 1] += g->xadj[k];
+	if (fv_malloc(&g->adj, (size_t)g->xadj[nc] + 1, sizeof *g->adj, "dual graph edges") != FV_OK) {
+		free(row);
+		free_graph(g);
+		return fv_error_trace(FV_ERR_MEM, __FILE__, __LINE__);
+	}
+	FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
+	for (fv_idx_t k = 0; k < nc; k++) {
+		fv_idx_t c = loc ? row[k] : k, e = g->xadj[k];
 		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
 			fv_idx_t d = m->cell_cell[s];
 			if (d >= 0 && (!loc || loc[d] >= 0))
-				g->adj[k++] = loc ? loc[d] : d;
+				g->adj[e++] = loc ? loc[d] : d;
 		}
 	}
+	free(row);
 	return FV_OK;
 }
 
@@ -238,6 +254,252 @@ static void part_linear(fv_idx_t n_cells, int n_blocks, const double *frac, int3
 		for (; c < end && c < n_cells; c++)
 			part[c] = b;
 	}
+}
+
+/* The Hilbert index of a point of the 2^bits grid (bits <= 21), from
+ * Skilling's transpose form ("Programming the Hilbert curve", AIP Conf.
+ * Proc. 707, 2004): consecutive indices are neighbouring grid cells, so
+ * a range of indices is a compact region. */
+static uint64_t hilbert_key(uint32_t x[3], int bits)
+{
+	uint32_t t;
+	for (uint32_t q = 1u << (bits - 1); q > 1; q >>= 1) {
+		uint32_t p = q - 1;
+		for (int i = 0; i < 3; i++)
+			if (x[i] & q)
+				x[0] ^= p;
+			else {
+				t = (x[0] ^ x[i]) & p;
+				x[0] ^= t;
+				x[i] ^= t;
+			}
+	}
+	x[1] ^= x[0];
+	x[2] ^= x[1];
+	t = 0;
+	for (uint32_t q = 1u << (bits - 1); q > 1; q >>= 1)
+		if (x[2] & q)
+			t ^= q - 1;
+	uint64_t key = 0;
+	for (int b = bits - 1; b >= 0; b--)
+		for (int i = 0; i < 3; i++)
+			key = key << 1 | (uint64_t)(((x[i] ^ t) >> b) & 1u);
+	return key;
+}
+
+/* The cells in Hilbert order of their centroids (a cube around them, 2^21
+ * steps a side), ties in cell order: a stable radix sort of the keys, so
+ * the order is the same for any thread count. */
+static fv_err_t hilbert_order(const fv_mesh_t *m, fv_idx_t *order)
+{
+	enum { BITS = 21, DIGIT = 8 };
+	size_t n = (size_t)m->n_cells;
+	const fv_real_t *x = m->cell_ctr;
+	double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, span = 0;
+	uint64_t *key = NULL, *key2 = NULL;
+	fv_idx_t *tmp = NULL;
+	fv_err_t err = FV_OK;
+	FV_CHECK(x, FV_ERR_ARG, "%s: the hilbert partitioner needs the cell centroids: call fv_mesh_prepare first",
+		 m->source);
+	for (int d = 0; d < 3; d++) {
+		double a = HUGE_VAL, b = -HUGE_VAL;
+		FV_OMP(parallel for schedule(static) reduction(min : a) reduction(max : b) if (n > FV_PAR_MIN))
+		for (size_t c = 0; c < n; c++) {
+			double v = (double)x[d * n + c];
+			a = v < a ? v : a;
+			b = v > b ? v : b;
+		}
+		lo[d] = a;
+		span = b - a > span ? b - a : span;
+	}
+	FV_CALL_GOTO(err, out, fv_malloc(&key, n + 1, sizeof *key, "Hilbert keys"));
+	FV_CALL_GOTO(err, out, fv_malloc(&key2, n + 1, sizeof *key2, "Hilbert keys"));
+	FV_CALL_GOTO(err, out, fv_malloc(&tmp, n + 1, sizeof *tmp, "Hilbert order"));
+	{
+		double scale = span > 0 ? ((double)(1u << BITS) - 1) / span : 0;
+		FV_OMP(parallel for schedule(static) if (n > FV_PAR_MIN))
+		for (size_t c = 0; c < n; c++) {
+			uint32_t q[3];
+			for (int d = 0; d < 3; d++) {
+				double v = ((double)x[d * n + c] - lo[d]) * scale;
+				q[d] = v <= 0 ? 0 : v >= (double)((1u << BITS) - 1) ? (1u << BITS) - 1 : (uint32_t)v;
+			}
+			key[c] = hilbert_key(q, BITS);
+			order[c] = (fv_idx_t)c;
+		}
+	}
+	/* least significant digit first; a digit every key shares is skipped */
+	for (int shift = 0; shift < 3 * BITS; shift += DIGIT) {
+		size_t count[(1 << DIGIT) + 1] = {0};
+		for (size_t i = 0; i < n; i++)
+			count[((key[i] >> shift) & ((1u << DIGIT) - 1)) + 1]++;
+		if (count[((key[0] >> shift) & ((1u << DIGIT) - 1)) + 1] == n)
+			continue;
+		for (int k = 0; k < 1 << DIGIT; k++)
+			count[k + 1] += count[k];
+		for (size_t i = 0; i < n; i++) {
+			size_t at = count[(key[i] >> shift) & ((1u << DIGIT) - 1)]++;
+			key2[at] = key[i];
+			tmp[at] = order[i];
+		}
+		uint64_t *kt = key;
+		key = key2;
+		key2 = kt;
+		memcpy(order, tmp, n * sizeof *order);
+	}
+out:
+	free(key);
+	free(key2);
+	free(tmp);
+	return err;
+}
+
+/* Contiguous ranges of the Hilbert order, sized as part_linear sizes them. */
+static fv_err_t part_hilbert(const fv_mesh_t *m, int n_blocks, const double *frac, int32_t *part)
+{
+	size_t n = (size_t)m->n_cells;
+	fv_idx_t *order = NULL;
+	int32_t *at = NULL;
+	fv_err_t err = FV_OK;
+	FV_CALL_GOTO(err, out, fv_malloc(&order, n + 1, sizeof *order, "Hilbert order"));
+	FV_CALL_GOTO(err, out, fv_malloc(&at, n + 1, sizeof *at, "Hilbert blocks"));
+	FV_CALL_GOTO(err, out, hilbert_order(m, order));
+	part_linear(m->n_cells, n_blocks, frac, at);
+	FV_OMP(parallel for schedule(static) if (n > FV_PAR_MIN))
+	for (size_t i = 0; i < n; i++)
+		part[order[i]] = at[i];
+out:
+	free(order);
+	free(at);
+	return err;
+}
+
+/* Recursive coordinate bisection: the cells of a range of idx split at
+ * the coordinate that gives each side its share of the blocks, along the
+ * axis of the three whose cut crosses the fewest faces, then each side
+ * split again. */
+typedef struct rcb {
+	const fv_mesh_t *m;
+	const double *frac;    /* block shares, NULL: equal */
+	int32_t *side;         /* [n_cells] scratch: 1 left, 2 right, 0 elsewhere */
+	fv_idx_t *tmp;         /* [n_cells] scratch */
+	int32_t *part;
+} rcb_t;
+
+/* a < b in coordinate d, ties by cell id: a total order, so the split is
+ * the same whatever the selection visits first */
+static int rcb_less(const fv_real_t *x, fv_idx_t a, fv_idx_t b)
+{
+	return x[a] < x[b] || (x[a] == x[b] && a < b);
+}
+
+/* Quickselect: v[0..k) the k least of v[0..n) in coordinate x. */
+static void rcb_select(const fv_real_t *x, fv_idx_t *v, fv_idx_t n, fv_idx_t k)
+{
+	fv_idx_t lo = 0, hi = n - 1, t;
+	while (hi > lo) {
+		/* median of three as the pivot */
+		fv_idx_t mid = lo + (hi - lo) / 2, a = v[lo], b = v[mid], c = v[hi], p;
+		p = rcb_less(x, a, b) ? (rcb_less(x, b, c) ? b : rcb_less(x, a, c) ? c : a)
+				      : (rcb_less(x, a, c) ? a : rcb_less(x, b, c) ? c : b);
+		fv_idx_t i = lo, j = hi;
+		while (i <= j) {
+			while (rcb_less(x, v[i], p))
+				i++;
+			while (rcb_less(x, p, v[j]))
+				j--;
+			if (i <= j) {
+				t = v[i], v[i] = v[j], v[j] = t;
+				i++;
+				j--;
+			}
+		}
+		if (k - 1 <= j)
+			hi = j;
+		else if (k - 1 >= i)
+			lo = i;
+		else
+			break;
+	}
+}
+
+/* Faces between the left (side 1) and right (side 2) cells of v[0..n). */
+static int64_t rcb_cut(const rcb_t *r, const fv_idx_t *v, fv_idx_t k)
+{
+	const fv_mesh_t *m = r->m;
+	int64_t cut = 0;
+	FV_OMP(parallel for schedule(static) reduction(+ : cut) if (k > FV_PAR_MIN))
+	for (fv_idx_t i = 0; i < k; i++)
+		for (fv_idx_t s = m->cell_face_off[v[i]]; s < m->cell_face_off[v[i] + 1]; s++)
+			cut += m->cell_cell[s] >= 0 && r->side[m->cell_cell[s]] == 2;
+	return cut;
+}
+
+static void rcb_mark(rcb_t *r, const fv_idx_t *v, fv_idx_t n, fv_idx_t k)
+{
+	FV_OMP(parallel for schedule(static) if (n > FV_PAR_MIN))
+	for (fv_idx_t i = 0; i < n; i++)
+		r->side[v[i]] = i < k ? 1 : 2;
+}
+
+static void rcb_split(rcb_t *r, fv_idx_t *v, fv_idx_t n, int b0, int b1)
+{
+	const fv_mesh_t *m = r->m;
+	size_t N = (size_t)m->n_cells;
+	int nl = (b1 - b0) / 2, best = 0;
+	int64_t best_cut = INT64_MAX;
+	double fl = 0, fa = 0;
+	fv_idx_t k;
+	if (b1 - b0 == 1) {
+		for (fv_idx_t i = 0; i < n; i++)
+			r->part[v[i]] = b0;
+		return;
+	}
+	for (int b = b0; b < b1; b++) {
+		double f = r->frac ? r->frac[b] : 1.0;
+		fa += f;
+		fl += b < b0 + nl ? f : 0;
+	}
+	k = (fv_idx_t)(fl / fa * (double)n + 0.5);
+	k = k < nl ? nl : k > n - (b1 - b0 - nl) ? n - (b1 - b0 - nl) : k;
+	for (int d = 0; d < 3; d++) {
+		memcpy(r->tmp, v, (size_t)n * sizeof *v);
+		rcb_select(m->cell_ctr + (size_t)d * N, r->tmp, n, k);
+		rcb_mark(r, r->tmp, n, k);
+		int64_t cut = rcb_cut(r, r->tmp, k);
+		if (cut < best_cut) {
+			best_cut = cut;
+			best = d;
+		}
+	}
+	rcb_select(m->cell_ctr + (size_t)best * N, v, n, k);
+	/* the cells of v back to "elsewhere" for the next level */
+	FV_OMP(parallel for schedule(static) if (n > FV_PAR_MIN))
+	for (fv_idx_t i = 0; i < n; i++)
+		r->side[v[i]] = 0;
+	rcb_split(r, v, k, b0, b0 + nl);
+	rcb_split(r, v + k, n - k, b0 + nl, b1);
+}
+
+static fv_err_t part_rcb(const fv_mesh_t *m, int n_blocks, const double *frac, int32_t *part)
+{
+	size_t n = (size_t)m->n_cells;
+	rcb_t r = {.m = m, .frac = frac, .part = part};
+	fv_idx_t *v = NULL;
+	fv_err_t err = FV_OK;
+	FV_CHECK(m->cell_ctr, FV_ERR_ARG, "%s: the rcb partitioner needs the cell centroids: call fv_mesh_prepare first",
+		 m->source);
+	FV_CALL_GOTO(err, out, fv_calloc(&r.side, n + 1, sizeof *r.side, "bisection sides"));
+	FV_CALL_GOTO(err, out, fv_malloc(&r.tmp, n + 1, sizeof *r.tmp, "bisection scratch"));
+	FV_CALL_GOTO(err, out, fv_malloc(&v, n + 1, sizeof *v, "bisection cells"));
+	for (size_t c = 0; c < n; c++)
+		v[c] = (fv_idx_t)c;
+	rcb_split(&r, v, (fv_idx_t)n, 0, n_blocks);
+out:
+	free(r.side);
+	free(r.tmp);
+	free(v);
+	return err;
 }
 
 /* METIS or Scotch on the cells of loc (all when NULL) into n_blocks. */
@@ -428,12 +690,14 @@ static void partition_stats(const fv_mesh_t *m, int n_blocks, const double *frac
 	st->imbalance = frac ? imb : (double)hi * n_blocks / (double)m->n_cells;
 }
 
-static const char *method_name(fv_partitioner_t method)
+const char *fv_partitioner_name(fv_partitioner_t method)
 {
 	switch (method) {
 	case FV_PART_METIS: return "metis";
 	case FV_PART_SCOTCH: return "scotch";
 	case FV_PART_LINEAR: return "linear";
+	case FV_PART_HILBERT: return "hilbert";
+	case FV_PART_RCB: return "rcb";
 	}
 	return "?";
 }
@@ -455,7 +719,9 @@ fv_err_t fv_partition_cells_weighted(const fv_mesh_t *m, int n_blocks, fv_partit
 	FV_CHECK(m && block_of_cell, FV_ERR_ARG, "fv_partition_cells: null argument");
 	FV_CHECK(m->cell_cell && m->face_cell, FV_ERR_ARG,
 		 "%s: partitioning needs the mesh's faces: call fv_mesh_prepare first", m->source);
-	FV_CHECK(method == FV_PART_METIS || method == FV_PART_SCOTCH || method == FV_PART_LINEAR, FV_ERR_ARG,
+	FV_CHECK(method == FV_PART_METIS || method == FV_PART_SCOTCH || method == FV_PART_LINEAR ||
+			 method == FV_PART_HILBERT || method == FV_PART_RCB,
+		 FV_ERR_ARG,
 		 "unknown partitioner %d", (int)method);
 	FV_CHECK(n_blocks >= 1 && n_blocks <= m->n_cells, FV_ERR_ARG,
 		 "%s: cannot split %d cells into %d blocks (need 1 <= blocks <= cells)", m->source,
@@ -485,6 +751,10 @@ fv_err_t fv_partition_cells_weighted(const fv_mesh_t *m, int n_blocks, fv_partit
 		memset(block_of_cell, 0, (size_t)m->n_cells * sizeof *block_of_cell);
 	else if (method == FV_PART_LINEAR)
 		part_linear(m->n_cells, n_blocks, frac, block_of_cell);
+	else if (method == FV_PART_HILBERT)
+		err = part_hilbert(m, n_blocks, frac, block_of_cell);
+	else if (method == FV_PART_RCB)
+		err = part_rcb(m, n_blocks, frac, block_of_cell);
 	else if (groups)
 		err = part_grouped(m, method, n_blocks, seed, frac, groups, block_of_cell);
 	else
@@ -496,7 +766,7 @@ fv_err_t fv_partition_cells_weighted(const fv_mesh_t *m, int n_blocks, fv_partit
 	for (fv_idx_t c = 0; c < m->n_cells; c++) {
 		if (block_of_cell[c] < 0 || block_of_cell[c] >= n_blocks) {
 			err = FV_ERROR(FV_ERR_RUNTIME, "%s: partitioner '%s' put cell %d in block %d of %d",
-				       m->source, method_name(method), (int)c, (int)block_of_cell[c], n_blocks);
+				       m->source, fv_partitioner_name(method), (int)c, (int)block_of_cell[c], n_blocks);
 			break;
 		}
 		count[block_of_cell[c]]++;

@@ -2,8 +2,11 @@
 /* A block's geometry blob and the kernels' parameters (geo.h). */
 #include "solver/geo.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/threads.h"
 
 static size_t align64(size_t x)
 {
@@ -45,7 +48,9 @@ static fv_err_t color_block(const fv_block_t *bk, const fv_solver_opts_t *o, fv_
 	return err == FV_OK ? FV_OK : fv_error_trace(err, __FILE__, __LINE__);
 }
 
-/* Fills the face arrays of the blob in the order perm (NULL: the block's). */
+/* Fills the face arrays of the blob in the order perm (NULL: the block's):
+ * the node offsets first (one prefix sum), then every face by all
+ * threads. */
 static void fill_faces(const fv_block_t *bk, const fv_idx_t *perm, const fv_layout_t *L, char *g)
 {
 	size_t nf = (size_t)bk->n_faces;
@@ -55,15 +60,19 @@ static void fill_faces(const fv_block_t *bk, const fv_idx_t *perm, const fv_layo
 	fno[0] = 0;
 	for (size_t i = 0; i < nf; i++) {
 		size_t f = perm ? (size_t)perm[i] : i;
-		fv_idx_t b = bk->face_node_off[f], e = bk->face_node_off[f + 1];
+		fno[i + 1] = fno[i] + (bk->face_node_off[f + 1] - bk->face_node_off[f]);
+	}
+	FV_OMP(parallel for schedule(static) if (nf > FV_PAR_MIN))
+	for (size_t i = 0; i < nf; i++) {
+		size_t f = perm ? (size_t)perm[i] : i;
+		fv_idx_t b = bk->face_node_off[f];
 		fc[2 * i] = bk->face_cell[2 * f];
 		fc[2 * i + 1] = bk->face_cell[2 * f + 1];
 		for (int d = 0; d < 3; d++) {
 			fa[d * nf + i] = bk->face_area[d * nf + f];
 			fx[d * nf + i] = bk->face_ctr[d * nf + f];
 		}
-		memcpy(fn + fno[i], bk->face_node + b, (size_t)(e - b) * sizeof *fn);
-		fno[i + 1] = fno[i] + (e - b);
+		memcpy(fn + fno[i], bk->face_node + b, (size_t)(fno[i + 1] - fno[i]) * sizeof *fn);
 	}
 }
 
@@ -103,36 +112,58 @@ static void fill_cell_nodes(const fv_block_t *bk, const fv_layout_t *L, char *g)
  * regrouped by node, grad_c = sum_n w_n G_cn with
  *   G_cn = 1/V sum_{f of c containing n} sign_f S_f / |f|,
  * stored by component: cell_node_grad[d * m + k], m = cell_node_off[n_owned]. */
+/* The weights of owned cell c; non-zero, and why in why (when given),
+ * where the cell's nodes do not match its faces'. */
+static int gradient_weights(const fv_block_t *bk, const fv_idx_t *off, const fv_idx_t *cn, fv_real_t *wt, size_t m,
+			    size_t nf, fv_idx_t c, char why[160])
+{
+	double acc[3][FV_MAX_CELL_NODES];
+	fv_idx_t b = off[c], e = off[c + 1];
+	if (e - b > FV_MAX_CELL_NODES) {
+		if (why)
+			snprintf(why, 160, "cell %d has %d nodes", (int)c, (int)(e - b));
+		return 1;
+	}
+	memset(acc, 0, sizeof acc);
+	for (fv_idx_t k = bk->cell_face_off[c]; k < bk->cell_face_off[c + 1]; k++) {
+		fv_idx_t f = bk->cell_face[k];
+		fv_idx_t fb = bk->face_node_off[f], fe = bk->face_node_off[f + 1];
+		double sg = (double)bk->cell_face_sign[k] / (double)(fe - fb);
+		for (fv_idx_t j = fb; j < fe; j++) {
+			fv_idx_t i = b;
+			while (i < e && cn[i] != bk->face_node[j])
+				i++;
+			if (i == e) {
+				if (why)
+					snprintf(why, 160, "node %d of face %d is not a node of its cell %d",
+						 (int)bk->face_node[j], (int)f, (int)c);
+				return 1;
+			}
+			for (int d = 0; d < 3; d++)
+				acc[d][i - b] += sg * bk->face_area[(size_t)d * nf + (size_t)f];
+		}
+	}
+	for (fv_idx_t i = b; i < e; i++)
+		for (int d = 0; d < 3; d++)
+			wt[(size_t)d * m + (size_t)i] = (fv_real_t)(acc[d][i - b] / bk->cell_vol[c]);
+	return 0;
+}
+
 static fv_err_t fill_gradient_weights(const fv_block_t *bk, const fv_layout_t *L, char *g)
 {
 	const fv_idx_t *off = (const fv_idx_t *)(g + L->cell_node_off), *cn = (const fv_idx_t *)(g + L->cell_node);
 	fv_real_t *wt = (fv_real_t *)(g + L->cell_node_grad);
 	size_t m = (size_t)off[bk->n_owned], nf = (size_t)bk->n_faces;
-	for (fv_idx_t c = 0; c < bk->n_owned; c++) {
-		double acc[3][FV_MAX_CELL_NODES];
-		fv_idx_t b = off[c], e = off[c + 1];
-		FV_CHECK(e - b <= FV_MAX_CELL_NODES, FV_ERR_MESH, "block %d: cell %d has %d nodes", bk->id, (int)c,
-			 (int)(e - b));
-		memset(acc, 0, sizeof acc);
-		for (fv_idx_t k = bk->cell_face_off[c]; k < bk->cell_face_off[c + 1]; k++) {
-			fv_idx_t f = bk->cell_face[k];
-			fv_idx_t fb = bk->face_node_off[f], fe = bk->face_node_off[f + 1];
-			double sg = (double)bk->cell_face_sign[k] / (double)(fe - fb);
-			for (fv_idx_t j = fb; j < fe; j++) {
-				fv_idx_t i = b;
-				while (i < e && cn[i] != bk->face_node[j])
-					i++;
-				FV_CHECK(i < e, FV_ERR_MESH, "block %d: node %d of face %d is not a node of its cell %d",
-					 bk->id, (int)bk->face_node[j], (int)f, (int)c);
-				for (int d = 0; d < 3; d++)
-					acc[d][i - b] += sg * bk->face_area[(size_t)d * nf + (size_t)f];
-			}
-		}
-		for (fv_idx_t i = b; i < e; i++)
-			for (int d = 0; d < 3; d++)
-				wt[(size_t)d * m + (size_t)i] = (fv_real_t)(acc[d][i - b] / bk->cell_vol[c]);
-	}
-	return FV_OK;
+	fv_idx_t bad = FV_IDX_MAX; /* the first cell in error: the message names it whatever the threads */
+	FV_OMP(parallel for schedule(static) reduction(min : bad) if (bk->n_owned > FV_PAR_MIN))
+	for (fv_idx_t c = 0; c < bk->n_owned; c++)
+		if (gradient_weights(bk, off, cn, wt, m, nf, c, NULL) != 0)
+			bad = c < bad ? c : bad;
+	if (bad == FV_IDX_MAX)
+		return FV_OK;
+	char why[160];
+	gradient_weights(bk, off, cn, wt, m, nf, bad, why);
+	return FV_ERROR(FV_ERR_MESH, "block %d: %s", bk->id, why);
 }
 
 /* numerics.overlap: the nodes with a ghost cell, and the owned cells with
@@ -183,9 +214,14 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	L->n_bfaces = bk->n_bfaces;
 	L->n_nodes = bk->n_nodes;
 	L->n_nbr = bk->n_nbr;
-	for (fv_idx_t c = 0; c < bk->n_owned; c++)
-		if (bk->cell_face_off[c + 1] - bk->cell_face_off[c] > L->max_faces)
-			L->max_faces = bk->cell_face_off[c + 1] - bk->cell_face_off[c];
+	{
+		fv_idx_t mf = 0;
+		FV_OMP(parallel for schedule(static) reduction(max : mf) if (bk->n_owned > FV_PAR_MIN))
+		for (fv_idx_t c = 0; c < bk->n_owned; c++)
+			mf = bk->cell_face_off[c + 1] - bk->cell_face_off[c] > mf ? bk->cell_face_off[c + 1] - bk->cell_face_off[c]
+										   : mf;
+		L->max_faces = mf;
+	}
 	L->has_cell_node = cell_nodes;
 	L->has_gradient_weights = gg;
 #define PLACE(field, bytes) (L->field = o, o = align64(o + (bytes)))
@@ -209,10 +245,12 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	PLACE(color_face, (colored ? nf : 0) * sizeof(fv_idx_t));
 	PLACE(cell_node_off, (cell_nodes ? nc + 1 : 0) * sizeof(fv_idx_t));
 	PLACE(cell_node, (cell_nodes ? nnc : 0) * sizeof(fv_idx_t));
-	if (gg) /* node entries of the owned cells */
-		for (fv_idx_t n = 0; n < bk->n_nodes; n++)
-			for (fv_idx_t k = bk->node_cell_off[n]; k < bk->node_cell_off[n + 1]; k++)
-				ncn_owned += bk->node_cell[k] < bk->n_owned;
+	if (gg) { /* node entries of the owned cells */
+		size_t nno = (size_t)bk->node_cell_off[bk->n_nodes];
+		FV_OMP(parallel for schedule(static) reduction(+ : ncn_owned) if (nno > FV_PAR_MIN))
+		for (size_t k = 0; k < nno; k++)
+			ncn_owned += bk->node_cell[k] < bk->n_owned;
+	}
 	PLACE(cell_node_grad, 3 * ncn_owned * sizeof(fv_real_t));
 	PLACE(cell_group, (implicit ? no : 0) * sizeof(fv_idx_t));
 	PLACE(cell_nbr, (implicit ? ncf : 0) * sizeof(fv_idx_t));
@@ -243,6 +281,7 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 		FV_CALL_GOTO(err, out, color_block(bk, so, &col, &perm));
 	if (perm) {
 		FV_CALL_GOTO(err, out, fv_malloc(&inv, nf + 1, sizeof *inv, "face order"));
+		FV_OMP(parallel for schedule(static) if (nf > FV_PAR_MIN))
 		for (size_t i = 0; i < nf; i++)
 			inv[perm[i]] = (fv_idx_t)i;
 		for (fv_idx_t i = 0; i < bk->n_bfaces; i++)
@@ -281,17 +320,18 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 		((uint8_t *)(g + L->bface_force))[i] =
 			so->marker_force && so->marker_force[mk] && bk->face_cell[2 * (size_t)f] < bk->n_owned;
 	}
-	memcpy(g + L->cell_face_off, bk->cell_face_off, (no + 1) * sizeof(fv_idx_t));
-	if (inv)
+	fv_par_memcpy(g + L->cell_face_off, bk->cell_face_off, (no + 1) * sizeof(fv_idx_t));
+	if (inv) {
+		FV_OMP(parallel for schedule(static) if (ncf > FV_PAR_MIN))
 		for (size_t k = 0; k < ncf; k++)
 			((fv_idx_t *)(g + L->cell_face))[k] = inv[bk->cell_face[k]];
-	else
-		memcpy(g + L->cell_face, bk->cell_face, ncf * sizeof(fv_idx_t));
-	memcpy(g + L->cell_face_sign, bk->cell_face_sign, ncf);
-	memcpy(g + L->cell_vol, bk->cell_vol, nc * sizeof(fv_real_t));
-	memcpy(g + L->cell_ctr, bk->cell_ctr, 3 * nc * sizeof(fv_real_t));
-	memcpy(g + L->node_cell_off, bk->node_cell_off, ((size_t)bk->n_nodes + 1) * sizeof(fv_idx_t));
-	memcpy(g + L->node_cell, bk->node_cell, nnc * sizeof(fv_idx_t));
+	} else
+		fv_par_memcpy(g + L->cell_face, bk->cell_face, ncf * sizeof(fv_idx_t));
+	fv_par_memcpy(g + L->cell_face_sign, bk->cell_face_sign, ncf);
+	fv_par_memcpy(g + L->cell_vol, bk->cell_vol, nc * sizeof(fv_real_t));
+	fv_par_memcpy(g + L->cell_ctr, bk->cell_ctr, 3 * nc * sizeof(fv_real_t));
+	fv_par_memcpy(g + L->node_cell_off, bk->node_cell_off, ((size_t)bk->n_nodes + 1) * sizeof(fv_idx_t));
+	fv_par_memcpy(g + L->node_cell, bk->node_cell, nnc * sizeof(fv_idx_t));
 	memcpy(g + L->recv_off, bk->recv_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
 	memcpy(g + L->send_off, bk->send_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
 	memcpy(g + L->send_cell, bk->send_cell, nsend * sizeof(fv_idx_t));
@@ -305,9 +345,10 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 		fill_border(bk, L, g);
 	if (implicit) {
 		fv_idx_t *nbr = (fv_idx_t *)(g + L->cell_nbr);
-		memcpy(g + L->cell_group, ccol.group_cell, no * sizeof(fv_idx_t));
+		fv_par_memcpy(g + L->cell_group, ccol.group_cell, no * sizeof(fv_idx_t));
 		for (size_t i = 0; i < no; i++)
 			((fv_idx_t *)(g + L->cell_line))[i] = line_len ? line_len[i] : 1;
+		FV_OMP(parallel for schedule(static) if (bk->n_owned > FV_PAR_MIN))
 		for (fv_idx_t c = 0; c < bk->n_owned; c++)
 			for (fv_idx_t k = bk->cell_face_off[c]; k < bk->cell_face_off[c + 1]; k++) {
 				const fv_idx_t *fc = bk->face_cell + 2 * (size_t)bk->cell_face[k];

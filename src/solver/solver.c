@@ -22,6 +22,7 @@
 #include "kernels/stages.h"
 #include "runtime/data.h"
 #include "solver/geo.h"
+#include "util/threads.h"
 #include "util/timer.h"
 
 #define RING 32
@@ -220,7 +221,43 @@ static fv_err_t halo_buffers(const fv_solver_t *s, const fv_block_t *blocks, blo
 	return FV_OK;
 }
 
-static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_block_t *bk, int n_markers)
+/* The geometry blobs of this rank's blocks (d->L, d->geo_mem, colors[b]):
+ * each depends only on its block, so any thread count gives the same
+ * blobs; what StarPU must see in one order (the registration: the MPI
+ * tags) comes after, in build_block. At least as many blocks as threads
+ * (CPU workers: four blocks each) are built side by side, one thread
+ * each; fewer (GPUs: one block each) one after the other, each by all
+ * threads (geo.c's loops), which side by side would run on one. */
+static fv_err_t build_geometry(fv_solver_t *s, const fv_block_t *blocks, int n_markers, fv_geo_colors_t *colors)
+{
+	int nb = s->nb, bad = nb, mine = 0;
+	for (int b = 0; b < nb; b++)
+		mine += s->rank_of[b] == s->me;
+	FV_OMP(parallel for schedule(dynamic, 1) reduction(min : bad) if (mine > 1 && mine >= fv_threads_max()))
+	for (int b = 0; b < nb; b++) {
+		block_data_t *d = &s->b[b];
+		if (s->rank_of[b] != s->me)
+			continue;
+		if (fv_geo_build(&blocks[b], &s->o, n_markers, fv_runtime_alloc, &d->L, &d->geo_mem, &colors[b]) != FV_OK)
+			bad = b < bad ? b : bad;
+		d->bface_of = colors[b].bface_of;
+	}
+	if (bad == nb)
+		return FV_OK;
+	/* the first failed block once more on this thread, for its message
+	 * (a thread's message stays on that thread) */
+	block_data_t *d = &s->b[bad];
+	fv_runtime_free(d->geo_mem);
+	free(d->bface_of);
+	d->geo_mem = NULL;
+	d->bface_of = NULL;
+	FV_CALL(fv_geo_build(&blocks[bad], &s->o, n_markers, fv_runtime_alloc, &d->L, &d->geo_mem, &colors[bad]));
+	d->bface_of = colors[bad].bface_of;
+	return FV_ERROR(FV_ERR_RUNTIME, "block %d: the geometry failed on a set-up thread, not on its own", bad);
+}
+
+static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_block_t *bk,
+			    const fv_geo_colors_t *colors)
 {
 	block_data_t *d = &s->b[bk->id];
 	size_t nc = (size_t)bk->n_cells, no = (size_t)bk->n_owned, nn = (size_t)bk->n_nodes;
@@ -228,9 +265,6 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	int mm = s->o.num.lim_sum != FV_SUM_GATHER && s->o.num.order == 2 && s->o.num.limiter != FV_LIMITER_NONE;
 	size_t nv = (size_t)s->P.nvar, snap = s->o.snapshot_every > 0 ? nv * nc : 1;
 	int imp = s->P.implicit, sa = fv_k_sa(&s->P);
-	fv_geo_colors_t colors;
-	FV_CALL(fv_geo_build(bk, &s->o, n_markers, fv_runtime_alloc, &d->L, &d->geo_mem, &colors));
-	d->bface_of = colors.bface_of;
 	/* numerics.overlap: the stages that read ghosts run as interior and
 	 * border tasks (kernels.h) in every block with neighbours (yes), or in
 	 * those on a GPU with a neighbour on another rank (auto: where the
@@ -264,10 +298,10 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	 * 32-bit, and the blob of a 20M-cell block passes 4 GB */
 	FV_CHECK(d->L.bytes % 64 == 0, FV_ERR_MEM, "block %d: geometry of %zu bytes", bk->id, d->L.bytes);
 	FV_CALL(fv_runtime_register(&d->geo, d->geo_mem, d->L.bytes / 64, 64, "block geometry"));
-	d->n_colors = colors.n;
-	memcpy(d->color_off, colors.off, sizeof d->color_off);
-	d->n_cell_colors = colors.n_cell;
-	memcpy(d->cell_off, colors.cell_off, sizeof d->cell_off);
+	d->n_colors = colors->n;
+	memcpy(d->color_off, colors->off, sizeof d->color_off);
+	d->n_cell_colors = colors->n_cell;
+	memcpy(d->cell_off, colors->cell_off, sizeof d->cell_off);
 	for (int f = 0; f < N_FIELDS; f++)
 		FV_CALL(fv_runtime_vector(&d->h[f], &d->mem[f], n[f], sizeof(fv_real_t), field_names[f]));
 	FV_CALL(halo_buffers(s, blocks, d, bk, -1));
@@ -358,16 +392,25 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 		FV_CALL(fv_calloc(&d->recv_pre, (size_t)blocks[b].n_nbr + 1, sizeof(fv_idx_t), "face halo counts"));
 		FV_CALL(fv_block_face_prefix(&blocks[b], d->send_pre, d->recv_pre));
 	}
-	for (int b = 0; b < n_blocks; b++) {
+	for (int b = 0; b < n_blocks; b++)
 		FV_CHECK(blocks[b].id == b, FV_ERR_ARG, "block %d has id %d", b, blocks[b].id);
-		if (s->rank_of[b] != s->me) {
-			FV_CALL(build_remote(s, blocks, &blocks[b], s->rank_of[b]));
-			continue;
+	{
+		fv_geo_colors_t *colors;
+		fv_err_t err;
+		FV_CALL(fv_calloc(&colors, (size_t)n_blocks, sizeof *colors, "block colours"));
+		err = build_geometry(s, blocks, m->n_markers, colors);
+		for (int b = 0; b < n_blocks && err == FV_OK; b++) {
+			if (s->rank_of[b] != s->me) {
+				err = build_remote(s, blocks, &blocks[b], s->rank_of[b]);
+				continue;
+			}
+			/* the worker first: where the tasks may run shapes the data */
+			s->b[b].worker = fv_runtime_block_worker(b, o->pin_blocks, o->block_worker);
+			err = build_block(s, blocks, &blocks[b], &colors[b]);
+			s->any_split |= s->b[b].split;
 		}
-		/* the worker first: where the tasks may run shapes the data */
-		s->b[b].worker = fv_runtime_block_worker(b, o->pin_blocks, o->block_worker);
-		FV_CALL(build_block(s, blocks, &blocks[b], m->n_markers));
-		s->any_split |= s->b[b].split;
+		free(colors);
+		FV_CALL(err);
 	}
 	/* each block's incoming buffers: its slot in each neighbour's lists */
 	for (int b = 0; b < n_blocks; b++)

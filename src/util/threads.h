@@ -51,4 +51,20 @@ static inline void fv_par_memset(void *p, int byte, size_t bytes)
 	}
 }
 
+/* memcpy by all threads, each its own contiguous part (first touch of
+ * fresh pages where dst is new, as fv_par_memset). */
+static inline void fv_par_memcpy(void *dst, const void *src, size_t bytes)
+{
+	if (bytes < ((size_t)1 << 20)) {
+		memcpy(dst, src, bytes);
+		return;
+	}
+	FV_OMP(parallel)
+	{
+		size_t lo, hi;
+		fv_par_range(bytes, fv_thread_num(), fv_threads_now(), &lo, &hi);
+		memcpy((char *)dst + lo, (const char *)src + lo, hi - lo);
+	}
+}
+
 #endif

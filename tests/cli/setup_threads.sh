@@ -4,10 +4,14 @@
 # tet box of 25k (both above FV_PAR_MIN, so every threaded loop runs
 # threaded) set up with OMP_NUM_THREADS=1 and 3 (oversubscribed on CI's 2
 # cores, which the parts must not notice) give byte-identical part files
-# (faces, renumbering, blocks, halos: `fvstar mesh partition`), the same
+# (faces, renumbering, blocks, halos: `fvstar mesh partition`, METIS, the
+# hilbert and rcb partitioners, and one block), the same
 # `fvstar mesh info` and `fvstar mesh color` reports, the same solver
 # state after 3 iterations on 5 blocks, equal to main's before the threads
-# (digest recorded 2026-11-27), and the same first error for a broken mesh.
+# (digest recorded 2026-11-27), the same state of an implicit run on one
+# block (its geometry blob built by all threads), equal to main's, and the
+# same first error
+# for a broken mesh.
 # A build without OpenMP runs the same code on one thread and passes too.
 . "$top_srcdir/tests/cli/lib.sh"
 
@@ -24,6 +28,13 @@ for t in 1 3; do
 	for m in mixed tet; do
 		"$fv" mesh partition "$tmp/$m.su2" --ranks 2 --blocks 7 -o "$tmp/p$t-$m" >/dev/null 2>&1 ||
 			fail "$m: mesh partition with $t threads"
+		for g in hilbert rcb; do
+			"$fv" mesh partition "$tmp/$m.su2" --ranks 1 --blocks 6 --partitioner $g -o "$tmp/p$t-$m-$g" \
+				>/dev/null 2>&1 || fail "$m: mesh partition --partitioner $g with $t threads"
+		done
+		# one block (one GPU): the block is the mesh, copied by all threads
+		"$fv" mesh partition "$tmp/$m.su2" --ranks 1 --blocks 1 -o "$tmp/p$t-$m-whole" >/dev/null 2>&1 ||
+			fail "$m: mesh partition into 1 block with $t threads"
 		"$fv" mesh info "$tmp/$m.su2" 2>/dev/null >"$tmp/info$t-$m.txt" || fail "$m: mesh info with $t threads"
 		"$fv" mesh color "$tmp/$m.su2" --method both 2>/dev/null | sed 's/, [0-9.]* ms$//' \
 			>"$tmp/color$t-$m.txt" || fail "$m: mesh color with $t threads"
@@ -31,12 +42,20 @@ for t in 1 3; do
 	"$fv" run "$tmp/box.cfg" numerics.iterations=3 partition.blocks=5 output.dir="$tmp/run$t" >/dev/null \
 		2>"$tmp/err" || { cat "$tmp/err"; fail "run with $t threads"; }
 	cut -d, -f1,3- "$tmp/run$t/history.csv" >"$tmp/hist$t.csv" # less the wall clock
+	# one block of 30k cells, implicit: the geometry blob's loops (cell
+	# colours, Gauss-Seidel neighbours, gradient weights) on all threads
+	"$fv" run "$tmp/box.cfg" numerics.iterations=2 partition.blocks=1 numerics.time=implicit \
+		output.dir="$tmp/imp$t" >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; fail "implicit run with $t threads"; }
 done
 unset OMP_NUM_THREADS
 
 for m in mixed tet; do
 	for f in part.0.bin part.1.bin; do
 		cmp -s "$tmp/p1-$m/$f" "$tmp/p3-$m/$f" || fail "$m: $f differs between 1 and 3 threads"
+	done
+	for g in hilbert rcb whole; do
+		cmp -s "$tmp/p1-$m-$g/part.0.bin" "$tmp/p3-$m-$g/part.0.bin" ||
+			fail "$m: the $g part file differs between 1 and 3 threads"
 	done
 	cmp -s "$tmp/info1-$m.txt" "$tmp/info3-$m.txt" || fail "$m: mesh info differs between 1 and 3 threads"
 	cmp -s "$tmp/color1-$m.txt" "$tmp/color3-$m.txt" || fail "$m: mesh color differs between 1 and 3 threads"
@@ -46,9 +65,14 @@ cmp -s "$tmp/hist1.csv" "$tmp/hist3.csv" || fail "history differs between 1 and 
 d1=$("$py" "$top_srcdir/tests/cli/state_digest.py" "$tmp/run1")
 d3=$("$py" "$top_srcdir/tests/cli/state_digest.py" "$tmp/run3")
 [ "$d1" = "$d3" ] || fail "state digest $d1 with 1 thread, $d3 with 3"
+i1=$("$py" "$top_srcdir/tests/cli/state_digest.py" "$tmp/imp1")
+i3=$("$py" "$top_srcdir/tests/cli/state_digest.py" "$tmp/imp3")
+[ "$i1" = "$i3" ] || fail "implicit, 1 block: state digest $i1 with 1 thread, $i3 with 3"
 if [ "$FV_TOL_SCALE" = 1 ]; then
 	want=4b8c9297f0c062d23df1fbf68a0a806d03966d5bd9187be3fbd6a68548925d7b
 	[ "$d1" = "$want" ] || fail "state digest $d1, main's $want"
+	want=92648618897363ed80502729c39d6c5bfc0a60a127cef2f8eabfa78d3bbfd09d # main cc0037c
+	[ "$i3" = "$want" ] || fail "implicit, 1 block: state digest $i3, main's $want"
 fi
 
 # a cell repeated: its faces have three cells; the first error in cell
