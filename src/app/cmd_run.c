@@ -742,7 +742,7 @@ static fv_err_t write_outputs(fv_plan_t *p, run_ctx_t *r)
 					     sol_turb(c, &turb)));
 	r->output_s = fv_now() - t;
 	FV_CALL(gather_memory(&mem));
-	FV_CALL(fv_app_dist_summary(&p->part, &dist));
+	FV_CALL(fv_app_dist_summary(&p->part, p->block_digest, &dist));
 	if (fv_runtime_rank() == 0) {
 		err = write_summary(p, r, mem, dist);
 		if (err == FV_OK)

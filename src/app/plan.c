@@ -340,6 +340,7 @@ static fv_err_t plan_solver(fv_plan_t *p)
 	FV_CALL(fv_solver_create(&p->solver, &shape, p->part.blocks, p->part.n_blocks, &p->so));
 	/* the solver holds its own copies: the rest of the run reads only ids,
 	 * boundary faces and halo lists (given back with the set-up's heap) */
+	FV_CALL(fv_app_block_digests(&p->part, &p->block_digest));
 	fv_blocks_trim(p->part.blocks, p->part.n_blocks);
 	fv_solver_overlap_stats(p->solver, ov);
 	if (fv_runtime_rank() == 0 && ov->split_blocks > 0)
@@ -434,6 +435,7 @@ fv_err_t fv_plan_destroy(fv_plan_t *p, fv_err_t err)
 	fv_app_state_free(&p->part, &p->st);
 	fv_app_wall_distances_free(&p->part, &p->wdist);
 	fv_part_free(&p->part);
+	free(p->block_digest);
 	free(p->bc);
 	free(p->is_force);
 	free(p->argv);

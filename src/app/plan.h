@@ -78,6 +78,7 @@ typedef struct fv_plan {
 	/* blocks and placement */
 	fv_balance_t bal;       /* the blocks' shares and workers (bal.worker: the placement) */
 	fv_part_t part;         /* this rank's blocks and every block's rank (part.rank_of) */
+	uint64_t *block_digest; /* this rank's blocks' set-up digests, taken before fv_blocks_trim */
 	fv_solver_opts_t so;    /* so.block_worker, so.block_rank point into bal and part */
 	int8_t *bc;
 	uint8_t *is_force;
@@ -124,6 +125,9 @@ void fv_budget_report(json_t *js, const fv_budget_t *b, const double *rss_mib, i
  * ({"bytes": [per rank], "what": [...]}: util/alloc.h) and block_digests
  * (each block's local mesh, halo lists and file positions, XXH64 in hex:
  * equal for any rank count). */
-fv_err_t fv_app_dist_summary(const fv_part_t *p, json_t **out);
+fv_err_t fv_app_dist_summary(const fv_part_t *p, const uint64_t *digests, json_t **out);
+/* The digests of this rank's blocks (zero for the others' ones) into *out
+ * (n_blocks), while the blocks still hold their whole local meshes. */
+fv_err_t fv_app_block_digests(const fv_part_t *p, uint64_t **out);
 
 #endif

@@ -45,6 +45,15 @@ fv_err_t fv_runtime_check_names(void)
 	return fv_runtime_agree(next_tag, "the number of handles registered with StarPU-MPI (their tags)");
 }
 
+int fv_runtime_alloc_any_thread(void)
+{
+#ifdef STARPU_SIMGRID
+	return 0;
+#else
+	return 1;
+#endif
+}
+
 fv_err_t fv_runtime_alloc(void *mem, size_t bytes, const char *what)
 {
 	void *p = NULL;

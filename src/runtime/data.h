@@ -26,6 +26,9 @@ fv_err_t fv_runtime_vector(fv_handle_t *h, void *mem, size_t n, size_t elem, con
  * and its release; then the registration of such memory as n elements of
  * elem bytes. */
 fv_err_t fv_runtime_alloc(void *mem, size_t bytes, const char *what);
+/* Whether fv_runtime_alloc may be called from several threads at once:
+ * not under SimGrid, where StarPU's calls belong to its simulated actors. */
+int fv_runtime_alloc_any_thread(void);
 void fv_runtime_free(void *mem);
 fv_err_t fv_runtime_register(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what);
 /* The handle, on this rank, of n elements of elem bytes that rank owner

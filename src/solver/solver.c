@@ -233,7 +233,8 @@ static fv_err_t build_geometry(fv_solver_t *s, const fv_block_t *blocks, int n_m
 	int nb = s->nb, bad = nb, mine = 0;
 	for (int b = 0; b < nb; b++)
 		mine += s->rank_of[b] == s->me;
-	FV_OMP(parallel for schedule(dynamic, 1) reduction(min : bad) if (mine > 1 && mine >= fv_threads_max()))
+	FV_OMP(parallel for schedule(dynamic, 1) reduction(min : bad) \
+		       if (mine > 1 && mine >= fv_threads_max() && fv_runtime_alloc_any_thread()))
 	for (int b = 0; b < nb; b++) {
 		block_data_t *d = &s->b[b];
 		if (s->rank_of[b] != s->me)
