@@ -5,8 +5,10 @@
 #  - 600 iterations: CD and Cf at x = 0.97008 within 4% of TMR's 545 x 385
 #    CFL3D values 0.0028599 and 0.0027056 (measured on this grid, 2026-11-25:
 #    CD +1.7%, Cf +1.5%; TMR's own coarse grids lie above the fine one too),
-#    the residual of the last iterations falling (no limit cycle), y+ of
-#    the first cells below 1;
+#    the residual of the last iterations falling (no limit cycle) or
+#    converged to round-off (10 orders below its peak: the line sweeps of
+#    session 13 reach it, 11.3 orders down, by iteration 200), y+ of the
+#    first cells below 1;
 #  - explicit RK2: a restart written at 10 and continued to 20 equals the
 #    20-iteration run bit for bit, states and histories (rho nu~ is the
 #    restart's sixth variable); a laminar run's restart continues as an SA
@@ -33,9 +35,10 @@ a, b = [(x, c) for x, c, _ in rows if x <= x0][-1], [(x, c) for x, c, _ in rows 
 cf = a[1] + (b[1] - a[1]) * (x0 - a[0]) / (b[0] - a[0])
 cd = json.load(open(sys.argv[2]))["forces"]["CD"]
 h = list(csv.DictReader(open(sys.argv[3])))
-falling = float(h[-1]["res_rho"]) < float(h[-100]["res_rho"]) < float(h[-200]["res_rho"])
+res = [float(r["res_rho"]) for r in h]
+falling = res[-1] < res[-100] < res[-200] or max(res[-200:]) < 1e-10 * max(res)
 yplus = max(y for x, _, y in rows if x > 0.05)
-print("Cf(0.97008) %.6f (%+.2f%% of 0.0027056), CD %.6f (%+.2f%% of 0.0028599), residual %.2e falling: %s, y+ <= %.2f"
+print("Cf(0.97008) %.6f (%+.2f%% of 0.0027056), CD %.6f (%+.2f%% of 0.0028599), residual %.2e falling or at round-off: %s, y+ <= %.2f"
       % (cf, 100 * (cf / 0.0027056 - 1), cd, 100 * (cd / 0.0028599 - 1), float(h[-1]["res_rho"]), falling, yplus))
 ok = abs(cf / 0.0027056 - 1) < 0.04 and abs(cd / 0.0028599 - 1) < 0.04 and falling and yplus < 1
 sys.exit(0 if ok else 1)
