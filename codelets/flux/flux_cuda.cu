@@ -112,11 +112,13 @@ extern "C" void fv_flux_direct_launch(const fv_task_args_t *a, int sum, int part
 	fv_view_t v = fv_view_make(geo, &a->L);
 	int border = part == FV_SPLIT_BORDER;
 	if (sum == FV_SUM_GATHER) {
-		fv_cuda_items(v.n_owned, cell_gather_part_body{v, a->P, w, grad, phi, res, border}, st);
+		fv_cuda_part_items(v, FV_BORDER_FCELLS, part, v.n_owned,
+				   cell_gather_part_body{v, a->P, w, grad, phi, res, border}, st);
 	} else {
 		if (!border)
 			cudaMemsetAsync(res, 0, (size_t)a->P.nvar * v.n_owned * sizeof *res, st);
-		fv_cuda_items(v.n_faces, face_add_part_body{v, a->P, w, grad, phi, res, border}, st);
+		fv_cuda_part_items(v, FV_BORDER_FACES, part, v.n_faces,
+				   face_add_part_body{v, a->P, w, grad, phi, res, border}, st);
 	}
 	if (border && fv_k_sa(&a->P))
 		fv_cuda_items(v.n_owned, sa_source_body{v, a->P, w, grad, res}, st);
@@ -127,7 +129,8 @@ extern "C" void fv_flux_part_launch(const fv_task_args_t *a, int sum, int part, 
 				    cudaStream_t st)
 {
 	fv_view_t v = fv_view_make(geo, &a->L);
-	fv_cuda_items(v.n_faces, face_part_body{v, a->P, w, grad, phi, ff, part == FV_SPLIT_BORDER}, st);
+	fv_cuda_part_items(v, FV_BORDER_FACES, part, v.n_faces,
+			   face_part_body{v, a->P, w, grad, phi, ff, part == FV_SPLIT_BORDER}, st);
 	if (part == FV_SPLIT_INTERIOR)
 		return;
 	if (sum == FV_SUM_GATHER) {

@@ -38,7 +38,8 @@ extern "C" void fv_gradient_launch(const fv_task_args_t *a, int sum, const void 
 {
 	fv_view_t v = fv_view_make(geo, &a->L);
 	if (a->P.lsq || sum == FV_SUM_GATHER || sum == FV_SUM_AUTO) {
-		fv_cuda_items(v.n_owned, gradient_body{v, a->P.lsq, a->part, w, wn, grad}, st);
+		fv_cuda_part_items(v, FV_BORDER_CELLS, a->part, v.n_owned, gradient_body{v, a->P.lsq, a->part, w, wn, grad},
+				   st);
 		return;
 	}
 	int k0, k1, start, finish;

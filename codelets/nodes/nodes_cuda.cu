@@ -34,7 +34,7 @@ extern "C" void fv_nodes_launch(const fv_task_args_t *a, int sum, const void *ge
 {
 	fv_view_t v = fv_view_make(geo, &a->L);
 	if (sum != FV_SUM_ATOMIC) {
-		fv_cuda_items(v.n_nodes, node_body{v, w, wn, a->part}, st);
+		fv_cuda_part_items(v, FV_BORDER_NODES, a->part, v.n_nodes, node_body{v, w, wn, a->part}, st);
 		return;
 	}
 	cudaMemsetAsync(wn, 0, (size_t)FV_NVAR * v.n_nodes * sizeof *wn, st);

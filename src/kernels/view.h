@@ -38,10 +38,18 @@ extern "C" {
  *   node_border[nn] cell_border[no] (numerics.overlap, blocks with
  *   neighbours: 1 for a node with a ghost cell, and for an owned cell
  *   with such a node; empty otherwise)
+ *   border_list[k][n_border[k]], k = FV_BORDER_NODES .. FV_BORDER_FCELLS
+ *   (the same blocks: the border parts' items in ascending order, so that
+ *   a GPU's border task visits them only: the nodes and owned cells
+ *   flagged above, the owned faces beside a ghost, and the owned cells
+ *   with such a face)
  *
  * so a task gets the whole mesh of its block through one buffer, and the
  * same offsets work on the CPU and on a GPU copy.
  */
+/* The border parts' item lists of a split block (numerics.overlap). */
+enum { FV_BORDER_NODES, FV_BORDER_CELLS, FV_BORDER_FACES, FV_BORDER_FCELLS, FV_BORDER_LISTS };
+
 typedef struct fv_layout {
 	fv_idx_t n_owned, n_cells, n_faces, n_bfaces, n_nodes;
 	int n_nbr;
@@ -56,6 +64,9 @@ typedef struct fv_layout {
 	size_t cell_group, cell_nbr, cell_wdist;
 	size_t cell_line;
 	size_t node_border, cell_border;
+	size_t border_list[FV_BORDER_LISTS];
+	fv_idx_t n_border[FV_BORDER_LISTS];
+	int has_border_lists;
 	int has_cell_node, has_gradient_weights;
 } fv_layout_t;
 
@@ -81,6 +92,8 @@ typedef struct fv_view {
 	const fv_real_t *cell_wdist;   /* wall distance of owned cells (Spalart-Allmaras) */
 	const fv_idx_t *cell_line;     /* by colour-group position: the length of the line starting there, 0 on a line (implicit) */
 	const uint8_t *node_border, *cell_border; /* numerics.overlap: beside a ghost */
+	const fv_idx_t *border_list[FV_BORDER_LISTS]; /* the border parts' items (NULL: none kept) */
+	fv_idx_t n_border[FV_BORDER_LISTS];
 } fv_view_t;
 
 #define FV_VIEW_AT(base, off, type) ((const type *)((const char *)(base) + (off)))
@@ -122,6 +135,10 @@ static inline fv_view_t fv_view_make(const void *blob, const fv_layout_t *L)
 	v.cell_line = FV_VIEW_AT(blob, L->cell_line, fv_idx_t);
 	v.node_border = FV_VIEW_AT(blob, L->node_border, uint8_t);
 	v.cell_border = FV_VIEW_AT(blob, L->cell_border, uint8_t);
+	for (int k = 0; k < FV_BORDER_LISTS; k++) {
+		v.border_list[k] = L->has_border_lists ? FV_VIEW_AT(blob, L->border_list[k], fv_idx_t) : NULL;
+		v.n_border[k] = L->n_border[k];
+	}
 	return v;
 }
 

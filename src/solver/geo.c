@@ -169,9 +169,8 @@ static fv_err_t fill_gradient_weights(const fv_block_t *bk, const fv_layout_t *L
 /* numerics.overlap: the nodes with a ghost cell, and the owned cells with
  * such a node (kernels.h: the border parts of the node values and the
  * gradient). */
-static void fill_border(const fv_block_t *bk, const fv_layout_t *L, char *g)
+static void border_flags(const fv_block_t *bk, uint8_t *nb, uint8_t *cb)
 {
-	uint8_t *nb = (uint8_t *)(g + L->node_border), *cb = (uint8_t *)(g + L->cell_border);
 	memset(cb, 0, (size_t)bk->n_owned);
 	for (fv_idx_t n = 0; n < bk->n_nodes; n++) {
 		fv_idx_t b = bk->node_cell_off[n], e = bk->node_cell_off[n + 1], k = b;
@@ -182,6 +181,80 @@ static void fill_border(const fv_block_t *bk, const fv_layout_t *L, char *g)
 			if (bk->node_cell[k] < bk->n_owned)
 				cb[bk->node_cell[k]] = 1;
 	}
+}
+
+/* Whether face f (cells fc[2f], fc[2f+1]) is a border face: one of its
+ * cells owned, the other a ghost (fv_k_face_owned, fv_k_face_border). */
+static int border_face(const fv_idx_t *fc, fv_idx_t f, fv_idx_t no)
+{
+	fv_idx_t o = fc[2 * (size_t)f], nb = fc[2 * (size_t)f + 1];
+	return (o < no || (nb >= 0 && nb < no)) && (o >= no || nb >= no);
+}
+
+/* A split block's mesh as the border lists read it: the block's arrays
+ * (counting) or its blob's (whose faces may be in colour order). */
+typedef struct border_mesh {
+	fv_idx_t n_nodes, n_owned, n_faces;
+	const fv_idx_t *face_cell, *cell_face_off, *cell_face;
+} border_mesh_t;
+
+/* The border parts' item lists (view.h) from the flags nb, cb and the
+ * faces: counted into n, and written where lists is not NULL. */
+static void border_lists(const border_mesh_t *m, const uint8_t *nb, const uint8_t *cb, fv_idx_t n[FV_BORDER_LISTS],
+			 fv_idx_t *const lists[FV_BORDER_LISTS])
+{
+	fv_idx_t no = m->n_owned;
+	memset(n, 0, FV_BORDER_LISTS * sizeof *n);
+#define FV_ADD(k, i) (lists ? lists[k][n[k]++] = (i) : n[k]++)
+	for (fv_idx_t i = 0; i < m->n_nodes; i++)
+		if (nb[i])
+			FV_ADD(FV_BORDER_NODES, i);
+	for (fv_idx_t c = 0; c < no; c++)
+		if (cb[c])
+			FV_ADD(FV_BORDER_CELLS, c);
+	for (fv_idx_t f = 0; f < m->n_faces; f++)
+		if (border_face(m->face_cell, f, no))
+			FV_ADD(FV_BORDER_FACES, f);
+	for (fv_idx_t c = 0; c < no; c++) {
+		fv_idx_t k = m->cell_face_off[c];
+		while (k < m->cell_face_off[c + 1] && !border_face(m->face_cell, m->cell_face[k], no))
+			k++;
+		if (k < m->cell_face_off[c + 1])
+			FV_ADD(FV_BORDER_FCELLS, c);
+	}
+#undef FV_ADD
+}
+
+/* The flags and lists of a split block into its geometry blob g (faces
+ * and cell faces already there). */
+static void fill_border(const fv_block_t *bk, const fv_layout_t *L, char *g)
+{
+	uint8_t *nb = (uint8_t *)(g + L->node_border), *cb = (uint8_t *)(g + L->cell_border);
+	fv_idx_t n[FV_BORDER_LISTS], *lists[FV_BORDER_LISTS];
+	border_mesh_t m = {bk->n_nodes, bk->n_owned, bk->n_faces, (const fv_idx_t *)(g + L->face_cell),
+			   (const fv_idx_t *)(g + L->cell_face_off), (const fv_idx_t *)(g + L->cell_face)};
+	border_flags(bk, nb, cb);
+	for (int k = 0; k < FV_BORDER_LISTS; k++)
+		lists[k] = (fv_idx_t *)(g + L->border_list[k]);
+	border_lists(&m, nb, cb, n, lists);
+}
+
+/* The lengths of a split block's border lists, before its blob exists. */
+static fv_err_t count_border(const fv_block_t *bk, fv_idx_t n[FV_BORDER_LISTS])
+{
+	uint8_t *nb = NULL, *cb = NULL;
+	fv_err_t err = fv_malloc(&nb, (size_t)bk->n_nodes + 1, 1, "border nodes");
+	if (err == FV_OK)
+		err = fv_malloc(&cb, (size_t)bk->n_owned + 1, 1, "border cells");
+	if (err == FV_OK) {
+		border_mesh_t m = {bk->n_nodes, bk->n_owned, bk->n_faces, bk->face_cell, bk->cell_face_off,
+				   bk->cell_face};
+		border_flags(bk, nb, cb);
+		border_lists(&m, nb, cb, n, NULL);
+	}
+	free(nb);
+	free(cb);
+	return err;
 }
 
 fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_markers, fv_geo_alloc_t alloc,
@@ -258,6 +331,12 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	PLACE(cell_line, (implicit ? no : 0) * sizeof(fv_idx_t));
 	PLACE(node_border, split ? (size_t)bk->n_nodes : 0);
 	PLACE(cell_border, split ? no : 0);
+	if (split) {
+		FV_CALL(count_border(bk, L->n_border));
+		L->has_border_lists = 1;
+	}
+	for (int k = 0; k < FV_BORDER_LISTS; k++)
+		PLACE(border_list[k], (size_t)L->n_border[k] * sizeof(fv_idx_t));
 #undef PLACE
 	L->bytes = o;
 

@@ -6,7 +6,8 @@
  * most two contiguous runs (its boundary and its interior faces) of faces
  * sharing no cell; the cell-to-node lists are the transpose of node_cell;
  * the gather gradient's node weights give the face loop's gradient, exact
- * for linear fields on tets. */
+ * for linear fields on tets; a split block's border lists hold its border
+ * tasks' items. */
 #include "testutil.h"
 
 #include <math.h>
@@ -211,6 +212,81 @@ static void test_gradient_weights(void **state)
 	}
 }
 
+/* numerics.overlap: a split block's border lists (view.h) hold exactly
+ * the items its border tasks select through the kernels' predicates
+ * (fv_k_in_part, fv_k_face_flux_part, fv_k_cell_face_border), in
+ * ascending order, in the block's face order and in colour order; a block
+ * without neighbours or overlap = no keeps none. */
+static void check_list(const fv_idx_t *list, fv_idx_t n, fv_idx_t items, const int *want)
+{
+	fv_idx_t k = 0;
+	for (fv_idx_t i = 0; i < items; i++)
+		if (want[i]) {
+			assert_true(k < n);
+			assert_int_equal(list[k], i);
+			k++;
+		}
+	assert_int_equal(k, n);
+}
+
+static void test_border_lists(void **state)
+{
+	(void)state;
+	for (int nb = 1; nb <= 3; nb += 2)
+		for (int colour = 0; colour < 2; colour++) {
+			fv_mesh_t m;
+			fv_block_t *bl;
+			int8_t bc[16] = {0};
+			gen(&m, FV_GEN_MIXED, nb, &bl);
+			for (int b = 0; b < nb; b++)
+				for (int overlap = 0; overlap < 2; overlap++) {
+					fv_solver_opts_t o;
+					fv_layout_t L;
+					void *g;
+					fv_geo_colors_t col;
+					fv_solver_opts_default(&o);
+					o.marker_bc = bc;
+					o.num.overlap = overlap ? FV_OVERLAP_YES : FV_OVERLAP_NO;
+					if (colour) {
+						o.num.coloring = FV_COLOR_MINIMAL;
+						o.num.flux_sum = FV_SUM_COLOR;
+						o.num.face_order = FV_FACE_ORDER_COLOR;
+					}
+					FV_ASSERT_OK(fv_geo_build(&bl[b], &o, m.n_markers, plain_alloc, &L, &g, &col));
+					fv_view_t v = fv_view_make(g, &L);
+					int split = overlap && bl[b].n_nbr > 0;
+					assert_int_equal(L.has_border_lists, split);
+					for (int k = 0; k < FV_BORDER_LISTS; k++)
+						assert_true(split ? v.border_list[k] != NULL : v.border_list[k] == NULL);
+					if (!split) {
+						free(g);
+						continue;
+					}
+					fv_idx_t big = v.n_nodes > v.n_faces ? v.n_nodes : v.n_faces;
+					int *want = calloc((size_t)big + 1, sizeof *want);
+					for (fv_idx_t i = 0; i < v.n_nodes; i++)
+						want[i] = fv_k_in_part(v.node_border, i, FV_SPLIT_BORDER);
+					check_list(v.border_list[FV_BORDER_NODES], v.n_border[FV_BORDER_NODES], v.n_nodes, want);
+					for (fv_idx_t c = 0; c < v.n_owned; c++)
+						want[c] = fv_k_in_part(v.cell_border, c, FV_SPLIT_BORDER);
+					check_list(v.border_list[FV_BORDER_CELLS], v.n_border[FV_BORDER_CELLS], v.n_owned, want);
+					for (fv_idx_t f = 0; f < v.n_faces; f++) {
+						fv_idx_t oc, nc;
+						want[f] = fv_k_face_owned(&v, f, &oc, &nc) && fv_k_face_border(&v, f);
+					}
+					check_list(v.border_list[FV_BORDER_FACES], v.n_border[FV_BORDER_FACES], v.n_faces, want);
+					assert_true(v.n_border[FV_BORDER_FACES] > 0);
+					for (fv_idx_t c = 0; c < v.n_owned; c++)
+						want[c] = fv_k_cell_face_border(&v, c);
+					check_list(v.border_list[FV_BORDER_FCELLS], v.n_border[FV_BORDER_FCELLS], v.n_owned, want);
+					free(want);
+					free(g);
+				}
+			fv_blocks_free(bl, nb);
+			fv_mesh_free(&m);
+		}
+}
+
 static void test_opts_errors(void **state)
 {
 	fv_solver_opts_t o;
@@ -238,6 +314,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_face_order),
 		cmocka_unit_test(test_gradient_weights),
+		cmocka_unit_test(test_border_lists),
 		cmocka_unit_test(test_opts_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
