@@ -21,6 +21,12 @@ typedef struct rcm {
 	fv_idx_t *new_of_old;  /* [n_cells] -1 until placed */
 	fv_idx_t *perm;        /* [n_cells] old cell of each new position (the
 	                          result, owned by the caller) */
+	/* one block on all threads (par_*): */
+	int32_t *stamp;        /* [n_cells] the last level BFS that reached each cell */
+	fv_idx_t *key;         /* [n_cells] the least position of a placing parent */
+	fv_idx_t *bpar;        /* [n_cells] the BFS parent that reached a cell first */
+	fv_idx_t *cnt;         /* [n_cells + 1] children per parent of a level */
+	int32_t bfs_id;
 } rcm_t;
 
 static void free_rcm(rcm_t *r)
@@ -29,6 +35,10 @@ static void free_rcm(rcm_t *r)
 	FV_FREE(r->seen);
 	FV_FREE(r->queue);
 	FV_FREE(r->new_of_old);
+	FV_FREE(r->stamp);
+	FV_FREE(r->key);
+	FV_FREE(r->bpar);
+	FV_FREE(r->cnt);
 }
 
 static int same_block_nbr(const rcm_t *r, fv_idx_t c, fv_idx_t s)
@@ -124,6 +134,191 @@ static fv_idx_t cuthill_mckee(const rcm_t *r, fv_idx_t start, fv_idx_t pos)
 	return tail;
 }
 
+/* One block on all threads (a single GPU's block holds the whole mesh, and
+ * a BFS of 10^8 cells on one core is tens of seconds): the same orders as
+ * the serial functions above, computed level by level. Levels of a BFS are
+ * the same sets whatever the threads, and so are the eccentricity and the
+ * far node (least degree, then id, of the last level). Cuthill-McKee's
+ * queue is a BFS too: a cell of level L + 1 is placed by the first of its
+ * level-L neighbours in queue order, after that parent's earlier children,
+ * among its siblings by (degree, id); so the next level is the cells
+ * sorted by (least parent position, degree, id), found with an atomic
+ * minimum per cell and a prefix sum of the children per parent. */
+
+/* A level of at most this many cells is expanded by one thread. */
+#define PAR_LEVEL_MIN 2048
+
+static fv_idx_t cas_min(fv_idx_t *at, fv_idx_t v)
+{
+	fv_idx_t cur = __atomic_load_n(at, __ATOMIC_RELAXED);
+	while (v < cur && !__atomic_compare_exchange_n(at, &cur, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	return cur;
+}
+
+/* Prefix sum of r->cnt[0..n) into offsets (r->cnt[n] the total). */
+static fv_idx_t cnt_scan(rcm_t *r, fv_idx_t n)
+{
+	fv_idx_t sum = 0;
+	for (fv_idx_t i = 0; i < n; i++) {
+		fv_idx_t k = r->cnt[i];
+		r->cnt[i] = sum;
+		sum += k;
+	}
+	r->cnt[n] = sum;
+	return sum;
+}
+
+/* bfs_levels on all threads: the next level's cells are those whose stamp
+ * a parent of this level set first (compare-and-swap), each parent's
+ * children counted, then written after the parents before it. */
+static int par_bfs_levels(rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t *far)
+{
+	const fv_mesh_t *m = r->m;
+	int32_t id = ++r->bfs_id;
+	fv_idx_t lo = 0, hi = 1;
+	int ecc = 0;
+	queue[0] = start;
+	r->stamp[start] = id;
+	for (;;) {
+		fv_idx_t n = hi - lo;
+		FV_OMP(parallel for schedule(static) if (n > PAR_LEVEL_MIN))
+		for (fv_idx_t i = lo; i < hi; i++) {
+			fv_idx_t c = queue[i], k = 0;
+			for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
+				fv_idx_t d = m->cell_cell[s];
+				int32_t old;
+				if (!same_block_nbr(r, c, s))
+					continue;
+				old = __atomic_load_n(&r->stamp[d], __ATOMIC_RELAXED);
+				if (old != id && __atomic_compare_exchange_n(&r->stamp[d], &old, id, 0, __ATOMIC_RELAXED,
+									     __ATOMIC_RELAXED))
+					r->bpar[d] = i, k++; /* i claimed d */
+			}
+			r->cnt[i - lo] = k;
+		}
+		if (cnt_scan(r, n) == 0)
+			break;
+		FV_OMP(parallel for schedule(static) if (n > PAR_LEVEL_MIN))
+		for (fv_idx_t i = lo; i < hi; i++) {
+			fv_idx_t c = queue[i], at = hi + r->cnt[i - lo];
+			for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
+				fv_idx_t d = m->cell_cell[s];
+				if (same_block_nbr(r, c, s) && r->bpar[d] == i && r->stamp[d] == id)
+					queue[at++] = d;
+			}
+		}
+		lo = hi;
+		hi += r->cnt[n];
+		ecc++;
+	}
+	fv_idx_t best = queue[lo];
+	for (fv_idx_t i = lo; i < hi; i++) {
+		fv_idx_t v = queue[i];
+		if (r->deg[v] < r->deg[best] || (r->deg[v] == r->deg[best] && v < best))
+			best = v;
+	}
+	*far = best;
+	return ecc;
+}
+
+static fv_idx_t par_pseudo_peripheral(rcm_t *r, fv_idx_t *queue, fv_idx_t start)
+{
+	fv_idx_t far;
+	int ecc = par_bfs_levels(r, queue, start, &far);
+	for (int it = 0; it < 8 && far != start; it++) {
+		fv_idx_t far2;
+		int ecc2 = par_bfs_levels(r, queue, far, &far2);
+		if (ecc2 <= ecc)
+			break;
+		start = far;
+		ecc = ecc2;
+		far = far2;
+	}
+	return start;
+}
+
+/* cuthill_mckee on all threads, level by level (see above). */
+static fv_idx_t par_cuthill_mckee(rcm_t *r, fv_idx_t start, fv_idx_t pos)
+{
+	const fv_mesh_t *m = r->m;
+	fv_idx_t lo = pos, hi = pos + 1;
+	r->new_of_old[start] = pos;
+	r->perm[pos] = start;
+	for (;;) {
+		fv_idx_t n = hi - lo;
+		/* each unplaced neighbour's first parent */
+		FV_OMP(parallel for schedule(static) if (n > PAR_LEVEL_MIN))
+		for (fv_idx_t i = lo; i < hi; i++) {
+			fv_idx_t c = r->perm[i];
+			for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++)
+				if (same_block_nbr(r, c, s) && r->new_of_old[m->cell_cell[s]] < 0)
+					cas_min(&r->key[m->cell_cell[s]], i);
+		}
+		FV_OMP(parallel for schedule(static) if (n > PAR_LEVEL_MIN))
+		for (fv_idx_t i = lo; i < hi; i++) {
+			fv_idx_t c = r->perm[i], k = 0;
+			for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++)
+				k += same_block_nbr(r, c, s) && r->key[m->cell_cell[s]] == i;
+			r->cnt[i - lo] = k;
+		}
+		if (cnt_scan(r, n) == 0)
+			return hi;
+		FV_OMP(parallel for schedule(static) if (n > PAR_LEVEL_MIN))
+		for (fv_idx_t i = lo; i < hi; i++) {
+			fv_idx_t c = r->perm[i], nb[FV_MAX_CELL_FACES], at = hi + r->cnt[i - lo];
+			int k = 0;
+			for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
+				fv_idx_t d = m->cell_cell[s];
+				if (!same_block_nbr(r, c, s) || r->key[d] != i)
+					continue;
+				int j = k++;
+				while (j > 0 && (r->deg[nb[j - 1]] > r->deg[d] ||
+						 (r->deg[nb[j - 1]] == r->deg[d] && nb[j - 1] > d))) {
+					nb[j] = nb[j - 1];
+					j--;
+				}
+				nb[j] = d;
+			}
+			for (int j = 0; j < k; j++) {
+				r->new_of_old[nb[j]] = at + j;
+				r->perm[at + j] = nb[j];
+			}
+		}
+		lo = hi;
+		hi += r->cnt[n];
+	}
+}
+
+/* One block's cells [lo, hi) of cand ordered on all threads: its scratch
+ * is the whole mesh's (the blocks go one after another). */
+static fv_err_t par_order_block(rcm_t *r, const fv_idx_t *cand, fv_idx_t lo, fv_idx_t hi)
+{
+	fv_idx_t nc = r->m->n_cells, pos = lo;
+	if (!r->stamp) {
+		FV_CALL(fv_calloc(&r->stamp, (size_t)nc, sizeof *r->stamp, "BFS stamps"));
+		FV_CALL(fv_malloc(&r->key, (size_t)nc, sizeof *r->key, "Cuthill-McKee parents"));
+		FV_CALL(fv_malloc(&r->bpar, (size_t)nc, sizeof *r->bpar, "BFS parents"));
+		FV_CALL(fv_malloc(&r->cnt, (size_t)nc + 1, sizeof *r->cnt, "BFS children"));
+		FV_OMP(parallel for schedule(static))
+		for (fv_idx_t c = 0; c < nc; c++)
+			r->key[c] = FV_IDX_MAX;
+	}
+	for (fv_idx_t i = lo; i < hi; i++)
+		if (r->new_of_old[cand[i]] < 0)
+			pos = par_cuthill_mckee(r, par_pseudo_peripheral(r, r->queue, cand[i]), pos);
+	FV_OMP(parallel for schedule(static))
+	for (fv_idx_t i = lo; i < lo + (hi - lo) / 2; i++) {
+		fv_idx_t j = hi - 1 - (i - lo), t = r->perm[i];
+		r->perm[i] = r->perm[j];
+		r->perm[j] = t;
+	}
+	FV_OMP(parallel for schedule(static))
+	for (fv_idx_t i = lo; i < hi; i++)
+		r->new_of_old[r->perm[i]] = i;
+	return FV_OK;
+}
+
 /* Fills r->perm / r->new_of_old: blocks in order, RCM inside each, every
  * connected piece of a block started from a pseudo-peripheral node found
  * from its unplaced cell of least degree. */
@@ -159,6 +354,15 @@ static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 		cand[key_off[(size_t)r->block[c] * nd + r->deg[c]]++] = c;
 	free(key_off);
 
+	/* fewer blocks than threads: each block on all threads, one after
+	 * another (the same orders) */
+	if (n_blocks < fv_threads_max() && nc > FV_PAR_MIN) {
+		fv_err_t err = FV_OK;
+		for (int b = 0; b < n_blocks && err == FV_OK; b++)
+			err = par_order_block(r, cand, block_off[b], block_off[b + 1]);
+		free(cand);
+		return err;
+	}
 	/* blocks apart: each touches only its own cells and positions, so any
 	 * thread count gives the same order */
 	FV_OMP(parallel for schedule(dynamic, 1) if (nc > FV_PAR_MIN))
