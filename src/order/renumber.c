@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/threads.h"
+#include "util/timer.h"
 
 /* Scratch of the ordering. A component is placed whole once found, so the
  * unplaced cells of a block reachable from an unplaced cell are exactly its
@@ -524,6 +525,7 @@ fv_err_t fv_mesh_renumber(fv_mesh_t *m, const int32_t *block_of_cell, int n_bloc
 	int32_t *blk = NULL;
 	fv_order_stats_t st;
 	fv_err_t err = FV_OK;
+	double t = fv_now();
 
 	FV_CHECK(m && block_of_cell && block_off, FV_ERR_ARG, "fv_mesh_renumber: null argument");
 	FV_CHECK(m->cell_cell && m->face_cell && m->cell_face_off, FV_ERR_ARG,
@@ -544,13 +546,17 @@ fv_err_t fv_mesh_renumber(fv_mesh_t *m, const int32_t *block_of_cell, int n_bloc
 	r.perm = perm;
 	FV_CALL_GOTO(err, done, order_cells(&r, n_blocks, block_off));
 	free_rcm(&r); /* before prepare, which peaks in memory */
+	t = fv_lap("renumber: RCM", t);
 	FV_CALL_GOTO(err, done, apply_order(m, perm));
+	t = fv_lap("renumber: cells and nodes moved", t);
 	/* the faces from the old ones (no hash of their nodes), then what
 	 * fv_mesh_prepare builds after them */
 	FV_CALL_GOTO(err, done, fv_mesh_rebuild_faces(m, perm));
+	t = fv_lap("renumber: faces", t);
 	FV_CALL_GOTO(err, done, fv_mesh_build_node_cells(m));
 	FV_CALL_GOTO(err, done, fv_mesh_compute_geometry(m));
 	FV_CALL_GOTO(err, done, fv_mesh_check(m, 0, NULL));
+	t = fv_lap("renumber: node cells, geometry, checks", t);
 	FV_CALL_GOTO(err, done, fv_malloc(&blk, (size_t)nc + 1, sizeof *blk, "blocks of cells"));
 	for (int b = 0; b < n_blocks; b++)
 		for (fv_idx_t c = block_off[b]; c < block_off[b + 1]; c++)
