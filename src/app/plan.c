@@ -327,6 +327,15 @@ fv_err_t fv_plan_setup(fv_plan_t *p, int argc, char **argv)
 	return plan_phase(p, FV_PHASE_STATE, plan_state);
 }
 
+/* The solver's geometry is built from the blocks: the arrays only it
+ * read go before the solver's fields come (the run reads ids, boundary
+ * faces and halo lists afterwards). */
+static void trim_blocks(void *arg)
+{
+	fv_part_t *part = arg;
+	fv_blocks_trim(part->blocks, part->n_blocks);
+}
+
 /* solver: created over this rank's blocks (the whole mesh's counts),
  * the workers woken, the state and a restart's CFL ramp set */
 static fv_err_t plan_solver(fv_plan_t *p)
@@ -337,13 +346,15 @@ static fv_err_t plan_solver(fv_plan_t *p)
 	shape.n_cells = (fv_idx_t)p->part.n_cells;
 	shape.n_markers = p->part.piece.n_markers;
 	p->so.stop_flag = p->stop_flag;
-	FV_CALL(fv_solver_create(&p->solver, &shape, p->part.blocks, p->part.n_blocks, &p->so));
+	/* the blocks' digests (summary.json) before the arrays they hash go */
 	double t = fv_now();
-	/* the solver holds its own copies: the rest of the run reads only ids,
-	 * boundary faces and halo lists (given back with the set-up's heap) */
 	FV_CALL(fv_app_block_digests(&p->part, &p->block_digest));
-	fv_blocks_trim(p->part.blocks, p->part.n_blocks);
-	t = fv_lap("solver: block digests, blocks trimmed", t);
+	t = fv_lap("solver: block digests", t);
+	p->so.geometry_done = trim_blocks;
+	p->so.geometry_done_arg = &p->part;
+	FV_CALL(fv_solver_create(&p->solver, &shape, p->part.blocks, p->part.n_blocks, &p->so));
+	p->so.geometry_done = NULL;
+	t = fv_now();
 	fv_solver_overlap_stats(p->solver, ov);
 	if (fv_runtime_rank() == 0 && ov->split_blocks > 0)
 		fprintf(stderr, "fvstar: overlap: the flux of %d block%s in an interior and a border task (%.1f%% of "

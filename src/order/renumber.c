@@ -532,10 +532,13 @@ fv_err_t fv_mesh_renumber(fv_mesh_t *m, const int32_t *block_of_cell, int n_bloc
 		 "%s: renumbering needs the mesh's faces: call fv_mesh_prepare first", m->source);
 	FV_CHECK(n_blocks >= 1, FV_ERR_ARG, "%s: renumbering into %d blocks", m->source, n_blocks);
 	nc = m->n_cells;
+	fv_idx_t bad = nc; /* the first cell outside the blocks */
+	FV_OMP(parallel for schedule(static) reduction(min : bad) if (nc > FV_PAR_MIN))
 	for (fv_idx_t c = 0; c < nc; c++)
-		FV_CHECK(block_of_cell[c] >= 0 && block_of_cell[c] < n_blocks, FV_ERR_ARG,
-			 "%s: cell %d is in block %d, outside [0, %d)", m->source, (int)c, (int)block_of_cell[c],
-			 n_blocks);
+		if (block_of_cell[c] < 0 || block_of_cell[c] >= n_blocks)
+			bad = c < bad ? c : bad;
+	FV_CHECK(bad == nc, FV_ERR_ARG, "%s: cell %d is in block %d, outside [0, %d)", m->source, (int)bad,
+		 bad < nc ? (int)block_of_cell[bad] : 0, n_blocks);
 
 	index_jumps(m, block_of_cell, &st.bandwidth_before, &st.mean_jump_before);
 	FV_CALL_GOTO(err, done, fv_malloc(&r.deg, (size_t)nc, sizeof *r.deg, "cell degrees"));
@@ -558,9 +561,11 @@ fv_err_t fv_mesh_renumber(fv_mesh_t *m, const int32_t *block_of_cell, int n_bloc
 	FV_CALL_GOTO(err, done, fv_mesh_check(m, 0, NULL));
 	t = fv_lap("renumber: node cells, geometry, checks", t);
 	FV_CALL_GOTO(err, done, fv_malloc(&blk, (size_t)nc + 1, sizeof *blk, "blocks of cells"));
-	for (int b = 0; b < n_blocks; b++)
+	for (int b = 0; b < n_blocks; b++) {
+		FV_OMP(parallel for schedule(static) if (block_off[b + 1] - block_off[b] > FV_PAR_MIN))
 		for (fv_idx_t c = block_off[b]; c < block_off[b + 1]; c++)
 			blk[c] = b;
+	}
 	index_jumps(m, blk, &st.bandwidth_after, &st.mean_jump_after);
 	if (stats)
 		*stats = st;

@@ -394,8 +394,10 @@ static fv_err_t build_whole(const fv_mesh_t *m, fv_block_t *b)
 	FV_OMP(parallel for schedule(static) if (nv > FV_PAR_MIN))
 	for (size_t v = 0; v < nv; v++)
 		node_loc[v] = -1;
+	/* (every writer writes 0) */
+	FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
 	for (size_t i = 0; i < (size_t)m->cell_node_off[nc]; i++)
-		node_loc[m->cell_node[i]] = 0;
+		__atomic_store_n(&node_loc[m->cell_node[i]], 0, __ATOMIC_RELAXED);
 	for (size_t v = 0; v < nv; v++)
 		if (node_loc[v] == 0)
 			node_loc[v] = nn++;

@@ -401,6 +401,8 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 		double t = fv_now();
 		FV_CALL(fv_calloc(&colors, (size_t)n_blocks, sizeof *colors, "block colours"));
 		err = build_geometry(s, blocks, m->n_markers, colors);
+		if (err == FV_OK && o->geometry_done)
+			o->geometry_done(o->geometry_done_arg);
 		t = fv_lap("solver: geometry and colours", t);
 		for (int b = 0; b < n_blocks && err == FV_OK; b++) {
 			if (s->rank_of[b] != s->me) {
