@@ -74,7 +74,8 @@ fv_err_t fv_app_cut_parts(const fv_case_t *c, fv_mesh_t *m, int nb, const double
 	FV_CALL_GOTO(err, out, fv_calloc(&rank_of, (size_t)nb, sizeof *rank_of, "block ranks"));
 	FV_CALL_GOTO(err, out, fv_app_order_cells(c, m, nb, weights, groups, part, off, &ps, &os));
 	double t = fv_now();
-	FV_CALL_GOTO(err, out, fv_blocks_build(m, off, nb, &blocks));
+	/* the mesh is freed once its parts are cut: one block takes its arrays */
+	FV_CALL_GOTO(err, out, fv_blocks_build_take(m, off, nb, &blocks));
 	t = fv_lap("blocks: local meshes", t);
 	if (n_ranks > 1)
 		FV_CALL_GOTO(err, out, fv_blocks_to_ranks(blocks, nb, n_ranks, rank_of, &cut, &grown));
