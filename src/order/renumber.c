@@ -28,7 +28,23 @@ typedef struct rcm {
 	fv_idx_t *bpar;        /* [n_cells] the BFS parent that reached a cell first */
 	fv_idx_t *cnt;         /* [n_cells + 1] children per parent of a level */
 	int32_t bfs_id;
+	int mode;              /* RCM_TRY, RCM_SERIAL or RCM_PARALLEL (par_order_block) */
+	double t_serial;       /* seconds of the serial BFS tried, 0 before */
+	fv_idx_t level_min;    /* levels above this many cells expanded by all threads */
 } rcm_t;
+
+/* One block on all threads pays a few synchronisations per BFS level: on
+ * a node whose cores are busy elsewhere (oversubscribed), each costs a
+ * time slice, and the level-by-level search became 20x slower than one
+ * thread's on the loaded 2-core build machine. The first large
+ * component's BFS runs on one thread, its next one on all, and the faster
+ * does the rest: the orders are the same either way. */
+enum { RCM_TRY, RCM_SERIAL, RCM_PARALLEL };
+/* Components below this many cells are ordered on one thread and decide
+ * nothing. FVSTAR_RCM_THREADS=all skips the trial (and expands levels of
+ * 64 cells and more on all threads: the tests' small meshes), =one keeps
+ * one block's ordering on one thread. */
+#define PAR_COMPONENT_MIN 65536
 
 static void free_rcm(rcm_t *r)
 {
@@ -50,7 +66,7 @@ static int same_block_nbr(const rcm_t *r, fv_idx_t c, fv_idx_t s)
 
 /* Level structure from start: returns the eccentricity of start and, in
  * *far, the node of least degree (then least id) on the last level. */
-static int bfs_levels(const rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t *far)
+static int bfs_levels(const rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t *far, fv_idx_t *visited)
 {
 	const fv_mesh_t *m = r->m;
 	fv_idx_t head = 0, tail = 0, level_end, level_start = 0;
@@ -81,6 +97,7 @@ static int bfs_levels(const rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t 
 	}
 	for (fv_idx_t i = 0; i < tail; i++)
 		r->seen[queue[i]] = 0;
+	*visited = tail;
 	return ecc;
 }
 
@@ -89,11 +106,11 @@ static int bfs_levels(const rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t 
  * node close enough to the periphery for RCM, hence the cap. */
 static fv_idx_t pseudo_peripheral(const rcm_t *r, fv_idx_t *queue, fv_idx_t start)
 {
-	fv_idx_t far;
-	int ecc = bfs_levels(r, queue, start, &far);
+	fv_idx_t far, n;
+	int ecc = bfs_levels(r, queue, start, &far, &n);
 	for (int it = 0; it < 8 && far != start; it++) {
 		fv_idx_t far2;
-		int ecc2 = bfs_levels(r, queue, far, &far2);
+		int ecc2 = bfs_levels(r, queue, far, &far2, &n);
 		if (ecc2 <= ecc)
 			break;
 		start = far;
@@ -173,7 +190,7 @@ static fv_idx_t cnt_scan(rcm_t *r, fv_idx_t n)
 /* bfs_levels on all threads: the next level's cells are those whose stamp
  * a parent of this level set first (compare-and-swap), each parent's
  * children counted, then written after the parents before it. */
-static int par_bfs_levels(rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t *far)
+static int par_bfs_levels(rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t *far, fv_idx_t *visited)
 {
 	const fv_mesh_t *m = r->m;
 	int32_t id = ++r->bfs_id;
@@ -183,7 +200,7 @@ static int par_bfs_levels(rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t *f
 	r->stamp[start] = id;
 	for (;;) {
 		fv_idx_t n = hi - lo;
-		FV_OMP(parallel for schedule(static) if (n > PAR_LEVEL_MIN))
+		FV_OMP(parallel for schedule(static) if (n > r->level_min))
 		for (fv_idx_t i = lo; i < hi; i++) {
 			fv_idx_t c = queue[i], k = 0;
 			for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
@@ -200,7 +217,7 @@ static int par_bfs_levels(rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t *f
 		}
 		if (cnt_scan(r, n) == 0)
 			break;
-		FV_OMP(parallel for schedule(static) if (n > PAR_LEVEL_MIN))
+		FV_OMP(parallel for schedule(static) if (n > r->level_min))
 		for (fv_idx_t i = lo; i < hi; i++) {
 			fv_idx_t c = queue[i], at = hi + r->cnt[i - lo];
 			for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
@@ -220,16 +237,36 @@ static int par_bfs_levels(rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t *f
 			best = v;
 	}
 	*far = best;
+	*visited = hi;
 	return ecc;
 }
 
-static fv_idx_t par_pseudo_peripheral(rcm_t *r, fv_idx_t *queue, fv_idx_t start)
+/* A BFS of the component of start, on one thread or all (r->mode; tried
+ * on a large component: its serial BFS timed, then its parallel one). */
+static int any_bfs_levels(rcm_t *r, fv_idx_t start, fv_idx_t *far)
+{
+	double t0 = fv_now();
+	fv_idx_t n;
+	int ecc;
+	if (r->mode == RCM_PARALLEL || (r->mode == RCM_TRY && r->t_serial > 0)) {
+		ecc = par_bfs_levels(r, r->queue, start, far, &n);
+		if (r->mode == RCM_TRY)
+			r->mode = fv_now() - t0 < r->t_serial ? RCM_PARALLEL : RCM_SERIAL;
+		return ecc;
+	}
+	ecc = bfs_levels(r, r->queue, start, far, &n);
+	if (r->mode == RCM_TRY && n >= PAR_COMPONENT_MIN)
+		r->t_serial = fv_now() - t0 + 1e-9;
+	return ecc;
+}
+
+static fv_idx_t par_pseudo_peripheral(rcm_t *r, fv_idx_t start)
 {
 	fv_idx_t far;
-	int ecc = par_bfs_levels(r, queue, start, &far);
+	int ecc = any_bfs_levels(r, start, &far);
 	for (int it = 0; it < 8 && far != start; it++) {
 		fv_idx_t far2;
-		int ecc2 = par_bfs_levels(r, queue, far, &far2);
+		int ecc2 = any_bfs_levels(r, far, &far2);
 		if (ecc2 <= ecc)
 			break;
 		start = far;
@@ -249,14 +286,14 @@ static fv_idx_t par_cuthill_mckee(rcm_t *r, fv_idx_t start, fv_idx_t pos)
 	for (;;) {
 		fv_idx_t n = hi - lo;
 		/* each unplaced neighbour's first parent */
-		FV_OMP(parallel for schedule(static) if (n > PAR_LEVEL_MIN))
+		FV_OMP(parallel for schedule(static) if (n > r->level_min))
 		for (fv_idx_t i = lo; i < hi; i++) {
 			fv_idx_t c = r->perm[i];
 			for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++)
 				if (same_block_nbr(r, c, s) && r->new_of_old[m->cell_cell[s]] < 0)
 					cas_min(&r->key[m->cell_cell[s]], i);
 		}
-		FV_OMP(parallel for schedule(static) if (n > PAR_LEVEL_MIN))
+		FV_OMP(parallel for schedule(static) if (n > r->level_min))
 		for (fv_idx_t i = lo; i < hi; i++) {
 			fv_idx_t c = r->perm[i], k = 0;
 			for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++)
@@ -265,7 +302,7 @@ static fv_idx_t par_cuthill_mckee(rcm_t *r, fv_idx_t start, fv_idx_t pos)
 		}
 		if (cnt_scan(r, n) == 0)
 			return hi;
-		FV_OMP(parallel for schedule(static) if (n > PAR_LEVEL_MIN))
+		FV_OMP(parallel for schedule(static) if (n > r->level_min))
 		for (fv_idx_t i = lo; i < hi; i++) {
 			fv_idx_t c = r->perm[i], nb[FV_MAX_CELL_FACES], at = hi + r->cnt[i - lo];
 			int k = 0;
@@ -296,6 +333,12 @@ static fv_idx_t par_cuthill_mckee(rcm_t *r, fv_idx_t start, fv_idx_t pos)
 static fv_err_t par_order_block(rcm_t *r, const fv_idx_t *cand, fv_idx_t lo, fv_idx_t hi)
 {
 	fv_idx_t nc = r->m->n_cells, pos = lo;
+	const char *env = getenv("FVSTAR_RCM_THREADS");
+	if (env && strcmp(env, "all") == 0) {
+		r->mode = RCM_PARALLEL;
+		r->level_min = 64;
+	} else if (env && strcmp(env, "one") == 0)
+		r->mode = RCM_SERIAL;
 	if (!r->stamp) {
 		FV_CALL(fv_calloc(&r->stamp, (size_t)nc, sizeof *r->stamp, "BFS stamps"));
 		FV_CALL(fv_malloc(&r->key, (size_t)nc, sizeof *r->key, "Cuthill-McKee parents"));
@@ -306,8 +349,10 @@ static fv_err_t par_order_block(rcm_t *r, const fv_idx_t *cand, fv_idx_t lo, fv_
 			r->key[c] = FV_IDX_MAX;
 	}
 	for (fv_idx_t i = lo; i < hi; i++)
-		if (r->new_of_old[cand[i]] < 0)
-			pos = par_cuthill_mckee(r, par_pseudo_peripheral(r, r->queue, cand[i]), pos);
+		if (r->new_of_old[cand[i]] < 0) {
+			fv_idx_t start = par_pseudo_peripheral(r, cand[i]);
+			pos = r->mode == RCM_PARALLEL ? par_cuthill_mckee(r, start, pos) : cuthill_mckee(r, start, pos);
+		}
 	FV_OMP(parallel for schedule(static))
 	for (fv_idx_t i = lo; i < lo + (hi - lo) / 2; i++) {
 		fv_idx_t j = hi - 1 - (i - lo), t = r->perm[i];
@@ -520,7 +565,7 @@ static void index_jumps(const fv_mesh_t *m, const int32_t *block, int64_t *bandw
 fv_err_t fv_mesh_renumber(fv_mesh_t *m, const int32_t *block_of_cell, int n_blocks, fv_idx_t *block_off,
 			  fv_order_stats_t *stats)
 {
-	rcm_t r = {.m = m, .block = block_of_cell};
+	rcm_t r = {.m = m, .block = block_of_cell, .level_min = PAR_LEVEL_MIN};
 	fv_idx_t nc, *perm = NULL;
 	int32_t *blk = NULL;
 	fv_order_stats_t st;

@@ -5,7 +5,8 @@
 # threaded) set up with OMP_NUM_THREADS=1 and 3 (oversubscribed on CI's 2
 # cores, which the parts must not notice) give byte-identical part files
 # (faces, renumbering, blocks, halos: `fvstar mesh partition`, METIS, the
-# hilbert and rcb partitioners, and one block), the same
+# hilbert and rcb partitioners, and one block, its RCM also forced level
+# by level on all threads), the same
 # `fvstar mesh info` and `fvstar mesh color` reports, the same solver
 # state after 3 iterations on 5 blocks, equal to main's before the threads
 # (digest recorded 2026-11-27), the same state of an implicit run on one
@@ -35,6 +36,10 @@ for t in 1 3; do
 		# one block (one GPU): the block is the mesh, copied by all threads
 		"$fv" mesh partition "$tmp/$m.su2" --ranks 1 --blocks 1 -o "$tmp/p$t-$m-whole" >/dev/null 2>&1 ||
 			fail "$m: mesh partition into 1 block with $t threads"
+		# its RCM level by level on all threads (src/order/renumber.c),
+		# which only components of 65536 cells try unless told
+		FVSTAR_RCM_THREADS=all "$fv" mesh partition "$tmp/$m.su2" --ranks 1 --blocks 1 -o "$tmp/p$t-$m-rcm" \
+			>/dev/null 2>&1 || fail "$m: mesh partition into 1 block, RCM on all $t threads"
 		"$fv" mesh info "$tmp/$m.su2" 2>/dev/null >"$tmp/info$t-$m.txt" || fail "$m: mesh info with $t threads"
 		"$fv" mesh color "$tmp/$m.su2" --method both 2>/dev/null | sed 's/, [0-9.]* ms$//' \
 			>"$tmp/color$t-$m.txt" || fail "$m: mesh color with $t threads"
@@ -53,7 +58,7 @@ for m in mixed tet; do
 	for f in part.0.bin part.1.bin; do
 		cmp -s "$tmp/p1-$m/$f" "$tmp/p3-$m/$f" || fail "$m: $f differs between 1 and 3 threads"
 	done
-	for g in hilbert rcb whole; do
+	for g in hilbert rcb whole rcm; do
 		cmp -s "$tmp/p1-$m-$g/part.0.bin" "$tmp/p3-$m-$g/part.0.bin" ||
 			fail "$m: the $g part file differs between 1 and 3 threads"
 	done
