@@ -30,6 +30,7 @@ typedef struct rcm {
 	int32_t bfs_id;
 	int mode;              /* RCM_TRY, RCM_SERIAL or RCM_PARALLEL (par_order_block) */
 	double t_serial;       /* seconds of the serial BFS tried, 0 before */
+	double s_per_cell;     /* the same per cell it reached */
 	fv_idx_t level_min;    /* levels above this many cells expanded by all threads */
 } rcm_t;
 
@@ -120,15 +121,12 @@ static fv_idx_t pseudo_peripheral(const rcm_t *r, fv_idx_t *queue, fv_idx_t star
 	return start;
 }
 
-/* Cuthill-McKee from start, placing cells from position pos; unplaced
+/* Cuthill-McKee's queue from head (the cells placed up to tail): unplaced
  * neighbours join in increasing degree (then id). Returns the next free
  * position. */
-static fv_idx_t cuthill_mckee(const rcm_t *r, fv_idx_t start, fv_idx_t pos)
+static fv_idx_t cm_queue(const rcm_t *r, fv_idx_t head, fv_idx_t tail)
 {
 	const fv_mesh_t *m = r->m;
-	fv_idx_t head = pos, tail = pos;
-	r->new_of_old[start] = tail;
-	r->perm[tail++] = start;
 	while (head < tail) {
 		fv_idx_t c = r->perm[head++], nb[FV_MAX_CELL_FACES];
 		int k = 0;
@@ -150,6 +148,14 @@ static fv_idx_t cuthill_mckee(const rcm_t *r, fv_idx_t start, fv_idx_t pos)
 		}
 	}
 	return tail;
+}
+
+/* Cuthill-McKee from start, placing cells from position pos. */
+static fv_idx_t cuthill_mckee(const rcm_t *r, fv_idx_t start, fv_idx_t pos)
+{
+	r->new_of_old[start] = pos;
+	r->perm[pos] = start;
+	return cm_queue(r, pos, pos + 1);
 }
 
 /* One block on all threads (a single GPU's block holds the whole mesh, and
@@ -250,13 +256,16 @@ static int any_bfs_levels(rcm_t *r, fv_idx_t start, fv_idx_t *far)
 	int ecc;
 	if (r->mode == RCM_PARALLEL || (r->mode == RCM_TRY && r->t_serial > 0)) {
 		ecc = par_bfs_levels(r, r->queue, start, far, &n);
-		if (r->mode == RCM_TRY)
-			r->mode = fv_now() - t0 < r->t_serial ? RCM_PARALLEL : RCM_SERIAL;
+		/* and back to one thread for good where the cores turn busy */
+		if (r->t_serial > 0)
+			r->mode = fv_now() - t0 < r->s_per_cell * (double)n ? RCM_PARALLEL : RCM_SERIAL;
 		return ecc;
 	}
 	ecc = bfs_levels(r, r->queue, start, far, &n);
-	if (r->mode == RCM_TRY && n >= PAR_COMPONENT_MIN)
+	if (r->mode == RCM_TRY && n >= PAR_COMPONENT_MIN) {
 		r->t_serial = fv_now() - t0 + 1e-9;
+		r->s_per_cell = r->t_serial / (double)n;
+	}
 	return ecc;
 }
 
@@ -281,10 +290,18 @@ static fv_idx_t par_cuthill_mckee(rcm_t *r, fv_idx_t start, fv_idx_t pos)
 {
 	const fv_mesh_t *m = r->m;
 	fv_idx_t lo = pos, hi = pos + 1;
+	double t0 = fv_now();
 	r->new_of_old[start] = pos;
 	r->perm[pos] = start;
 	for (;;) {
 		fv_idx_t n = hi - lo;
+		/* slower than one thread's BFS so far (plus 10 ms): the queue
+		 * goes on on one thread from this level, which the serial queue
+		 * reaches with the same cells placed */
+		if (r->t_serial > 0 && fv_now() - t0 > r->s_per_cell * (double)(hi - pos) + 0.01) {
+			r->mode = RCM_SERIAL;
+			return cm_queue(r, lo, hi);
+		}
 		/* each unplaced neighbour's first parent */
 		FV_OMP(parallel for schedule(static) if (n > r->level_min))
 		for (fv_idx_t i = lo; i < hi; i++) {
