@@ -204,6 +204,7 @@ static int par_bfs_levels(rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t *f
 	int ecc = 0;
 	queue[0] = start;
 	r->stamp[start] = id;
+	r->bpar[start] = -1; /* not a parent's from an earlier BFS: start is no one's child */
 	for (;;) {
 		fv_idx_t n = hi - lo;
 		FV_OMP(parallel for schedule(static) if (n > r->level_min))
