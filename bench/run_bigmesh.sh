@@ -8,8 +8,13 @@
 #          at the scale of the target
 #   m6     M6_MESH (the M6 medium, .su2/.fvm/.gz) refined twice (1M -> 64M)
 #   run    the box: free stream, far field everywhere, ITERATIONS (20)
-#          iterations; set-up seconds per phase, host and device bytes per
-#          cell, the memory budget's lines, ms per iteration
+#          iterations; set-up seconds per phase and per step inside the
+#          phases (summary.json's setup_steps, with the resident memory
+#          after each), host and device bytes per cell, the memory
+#          budget's lines, ms per iteration
+#   runnopin  the same run with STARPU_DISABLE_PINNING=1: starpu_malloc
+#          not pinned (cudaHostAlloc, one thread, against pages first
+#          touched by all threads), to weigh pinning's share of set-up
 #   m6run  the refined M6 with cases/onera_m6/onera_m6.cfg, the same
 # Each mesh step prints wall and CPU seconds, cells per second and the
 # peak RSS in bytes per output cell; each run the numbers of summary.json.
@@ -20,7 +25,9 @@
 # Environment: STEPS (default "gen refine m6 run m6run": any subset, in
 # that order, so that one device call of 10 minutes can run a part),
 # KIND (tet or hex, default tet), ITERATIONS (20), OMP_NUM_THREADS (all
-# cores), RUN_ARGS (more key=value for both runs, e.g. partition.blocks=16).
+# cores), RUN_ARGS (more key=value for both runs, e.g. partition.blocks=16),
+# RUN_TIMEOUT (seconds a run may take, default 420: a run stopped prints
+# the set-up lines it reached).
 set -u
 [ $# -ge 2 ] || { sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -77,11 +84,12 @@ run() {
 	name=$1 cfg=$2
 	shift 2
 	# shellcheck disable=SC2086
-	/usr/bin/time -v "$fv" run "$cfg" numerics.iterations="$iters" numerics.residual_drop=0 output.vtu=no \
-		output.progress_every=0 output.dir="$out/$name" "$@" ${RUN_ARGS:-} >"$out/$name.out" 2>"$out/$name.err"
+	timeout "${RUN_TIMEOUT:-420}" /usr/bin/time -v "$fv" run "$cfg" numerics.iterations="$iters" \
+		numerics.residual_drop=0 output.vtu=no output.progress_every=0 output.dir="$out/$name" "$@" \
+		${RUN_ARGS:-} >"$out/$name.out" 2>"$out/$name.err"
 	rc=$?
 	echo
-	echo "## run $name (exit $rc)"
+	echo "## run $name (exit $rc$([ $rc = 124 ] && echo ": stopped after RUN_TIMEOUT=${RUN_TIMEOUT:-420} s"))"
 	grep -E "^fvstar: (memory budget|set-up|host memory|device memory|[0-9]+ iterations)|error|Maximum resident|Elapsed" \
 		"$out/$name.err" | sed 's/^/    /'
 	[ -f "$out/$name/summary.json" ] || return 1
@@ -96,9 +104,16 @@ print("| %d | %.1f | %s | %.2f | %.0f | %s | %.1f | %.1f |" % (
     cells, su["total"], " | ".join("%.1f" % v for k, v in su.items() if k != "total"), 1e6 * su["total"] / cells,
     m["host_bytes_per_cell"], "%.0f" % m["device_bytes_per_cell"] if "device_bytes_per_cell" in m else "-",
     1e3 * s["seconds_per_iteration"], s.get("restart_write_seconds", 0)))
+steps = s.get("setup_steps", {})
+if steps:
+    print()
+    print("| set-up step | s | us/cell | GB resident after |")
+    print("|---|---|---|---|")
+    for k, v in steps.items():
+        print("| %s | %.2f | %.3f | %.1f |" % (k, v["seconds"], 1e6 * v["seconds"] / cells, v["rss_bytes"] / 1e9))
 PY
 }
-if has run && [ -f "$out/box.fvm" ]; then
+if { has run || has runnopin; } && [ -f "$out/box.fvm" ]; then
 	cat >"$out/box.cfg" <<CFG
 [mesh]
 file = box.fvm
@@ -113,7 +128,12 @@ ymax = farfield
 zmin = farfield
 zmax = farfield
 CFG
-	run box "$out/box.cfg"
+	has run && run box "$out/box.cfg"
+	if has runnopin; then
+		export STARPU_DISABLE_PINNING=1
+		run box_nopin "$out/box.cfg"
+		unset STARPU_DISABLE_PINNING
+	fi
 fi
 if has m6run && [ -f "$out/m6_r2.fvm" ]; then
 	run m6 "$top/cases/onera_m6/onera_m6.cfg" mesh.file="$out/m6_r2.fvm"

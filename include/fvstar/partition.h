@@ -124,6 +124,10 @@ typedef struct fv_block {
 /* Builds the local meshes of blocks [block_off[b], block_off[b+1]) of a
  * renumbered, prepared mesh. blocks receives an array of n_blocks. */
 fv_err_t fv_blocks_build(const fv_mesh_t *m, const fv_idx_t *block_off, int n_blocks, fv_block_t **blocks);
+/* The same blocks; one block takes the mesh's face and cell geometry,
+ * cells' faces and nodes' cells instead of copying them (the mesh keeps
+ * its cells, nodes and centres: what fv_part_build reads). */
+fv_err_t fv_blocks_build_take(fv_mesh_t *m, const fv_idx_t *block_off, int n_blocks, fv_block_t **blocks);
 void fv_blocks_free(fv_block_t *blocks, int n_blocks);
 /* Frees what a run no longer reads once the solver holds the blocks' data
  * (its own copies): the faces' nodes and areas, the cells' faces, volumes

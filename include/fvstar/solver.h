@@ -49,6 +49,12 @@ typedef struct fv_solver_opts {
 	 * iteration, and returns once those submitted are done and reported;
 	 * NULL: none. One process only: ranks would disagree on the count */
 	const volatile sig_atomic_t *stop_flag;
+	/* fv_solver_create calls geometry_done(geometry_done_arg), if set, once
+	 * every block's geometry is built and before its fields are allocated:
+	 * the caller frees there what only the geometry read (the set-up's
+	 * peak memory is the blocks beside the solver's fields) */
+	void (*geometry_done)(void *arg);
+	void *geometry_done_arg;
 	int trace_from;         /* traced runs: recording starts when this
 	                           iteration is submitted; 0: the first run's first */
 	int data_free;          /* 1: nothing computed is read (`fvstar sim`):

@@ -447,6 +447,7 @@ static fv_err_t diverged(const fv_case_t *c, const fv_part_t *p, fv_solver_t *s,
 
 fv_err_t fv_app_read_mesh(const fv_case_t *c, fv_mesh_t *m)
 {
+	double t = fv_now();
 	switch (c->mesh_format) {
 	case FV_MESH_FORMAT_SU2:
 		FV_CALL(fv_mesh_read_su2(m, c->mesh_file));
@@ -474,7 +475,10 @@ fv_err_t fv_app_read_mesh(const fv_case_t *c, fv_mesh_t *m)
 		fv_mesh_free(m);
 		*m = fine;
 	}
-	return fv_mesh_prepare(m);
+	t = fv_lap("mesh: read", t);
+	FV_CALL(fv_mesh_prepare(m));
+	fv_lap("mesh: faces, geometry, checks", t);
+	return FV_OK;
 }
 
 fv_err_t fv_app_load_mesh(const fv_case_t *c, fv_mesh_t *m)
@@ -486,8 +490,10 @@ fv_err_t fv_app_load_mesh(const fv_case_t *c, fv_mesh_t *m)
 fv_err_t fv_app_order_cells(const fv_case_t *c, fv_mesh_t *m, int nb, const double *weights, const int *groups,
 			    int32_t *part, fv_idx_t *off, fv_partition_stats_t *ps, fv_order_stats_t *os)
 {
+	double t = fv_now();
 	FV_CALL(fv_partition_cells_weighted(m, nb, (fv_partitioner_t)c->partitioner, (unsigned)c->seed, weights, groups,
 					    part, ps));
+	fv_lap("blocks: partition", t);
 	return fv_mesh_renumber(m, part, nb, off, os);
 }
 

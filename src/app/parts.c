@@ -73,7 +73,10 @@ fv_err_t fv_app_cut_parts(const fv_case_t *c, fv_mesh_t *m, int nb, const double
 	FV_CALL_GOTO(err, out, fv_malloc(&off, (size_t)nb + 1, sizeof *off, "block offsets"));
 	FV_CALL_GOTO(err, out, fv_calloc(&rank_of, (size_t)nb, sizeof *rank_of, "block ranks"));
 	FV_CALL_GOTO(err, out, fv_app_order_cells(c, m, nb, weights, groups, part, off, &ps, &os));
-	FV_CALL_GOTO(err, out, fv_blocks_build(m, off, nb, &blocks));
+	double t = fv_now();
+	/* the mesh is freed once its parts are cut: one block takes its arrays */
+	FV_CALL_GOTO(err, out, fv_blocks_build_take(m, off, nb, &blocks));
+	t = fv_lap("blocks: local meshes", t);
 	if (n_ranks > 1)
 		FV_CALL_GOTO(err, out, fv_blocks_to_ranks(blocks, nb, n_ranks, rank_of, &cut, &grown));
 	/* the last rank first: rank 0's part is the last one built, when the
@@ -82,8 +85,10 @@ fv_err_t fv_app_cut_parts(const fv_case_t *c, fv_mesh_t *m, int nb, const double
 	for (int r = n_ranks - 1; r >= 0; r--) {
 		fv_part_t p;
 		FV_CALL_GOTO(err, out, fv_part_build(m, blocks, off, nb, rank_of, n_ranks, r, &ps, &os, &p, r == 0));
+		t = fv_lap("blocks: rank parts", t);
 		p.grown = grown;
 		err = each(r, &p, arg);
+		t = fv_lap("blocks: parts sent", t);
 		fv_part_free(&p);
 		if (err != FV_OK)
 			goto out;

@@ -327,6 +327,15 @@ fv_err_t fv_plan_setup(fv_plan_t *p, int argc, char **argv)
 	return plan_phase(p, FV_PHASE_STATE, plan_state);
 }
 
+/* The solver's geometry is built from the blocks: the arrays only it
+ * read go before the solver's fields come (the run reads ids, boundary
+ * faces and halo lists afterwards). */
+static void trim_blocks(void *arg)
+{
+	fv_part_t *part = arg;
+	fv_blocks_trim(part->blocks, part->n_blocks);
+}
+
 /* solver: created over this rank's blocks (the whole mesh's counts),
  * the workers woken, the state and a restart's CFL ramp set */
 static fv_err_t plan_solver(fv_plan_t *p)
@@ -337,11 +346,15 @@ static fv_err_t plan_solver(fv_plan_t *p)
 	shape.n_cells = (fv_idx_t)p->part.n_cells;
 	shape.n_markers = p->part.piece.n_markers;
 	p->so.stop_flag = p->stop_flag;
-	FV_CALL(fv_solver_create(&p->solver, &shape, p->part.blocks, p->part.n_blocks, &p->so));
-	/* the solver holds its own copies: the rest of the run reads only ids,
-	 * boundary faces and halo lists (given back with the set-up's heap) */
+	/* the blocks' digests (summary.json) before the arrays they hash go */
+	double t = fv_now();
 	FV_CALL(fv_app_block_digests(&p->part, &p->block_digest));
-	fv_blocks_trim(p->part.blocks, p->part.n_blocks);
+	t = fv_lap("solver: block digests", t);
+	p->so.geometry_done = trim_blocks;
+	p->so.geometry_done_arg = &p->part;
+	FV_CALL(fv_solver_create(&p->solver, &shape, p->part.blocks, p->part.n_blocks, &p->so));
+	p->so.geometry_done = NULL;
+	t = fv_now();
 	fv_solver_overlap_stats(p->solver, ov);
 	if (fv_runtime_rank() == 0 && ov->split_blocks > 0)
 		fprintf(stderr, "fvstar: overlap: the flux of %d block%s in an interior and a border task (%.1f%% of "
@@ -350,7 +363,9 @@ static fv_err_t plan_solver(fv_plan_t *p)
 			100.0 * (double)ov->border_faces / (double)(ov->faces > 0 ? ov->faces : 1));
 	fv_runtime_resume();
 	FV_CALL(fv_solver_set_block_states(p->solver, p->st.qb));
-	return fv_solver_set_ramp_state(p->solver, p->start.ramp, p->start.n_ramp);
+	FV_CALL(fv_solver_set_ramp_state(p->solver, p->start.ramp, p->start.n_ramp));
+	fv_lap("solver: state set", t);
+	return FV_OK;
 }
 
 /* The set-up's line: rank 0's clock, and the slowest rank's where several. */
@@ -372,6 +387,14 @@ static void say_setup(const fv_plan_t *p)
 			fprintf(stderr, " %s %.2f", fv_plan_phase_names[k], p->phase_max_s[k]);
 	}
 	fputc('\n', stderr);
+	if (p->verbose) {
+		const fv_lap_t *l;
+		int n = fv_laps(&l);
+		fprintf(stderr, "fvstar: set-up steps (s, MB resident after):");
+		for (int i = 0; i < n; i++)
+			fprintf(stderr, "%s %s %.2f (%.0f)", i ? "," : "", l[i].name, l[i].seconds, 1e-6 * (double)l[i].rss);
+		fputc('\n', stderr);
+	}
 }
 
 fv_err_t fv_plan_solver(fv_plan_t *p)
@@ -409,6 +432,20 @@ void fv_plan_setup_json(const fv_plan_t *p, json_t *js)
 	json_object_set_new(sj, "total", fv_json_real(tot));
 	json_object_set_new(mj, "total", fv_json_real(max));
 	json_object_set_new(js, "setup_seconds", sj);
+	{
+		/* the steps inside the phases, this rank's: seconds and bytes
+		 * resident after each */
+		json_t *st = json_object();
+		const fv_lap_t *l;
+		int n = fv_laps(&l);
+		for (int i = 0; i < n; i++) {
+			json_t *e = json_object();
+			json_object_set_new(e, "seconds", fv_json_real(l[i].seconds));
+			json_object_set_new(e, "rss_bytes", json_integer((json_int_t)l[i].rss));
+			json_object_set_new(st, l[i].name, e);
+		}
+		json_object_set_new(js, "setup_steps", st);
+	}
 	if (fv_runtime_nranks() > 1)
 		json_object_set_new(js, "setup_seconds_max_over_ranks", mj);
 	else

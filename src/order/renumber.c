@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/threads.h"
+#include "util/timer.h"
 
 /* Scratch of the ordering. A component is placed whole once found, so the
  * unplaced cells of a block reachable from an unplaced cell are exactly its
@@ -21,7 +22,30 @@ typedef struct rcm {
 	fv_idx_t *new_of_old;  /* [n_cells] -1 until placed */
 	fv_idx_t *perm;        /* [n_cells] old cell of each new position (the
 	                          result, owned by the caller) */
+	/* one block on all threads (par_*): */
+	int32_t *stamp;        /* [n_cells] the last level BFS that reached each cell */
+	fv_idx_t *key;         /* [n_cells] the least position of a placing parent */
+	fv_idx_t *bpar;        /* [n_cells] the BFS parent that reached a cell first */
+	fv_idx_t *cnt;         /* [n_cells + 1] children per parent of a level */
+	int32_t bfs_id;
+	int mode;              /* RCM_TRY, RCM_SERIAL or RCM_PARALLEL (par_order_block) */
+	double t_serial;       /* seconds of the serial BFS tried, 0 before */
+	double s_per_cell;     /* the same per cell it reached */
+	fv_idx_t level_min;    /* levels above this many cells expanded by all threads */
 } rcm_t;
+
+/* One block on all threads pays a few synchronisations per BFS level: on
+ * a node whose cores are busy elsewhere (oversubscribed), each costs a
+ * time slice, and the level-by-level search became 20x slower than one
+ * thread's on the loaded 2-core build machine. The first large
+ * component's BFS runs on one thread, its next one on all, and the faster
+ * does the rest: the orders are the same either way. */
+enum { RCM_TRY, RCM_SERIAL, RCM_PARALLEL };
+/* Components below this many cells are ordered on one thread and decide
+ * nothing. FVSTAR_RCM_THREADS=all skips the trial (and expands levels of
+ * 64 cells and more on all threads: the tests' small meshes), =one keeps
+ * one block's ordering on one thread. */
+#define PAR_COMPONENT_MIN 65536
 
 static void free_rcm(rcm_t *r)
 {
@@ -29,6 +53,10 @@ static void free_rcm(rcm_t *r)
 	FV_FREE(r->seen);
 	FV_FREE(r->queue);
 	FV_FREE(r->new_of_old);
+	FV_FREE(r->stamp);
+	FV_FREE(r->key);
+	FV_FREE(r->bpar);
+	FV_FREE(r->cnt);
 }
 
 static int same_block_nbr(const rcm_t *r, fv_idx_t c, fv_idx_t s)
@@ -39,7 +67,7 @@ static int same_block_nbr(const rcm_t *r, fv_idx_t c, fv_idx_t s)
 
 /* Level structure from start: returns the eccentricity of start and, in
  * *far, the node of least degree (then least id) on the last level. */
-static int bfs_levels(const rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t *far)
+static int bfs_levels(const rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t *far, fv_idx_t *visited)
 {
 	const fv_mesh_t *m = r->m;
 	fv_idx_t head = 0, tail = 0, level_end, level_start = 0;
@@ -70,6 +98,7 @@ static int bfs_levels(const rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t 
 	}
 	for (fv_idx_t i = 0; i < tail; i++)
 		r->seen[queue[i]] = 0;
+	*visited = tail;
 	return ecc;
 }
 
@@ -78,11 +107,11 @@ static int bfs_levels(const rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t 
  * node close enough to the periphery for RCM, hence the cap. */
 static fv_idx_t pseudo_peripheral(const rcm_t *r, fv_idx_t *queue, fv_idx_t start)
 {
-	fv_idx_t far;
-	int ecc = bfs_levels(r, queue, start, &far);
+	fv_idx_t far, n;
+	int ecc = bfs_levels(r, queue, start, &far, &n);
 	for (int it = 0; it < 8 && far != start; it++) {
 		fv_idx_t far2;
-		int ecc2 = bfs_levels(r, queue, far, &far2);
+		int ecc2 = bfs_levels(r, queue, far, &far2, &n);
 		if (ecc2 <= ecc)
 			break;
 		start = far;
@@ -92,15 +121,12 @@ static fv_idx_t pseudo_peripheral(const rcm_t *r, fv_idx_t *queue, fv_idx_t star
 	return start;
 }
 
-/* Cuthill-McKee from start, placing cells from position pos; unplaced
+/* Cuthill-McKee's queue from head (the cells placed up to tail): unplaced
  * neighbours join in increasing degree (then id). Returns the next free
  * position. */
-static fv_idx_t cuthill_mckee(const rcm_t *r, fv_idx_t start, fv_idx_t pos)
+static fv_idx_t cm_queue(const rcm_t *r, fv_idx_t head, fv_idx_t tail)
 {
 	const fv_mesh_t *m = r->m;
-	fv_idx_t head = pos, tail = pos;
-	r->new_of_old[start] = tail;
-	r->perm[tail++] = start;
 	while (head < tail) {
 		fv_idx_t c = r->perm[head++], nb[FV_MAX_CELL_FACES];
 		int k = 0;
@@ -122,6 +148,239 @@ static fv_idx_t cuthill_mckee(const rcm_t *r, fv_idx_t start, fv_idx_t pos)
 		}
 	}
 	return tail;
+}
+
+/* Cuthill-McKee from start, placing cells from position pos. */
+static fv_idx_t cuthill_mckee(const rcm_t *r, fv_idx_t start, fv_idx_t pos)
+{
+	r->new_of_old[start] = pos;
+	r->perm[pos] = start;
+	return cm_queue(r, pos, pos + 1);
+}
+
+/* One block on all threads (a single GPU's block holds the whole mesh, and
+ * a BFS of 10^8 cells on one core is tens of seconds): the same orders as
+ * the serial functions above, computed level by level. Levels of a BFS are
+ * the same sets whatever the threads, and so are the eccentricity and the
+ * far node (least degree, then id, of the last level). Cuthill-McKee's
+ * queue is a BFS too: a cell of level L + 1 is placed by the first of its
+ * level-L neighbours in queue order, after that parent's earlier children,
+ * among its siblings by (degree, id); so the next level is the cells
+ * sorted by (least parent position, degree, id), found with an atomic
+ * minimum per cell and a prefix sum of the children per parent. */
+
+/* A level of at most this many cells is expanded by one thread. */
+#define PAR_LEVEL_MIN 2048
+
+static fv_idx_t cas_min(fv_idx_t *at, fv_idx_t v)
+{
+	fv_idx_t cur = __atomic_load_n(at, __ATOMIC_RELAXED);
+	while (v < cur && !__atomic_compare_exchange_n(at, &cur, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	return cur;
+}
+
+/* Prefix sum of r->cnt[0..n) into offsets (r->cnt[n] the total). */
+static fv_idx_t cnt_scan(rcm_t *r, fv_idx_t n)
+{
+	fv_idx_t sum = 0;
+	for (fv_idx_t i = 0; i < n; i++) {
+		fv_idx_t k = r->cnt[i];
+		r->cnt[i] = sum;
+		sum += k;
+	}
+	r->cnt[n] = sum;
+	return sum;
+}
+
+/* bfs_levels on all threads: the next level's cells are those whose stamp
+ * a parent of this level set first (compare-and-swap), each parent's
+ * children counted, then written after the parents before it. */
+static int par_bfs_levels(rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t *far, fv_idx_t *visited)
+{
+	const fv_mesh_t *m = r->m;
+	int32_t id = ++r->bfs_id;
+	fv_idx_t lo = 0, hi = 1;
+	int ecc = 0;
+	queue[0] = start;
+	r->stamp[start] = id;
+	r->bpar[start] = -1; /* not a parent's from an earlier BFS: start is no one's child */
+	for (;;) {
+		fv_idx_t n = hi - lo;
+		FV_OMP(parallel for schedule(static) if (n > r->level_min))
+		for (fv_idx_t i = lo; i < hi; i++) {
+			fv_idx_t c = queue[i], k = 0;
+			for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
+				fv_idx_t d = m->cell_cell[s];
+				int32_t old;
+				if (!same_block_nbr(r, c, s))
+					continue;
+				old = __atomic_load_n(&r->stamp[d], __ATOMIC_RELAXED);
+				if (old != id && __atomic_compare_exchange_n(&r->stamp[d], &old, id, 0, __ATOMIC_RELAXED,
+									     __ATOMIC_RELAXED))
+					r->bpar[d] = i, k++; /* i claimed d */
+			}
+			r->cnt[i - lo] = k;
+		}
+		if (cnt_scan(r, n) == 0)
+			break;
+		FV_OMP(parallel for schedule(static) if (n > r->level_min))
+		for (fv_idx_t i = lo; i < hi; i++) {
+			fv_idx_t c = queue[i], at = hi + r->cnt[i - lo];
+			for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
+				fv_idx_t d = m->cell_cell[s];
+				if (same_block_nbr(r, c, s) && r->bpar[d] == i && r->stamp[d] == id)
+					queue[at++] = d;
+			}
+		}
+		lo = hi;
+		hi += r->cnt[n];
+		ecc++;
+	}
+	fv_idx_t best = queue[lo];
+	for (fv_idx_t i = lo; i < hi; i++) {
+		fv_idx_t v = queue[i];
+		if (r->deg[v] < r->deg[best] || (r->deg[v] == r->deg[best] && v < best))
+			best = v;
+	}
+	*far = best;
+	*visited = hi;
+	return ecc;
+}
+
+/* A BFS of the component of start, on one thread or all (r->mode; tried
+ * on a large component: its serial BFS timed, then its parallel one). */
+static int any_bfs_levels(rcm_t *r, fv_idx_t start, fv_idx_t *far)
+{
+	double t0 = fv_now();
+	fv_idx_t n;
+	int ecc;
+	if (r->mode == RCM_PARALLEL || (r->mode == RCM_TRY && r->t_serial > 0)) {
+		ecc = par_bfs_levels(r, r->queue, start, far, &n);
+		/* and back to one thread for good where the cores turn busy */
+		if (r->t_serial > 0)
+			r->mode = fv_now() - t0 < r->s_per_cell * (double)n ? RCM_PARALLEL : RCM_SERIAL;
+		return ecc;
+	}
+	ecc = bfs_levels(r, r->queue, start, far, &n);
+	if (r->mode == RCM_TRY && n >= PAR_COMPONENT_MIN) {
+		r->t_serial = fv_now() - t0 + 1e-9;
+		r->s_per_cell = r->t_serial / (double)n;
+	}
+	return ecc;
+}
+
+static fv_idx_t par_pseudo_peripheral(rcm_t *r, fv_idx_t start)
+{
+	fv_idx_t far;
+	int ecc = any_bfs_levels(r, start, &far);
+	for (int it = 0; it < 8 && far != start; it++) {
+		fv_idx_t far2;
+		int ecc2 = any_bfs_levels(r, far, &far2);
+		if (ecc2 <= ecc)
+			break;
+		start = far;
+		ecc = ecc2;
+		far = far2;
+	}
+	return start;
+}
+
+/* cuthill_mckee on all threads, level by level (see above). */
+static fv_idx_t par_cuthill_mckee(rcm_t *r, fv_idx_t start, fv_idx_t pos)
+{
+	const fv_mesh_t *m = r->m;
+	fv_idx_t lo = pos, hi = pos + 1;
+	double t0 = fv_now();
+	r->new_of_old[start] = pos;
+	r->perm[pos] = start;
+	for (;;) {
+		fv_idx_t n = hi - lo;
+		/* slower than one thread's BFS so far (plus 10 ms): the queue
+		 * goes on on one thread from this level, which the serial queue
+		 * reaches with the same cells placed */
+		if (r->t_serial > 0 && fv_now() - t0 > r->s_per_cell * (double)(hi - pos) + 0.01) {
+			r->mode = RCM_SERIAL;
+			return cm_queue(r, lo, hi);
+		}
+		/* each unplaced neighbour's first parent */
+		FV_OMP(parallel for schedule(static) if (n > r->level_min))
+		for (fv_idx_t i = lo; i < hi; i++) {
+			fv_idx_t c = r->perm[i];
+			for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++)
+				if (same_block_nbr(r, c, s) && r->new_of_old[m->cell_cell[s]] < 0)
+					cas_min(&r->key[m->cell_cell[s]], i);
+		}
+		FV_OMP(parallel for schedule(static) if (n > r->level_min))
+		for (fv_idx_t i = lo; i < hi; i++) {
+			fv_idx_t c = r->perm[i], k = 0;
+			for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++)
+				k += same_block_nbr(r, c, s) && r->key[m->cell_cell[s]] == i;
+			r->cnt[i - lo] = k;
+		}
+		if (cnt_scan(r, n) == 0)
+			return hi;
+		FV_OMP(parallel for schedule(static) if (n > r->level_min))
+		for (fv_idx_t i = lo; i < hi; i++) {
+			fv_idx_t c = r->perm[i], nb[FV_MAX_CELL_FACES], at = hi + r->cnt[i - lo];
+			int k = 0;
+			for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
+				fv_idx_t d = m->cell_cell[s];
+				if (!same_block_nbr(r, c, s) || r->key[d] != i)
+					continue;
+				int j = k++;
+				while (j > 0 && (r->deg[nb[j - 1]] > r->deg[d] ||
+						 (r->deg[nb[j - 1]] == r->deg[d] && nb[j - 1] > d))) {
+					nb[j] = nb[j - 1];
+					j--;
+				}
+				nb[j] = d;
+			}
+			for (int j = 0; j < k; j++) {
+				r->new_of_old[nb[j]] = at + j;
+				r->perm[at + j] = nb[j];
+			}
+		}
+		lo = hi;
+		hi += r->cnt[n];
+	}
+}
+
+/* One block's cells [lo, hi) of cand ordered on all threads: its scratch
+ * is the whole mesh's (the blocks go one after another). */
+static fv_err_t par_order_block(rcm_t *r, const fv_idx_t *cand, fv_idx_t lo, fv_idx_t hi)
+{
+	fv_idx_t nc = r->m->n_cells, pos = lo;
+	const char *env = getenv("FVSTAR_RCM_THREADS");
+	if (env && strcmp(env, "all") == 0) {
+		r->mode = RCM_PARALLEL;
+		r->level_min = 64;
+	} else if (env && strcmp(env, "one") == 0)
+		r->mode = RCM_SERIAL;
+	if (!r->stamp) {
+		FV_CALL(fv_calloc(&r->stamp, (size_t)nc, sizeof *r->stamp, "BFS stamps"));
+		FV_CALL(fv_malloc(&r->key, (size_t)nc, sizeof *r->key, "Cuthill-McKee parents"));
+		FV_CALL(fv_malloc(&r->bpar, (size_t)nc, sizeof *r->bpar, "BFS parents"));
+		FV_CALL(fv_malloc(&r->cnt, (size_t)nc + 1, sizeof *r->cnt, "BFS children"));
+		FV_OMP(parallel for schedule(static))
+		for (fv_idx_t c = 0; c < nc; c++)
+			r->key[c] = FV_IDX_MAX;
+	}
+	for (fv_idx_t i = lo; i < hi; i++)
+		if (r->new_of_old[cand[i]] < 0) {
+			fv_idx_t start = par_pseudo_peripheral(r, cand[i]);
+			pos = r->mode == RCM_PARALLEL ? par_cuthill_mckee(r, start, pos) : cuthill_mckee(r, start, pos);
+		}
+	FV_OMP(parallel for schedule(static))
+	for (fv_idx_t i = lo; i < lo + (hi - lo) / 2; i++) {
+		fv_idx_t j = hi - 1 - (i - lo), t = r->perm[i];
+		r->perm[i] = r->perm[j];
+		r->perm[j] = t;
+	}
+	FV_OMP(parallel for schedule(static))
+	for (fv_idx_t i = lo; i < hi; i++)
+		r->new_of_old[r->perm[i]] = i;
+	return FV_OK;
 }
 
 /* Fills r->perm / r->new_of_old: blocks in order, RCM inside each, every
@@ -159,6 +418,15 @@ static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 		cand[key_off[(size_t)r->block[c] * nd + r->deg[c]]++] = c;
 	free(key_off);
 
+	/* fewer blocks than threads: each block on all threads, one after
+	 * another (the same orders) */
+	if (n_blocks < fv_threads_max() && nc > FV_PAR_MIN) {
+		fv_err_t err = FV_OK;
+		for (int b = 0; b < n_blocks && err == FV_OK; b++)
+			err = par_order_block(r, cand, block_off[b], block_off[b + 1]);
+		free(cand);
+		return err;
+	}
 	/* blocks apart: each touches only its own cells and positions, so any
 	 * thread count gives the same order */
 	FV_OMP(parallel for schedule(dynamic, 1) if (nc > FV_PAR_MIN))
@@ -315,21 +583,25 @@ static void index_jumps(const fv_mesh_t *m, const int32_t *block, int64_t *bandw
 fv_err_t fv_mesh_renumber(fv_mesh_t *m, const int32_t *block_of_cell, int n_blocks, fv_idx_t *block_off,
 			  fv_order_stats_t *stats)
 {
-	rcm_t r = {.m = m, .block = block_of_cell};
+	rcm_t r = {.m = m, .block = block_of_cell, .level_min = PAR_LEVEL_MIN};
 	fv_idx_t nc, *perm = NULL;
 	int32_t *blk = NULL;
 	fv_order_stats_t st;
 	fv_err_t err = FV_OK;
+	double t = fv_now();
 
 	FV_CHECK(m && block_of_cell && block_off, FV_ERR_ARG, "fv_mesh_renumber: null argument");
 	FV_CHECK(m->cell_cell && m->face_cell && m->cell_face_off, FV_ERR_ARG,
 		 "%s: renumbering needs the mesh's faces: call fv_mesh_prepare first", m->source);
 	FV_CHECK(n_blocks >= 1, FV_ERR_ARG, "%s: renumbering into %d blocks", m->source, n_blocks);
 	nc = m->n_cells;
+	fv_idx_t bad = nc; /* the first cell outside the blocks */
+	FV_OMP(parallel for schedule(static) reduction(min : bad) if (nc > FV_PAR_MIN))
 	for (fv_idx_t c = 0; c < nc; c++)
-		FV_CHECK(block_of_cell[c] >= 0 && block_of_cell[c] < n_blocks, FV_ERR_ARG,
-			 "%s: cell %d is in block %d, outside [0, %d)", m->source, (int)c, (int)block_of_cell[c],
-			 n_blocks);
+		if (block_of_cell[c] < 0 || block_of_cell[c] >= n_blocks)
+			bad = c < bad ? c : bad;
+	FV_CHECK(bad == nc, FV_ERR_ARG, "%s: cell %d is in block %d, outside [0, %d)", m->source, (int)bad,
+		 bad < nc ? (int)block_of_cell[bad] : 0, n_blocks);
 
 	index_jumps(m, block_of_cell, &st.bandwidth_before, &st.mean_jump_before);
 	FV_CALL_GOTO(err, done, fv_malloc(&r.deg, (size_t)nc, sizeof *r.deg, "cell degrees"));
@@ -340,17 +612,23 @@ fv_err_t fv_mesh_renumber(fv_mesh_t *m, const int32_t *block_of_cell, int n_bloc
 	r.perm = perm;
 	FV_CALL_GOTO(err, done, order_cells(&r, n_blocks, block_off));
 	free_rcm(&r); /* before prepare, which peaks in memory */
+	t = fv_lap("renumber: RCM", t);
 	FV_CALL_GOTO(err, done, apply_order(m, perm));
+	t = fv_lap("renumber: cells and nodes moved", t);
 	/* the faces from the old ones (no hash of their nodes), then what
 	 * fv_mesh_prepare builds after them */
 	FV_CALL_GOTO(err, done, fv_mesh_rebuild_faces(m, perm));
+	t = fv_lap("renumber: faces", t);
 	FV_CALL_GOTO(err, done, fv_mesh_build_node_cells(m));
 	FV_CALL_GOTO(err, done, fv_mesh_compute_geometry(m));
 	FV_CALL_GOTO(err, done, fv_mesh_check(m, 0, NULL));
+	t = fv_lap("renumber: node cells, geometry, checks", t);
 	FV_CALL_GOTO(err, done, fv_malloc(&blk, (size_t)nc + 1, sizeof *blk, "blocks of cells"));
-	for (int b = 0; b < n_blocks; b++)
+	for (int b = 0; b < n_blocks; b++) {
+		FV_OMP(parallel for schedule(static) if (block_off[b + 1] - block_off[b] > FV_PAR_MIN))
 		for (fv_idx_t c = block_off[b]; c < block_off[b + 1]; c++)
 			blk[c] = b;
+	}
 	index_jumps(m, blk, &st.bandwidth_after, &st.mean_jump_after);
 	if (stats)
 		*stats = st;

@@ -382,7 +382,22 @@ static fv_err_t build_block(build_t *w, fv_block_t *b)
  * mesh's arrays (no ghost; every face, in order; local cells are global
  * ones; nodes those of the cells, in order), made here by all threads.
  * Its arrays are the general build's, value for value. */
-static fv_err_t build_whole(const fv_mesh_t *m, fv_block_t *b)
+/* The array *from as the block's *to: taken (take: the mesh's pointer
+ * moved, its slot emptied) or copied by all threads. */
+static fv_err_t take_or_copy(void *to, void *from, size_t bytes, int take, const char *what)
+{
+	void **t = to, **f = from;
+	if (take) {
+		*t = *f;
+		*f = NULL;
+		return FV_OK;
+	}
+	FV_CALL(fv_malloc(t, 1, bytes + 8, what));
+	fv_par_memcpy(*t, *f, bytes);
+	return FV_OK;
+}
+
+static fv_err_t build_whole(const fv_mesh_t *m, fv_mesh_t *take, fv_block_t *b)
 {
 	size_t nc = (size_t)m->n_cells, nf = (size_t)m->n_faces, nv = (size_t)m->n_nodes;
 	size_t ncn = (size_t)m->node_cell_off[nv], ncf = (size_t)m->cell_face_off[nc];
@@ -394,8 +409,10 @@ static fv_err_t build_whole(const fv_mesh_t *m, fv_block_t *b)
 	FV_OMP(parallel for schedule(static) if (nv > FV_PAR_MIN))
 	for (size_t v = 0; v < nv; v++)
 		node_loc[v] = -1;
+	/* (every writer writes 0) */
+	FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
 	for (size_t i = 0; i < (size_t)m->cell_node_off[nc]; i++)
-		node_loc[m->cell_node[i]] = 0;
+		__atomic_store_n(&node_loc[m->cell_node[i]], 0, __ATOMIC_RELAXED);
 	for (size_t v = 0; v < nv; v++)
 		if (node_loc[v] == 0)
 			node_loc[v] = nn++;
@@ -426,16 +443,18 @@ static fv_err_t build_whole(const fv_mesh_t *m, fv_block_t *b)
 		fv_idx_t v = b->node_global[i];
 		b->node_cell_off[i + 1] = b->node_cell_off[i] + m->node_cell_off[v + 1] - m->node_cell_off[v];
 	}
-	FV_CALL_GOTO(err, out, fv_malloc(&b->node_cell, (size_t)b->node_cell_off[nn] + 1, sizeof *b->node_cell,
-					 "block node cells"));
-	if ((size_t)nn == nv && m->node_cell_off[0] == 0)
-		fv_par_memcpy(b->node_cell, m->node_cell, ncn * sizeof *b->node_cell);
-	else
+	if ((size_t)nn == nv && m->node_cell_off[0] == 0) {
+		FV_CALL_GOTO(err, out, take_or_copy(&b->node_cell, take ? &take->node_cell : (void *)&m->node_cell,
+						    ncn * sizeof *b->node_cell, take != NULL, "block node cells"));
+	} else {
+		FV_CALL_GOTO(err, out, fv_malloc(&b->node_cell, (size_t)b->node_cell_off[nn] + 1, sizeof *b->node_cell,
+						 "block node cells"));
 		for (fv_idx_t i = 0; i < nn; i++) {
 			fv_idx_t v = b->node_global[i];
 			memcpy(b->node_cell + b->node_cell_off[i], m->node_cell + m->node_cell_off[v],
 			       (size_t)(m->node_cell_off[v + 1] - m->node_cell_off[v]) * sizeof *b->node_cell);
 		}
+	}
 	/* every face, in order */
 	FV_CALL_GOTO(err, out, fv_malloc(&b->face_global, nf + 1, sizeof *b->face_global, "block faces"));
 	FV_CALL_GOTO(err, out, fv_calloc(&b->marker_face_off, (size_t)m->n_markers + 1, sizeof *b->marker_face_off,
@@ -469,23 +488,37 @@ static fv_err_t build_whole(const fv_mesh_t *m, fv_block_t *b)
 			      "%s: block %d: a node of face %d is not local (a node of no cell)", m->source, b->id,
 			      (int)bad);
 	}
-	FV_CALL_GOTO(err, out, fv_malloc(&b->face_area, 3 * nf + 1, sizeof *b->face_area, "block face areas"));
-	FV_CALL_GOTO(err, out, fv_malloc(&b->face_ctr, 3 * nf + 1, sizeof *b->face_ctr, "block face centres"));
-	fv_par_memcpy(b->face_area, m->face_area, 3 * nf * sizeof *b->face_area);
-	fv_par_memcpy(b->face_ctr, m->face_ctr, 3 * nf * sizeof *b->face_ctr);
+	/* the arrays the block holds as the mesh does: taken where the mesh
+	 * is given (a single GPU's block of 10^8 cells is 15 GB of copies
+	 * otherwise); the mesh keeps what its part reads (cells, nodes,
+	 * centres: fv_part_build) */
+	int own = take != NULL;
+#define TAKE(field, bytes, what) \
+	FV_CALL_GOTO(err, out, take_or_copy(&b->field, own ? &take->field : (void *)&m->field, bytes, own, what))
+	TAKE(face_area, 3 * nf * sizeof *b->face_area, "block face areas");
+	TAKE(face_ctr, 3 * nf * sizeof *b->face_ctr, "block face centres");
 	/* the cells' faces and geometry */
-	FV_CALL_GOTO(err, out, fv_malloc(&b->cell_face_off, nc + 1, sizeof *b->cell_face_off, "block cell face offsets"));
-	FV_CALL_GOTO(err, out, fv_malloc(&b->cell_face, ncf + 1, sizeof *b->cell_face, "block cell faces"));
-	FV_CALL_GOTO(err, out, fv_malloc(&b->cell_face_sign, ncf + 1, sizeof *b->cell_face_sign, "block cell face signs"));
-	FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
-	for (size_t c = 0; c <= nc; c++)
-		b->cell_face_off[c] = m->cell_face_off[c] - m->cell_face_off[0];
-	fv_par_memcpy(b->cell_face, m->cell_face + m->cell_face_off[0], ncf * sizeof *b->cell_face);
-	fv_par_memcpy(b->cell_face_sign, m->cell_face_sign + m->cell_face_off[0], ncf * sizeof *b->cell_face_sign);
-	FV_CALL_GOTO(err, out, fv_malloc(&b->cell_vol, nc + 1, sizeof *b->cell_vol, "block cell volumes"));
-	FV_CALL_GOTO(err, out, fv_malloc(&b->cell_ctr, 3 * nc + 1, sizeof *b->cell_ctr, "block cell centres"));
-	fv_par_memcpy(b->cell_vol, m->cell_vol, nc * sizeof *b->cell_vol);
-	fv_par_memcpy(b->cell_ctr, m->cell_ctr, 3 * nc * sizeof *b->cell_ctr);
+	if (m->cell_face_off[0] == 0) {
+		TAKE(cell_face_off, (nc + 1) * sizeof *b->cell_face_off, "block cell face offsets");
+		TAKE(cell_face, ncf * sizeof *b->cell_face, "block cell faces");
+		TAKE(cell_face_sign, ncf * sizeof *b->cell_face_sign, "block cell face signs");
+	} else {
+		FV_CALL_GOTO(err, out, fv_malloc(&b->cell_face_off, nc + 1, sizeof *b->cell_face_off,
+						 "block cell face offsets"));
+		FV_CALL_GOTO(err, out, fv_malloc(&b->cell_face, ncf + 1, sizeof *b->cell_face, "block cell faces"));
+		FV_CALL_GOTO(err, out, fv_malloc(&b->cell_face_sign, ncf + 1, sizeof *b->cell_face_sign,
+						 "block cell face signs"));
+		FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
+		for (size_t c = 0; c <= nc; c++)
+			b->cell_face_off[c] = m->cell_face_off[c] - m->cell_face_off[0];
+		fv_par_memcpy(b->cell_face, m->cell_face + m->cell_face_off[0], ncf * sizeof *b->cell_face);
+		fv_par_memcpy(b->cell_face_sign, m->cell_face_sign + m->cell_face_off[0],
+			      ncf * sizeof *b->cell_face_sign);
+	}
+	TAKE(cell_vol, nc * sizeof *b->cell_vol, "block cell volumes");
+	own = 0; /* the part's piece reads the mesh's centres */
+	TAKE(cell_ctr, 3 * nc * sizeof *b->cell_ctr, "block cell centres");
+#undef TAKE
 out:
 	free(node_loc);
 	return err;
@@ -525,7 +558,21 @@ static fv_err_t build_blocks(const fv_mesh_t *m, const fv_idx_t *block_off, int 
 	return err;
 }
 
+static fv_err_t blocks_build(const fv_mesh_t *m, fv_mesh_t *take, const fv_idx_t *block_off, int n_blocks,
+			     fv_block_t **blocks);
+
 fv_err_t fv_blocks_build(const fv_mesh_t *m, const fv_idx_t *block_off, int n_blocks, fv_block_t **blocks)
+{
+	return blocks_build(m, NULL, block_off, n_blocks, blocks);
+}
+
+fv_err_t fv_blocks_build_take(fv_mesh_t *m, const fv_idx_t *block_off, int n_blocks, fv_block_t **blocks)
+{
+	return blocks_build(m, m, block_off, n_blocks, blocks);
+}
+
+static fv_err_t blocks_build(const fv_mesh_t *m, fv_mesh_t *take, const fv_idx_t *block_off, int n_blocks,
+			     fv_block_t **blocks)
 {
 	fv_block_t *bl = NULL;
 	int nt = m && m->n_cells > FV_PAR_MIN ? fv_threads_max() : 1, failed = 0;
@@ -538,7 +585,7 @@ fv_err_t fv_blocks_build(const fv_mesh_t *m, const fv_idx_t *block_off, int n_bl
 	FV_CALL_GOTO(err, fail, fv_calloc(&bl, (size_t)n_blocks, sizeof *bl, "blocks"));
 	if (n_blocks == 1) {
 		bl[0].n_owned = m->n_cells;
-		FV_CALL_GOTO(err, fail, build_whole(m, &bl[0]));
+		FV_CALL_GOTO(err, fail, build_whole(m, take, &bl[0]));
 		nt = 1;
 	} else
 		err = build_blocks(m, block_off, n_blocks, nt, bl);

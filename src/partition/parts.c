@@ -114,78 +114,136 @@ static fv_err_t block_copy(const fv_block_t *s, int n_markers, fv_block_t *d)
 	return FV_OK;
 }
 
+/* Threads writing a list in order: each counts its contiguous part of
+ * [0, n) (cnt[t + 1]), then writes after the parts before it (cnt[t]).
+ * cnt: [threads + 1]; within a parallel region of nt threads. */
+static void scan_parts(size_t *cnt, int nt)
+{
+	FV_OMP(barrier)
+	FV_OMP(single)
+	{
+		cnt[0] = 0;
+		for (int i = 0; i < nt; i++)
+			cnt[i + 1] += cnt[i];
+	}
+}
+
 /* k[0..n) sorted by orig: file positions are distinct and below n_all,
  * so one pass over a map of n_all places them in O(n_all) (the threads
  * scatter, the map's order is the answer); qsort where they are not. */
 static fv_err_t sort_by_orig(key_t *k, size_t n, size_t n_all)
 {
 	fv_idx_t *at;
-	size_t j = 0;
-	int ok = 1;
+	size_t *cnt;
+	int ok = 1, nt = fv_threads_max();
 	if (n < 2 || fv_malloc(&at, n_all + 1, sizeof *at, "file positions") != FV_OK) {
+		qsort(k, n, sizeof *k, key_cmp);
+		return FV_OK;
+	}
+	if (fv_calloc(&cnt, (size_t)nt + 1, sizeof *cnt, "thread counts") != FV_OK) {
+		free(at);
 		qsort(k, n, sizeof *k, key_cmp);
 		return FV_OK;
 	}
 	FV_OMP(parallel for schedule(static) if (n_all > FV_PAR_MIN))
 	for (size_t i = 0; i < n_all; i++)
 		at[i] = -1;
-	for (size_t i = 0; i < n && ok; i++) {
-		fv_idx_t o = k[i].orig;
-		ok = o >= 0 && (size_t)o < n_all && at[o] < 0;
-		if (ok)
-			at[o] = k[i].id;
+	/* a position twice or out of range: qsort, which keeps both */
+	FV_OMP(parallel for schedule(static) reduction(&& : ok) if (n > FV_PAR_MIN))
+	for (size_t i = 0; i < n; i++) {
+		fv_idx_t o = k[i].orig, none = -1;
+		ok = ok && o >= 0 && (size_t)o < n_all &&
+		     __atomic_compare_exchange_n(&at[o], &none, k[i].id, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 	}
 	if (ok)
-		for (size_t o = 0; o < n_all; o++)
-			if (at[o] >= 0) {
-				k[j].orig = (fv_idx_t)o;
-				k[j++].id = at[o];
-			}
+		FV_OMP(parallel num_threads(nt) if (n_all > FV_PAR_MIN))
+		{
+			int t = fv_thread_num(), nth = fv_threads_now();
+			size_t lo, hi, c = 0;
+			fv_par_range(n_all, t, nth, &lo, &hi);
+			for (size_t o = lo; o < hi; o++)
+				c += at[o] >= 0;
+			cnt[t + 1] = c;
+			scan_parts(cnt, nth);
+			c = cnt[t];
+			for (size_t o = lo; o < hi; o++)
+				if (at[o] >= 0) {
+					k[c].orig = (fv_idx_t)o;
+					k[c++].id = at[o];
+				}
+		}
 	free(at);
+	free(cnt);
 	if (!ok)
 		qsort(k, n, sizeof *k, key_cmp);
 	return FV_OK;
 }
 
-/* The owned cells of the rank as a mesh in the file's order. */
+/* The owned cells of the rank as a mesh in the file's order, by all
+ * threads (the whole mesh where one rank runs: 10^8 cells). */
 static fv_err_t build_piece(const fv_mesh_t *m, const fv_part_t *p, fv_mesh_t *pc, fv_idx_t **piece_cell)
 {
-	size_t n = 0, nn = 0, conn = 0, N = (size_t)m->n_cells;
+	size_t n = 0, nn = 0, N = (size_t)m->n_cells, NN = (size_t)m->n_nodes, *cnt = NULL;
 	key_t *ck = NULL, *nk = NULL;
 	fv_idx_t *node_map = NULL;
+	int nt = fv_threads_max();
 	fv_err_t err = FV_OK;
 	for (int b = 0; b < p->n_blocks; b++)
 		if (p->rank_of[b] == p->rank)
 			n += (size_t)(p->block_off[b + 1] - p->block_off[b]);
 	FV_CALL_GOTO(err, out, fv_malloc(&ck, n + 1, sizeof *ck, "piece cells"));
-	FV_CALL_GOTO(err, out, fv_malloc(&node_map, (size_t)m->n_nodes + 1, sizeof *node_map, "piece nodes"));
+	FV_CALL_GOTO(err, out, fv_malloc(&node_map, NN + 1, sizeof *node_map, "piece nodes"));
+	FV_CALL_GOTO(err, out, fv_calloc(&cnt, (size_t)nt + 1, sizeof *cnt, "thread counts"));
 	n = 0;
-	for (int b = 0; b < p->n_blocks; b++)
-		if (p->rank_of[b] == p->rank)
-			for (fv_idx_t c = p->block_off[b]; c < p->block_off[b + 1]; c++) {
-				ck[n].orig = fv_mesh_cell_orig(m, c);
-				ck[n++].id = c;
-			}
-	FV_CALL_GOTO(err, out, sort_by_orig(ck, n, N));
-	for (fv_idx_t v = 0; v < m->n_nodes; v++)
-		node_map[v] = -1;
-	for (size_t i = 0; i < n; i++)
-		for (fv_idx_t a = m->cell_node_off[ck[i].id]; a < m->cell_node_off[ck[i].id + 1]; a++, conn++)
-			if (node_map[m->cell_node[a]] < 0) {
-				node_map[m->cell_node[a]] = 0;
-				nn++;
-			}
-	FV_CALL_GOTO(err, out, fv_malloc(&nk, nn + 1, sizeof *nk, "piece nodes"));
-	nn = 0;
-	for (fv_idx_t v = 0; v < m->n_nodes; v++)
-		if (node_map[v] == 0) {
-			nk[nn].orig = fv_mesh_node_orig(m, v);
-			nk[nn++].id = v;
+	for (int b = 0; b < p->n_blocks; b++) {
+		fv_idx_t c0 = p->block_off[b], nb = p->block_off[b + 1] - c0;
+		if (p->rank_of[b] != p->rank)
+			continue;
+		FV_OMP(parallel for schedule(static) if (nb > FV_PAR_MIN))
+		for (fv_idx_t i = 0; i < nb; i++) {
+			ck[n + (size_t)i].orig = fv_mesh_cell_orig(m, c0 + i);
+			ck[n + (size_t)i].id = c0 + i;
 		}
-	FV_CALL_GOTO(err, out, sort_by_orig(nk, nn, (size_t)m->n_nodes));
+		n += (size_t)nb;
+	}
+	FV_CALL_GOTO(err, out, sort_by_orig(ck, n, N));
+	FV_OMP(parallel for schedule(static) if (NN > FV_PAR_MIN))
+	for (size_t v = 0; v < NN; v++)
+		node_map[v] = -1;
+	/* the piece's nodes marked (every writer writes 0) */
+	FV_OMP(parallel for schedule(static) if (n > FV_PAR_MIN))
+	for (size_t i = 0; i < n; i++)
+		for (fv_idx_t a = m->cell_node_off[ck[i].id]; a < m->cell_node_off[ck[i].id + 1]; a++)
+			__atomic_store_n(&node_map[m->cell_node[a]], 0, __ATOMIC_RELAXED);
+	FV_OMP(parallel for schedule(static) reduction(+ : nn) if (NN > FV_PAR_MIN))
+	for (size_t v = 0; v < NN; v++)
+		nn += node_map[v] == 0;
+	FV_CALL_GOTO(err, out, fv_malloc(&nk, nn + 1, sizeof *nk, "piece nodes"));
+	FV_OMP(parallel num_threads(nt) if (NN > FV_PAR_MIN))
+	{
+		int t = fv_thread_num(), nth = fv_threads_now();
+		size_t lo, hi, j = 0;
+		fv_par_range(NN, t, nth, &lo, &hi);
+		for (size_t v = lo; v < hi; v++)
+			j += node_map[v] == 0;
+		cnt[t + 1] = j;
+		scan_parts(cnt, nth);
+		j = cnt[t];
+		for (size_t v = lo; v < hi; v++)
+			if (node_map[v] == 0) {
+				nk[j].orig = fv_mesh_node_orig(m, (fv_idx_t)v);
+				nk[j++].id = (fv_idx_t)v;
+			}
+	}
+	FV_CALL_GOTO(err, out, sort_by_orig(nk, nn, NN));
+	FV_OMP(parallel for schedule(static) if (nn > FV_PAR_MIN))
 	for (size_t i = 0; i < nn; i++)
 		node_map[nk[i].id] = (fv_idx_t)i;
 
+	size_t conn = 0;
+	FV_OMP(parallel for schedule(static) reduction(+ : conn) if (n > FV_PAR_MIN))
+	for (size_t i = 0; i < n; i++)
+		conn += (size_t)(m->cell_node_off[ck[i].id + 1] - m->cell_node_off[ck[i].id]);
 	FV_CALL_GOTO(err, out, fv_mesh_alloc(pc, nn, n, conn, 0, 0));
 	snprintf(pc->source, sizeof pc->source, "%s", m->source);
 	pc->refine_levels = m->refine_levels;
@@ -206,6 +264,9 @@ static fv_err_t build_piece(const fv_mesh_t *m, const fv_part_t *p, fv_mesh_t *p
 	if (m->node_tag)
 		FV_CALL_GOTO(err, out, fv_malloc(&pc->node_tag, nn + 1, sizeof *pc->node_tag, "piece nodes"));
 	pc->cell_node_off[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		pc->cell_node_off[i + 1] = pc->cell_node_off[i] + m->cell_node_off[ck[i].id + 1] - m->cell_node_off[ck[i].id];
+	FV_OMP(parallel for schedule(static) if (n > FV_PAR_MIN))
 	for (size_t i = 0; i < n; i++) {
 		fv_idx_t c = ck[i].id, k = pc->cell_node_off[i];
 		(*piece_cell)[i] = c;
@@ -217,8 +278,8 @@ static fv_err_t build_piece(const fv_mesh_t *m, const fv_part_t *p, fv_mesh_t *p
 			pc->cell_ctr[(size_t)d * n + i] = m->cell_ctr[(size_t)d * N + (size_t)c];
 		for (fv_idx_t a = m->cell_node_off[c]; a < m->cell_node_off[c + 1]; a++)
 			pc->cell_node[k++] = node_map[m->cell_node[a]];
-		pc->cell_node_off[i + 1] = k;
 	}
+	FV_OMP(parallel for schedule(static) if (nn > FV_PAR_MIN))
 	for (size_t i = 0; i < nn; i++) {
 		fv_idx_t v = nk[i].id;
 		memcpy(pc->xyz + 3 * i, m->xyz + 3 * (size_t)v, 3 * sizeof *pc->xyz);
@@ -228,11 +289,13 @@ static fv_err_t build_piece(const fv_mesh_t *m, const fv_part_t *p, fv_mesh_t *p
 	}
 	/* the whole mesh in file order (one rank): positions are the identity */
 	{
-		int id_c = n == N, id_n = nn == (size_t)m->n_nodes;
-		for (size_t i = 0; i < n && id_c; i++)
-			id_c = pc->cell_orig[i] == (fv_idx_t)i;
-		for (size_t i = 0; i < nn && id_n; i++)
-			id_n = pc->node_orig[i] == (fv_idx_t)i;
+		int id_c = n == N, id_n = nn == NN;
+		FV_OMP(parallel for schedule(static) reduction(&& : id_c) if (n > FV_PAR_MIN))
+		for (size_t i = 0; i < n; i++)
+			id_c = id_c && pc->cell_orig[i] == (fv_idx_t)i;
+		FV_OMP(parallel for schedule(static) reduction(&& : id_n) if (nn > FV_PAR_MIN))
+		for (size_t i = 0; i < nn; i++)
+			id_n = id_n && pc->node_orig[i] == (fv_idx_t)i;
 		if (id_c && id_n) {
 			FV_FREE(pc->cell_orig);
 			FV_FREE(pc->node_orig);
@@ -242,6 +305,7 @@ out:
 	free(ck);
 	free(nk);
 	free(node_map);
+	free(cnt);
 	return err;
 }
 
@@ -292,6 +356,7 @@ fv_err_t fv_part_build(const fv_mesh_t *m, fv_block_t *blocks, const fv_idx_t *b
 		}
 		FV_CALL_GOTO(err, fail, fv_malloc(&p->cell_file[b], (size_t)d->n_cells + 1, sizeof **p->cell_file,
 						  "cell positions"));
+		FV_OMP(parallel for schedule(static) if (d->n_cells > FV_PAR_MIN))
 		for (fv_idx_t i = 0; i < d->n_cells; i++)
 			p->cell_file[b][i] = fv_mesh_cell_orig(m, d->cell_global[i]);
 	}

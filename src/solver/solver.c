@@ -398,8 +398,12 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	{
 		fv_geo_colors_t *colors;
 		fv_err_t err;
+		double t = fv_now();
 		FV_CALL(fv_calloc(&colors, (size_t)n_blocks, sizeof *colors, "block colours"));
 		err = build_geometry(s, blocks, m->n_markers, colors);
+		if (err == FV_OK && o->geometry_done)
+			o->geometry_done(o->geometry_done_arg);
+		t = fv_lap("solver: geometry and colours", t);
 		for (int b = 0; b < n_blocks && err == FV_OK; b++) {
 			if (s->rank_of[b] != s->me) {
 				err = build_remote(s, blocks, &blocks[b], s->rank_of[b]);
@@ -410,6 +414,7 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 			err = build_block(s, blocks, &blocks[b], &colors[b]);
 			s->any_split |= s->b[b].split;
 		}
+		t = fv_lap("solver: fields and halo buffers", t);
 		free(colors);
 		FV_CALL(err);
 	}

@@ -3,6 +3,7 @@
 #include "util/timer.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,4 +33,28 @@ size_t fv_current_rss(void)
 		resident = 0;
 	fclose(f);
 	return (size_t)resident * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+static fv_lap_t laps[FV_LAPS_MAX];
+static int n_laps;
+
+double fv_lap(const char *name, double t0)
+{
+	double t = fv_now();
+	int i = 0;
+	while (i < n_laps && strcmp(laps[i].name, name) != 0)
+		i++;
+	if (i == n_laps && n_laps < FV_LAPS_MAX)
+		laps[n_laps++] = (fv_lap_t){.name = name};
+	if (i < n_laps) {
+		laps[i].seconds += t - t0;
+		laps[i].rss = fv_current_rss();
+	}
+	return fv_now();
+}
+
+int fv_laps(const fv_lap_t **out)
+{
+	*out = laps;
+	return n_laps;
 }

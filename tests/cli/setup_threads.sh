@@ -5,7 +5,8 @@
 # threaded) set up with OMP_NUM_THREADS=1 and 3 (oversubscribed on CI's 2
 # cores, which the parts must not notice) give byte-identical part files
 # (faces, renumbering, blocks, halos: `fvstar mesh partition`, METIS, the
-# hilbert and rcb partitioners, and one block), the same
+# hilbert and rcb partitioners, and one block, its RCM also forced level
+# by level on all threads), the same
 # `fvstar mesh info` and `fvstar mesh color` reports, the same solver
 # state after 3 iterations on 5 blocks, equal to main's before the threads
 # (digest recorded 2026-11-27), the same state of an implicit run on one
@@ -35,6 +36,10 @@ for t in 1 3; do
 		# one block (one GPU): the block is the mesh, copied by all threads
 		"$fv" mesh partition "$tmp/$m.su2" --ranks 1 --blocks 1 -o "$tmp/p$t-$m-whole" >/dev/null 2>&1 ||
 			fail "$m: mesh partition into 1 block with $t threads"
+		# its RCM level by level on all threads (src/order/renumber.c),
+		# which only components of 65536 cells try unless told
+		FVSTAR_RCM_THREADS=all "$fv" mesh partition "$tmp/$m.su2" --ranks 1 --blocks 1 -o "$tmp/p$t-$m-rcm" \
+			>/dev/null 2>&1 || fail "$m: mesh partition into 1 block, RCM on all $t threads"
 		"$fv" mesh info "$tmp/$m.su2" 2>/dev/null >"$tmp/info$t-$m.txt" || fail "$m: mesh info with $t threads"
 		"$fv" mesh color "$tmp/$m.su2" --method both 2>/dev/null | sed 's/, [0-9.]* ms$//' \
 			>"$tmp/color$t-$m.txt" || fail "$m: mesh color with $t threads"
@@ -53,7 +58,7 @@ for m in mixed tet; do
 	for f in part.0.bin part.1.bin; do
 		cmp -s "$tmp/p1-$m/$f" "$tmp/p3-$m/$f" || fail "$m: $f differs between 1 and 3 threads"
 	done
-	for g in hilbert rcb whole; do
+	for g in hilbert rcb whole rcm; do
 		cmp -s "$tmp/p1-$m-$g/part.0.bin" "$tmp/p3-$m-$g/part.0.bin" ||
 			fail "$m: the $g part file differs between 1 and 3 threads"
 	done
@@ -61,6 +66,48 @@ for m in mixed tet; do
 	cmp -s "$tmp/color1-$m.txt" "$tmp/color3-$m.txt" || fail "$m: mesh color differs between 1 and 3 threads"
 	grep -q "^faces: " "$tmp/info1-$m.txt" || fail "$m: mesh info printed no faces"
 done
+
+# one block of several components (the tet box beside small mixed and tet
+# boxes, glued along x): each component's RCM level by level on all
+# threads, the same order as on one
+"$fv" mesh gen box --cells mixed -n 3 -o "$tmp/c3.su2" >/dev/null 2>&1 || fail "mesh gen c3"
+"$fv" mesh gen box --cells tet -n 2 -o "$tmp/c2.su2" >/dev/null 2>&1 || fail "mesh gen c2"
+"$py" - "$tmp/glued.su2" "$tmp/c3.su2" "$tmp/tet.su2" "$tmp/c2.su2" "$tmp/c3.su2" "$tmp/c2.su2" <<'PY' ||
+import sys
+out, ins = sys.argv[1], sys.argv[2:]
+elems, nodes, marks = [], [], {}
+for k, path in enumerate(ins):
+    lines, i, base = open(path).read().split("\n"), 0, len(nodes)
+    while i < len(lines):
+        l = lines[i].strip()
+        n = int(l.split("=")[1].split()[0]) if l.startswith(("NELEM=", "NPOIN=")) else 0
+        if l.startswith("NELEM="):
+            elems += [[t.split()[0]] + [int(v) + base for v in t.split()[1:-1]] for t in lines[i + 1:i + 1 + n]]
+        elif l.startswith("NPOIN="):
+            nodes += [[float(t.split()[0]) + 2.0 * k] + t.split()[1:3] for t in lines[i + 1:i + 1 + n]]
+        elif l.startswith("MARKER_TAG="):
+            n = int(lines[i + 1].split("=")[1]) + 1
+            marks.setdefault(l.split("=")[1].strip(), []).extend(
+                [t.split()[0]] + [int(v) + base for v in t.split()[1:]] for t in lines[i + 2:i + 1 + n])
+        i += n + 1
+with open(out, "w") as f:
+    f.write("NDIME= 3\nNELEM= %d\n" % len(elems))
+    f.writelines(" ".join(map(str, e + [j])) + "\n" for j, e in enumerate(elems))
+    f.write("NPOIN= %d\n" % len(nodes))
+    f.writelines(" ".join(map(str, p + [j])) + "\n" for j, p in enumerate(nodes))
+    f.write("NMARK= %d\n" % len(marks))
+    for tag, es in marks.items():
+        f.write("MARKER_TAG= %s\nMARKER_ELEMS= %d\n" % (tag, len(es)))
+        f.writelines(" ".join(map(str, e)) + "\n" for e in es)
+PY
+	fail "gluing the boxes"
+for t in 1 3; do
+	FVSTAR_RCM_THREADS=all OMP_NUM_THREADS=$t "$fv" mesh partition "$tmp/glued.su2" --ranks 1 --blocks 1 \
+		-o "$tmp/glued$t" >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; fail "glued boxes, 1 block, $t threads"; }
+done
+cmp -s "$tmp/glued1/part.0.bin" "$tmp/glued3/part.0.bin" ||
+	fail "glued boxes (5 components): the 1-block part file differs between 1 and 3 threads"
+
 cmp -s "$tmp/hist1.csv" "$tmp/hist3.csv" || fail "history differs between 1 and 3 threads"
 d1=$("$py" "$top_srcdir/tests/cli/state_digest.py" "$tmp/run1")
 d3=$("$py" "$top_srcdir/tests/cli/state_digest.py" "$tmp/run3")
