@@ -24,7 +24,8 @@
 # the same per stage on both (1 block each: 2 RK stages x 4 iterations of
 # flux_interior, flux_border and update), a simulated time > 0, the same
 # twice; a cluster folder without its hostfile is refused naming it, and
-# fvstar-sim refuses a cluster folder. The models of the tasks that only
+# fvstar-sim refuses a cluster folder; 2 nodes of 2 GPUs, 2 blocks per
+# rank, run each rank's 2 blocks. The models of the tasks that only
 # ranks have (prim_ghosts, the *_border and *_interior splits) are made-up
 # copies of the whole-block ones here.
 # Skipped (77) where fvstar-sim is not built (configure
@@ -168,6 +169,21 @@ if not s1["seconds_per_iteration"] > 0:
 if s1["iteration_seconds"] != s2["iteration_seconds"] or s1["per_rank"] != s2["per_rank"]:
     bad(f"two simulations differ: {s1['iteration_seconds']} vs {s2['iteration_seconds']}")
 sys.exit(0 if ok else 1)
+PY
+# 2 blocks per simulated rank (2 nodes of 2 GPUs): each rank builds its
+# own blocks' geometry (simulated ranks share one thread's OpenMP state: a
+# dynamic loop once handed a rank's block to the other, which hung)
+"$py" "$tool" cluster "$tmp/p2" "$tmp/c22" --nodes 2 >/dev/null || fail "cluster of 2 nodes of 2 GPUs"
+timeout 120 "$fv" sim run "$tmp/w.cfg" --platform "$tmp/c22" --iterations 2 partition.blocks=4 numerics.chain=no \
+	output.progress_every=0 --out "$tmp/mpi4" >"$tmp/mpi4.out" 2>"$tmp/mpi4.err" ||
+	fail "2 ranks of 2 blocks: $(grep -v '^  ' "$tmp/mpi4.err" | tail -2)"
+"$py" - "$tmp/mpi4/summary.json" <<'PY' || fail "2 ranks of 2 blocks: tasks"
+import json, sys
+s = json.load(open(sys.argv[1]))
+up = [r["tasks_per_stage"].get("update") for r in s.get("per_rank", [])]
+# 2 RK stages x 2 blocks x 2 iterations on each rank
+print("" if up == [8, 8] else f"FAIL: update tasks per rank {up}, expected [8, 8]")
+sys.exit(0 if up == [8, 8] else 1)
 PY
 cp -r "$tmp/c2" "$tmp/c2nohosts"
 rm "$tmp/c2nohosts/smpi/hostfile"
