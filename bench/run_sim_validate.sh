@@ -30,9 +30,10 @@
 # SIM_CASES (default "m6 box10m") and SIM_CONFIGS (default every
 # configuration above) choose a part, so that a device call of 10 minutes
 # can run it; BOX_N (default 120) the box's size.
-# Last, CASE-studies/platform: the 2gpu-nochain folder with the 2rank
-# folder's models of the tasks only ranks have: the PLATFORM of
-# bench/run_sim_studies.sh (copy it back to the SimGrid machine).
+# Last, CASE-studies/platform: the 2gpu-nochain folder's bus and models
+# merged with the 2rank folder's (the tasks only ranks have among them):
+# the PLATFORM of bench/run_sim_studies.sh (copy it back to the SimGrid
+# machine).
 # MPIRUN (default "mpirun --allow-run-as-root --oversubscribe") starts the
 # ranks.
 # Usage: bench/run_sim_validate.sh M6_MESH [BUILDDIR] [ITERATIONS] [OUTDIR]
@@ -155,11 +156,9 @@ for case in $cases; do
 	[ -d "$a" ] && [ -d "$b" ] || continue
 	rm -rf "$out/$case-studies"
 	mkdir -p "$out/$case-studies"
-	cp -r "$a" "$out/$case-studies/platform"
-	for m in "$b"/codelets/45/*; do
-		[ -e "$out/$case-studies/platform/codelets/45/$(basename "$m")" ] || cp "$m" "$out/$case-studies/platform/codelets/45/"
-	done
-	"$py" "$top/tools/sim_platform.py" fit "$out/$case-studies/platform" --quiet
+	# the one-process folder's bus and host, both folders' models (the
+	# 2-rank one's own: the ranks' merged)
+	"$py" "$top/tools/sim_platform.py" merge "$out/$case-studies/platform" "$a" "$b" --quiet >/dev/null
 	echo "studies platform: $out/$case-studies/platform (bench/run_sim_studies.sh PLATFORM)"
 done
 echo "(run: fvstar run's seconds_per_iteration, every iteration; dry and sim: iterations 2.. of fvstar sim; logs and summaries in $out)"
