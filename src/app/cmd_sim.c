@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -151,6 +152,12 @@ static fv_err_t exec_smpi(int argc, char **argv, const char *dir, const char *xm
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0) {
+		/* the same simulated time for the same platform and models:
+		 * no address randomisation (src/runtime/sim.c says why) */
+		int pers = personality(0xffffffff);
+		if (pers != -1)
+			personality((unsigned long)pers | ADDR_NO_RANDOMIZE);
+		setenv("OMP_NUM_THREADS", "1", 0);
 		execv(FV_SMPIRUN, args);
 		fprintf(stderr, "fvstar: error: %s: cannot run it (%s)\n", FV_SMPIRUN, strerror(errno));
 		_exit(127);
