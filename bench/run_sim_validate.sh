@@ -10,10 +10,15 @@
 #   cpu       CPU workers only (runtime.ncuda = 0, ncpu = cores)
 #   2gpu-nochain  the same with numerics.chain = no (the projection's source)
 #   2rank     two GPUs as two ranks (mpirun -np 2, one GPU each): calibrated
-#             under mpirun (two commands: one pass each), measured with
+#             under mpirun (two commands: one pass each; each rank into
+#             platform/rank<r>, merged into platform/), measured with
 #             mpirun; simulated by fvstar-smpi on a cluster folder of one node
 #             with 2 ranks (tools/sim_platform.py cluster) where fvstar-smpi
-#             and smpirun are (else the command to run there is printed)
+#             and smpirun are; else (the GPU machine) CASE-2rank/sim.args
+#             keeps the simulation's arguments, and on the SimGrid machine
+#             bench/run_sim_ranks_here.sh OUTDIR runs it from the folder
+#             brought back (RANK_WORKERS, default "runtime.ncuda=1
+#             runtime.ncpu=0", the workers of each rank)
 # it calibrates a platform folder (fvstar sim calibrate: the bus and every
 # model, two passes, then their fits: tools/sim_platform.py fit), measures
 # `fvstar run` and `fvstar sim dry` (the simulated graph, for real), runs
@@ -24,10 +29,11 @@
 # SCHEME=implicit runs the implicit solver (numerics.time = implicit).
 # SIM_CASES (default "m6 box10m") and SIM_CONFIGS (default every
 # configuration above) choose a part, so that a device call of 10 minutes
-# can run it.
-# Last, CASE-studies/platform: the 2gpu-nochain folder with the 2rank
-# folder's models of the tasks only ranks have: the PLATFORM of
-# bench/run_sim_studies.sh (copy it back to the SimGrid machine).
+# can run it; BOX_N (default 120) the box's size.
+# Last, CASE-studies/platform: the 2gpu-nochain folder's bus and models
+# merged with the 2rank folder's (the tasks only ranks have among them):
+# the PLATFORM of bench/run_sim_studies.sh (copy it back to the SimGrid
+# machine).
 # MPIRUN (default "mpirun --allow-run-as-root --oversubscribe") starts the
 # ranks.
 # Usage: bench/run_sim_validate.sh M6_MESH [BUILDDIR] [ITERATIONS] [OUTDIR]
@@ -53,7 +59,7 @@ unset STARPU_NCPU STARPU_NCUDA STARPU_SCHED STARPU_CALIBRATE STARPU_HOSTNAME STA
 . "$top/bench/box_case.sh"
 cases=${SIM_CASES:-m6 box10m}
 configs=${SIM_CONFIGS:-1gpu gpu+cpu 2gpu cpu 2gpu-nochain 2rank}
-case " $cases " in *" box10m "*) box_case "$build" 120 "$out" box10m ;; esac
+case " $cases " in *" box10m "*) box_case "$build" "${BOX_N:-120}" "$out" box10m ;; esac
 cp "$top/cases/onera_m6/onera_m6.cfg" "$out/m6.cfg"
 
 conf() { # the workers of a configuration
@@ -62,7 +68,7 @@ conf() { # the workers of a configuration
 	gpu+cpu) echo "runtime.ncuda=1 runtime.ncpu=$((cores - 2))" ;;
 	2gpu) echo "runtime.ncuda=2 runtime.ncpu=0" ;;
 	2gpu-nochain) echo "runtime.ncuda=2 runtime.ncpu=0 numerics.chain=no" ;;
-	2rank) echo "runtime.ncuda=1 runtime.ncpu=0 numerics.chain=no" ;;
+	2rank) echo "${RANK_WORKERS:-runtime.ncuda=1 runtime.ncpu=0} numerics.chain=no" ;;
 	cpu) echo "runtime.ncuda=0 runtime.ncpu=$cores" ;;
 	esac
 }
@@ -87,6 +93,10 @@ rank_config() {
 				output.dir="$d/run" output.vtu=no output.progress_every=0 >"$d.run.log" 2>&1 &&
 			$mpirun -np 2 "$fv" sim dry "$out/$1.cfg" --iterations "$iters" $4 $3 $scheme --out "$d/dry" >"$d.dry.log" 2>&1
 	} || { echo "$1 2rank: failed, see $d.*.log" >&2; return 0; }
+	# the simulation's case, iterations and keys but the mesh's path (the
+	# case file's own, or the M6 mesh there): run_sim_ranks_here.sh
+	# shellcheck disable=SC2086
+	printf '%s\n' "$1" "$iters" $3 $scheme >"$d/sim.args"
 	rm -rf "$d/cluster"
 	"$py" "$top/tools/sim_platform.py" cluster "$d/platform" "$d/cluster" --nodes 1 --ranks-per-node 2 >/dev/null
 	s=-
@@ -95,8 +105,8 @@ rank_config() {
 		"$fv" sim run "$out/$1.cfg" --platform "$d/cluster" --iterations "$iters" $4 $3 $scheme --out "$d/sim" \
 			>"$d.sim.log" 2>&1 && s=$(per_iter "$d/sim/summary.json")
 	else
-		echo "$1 2rank: no fvstar-smpi or smpirun here: on the SimGrid machine run" \
-			"fvstar sim run $1.cfg --platform $d/cluster --iterations $iters $4 $3 $scheme --out $d/sim" >&2
+		echo "$1 2rank: no fvstar-smpi or smpirun here: bring $out back to the SimGrid machine and run" \
+			"bench/run_sim_ranks_here.sh OUT [BUILDDIR] [WORKDIR] there (M6_MESH=the M6 mesh there)" >&2
 	fi
 	row "$1" 2rank "$(per_iter "$d/run/summary.json")" "$(per_iter "$d/dry/summary.json")" "$s"
 }
@@ -146,11 +156,9 @@ for case in $cases; do
 	[ -d "$a" ] && [ -d "$b" ] || continue
 	rm -rf "$out/$case-studies"
 	mkdir -p "$out/$case-studies"
-	cp -r "$a" "$out/$case-studies/platform"
-	for m in "$b"/codelets/45/*; do
-		[ -e "$out/$case-studies/platform/codelets/45/$(basename "$m")" ] || cp "$m" "$out/$case-studies/platform/codelets/45/"
-	done
-	"$py" "$top/tools/sim_platform.py" fit "$out/$case-studies/platform" --quiet
+	# the one-process folder's bus and host, both folders' models (the
+	# 2-rank one's own: the ranks' merged)
+	"$py" "$top/tools/sim_platform.py" merge "$out/$case-studies/platform" "$a" "$b" --quiet >/dev/null
 	echo "studies platform: $out/$case-studies/platform (bench/run_sim_studies.sh PLATFORM)"
 done
 echo "(run: fvstar run's seconds_per_iteration, every iteration; dry and sim: iterations 2.. of fvstar sim; logs and summaries in $out)"

@@ -7,8 +7,9 @@
 # Steps: Debian packages (apt, as root or through sudo), StarPU 1.3.10 with
 # CUDA (when nvcc exists) + FxT + MPI into deps/ (tools/build-starpu.sh,
 # skipped when up to date), autoreconf, configure into build/, make.
-# FVSTAR_SIMGRID=1 adds StarPU with SimGrid and fvstar-sim (also built when
-# libsimgrid-dev is installed; FVSTAR_SIMGRID=0: never).
+# FVSTAR_SIMGRID=1 adds StarPU with SimGrid and fvstar-sim, and StarPU-MPI
+# over SimGrid's SMPI and fvstar-smpi (simulated ranks); also built when
+# libsimgrid-dev is installed; FVSTAR_SIMGRID=0: never.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,14 +59,25 @@ esac
 if [ -n "$simgrid" ]; then
 	"$top/tools/build-starpu.sh" --simgrid --prefix "$top/deps/starpu-1.3.10-simgrid"
 	simgrid="--with-starpu-simgrid=$top/deps/starpu-1.3.10-simgrid"
+	# and a fourth, static, with StarPU-MPI over SMPI for simulated ranks
+	# (fvstar-smpi); smpicc and smpirun come with libsimgrid-dev
+	if command -v smpicc >/dev/null 2>&1 && command -v smpirun >/dev/null 2>&1; then
+		"$top/tools/build-starpu.sh" --simgrid --smpi --prefix "$top/deps/starpu-1.3.10-simgrid-smpi"
+		simgrid="$simgrid --with-starpu-smpi=$top/deps/starpu-1.3.10-simgrid-smpi"
+	fi
 fi
 
 cd "$top"
 [ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi
 mkdir -p build
 cd build
-if [ ! -f Makefile ] || [ ../configure -nt config.status ]; then
-	../configure --with-starpu="$top/deps/starpu-1.3.10-fxt" --with-starpu-notrace="$top/deps/starpu-1.3.10" $simgrid
+# shellcheck disable=SC2086 # $simgrid: options
+set -- --with-starpu="$top/deps/starpu-1.3.10-fxt" --with-starpu-notrace="$top/deps/starpu-1.3.10" $simgrid
+# configured again when configure is newer or an option changed (a StarPU
+# with SimGrid built since)
+if [ ! -f Makefile ] || [ ../configure -nt config.status ] ||
+	[ "$(./config.status --config | tr -d "'")" != "$*" ]; then
+	../configure "$@"
 fi
 make -j"$jobs"
 

@@ -33,6 +33,14 @@ machine; this script derives others from it:
       sizes.
   sim_platform.py check DIR
       the folder's hosts and links, as derive reads them.
+  sim_platform.py merge DST SRC [SRC ...]
+      one platform folder from several calibrated ones (the ranks of a
+      calibration under mpirun each save into SAVE/rank<r>: `fvstar sim
+      calibrate` merges them into SAVE): SRC's models summed footprint by
+      footprint (samples, sums, regression sums), every device of a kind
+      folded into one combination (the simulated devices of a kind all
+      read one: STARPU_PERF_MODEL_HOMOGENEOUS_CUDA, _CPU), named for the
+      first SRC's host, whose bus/ DST takes. Then fit DST.
   sim_platform.py fake-gpu-models SRC DST --speedup X
       for tests on machines without a GPU: SRC's CPU models copied with a
       CUDA entry per CPU entry, X times faster (nothing measured: never
@@ -324,6 +332,185 @@ def cmd_fit(a):
             print(f"{os.path.basename(p)}: {n} fits, largest error on the measured sizes {100 * worst:.1f}%")
 
 
+class ModelError(Exception):
+    pass
+
+
+def read_model(path):
+    """A StarPU history model file (version 45) as
+    [(devices, [impl])], devices a tuple of (type, devid, ncores), impl a
+    dict of reg (the 9 regression fields), abc, mr (the multiple
+    regression line, kept as text) and entries [[hash, size, flops, mean,
+    dev, sum, sum2, n]]."""
+    try:
+        lines = open(path).read().split("\n")
+    except OSError as e:
+        raise ModelError(f"{path}: {e.strerror}")
+    vals = [(i + 1, ln) for i, ln in enumerate(lines) if ln.strip() and not ln.startswith("#")]
+    pos = 0
+
+    def take(what, nfields=None):
+        nonlocal pos
+        if pos >= len(vals):
+            raise ModelError(f"{path}: ends before {what}")
+        no, ln = vals[pos]
+        pos += 1
+        f = ln.split()
+        if nfields is not None and len(f) != nfields:
+            raise ModelError(f"{path}:{no}: {what}: {len(f)} fields, expected {nfields}")
+        return no, f
+
+    def num(what, cast=int):
+        no, f = take(what, 1)
+        try:
+            return cast(f[0])
+        except ValueError:
+            raise ModelError(f"{path}:{no}: {what}: '{f[0]}' is not a number")
+
+    if num("the version") != 45:
+        raise ModelError(f"{path}: not a version 45 model (StarPU 1.3)")
+    combs = []
+    for _ in range(num("the number of combinations")):
+        devs = tuple((num("a device type"), num("a device id"), num("a number of cores"))
+                     for _ in range(num("the number of devices")))
+        impls = []
+        for _ in range(num("the number of implementations")):
+            n = num("the number of entries")
+            no, reg = take("the regression line", 9)
+            _, abc = take("the a b c line", 3)
+            _, mr = take("the multiple regression line")
+            ents = []
+            for _ in range(n):
+                no, e = take("a history entry")
+                if len(e) == 7:  # no flops column (older files)
+                    e = e[:2] + ["nan"] + e[2:]
+                if len(e) != 8:
+                    raise ModelError(f"{path}:{no}: a history entry of {len(e)} fields, expected 8")
+                try:
+                    ents.append([e[0], int(e[1])] + [float(v) for v in e[2:7]] + [int(e[7])])
+                except ValueError:
+                    raise ModelError(f"{path}:{no}: a history entry that is not numbers")
+            impls.append({"reg": [float(v) for v in reg[:6]] + [int(v) for v in reg[6:]],
+                          "abc": [float(v) for v in abc], "mr": "\t".join(mr), "entries": ents})
+        combs.append((devs, impls))
+    return combs
+
+
+def merge_models(models):
+    """The combinations of several files as one: devices of one kind (type,
+    cores) folded, the lowest id kept; each footprint's samples summed."""
+    import math
+    out = {}
+    for combs in models:
+        for devs, impls in combs:
+            key = tuple(sorted((t, c) for t, _, c in devs))
+            if key not in out:
+                out[key] = [list(devs), []]
+            else:
+                out[key][0] = [(t, min(i, j), c) for (t, i, c), (_, j, _) in zip(out[key][0], devs)]
+            have = out[key][1]
+            for k, im in enumerate(impls):
+                if k == len(have):
+                    have.append({"reg": list(im["reg"]), "abc": list(im["abc"]), "mr": im["mr"],
+                                 "entries": [list(e) for e in im["entries"]]})
+                    continue
+                h = have[k]
+                r, s = h["reg"], im["reg"]
+                r[0:4] = [x + y for x, y in zip(r[0:4], s[0:4])]
+                r[6] += s[6]
+                r[7], r[8] = (min(r[7], s[7]), max(r[8], s[8])) if r[6] - s[6] > 0 else (s[7], s[8])
+                n = r[6]
+                den = n * r[1] - r[0] ** 2
+                if n > 1 and den > 0:
+                    beta = (n * r[3] - r[0] * r[2]) / den
+                    r[4], r[5] = math.exp((r[2] - beta * r[0]) / n), beta
+                if any(math.isnan(v) for v in h["abc"]):
+                    h["abc"] = list(im["abc"])
+                byhash = {e[0]: e for e in h["entries"]}
+                for e in im["entries"]:
+                    m = byhash.get(e[0])
+                    if m is None:
+                        h["entries"].append(list(e))
+                        byhash[e[0]] = h["entries"][-1]
+                        continue
+                    cnt = m[7] + e[7]
+                    m[5] += e[5]
+                    m[6] += e[6]
+                    if cnt > 0 and m[7] > 0 and e[7] > 0:
+                        m[3] = m[5] / cnt
+                        m[4] = math.sqrt(max(0.0, m[6] / cnt - m[3] ** 2))
+                    elif e[7] > 0:
+                        m[3], m[4] = e[3], e[4]
+                    m[7] = cnt
+    return list(out.values())
+
+
+def write_model(path, combs):
+    """StarPU's own layout (perfmodel_history.c's dump_model_file)."""
+    kinds = {0: "cpu", 1: "cuda", 2: "opencl", 3: "mic", 5: "mpi_ms"}
+
+    def g(v):
+        return "nan" if v != v else "%-15e" % v
+
+    x = ["##################\n# Performance Model Version\n45\n\n####################\n# COMBs\n"
+         f"# number of combinations\n{len(combs)}\n"]
+    for c, (devs, impls) in enumerate(combs):
+        x.append(f"####################\n# COMB_{c}\n# number of types devices\n{len(devs)}\n")
+        for d, (t, i, n) in enumerate(devs):
+            x.append(f"####################\n# DEV_{d}\n# device type (CPU - 0, CUDA - 1, OPENCL - 2, MIC - 3, "
+                     f"MPI_MS - 5)\n{t}\n####################\n# DEV_{d}\n# device id \n{i}\n"
+                     f"####################\n# DEV_{d}\n# number of cores \n{n}\n")
+        x.append(f"##########\n# number of implementations\n{len(impls)}\n")
+        t, i, n = devs[0]
+        arch = f"{kinds.get(t, 'dev')}{i}"
+        for k, im in enumerate(impls):
+            r = im["reg"]
+            x.append(f"#####\n# Model for {arch}_impl{k} (Comb{c})\n# number of entries\n{len(im['entries'])}\n"
+                     "# sumlnx\tsumlnx2\t\tsumlny\t\tsumlnxlny\talpha\t\tbeta\t\tn\tminx\t\tmaxx\n"
+                     + "\t".join(g(v) for v in r[:6]) + "\t%u\t%-15u\t%-15u\n" % tuple(r[6:9])
+                     + "# a\t\tb\t\tc\n" + "\t".join(g(v) for v in im["abc"]) + "\n"
+                     + ("# not multiple-regression-base\n" if im["mr"] == "0" else "# n\tintercept\n")
+                     + im["mr"] + "\n# hash\t\tsize\t\tflops\t\tmean (us)\tdev (us)\tsum\t\tsum2\t\tn\n")
+            for e in im["entries"]:
+                x.append("%s\t%-15u\t%s\t%s\t%s\t%s\t%s\t%u\n" % (e[0], e[1], g(e[2]), g(e[3]), g(e[4]), g(e[5]),
+                                                               g(e[6]), e[7]))
+            x.append("\n")
+    tmp = path + ".tmp"
+    open(tmp, "w").write("".join(x))
+    os.replace(tmp, path)
+
+
+def cmd_merge(a):
+    srcs = [os.path.abspath(s) for s in a.src]
+    dst = os.path.abspath(a.dst)
+    for s in srcs:
+        if not os.path.isdir(s):
+            die(f"{s}: no such platform folder")
+    host = host_of(srcs[0])
+    by_symbol = {}
+    for s in srcs:
+        h = host_of(s) if os.path.isdir(os.path.join(s, "bus")) else None
+        for p in sorted(glob.glob(os.path.join(s, "codelets", "45", "*"))):
+            name = os.path.basename(p)
+            sym = name[: -len(h) - 1] if h and name.endswith("." + h) else name.rsplit(".", 1)[0]
+            by_symbol.setdefault(sym, []).append(p)
+    if not by_symbol:
+        die(f"{', '.join(srcs)}: no models in codelets/45/")
+    out = os.path.join(dst, "codelets", "45")
+    os.makedirs(out, exist_ok=True)
+    for sym, paths in sorted(by_symbol.items()):
+        try:
+            combs = merge_models([read_model(p) for p in paths])
+        except ModelError as e:
+            die(str(e))
+        write_model(os.path.join(out, f"{sym}.{host}"), combs)
+    if os.path.join(srcs[0], "bus") != os.path.join(dst, "bus"):
+        shutil.rmtree(os.path.join(dst, "bus"), ignore_errors=True)
+        shutil.copytree(os.path.join(srcs[0], "bus"), os.path.join(dst, "bus"))
+    print(f"{dst}: {len(by_symbol)} models of {len(srcs)} folders merged (host {host})")
+    cmd_fit(argparse.Namespace(dir=dst, quiet=a.quiet))
+
+
 def cmd_check(a):
     host, path, hosts, links, memsize = read_platform(a.dir)
     ncpu = sum(1 for h in hosts if re.fullmatch(r"CPU\d+", h))
@@ -492,6 +679,10 @@ def main():
     t = sub.add_parser("fit", help="a size^b fits of every history model (fvstar-sim reads them)")
     t.add_argument("dir")
     t.add_argument("--quiet", action="store_true")
+    m = sub.add_parser("merge", help="the models of several calibrated folders (the ranks') as one folder")
+    m.add_argument("dst")
+    m.add_argument("src", nargs="+")
+    m.add_argument("--quiet", action="store_true")
     k = sub.add_parser("cluster", help="N nodes of a node platform, for simulated ranks (fvstar-smpi)")
     k.add_argument("node")
     k.add_argument("dst")
@@ -512,6 +703,8 @@ def main():
         cmd_check(a)
     elif a.cmd == "fit":
         cmd_fit(a)
+    elif a.cmd == "merge":
+        cmd_merge(a)
     elif a.cmd == "cluster":
         if a.nodes < 1 or a.ranks_per_node < 1:
             die("--nodes and --ranks-per-node: 1 or more")

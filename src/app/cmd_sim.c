@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -151,6 +152,12 @@ static fv_err_t exec_smpi(int argc, char **argv, const char *dir, const char *xm
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0) {
+		/* the same simulated time for the same platform and models:
+		 * no address randomisation (src/runtime/sim.c says why) */
+		int pers = personality(0xffffffff);
+		if (pers != -1)
+			personality((unsigned long)pers | ADDR_NO_RANDOMIZE);
+		setenv("OMP_NUM_THREADS", "1", 0);
 		execv(FV_SMPIRUN, args);
 		fprintf(stderr, "fvstar: error: %s: cannot run it (%s)\n", FV_SMPIRUN, strerror(errno));
 		_exit(127);
@@ -369,9 +376,18 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 		setenv("STARPU_PERF_MODEL_HOMOGENEOUS_CUDA", "1", 0);
 	} else if (mode == SIM_CALIBRATE) {
 		/* a fresh folder of StarPU's own: it measures the bus there at
-		 * start-up, and writes the models there at shutdown */
+		 * start-up, and writes the models there at shutdown. Several
+		 * ranks: one each (SAVE/rank<r>), since every rank writes whole
+		 * model files and the last writer's would hold only its own
+		 * blocks and GPU; rank 0 merges them into SAVE (fv_cmd_sim) */
 		FV_CALL_GOTO(err, out, fv_output_mkdir(save));
 		FV_CHECK_GOTO(err, out, realpath(save, save_abs), FV_ERR_IO, "--save %s: cannot resolve the path", save);
+		if (fv_runtime_nranks() > 1) {
+			size_t len = strlen(save_abs);
+			FV_CHECK_GOTO(err, out, len + 16 < sizeof save_abs, FV_ERR_ARG, "--save %s: path too long", save);
+			snprintf(save_abs + len, sizeof save_abs - len, "/rank%d", fv_runtime_rank());
+			FV_CALL_GOTO(err, out, fv_output_mkdir(save_abs));
+		}
 		setenv("STARPU_PERF_MODEL_DIR", save_abs, 1);
 		setenv("STARPU_CALIBRATE", "1", 1);
 		/* every sample kept, not only those within 50% of the mean */
@@ -517,18 +533,30 @@ fv_err_t fv_cmd_sim(int argc, char **argv)
 				fv_runtime_nranks());
 		if (fv_runtime_rank() != 0)
 			return FV_OK; /* rank 0 fits the models the ranks wrote */
-		/* the fits fvstar-sim reads (tools/sim_platform.py fit) */
+		/* the fits fvstar-sim reads (tools/sim_platform.py fit); several
+		 * ranks: their folders merged first (every rank wrote its models
+		 * before the barrier that ends MPI) */
 		const char *save = NULL;
+		int nr = fv_runtime_nranks();
 		for (int i = 2; i + 1 < argc; i++)
 			if (strcmp(argv[i], "--save") == 0)
 				save = argv[i + 1];
-		char tool[PATH_MAX], cmd[3 * PATH_MAX];
+		char tool[PATH_MAX], cmd[4 * PATH_MAX];
 		fv_runtime_tool_path("sim_platform.py", tool, sizeof tool);
 		FV_CHECK(!strchr(tool, '\'') && save && !strchr(save, '\''), FV_ERR_ARG,
 			 "--save %s: a path with a quote; run tools/sim_platform.py fit DIR yourself", save ? save : "");
-		snprintf(cmd, sizeof cmd, "python3 '%s' fit '%s'", tool, save);
+		if (nr > 1) {
+			size_t k = (size_t)snprintf(cmd, sizeof cmd, "python3 '%s' merge '%s'", tool, save);
+			for (int r = 0; r < nr && k < sizeof cmd; r++)
+				k += (size_t)snprintf(cmd + k, sizeof cmd - k, " '%s/rank%d'", save, r);
+			FV_CHECK(k < sizeof cmd, FV_ERR_ARG, "--save %s: too many ranks to name; run tools/sim_platform.py "
+				 "merge SAVE SAVE/rank0 .. yourself", save);
+		} else {
+			snprintf(cmd, sizeof cmd, "python3 '%s' fit '%s'", tool, save);
+		}
 		FV_CHECK(system(cmd) == 0, FV_ERR_RUNTIME,
-			 "%s failed: the models are saved, but fvstar-sim needs their fits (run it again)", cmd);
+			 "%s failed: the models are saved, but fvstar-sim needs them %s (run it again)", cmd,
+			 nr > 1 ? "merged and fitted" : "fitted");
 		return FV_OK;
 	}
 	return FV_ERROR(FV_ERR_ARG, "fvstar sim: unknown sub-command '%s' (run, dry or calibrate)", what);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -62,6 +63,24 @@ __attribute__((constructor)) static void sim_early(void)
 		fprintf(stderr, "fvstar-sim: error: it runs simulations only: fvstar-sim sim run CASE.cfg --platform DIR "
 				"[...] (or fvstar sim run ...); the other commands are fvstar's\n");
 		exit(2);
+	}
+	/* the same platform and models give the same simulated time only
+	 * when the heap's addresses repeat: StarPU orders some of its work by
+	 * pointers (8 simulated GPUs: 0.4 % apart from run to run), so no
+	 * address randomisation and a set-up on one thread (OpenMP's
+	 * dynamic loops allocate in any order) unless OMP_NUM_THREADS says
+	 * otherwise; where randomisation cannot be turned off, run as is */
+	int pers = personality(0xffffffff), again = 0;
+	if (pers != -1 && !(pers & ADDR_NO_RANDOMIZE) &&
+	    personality((unsigned long)pers | ADDR_NO_RANDOMIZE) != -1)
+		again = 1;
+	if (!getenv("OMP_NUM_THREADS")) {
+		setenv("OMP_NUM_THREADS", "1", 1);
+		again = 1;
+	}
+	if (again) {
+		argv[argc] = NULL;
+		execv("/proc/self/exe", argv);
 	}
 	for (int i = 3; i + 1 < argc; i++)
 		if (strcmp(argv[i], "--platform") == 0)

@@ -228,20 +228,34 @@ static fv_err_t halo_buffers(const fv_solver_t *s, const fv_block_t *blocks, blo
  * (CPU workers: four blocks each) are built side by side, one thread
  * each; fewer (GPUs: one block each) one after the other, each by all
  * threads (geo.c's loops), which side by side would run on one. */
+static int geometry_of(fv_solver_t *s, const fv_block_t *blocks, int n_markers, fv_geo_colors_t *colors, int b)
+{
+	block_data_t *d = &s->b[b];
+	if (s->rank_of[b] != s->me)
+		return 1;
+	int ok = fv_geo_build(&blocks[b], &s->o, n_markers, fv_runtime_alloc, &d->L, &d->geo_mem, &colors[b]) == FV_OK;
+	d->bface_of = colors[b].bface_of;
+	return ok;
+}
+
 static fv_err_t build_geometry(fv_solver_t *s, const fv_block_t *blocks, int n_markers, fv_geo_colors_t *colors)
 {
 	int nb = s->nb, bad = nb, mine = 0;
 	for (int b = 0; b < nb; b++)
 		mine += s->rank_of[b] == s->me;
-	FV_OMP(parallel for schedule(dynamic, 1) reduction(min : bad) \
-		       if (mine > 1 && mine >= fv_threads_max() && fv_runtime_alloc_any_thread()))
-	for (int b = 0; b < nb; b++) {
-		block_data_t *d = &s->b[b];
-		if (s->rank_of[b] != s->me)
-			continue;
-		if (fv_geo_build(&blocks[b], &s->o, n_markers, fv_runtime_alloc, &d->L, &d->geo_mem, &colors[b]) != FV_OK)
-			bad = b < bad ? b : bad;
-		d->bface_of = colors[b].bface_of;
+	if (mine > 1 && mine >= fv_threads_max() && fv_runtime_alloc_any_thread()) {
+		FV_OMP(parallel for schedule(dynamic, 1) reduction(min : bad))
+		for (int b = 0; b < nb; b++)
+			if (!geometry_of(s, blocks, n_markers, colors, b))
+				bad = b < bad ? b : bad;
+	} else {
+		/* not even a team of one: simulated ranks (fvstar-smpi) share
+		 * one thread's OpenMP state, and a dynamic loop gave each
+		 * block to whichever rank asked next after an allocation (a
+		 * SimGrid call) switched ranks: blocks built twice or never */
+		for (int b = 0; b < nb; b++)
+			if (!geometry_of(s, blocks, n_markers, colors, b))
+				bad = b < bad ? b : bad;
 	}
 	if (bad == nb)
 		return FV_OK;
