@@ -848,29 +848,31 @@ static fv_err_t ramp_cfl(fv_solver_t *s, int n)
  * towards sweeps_max (0: FV_SWEEP_AUTO times sweeps) while the sweeps
  * leave more than FV_SWEEP_TARGET of the linear residual (lin_res of
  * iterations m - 1 and m, m = n - lag, the lag of ramp_cfl, that ran with
- * the present count: one change per lag + 1). Sweeps that diverged (lin_res > 1) are the
- * CFL's to cut, not more sweeps' to carry. A multicolour sweep carries
- * information a few cells only, so the sweeps a mesh needs grow with it:
+ * the present count: one change per lag + 1). Sweeps that diverged
+ * (lin_res > 1) are the CFL's to cut, not more sweeps' to carry. A
+ * multicolour sweep carries information a few cells only, so the sweeps
+ * a mesh needs grow with it:
  * the M6 medium mesh (979k tets, one H200) held lin_res 0.3-0.56 with 20
  * pairs at CFL 1e4 and fell 4.3 orders in 600 iterations, where 60 went 8
- * in 116 (lin_res 0.002-0.08). The M6 at Gmsh sf 2 with 8 pairs (20 x
- * the cube root of the cell ratio) does the same, lin_res 0.5-0.7: 4.8
- * orders in 300 iterations; with the count grown while lin_res > 0.3, 8
- * orders in 131 iterations, 2818 pairs (23 pairs, CFL to 1000, 20
- * first-order iterations: 108, 2484). Below 0.3 the extra sweeps do not
- * pay: a target of 0.1 took the laminar plate to 1.36x the pairs, the
- * blunt body to 1.18x; at 0.3 the matrix runs as with a fixed count
- * (bench/results/2026-11-27-implicit-sweeps.md). The count never shrinks:
- * shrunk where lin_res fell below 3e-3, the sf 2 proxy took 159
- * iterations instead of 131 for as many pairs (lin_res, dominated by
- * the rough modes, does not see the smooth error fewer sweeps leave).
- * Two iterations in a row above the target, not one: the blunt body's
- * lin_res passes 0.3 for single iterations on the way to a CFL cut (0.54,
- * 0.78 between 1e-7s), and sweeps grown there stayed for the rest of the
- * run (1.66x the pairs).
+ * in 116 (lin_res 0.002-0.08). The M6 at Gmsh sf 1.5 (114k tets) with 20
+ * pairs held 0.15-0.33: 7.86 orders in 250 iterations; with the count
+ * grown while lin_res > 0.2, 8 orders in 75 (2815 pairs; > 0.3: 137,
+ * 3920). At sf 2 with 8 pairs (20 x the cube root of the cell ratio to
+ * the medium mesh), 4.8 orders in 300 before, 8 in 129 now (2770 pairs;
+ * 23 pairs, CFL to 1000, 20 first-order iterations: 108, 2484). The
+ * matrix runs as with a fixed count (its lin_res does not stay above 0.2;
+ * a target of 0.1 for one iteration took the laminar plate to 1.36x the
+ * pairs, the blunt body to 1.18x; bench/results/2026-11-27-implicit-sweeps.md).
+ * The count never shrinks: shrunk where lin_res fell below 3e-3, the sf 2
+ * proxy took 159 iterations instead of 131 for as many pairs (lin_res,
+ * dominated by the rough modes, does not see the smooth error fewer
+ * sweeps leave). Two iterations in a row above the target, not one: the
+ * blunt body's lin_res passes 0.3 for single iterations on the way to a
+ * CFL cut (0.54, 0.78 between 1e-7s), and sweeps grown there stayed for
+ * the rest of the run (1.66x the pairs).
  * sweeps_max <= sweeps: a fixed count.
  */
-#define FV_SWEEP_TARGET 0.3
+#define FV_SWEEP_TARGET 0.2
 #define FV_SWEEP_GROWTH 1.5
 #define FV_SWEEP_AUTO 3
 

@@ -67,7 +67,7 @@ PY
 
 # the sweep count that follows lin_res (numerics.sweeps_max) goes on from
 # where it was too: 14 + 6 = 20, the count raised before iteration 14 and
-# again after the restart (from 2 pairs: lin_res passes the 0.3 that raises
+# again after the restart (from 2 pairs: lin_res passes the 0.2 that raises
 # them; with the default 20 this wedge stays below it)
 run output.dir="$tmp/s20" numerics.iterations=20 numerics.sweeps=2 numerics.sweeps_max=60 || fail "20 iterations, sweeps_max"
 run output.dir="$tmp/s14" numerics.iterations=14 numerics.sweeps=2 numerics.sweeps_max=60 || fail "14 iterations, sweeps_max"
