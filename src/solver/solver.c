@@ -863,44 +863,56 @@ static fv_err_t ramp_cfl(fv_solver_t *s, int n)
 }
 
 /*
- * The sweep pairs of implicit iteration n: numerics.sweeps, raised to at
- * most sweeps_max while the sweeps leave more than FV_SWEEP_TARGET of the
- * linear residual (lin_res of iteration m = n - lag, the lag of ramp_cfl,
- * that ran with the present count: one change per lag), and lowered
- * towards numerics.sweeps again where they leave less than a hundredth of
- * it. Sweeps that diverged (lin_res > 1) are the CFL's to cut, not more
- * sweeps' to carry. A multicolour sweep carries information a few cells
- * only, so the sweeps a mesh needs grow with it: the M6 at Gmsh sf 2 (53k
- * tets) left lin_res 0.1-0.26 after 20 pairs in the first 30 iterations
- * and fell 0.07 orders per iteration, 0.3 with 60 pairs (lin_res 1e-4) at
- * the same CFL; the M6 medium mesh (979k tets) held 0.45-0.5 with 20 and
- * fell 4.4 orders in 600 iterations where 60 went 8 in 116 (cfl_max
- * 1000); a lower CFL did not do it (sf 2, cfl_max 1000: 151 iterations,
- * 1e4: 154). Off unless the case sets sweeps_max: counted in sweep pairs
- * it cost more than it saved on every CPU-sized mesh (the matrix 1.4-3.8x
- * the pairs; bench/results/2026-11-26-implicit-defaults.md).
+ * The sweep pairs of implicit iteration n: numerics.sweeps, raised 1.5x
+ * towards sweeps_max (0: FV_SWEEP_AUTO times sweeps) while the sweeps
+ * leave more than FV_SWEEP_TARGET of the linear residual (lin_res of
+ * iterations m - 1 and m, m = n - lag, the lag of ramp_cfl, that ran with
+ * the present count: one change per lag + 1). Sweeps that diverged
+ * (lin_res > 1) are the CFL's to cut, not more sweeps' to carry. A
+ * multicolour sweep carries information a few cells only, so the sweeps
+ * a mesh needs grow with it:
+ * the M6 medium mesh (979k tets, one H200) held lin_res 0.3-0.56 with 20
+ * pairs at CFL 1e4 and fell 4.3 orders in 600 iterations, where 60 went 8
+ * in 116 (lin_res 0.002-0.08). The M6 at Gmsh sf 1.5 (114k tets) with 20
+ * pairs held 0.15-0.33: 7.86 orders in 250 iterations; with the count
+ * grown while lin_res > 0.2, 8 orders in 75 (2815 pairs; > 0.3: 137,
+ * 3920). At sf 2 with 8 pairs (20 x the cube root of the cell ratio to
+ * the medium mesh), 4.8 orders in 300 before, 8 in 129 now (2770 pairs;
+ * 23 pairs, CFL to 1000, 20 first-order iterations: 108, 2484). The
+ * matrix runs as with a fixed count (its lin_res does not stay above 0.2;
+ * a target of 0.1 for one iteration took the laminar plate to 1.36x the
+ * pairs, the blunt body to 1.18x; bench/results/2026-11-27-implicit-sweeps.md).
+ * The count never shrinks: shrunk where lin_res fell below 3e-3, the sf 2
+ * proxy took 159 iterations instead of 131 for as many pairs (lin_res,
+ * dominated by the rough modes, does not see the smooth error fewer
+ * sweeps leave). Two iterations in a row above the target, not one: the
+ * blunt body's lin_res passes 0.3 for single iterations on the way to a
+ * CFL cut (0.54, 0.78 between 1e-7s), and sweeps grown there stayed for
+ * the rest of the run (1.66x the pairs).
+ * sweeps_max <= sweeps: a fixed count.
  */
-#define FV_SWEEP_TARGET 1e-3
+#define FV_SWEEP_TARGET 0.2
 #define FV_SWEEP_GROWTH 1.5
-#define FV_SWEEP_SHRINK 1.25
+#define FV_SWEEP_AUTO 3
+
+/* The most sweep pairs an iteration may run (sweeps_max, or its default). */
+static int sweeps_hi(const fv_solver_t *s)
+{
+	int lo = s->o.num.sweeps, hi = s->o.num.sweeps_max ? s->o.num.sweeps_max : FV_SWEEP_AUTO * lo;
+	return hi > lo ? hi : lo;
+}
 
 static void sweep_count(fv_solver_t *s, int n)
 {
 	int lag = s->o.lookahead + 1 < RING - 1 ? s->o.lookahead + 1 : RING - 1, m = n - lag;
-	int lo = s->o.num.sweeps, hi = s->o.num.sweeps_max > lo ? s->o.num.sweeps_max : lo, k = s->sweeps;
-	if (!s->P.implicit || hi == lo || m < s->first_iter || m < s->sweeps_from || m < s->resume_iter)
+	int hi = sweeps_hi(s), k = s->sweeps;
+	if (!s->P.implicit || k >= hi || m - 1 < s->first_iter || m - 1 < s->sweeps_from || m - 1 < s->resume_iter)
 		return;
-	double lin = s->lin_of[m % RING];
-	if (lin > 1 || !(lin >= 0))
+	double lin = s->lin_of[m % RING], lin1 = s->lin_of[(m - 1) % RING];
+	if (lin > 1 || !(fmin(lin, lin1) > FV_SWEEP_TARGET))
 		return;
-	if (lin > FV_SWEEP_TARGET)
-		k = (int)fmin(hi, ceil(k * FV_SWEEP_GROWTH));
-	else if (lin < 1e-2 * FV_SWEEP_TARGET)
-		k = (int)fmax(lo, floor(k / FV_SWEEP_SHRINK));
-	if (k != s->sweeps) {
-		s->sweeps = k;
-		s->sweeps_from = n;
-	}
+	s->sweeps = (int)fmin(hi, ceil(k * FV_SWEEP_GROWTH));
+	s->sweeps_from = n;
 }
 
 /* limiter_freeze_drop: whether the density residual of iteration n - lag
@@ -1417,8 +1429,7 @@ fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n)
 	s->freeze_hit = (int)v[12];
 	/* the sweep count the run had reached, within this run's bounds */
 	if (head == FV_RAMP_HEAD) {
-		int lo = s->o.num.sweeps, hi = s->o.num.sweeps_max > lo ? s->o.num.sweeps_max : lo;
-		s->sweeps = (int)fmin(hi, fmax(lo, v[19]));
+		s->sweeps = (int)fmin(sweeps_hi(s), fmax(s->o.num.sweeps, v[19]));
 		s->sweeps_from = iter_of(v[20]);
 	}
 	if (head != FV_RAMP_HEAD_1) {

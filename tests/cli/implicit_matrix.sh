@@ -59,11 +59,13 @@ after = res.index(peak)
 hit = [int(r["iteration"]) for r, x in list(zip(rows, res))[after:] if x <= 1e-8 * peak]
 retries = int(float(rows[-1]["retries"]))
 clipped = [int(float(r["clipped"])) for r in rows]
+pairs = [int(float(r["sweeps"])) for r in rows]  # sweep pairs run, to 8 orders (or all)
+upto = [int(r["iteration"]) for r in rows].index(hit[0]) + 1 if hit else len(rows)
 wall = dict((int(r["iteration"]), float(r["wall_s"])) for r in rows)
-print("%-9s %s; %d retries; CFL %g at the end; lin_res %.2g; clipped cells: %d at most, %d at the end" % (
+print("%-9s %s; %d sweep pairs; %d retries; CFL %g at the end; lin_res %.2g; clipped cells: %d at most, %d at the end" % (
     name, "8 orders below the peak in %d iterations, %.2f s (bound %d)" % (hit[0], wall[hit[0]], bound) if hit else
     "%.2f orders below the peak after %s iterations" % (math.log10(peak / res[-1]), rows[-1]["iteration"]),
-    retries, float(rows[-1]["cfl"]), float(rows[-1]["lin_res"]), max(clipped), clipped[-1]))
+    sum(pairs[:upto]), retries, float(rows[-1]["cfl"]), float(rows[-1]["lin_res"]), max(clipped), clipped[-1]))
 lin = float(rows[-1]["lin_res"])
 assert 0 < lin < 1, "%s: the sweeps' linear residual reduction %g at the end" % (name, lin)
 assert clipped[-1] == 0, "%s: %d cells clipped at the end" % (name, clipped[-1])

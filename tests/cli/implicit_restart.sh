@@ -9,7 +9,8 @@
 # the CFL is still growing at the restart; without the ramp's state (a
 # restart whose solver state is dropped, as a format 2 file has none) the
 # continued run starts its ramp again, and differs. With sweeps_max the
-# sweep count lin_res raised lives through the restart too.
+# sweep count lin_res raised lives through the restart too; without it
+# (0) the count grows to 3 x sweeps at most.
 . "$top_srcdir/tests/cli/lib.sh"
 
 wedge_case
@@ -65,18 +66,27 @@ sys.exit(0 if c[11] == 10 and a[11] > 10 else 1)
 PY
 
 # the sweep count that follows lin_res (numerics.sweeps_max) goes on from
-# where it was too: 14 + 6 = 20, the count raised at iteration 12 (from
-# lin_res of iteration 8) and again after the restart
-run output.dir="$tmp/s20" numerics.iterations=20 numerics.sweeps_max=60 || fail "20 iterations, sweeps_max"
-run output.dir="$tmp/s14" numerics.iterations=14 numerics.sweeps_max=60 || fail "14 iterations, sweeps_max"
-run output.dir="$tmp/s14" numerics.iterations=6 numerics.sweeps_max=60 output.restart="$tmp/s14/restart.bin" ||
+# where it was too: 14 + 6 = 20, the count raised before iteration 14 and
+# again after the restart (from 2 pairs: lin_res passes the 0.2 that raises
+# them; with the default 20 this wedge stays below it)
+run output.dir="$tmp/s20" numerics.iterations=20 numerics.sweeps=2 numerics.sweeps_max=60 || fail "20 iterations, sweeps_max"
+run output.dir="$tmp/s14" numerics.iterations=14 numerics.sweeps=2 numerics.sweeps_max=60 || fail "14 iterations, sweeps_max"
+run output.dir="$tmp/s14" numerics.iterations=6 numerics.sweeps=2 numerics.sweeps_max=60 output.restart="$tmp/s14/restart.bin" ||
 	fail "14 + 6 iterations, sweeps_max"
 [ "$(hist "$tmp/s20")" = "$(hist "$tmp/s14")" ] && cmp -s "$tmp/s20/restart.bin" "$tmp/s14/restart.bin" ||
 	fail "sweeps_max: 14 + 6 differs from 20"
 "$py" - "$tmp/s20/history.csv" <<'PY' || fail "sweeps_max: the sweeps did not grow before iteration 14 and after it"
 import csv, sys
 k = {int(r["iteration"]): int(float(r["sweeps"])) for r in csv.DictReader(open(sys.argv[1]))}
-print("sweeps_max = 60: sweep pairs at iterations 1, 14, 20: %d %d %d" % (k[1], k[14], k[20]))
-sys.exit(0 if k[1] == 20 < k[14] < k[20] <= 60 else 1)
+print("sweeps 2, sweeps_max 60: sweep pairs at iterations 1, 14, 20: %d %d %d" % (k[1], k[14], k[20]))
+sys.exit(0 if k[1] == 2 < k[14] < k[20] <= 60 else 1)
+PY
+# without sweeps_max (0) they grow too, to 3 x sweeps at most
+run output.dir="$tmp/sd" numerics.iterations=20 numerics.sweeps=2 || fail "20 iterations, sweeps 2"
+"$py" - "$tmp/sd/history.csv" <<'PY' || fail "sweeps_max 0: the sweeps did not grow to 3 x sweeps at most"
+import csv, sys
+k = [int(float(r["sweeps"])) for r in csv.DictReader(open(sys.argv[1]))]
+print("sweeps 2, sweeps_max 0: sweep pairs %d at iteration 1, %d at most" % (k[0], max(k)))
+sys.exit(0 if k[0] == 2 < max(k) <= 6 else 1)
 PY
 finish
