@@ -30,7 +30,8 @@
 # Environment: STUDIES (default "sched strong weak whatif"), SCHED_N (box
 # of the sched study, default 55: 1M cells), STRONG_N (120: 10.4M cells),
 # WEAK_CELLS (160000 per GPU), ITERS (simulated iterations, 6; the first
-# left out), POLICIES (bench sched --policies, default all), NVLINK_GBPS
+# left out), POLICIES (bench sched --policies, default all; commas or
+# spaces between the names), NVLINK_GBPS
 # (300), IB_LATENCY (1.5). Needs fvstar-sim and fvstar-smpi in BUILDDIR
 # (configure --with-starpu-simgrid and --with-starpu-smpi).
 set -eu
@@ -104,7 +105,7 @@ case " $studies " in *" sched "*)
 		*) p=$(cluster "c$m-25-$iblat" "$(node gpu8 8)" "$m" 25 "$iblat") m=${m}x8gpu ;;
 		esac
 		"$fv" bench sched "$out/sched.cfg" numerics.chain=no --platform "$p" --workers gpu --blocks-per-worker 1,2 \
-			--iterations "$iters" --warmup 1 --policies "${POLICIES:-all}" -o "$out/sched-$m" \
+			--iterations "$iters" --warmup 1 --policies "$(echo ${POLICIES:-all} | tr ' ' ',')" -o "$out/sched-$m" \
 			>"$out/sched-$m.log" 2>&1 || echo "run_sim_studies: sched on $m failed (see $out/sched-$m.log)" >&2
 	done
 	;;
