@@ -121,6 +121,19 @@ static fv_idx_t pseudo_peripheral(const rcm_t *r, fv_idx_t *queue, fv_idx_t star
 	return start;
 }
 
+/* Cell d into nb[0..k), kept in increasing degree (then id): Cuthill-
+ * McKee's order of a cell's new neighbours. Returns the new count. */
+static int insert_by_degree(const rcm_t *r, fv_idx_t *nb, int k, fv_idx_t d)
+{
+	int j = k;
+	while (j > 0 && (r->deg[nb[j - 1]] > r->deg[d] || (r->deg[nb[j - 1]] == r->deg[d] && nb[j - 1] > d))) {
+		nb[j] = nb[j - 1];
+		j--;
+	}
+	nb[j] = d;
+	return k + 1;
+}
+
 /* Cuthill-McKee's queue from head (the cells placed up to tail): unplaced
  * neighbours join in increasing degree (then id). Returns the next free
  * position. */
@@ -134,13 +147,7 @@ static fv_idx_t cm_queue(const rcm_t *r, fv_idx_t head, fv_idx_t tail)
 			fv_idx_t d = m->cell_cell[s];
 			if (!same_block_nbr(r, c, s) || r->new_of_old[d] >= 0)
 				continue;
-			int j = k++;
-			while (j > 0 && (r->deg[nb[j - 1]] > r->deg[d] ||
-					 (r->deg[nb[j - 1]] == r->deg[d] && nb[j - 1] > d))) {
-				nb[j] = nb[j - 1];
-				j--;
-			}
-			nb[j] = d;
+			k = insert_by_degree(r, nb, k, d);
 		}
 		for (int i = 0; i < k; i++) {
 			r->new_of_old[nb[i]] = tail;
@@ -328,13 +335,7 @@ static fv_idx_t par_cuthill_mckee(rcm_t *r, fv_idx_t start, fv_idx_t pos)
 				fv_idx_t d = m->cell_cell[s];
 				if (!same_block_nbr(r, c, s) || r->key[d] != i)
 					continue;
-				int j = k++;
-				while (j > 0 && (r->deg[nb[j - 1]] > r->deg[d] ||
-						 (r->deg[nb[j - 1]] == r->deg[d] && nb[j - 1] > d))) {
-					nb[j] = nb[j - 1];
-					j--;
-				}
-				nb[j] = d;
+				k = insert_by_degree(r, nb, k, d);
 			}
 			for (int j = 0; j < k; j++) {
 				r->new_of_old[nb[j]] = at + j;
