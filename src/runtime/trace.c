@@ -174,6 +174,21 @@ fv_err_t fv_runtime_trace_convert(const char *dir, FILE *summary)
 	pid_t pid;
 	int status;
 	FV_CHECK(d, FV_ERR_IO, "%s: cannot open the trace directory: %s", dir, strerror(errno));
+	if (n == 1) {
+		/* `fvstar trace DIR` in one process, on the trace of a run of
+		 * several ranks: its files prof_file_<user>_0 .. _<R-1>, merged
+		 * again (one of them alone holds that rank's tasks, MPIRank -1) */
+		int top = -1, files = 0;
+		while ((e = readdir(d)))
+			if (strncmp(e->d_name, "prof_file_", 10) == 0) {
+				int r = rank_of_file(e->d_name);
+				files++;
+				top = r > top ? r : top;
+			}
+		rewinddir(d);
+		if (files > 1 && top == files - 1)
+			n = files;
+	}
 	if (n > 1 && fv_calloc(&inputs, (size_t)n, sizeof *inputs, "trace files") != FV_OK) {
 		closedir(d);
 		return FV_ERR_MEM;

@@ -71,6 +71,15 @@ for r in 0 1; do
 	[ "$n" = 12 ] || fail "trace: $n flux tasks of rank $r, expected 12"
 done
 [ -s "$tmp/trace/paje.trace" ] || fail "trace: no paje.trace"
+# `fvstar trace DIR` afterwards, in one process, converts both ranks' files
+# again (it once took the last file alone: one rank's tasks, MPIRank -1)
+rm -f "$tmp/trace/tasks.rec"
+"$fv" trace "$tmp/trace" --no-plots >"$tmp/retrace.txt" 2>&1 || fail "fvstar trace on the 2-rank trace: $(tail -3 "$tmp/retrace.txt")"
+for r in 0 1; do
+	n=$(awk -v r=$r '/^Name: / { name = $2 } /^MPIRank: / && name == "flux" && $2 == r { n++ } END { print n + 0 }' \
+		"$tmp/trace/tasks.rec")
+	[ "$n" = 12 ] || fail "fvstar trace: $n flux tasks of rank $r, expected 12"
+done
 grep -q "every rank's file merged" "$tmp/tr.err" || fail "trace: no merge message"
 # the summary: one row per worker of each rank (StarPU names them R_CPUn),
 # none busier than the traced window
