@@ -27,7 +27,12 @@
 #   OMPI_MCA_btl_vader_single_copy_mechanism (none by default: Open MPI's
 #   shared memory copies through a bounce buffer; cma to try CMA),
 #   SCALING_CPU=1 (a CPU worker where a GPU would be: tries the script on
-#   a machine without GPUs).
+#   a machine without GPUs), SCALING_TRACE=K (K > 0: each run also traces
+#   its last K iterations, `fvstar trace` summarises them into
+#   OUT/runs/NAME.trace.txt and the Gantt chart OUT/runs/NAME.trace/gantt.png,
+#   and OUT/traces.csv gets the halo wait per worker and its share of the
+#   traced window; the time per iteration is then taken before the traced
+#   iterations, whose start waits for every task).
 set -eu
 fv=${1:?usage: bench/run_gpu_scaling.sh FVSTAR OUT ITERATIONS WARMUP RUN...}
 out=${2:?OUT}
@@ -47,6 +52,10 @@ csv=$out/scaling.csv
 bindir=$(dirname "$fv")
 keys="numerics.iterations=$((iters + warm)) numerics.residual_drop=0 numerics.order=2 output.vtu=no
  output.progress_every=0 output.snapshot_every=0 ${SCALING_KEYS:-}"
+ntrace=${SCALING_TRACE:-0}
+[ "$ntrace" -lt "$iters" ] || { echo "run_gpu_scaling: SCALING_TRACE=$ntrace must be under ITERATIONS=$iters" >&2; exit 2; }
+tcsv=$out/traces.csv
+[ "$ntrace" = 0 ] || [ -f "$tcsv" ] || echo "mode,gpus,box_n,refine,traced_iterations,window_ms,halo_wait_ms_per_worker,halo_wait_pct" >"$tcsv"
 
 for r in "$@"; do
 	IFS=: read -r mode g n ref <<EOF
@@ -61,25 +70,27 @@ EOF
 	[ "${SCALING_CPU:-0}" != 0 ] || [ "${SCALING_NCPU:-0}" = 0 ] || blocks=0
 	box_case "$bindir" "$n" "$out/runs" "box$n"
 	d=$out/runs/$name
+	tkeys= last=$((iters + warm))
+	[ "$ntrace" = 0 ] || { last=$((iters + warm - ntrace)); tkeys="output.trace=$d.trace output.trace_from=$((last + 1))"; }
 	t0=$(date +%s.%N)
 	rc=0
 	case $mode in
 	proc)
 		# shellcheck disable=SC2086
-		STARPU_NCPU=$ncpu STARPU_NCUDA=$ncuda timeout "$lim" "$fv" run "$out/runs/box$n.cfg" $keys mesh.refine="$ref" \
+		STARPU_NCPU=$ncpu STARPU_NCUDA=$ncuda timeout "$lim" "$fv" run "$out/runs/box$n.cfg" $keys $tkeys mesh.refine="$ref" \
 			partition.blocks="$blocks" output.dir="$d" >"$d.out" 2>"$d.err" || rc=$?
 		;;
 	mpi)
 		# shellcheck disable=SC2086
 		timeout "$lim" mpirun --oversubscribe --allow-run-as-root -np "$g" -x STARPU_NCPU="$ncpu" -x STARPU_NCUDA="$ncuda1" \
 			-x STARPU_SILENT -x STARPU_SCHED -x LD_LIBRARY_PATH -x OMPI_MCA_btl_vader_single_copy_mechanism \
-			"$fv" run "$out/runs/box$n.cfg" $keys mesh.refine="$ref" partition.blocks="$g" output.dir="$d" \
+			"$fv" run "$out/runs/box$n.cfg" $keys $tkeys mesh.refine="$ref" partition.blocks="$g" output.dir="$d" \
 			>"$d.out" 2>"$d.err" || rc=$?
 		;;
 	*) echo "run_gpu_scaling: $r: MODE is proc or mpi" >&2; exit 2 ;;
 	esac
 	t1=$(date +%s.%N)
-	"$py" - "$d" "$warm" "$mode${SCALING_LABEL:-},$g,$n,$ref" "$t0" "$t1" "$rc" >>"$csv" <<'PY' || true
+	"$py" - "$d" "$warm" "$mode${SCALING_LABEL:-},$g,$n,$ref" "$t0" "$t1" "$rc" "$last" >>"$csv" <<'PY' || true
 import csv, json, os, sys
 d, warm, head, t0, t1, rc = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), sys.argv[6]
 wall = t1 - t0
@@ -87,7 +98,7 @@ try:
     rows = list(csv.DictReader(open(os.path.join(d, "history.csv"))))
     s = json.load(open(os.path.join(d, "summary.json")))
     t = {int(r["iteration"]): float(r["wall_s"]) for r in rows}
-    last = max(t)
+    last = min(max(t), int(sys.argv[7]))
     spi = (t[last] - t[warm]) / (last - warm)
     cells = s["mesh"]["cells"]
     # fvstar's own set-up clock where it has one (summary.json's
@@ -101,6 +112,16 @@ except (OSError, KeyError, ValueError) as e:
 PY
 	tail -1 "$csv"
 	[ "$rc" = 0 ] || tail -3 "$d.err" >&2
+	if [ "$ntrace" != 0 ] && [ -d "$d.trace" ]; then
+		# every rank's FxT file, merged (the run merged them too; this
+		# also draws the Gantt chart of the traced iterations)
+		timeout "$lim" "$fv" trace "$d.trace" --iterations "$ntrace" >"$d.trace.txt" 2>&1 ||
+			echo "run_gpu_scaling: fvstar trace $d.trace failed: $(tail -1 "$d.trace.txt")" >&2
+		sed -n 's/^halo wait over the \([0-9]*\) traced iterations: \([0-9.]*\) ms per worker (\([0-9.]*\) % of the \([0-9.]*\) ms window.*/\1,\4,\2,\3/p' \
+			"$d.trace.txt" | sed "s/^/$mode${SCALING_LABEL:-},$g,$n,$ref,/" >>"$tcsv"
+		rm -f "$d.trace"/prof_file_* "$d.trace"/*.data
+		tail -1 "$tcsv"
+	fi
 done
 
 # one process against a rank per GPU, same size and GPUs: the final states
