@@ -35,6 +35,9 @@ fv_err_t fv_insert_pack_all(fv_handle_t geo, fv_handle_t field, const fv_handle_
 			    const fv_task_args_t *a);
 fv_err_t fv_insert_unpack_all(fv_handle_t geo, const fv_handle_t *bufs, int n, fv_handle_t field,
 			      const fv_task_args_t *a);
+/* With a->host_buf the buffers of these four stay in host memory (they
+ * cross ranks): at most fv_halo_host_max_buffers() in one task. */
+int fv_halo_host_max_buffers(void);
 /* A task on a->worker (pinned) that only reads the n buffers: they move to
  * its memory (another GPU's buffers to this GPU) as soon as their packs are
  * done, while the tasks submitted before the unpack run. */

@@ -29,6 +29,56 @@ static struct starpu_codelet unpack_all_cl = FV_CODELET(fv_unpack_all_cpu, (fv_u
 static struct starpu_codelet fetch_cl =
 	FV_CODELET(fv_fetch_cpu, (fv_fetch_cuda), fetch_model, "fv_fetch", STARPU_VARIABLE_NBUFFERS, 0);
 
+/*
+ * The same tasks on buffers that cross ranks (a->host_buf, numerics.
+ * halo_zero_copy): the buffers stay in host memory, where StarPU-MPI sends
+ * and receives them, and a GPU's kernel writes or reads them there
+ * (pinned memory is mapped into the GPU's address space). Without it
+ * StarPU copies each buffer to the host after the pack and to the GPU
+ * before the unpack: two more requests on the critical path of every
+ * message. Their own history models (a GPU's kernel on host memory runs
+ * at the bus's speed); never in a task chain (the chain's codelet puts
+ * every buffer on the worker's node).
+ */
+FV_MODEL(pack_host_model, "fv_pack_host");
+FV_MODEL(unpack_host_model, "fv_unpack_host");
+FV_MODEL(pack_all_host_model, "fv_pack_all_host");
+FV_MODEL(unpack_all_host_model, "fv_unpack_all_host");
+static struct starpu_codelet pack_host_cl =
+	FV_CODELET(fv_pack_cpu, (fv_pack_host_cuda), pack_host_model, "fv_pack_host", 3, STARPU_R, STARPU_R, STARPU_W);
+static struct starpu_codelet unpack_host_cl = FV_CODELET(fv_unpack_cpu, (fv_unpack_host_cuda), unpack_host_model,
+							 "fv_unpack_host", 3, STARPU_R, STARPU_R, STARPU_RW);
+static struct starpu_codelet pack_all_host_cl = FV_CODELET(fv_pack_all_cpu, (fv_pack_all_host_cuda),
+							   pack_all_host_model, "fv_pack_all_host",
+							   STARPU_VARIABLE_NBUFFERS, 0);
+static struct starpu_codelet unpack_all_host_cl = FV_CODELET(fv_unpack_all_cpu, (fv_unpack_all_host_cuda),
+							     unpack_all_host_model, "fv_unpack_all_host",
+							     STARPU_VARIABLE_NBUFFERS, 0);
+
+/* Where each buffer of the host codelets lives: the geometry and the field
+ * on the worker's node, the halo buffers in host memory. */
+static void host_codelets_init(void)
+{
+	static int done;
+	if (done)
+		return;
+	struct starpu_codelet *all[] = {&pack_host_cl, &unpack_host_cl, &pack_all_host_cl, &unpack_all_host_cl};
+	for (int c = 0; c < 4; c++) {
+		all[c]->specific_nodes = 1;
+		for (int i = 0; i < STARPU_NMAXBUFS; i++)
+			all[c]->nodes[i] = i < 2 ? STARPU_SPECIFIC_NODE_LOCAL : STARPU_SPECIFIC_NODE_CPU;
+	}
+	/* the pair unpack: geo, the buffer, the field */
+	unpack_host_cl.nodes[1] = STARPU_SPECIFIC_NODE_CPU;
+	unpack_host_cl.nodes[2] = STARPU_SPECIFIC_NODE_LOCAL;
+	done = 1;
+}
+
+int fv_halo_host_max_buffers(void)
+{
+	return STARPU_NMAXBUFS - 2;
+}
+
 /* Copies only: no floating-point operation. */
 fv_err_t fv_insert_pack(fv_handle_t geo, fv_handle_t field, fv_handle_t buf, const fv_task_args_t *a)
 {
@@ -36,12 +86,26 @@ fv_err_t fv_insert_pack(fv_handle_t geo, fv_handle_t field, fv_handle_t buf, con
 	 * (the send StarPU-MPI posts has the task's priority too) */
 	fv_task_args_t b = *a;
 	b.priority = STARPU_MAX_PRIO;
+	if (a->host_buf) {
+		host_codelets_init();
+		return fv_task_submit_alone(&pack_host_cl, "pack", &b, 0.0,
+					    (struct starpu_data_descr[]){FV_BUF(geo, STARPU_R), FV_BUF(field, STARPU_R),
+									 FV_BUF(buf, STARPU_W)},
+					    3);
+	}
 	return FV_SUBMIT_HALO(&pack_cl, "pack", &b, FV_CHAIN_ENDS, FV_BUF(geo, STARPU_R), FV_BUF(field, STARPU_R),
 			      FV_BUF(buf, STARPU_W));
 }
 
 fv_err_t fv_insert_unpack(fv_handle_t geo, fv_handle_t buf, fv_handle_t field, const fv_task_args_t *a)
 {
+	if (a->host_buf) {
+		host_codelets_init();
+		return fv_task_submit_alone(&unpack_host_cl, "unpack", a, 0.0,
+					    (struct starpu_data_descr[]){FV_BUF(geo, STARPU_R), FV_BUF(buf, STARPU_R),
+									 FV_BUF(field, STARPU_RW)},
+					    3);
+	}
 	return FV_SUBMIT_HALO(&unpack_cl, "unpack", a, FV_CHAIN_STARTS, FV_BUF(geo, STARPU_R), FV_BUF(buf, STARPU_R),
 			      FV_BUF(field, STARPU_RW));
 }
@@ -58,7 +122,7 @@ static fv_err_t submit_all(struct starpu_codelet *cl, const char *name, fv_handl
 	d[1] = (struct starpu_data_descr){FV_SP(field), field_mode};
 	for (int k = 0; k < n; k++)
 		d[2 + k] = (struct starpu_data_descr){FV_SP(bufs[k]), buf_mode};
-	err = fv_task_submit_halo(cl, name, a, d, n + 2, place);
+	err = a->host_buf ? fv_task_submit_alone(cl, name, a, 0.0, d, n + 2) : fv_task_submit_halo(cl, name, a, d, n + 2, place);
 	free(d);
 	return err;
 }
@@ -68,13 +132,23 @@ fv_err_t fv_insert_pack_all(fv_handle_t geo, fv_handle_t field, const fv_handle_
 {
 	fv_task_args_t b = *a;
 	b.priority = STARPU_MAX_PRIO;
-	return submit_all(&pack_all_cl, "pack", geo, field, STARPU_R, bufs, n, STARPU_W, &b, FV_CHAIN_ENDS);
+	FV_CHECK(!a->host_buf || n <= fv_halo_host_max_buffers(), FV_ERR_ARG,
+		 "pack task of block %d: %d host buffers, at most %d in one task", a->block, n,
+		 fv_halo_host_max_buffers());
+	if (a->host_buf)
+		host_codelets_init();
+	return submit_all(a->host_buf ? &pack_all_host_cl : &pack_all_cl, "pack", geo, field, STARPU_R, bufs, n, STARPU_W, &b, FV_CHAIN_ENDS);
 }
 
 fv_err_t fv_insert_unpack_all(fv_handle_t geo, const fv_handle_t *bufs, int n, fv_handle_t field,
 			      const fv_task_args_t *a)
 {
-	return submit_all(&unpack_all_cl, "unpack", geo, field, STARPU_RW, bufs, n, STARPU_R, a, FV_CHAIN_STARTS);
+	FV_CHECK(!a->host_buf || n <= fv_halo_host_max_buffers(), FV_ERR_ARG,
+		 "unpack task of block %d: %d host buffers, at most %d in one task", a->block, n,
+		 fv_halo_host_max_buffers());
+	if (a->host_buf)
+		host_codelets_init();
+	return submit_all(a->host_buf ? &unpack_all_host_cl : &unpack_all_cl, "unpack", geo, field, STARPU_RW, bufs, n, STARPU_R, a, FV_CHAIN_STARTS);
 }
 
 /* No computation: the task's inputs are what it is for. A task pinned to

@@ -2,6 +2,9 @@
 /* CUDA pack and unpack of halo buffers (Alg. 12/13 of the FGCS paper: the
  * exchange data are gathered and scattered on the GPU, so only the small
  * buffers move between memory nodes). */
+#include <cstdio>
+#include <cstdlib>
+
 #include "codelets/cuda_common.cuh"
 
 /* the first n cells of the neighbour's run (n from the buffer's size) */
@@ -96,4 +99,52 @@ extern "C" void fv_fetch_cuda(void *buffers[], void *cl_arg)
 {
 	(void)buffers;
 	(void)cl_arg;
+}
+
+/* The host-buffer variants (numerics.halo_zero_copy): the same kernels on
+ * buffers StarPU keeps in host memory. Pinned memory is mapped into every
+ * GPU's address space under unified addressing, its host pointer valid on
+ * the device; the solver asks for them only where StarPU pins its host
+ * memory (fv_runtime_host_pinned), so pageable memory here is a bug. */
+static void check_host_buffer(void *buffer, const char *task)
+{
+	cudaPointerAttributes at;
+	void *p = (void *)STARPU_VECTOR_GET_PTR(buffer);
+	if (STARPU_VECTOR_GET_NX(buffer) == 0)
+		return;
+	if (cudaPointerGetAttributes(&at, p) != cudaSuccess || at.type != cudaMemoryTypeHost) {
+		fprintf(stderr,
+			"fvstar: %s task: halo buffer %p is not pinned host memory the GPU can reach "
+			"(numerics.halo_zero_copy = no avoids it)\n",
+			task, p);
+		abort();
+	}
+}
+
+extern "C" void fv_pack_host_cuda(void *buffers[], void *cl_arg)
+{
+	check_host_buffer(buffers[2], "pack");
+	fv_pack_cuda(buffers, cl_arg);
+}
+
+extern "C" void fv_unpack_host_cuda(void *buffers[], void *cl_arg)
+{
+	check_host_buffer(buffers[1], "unpack");
+	fv_unpack_cuda(buffers, cl_arg);
+}
+
+extern "C" void fv_pack_all_host_cuda(void *buffers[], void *cl_arg)
+{
+	struct starpu_task *t = starpu_task_get_current();
+	for (int k = 2; t && k < STARPU_TASK_GET_NBUFFERS(t); k++)
+		check_host_buffer(buffers[k], "pack");
+	fv_pack_all_cuda(buffers, cl_arg);
+}
+
+extern "C" void fv_unpack_all_host_cuda(void *buffers[], void *cl_arg)
+{
+	struct starpu_task *t = starpu_task_get_current();
+	for (int k = 2; t && k < STARPU_TASK_GET_NBUFFERS(t); k++)
+		check_host_buffer(buffers[k], "unpack");
+	fv_unpack_all_cuda(buffers, cl_arg);
 }

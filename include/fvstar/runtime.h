@@ -68,6 +68,10 @@ int fv_runtime_device_memory(double *total, double *used, int max);
 /* 1 when tasks given to worker (-1: any) can only run on a GPU: a CUDA
  * worker, or any worker where StarPU started no CPU worker. */
 int fv_runtime_worker_gpu_only(int worker);
+/* 1 when StarPU's host memory is pinned (page-locked, mapped into every
+ * GPU's address space, where a kernel can read and write it): a CUDA
+ * build without STARPU_DISABLE_PINNING. */
+int fv_runtime_host_pinned(void);
 
 /*
  * Ranks (src/runtime/ranks.c). Started by mpirun, fv_runtime_mpi_start

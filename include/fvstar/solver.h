@@ -129,10 +129,13 @@ fv_err_t fv_solver_get_good_state(fv_solver_t *s, int bad, fv_real_t *q_global, 
 fv_err_t fv_solver_get_ramp_state(const fv_solver_t *s, double *v, int max, int *n);
 fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n);
 /* numerics.overlap on this rank's blocks: those whose flux is split into
- * an interior and a border task, and their faces and border faces. */
+ * an interior and a border task, and their faces and border faces;
+ * numerics.halo_zero_copy: the pairs (this rank's block, a neighbour on
+ * another rank) whose halo buffers stay in host memory. */
 typedef struct fv_overlap_stats {
 	int split_blocks;
 	long long faces, border_faces;
+	int host_pairs;
 } fv_overlap_stats_t;
 void fv_solver_overlap_stats(const fv_solver_t *s, fv_overlap_stats_t *st);
 void fv_solver_destroy(fv_solver_t *s);

@@ -232,6 +232,13 @@ static const key_desc_t keys[] = {
 		 "Tasks of a halo exchange: block (one pack task per block filling all its neighbours' buffers, "
 		 "one unpack task per block emptying them) or pair (one pack and one unpack task per pair of "
 		 "neighbouring blocks, as many as the buffers). Copies either way: the results are the same."),
+	ENUM_KEY("numerics", "halo_zero_copy", num.halo_zero_copy, overlaps, NULL, "auto",
+		 "Halo buffers that go to or come from another rank: yes: a GPU's pack kernel writes them straight "
+		 "into the pinned host memory StarPU-MPI sends from, and its unpack kernel reads them where "
+		 "StarPU-MPI received them (no device copy of the buffer, no copy to or from it before or after "
+		 "the message); no: StarPU copies each buffer between the GPU and the host; auto: yes under "
+		 "mpirun where host memory is pinned (STARPU_DISABLE_PINNING unset). The same copies either way: "
+		 "the results are the same."),
 	ENUM_KEY("numerics", "coloring", num.coloring, colorings, NULL, "minimal",
 		 "Face colouring for the *_sum = color or auto strategies, color_tasks and face_order = color: "
 		 "greedy (Zhang et al. 2022, "

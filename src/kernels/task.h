@@ -39,6 +39,9 @@ typedef struct fv_task_args {
 	int worker;          /* the worker the block's tasks run on; -1: any */
 	int priority;        /* several ranks: the task's StarPU priority (halo
 	                        packs above the rest, so messages leave early) */
+	int host_buf;        /* halo: its buffers stay in host memory, where
+	                        messages between ranks leave and arrive; a CUDA
+	                        kernel reads or writes them there (pinned) */
 } fv_task_args_t;
 
 /* A stage's codelet array index from its strategy (FV_SUM_*). */

@@ -542,6 +542,17 @@ int fv_runtime_worker_gpu_only(int worker)
 	return ncpu == 0 && ncuda > 0;
 }
 
+int fv_runtime_host_pinned(void)
+{
+#ifdef FV_HAVE_CUDA
+	/* as StarPU reads it (starpu_get_env_number: > 0 disables) */
+	const char *v = getenv("STARPU_DISABLE_PINNING");
+	return !(v && atoi(v) > 0);
+#else
+	return 0;
+#endif
+}
+
 void fv_runtime_resume(void)
 {
 	if (workers_paused) {

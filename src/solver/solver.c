@@ -93,6 +93,7 @@ struct fv_solver {
 	fv_real_t rk_a[3], rk_b[3];
 	fv_idx_t n_cells;
 	int me, nr;            /* this rank, the rank count */
+	int zero_copy;         /* numerics.halo_zero_copy in force: buffers between ranks stay on the host */
 	int *rank_of;          /* [nb] the rank owning each block */
 	fv_clock_t *clock_mem; /* this rank's clock */
 	fv_handle_t *clocks;   /* unsteady only: [nr] one clock per rank */
@@ -376,6 +377,15 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	FV_CALL(fv_calloc(&s->rank_of, (size_t)n_blocks, sizeof(int), "block ranks"));
 	for (int b = 0; b < n_blocks; b++)
 		s->rank_of[b] = fv_runtime_block_rank(b, n_blocks, o->block_rank);
+	/* (yes without GPUs: the same tasks on host memory, as CPU workers
+	 * have it anyway; the tests run them so) */
+	int ncpu, ncuda;
+	fv_runtime_workers(&ncpu, &ncuda);
+	FV_CHECK(o->num.halo_zero_copy != FV_OVERLAP_YES || ncuda == 0 || fv_runtime_host_pinned(), FV_ERR_ARG,
+		 "[numerics] halo_zero_copy = yes: the GPUs cannot reach host memory that is not pinned "
+		 "(STARPU_DISABLE_PINNING is set)");
+	s->zero_copy = s->nr > 1 && (o->num.halo_zero_copy == FV_OVERLAP_YES ||
+				     (o->num.halo_zero_copy == FV_OVERLAP_AUTO && ncuda > 0 && fv_runtime_host_pinned()));
 	s->snap_iter[0] = s->snap_iter[1] = s->snap_src[0] = s->snap_src[1] = -1;
 	/* two snapshots, and far enough apart that the iterations in flight
 	 * when a divergence shows overwrite at most one of them */
@@ -512,13 +522,23 @@ static fv_err_t halo_tasks(fv_solver_t *s, int h, int send)
 	for (int b = 0; b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
 		fv_handle_t f = d->h[halo_field[h]];
+		/* numerics.halo_zero_copy: the buffers to and from other ranks
+		 * stay in host memory; a block task takes all of its buffers
+		 * there or none (else a task per pair) */
+		int n_host = 0;
+		for (int k = 0; s->zero_copy && k < d->n_nbr; k++)
+			n_host += s->rank_of[d->nbr[k]] != s->rank_of[b];
+		int whole = per_block && d->n_nbr > 0 &&
+			    (n_host == 0 || (n_host == d->n_nbr && d->n_nbr <= fv_halo_host_max_buffers()));
 		task_args(s, b, &a);
 		a.nvars = halo_nvars(&s->P, h);
-		if (per_block && d->n_nbr > 0)
+		a.host_buf = whole && n_host > 0;
+		if (whole)
 			FV_CALL(send ? fv_insert_pack_all(d->geo, f, d->buf[h], d->n_nbr, &a)
 				     : fv_insert_unpack_all(d->geo, d->in_buf[h], d->n_nbr, f, &a));
-		for (int k = 0; !per_block && k < d->n_nbr; k++) {
+		for (int k = 0; !whole && k < d->n_nbr; k++) {
 			a.nbr = k;
+			a.host_buf = s->zero_copy && s->rank_of[d->nbr[k]] != s->rank_of[b];
 			FV_CALL(send ? fv_insert_pack(d->geo, f, d->buf[h][k], &a)
 				     : fv_insert_unpack(d->geo, d->in_buf[h][k], f, &a));
 		}
@@ -1595,12 +1615,15 @@ fv_err_t fv_solver_wall_data(fv_solver_t *s, fv_idx_t n_bfaces, const uint8_t *i
 void fv_solver_overlap_stats(const fv_solver_t *s, fv_overlap_stats_t *st)
 {
 	memset(st, 0, sizeof *st);
-	for (int b = 0; b < s->nb; b++)
+	for (int b = 0; b < s->nb; b++) {
 		if (s->rank_of[b] == s->me && s->b[b].split) {
 			st->split_blocks++;
 			st->faces += s->b[b].L.n_faces;
 			st->border_faces += s->b[b].n_border_faces;
 		}
+		for (int k = 0; s->zero_copy && s->rank_of[b] == s->me && k < s->b[b].n_nbr; k++)
+			st->host_pairs += s->rank_of[s->b[b].nbr[k]] != s->me;
+	}
 }
 
 /* The solver's data is dropped at the end: the state has been read back

@@ -55,6 +55,25 @@ run_np 2 implicit3p "$tmp/w.cfg" partition.blocks=3 output.vtu=no numerics.itera
 	numerics.cfl=5 numerics.cfl_max=1e5 numerics.limiter_freeze=4 numerics.halo_tasks=pair || fail "implicit, pairs"
 same implicit3-r2 implicit3p "implicit wedge, 3 blocks, 2 ranks: halo tasks per pair against per block"
 
+# halo buffers between ranks in host memory (numerics.halo_zero_copy =
+# yes; auto takes it for GPUs): a block task over all its buffers where
+# every neighbour is on another rank (4 blocks, 4 ranks), a task per pair
+# where some are not (7 blocks, 3 ranks), per pair, with the split, and
+# through the implicit sweeps: the same state
+Z=numerics.halo_zero_copy=yes
+run_np 4 wedge4z "$tmp/w.cfg" partition.blocks=4 output.vtu=no $W $Z || fail "zero copy, 4 ranks"
+same wedge4-r0 wedge4z "wedge, 4 blocks, 4 ranks: halo buffers in host memory against StarPU's copies"
+grep -q "halo_zero_copy: the buffers of [1-9][0-9]* block pairs across ranks" "$tmp/wedge4z.err" ||
+	fail "zero copy: no start line: $(grep fvstar: "$tmp/wedge4z.err" | head -3)"
+run_np 3 wedge7z "$tmp/w.cfg" partition.blocks=7 output.vtu=no $W $Z numerics.chain=yes || fail "zero copy, 7 blocks"
+same wedge7-r0 wedge7z "wedge, 7 blocks, 3 ranks: halo buffers in host memory, mixed neighbours, chains"
+run_np 3 wedge4zp "$tmp/w.cfg" partition.blocks=4 output.vtu=no $W $Z numerics.halo_tasks=pair numerics.overlap=yes ||
+	fail "zero copy, pairs"
+same wedge4-r0 wedge4zp "wedge, 4 blocks, 3 ranks: halo buffers in host memory, per pair, split"
+run_np 2 implicit3z "$tmp/w.cfg" partition.blocks=3 output.vtu=no numerics.iterations=8 numerics.time=implicit \
+	numerics.cfl=5 numerics.cfl_max=1e5 numerics.limiter_freeze=4 $Z || fail "implicit, zero copy"
+same implicit3-r2 implicit3z "implicit wedge, 3 blocks, 2 ranks: halo buffers in host memory"
+
 # task chains on every block (numerics.chain = yes: auto chains GPU blocks
 # only), with the split, and through the implicit sweeps: the same state
 case_ranks wedge4ch "$tmp/w.cfg" 4 "2" $W numerics.overlap=yes numerics.chain=yes
