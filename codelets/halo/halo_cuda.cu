@@ -136,7 +136,7 @@ extern "C" void fv_unpack_host_cuda(void *buffers[], void *cl_arg)
 extern "C" void fv_pack_all_host_cuda(void *buffers[], void *cl_arg)
 {
 	struct starpu_task *t = starpu_task_get_current();
-	for (int k = 2; t && k < STARPU_TASK_GET_NBUFFERS(t); k++)
+	for (unsigned k = 2; t && k < STARPU_TASK_GET_NBUFFERS(t); k++)
 		check_host_buffer(buffers[k], "pack");
 	fv_pack_all_cuda(buffers, cl_arg);
 }
@@ -144,7 +144,7 @@ extern "C" void fv_pack_all_host_cuda(void *buffers[], void *cl_arg)
 extern "C" void fv_unpack_all_host_cuda(void *buffers[], void *cl_arg)
 {
 	struct starpu_task *t = starpu_task_get_current();
-	for (int k = 2; t && k < STARPU_TASK_GET_NBUFFERS(t); k++)
+	for (unsigned k = 2; t && k < STARPU_TASK_GET_NBUFFERS(t); k++)
 		check_host_buffer(buffers[k], "unpack");
 	fv_unpack_all_cuda(buffers, cl_arg);
 }
