@@ -130,12 +130,12 @@ fv_err_t fv_solver_get_ramp_state(const fv_solver_t *s, double *v, int max, int 
 fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n);
 /* numerics.overlap on this rank's blocks: those whose flux is split into
  * an interior and a border task, and their faces and border faces;
- * numerics.halo_zero_copy: the pairs (this rank's block, a neighbour on
- * another rank) whose halo buffers stay in host memory. */
+ * numerics.halo_zero_copy: the halo buffers they send to other ranks, and
+ * those of them that stay in host memory. */
 typedef struct fv_overlap_stats {
 	int split_blocks;
 	long long faces, border_faces;
-	int host_pairs;
+	int cross_buffers, host_buffers;
 } fv_overlap_stats_t;
 void fv_solver_overlap_stats(const fv_solver_t *s, fv_overlap_stats_t *st);
 void fv_solver_destroy(fv_solver_t *s);

@@ -359,7 +359,7 @@ static json_t *summary_json(const fv_case_t *c, const fv_part_t *p, const run_ct
 	json_object_set_new(part, "overlap_blocks", json_integer(r->overlap.split_blocks));
 	json_object_set_new(part, "overlap_border_faces",
 			    fv_json_real(r->overlap.faces > 0 ? (double)r->overlap.border_faces / (double)r->overlap.faces : 0));
-	json_object_set_new(part, "halo_host_pairs", json_integer(r->overlap.host_pairs));
+	json_object_set_new(part, "halo_host_buffers", json_integer(r->overlap.host_buffers));
 	json_object_set_new(root, "partition", part);
 	fv_runtime_workers(&ncpu, &ncuda);
 	json_object_set_new(work, "cpu", json_integer(ncpu));

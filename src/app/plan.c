@@ -361,10 +361,10 @@ static fv_err_t plan_solver(fv_plan_t *p)
 				"their faces beside ghosts)\n",
 			ov->split_blocks, ov->split_blocks > 1 ? "s" : "",
 			100.0 * (double)ov->border_faces / (double)(ov->faces > 0 ? ov->faces : 1));
-	if (fv_runtime_rank() == 0 && ov->host_pairs > 0)
-		fprintf(stderr, "fvstar: halo_zero_copy: the buffers of %d block pair%s across ranks (rank 0's) stay in host "
+	if (fv_runtime_rank() == 0 && ov->host_buffers > 0)
+		fprintf(stderr, "fvstar: halo_zero_copy: %d of the %d halo buffers rank 0 sends to other ranks stay in host "
 				"memory; the pack and unpack kernels use them there\n",
-			ov->host_pairs, ov->host_pairs > 1 ? "s" : "");
+			ov->host_buffers, ov->cross_buffers);
 	fv_runtime_resume();
 	FV_CALL(fv_solver_set_block_states(p->solver, p->st.qb));
 	FV_CALL(fv_solver_set_ramp_state(p->solver, p->start.ramp, p->start.n_ramp));

@@ -236,9 +236,11 @@ static const key_desc_t keys[] = {
 		 "Halo buffers that go to or come from another rank: yes: a GPU's pack kernel writes them straight "
 		 "into the pinned host memory StarPU-MPI sends from, and its unpack kernel reads them where "
 		 "StarPU-MPI received them (no device copy of the buffer, no copy to or from it before or after "
-		 "the message); no: StarPU copies each buffer between the GPU and the host; auto: yes under "
-		 "mpirun where host memory is pinned (STARPU_DISABLE_PINNING unset). The same copies either way: "
-		 "the results are the same."),
+		 "the message); no: StarPU copies each buffer between the GPU and the host; auto: yes for "
+		 "buffers of at most 512 KiB under mpirun with GPUs, where host memory is pinned "
+		 "(STARPU_DISABLE_PINNING unset): it saves two copies' latency per message, where larger buffers "
+		 "go faster by the copy engines, beside the kernels (bench/results/2026-11-27-rank-per-gpu.md). "
+		 "The same copies either way: the results are the same."),
 	ENUM_KEY("numerics", "coloring", num.coloring, colorings, NULL, "minimal",
 		 "Face colouring for the *_sum = color or auto strategies, color_tasks and face_order = color: "
 		 "greedy (Zhang et al. 2022, "

@@ -69,6 +69,9 @@ typedef struct block_data {
 	fv_real_t **buf_mem[N_HALOS]; /* [halo][k]: what the block sends to neighbour k */
 	fv_handle_t *buf[N_HALOS];
 	fv_handle_t *in_buf[N_HALOS];  /* [halo][k]: what neighbour k sends the block */
+	size_t *buf_bytes[N_HALOS];    /* [halo][k]: buf's size */
+	char *host_out[N_HALOS];       /* [halo][k]: buf stays in host memory (numerics.halo_zero_copy) */
+	char *host_in[N_HALOS];        /* [halo][k]: in_buf does */
 	fv_idx_t *cell_global; /* [n_cells] for set/get state */
 	fv_idx_t *bface_global; /* [n_bfaces] the mesh's boundary face of each (fv_solver_wall_data) */
 	fv_idx_t *bface_of;    /* while building: the block's face of each */
@@ -93,7 +96,8 @@ struct fv_solver {
 	fv_real_t rk_a[3], rk_b[3];
 	fv_idx_t n_cells;
 	int me, nr;            /* this rank, the rank count */
-	int zero_copy;         /* numerics.halo_zero_copy in force: buffers between ranks stay on the host */
+	int zero_copy;         /* numerics.halo_zero_copy: buffers between ranks stay on the host: 0 none, */
+	                       /* 1 every one, 2 those of at most FV_HALO_HOST_BYTES */
 	int *rank_of;          /* [nb] the rank owning each block */
 	fv_clock_t *clock_mem; /* this rank's clock */
 	fv_handle_t *clocks;   /* unsteady only: [nr] one clock per rank */
@@ -175,6 +179,17 @@ static size_t op_reals(size_t n)
 	return (n * sizeof(fv_op_t) + sizeof(fv_real_t) - 1) / sizeof(fv_real_t);
 }
 
+/*
+ * numerics.halo_zero_copy = auto keeps a buffer between ranks in host
+ * memory up to this size. Measured on 4 H200s (session 15, bench/results/
+ * 2026-11-27-rank-per-gpu.md): the kernels on host memory save StarPU's
+ * two copies per message, 5 % on 2 ranks of the 2.53M box (buffers of
+ * 0.4-1.4 MB), but cost 5-7 % at 10.37M cells (1-3.5 MB), where the copy
+ * engines move the buffers beside the kernels and a kernel reading or
+ * writing host memory at the bus's speed holds the GPU's stream.
+ */
+#define FV_HALO_HOST_BYTES ((size_t)512 << 10)
+
 /* Cells in the buffer of halo h from block bk to its neighbour k: the
  * whole run, or in a face halo the prefix, as the sender counts it (bk of
  * this rank) or the receiver (another rank's bk sending here); between
@@ -193,6 +208,12 @@ static fv_idx_t halo_count(const fv_solver_t *s, const fv_block_t *blocks, const
 	return bk->send_off[k + 1] - bk->send_off[k];
 }
 
+/* Whether a halo buffer of this size between ranks stays in host memory. */
+static int host_buffer(const fv_solver_t *s, size_t bytes)
+{
+	return s->zero_copy == 1 || (s->zero_copy == 2 && bytes <= FV_HALO_HOST_BYTES);
+}
+
 /* Block d's neighbours and the halo buffers it packs for them, one per
  * halo kind and neighbour: its own memory (owner < 0), or, for a block of
  * another rank, stand-ins owned by that rank. */
@@ -206,11 +227,13 @@ static fv_err_t halo_buffers(const fv_solver_t *s, const fv_block_t *blocks, blo
 	for (int h = 0; h < N_HALOS; h++) {
 		FV_CALL(fv_calloc(&d->buf_mem[h], (size_t)bk->n_nbr + 1, sizeof(fv_real_t *), "halo buffers"));
 		FV_CALL(fv_calloc(&d->buf[h], (size_t)bk->n_nbr + 1, sizeof(fv_handle_t), "halo handles"));
+		FV_CALL(fv_calloc(&d->buf_bytes[h], (size_t)bk->n_nbr + 1, sizeof(size_t), "halo buffer sizes"));
 		for (int k = 0; k < bk->n_nbr; k++) {
 			/* a neighbour that shares only nodes sends no face halo: one
 			 * value, fewer than a cell's, reads as 0 cells */
 			size_t n = (size_t)halo_nvars(P, h) * (size_t)halo_count(s, blocks, bk, k, h);
 			n = n > 0 ? n : 1;
+			d->buf_bytes[h][k] = n * sizeof(fv_real_t);
 			if (owner < 0)
 				FV_CALL(fv_runtime_vector(&d->buf[h][k], &d->buf_mem[h][k], n, sizeof(fv_real_t),
 							  "halo buffer"));
@@ -384,8 +407,10 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	FV_CHECK(o->num.halo_zero_copy != FV_OVERLAP_YES || ncuda == 0 || fv_runtime_host_pinned(), FV_ERR_ARG,
 		 "[numerics] halo_zero_copy = yes: the GPUs cannot reach host memory that is not pinned "
 		 "(STARPU_DISABLE_PINNING is set)");
-	s->zero_copy = s->nr > 1 && (o->num.halo_zero_copy == FV_OVERLAP_YES ||
-				     (o->num.halo_zero_copy == FV_OVERLAP_AUTO && ncuda > 0 && fv_runtime_host_pinned()));
+	s->zero_copy = s->nr == 1 ? 0
+		       : o->num.halo_zero_copy == FV_OVERLAP_YES ? 1
+		       : o->num.halo_zero_copy == FV_OVERLAP_AUTO && ncuda > 0 && fv_runtime_host_pinned() ? 2
+												: 0;
 	s->snap_iter[0] = s->snap_iter[1] = s->snap_src[0] = s->snap_src[1] = -1;
 	/* two snapshots, and far enough apart that the iterations in flight
 	 * when a divergence shows overwrite at most one of them */
@@ -444,9 +469,12 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	}
 	/* each block's incoming buffers: its slot in each neighbour's lists */
 	for (int b = 0; b < n_blocks; b++)
-		for (int h = 0; h < N_HALOS; h++)
+		for (int h = 0; h < N_HALOS; h++) {
 			FV_CALL(fv_calloc(&s->b[b].in_buf[h], (size_t)s->b[b].n_nbr + 1, sizeof(fv_handle_t),
 					  "halo buffers"));
+			FV_CALL(fv_calloc(&s->b[b].host_out[h], (size_t)s->b[b].n_nbr + 1, 1, "halo buffer places"));
+			FV_CALL(fv_calloc(&s->b[b].host_in[h], (size_t)s->b[b].n_nbr + 1, 1, "halo buffer places"));
+		}
 	for (int b = 0; b < n_blocks; b++)
 		for (int k = 0; k < s->b[b].n_nbr; k++) {
 			const block_data_t *n = &s->b[s->b[b].nbr[k]];
@@ -458,9 +486,13 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 			FV_CHECK(!s->b[b].send_pre || !n->recv_pre || s->b[b].send_pre[k] == n->recv_pre[j], FV_ERR_MESH,
 				 "blocks %d and %d count %lld and %lld cells sharing a face between them", b, s->b[b].nbr[k],
 				 (long long)s->b[b].send_pre[k], (long long)n->recv_pre[j]);
-			for (int h = 0; h < N_HALOS; h++)
+			int cross = s->rank_of[s->b[b].nbr[k]] != s->rank_of[b];
+			for (int h = 0; h < N_HALOS; h++) {
 				s->b[b].in_buf[h][k] = n->buf[h][j];
-			if (s->rank_of[s->b[b].nbr[k]] != s->rank_of[b])
+				s->b[b].host_out[h][k] = cross && host_buffer(s, s->b[b].buf_bytes[h][k]);
+				s->b[b].host_in[h][k] = cross && host_buffer(s, n->buf_bytes[h][j]);
+			}
+			if (cross)
 				s->b[b].rank_edge = 1;
 		}
 	{
@@ -522,12 +554,13 @@ static fv_err_t halo_tasks(fv_solver_t *s, int h, int send)
 	for (int b = 0; b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
 		fv_handle_t f = d->h[halo_field[h]];
-		/* numerics.halo_zero_copy: the buffers to and from other ranks
+		/* numerics.halo_zero_copy: buffers to and from other ranks that
 		 * stay in host memory; a block task takes all of its buffers
 		 * there or none (else a task per pair) */
+		const char *host = send ? d->host_out[h] : d->host_in[h];
 		int n_host = 0;
-		for (int k = 0; s->zero_copy && k < d->n_nbr; k++)
-			n_host += s->rank_of[d->nbr[k]] != s->rank_of[b];
+		for (int k = 0; k < d->n_nbr; k++)
+			n_host += host[k];
 		int whole = per_block && d->n_nbr > 0 &&
 			    (n_host == 0 || (n_host == d->n_nbr && d->n_nbr <= fv_halo_host_max_buffers()));
 		task_args(s, b, &a);
@@ -538,7 +571,7 @@ static fv_err_t halo_tasks(fv_solver_t *s, int h, int send)
 				     : fv_insert_unpack_all(d->geo, d->in_buf[h], d->n_nbr, f, &a));
 		for (int k = 0; !whole && k < d->n_nbr; k++) {
 			a.nbr = k;
-			a.host_buf = s->zero_copy && s->rank_of[d->nbr[k]] != s->rank_of[b];
+			a.host_buf = host[k];
 			FV_CALL(send ? fv_insert_pack(d->geo, f, d->buf[h][k], &a)
 				     : fv_insert_unpack(d->geo, d->in_buf[h][k], f, &a));
 		}
@@ -1621,8 +1654,11 @@ void fv_solver_overlap_stats(const fv_solver_t *s, fv_overlap_stats_t *st)
 			st->faces += s->b[b].L.n_faces;
 			st->border_faces += s->b[b].n_border_faces;
 		}
-		for (int k = 0; s->zero_copy && s->rank_of[b] == s->me && k < s->b[b].n_nbr; k++)
-			st->host_pairs += s->rank_of[s->b[b].nbr[k]] != s->me;
+		for (int k = 0; s->rank_of[b] == s->me && k < s->b[b].n_nbr; k++)
+			for (int h = 0; h < N_HALOS; h++) {
+				st->cross_buffers += s->rank_of[s->b[b].nbr[k]] != s->me;
+				st->host_buffers += s->b[b].host_out[h][k];
+			}
 	}
 }
 
@@ -1644,6 +1680,9 @@ void fv_solver_destroy(fv_solver_t *s)
 			free(d->buf[h]);
 			free(d->buf_mem[h]);
 			free(d->in_buf[h]);
+			free(d->buf_bytes[h]);
+			free(d->host_out[h]);
+			free(d->host_in[h]);
 		}
 		free(d->nbr);
 		free(d->send_pre);
