@@ -38,7 +38,8 @@ v2=${values##* }
 warm=${OVERLAP_WARMUP:-20}
 lim=${OVERLAP_TIMEOUT:-240}
 export STARPU_SILENT=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
+# Open MPI's shared-memory single copy: its own choice unless set (the
+# OMPI_MCA_* variables reach every rank)
 gpus=${OVERLAP_GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c "^GPU")}
 mkdir -p "$out/runs"
 csv=$out/overlap.csv
@@ -61,7 +62,7 @@ one() {
 		# shellcheck disable=SC2086
 		timeout "$lim" mpirun --oversubscribe --allow-run-as-root --bind-to none -np "$np" -x STARPU_NCPU="$ncpu" \
 			-x STARPU_NCUDA="$ncuda" -x STARPU_SILENT -x LD_LIBRARY_PATH \
-			-x OMPI_MCA_btl_vader_single_copy_mechanism "$fv" run "$cfg" $keys "$@" output.dir="$d" \
+			"$fv" run "$cfg" $keys "$@" output.dir="$d" \
 			>"$d.out" 2>"$d.err" || rc=$?
 	fi
 	"$py" - "$d" "$warm" "$part,$conf,$ov,$np,$ncuda,$ncpu" "$rc" >>"$csv" <<'PY'
