@@ -239,7 +239,7 @@ static const key_desc_t keys[] = {
 		 "the message); no: StarPU copies each buffer between the GPU and the host; auto: yes for "
 		 "buffers of at most 512 KiB under mpirun with GPUs, where host memory is pinned "
 		 "(STARPU_DISABLE_PINNING unset): it saves two copies' latency per message, where larger buffers "
-		 "go faster by the copy engines, beside the kernels (bench/results/2026-11-27-rank-per-gpu.md). "
+		 "go faster by the copy engines, beside the kernels (bench/results/2026-11-27-halo-zero-copy.md). "
 		 "The same copies either way: the results are the same."),
 	ENUM_KEY("numerics", "coloring", num.coloring, colorings, NULL, "minimal",
 		 "Face colouring for the *_sum = color or auto strategies, color_tasks and face_order = color: "

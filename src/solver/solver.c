@@ -181,12 +181,13 @@ static size_t op_reals(size_t n)
 
 /*
  * numerics.halo_zero_copy = auto keeps a buffer between ranks in host
- * memory up to this size. Measured on 4 H200s (session 15, bench/results/
- * 2026-11-27-rank-per-gpu.md): the kernels on host memory save StarPU's
+ * memory up to this size. Measured on 4 H200s (bench/results/
+ * 2026-11-27-halo-zero-copy.md): every buffer there (yes) saves StarPU's
  * two copies per message, 5 % on 2 ranks of the 2.53M box (buffers of
- * 0.4-1.4 MB), but cost 5-7 % at 10.37M cells (1-3.5 MB), where the copy
+ * 0.4-1.4 MB), but costs 5-7 % at 10.37M cells (1-3.5 MB), where the copy
  * engines move the buffers beside the kernels and a kernel reading or
- * writing host memory at the bus's speed holds the GPU's stream.
+ * writing host memory at the bus's speed holds the GPU's stream; this
+ * size gave 2.6 % and 2.8 % on both.
  */
 #define FV_HALO_HOST_BYTES ((size_t)512 << 10)
 
