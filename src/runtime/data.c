@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <starpu.h>
@@ -97,6 +98,41 @@ fv_err_t fv_runtime_register_remote(fv_handle_t *h, size_t n, size_t elem, int o
 	mpi_register(sh, owner);
 	*h = (fv_handle_t)(void *)sh;
 	return FV_OK;
+}
+
+fv_err_t fv_runtime_vector_lazy(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what)
+{
+#ifdef STARPU_SIMGRID
+	/* fvstar-sim is data-free, and StarPU would run the zero fill's
+	 * simulated CUDA stand-in for real */
+	return fv_runtime_vector(h, mem, n, elem, what);
+#else
+	starpu_data_handle_t sh = NULL;
+	FV_CHECK(n < UINT32_MAX, FV_ERR_MEM, "%s: %zu values exceed a StarPU vector", what, n);
+	*(void **)mem = NULL;
+	starpu_vector_data_register(&sh, -1, 0, (uint32_t)(n ? n : 1), elem);
+	FV_CHECK(sh, FV_ERR_RUNTIME, "%s: StarPU did not register %zu elements", what, n);
+	mpi_register(sh, fv_runtime_rank());
+	*h = (fv_handle_t)(void *)sh;
+	return FV_OK;
+#endif
+}
+
+fv_err_t fv_runtime_lazy_fields(int worker, int *lazy)
+{
+	const char *e = getenv("FVSTAR_LAZY_FIELDS");
+	*lazy = fv_runtime_worker_gpu_only(worker);
+	if (!e || !*e || strcmp(e, "gpu") == 0)
+		return FV_OK;
+	FV_CHECK(strcmp(e, "all") == 0 || strcmp(e, "none") == 0, FV_ERR_ARG,
+		 "FVSTAR_LAZY_FIELDS=%s: expected gpu, all or none", e);
+	*lazy = strcmp(e, "all") == 0;
+	return FV_OK;
+}
+
+void *fv_runtime_host_ptr(fv_handle_t h)
+{
+	return starpu_data_get_local_ptr(SP(h));
 }
 
 fv_err_t fv_runtime_vector(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what)

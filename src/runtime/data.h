@@ -36,6 +36,22 @@ fv_err_t fv_runtime_register(fv_handle_t *h, void *mem, size_t n, size_t elem, c
  * task here reads it, and sends it when a task of its owner needs this
  * rank's data. With one rank, never called. */
 fv_err_t fv_runtime_register_remote(fv_handle_t *h, size_t n, size_t elem, int owner, const char *what);
+/* n elements of elem bytes registered with no memory: StarPU allocates a
+ * copy where a task first uses it (on a GPU block's GPU: no host copy, no
+ * pinned allocation at set-up); never written, it reads as zeros once the
+ * solver gave it fv_set_zero_init. The host reaches it only through
+ * fv_runtime_acquire and fv_runtime_host_ptr. Under SimGrid, as
+ * fv_runtime_vector (with *mem receiving NULL otherwise). */
+fv_err_t fv_runtime_vector_lazy(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what);
+/* Whether the fields of a block whose tasks run on worker (-1: the
+ * scheduler picks) go without host memory: where they run only on GPUs.
+ * FVSTAR_LAZY_FIELDS=all (every block, e.g. CPU tests of the path),
+ * none (no block) or gpu (the default) overrides it; another value is an
+ * error naming the variable. */
+fv_err_t fv_runtime_lazy_fields(int worker, int *lazy);
+/* The host's pointer to h's values, between fv_runtime_acquire and
+ * fv_runtime_release on the calling (application) thread. */
+void *fv_runtime_host_ptr(fv_handle_t h);
 /* Several ranks: FV_ERR_ARG unless every rank registered as many handles
  * (collective), since a handle's StarPU-MPI name is its registration's
  * rank in order. */

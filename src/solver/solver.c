@@ -73,6 +73,8 @@ typedef struct block_data {
 	fv_idx_t *bface_global; /* [n_bfaces] the mesh's boundary face of each (fv_solver_wall_data) */
 	fv_idx_t *bface_of;    /* while building: the block's face of each */
 	int worker;            /* the worker its tasks run on; -1: the scheduler picks */
+	int lazy;              /* its tasks run on a GPU alone: fields but the state, and halo buffers, without
+				* host memory (fv_runtime_vector_lazy) */
 	int rank_edge;         /* several ranks: a neighbour is another rank's */
 	int n_colors;          /* colour groups of the faces (geo.h) */
 	fv_idx_t color_off[FV_COLOR_MAX + 1];
@@ -192,6 +194,20 @@ static fv_idx_t halo_count(const fv_solver_t *s, const fv_block_t *blocks, const
 	return bk->send_off[k + 1] - bk->send_off[k];
 }
 
+/* One of block d's arrays of n values: where its tasks run on a GPU
+ * alone, StarPU allocates it there when first used, filled with the
+ * zeros a fresh host array holds (a task that reads before any writes,
+ * as the first sweep's update or an unused one-value field, reads the
+ * same); otherwise pinned host memory, zeroed. */
+static fv_err_t block_vector(const block_data_t *d, fv_handle_t *h, void *mem, size_t n, const char *what)
+{
+	if (!d->lazy)
+		return fv_runtime_vector(h, mem, n, sizeof(fv_real_t), what);
+	FV_CALL(fv_runtime_vector_lazy(h, mem, n, sizeof(fv_real_t), what));
+	fv_set_zero_init(*h);
+	return FV_OK;
+}
+
 /* Block d's neighbours and the halo buffers it packs for them, one per
  * halo kind and neighbour: its own memory (owner < 0), or, for a block of
  * another rank, stand-ins owned by that rank. */
@@ -211,8 +227,7 @@ static fv_err_t halo_buffers(const fv_solver_t *s, const fv_block_t *blocks, blo
 			size_t n = (size_t)halo_nvars(P, h) * (size_t)halo_count(s, blocks, bk, k, h);
 			n = n > 0 ? n : 1;
 			if (owner < 0)
-				FV_CALL(fv_runtime_vector(&d->buf[h][k], &d->buf_mem[h][k], n, sizeof(fv_real_t),
-							  "halo buffer"));
+				FV_CALL(block_vector(d, &d->buf[h][k], &d->buf_mem[h][k], n, "halo buffer"));
 			else
 				FV_CALL(fv_runtime_register_remote(&d->buf[h][k], n, sizeof(fv_real_t), owner,
 								   "halo buffer"));
@@ -317,8 +332,14 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	memcpy(d->color_off, colors->off, sizeof d->color_off);
 	d->n_cell_colors = colors->n_cell;
 	memcpy(d->cell_off, colors->cell_off, sizeof d->cell_off);
+	/* the state keeps its host memory: set, read back and written to
+	 * restarts by the host; the snapshots, primitives and gradients the
+	 * host reads seldom (a retry, the wall data) come home on demand */
+	FV_CALL(fv_runtime_lazy_fields(d->worker, &d->lazy));
+	FV_CALL(fv_runtime_vector(&d->h[F_Q], &d->mem[F_Q], n[F_Q], sizeof(fv_real_t), field_names[F_Q]));
 	for (int f = 0; f < N_FIELDS; f++)
-		FV_CALL(fv_runtime_vector(&d->h[f], &d->mem[f], n[f], sizeof(fv_real_t), field_names[f]));
+		if (f != F_Q)
+			FV_CALL(block_vector(d, &d->h[f], &d->mem[f], n[f], field_names[f]));
 	FV_CALL(halo_buffers(s, blocks, d, bk, -1));
 	FV_CALL(fv_malloc(&d->cell_global, nc + 1, sizeof(fv_idx_t), "cell ids"));
 	memcpy(d->cell_global, bk->cell_global, nc * sizeof(fv_idx_t));
@@ -1462,10 +1483,10 @@ fv_err_t fv_solver_set_state(fv_solver_t *s, const fv_real_t *qg)
 	for (int b = 0; b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
 		size_t nc = (size_t)d->L.n_cells;
-		fv_real_t *q = d->mem[F_Q];
 		if (s->rank_of[b] != s->me)
 			continue;
 		FV_CALL(fv_runtime_acquire(d->h[F_Q], 1, "the state"));
+		fv_real_t *q = fv_runtime_host_ptr(d->h[F_Q]);
 		for (int k = 0; k < s->P.nvar; k++)
 			for (size_t i = 0; i < nc; i++)
 				q[k * nc + i] = qg[k * N + (size_t)d->cell_global[i]];
@@ -1488,8 +1509,8 @@ static fv_err_t gather_field(fv_solver_t *s, int f, fv_real_t *qg)
 		if (s->rank_of[b] != s->me)
 			continue;
 		size_t nc = (size_t)d->L.n_cells, no = (size_t)d->L.n_owned;
-		const fv_real_t *q = d->mem[f];
 		FV_CALL(fv_runtime_acquire(d->h[f], 0, field_names[f]));
+		const fv_real_t *q = fv_runtime_host_ptr(d->h[f]);
 		for (size_t k = 0; k < nv; k++)
 			for (size_t i = 0; i < no; i++)
 				qg[k * N + (size_t)d->cell_global[i]] = q[k * nc + i];
@@ -1513,11 +1534,11 @@ static fv_err_t copy_blocks(fv_solver_t *s, int f, fv_real_t *const *qb, int set
 	for (int b = 0; b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
 		size_t nc = (size_t)d->L.n_cells, n = set ? nc : (size_t)d->L.n_owned;
-		fv_real_t *q = d->mem[f];
 		if (s->rank_of[b] != s->me)
 			continue;
 		FV_CHECK(qb[b], FV_ERR_ARG, "block %d: no state array", b);
 		FV_CALL(fv_runtime_acquire(d->h[f], set, field_names[f]));
+		fv_real_t *q = fv_runtime_host_ptr(d->h[f]);
 		for (size_t k = 0; k < nv; k++)
 			memcpy(set ? q + k * nc : qb[b] + k * nc, set ? qb[b] + k * nc : q + k * nc, n * sizeof *q);
 		fv_runtime_release(d->h[f]);
@@ -1576,12 +1597,14 @@ fv_err_t fv_solver_wall_data(fv_solver_t *s, fv_idx_t n_bfaces, const uint8_t *i
 		FV_CALL(fv_runtime_acquire(d->h[F_W], 0, field_names[F_W]));
 		if (visc)
 			FV_CALL(fv_runtime_acquire(d->h[F_GRAD], 0, field_names[F_GRAD]));
+		const fv_real_t *w = fv_runtime_host_ptr(d->h[F_W]);
+		const fv_real_t *grad = visc ? fv_runtime_host_ptr(d->h[F_GRAD]) : NULL;
 		for (fv_idx_t f = 0; f < v.n_bfaces; f++) {
 			fv_idx_t g = d->bface_global[f];
 			fv_real_t val[FV_WALL_VALUES];
 			if (v.face_cell[2 * (size_t)f] >= v.n_owned || g < 0 || g >= n_bfaces || !is_bface[g])
 				continue;
-			fv_k_wall_values(&v, &s->P, d->mem[F_W], d->mem[F_GRAD], f, val);
+			fv_k_wall_values(&v, &s->P, w, grad, f, val);
 			for (size_t k = 0; k < nv; k++)
 				out[nv * (size_t)g + k] = (double)val[k];
 		}
