@@ -55,12 +55,14 @@ int fv_runtime_alloc_any_thread(void)
 #endif
 }
 
-fv_err_t fv_runtime_alloc(void *mem, size_t bytes, const char *what)
+/* starpu_malloc_flags with or without pinning; starpu_free_flags must be
+ * given the same flags */
+static fv_err_t alloc_flags(void *mem, size_t bytes, int flags, const char *what)
 {
 	void *p = NULL;
 	int ret;
 	fv_alloc_note(bytes, what);
-	ret = starpu_malloc(&p, bytes ? bytes : 8);
+	ret = starpu_malloc_flags(&p, bytes ? bytes : 8, flags);
 	FV_CHECK(ret == 0 && p, FV_ERR_MEM, "starpu_malloc of %zu bytes for %s failed (%d)", bytes, what, ret);
 	/* by all threads (the workers sleep while the solver is built): the
 	 * kernel zeroes the fresh pages as they are first touched */
@@ -69,10 +71,35 @@ fv_err_t fv_runtime_alloc(void *mem, size_t bytes, const char *what)
 	return FV_OK;
 }
 
+fv_err_t fv_runtime_alloc(void *mem, size_t bytes, const char *what)
+{
+	return alloc_flags(mem, bytes, STARPU_MALLOC_PINNED, what);
+}
+
+fv_err_t fv_runtime_alloc_unpinned(void *mem, size_t bytes, const char *what)
+{
+	return alloc_flags(mem, bytes, 0, what);
+}
+
 void fv_runtime_free(void *mem)
 {
 	if (mem)
 		starpu_free(mem);
+}
+
+void fv_runtime_free_unpinned(void *mem)
+{
+	if (mem)
+		starpu_free_flags(mem, 0, 0);
+}
+
+int fv_runtime_worker_cpu_only(int worker)
+{
+	int ncpu, ncuda;
+	fv_runtime_workers(&ncpu, &ncuda);
+	if (worker >= 0)
+		return starpu_worker_get_type(worker) == STARPU_CPU_WORKER;
+	return ncuda == 0;
 }
 
 fv_err_t fv_runtime_register(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what)
@@ -142,13 +169,31 @@ fv_err_t fv_runtime_vector(fv_handle_t *h, void *mem, size_t n, size_t elem, con
 	return fv_runtime_register(h, *(void **)mem, n, elem, what);
 }
 
-void fv_runtime_drop(fv_handle_t *h, void *mem)
+fv_err_t fv_runtime_vector_unpinned(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what)
+{
+	FV_CHECK(n < UINT32_MAX, FV_ERR_MEM, "%s: %zu values exceed a StarPU vector", what, n);
+	FV_CALL(fv_runtime_alloc_unpinned(mem, n * elem, what));
+	return fv_runtime_register(h, *(void **)mem, n, elem, what);
+}
+
+static void unregister(fv_handle_t *h)
 {
 	if (*h) {
 		starpu_data_unregister_no_coherency(SP(*h));
 		*h = NULL;
 	}
+}
+
+void fv_runtime_drop(fv_handle_t *h, void *mem)
+{
+	unregister(h);
 	fv_runtime_free(mem);
+}
+
+void fv_runtime_drop_unpinned(fv_handle_t *h, void *mem)
+{
+	unregister(h);
+	fv_runtime_free_unpinned(mem);
 }
 
 fv_err_t fv_runtime_acquire(fv_handle_t h, int write, const char *what)

@@ -26,6 +26,16 @@ fv_err_t fv_runtime_vector(fv_handle_t *h, void *mem, size_t n, size_t elem, con
  * and its release; then the registration of such memory as n elements of
  * elem bytes. */
 fv_err_t fv_runtime_alloc(void *mem, size_t bytes, const char *what);
+/* The same unpinned (memory no GPU reads: a CPU block's fields), freed by
+ * fv_runtime_free_unpinned, dropped by fv_runtime_drop_unpinned; pinning
+ * costs a cudaHostAlloc on one thread. */
+fv_err_t fv_runtime_alloc_unpinned(void *mem, size_t bytes, const char *what);
+void fv_runtime_free_unpinned(void *mem);
+fv_err_t fv_runtime_vector_unpinned(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what);
+void fv_runtime_drop_unpinned(fv_handle_t *h, void *mem);
+/* Whether the tasks of a block on worker (-1: the scheduler picks) run on
+ * CPU cores alone. */
+int fv_runtime_worker_cpu_only(int worker);
 /* Whether fv_runtime_alloc may be called from several threads at once:
  * not under SimGrid, where StarPU's calls belong to its simulated actors. */
 int fv_runtime_alloc_any_thread(void);

@@ -75,6 +75,7 @@ typedef struct block_data {
 	int worker;            /* the worker its tasks run on; -1: the scheduler picks */
 	int lazy;              /* its tasks run on a GPU alone: fields but the state, and halo buffers, without
 				* host memory (fv_runtime_vector_lazy) */
+	int unpinned;          /* its tasks run on CPU cores alone: the geometry and fields not pinned */
 	int rank_edge;         /* several ranks: a neighbour is another rank's */
 	int n_colors;          /* colour groups of the faces (geo.h) */
 	fv_idx_t color_off[FV_COLOR_MAX + 1];
@@ -198,14 +199,18 @@ static fv_idx_t halo_count(const fv_solver_t *s, const fv_block_t *blocks, const
  * alone, StarPU allocates it there when first used, filled with the
  * zeros a fresh host array holds (a task that reads before any writes,
  * as the first sweep's update or an unused one-value field, reads the
- * same); otherwise pinned host memory, zeroed. */
+ * same); otherwise host memory, zeroed, pinned unless its tasks run on
+ * CPU cores alone. */
 static fv_err_t block_vector(const block_data_t *d, fv_handle_t *h, void *mem, size_t n, const char *what)
 {
-	if (!d->lazy)
-		return fv_runtime_vector(h, mem, n, sizeof(fv_real_t), what);
-	FV_CALL(fv_runtime_vector_lazy(h, mem, n, sizeof(fv_real_t), what));
-	fv_set_zero_init(*h);
-	return FV_OK;
+	if (d->lazy) {
+		FV_CALL(fv_runtime_vector_lazy(h, mem, n, sizeof(fv_real_t), what));
+		fv_set_zero_init(*h);
+		return FV_OK;
+	}
+	if (d->unpinned)
+		return fv_runtime_vector_unpinned(h, mem, n, sizeof(fv_real_t), what);
+	return fv_runtime_vector(h, mem, n, sizeof(fv_real_t), what);
 }
 
 /* Block d's neighbours and the halo buffers it packs for them, one per
@@ -226,8 +231,11 @@ static fv_err_t halo_buffers(const fv_solver_t *s, const fv_block_t *blocks, blo
 			 * value, fewer than a cell's, reads as 0 cells */
 			size_t n = (size_t)halo_nvars(P, h) * (size_t)halo_count(s, blocks, bk, k, h);
 			n = n > 0 ? n : 1;
-			if (owner < 0)
+			if (owner < 0 && d->lazy)
 				FV_CALL(block_vector(d, &d->buf[h][k], &d->buf_mem[h][k], n, "halo buffer"));
+			else if (owner < 0) /* pinned: GPUs may unpack it */
+				FV_CALL(fv_runtime_vector(&d->buf[h][k], &d->buf_mem[h][k], n, sizeof(fv_real_t),
+							  "halo buffer"));
 			else
 				FV_CALL(fv_runtime_register_remote(&d->buf[h][k], n, sizeof(fv_real_t), owner,
 								   "halo buffer"));
@@ -248,7 +256,8 @@ static int geometry_of(fv_solver_t *s, const fv_block_t *blocks, int n_markers, 
 	block_data_t *d = &s->b[b];
 	if (s->rank_of[b] != s->me)
 		return 1;
-	int ok = fv_geo_build(&blocks[b], &s->o, n_markers, fv_runtime_alloc, &d->L, &d->geo_mem, &colors[b]) == FV_OK;
+	fv_geo_alloc_t alloc = d->unpinned ? fv_runtime_alloc_unpinned : fv_runtime_alloc;
+	int ok = fv_geo_build(&blocks[b], &s->o, n_markers, alloc, &d->L, &d->geo_mem, &colors[b]) == FV_OK;
 	d->bface_of = colors[b].bface_of;
 	return ok;
 }
@@ -277,11 +286,15 @@ static fv_err_t build_geometry(fv_solver_t *s, const fv_block_t *blocks, int n_m
 	/* the first failed block once more on this thread, for its message
 	 * (a thread's message stays on that thread) */
 	block_data_t *d = &s->b[bad];
-	fv_runtime_free(d->geo_mem);
+	fv_geo_alloc_t alloc = d->unpinned ? fv_runtime_alloc_unpinned : fv_runtime_alloc;
+	if (d->unpinned)
+		fv_runtime_free_unpinned(d->geo_mem);
+	else
+		fv_runtime_free(d->geo_mem);
 	free(d->bface_of);
 	d->geo_mem = NULL;
 	d->bface_of = NULL;
-	FV_CALL(fv_geo_build(&blocks[bad], &s->o, n_markers, fv_runtime_alloc, &d->L, &d->geo_mem, &colors[bad]));
+	FV_CALL(fv_geo_build(&blocks[bad], &s->o, n_markers, alloc, &d->L, &d->geo_mem, &colors[bad]));
 	d->bface_of = colors[bad].bface_of;
 	return FV_ERROR(FV_ERR_RUNTIME, "block %d: the geometry failed on a set-up thread, not on its own", bad);
 }
@@ -336,7 +349,11 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	 * restarts by the host; the snapshots, primitives and gradients the
 	 * host reads seldom (a retry, the wall data) come home on demand */
 	FV_CALL(fv_runtime_lazy_fields(d->worker, &d->lazy));
-	FV_CALL(fv_runtime_vector(&d->h[F_Q], &d->mem[F_Q], n[F_Q], sizeof(fv_real_t), field_names[F_Q]));
+	if (d->unpinned)
+		FV_CALL(fv_runtime_vector_unpinned(&d->h[F_Q], &d->mem[F_Q], n[F_Q], sizeof(fv_real_t),
+						   field_names[F_Q]));
+	else
+		FV_CALL(fv_runtime_vector(&d->h[F_Q], &d->mem[F_Q], n[F_Q], sizeof(fv_real_t), field_names[F_Q]));
 	for (int f = 0; f < N_FIELDS; f++)
 		if (f != F_Q)
 			FV_CALL(block_vector(d, &d->h[f], &d->mem[f], n[f], field_names[f]));
@@ -418,6 +435,11 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	s->res_first = o->res0_rho;
 	s->trace_from = o->trace_from;
 	FV_CALL(fv_calloc(&s->b, (size_t)n_blocks, sizeof *s->b, "block data"));
+	/* the worker first: where the tasks may run shapes the data */
+	for (int b = 0; b < n_blocks; b++) {
+		s->b[b].worker = s->rank_of[b] == s->me ? fv_runtime_block_worker(b, o->pin_blocks, o->block_worker) : -1;
+		s->b[b].unpinned = s->rank_of[b] == s->me && fv_runtime_worker_cpu_only(s->b[b].worker);
+	}
 	/* the face halos' counts of this rank's blocks first: a block of
 	 * another rank sizes its buffers to them from theirs */
 	for (int b = 0; b < n_blocks; b++) {
@@ -444,8 +466,6 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 				err = build_remote(s, blocks, &blocks[b], s->rank_of[b]);
 				continue;
 			}
-			/* the worker first: where the tasks may run shapes the data */
-			s->b[b].worker = fv_runtime_block_worker(b, o->pin_blocks, o->block_worker);
 			err = build_block(s, blocks, &blocks[b], &colors[b]);
 			s->any_split |= s->b[b].split;
 		}
@@ -1635,9 +1655,10 @@ void fv_solver_destroy(fv_solver_t *s)
 	fv_runtime_wait_all();
 	for (int b = 0; s->b && b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
-		fv_runtime_drop(&d->geo, d->geo_mem);
+		void (*drop)(fv_handle_t *, void *) = d->unpinned ? fv_runtime_drop_unpinned : fv_runtime_drop;
+		drop(&d->geo, d->geo_mem);
 		for (int f = 0; f < N_FIELDS; f++)
-			fv_runtime_drop(&d->h[f], d->mem[f]);
+			drop(&d->h[f], d->mem[f]);
 		for (int h = 0; h < N_HALOS; h++) {
 			for (int k = 0; d->buf[h] && k < d->n_nbr; k++)
 				fv_runtime_drop(&d->buf[h][k], d->buf_mem[h][k]);
