@@ -26,8 +26,11 @@
 #          (FVSTAR_RCM_THREADS=all / one: the RCM level by level on all
 #          threads, or the serial queue), t1 (OMP_NUM_THREADS=1), and
 #          hostfields (FVSTAR_LAZY_FIELDS=none: every field with host
-#          memory, as before the GPU blocks' fields lost theirs; builds
-#          without it ignore it)
+#          memory, as before the GPU blocks' fields lost theirs), pinalloc
+#          and pinno (FVSTAR_PIN=alloc: starpu_malloc's cudaHostAlloc, as
+#          before; no: nothing pinned; the default, register, zeroes on
+#          all threads and then cudaHostRegisters); builds before these
+#          variables ignore them
 # Each mesh step prints wall and CPU seconds, cells per second and the
 # peak RSS in bytes per output cell; each run the numbers of summary.json.
 # Usage: bench/run_bigmesh.sh FVSTAR OUT_DIR [CELLS] [M6_MESH]
@@ -165,7 +168,9 @@ variant_env() {
 		rcmone) echo FVSTAR_RCM_THREADS=one ;;
 		t1) echo OMP_NUM_THREADS=1 ;;
 		hostfields) echo FVSTAR_LAZY_FIELDS=none ;;
-		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields)" >&2; return 1 ;;
+		pinalloc) echo FVSTAR_PIN=alloc ;;
+		pinno) echo FVSTAR_PIN=no ;;
+		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno)" >&2; return 1 ;;
 		esac
 	done
 }

@@ -9,7 +9,8 @@
 # split border/interior tasks' face fluxes; the wall data from the
 # primitives and gradients fetched home on demand) must give the same
 # restart, history and wall.csv to the bit as with every field in host
-# memory (none). A bad value is an error naming the variable.
+# memory (none). A bad value of it, or of FVSTAR_PIN (how memory a GPU
+# reads is pinned), is an error naming the variable.
 . "$top_srcdir/tests/cli/lib.sh"
 
 wedge_case
@@ -45,4 +46,8 @@ FVSTAR_LAZY_FIELDS=host "$fv" run "$tmp/w.cfg" numerics.iterations=1 output.dir=
 	fail "FVSTAR_LAZY_FIELDS=host accepted"
 grep -q "FVSTAR_LAZY_FIELDS=host: expected gpu, all or none" "$tmp/bad.err" ||
 	{ cat "$tmp/bad.err"; fail "FVSTAR_LAZY_FIELDS=host: no clear error"; }
+FVSTAR_PIN=always "$fv" run "$tmp/w.cfg" numerics.iterations=1 output.dir="$tmp/badpin" >/dev/null 2>"$tmp/badpin.err" &&
+	fail "FVSTAR_PIN=always accepted"
+grep -q "FVSTAR_PIN=always: expected register, alloc or no" "$tmp/badpin.err" ||
+	{ cat "$tmp/badpin.err"; fail "FVSTAR_PIN=always: no clear error"; }
 finish
