@@ -323,9 +323,13 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	{
 		/* the border task's faces, as its kernels tell them */
 		fv_view_t v = fv_view_make(d->geo_mem, &d->L);
-		fv_idx_t o, nb;
-		for (fv_idx_t f = 0; f < v.n_faces; f++)
-			d->n_border_faces += fv_k_face_owned(&v, f, &o, &nb) && fv_k_face_border(&v, f);
+		fv_idx_t nbf = 0;
+		FV_OMP(parallel for schedule(static) reduction(+ : nbf) if (v.n_faces > FV_PAR_MIN))
+		for (fv_idx_t f = 0; f < v.n_faces; f++) {
+			fv_idx_t o, nb;
+			nbf += fv_k_face_owned(&v, f, &o, &nb) && fv_k_face_border(&v, f);
+		}
+		d->n_border_faces = nbf;
 	}
 	/* the face store, unless the block's flux sums straight into the
 	 * residual (kernels.h: tasks that only run on a GPU, atomic or
@@ -359,7 +363,7 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 			FV_CALL(block_vector(d, &d->h[f], &d->mem[f], n[f], field_names[f]));
 	FV_CALL(halo_buffers(s, blocks, d, bk, -1));
 	FV_CALL(fv_malloc(&d->cell_global, nc + 1, sizeof(fv_idx_t), "cell ids"));
-	memcpy(d->cell_global, bk->cell_global, nc * sizeof(fv_idx_t));
+	fv_par_memcpy(d->cell_global, bk->cell_global, nc * sizeof(fv_idx_t));
 	/* the blob keeps the block's boundary faces first (face_order =
 	 * color may reorder them among themselves) */
 	FV_CALL(fv_malloc(&d->bface_global, (size_t)bk->n_bfaces + 1, sizeof(fv_idx_t), "boundary face ids"));
