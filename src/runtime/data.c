@@ -196,12 +196,16 @@ fv_err_t fv_runtime_vector_lazy(fv_handle_t *h, void *mem, size_t n, size_t elem
 fv_err_t fv_runtime_lazy_fields(int worker, int *lazy)
 {
 	const char *e = getenv("FVSTAR_LAZY_FIELDS");
-	*lazy = fv_runtime_worker_gpu_only(worker);
-	if (!e || !*e || strcmp(e, "gpu") == 0)
-		return FV_OK;
-	FV_CHECK(strcmp(e, "all") == 0 || strcmp(e, "none") == 0, FV_ERR_ARG,
-		 "FVSTAR_LAZY_FIELDS=%s: expected gpu, all or none", e);
-	*lazy = strcmp(e, "all") == 0;
+	int all = 0, none = 0;
+	if (e && *e && strcmp(e, "gpu") != 0) {
+		all = strcmp(e, "all") == 0;
+		none = strcmp(e, "none") == 0;
+		FV_CHECK(all || none, FV_ERR_ARG, "FVSTAR_LAZY_FIELDS=%s: expected gpu, all or none", e);
+	}
+	*lazy = all || (!none && fv_runtime_worker_gpu_only(worker));
+#ifdef STARPU_SIMGRID
+	*lazy = 0; /* fv_runtime_vector_lazy allocates there */
+#endif
 	return FV_OK;
 }
 
