@@ -16,6 +16,21 @@
 #          not pinned (cudaHostAlloc, one thread, against pages first
 #          touched by all threads), to weigh pinning's share of set-up
 #   m6run  the refined M6 with cases/onera_m6/onera_m6.cfg, the same
+#   setup  the box set up and no iteration (no restart written), once per
+#          variant of VARIANTS (default "base"), then one table: each
+#          set-up step's seconds in a column per variant, and the host
+#          peak; at 10^8 cells about 140 s a variant on an H200 node
+#          (mesh made by gen first, 3 s): two variants fit a 300 s call.
+#          A variant is names joined by "+": base (as is), nopin
+#          (STARPU_DISABLE_PINNING=1), rcmall and rcmone
+#          (FVSTAR_RCM_THREADS=all / one: the RCM level by level on all
+#          threads, or the serial queue), t1 (OMP_NUM_THREADS=1), and
+#          hostfields (FVSTAR_LAZY_FIELDS=none: every field with host
+#          memory, as before the GPU blocks' fields lost theirs), pinalloc
+#          and pinno (FVSTAR_PIN=alloc: starpu_malloc's cudaHostAlloc, as
+#          before; no: nothing pinned; the default, register, zeroes on
+#          all threads and then cudaHostRegisters); builds before these
+#          variables ignore them
 # Each mesh step prints wall and CPU seconds, cells per second and the
 # peak RSS in bytes per output cell; each run the numbers of summary.json.
 # Usage: bench/run_bigmesh.sh FVSTAR OUT_DIR [CELLS] [M6_MESH]
@@ -27,7 +42,10 @@
 # KIND (tet or hex, default tet), ITERATIONS (20), OMP_NUM_THREADS (all
 # cores), RUN_ARGS (more key=value for both runs, e.g. partition.blocks=16),
 # RUN_TIMEOUT (seconds a run may take, default 420: a run stopped prints
-# the set-up lines it reached).
+# the set-up lines it reached), VARIANTS (the setup step's, above).
+# The lead's set-up comparison at 10^8 cells, one call each:
+#   CUDA_VISIBLE_DEVICES=0 STEPS="gen setup" VARIANTS="base nopin" bench/run_bigmesh.sh device/bin/fvstar /tmp/big
+#   CUDA_VISIBLE_DEVICES=0 STEPS="gen setup" VARIANTS="rcmall rcmone" bench/run_bigmesh.sh device/bin/fvstar /tmp/big
 set -u
 [ $# -ge 2 ] || { sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,6 +54,7 @@ out=$2
 cells=${3:-100000000}
 m6=${4:-${M6_MESH:-}}
 steps=${STEPS:-gen refine m6 run m6run}
+variants=${VARIANTS:-base}
 kind=${KIND:-tet}
 iters=${ITERATIONS:-20}
 mkdir -p "$out"
@@ -113,7 +132,8 @@ if steps:
         print("| %s | %.2f | %.3f | %.1f |" % (k, v["seconds"], 1e6 * v["seconds"] / cells, v["rss_bytes"] / 1e9))
 PY
 }
-if { has run || has runnopin; } && [ -f "$out/box.fvm" ]; then
+# the box's case: free stream, far field everywhere
+box_cfg() {
 	cat >"$out/box.cfg" <<CFG
 [mesh]
 file = box.fvm
@@ -128,12 +148,86 @@ ymax = farfield
 zmin = farfield
 zmax = farfield
 CFG
+}
+if { has run || has runnopin; } && [ -f "$out/box.fvm" ]; then
+	box_cfg
 	has run && run box "$out/box.cfg"
 	if has runnopin; then
 		export STARPU_DISABLE_PINNING=1
 		run box_nopin "$out/box.cfg"
 		unset STARPU_DISABLE_PINNING
 	fi
+fi
+# variant_env NAME: the environment of a setup variant, as env(1) arguments
+variant_env() {
+	for v in $(echo "$1" | tr + ' '); do
+		case $v in
+		base) ;;
+		nopin) echo STARPU_DISABLE_PINNING=1 ;;
+		rcmall) echo FVSTAR_RCM_THREADS=all ;;
+		rcmone) echo FVSTAR_RCM_THREADS=one ;;
+		t1) echo OMP_NUM_THREADS=1 ;;
+		hostfields) echo FVSTAR_LAZY_FIELDS=none ;;
+		pinalloc) echo FVSTAR_PIN=alloc ;;
+		pinno) echo FVSTAR_PIN=no ;;
+		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno)" >&2; return 1 ;;
+		esac
+	done
+}
+if has setup && [ -f "$out/box.fvm" ]; then
+	box_cfg
+	done_v=
+	for v in $variants; do
+		envs=$(variant_env "$v" | tr "\n" " ") && variant_env "$v" >/dev/null || exit 2
+		# shellcheck disable=SC2086
+		env $envs timeout "${RUN_TIMEOUT:-420}" /usr/bin/time -v "$fv" run -v "$out/box.cfg" numerics.iterations=0 \
+			output.vtu=no output.progress_every=0 output.dir="$out/setup_$v" ${RUN_ARGS:-} \
+			>"$out/setup_$v.out" 2>"$out/setup_$v.err"
+		rc=$?
+		echo
+		echo "## setup $v ($envs; exit $rc$([ $rc = 124 ] && echo ": stopped after RUN_TIMEOUT=${RUN_TIMEOUT:-420} s"))"
+		grep -E "^fvstar: (memory budget|set-up|host memory|device memory)|error|Maximum resident|Elapsed" \
+			"$out/setup_$v.err" | sed 's/^/    /'
+		done_v="$done_v $v"
+	done
+	# one column per variant: summary.json's steps, or the -v line of a
+	# run stopped after its set-up
+	python3 - "$out" $done_v <<'PY'
+import json, os, re, sys
+out, names = sys.argv[1], sys.argv[2:]
+cols, order = {}, []
+for v in names:
+    steps = {}
+    js = os.path.join(out, "setup_" + v, "summary.json")
+    if os.path.exists(js):
+        s = json.load(open(js))
+        steps = {k: (e["seconds"], e["rss_bytes"] / 1e9) for k, e in s.get("setup_steps", {}).items()}
+        steps["set-up total"] = (s["setup_seconds"]["total"], s["memory"]["host_bytes_per_cell"])
+        steps["cells"] = (s["mesh"]["cells"], 0)
+    else:
+        for line in open(os.path.join(out, "setup_" + v + ".err"), errors="replace"):
+            if line.startswith("fvstar: set-up steps"):
+                for m in re.finditer(r"\s*(.+?) ([0-9.]+) \(([0-9]+)\),?", line.split("after):", 1)[1]):
+                    steps[m.group(1).strip()] = (float(m.group(2)), float(m.group(3)) / 1e3)
+    cols[v] = steps
+    order += [k for k in steps if k not in order]
+print()
+print("| set-up step | " + " | ".join("%s s (GB after)" % v for v in names) + " |")
+print("|---" * (1 + len(names)) + "|")
+for k in order:
+    if k == "cells":
+        continue
+    row = []
+    for v in names:
+        e = cols[v].get(k)
+        if e is None:
+            row.append("-")
+        elif k == "set-up total":
+            row.append("**%.1f** (host peak %.0f B/cell)" % e)
+        else:
+            row.append("%.2f (%.1f)" % e)
+    print("| %s | %s |" % (k, " | ".join(row)))
+PY
 fi
 if has m6run && [ -f "$out/m6_r2.fvm" ]; then
 	run m6 "$top/cases/onera_m6/onera_m6.cfg" mesh.file="$out/m6_r2.fvm"

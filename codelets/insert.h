@@ -77,6 +77,9 @@ fv_err_t fv_insert_norms(fv_handle_t geo, fv_handle_t w, fv_handle_t grad, fv_ha
 			 fv_handle_t norms, const fv_task_args_t *a);
 /* dst = src (fields of one block, equal sizes), on the block's worker. */
 fv_err_t fv_insert_copy(fv_handle_t src, fv_handle_t dst, const fv_task_args_t *a);
+/* A handle registered without memory (fv_runtime_vector_lazy) reads as
+ * zeros where a task, or the host, reads it before anything wrote it. */
+void fv_set_zero_init(fv_handle_t h);
 /* Implicit iterations (src/kernels/implicit.h): the block's diagonal (1 or
  * 25 values per owned cell) and dq = 0; the Gauss-Seidel update of the
  * cells a->cells_b .. a->cells_e of the blob's colour groups (one group, a

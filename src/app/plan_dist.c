@@ -10,12 +10,32 @@
 #include "fvstar/runtime.h"
 #include "io/json.h"
 #include "util/alloc.h"
+#include "util/threads.h"
 #include "util/xxh64.h"
 
-/* XXH64 of n bytes at p, chained on h. */
+/* XXH64 of n bytes at p, chained on h; an array of more than one 16 MiB
+ * piece hashed piece by piece on all threads (XXH64 itself is one serial
+ * pass: 5 s for the 35 GB of a 10^8-cell block) and the pieces' digests,
+ * 512 at a time, chained on h in order: the same value for any thread
+ * count. */
 static uint64_t mix(uint64_t h, const void *p, size_t n)
 {
-	return fv_xxh64(p, n, h);
+	enum { PIECE = 1 << 24, GROUP = 512 };
+	const char *c = (const char *)p;
+	uint64_t d[GROUP];
+	if (n <= PIECE)
+		return fv_xxh64(p, n, h);
+	for (size_t at = 0; at < n; at += (size_t)GROUP * PIECE) {
+		size_t left = n - at, np = (left + PIECE - 1) / PIECE;
+		np = np < GROUP ? np : GROUP;
+		FV_OMP(parallel for schedule(dynamic, 1))
+		for (size_t k = 0; k < np; k++) {
+			size_t lo = at + k * PIECE, len = n - lo < PIECE ? n - lo : PIECE;
+			d[k] = fv_xxh64(c + lo, len, 0);
+		}
+		h = fv_xxh64(d, np * sizeof *d, h);
+	}
+	return h;
 }
 
 /* The cut's identity: what every part of one `fvstar mesh partition`

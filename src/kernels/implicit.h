@@ -597,7 +597,8 @@ FV_HD void fv_k_sweep_line(const fv_view_t *v, const fv_params_t *P, const fv_re
 			for (int rr = 0; rr < FV_NVAR; rr++)
 				for (int q = 0; q < FV_NVAR; q++)
 					r[rr] -= (fv_real_t)O[(rr * 5 + q) * FV_OP_W] * dqj[q];
-			rs -= os * dq[(size_t)5 * nc + j];
+			if (sa) /* a mean-flow dq holds 5 rows: the 6th is past its end */
+				rs -= os * dq[(size_t)5 * nc + j];
 		}
 		fv_lu5_unfactor(op, D);
 		if (m > 0) {

@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <starpu.h>
@@ -54,12 +55,14 @@ int fv_runtime_alloc_any_thread(void)
 #endif
 }
 
-fv_err_t fv_runtime_alloc(void *mem, size_t bytes, const char *what)
+/* starpu_malloc_flags with or without pinning; starpu_free_flags must be
+ * given the same flags */
+static fv_err_t alloc_flags(void *mem, size_t bytes, int flags, const char *what)
 {
 	void *p = NULL;
 	int ret;
 	fv_alloc_note(bytes, what);
-	ret = starpu_malloc(&p, bytes ? bytes : 8);
+	ret = starpu_malloc_flags(&p, bytes ? bytes : 8, flags);
 	FV_CHECK(ret == 0 && p, FV_ERR_MEM, "starpu_malloc of %zu bytes for %s failed (%d)", bytes, what, ret);
 	/* by all threads (the workers sleep while the solver is built): the
 	 * kernel zeroes the fresh pages as they are first touched */
@@ -68,10 +71,83 @@ fv_err_t fv_runtime_alloc(void *mem, size_t bytes, const char *what)
 	return FV_OK;
 }
 
+/* How memory a GPU reads is pinned, FVSTAR_PIN: alloc (starpu_malloc:
+ * cudaHostAlloc, which maps, zeroes and pins the pages on one thread:
+ * about 1.2 GB/s on an H200 host, 28 s for the geometry of 10^8 cells),
+ * register (the default: the pages zeroed by all threads, then pinned by
+ * cudaHostRegister, through starpu_memory_pin) or no (not pinned: StarPU
+ * copies it to a GPU from pageable memory). */
+typedef enum { PIN_ALLOC, PIN_REGISTER, PIN_NO } pin_mode_t;
+static fv_err_t pin_mode(pin_mode_t *m)
+{
+	const char *e = getenv("FVSTAR_PIN");
+#ifdef STARPU_SIMGRID
+	/* simulated: starpu_malloc charges the simulated cudaHostAlloc */
+	*m = PIN_ALLOC;
+	(void)e;
+	return FV_OK;
+#endif
+	*m = PIN_REGISTER;
+	if (!e || !*e || strcmp(e, "register") == 0)
+		return FV_OK;
+	FV_CHECK(strcmp(e, "alloc") == 0 || strcmp(e, "no") == 0, FV_ERR_ARG,
+		 "FVSTAR_PIN=%s: expected register, alloc or no", e);
+	*m = strcmp(e, "alloc") == 0 ? PIN_ALLOC : PIN_NO;
+	return FV_OK;
+}
+
+static int cuda_workers(void)
+{
+	int ncpu, ncuda;
+	fv_runtime_workers(&ncpu, &ncuda);
+	return ncuda;
+}
+
+fv_err_t fv_runtime_alloc(void *mem, size_t bytes, const char *what)
+{
+	pin_mode_t m;
+	FV_CALL(pin_mode(&m));
+	if (m == PIN_ALLOC)
+		return alloc_flags(mem, bytes, STARPU_MALLOC_PINNED, what);
+	FV_CALL(alloc_flags(mem, bytes, 0, what));
+	/* a failure leaves the memory pageable: slower copies, same results */
+	if (m == PIN_REGISTER && cuda_workers() > 0)
+		(void)starpu_memory_pin(*(void **)mem, bytes ? bytes : 8);
+	return FV_OK;
+}
+
+fv_err_t fv_runtime_alloc_unpinned(void *mem, size_t bytes, const char *what)
+{
+	return alloc_flags(mem, bytes, 0, what);
+}
+
 void fv_runtime_free(void *mem)
 {
-	if (mem)
+	pin_mode_t m;
+	if (!mem)
+		return;
+	if (pin_mode(&m) != FV_OK || m == PIN_ALLOC) {
 		starpu_free(mem);
+		return;
+	}
+	if (m == PIN_REGISTER && cuda_workers() > 0)
+		(void)starpu_memory_unpin(mem, 0); /* cudaHostUnregister: the address alone */
+	starpu_free_flags(mem, 0, 0);
+}
+
+void fv_runtime_free_unpinned(void *mem)
+{
+	if (mem)
+		starpu_free_flags(mem, 0, 0);
+}
+
+int fv_runtime_worker_cpu_only(int worker)
+{
+	int ncpu, ncuda;
+	fv_runtime_workers(&ncpu, &ncuda);
+	if (worker >= 0)
+		return starpu_worker_get_type(worker) == STARPU_CPU_WORKER;
+	return ncuda == 0;
 }
 
 fv_err_t fv_runtime_register(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what)
@@ -99,6 +175,45 @@ fv_err_t fv_runtime_register_remote(fv_handle_t *h, size_t n, size_t elem, int o
 	return FV_OK;
 }
 
+fv_err_t fv_runtime_vector_lazy(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what)
+{
+#ifdef STARPU_SIMGRID
+	/* fvstar-sim is data-free, and StarPU would run the zero fill's
+	 * simulated CUDA stand-in for real */
+	return fv_runtime_vector(h, mem, n, elem, what);
+#else
+	starpu_data_handle_t sh = NULL;
+	FV_CHECK(n < UINT32_MAX, FV_ERR_MEM, "%s: %zu values exceed a StarPU vector", what, n);
+	*(void **)mem = NULL;
+	starpu_vector_data_register(&sh, -1, 0, (uint32_t)(n ? n : 1), elem);
+	FV_CHECK(sh, FV_ERR_RUNTIME, "%s: StarPU did not register %zu elements", what, n);
+	mpi_register(sh, fv_runtime_rank());
+	*h = (fv_handle_t)(void *)sh;
+	return FV_OK;
+#endif
+}
+
+fv_err_t fv_runtime_lazy_fields(int worker, int *lazy)
+{
+	const char *e = getenv("FVSTAR_LAZY_FIELDS");
+	int all = 0, none = 0;
+	if (e && *e && strcmp(e, "gpu") != 0) {
+		all = strcmp(e, "all") == 0;
+		none = strcmp(e, "none") == 0;
+		FV_CHECK(all || none, FV_ERR_ARG, "FVSTAR_LAZY_FIELDS=%s: expected gpu, all or none", e);
+	}
+	*lazy = all || (!none && fv_runtime_worker_gpu_only(worker));
+#ifdef STARPU_SIMGRID
+	*lazy = 0; /* fv_runtime_vector_lazy allocates there */
+#endif
+	return FV_OK;
+}
+
+void *fv_runtime_host_ptr(fv_handle_t h)
+{
+	return starpu_data_get_local_ptr(SP(h));
+}
+
 fv_err_t fv_runtime_vector(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what)
 {
 	FV_CHECK(n < UINT32_MAX, FV_ERR_MEM, "%s: %zu values exceed a StarPU vector", what, n);
@@ -106,13 +221,31 @@ fv_err_t fv_runtime_vector(fv_handle_t *h, void *mem, size_t n, size_t elem, con
 	return fv_runtime_register(h, *(void **)mem, n, elem, what);
 }
 
-void fv_runtime_drop(fv_handle_t *h, void *mem)
+fv_err_t fv_runtime_vector_unpinned(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what)
+{
+	FV_CHECK(n < UINT32_MAX, FV_ERR_MEM, "%s: %zu values exceed a StarPU vector", what, n);
+	FV_CALL(fv_runtime_alloc_unpinned(mem, n * elem, what));
+	return fv_runtime_register(h, *(void **)mem, n, elem, what);
+}
+
+static void unregister(fv_handle_t *h)
 {
 	if (*h) {
 		starpu_data_unregister_no_coherency(SP(*h));
 		*h = NULL;
 	}
+}
+
+void fv_runtime_drop(fv_handle_t *h, void *mem)
+{
+	unregister(h);
 	fv_runtime_free(mem);
+}
+
+void fv_runtime_drop_unpinned(fv_handle_t *h, void *mem)
+{
+	unregister(h);
+	fv_runtime_free_unpinned(mem);
 }
 
 fv_err_t fv_runtime_acquire(fv_handle_t h, int write, const char *what)

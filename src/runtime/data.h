@@ -26,6 +26,16 @@ fv_err_t fv_runtime_vector(fv_handle_t *h, void *mem, size_t n, size_t elem, con
  * and its release; then the registration of such memory as n elements of
  * elem bytes. */
 fv_err_t fv_runtime_alloc(void *mem, size_t bytes, const char *what);
+/* The same unpinned (memory no GPU reads: a CPU block's fields), freed by
+ * fv_runtime_free_unpinned, dropped by fv_runtime_drop_unpinned; pinning
+ * costs a cudaHostAlloc on one thread. */
+fv_err_t fv_runtime_alloc_unpinned(void *mem, size_t bytes, const char *what);
+void fv_runtime_free_unpinned(void *mem);
+fv_err_t fv_runtime_vector_unpinned(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what);
+void fv_runtime_drop_unpinned(fv_handle_t *h, void *mem);
+/* Whether the tasks of a block on worker (-1: the scheduler picks) run on
+ * CPU cores alone. */
+int fv_runtime_worker_cpu_only(int worker);
 /* Whether fv_runtime_alloc may be called from several threads at once:
  * not under SimGrid, where StarPU's calls belong to its simulated actors. */
 int fv_runtime_alloc_any_thread(void);
@@ -36,6 +46,22 @@ fv_err_t fv_runtime_register(fv_handle_t *h, void *mem, size_t n, size_t elem, c
  * task here reads it, and sends it when a task of its owner needs this
  * rank's data. With one rank, never called. */
 fv_err_t fv_runtime_register_remote(fv_handle_t *h, size_t n, size_t elem, int owner, const char *what);
+/* n elements of elem bytes registered with no memory: StarPU allocates a
+ * copy where a task first uses it (on a GPU block's GPU: no host copy, no
+ * pinned allocation at set-up); never written, it reads as zeros once the
+ * solver gave it fv_set_zero_init. The host reaches it only through
+ * fv_runtime_acquire and fv_runtime_host_ptr. Under SimGrid, as
+ * fv_runtime_vector (with *mem receiving NULL otherwise). */
+fv_err_t fv_runtime_vector_lazy(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what);
+/* Whether the fields of a block whose tasks run on worker (-1: the
+ * scheduler picks) go without host memory: where they run only on GPUs.
+ * FVSTAR_LAZY_FIELDS=all (every block, e.g. CPU tests of the path),
+ * none (no block) or gpu (the default) overrides it; another value is an
+ * error naming the variable. */
+fv_err_t fv_runtime_lazy_fields(int worker, int *lazy);
+/* The host's pointer to h's values, between fv_runtime_acquire and
+ * fv_runtime_release on the calling (application) thread. */
+void *fv_runtime_host_ptr(fv_handle_t h);
 /* Several ranks: FV_ERR_ARG unless every rank registered as many handles
  * (collective), since a handle's StarPU-MPI name is its registration's
  * rank in order. */

@@ -89,22 +89,40 @@ static void fill_colors(const fv_block_t *bk, const fv_coloring_t *col, const fv
 		cf[next[col->color[perm ? perm[i] : i]]++] = i;
 }
 
-/* Local nodes of each local cell: the transpose of node_cell. */
+/* Local nodes of each local cell: the transpose of node_cell, each
+ * cell's nodes in increasing id. On all threads: counted and placed with
+ * atomics, in any order, then each cell's few nodes sorted, which gives
+ * the lists of the serial transpose (node by node). */
 static void fill_cell_nodes(const fv_block_t *bk, const fv_layout_t *L, char *g)
 {
 	fv_idx_t *off = (fv_idx_t *)(g + L->cell_node_off), *cn = (fv_idx_t *)(g + L->cell_node);
-	size_t nc = (size_t)bk->n_cells;
-	memset(off, 0, (nc + 1) * sizeof *off);
-	for (fv_idx_t k = 0; k < bk->node_cell_off[bk->n_nodes]; k++)
+	size_t nc = (size_t)bk->n_cells, nnc = (size_t)bk->node_cell_off[bk->n_nodes];
+	fv_par_memset(off, 0, (nc + 1) * sizeof *off);
+	FV_OMP(parallel for schedule(static) if (nnc > FV_PAR_MIN))
+	for (size_t k = 0; k < nnc; k++)
+		FV_OMP(atomic)
 		off[bk->node_cell[k] + 1]++;
 	for (size_t c = 0; c < nc; c++)
 		off[c + 1] += off[c];
+	/* off[c] the cursor of cell c, then back to its start */
+	FV_OMP(parallel for schedule(static) if (nnc > FV_PAR_MIN))
 	for (fv_idx_t n = 0; n < bk->n_nodes; n++)
-		for (fv_idx_t k = bk->node_cell_off[n]; k < bk->node_cell_off[n + 1]; k++)
-			cn[off[bk->node_cell[k]]++] = n;
-	for (size_t c = nc; c > 0; c--)
-		off[c] = off[c - 1];
+		for (fv_idx_t k = bk->node_cell_off[n]; k < bk->node_cell_off[n + 1]; k++) {
+			fv_idx_t at;
+			FV_OMP(atomic capture)
+			at = off[bk->node_cell[k]]++;
+			cn[at] = n;
+		}
+	memmove(off + 1, off, nc * sizeof *off);
 	off[0] = 0;
+	FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
+	for (size_t c = 0; c < nc; c++)
+		for (fv_idx_t k = off[c] + 1; k < off[c + 1]; k++) {
+			fv_idx_t v = cn[k], j = k;
+			for (; j > off[c] && cn[j - 1] > v; j--)
+				cn[j] = cn[j - 1];
+			cn[j] = v;
+		}
 }
 
 /* Green-Gauss weights of each owned cell's nodes: the face formula

@@ -76,6 +76,9 @@ typedef struct block_data {
 	fv_idx_t *bface_global; /* [n_bfaces] the mesh's boundary face of each (fv_solver_wall_data) */
 	fv_idx_t *bface_of;    /* while building: the block's face of each */
 	int worker;            /* the worker its tasks run on; -1: the scheduler picks */
+	int lazy;              /* its tasks run on a GPU alone: fields but the state, and halo buffers, without
+				* host memory (fv_runtime_vector_lazy) */
+	int unpinned;          /* its tasks run on CPU cores alone: the geometry and fields not pinned */
 	int rank_edge;         /* several ranks: a neighbour is another rank's */
 	int n_colors;          /* colour groups of the faces (geo.h) */
 	fv_idx_t color_off[FV_COLOR_MAX + 1];
@@ -215,6 +218,24 @@ static int host_buffer(const fv_solver_t *s, size_t bytes)
 	return s->zero_copy == 1 || (s->zero_copy == 2 && bytes <= FV_HALO_HOST_BYTES);
 }
 
+/* One of block d's arrays of n values: where its tasks run on a GPU
+ * alone, StarPU allocates it there when first used, filled with the
+ * zeros a fresh host array holds (a task that reads before any writes,
+ * as the first sweep's update or an unused one-value field, reads the
+ * same); otherwise host memory, zeroed, pinned unless its tasks run on
+ * CPU cores alone. */
+static fv_err_t block_vector(const block_data_t *d, fv_handle_t *h, void *mem, size_t n, const char *what)
+{
+	if (d->lazy) {
+		FV_CALL(fv_runtime_vector_lazy(h, mem, n, sizeof(fv_real_t), what));
+		fv_set_zero_init(*h);
+		return FV_OK;
+	}
+	if (d->unpinned)
+		return fv_runtime_vector_unpinned(h, mem, n, sizeof(fv_real_t), what);
+	return fv_runtime_vector(h, mem, n, sizeof(fv_real_t), what);
+}
+
 /* Block d's neighbours and the halo buffers it packs for them, one per
  * halo kind and neighbour: its own memory (owner < 0), or, for a block of
  * another rank, stand-ins owned by that rank. */
@@ -235,7 +256,13 @@ static fv_err_t halo_buffers(const fv_solver_t *s, const fv_block_t *blocks, blo
 			size_t n = (size_t)halo_nvars(P, h) * (size_t)halo_count(s, blocks, bk, k, h);
 			n = n > 0 ? n : 1;
 			d->buf_bytes[h][k] = n * sizeof(fv_real_t);
-			if (owner < 0)
+			/* a buffer to another rank keeps pinned host memory: StarPU-MPI
+			 * sends it from there (numerics.halo_zero_copy's kernels write
+			 * it there) */
+			int cross = s->rank_of[bk->nbr[k]] != s->rank_of[bk->id];
+			if (owner < 0 && d->lazy && !cross)
+				FV_CALL(block_vector(d, &d->buf[h][k], &d->buf_mem[h][k], n, "halo buffer"));
+			else if (owner < 0) /* pinned: GPUs may unpack it */
 				FV_CALL(fv_runtime_vector(&d->buf[h][k], &d->buf_mem[h][k], n, sizeof(fv_real_t),
 							  "halo buffer"));
 			else
@@ -258,7 +285,8 @@ static int geometry_of(fv_solver_t *s, const fv_block_t *blocks, int n_markers, 
 	block_data_t *d = &s->b[b];
 	if (s->rank_of[b] != s->me)
 		return 1;
-	int ok = fv_geo_build(&blocks[b], &s->o, n_markers, fv_runtime_alloc, &d->L, &d->geo_mem, &colors[b]) == FV_OK;
+	fv_geo_alloc_t alloc = d->unpinned ? fv_runtime_alloc_unpinned : fv_runtime_alloc;
+	int ok = fv_geo_build(&blocks[b], &s->o, n_markers, alloc, &d->L, &d->geo_mem, &colors[b]) == FV_OK;
 	d->bface_of = colors[b].bface_of;
 	return ok;
 }
@@ -287,11 +315,15 @@ static fv_err_t build_geometry(fv_solver_t *s, const fv_block_t *blocks, int n_m
 	/* the first failed block once more on this thread, for its message
 	 * (a thread's message stays on that thread) */
 	block_data_t *d = &s->b[bad];
-	fv_runtime_free(d->geo_mem);
+	fv_geo_alloc_t alloc = d->unpinned ? fv_runtime_alloc_unpinned : fv_runtime_alloc;
+	if (d->unpinned)
+		fv_runtime_free_unpinned(d->geo_mem);
+	else
+		fv_runtime_free(d->geo_mem);
 	free(d->bface_of);
 	d->geo_mem = NULL;
 	d->bface_of = NULL;
-	FV_CALL(fv_geo_build(&blocks[bad], &s->o, n_markers, fv_runtime_alloc, &d->L, &d->geo_mem, &colors[bad]));
+	FV_CALL(fv_geo_build(&blocks[bad], &s->o, n_markers, alloc, &d->L, &d->geo_mem, &colors[bad]));
 	d->bface_of = colors[bad].bface_of;
 	return FV_ERROR(FV_ERR_RUNTIME, "block %d: the geometry failed on a set-up thread, not on its own", bad);
 }
@@ -320,9 +352,13 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	{
 		/* the border task's faces, as its kernels tell them */
 		fv_view_t v = fv_view_make(d->geo_mem, &d->L);
-		fv_idx_t o, nb;
-		for (fv_idx_t f = 0; f < v.n_faces; f++)
-			d->n_border_faces += fv_k_face_owned(&v, f, &o, &nb) && fv_k_face_border(&v, f);
+		fv_idx_t nbf = 0;
+		FV_OMP(parallel for schedule(static) reduction(+ : nbf) if (v.n_faces > FV_PAR_MIN))
+		for (fv_idx_t f = 0; f < v.n_faces; f++) {
+			fv_idx_t o, nb;
+			nbf += fv_k_face_owned(&v, f, &o, &nb) && fv_k_face_border(&v, f);
+		}
+		d->n_border_faces = nbf;
 	}
 	/* the face store, unless the block's flux sums straight into the
 	 * residual (kernels.h: tasks that only run on a GPU, atomic or
@@ -342,11 +378,21 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	memcpy(d->color_off, colors->off, sizeof d->color_off);
 	d->n_cell_colors = colors->n_cell;
 	memcpy(d->cell_off, colors->cell_off, sizeof d->cell_off);
+	/* the state keeps its host memory: set, read back and written to
+	 * restarts by the host; the snapshots, primitives and gradients the
+	 * host reads seldom (a retry, the wall data) come home on demand */
+	FV_CALL(fv_runtime_lazy_fields(d->worker, &d->lazy));
+	if (d->unpinned)
+		FV_CALL(fv_runtime_vector_unpinned(&d->h[F_Q], &d->mem[F_Q], n[F_Q], sizeof(fv_real_t),
+						   field_names[F_Q]));
+	else
+		FV_CALL(fv_runtime_vector(&d->h[F_Q], &d->mem[F_Q], n[F_Q], sizeof(fv_real_t), field_names[F_Q]));
 	for (int f = 0; f < N_FIELDS; f++)
-		FV_CALL(fv_runtime_vector(&d->h[f], &d->mem[f], n[f], sizeof(fv_real_t), field_names[f]));
+		if (f != F_Q)
+			FV_CALL(block_vector(d, &d->h[f], &d->mem[f], n[f], field_names[f]));
 	FV_CALL(halo_buffers(s, blocks, d, bk, -1));
 	FV_CALL(fv_malloc(&d->cell_global, nc + 1, sizeof(fv_idx_t), "cell ids"));
-	memcpy(d->cell_global, bk->cell_global, nc * sizeof(fv_idx_t));
+	fv_par_memcpy(d->cell_global, bk->cell_global, nc * sizeof(fv_idx_t));
 	/* the blob keeps the block's boundary faces first (face_order =
 	 * color may reorder them among themselves) */
 	FV_CALL(fv_malloc(&d->bface_global, (size_t)bk->n_bfaces + 1, sizeof(fv_idx_t), "boundary face ids"));
@@ -433,6 +479,11 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	s->res_first = o->res0_rho;
 	s->trace_from = o->trace_from;
 	FV_CALL(fv_calloc(&s->b, (size_t)n_blocks, sizeof *s->b, "block data"));
+	/* the worker first: where the tasks may run shapes the data */
+	for (int b = 0; b < n_blocks; b++) {
+		s->b[b].worker = s->rank_of[b] == s->me ? fv_runtime_block_worker(b, o->pin_blocks, o->block_worker) : -1;
+		s->b[b].unpinned = s->rank_of[b] == s->me && fv_runtime_worker_cpu_only(s->b[b].worker);
+	}
 	/* the face halos' counts of this rank's blocks first: a block of
 	 * another rank sizes its buffers to them from theirs */
 	for (int b = 0; b < n_blocks; b++) {
@@ -459,8 +510,6 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 				err = build_remote(s, blocks, &blocks[b], s->rank_of[b]);
 				continue;
 			}
-			/* the worker first: where the tasks may run shapes the data */
-			s->b[b].worker = fv_runtime_block_worker(b, o->pin_blocks, o->block_worker);
 			err = build_block(s, blocks, &blocks[b], &colors[b]);
 			s->any_split |= s->b[b].split;
 		}
@@ -1516,10 +1565,10 @@ fv_err_t fv_solver_set_state(fv_solver_t *s, const fv_real_t *qg)
 	for (int b = 0; b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
 		size_t nc = (size_t)d->L.n_cells;
-		fv_real_t *q = d->mem[F_Q];
 		if (s->rank_of[b] != s->me)
 			continue;
 		FV_CALL(fv_runtime_acquire(d->h[F_Q], 1, "the state"));
+		fv_real_t *q = fv_runtime_host_ptr(d->h[F_Q]);
 		for (int k = 0; k < s->P.nvar; k++)
 			for (size_t i = 0; i < nc; i++)
 				q[k * nc + i] = qg[k * N + (size_t)d->cell_global[i]];
@@ -1542,8 +1591,8 @@ static fv_err_t gather_field(fv_solver_t *s, int f, fv_real_t *qg)
 		if (s->rank_of[b] != s->me)
 			continue;
 		size_t nc = (size_t)d->L.n_cells, no = (size_t)d->L.n_owned;
-		const fv_real_t *q = d->mem[f];
 		FV_CALL(fv_runtime_acquire(d->h[f], 0, field_names[f]));
+		const fv_real_t *q = fv_runtime_host_ptr(d->h[f]);
 		for (size_t k = 0; k < nv; k++)
 			for (size_t i = 0; i < no; i++)
 				qg[k * N + (size_t)d->cell_global[i]] = q[k * nc + i];
@@ -1567,11 +1616,11 @@ static fv_err_t copy_blocks(fv_solver_t *s, int f, fv_real_t *const *qb, int set
 	for (int b = 0; b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
 		size_t nc = (size_t)d->L.n_cells, n = set ? nc : (size_t)d->L.n_owned;
-		fv_real_t *q = d->mem[f];
 		if (s->rank_of[b] != s->me)
 			continue;
 		FV_CHECK(qb[b], FV_ERR_ARG, "block %d: no state array", b);
 		FV_CALL(fv_runtime_acquire(d->h[f], set, field_names[f]));
+		fv_real_t *q = fv_runtime_host_ptr(d->h[f]);
 		for (size_t k = 0; k < nv; k++)
 			memcpy(set ? q + k * nc : qb[b] + k * nc, set ? qb[b] + k * nc : q + k * nc, n * sizeof *q);
 		fv_runtime_release(d->h[f]);
@@ -1630,12 +1679,14 @@ fv_err_t fv_solver_wall_data(fv_solver_t *s, fv_idx_t n_bfaces, const uint8_t *i
 		FV_CALL(fv_runtime_acquire(d->h[F_W], 0, field_names[F_W]));
 		if (visc)
 			FV_CALL(fv_runtime_acquire(d->h[F_GRAD], 0, field_names[F_GRAD]));
+		const fv_real_t *w = fv_runtime_host_ptr(d->h[F_W]);
+		const fv_real_t *grad = visc ? fv_runtime_host_ptr(d->h[F_GRAD]) : NULL;
 		for (fv_idx_t f = 0; f < v.n_bfaces; f++) {
 			fv_idx_t g = d->bface_global[f];
 			fv_real_t val[FV_WALL_VALUES];
 			if (v.face_cell[2 * (size_t)f] >= v.n_owned || g < 0 || g >= n_bfaces || !is_bface[g])
 				continue;
-			fv_k_wall_values(&v, &s->P, d->mem[F_W], d->mem[F_GRAD], f, val);
+			fv_k_wall_values(&v, &s->P, w, grad, f, val);
 			for (size_t k = 0; k < nv; k++)
 				out[nv * (size_t)g + k] = (double)val[k];
 		}
@@ -1672,9 +1723,10 @@ void fv_solver_destroy(fv_solver_t *s)
 	fv_runtime_wait_all();
 	for (int b = 0; s->b && b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
-		fv_runtime_drop(&d->geo, d->geo_mem);
+		void (*drop)(fv_handle_t *, void *) = d->unpinned ? fv_runtime_drop_unpinned : fv_runtime_drop;
+		drop(&d->geo, d->geo_mem);
 		for (int f = 0; f < N_FIELDS; f++)
-			fv_runtime_drop(&d->h[f], d->mem[f]);
+			drop(&d->h[f], d->mem[f]);
 		for (int h = 0; h < N_HALOS; h++) {
 			for (int k = 0; d->buf[h] && k < d->n_nbr; k++)
 				fv_runtime_drop(&d->buf[h][k], d->buf_mem[h][k]);
