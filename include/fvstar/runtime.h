@@ -225,6 +225,13 @@ double fv_runtime_clock(void);
  * StarPU's own sampling directory. Its CPU and CUDA hosts into *ncpu,
  * *ncuda (NULL: not wanted). */
 fv_err_t fv_runtime_sim_platform(const char *dir, int *ncpu, int *ncuda);
+/* fvstar sim calibrate under mpirun, after fv_runtime_mpi_start and
+ * before fv_runtime_init (collective): rank 0 alone measures the bus into
+ * root/rank0/bus unless it is there, and each other rank copies it into
+ * root/rank<r>/bus unless that is there (ranks measuring at once on one
+ * node made each other's transfers wait: 147 and 273 us host to GPU 0
+ * instead of 10). No-op with one rank. */
+fv_err_t fv_runtime_sim_bus_alone(const char *root);
 /* The CPU and CUDA hosts of the platform fv_runtime_sim_platform read
  * (-1 before, or outside fvstar-sim). */
 int fv_runtime_sim_cpus(void);

@@ -385,6 +385,9 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 		if (fv_runtime_nranks() > 1) {
 			size_t len = strlen(save_abs);
 			FV_CHECK_GOTO(err, out, len + 16 < sizeof save_abs, FV_ERR_ARG, "--save %s: path too long", save);
+			/* the bus measured by one rank, the node otherwise idle */
+			FV_CALL_GOTO(err, out, fv_runtime_mpi_start());
+			FV_CALL_GOTO(err, out, fv_runtime_sim_bus_alone(save_abs));
 			snprintf(save_abs + len, sizeof save_abs - len, "/rank%d", fv_runtime_rank());
 			FV_CALL_GOTO(err, out, fv_output_mkdir(save_abs));
 		}
