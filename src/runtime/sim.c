@@ -150,6 +150,48 @@ const char *fv_runtime_task_count(int i, long long *n)
 	return counts[i].name;
 }
 
+/* ---- what the workers and buses did (StarPU's profiling) ---- */
+
+void fv_runtime_profile_start(void)
+{
+	/* enabling resets every worker's and bus's counters */
+	starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
+}
+
+static double seconds_of(const struct timespec *t)
+{
+	return (double)t->tv_sec + 1e-9 * (double)t->tv_nsec;
+}
+
+void fv_runtime_profile_read(fv_sim_profile_t *p)
+{
+	memset(p, 0, sizeof *p);
+	if (starpu_profiling_status_get() != STARPU_PROFILING_ENABLE)
+		return;
+	for (int w = 0; w < (int)starpu_worker_get_count(); w++) {
+		struct starpu_profiling_worker_info info;
+		if (starpu_profiling_worker_get_info(w, &info) != 0)
+			continue;
+		if (starpu_worker_get_type(w) == STARPU_CUDA_WORKER)
+			p->cuda_busy += seconds_of(&info.executing_time);
+		else if (starpu_worker_get_type(w) == STARPU_CPU_WORKER)
+			p->cpu_busy += seconds_of(&info.executing_time);
+	}
+	for (int b = 0; b < starpu_bus_get_count(); b++) {
+		struct starpu_profiling_bus_info info;
+		int src = starpu_bus_get_src(b), dst = starpu_bus_get_dst(b);
+		if (starpu_bus_get_profiling_info(b, &info) != 0)
+			continue;
+		int from_gpu = starpu_node_get_kind((unsigned)src) == STARPU_CUDA_RAM;
+		int to_gpu = starpu_node_get_kind((unsigned)dst) == STARPU_CUDA_RAM;
+		int k = from_gpu && to_gpu ? 2 : to_gpu ? 0 : from_gpu ? 1 : -1;
+		if (k < 0)
+			continue;
+		p->bytes[k] += (double)info.transferred_bytes;
+		p->count[k] += info.transfer_count;
+	}
+}
+
 /* ---- the bus, measured by one rank at a time ---- */
 
 /* 1 if dir holds a bus description of StarPU's (HOST.config, which StarPU

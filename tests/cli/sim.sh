@@ -11,7 +11,9 @@
 #   workers, for real) with the same count, plus the GPU blocks' fetch
 #   tasks (4 per block and iteration: halo(Q), halo(grad) and halo(phi) of
 #   2 RK stages, those the other block reads on its GPU), and a simulated
-#   time per iteration > 0;
+#   time per iteration > 0; the simulated GPUs busy (summary.json's
+#   profile) no longer than 2 GPUs x that time, halos moved GPU to GPU;
+#   the calibration's profile: its CPU workers' busy time;
 # - the same simulation twice: the same simulated time per iteration, on
 #   the 2 GPUs and on 8 derived ones (8 blocks);
 # - platform folders with an error are refused before StarPU starts (exit
@@ -89,6 +91,25 @@ if not s1["seconds_per_iteration"] > 0:
     bad(f"simulated time per iteration {s1['seconds_per_iteration']}")
 if s1["seconds_per_iteration"] != s2["seconds_per_iteration"] or s1["iteration_seconds"] != s2["iteration_seconds"]:
     bad(f"two simulations differ: {s1['iteration_seconds']} vs {s2['iteration_seconds']}")
+# the simulated GPUs' busy time (no CPU worker), under the time of the 2
+# GPUs; the halos between them move GPU to GPU; a dry run is not profiled
+p = s1.get("profile", {})
+busy = p.get("cuda_busy_seconds_per_iteration", 0)
+if not (0 < busy <= 2 * s1["seconds_per_iteration"] * (1 + 1e-9)) or p.get("cpu_busy_seconds_per_iteration") != 0:
+    bad(f"simulated profile {p}")
+if not (p.get("d2d_transfers_per_iteration", 0) > 0 and p.get("d2d_bytes_per_iteration", 0) > 0):
+    bad(f"no GPU to GPU transfer simulated: {p}")
+if "profile" in dry:
+    bad("the dry run was profiled")
+sys.exit(0 if ok else 1)
+PY
+"$py" - "$tmp/o/sim-calibrate/summary.json" <<'PY' || fail "the calibration's profile"
+import json, sys
+s = json.load(open(sys.argv[1]))
+p = s.get("profile", {})
+busy = p.get("cpu_busy_seconds_per_iteration", 0)
+ok = 0 < busy <= 2 * s["seconds_per_iteration"] * 1.01 and p.get("cuda_busy_seconds_per_iteration") == 0
+print("" if ok else f"FAIL: calibration profile {p}, {s['seconds_per_iteration']} s per iteration")
 sys.exit(0 if ok else 1)
 PY
 
