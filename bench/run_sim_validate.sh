@@ -26,7 +26,8 @@
 # per iteration (after the first: --warmup 1) and their difference. Then, from
 # the 2-GPU folder without chains, 4 and 8 simulated GPUs (tools/sim_platform.py derive):
 # the projection the next 8-GPU machine will check.
-# SCHEME=implicit runs the implicit solver (numerics.time = implicit).
+# SCHEME=implicit runs the implicit solver (numerics.time = implicit), else
+# explicit (numerics.time = steady: the M6 case file itself is implicit).
 # SIM_CASES (default "m6 box10m") and SIM_CONFIGS (default every
 # configuration above) choose a part, so that a device call of 10 minutes
 # can run it; BOX_N (default 120) the box's size.
@@ -130,7 +131,11 @@ row() { # tag config run dry sim
 }
 # one_row CASE TAG CONFIG SCHEME_KEYS ITERATIONS EXTRA: calibration, fvstar
 # run and fvstar sim dry (under mpirun -np L for L ranks), then the
-# simulation (here, or sim.args for run_sim_ranks_here.sh)
+# simulation (here, or sim.args for run_sim_ranks_here.sh). The run and
+# the dry run read a copy of the calibrated models (STARPU_PERF_MODEL_DIR),
+# as the simulation does: with CPU and GPU workers the blocks' sizes come
+# from the models' CPU/GPU ratio and dmdas places tasks by them, and a
+# fresh machine's own models (none) would give other blocks and placements
 one_row() {
 	case=$1 tag=$2 c=$3 scheme=$4 it=$5 extra=$6
 	d=$out/$tag-$c
@@ -150,13 +155,16 @@ one_row() {
 			timeout "$tmo" $launch "$fv" sim calibrate "$out/$case.cfg" --save "$d/platform" \
 				--iterations "${CAL_ITERS:-$it}" $extra $w $scheme output.dir="$d/o" >>"$d.cal.log" 2>&1 || exit 1
 		done
-	) || ! timeout "$tmo" $launch "$fv" run "$out/$case.cfg" $extra $w $scheme numerics.iterations="$it" \
-		numerics.residual_drop=0 output.dir="$d/run" output.vtu=no output.progress_every=0 >"$d.run.log" 2>&1 ||
-		! timeout "$tmo" $launch "$fv" sim dry "$out/$case.cfg" --iterations "$it" $extra $w $scheme --out "$d/dry" \
-			>"$d.dry.log" 2>&1; then
+	) || ! cp -r "$d/platform" "$d/models" ||
+		! STARPU_PERF_MODEL_DIR=$d/models timeout "$tmo" $launch "$fv" run "$out/$case.cfg" $extra $w $scheme \
+			numerics.iterations="$it" numerics.residual_drop=0 output.dir="$d/run" output.vtu=no \
+			output.progress_every=0 >"$d.run.log" 2>&1 ||
+		! STARPU_PERF_MODEL_DIR=$d/models timeout "$tmo" $launch "$fv" sim dry "$out/$case.cfg" --iterations "$it" \
+			$extra $w $scheme --out "$d/dry" >"$d.dry.log" 2>&1; then
 		echo "$tag $c: failed, see $d.*.log" >&2
 		return 0
 	fi
+	rm -rf "$d/models"
 	# the simulation's case, iterations and keys but the mesh's path (the
 	# case file's own, or the M6 mesh there): run_sim_ranks_here.sh
 	# shellcheck disable=SC2086
@@ -194,7 +202,8 @@ for r in $SIM_ROWS; do
 		left="$left $r"
 		continue
 	fi
-	tag=$case keys=""
+	# the M6 case file is implicit: explicit asked for (local time step, RK)
+	tag=$case keys="numerics.time=steady"
 	[ "$scheme" = implicit ] && tag=$case-impl keys="numerics.time=implicit"
 	case $case in
 	m6) extra="mesh.file=$m6" ;;
@@ -218,7 +227,7 @@ done
 for d in "$out"/*-2gpu-nochain; do
 	[ -d "$d/platform" ] && [ "$here" != 1 ] || continue
 	tag=$(basename "$d" -2gpu-nochain)
-	case=${tag%-impl} scheme="" extra="mesh.file=$m6"
+	case=${tag%-impl} scheme="numerics.time=steady" extra="mesh.file=$m6"
 	[ "$case" = "$tag" ] || scheme="numerics.time=implicit"
 	[ "$case" = m6 ] || extra="mesh.file=$boxdir/box$boxn.su2"
 	for g in 4 8; do
