@@ -32,7 +32,9 @@ machine; this script derives others from it:
       and derive run it; it prints each fit's largest error on the measured
       sizes.
   sim_platform.py check DIR
-      the folder's hosts and links, as derive reads them.
+      the folder's hosts and links, as derive reads them, and a warning for
+      each link far from the others of its kind (3x the latency and 20 us
+      more, or under 0.6x the bandwidth): a bus measured while busy.
   sim_platform.py merge DST SRC [SRC ...]
       one platform folder from several calibrated ones (the ranks of a
       calibration under mpirun each save into SAVE/rank<r>: `fvstar sim
@@ -508,7 +510,32 @@ def cmd_merge(a):
         shutil.rmtree(os.path.join(dst, "bus"), ignore_errors=True)
         shutil.copytree(os.path.join(srcs[0], "bus"), os.path.join(dst, "bus"))
     print(f"{dst}: {len(by_symbol)} models of {len(srcs)} folders merged (host {host})")
+    for w in bus_warnings(read_platform(dst)[3]):
+        print(f"sim_platform.py: warning: {dst}/bus: {w} (measured while the bus was busy? the ranks of a "
+              "calibration under mpirun measured it at once before fvstar's rank 0 measured it alone)",
+              file=sys.stderr)
     cmd_fit(argparse.Namespace(dir=dst, quiet=a.quiet))
+
+
+def bus_warnings(links):
+    """Links of one kind (host to GPU, GPU to host, GPU to GPU) far from
+    their siblings: a bus measured while something else used it (two ranks
+    of one node measuring at once gave host to GPU 0 147 us where GPU 1 had
+    16, and half the bandwidth of a calibration alone)."""
+    kinds = {"host to GPU": r"RAM-CUDA\d+", "GPU to host": r"CUDA\d+-RAM", "GPU to GPU": r"CUDA\d+-CUDA\d+"}
+    out = []
+    for kind, pat in kinds.items():
+        ls = {k: v for k, v in links.items() if re.fullmatch(pat, k) and v[0] > 0}
+        if len(ls) < 2:
+            continue
+        lat = min(v[1] for v in ls.values())
+        bw = max(v[0] for v in ls.values())
+        for k, (b, l) in sorted(ls.items()):
+            if l > 3 * lat and l - lat > 20e-6:
+                out.append(f"{k}: {l * 1e6:.1f} us where another {kind} link has {lat * 1e6:.1f}")
+            if b < 0.6 * bw:
+                out.append(f"{k}: {b / 1e9:.1f} GB/s where another {kind} link has {bw / 1e9:.1f}")
+    return out
 
 
 def cmd_check(a):
@@ -518,6 +545,8 @@ def cmd_check(a):
     print(f"{path}: host {host}, {ncpu} CPUs, {ngpu} GPUs")
     for k, (b, l) in sorted(links.items()):
         print(f"  link {k}: {b / 1e9:.3f} GB/s, {l * 1e6:.3f} us")
+    for w in bus_warnings(links):
+        print(f"  warning: {w} (measured while the bus was busy? calibrate again)")
 
 
 def fake_comb(block, old_idx, new_idx, speedup):

@@ -19,6 +19,8 @@
 # - platform folders with an error are refused before StarPU starts (exit
 #   1 or 2, no crash), with a message naming the file (and line): a link_ctn naming no link, a file
 #   cut short, a GPU without a route, no such folder.
+# tools/sim_platform.py check warns of a host to GPU link 15x slower to
+# start than its sibling (a bus measured while busy), not of a sane one.
 # A cluster folder of 3 nodes x 2 ranks (tools/sim_platform.py cluster)
 # has a zone of the node's hosts per rank and a hostfile line per rank.
 # Where fvstar-smpi is built (configure --with-starpu-smpi=PREFIX), 2
@@ -148,6 +150,15 @@ refused short "short/bus/wedge2.platform.v4.xml:[0-9]*: "
 grep -v 'dst="CUDA1"' "$plat" >"$tmp/noroute/bus/wedge2.platform.v4.xml"
 refused noroute "noroute/bus/wedge2.platform.v4.xml: no route from RAM to CUDA1"
 refused nosuch "nosuch: no such platform folder"
+# a bus measured while busy (host to GPU 0 at 147 us, GPU 1 at 10): check
+# names the link; the derived platform has none to name
+"$py" "$tool" check "$tmp/p2" >"$tmp/check.out" || fail "check"
+grep -q warning "$tmp/check.out" && fail "check warns on the derived platform: $(grep warning "$tmp/check.out")"
+cp -r "$tmp/p2" "$tmp/busy"
+sed -i 's|<link id="RAM-CUDA0" \([^/]*\)latency="[^"]*"|<link id="RAM-CUDA0" \1latency="0.000147s"|' \
+	"$tmp/busy/bus/wedge2.platform.v4.xml"
+"$py" "$tool" check "$tmp/busy" | grep -q "warning: RAM-CUDA0: 147.0 us where another host to GPU link has 10.0" ||
+	fail "check: no warning on a busy bus: $("$py" "$tool" check "$tmp/busy" | grep RAM-CUDA0)"
 
 # a cluster folder (every build: the generator is Python): 3 nodes of 2
 # ranks, each rank a zone of the node's hosts, the hostfile one line per rank
