@@ -21,7 +21,9 @@
 # DEVICE_OUT has none (bench/box_case.sh: the same mesh, the same blocks);
 # the M6 mesh is M6_MESH (the same file as on the GPU machine: the blocks,
 # hence the models' footprints, are its). ONLY (a pattern, e.g. '*-2rank'):
-# the folders to simulate.
+# the folders to simulate. MPI_OVERHEAD (us, default 0): the simulated
+# ranks' cost per message on each side (sim_platform.py cluster
+# --mpi-overhead).
 # Usage: bench/run_sim_ranks_here.sh DEVICE_OUT [BUILDDIR] [WORKDIR]
 # Needs fvstar-sim, and fvstar-smpi for ranks, in BUILDDIR (configure
 # --with-starpu-simgrid, --with-starpu-smpi; doc/simgrid.md).
@@ -85,7 +87,8 @@ for d in "$dev"/*-*; do
 			echo "$name: $d/platform has no rank folders (calibrated by an fvstar before the per-rank" \
 				"folders): one rank's models only" >&2
 		fi
-		"$py" "$tool" cluster "$w/platform" "$w/cluster" --nodes 1 --ranks-per-node "$ranks" >/dev/null
+		"$py" "$tool" cluster "$w/platform" "$w/cluster" --nodes 1 --ranks-per-node "$ranks" \
+			--mpi-overhead "${MPI_OVERHEAD:-0}" >/dev/null
 		plat=$w/cluster
 	fi
 	cp "$dev/$case.cfg" "$work/$case.cfg"

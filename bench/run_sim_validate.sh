@@ -48,13 +48,14 @@
 # OUTDIR/TAG-CONFIG (TAG: CASE, or CASE-impl when implicit).
 # SIM_BUDGET_S: no row starts once that many seconds have passed (a device
 # call's budget; the rows left are listed). CAL_ITERS: the calibration's
-# iterations (default the row's). ROW_TIMEOUT (default 600): seconds per
+# iterations (default the row's, and never more). ROW_TIMEOUT (default 600): seconds per
 # command. SIM_HERE=1: nothing simulated here (no fvstar-sim needed: the
 # GPU machine); every row leaves TAG-CONFIG/sim.args and ranks, from which
 # bench/run_sim_ranks_here.sh simulates them all on the SimGrid machine and
 # prints the table. BOX_DIR (default OUTDIR): where the box's mesh is made
 # (out of a folder that travels). PACK=FILE.tgz: OUTDIR packed into it at
-# the end, meshes left out.
+# the end, meshes left out. The first row's calibration measures the bus
+# (OUTDIR/bus-seed); the later rows' calibrations start from a copy.
 # Usage: bench/run_sim_validate.sh M6_MESH [BUILDDIR] [ITERATIONS] [OUTDIR]
 # Needs fvstar-sim in BUILDDIR (configure --with-starpu-simgrid, doc/simgrid.md)
 # unless SIM_HERE=1.
@@ -121,6 +122,12 @@ conf() { # the workers of a configuration
 	*) return 1 ;;
 	esac
 }
+explicit_keys() { # the M6 case file is implicit: its explicit scheme (cfg's comment)
+	case $1 in
+	m6) echo "numerics.time=steady numerics.cfl=1.5 numerics.cfl_max=0" ;;
+	*) echo "numerics.time=steady" ;;
+	esac
+}
 per_iter() { # seconds_per_iteration of a summary.json (fvstar run's or fvstar sim's)
 	"$py" -c 'import json, sys; print("%.6f" % json.load(open(sys.argv[1]))["seconds_per_iteration"])' "$1"
 }
@@ -141,6 +148,8 @@ one_row() {
 	d=$out/$tag-$c
 	w=$(conf "$c") || { echo "$tag $c: unknown configuration" >&2 && return 0; }
 	l=$(nranks "$c")
+	cal=${CAL_ITERS:-$it}
+	[ "$cal" -le "$it" ] || cal=$it
 	launch=
 	passes=1 # one process: two passes in one command
 	if [ "$l" -gt 1 ]; then
@@ -149,11 +158,19 @@ one_row() {
 	fi
 	rm -rf "$d" "$d".*.log
 	mkdir -p "$d"
+	# the bus the first row measured, for every later row (StarPU reads a
+	# bus description it finds rather than measuring again: seconds per
+	# row, and one bus for all)
+	if [ -d "$out/bus-seed" ]; then
+		b=$d/platform/bus
+		[ "$l" -gt 1 ] && b=$d/platform/rank0/bus
+		mkdir -p "$b" && cp "$out"/bus-seed/* "$b"/
+	fi
 	# shellcheck disable=SC2086 # $launch, $extra, $w, $scheme: words
 	if ! (
 		for _ in $passes; do
 			timeout "$tmo" $launch "$fv" sim calibrate "$out/$case.cfg" --save "$d/platform" \
-				--iterations "${CAL_ITERS:-$it}" $extra $w $scheme output.dir="$d/o" >>"$d.cal.log" 2>&1 || exit 1
+				--iterations "$cal" $extra $w $scheme output.dir="$d/o" >>"$d.cal.log" 2>&1 || exit 1
 		done
 	) || ! cp -r "$d/platform" "$d/models" ||
 		! STARPU_PERF_MODEL_DIR=$d/models timeout "$tmo" $launch "$fv" run "$out/$case.cfg" $extra $w $scheme \
@@ -165,6 +182,7 @@ one_row() {
 		return 0
 	fi
 	rm -rf "$d/models"
+	[ -d "$out/bus-seed" ] || cp -r "$d/platform/bus" "$out/bus-seed"
 	# the simulation's case, iterations and keys but the mesh's path (the
 	# case file's own, or the M6 mesh there): run_sim_ranks_here.sh
 	# shellcheck disable=SC2086
@@ -202,8 +220,7 @@ for r in $SIM_ROWS; do
 		left="$left $r"
 		continue
 	fi
-	# the M6 case file is implicit: explicit asked for (local time step, RK)
-	tag=$case keys="numerics.time=steady"
+	tag=$case keys=$(explicit_keys "$case")
 	[ "$scheme" = implicit ] && tag=$case-impl keys="numerics.time=implicit"
 	case $case in
 	m6) extra="mesh.file=$m6" ;;
@@ -227,7 +244,8 @@ done
 for d in "$out"/*-2gpu-nochain; do
 	[ -d "$d/platform" ] && [ "$here" != 1 ] || continue
 	tag=$(basename "$d" -2gpu-nochain)
-	case=${tag%-impl} scheme="numerics.time=steady" extra="mesh.file=$m6"
+	case=${tag%-impl} extra="mesh.file=$m6"
+	scheme=$(explicit_keys "$case")
 	[ "$case" = "$tag" ] || scheme="numerics.time=implicit"
 	[ "$case" = m6 ] || extra="mesh.file=$boxdir/box$boxn.su2"
 	for g in 4 8; do
