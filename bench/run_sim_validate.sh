@@ -136,6 +136,9 @@ row() { # tag config run dry sim
 	printf '%-10s %-12s %12s %12s %12s %8s\n' "$1" "$2" "$3" "$4" "$5" \
 		"$(awk -v a="$5" -v b="$4" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.1f%%", 100 * (a / b - 1); else print "-" }')"
 }
+models() { # DIR/models: a fresh copy of the calibrated folder (StarPU may update what it reads)
+	rm -rf "$1/models" && cp -r "$1/platform" "$1/models"
+}
 # one_row CASE TAG CONFIG SCHEME_KEYS ITERATIONS EXTRA: calibration, fvstar
 # run and fvstar sim dry (under mpirun -np L for L ranks), then the
 # simulation (here, or sim.args for run_sim_ranks_here.sh). The run and
@@ -172,10 +175,10 @@ one_row() {
 			timeout "$tmo" $launch "$fv" sim calibrate "$out/$case.cfg" --save "$d/platform" \
 				--iterations "$cal" $extra $w $scheme output.dir="$d/o" >>"$d.cal.log" 2>&1 || exit 1
 		done
-	) || ! cp -r "$d/platform" "$d/models" ||
+	) || ! models "$d" ||
 		! STARPU_PERF_MODEL_DIR=$d/models timeout "$tmo" $launch "$fv" run "$out/$case.cfg" $extra $w $scheme \
 			numerics.iterations="$it" numerics.residual_drop=0 output.dir="$d/run" output.vtu=no \
-			output.progress_every=0 >"$d.run.log" 2>&1 ||
+			output.progress_every=0 >"$d.run.log" 2>&1 || ! models "$d" ||
 		! STARPU_PERF_MODEL_DIR=$d/models timeout "$tmo" $launch "$fv" sim dry "$out/$case.cfg" --iterations "$it" \
 			$extra $w $scheme --out "$d/dry" >"$d.dry.log" 2>&1; then
 		echo "$tag $c: failed, see $d.*.log" >&2
