@@ -54,7 +54,7 @@
 # bench/run_sim_ranks_here.sh simulates them all on the SimGrid machine and
 # prints the table. BOX_DIR (default OUTDIR): where the box's mesh is made
 # (out of a folder that travels). PACK=FILE.tgz: OUTDIR packed into it at
-# the end, meshes left out. The first row's calibration measures the bus
+# the end, meshes and the runs' restart files left out. The first row's calibration measures the bus
 # (OUTDIR/bus-seed); the later rows' calibrations start from a copy.
 # Usage: bench/run_sim_validate.sh M6_MESH [BUILDDIR] [ITERATIONS] [OUTDIR]
 # Needs fvstar-sim in BUILDDIR (configure --with-starpu-simgrid, doc/simgrid.md)
@@ -276,6 +276,8 @@ done
 echo "(run: fvstar run's seconds_per_iteration, every iteration; dry and sim: iterations 2.. of fvstar sim;" \
 	"logs and summaries in $out; $(($(date +%s) - started)) s)"
 if [ -n "${PACK:-}" ]; then
-	tar czf "$PACK" --exclude='*.su2' -C "$(dirname "$out")" "$(basename "$out")" &&
+	# the run's restart file (396 MB at 10^7 cells) and meshes stay
+	tar czf "$PACK" --exclude='*.su2' --exclude='*.fvm' --exclude=restart.bin --exclude='*.vtu' \
+		-C "$(dirname "$out")" "$(basename "$out")" &&
 		echo "packed: $PACK ($(du -k "$PACK" | cut -f1) kB)"
 fi
