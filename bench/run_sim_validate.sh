@@ -37,6 +37,10 @@
 # machine).
 # MPIRUN (default "mpirun --allow-run-as-root --oversubscribe") starts the
 # ranks.
+# gpu+cpu gives the CPU workers no cells unless the models say they add
+# 25 % (balance = speed; on 2 H200s the 30 CPU workers held none: a GPU-only
+# graph under dmdas); gpu+cpu-equal (runtime.balance = equal: equal blocks
+# that dmdas places on either kind; not run on a GPU yet) puts work on them.
 # More configurations: cpu16 (16 CPU workers, one process), cpu16-2rank
 # and cpu16-4rank (the same 16 cores as 2 or 4 ranks of 8 or 4 CPU workers
 # under mpirun; one worker fewer per rank where the node has fewer than 32
@@ -107,6 +111,7 @@ conf() { # the workers of a configuration
 	case $1 in
 	1gpu) echo "runtime.ncuda=1 runtime.ncpu=0" ;;
 	gpu+cpu) echo "runtime.ncuda=1 runtime.ncpu=$((cores - 2))" ;;
+	gpu+cpu-equal) echo "runtime.ncuda=1 runtime.ncpu=$((cores - 2)) runtime.balance=equal" ;;
 	2gpu) echo "runtime.ncuda=2 runtime.ncpu=0" ;;
 	2gpu-nochain) echo "runtime.ncuda=2 runtime.ncpu=0 numerics.chain=no" ;;
 	cpu) echo "runtime.ncuda=0 runtime.ncpu=$cores" ;;
