@@ -416,6 +416,13 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 		 * GPUs all take GPU 0's model */
 		setenv("STARPU_CALIBRATE_MINIMUM", "1", 0);
 		setenv("STARPU_PERF_MODEL_HOMOGENEOUS_CUDA", "1", 0);
+		/* a CUDA task's model already holds its launch (timed from
+		 * before the codelet's call), so SimGrid StarPU's 10 us queueing
+		 * sleep per CUDA task and transfer counted it twice, on the
+		 * critical path of dependent tasks: the M6 on 2 H200s, 1 GPU
+		 * +2.8 % -> +0.0 %, 2 ranks +15.2 % -> -7.1 % against the
+		 * measured time (bench/results/2026-11-27-simgrid4.md) */
+		setenv("STARPU_SIMGRID_CUDA_QUEUE_COST", "0", 0);
 	} else if (mode == SIM_CALIBRATE) {
 		/* a fresh folder of StarPU's own: it measures the bus there at
 		 * start-up, and writes the models there at shutdown. Several
