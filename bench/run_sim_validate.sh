@@ -26,7 +26,8 @@
 # per iteration (after the first: --warmup 1) and their difference. Then, from
 # the 2-GPU folder without chains, 4 and 8 simulated GPUs (tools/sim_platform.py derive):
 # the projection the next 8-GPU machine will check.
-# SCHEME=implicit runs the implicit solver (numerics.time = implicit).
+# SCHEME=implicit runs the implicit solver (numerics.time = implicit), else
+# explicit (numerics.time = steady: the M6 case file itself is implicit).
 # SIM_CASES (default "m6 box10m") and SIM_CONFIGS (default every
 # configuration above) choose a part, so that a device call of 10 minutes
 # can run it; BOX_N (default 120) the box's size.
@@ -36,8 +37,32 @@
 # machine).
 # MPIRUN (default "mpirun --allow-run-as-root --oversubscribe") starts the
 # ranks.
+# gpu+cpu gives the CPU workers no cells unless the models say they add
+# 25 % (balance = speed; on 2 H200s the 30 CPU workers held none: a GPU-only
+# graph under dmdas); gpu+cpu-equal (runtime.balance = equal: equal blocks
+# that dmdas places on either kind; not run on a GPU yet) puts work on them.
+# More configurations: cpu16 (16 CPU workers, one process), cpu16-2rank
+# and cpu16-4rank (the same 16 cores as 2 or 4 ranks of 8 or 4 CPU workers
+# under mpirun; one worker fewer per rank where the node has fewer than 32
+# cores, that core left to the rank's StarPU-MPI thread); generally cpuC,
+# cpuC-Lrank and Lrank (L ranks of one GPU each).
+# SIM_ROWS (in place of SIM_CASES x SIM_CONFIGS x SCHEME): rows
+# CASE:SCHEME:CONFIG[:ITERATIONS], run in that order (SCHEME explicit or
+# implicit; ITERATIONS the row's own, else ITERATIONS), each into
+# OUTDIR/TAG-CONFIG (TAG: CASE, or CASE-impl when implicit).
+# SIM_BUDGET_S: no row starts once that many seconds have passed (a device
+# call's budget; the rows left are listed). CAL_ITERS: the calibration's
+# iterations (default the row's, and never more). ROW_TIMEOUT (default 600): seconds per
+# command. SIM_HERE=1: nothing simulated here (no fvstar-sim needed: the
+# GPU machine); every row leaves TAG-CONFIG/sim.args and ranks, from which
+# bench/run_sim_ranks_here.sh simulates them all on the SimGrid machine and
+# prints the table. BOX_DIR (default OUTDIR): where the box's mesh is made
+# (out of a folder that travels). PACK=FILE.tgz: OUTDIR packed into it at
+# the end, meshes and the runs' restart files left out. The first row's calibration measures the bus
+# (OUTDIR/bus-seed); the later rows' calibrations start from a copy.
 # Usage: bench/run_sim_validate.sh M6_MESH [BUILDDIR] [ITERATIONS] [OUTDIR]
-# Needs fvstar-sim in BUILDDIR (configure --with-starpu-simgrid, doc/simgrid.md).
+# Needs fvstar-sim in BUILDDIR (configure --with-starpu-simgrid, doc/simgrid.md)
+# unless SIM_HERE=1.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 m6=${1:?usage: bench/run_sim_validate.sh M6_MESH [BUILDDIR] [ITERATIONS] [OUTDIR]}
@@ -47,118 +72,217 @@ out=${4:-${BENCH_TMP:-$(mktemp -d)}}
 fv=$build/fvstar
 sim=$build/fvstar-sim
 py=${PYTHON3:-python3}
-[ -x "$sim" ] || { echo "run_sim_validate: no $sim (configure --with-starpu-simgrid)" >&2; exit 1; }
+here=${SIM_HERE:-0}
+[ "$here" = 1 ] || [ -x "$sim" ] ||
+	{ echo "run_sim_validate: no $sim (configure --with-starpu-simgrid; or SIM_HERE=1)" >&2; exit 1; }
 [ -f "$m6" ] || { echo "run_sim_validate: no mesh $m6" >&2; exit 1; }
 m6=$(cd "$(dirname "$m6")" && pwd)/$(basename "$m6")
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
+boxdir=${BOX_DIR:-$out}
+mkdir -p "$boxdir"
 cores=$(nproc)
-scheme=
-[ "${SCHEME:-explicit}" = implicit ] && scheme="numerics.time=implicit"
+budget=${SIM_BUDGET_S:-0}
+tmo=${ROW_TIMEOUT:-600}
+started=$(date +%s)
 unset STARPU_NCPU STARPU_NCUDA STARPU_SCHED STARPU_CALIBRATE STARPU_HOSTNAME STARPU_PERF_MODEL_DIR
 
 . "$top/bench/box_case.sh"
-cases=${SIM_CASES:-m6 box10m}
-configs=${SIM_CONFIGS:-1gpu gpu+cpu 2gpu cpu 2gpu-nochain 2rank}
-case " $cases " in *" box10m "*) box_case "$build" "${BOX_N:-120}" "$out" box10m ;; esac
+boxn=${BOX_N:-120}
+if [ -z "${SIM_ROWS:-}" ]; then
+	for case in ${SIM_CASES:-m6 box10m}; do
+		for c in ${SIM_CONFIGS:-1gpu gpu+cpu 2gpu cpu 2gpu-nochain 2rank}; do
+			SIM_ROWS="${SIM_ROWS:-} $case:${SCHEME:-explicit}:$c"
+		done
+	done
+fi
 cp "$top/cases/onera_m6/onera_m6.cfg" "$out/m6.cfg"
 
+nranks() { # the ranks of a configuration (1: one process)
+	case $1 in
+	*[0-9]rank)
+		r=${1%rank}
+		echo "${r##*[!0-9]}"
+		;;
+	*) echo 1 ;;
+	esac
+}
 conf() { # the workers of a configuration
 	case $1 in
 	1gpu) echo "runtime.ncuda=1 runtime.ncpu=0" ;;
 	gpu+cpu) echo "runtime.ncuda=1 runtime.ncpu=$((cores - 2))" ;;
+	gpu+cpu-equal) echo "runtime.ncuda=1 runtime.ncpu=$((cores - 2)) runtime.balance=equal" ;;
 	2gpu) echo "runtime.ncuda=2 runtime.ncpu=0" ;;
 	2gpu-nochain) echo "runtime.ncuda=2 runtime.ncpu=0 numerics.chain=no" ;;
-	2rank) echo "${RANK_WORKERS:-runtime.ncuda=1 runtime.ncpu=0} numerics.chain=no" ;;
 	cpu) echo "runtime.ncuda=0 runtime.ncpu=$cores" ;;
+	cpu[0-9]*-[0-9]*rank)
+		n=${1#cpu}
+		n=${n%%-*}
+		w=$((n / $(nranks "$1")))
+		[ "$cores" -ge $((2 * n)) ] || [ "$w" -le 1 ] || w=$((w - 1))
+		echo "runtime.ncuda=0 runtime.ncpu=$w"
+		;;
+	cpu[0-9]*) echo "runtime.ncuda=0 runtime.ncpu=${1#cpu}" ;;
+	[0-9]*rank) echo "${RANK_WORKERS:-runtime.ncuda=1 runtime.ncpu=0} numerics.chain=no" ;;
+	*) return 1 ;;
+	esac
+}
+explicit_keys() { # the M6 case file is implicit: its explicit scheme (cfg's comment)
+	case $1 in
+	m6) echo "numerics.time=steady numerics.cfl=1.5 numerics.cfl_max=0" ;;
+	*) echo "numerics.time=steady" ;;
 	esac
 }
 per_iter() { # seconds_per_iteration of a summary.json (fvstar run's or fvstar sim's)
 	"$py" -c 'import json, sys; print("%.6f" % json.load(open(sys.argv[1]))["seconds_per_iteration"])' "$1"
 }
 mpirun=${MPIRUN:-mpirun --allow-run-as-root --oversubscribe}
-row() { # case config run dry sim
-	printf '%-6s %-8s %12s %12s %12s %8s\n' "$1" "$2" "$3" "$4" "$5" \
+row() { # tag config run dry sim
+	printf '%-10s %-12s %12s %12s %12s %8s\n' "$1" "$2" "$3" "$4" "$5" \
 		"$(awk -v a="$5" -v b="$4" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.1f%%", 100 * (a / b - 1); else print "-" }')"
 }
-# rank_config CASE DIR WORKERS EXTRA: 2 GPUs as 2 ranks
-rank_config() {
-	d=$2
-	# shellcheck disable=SC2086
-	{
-		$mpirun -np 2 "$fv" sim calibrate "$out/$1.cfg" --save "$d/platform" --iterations "$iters" $4 $3 $scheme \
-			output.dir="$d/o" >"$d.cal.log" 2>&1 &&
-			$mpirun -np 2 "$fv" sim calibrate "$out/$1.cfg" --save "$d/platform" --iterations "$iters" $4 $3 $scheme \
-				output.dir="$d/o" >>"$d.cal.log" 2>&1 &&
-			$mpirun -np 2 "$fv" run "$out/$1.cfg" $4 $3 $scheme numerics.iterations="$iters" numerics.residual_drop=0 \
-				output.dir="$d/run" output.vtu=no output.progress_every=0 >"$d.run.log" 2>&1 &&
-			$mpirun -np 2 "$fv" sim dry "$out/$1.cfg" --iterations "$iters" $4 $3 $scheme --out "$d/dry" >"$d.dry.log" 2>&1
-	} || { echo "$1 2rank: failed, see $d.*.log" >&2; return 0; }
+models() { # DIR/models: a fresh copy of the calibrated folder (StarPU may update what it reads)
+	rm -rf "$1/models" && cp -r "$1/platform" "$1/models"
+}
+# one_row CASE TAG CONFIG SCHEME_KEYS ITERATIONS EXTRA: calibration, fvstar
+# run and fvstar sim dry (under mpirun -np L for L ranks), then the
+# simulation (here, or sim.args for run_sim_ranks_here.sh). The run and
+# the dry run read a copy of the calibrated models (STARPU_PERF_MODEL_DIR),
+# as the simulation does: with CPU and GPU workers the blocks' sizes come
+# from the models' CPU/GPU ratio and dmdas places tasks by them, and a
+# fresh machine's own models (none) would give other blocks and placements
+one_row() {
+	case=$1 tag=$2 c=$3 scheme=$4 it=$5 extra=$6
+	d=$out/$tag-$c
+	w=$(conf "$c") || { echo "$tag $c: unknown configuration" >&2 && return 0; }
+	l=$(nranks "$c")
+	cal=${CAL_ITERS:-$it}
+	[ "$cal" -le "$it" ] || cal=$it
+	launch=
+	passes=1 # one process: two passes in one command
+	if [ "$l" -gt 1 ]; then
+		launch="$mpirun -np $l"
+		passes="1 2" # ranks: one pass a command (MPI starts once a process)
+	fi
+	rm -rf "$d" "$d".*.log
+	mkdir -p "$d"
+	# the bus the first row measured, for every later row (StarPU reads a
+	# bus description it finds rather than measuring again: seconds per
+	# row, and one bus for all)
+	if [ -d "$out/bus-seed" ]; then
+		b=$d/platform/bus
+		[ "$l" -gt 1 ] && b=$d/platform/rank0/bus
+		mkdir -p "$b" && cp "$out"/bus-seed/* "$b"/
+	fi
+	# shellcheck disable=SC2086 # $launch, $extra, $w, $scheme: words
+	if ! (
+		for _ in $passes; do
+			timeout "$tmo" $launch "$fv" sim calibrate "$out/$case.cfg" --save "$d/platform" \
+				--iterations "$cal" $extra $w $scheme output.dir="$d/o" >>"$d.cal.log" 2>&1 || exit 1
+		done
+	) || ! models "$d" ||
+		! STARPU_PERF_MODEL_DIR=$d/models timeout "$tmo" $launch "$fv" run "$out/$case.cfg" $extra $w $scheme \
+			numerics.iterations="$it" numerics.residual_drop=0 output.dir="$d/run" output.vtu=no \
+			output.progress_every=0 >"$d.run.log" 2>&1 || ! models "$d" ||
+		! STARPU_PERF_MODEL_DIR=$d/models timeout "$tmo" $launch "$fv" sim dry "$out/$case.cfg" --iterations "$it" \
+			$extra $w $scheme --out "$d/dry" >"$d.dry.log" 2>&1; then
+		echo "$tag $c: failed, see $d.*.log" >&2
+		return 0
+	fi
+	rm -rf "$d/models"
+	[ -d "$out/bus-seed" ] || cp -r "$d/platform/bus" "$out/bus-seed"
 	# the simulation's case, iterations and keys but the mesh's path (the
 	# case file's own, or the M6 mesh there): run_sim_ranks_here.sh
 	# shellcheck disable=SC2086
-	printf '%s\n' "$1" "$iters" $3 $scheme >"$d/sim.args"
-	rm -rf "$d/cluster"
-	"$py" "$top/tools/sim_platform.py" cluster "$d/platform" "$d/cluster" --nodes 1 --ranks-per-node 2 >/dev/null
+	printf '%s\n' "$case" "$it" $w $scheme >"$d/sim.args"
+	echo "$l" >"$d/ranks"
 	s=-
-	if [ -r "$build/fvstar-smpi" ] && command -v smpirun >/dev/null 2>&1; then
+	if [ "$here" = 1 ]; then
+		:
+	elif [ "$l" = 1 ]; then
 		# shellcheck disable=SC2086
-		"$fv" sim run "$out/$1.cfg" --platform "$d/cluster" --iterations "$iters" $4 $3 $scheme --out "$d/sim" \
-			>"$d.sim.log" 2>&1 && s=$(per_iter "$d/sim/summary.json")
+		"$sim" sim run "$out/$case.cfg" --platform "$d/platform" --iterations "$it" $extra $w $scheme \
+			--out "$d/sim" >"$d.sim.log" 2>&1 && s=$(per_iter "$d/sim/summary.json")
 	else
-		echo "$1 2rank: no fvstar-smpi or smpirun here: bring $out back to the SimGrid machine and run" \
-			"bench/run_sim_ranks_here.sh OUT [BUILDDIR] [WORKDIR] there (M6_MESH=the M6 mesh there)" >&2
-	fi
-	row "$1" 2rank "$(per_iter "$d/run/summary.json")" "$(per_iter "$d/dry/summary.json")" "$s"
-}
-printf '%-6s %-8s %12s %12s %12s %8s\n' case config "run s/it" "dry s/it" "sim s/it" "sim/dry"
-for case in $cases; do
-	extra=
-	[ $case = m6 ] && extra="mesh.file=$m6"
-	for c in $configs; do
-		d=$out/$case-$c
-		w=$(conf $c)
-		if [ $c = 2rank ]; then
-			rank_config "$case" "$d" "$w" "$extra"
-			continue
+		"$py" "$top/tools/sim_platform.py" cluster "$d/platform" "$d/cluster" --nodes 1 --ranks-per-node "$l" \
+			>/dev/null
+		if [ -r "$build/fvstar-smpi" ] && command -v smpirun >/dev/null 2>&1; then
+			# shellcheck disable=SC2086
+			"$fv" sim run "$out/$case.cfg" --platform "$d/cluster" --iterations "$it" $extra $w $scheme \
+				--out "$d/sim" >"$d.sim.log" 2>&1 && s=$(per_iter "$d/sim/summary.json")
+		else
+			echo "$tag $c: no fvstar-smpi or smpirun here: bring $out back to the SimGrid machine and run" \
+				"bench/run_sim_ranks_here.sh OUT [BUILDDIR] [WORKDIR] there (M6_MESH=the M6 mesh there)" >&2
 		fi
-		# shellcheck disable=SC2086
-		{
-			"$fv" sim calibrate "$out/$case.cfg" --save "$d/platform" --iterations "$iters" $extra $w $scheme \
-				output.dir="$d/o" >"$d.cal.log" 2>&1 &&
-				"$fv" run "$out/$case.cfg" $extra $w $scheme numerics.iterations="$iters" numerics.residual_drop=0 \
-					output.dir="$d/run" output.vtu=no output.progress_every=0 >"$d.run.log" 2>&1 &&
-				"$fv" sim dry "$out/$case.cfg" --iterations "$iters" $extra $w $scheme --out "$d/dry" >"$d.dry.log" 2>&1 &&
-				"$sim" sim run "$out/$case.cfg" --platform "$d/platform" --iterations "$iters" $extra $w $scheme \
-					--out "$d/sim" >"$d.sim.log" 2>&1
-		} || { echo "$case $c: failed, see $d.*.log" >&2; continue; }
-		r=$(per_iter "$d/run/summary.json")
-		y=$(per_iter "$d/dry/summary.json")
-		s=$(per_iter "$d/sim/summary.json")
-		printf '%-6s %-8s %12s %12s %12s %8s\n' $case $c "$r" "$y" "$s" "$(awk -v a="$s" -v b="$y" 'BEGIN { printf "%+.1f%%", 100 * (a / b - 1) }')"
-	done
-	# projection: the 2-GPU calibration without task chains (whose models
-	# hold only the calibrated blocks) on 4 and 8 simulated GPUs of the same links
+	fi
+	row "$tag" "$c" "$(per_iter "$d/run/summary.json")" "$(per_iter "$d/dry/summary.json")" "$s"
+}
+printf '%-10s %-12s %12s %12s %12s %8s\n' case config "run s/it" "dry s/it" "sim s/it" "sim/dry"
+left=
+for r in $SIM_ROWS; do
+	case=${r%%:*} rest=${r#*:}
+	scheme=${rest%%:*} rest=${rest#*:}
+	c=${rest%%:*} it=$iters
+	[ "$c" = "$rest" ] || it=${rest#*:}
+	if [ "$budget" -gt 0 ] && [ $(($(date +%s) - started)) -ge "$budget" ]; then
+		left="$left $r"
+		continue
+	fi
+	tag=$case keys=$(explicit_keys "$case")
+	[ "$scheme" = implicit ] && tag=$case-impl keys="numerics.time=implicit"
+	case $case in
+	m6) extra="mesh.file=$m6" ;;
+	box10m)
+		if [ ! -f "$out/box10m.cfg" ]; then
+			box_case "$build" "$boxn" "$boxdir" box10m
+			[ "$boxdir" = "$out" ] || mv "$boxdir/box10m.cfg" "$out/box10m.cfg"
+		fi
+		extra="mesh.file=$boxdir/box$boxn.su2"
+		;;
+	*)
+		echo "$r: unknown case $case (m6, box10m)" >&2
+		continue
+		;;
+	esac
+	one_row "$case" "$tag" "$c" "$keys" "$it" "$extra"
+done
+[ -z "$left" ] || echo "not run (SIM_BUDGET_S=$budget s spent):$left"
+# projection: the 2-GPU calibration without task chains (whose models
+# hold only the calibrated blocks) on 4 and 8 simulated GPUs of the same links
+for d in "$out"/*-2gpu-nochain; do
+	[ -d "$d/platform" ] && [ "$here" != 1 ] || continue
+	tag=$(basename "$d" -2gpu-nochain)
+	case=${tag%-impl} extra="mesh.file=$m6"
+	scheme=$(explicit_keys "$case")
+	[ "$case" = "$tag" ] || scheme="numerics.time=implicit"
+	[ "$case" = m6 ] || extra="mesh.file=$boxdir/box$boxn.su2"
 	for g in 4 8; do
-		d=$out/$case-2gpu-nochain
-		[ -d "$d/platform" ] || continue
-		rm -rf "$out/$case-${g}gpu-derived"
-		"$py" "$top/tools/sim_platform.py" derive "$d/platform" "$out/$case-${g}gpu-derived" --gpus $g >/dev/null
+		rm -rf "$out/$tag-${g}gpu-derived"
+		"$py" "$top/tools/sim_platform.py" derive "$d/platform" "$out/$tag-${g}gpu-derived" --gpus $g >/dev/null
 		# shellcheck disable=SC2086
-		"$sim" sim run "$out/$case.cfg" --platform "$out/$case-${g}gpu-derived" --iterations "$iters" $extra \
-			runtime.ncpu=0 numerics.chain=no $scheme --out "$out/$case-${g}gpu-sim" >"$out/$case-${g}gpu-sim.log" 2>&1 &&
-			printf '%-6s %-8s %12s %12s %12s %8s\n' $case "${g}gpu" - - "$(per_iter "$out/$case-${g}gpu-sim/summary.json")" \
-				"(derived)"
+		"$sim" sim run "$out/$case.cfg" --platform "$out/$tag-${g}gpu-derived" --iterations "$iters" $extra \
+			runtime.ncpu=0 numerics.chain=no $scheme --out "$out/$tag-${g}gpu-sim" >"$out/$tag-${g}gpu-sim.log" 2>&1 &&
+			printf '%-10s %-12s %12s %12s %12s %8s\n' "$tag" "${g}gpu" - - \
+				"$(per_iter "$out/$tag-${g}gpu-sim/summary.json")" "(derived)"
 	done
 done
 # the studies' platform: one process's models and the rank-only tasks'
-for case in $cases; do
-	a=$out/$case-2gpu-nochain/platform b=$out/$case-2rank/platform
-	[ -d "$a" ] && [ -d "$b" ] || continue
-	rm -rf "$out/$case-studies"
-	mkdir -p "$out/$case-studies"
+for a in "$out"/*-2gpu-nochain; do
+	tag=$(basename "$a" -2gpu-nochain)
+	[ -d "$a/platform" ] && [ -d "$out/$tag-2rank/platform" ] || continue
+	rm -rf "$out/$tag-studies"
+	mkdir -p "$out/$tag-studies"
 	# the one-process folder's bus and host, both folders' models (the
 	# 2-rank one's own: the ranks' merged)
-	"$py" "$top/tools/sim_platform.py" merge "$out/$case-studies/platform" "$a" "$b" --quiet >/dev/null
-	echo "studies platform: $out/$case-studies/platform (bench/run_sim_studies.sh PLATFORM)"
+	"$py" "$top/tools/sim_platform.py" merge "$out/$tag-studies/platform" "$a/platform" \
+		"$out/$tag-2rank/platform" --quiet >/dev/null
+	echo "studies platform: $out/$tag-studies/platform (bench/run_sim_studies.sh PLATFORM)"
 done
-echo "(run: fvstar run's seconds_per_iteration, every iteration; dry and sim: iterations 2.. of fvstar sim; logs and summaries in $out)"
+echo "(run: fvstar run's seconds_per_iteration, every iteration; dry and sim: iterations 2.. of fvstar sim;" \
+	"logs and summaries in $out; $(($(date +%s) - started)) s)"
+if [ -n "${PACK:-}" ]; then
+	# the run's restart file (396 MB at 10^7 cells) and meshes stay
+	tar czf "$PACK" --exclude='*.su2' --exclude='*.fvm' --exclude=restart.bin --exclude='*.vtu' \
+		-C "$(dirname "$out")" "$(basename "$out")" &&
+		echo "packed: $PACK ($(du -k "$PACK" | cut -f1) kB)"
+fi

@@ -32,7 +32,9 @@ machine; this script derives others from it:
       and derive run it; it prints each fit's largest error on the measured
       sizes.
   sim_platform.py check DIR
-      the folder's hosts and links, as derive reads them.
+      the folder's hosts and links, as derive reads them, and a warning for
+      each link far from the others of its kind (3x the latency and 20 us
+      more, or under 0.6x the bandwidth): a bus measured while busy.
   sim_platform.py merge DST SRC [SRC ...]
       one platform folder from several calibrated ones (the ranks of a
       calibration under mpirun each save into SAVE/rank<r>: `fvstar sim
@@ -48,14 +50,18 @@ machine; this script derives others from it:
       codelet, fv_fetch) a copy of OLD's.
 
   sim_platform.py cluster NODE DST --nodes N [--ranks-per-node K] [--nic GBPS]
-        [--latency US] [--backbone GBPS] [--shm GBPS]
+        [--latency US] [--backbone GBPS] [--shm GBPS] [--mpi-overhead US]
       a cluster folder: N nodes, each NODE's platform (GPUs, links, models),
       with one rank per node (or K, each with a whole NODE of its own: the
       ranks of one node share its NIC, not its PCIe links), joined by a
       network: each node's NIC (--nic GB/s each way, default 25: HDR 200
       Gb/s InfiniBand) to a switch (--backbone GB/s, default non-blocking:
       N x NIC), --latency US from NIC to NIC (default 1.5); ranks of one node
-      talk through --shm GB/s (default 20, 0.5 us). DST holds NODE's bus/
+      talk through --shm GB/s (default 20, 0.5 us). --mpi-overhead US: each
+      message costs the sender and the receiver US of simulated time
+      (SMPI's smpi/os and smpi/or; default 0: StarPU-MPI's and the MPI
+      library's own work per message is not simulated otherwise; not
+      measured yet, doc/simgrid.md). DST holds NODE's bus/
       and codelets/ (it is NODE's platform folder too), smpi/platform.xml
       (SimGrid: zone "cluster" with hosts node-0.., then one zone
       StarPU-MPI<r> per rank with NODE's hosts as StarPU-MPI<r>-MAIN, ..,
@@ -508,7 +514,32 @@ def cmd_merge(a):
         shutil.rmtree(os.path.join(dst, "bus"), ignore_errors=True)
         shutil.copytree(os.path.join(srcs[0], "bus"), os.path.join(dst, "bus"))
     print(f"{dst}: {len(by_symbol)} models of {len(srcs)} folders merged (host {host})")
+    for w in bus_warnings(read_platform(dst)[3]):
+        print(f"sim_platform.py: warning: {dst}/bus: {w} (measured while the bus was busy? the ranks of a "
+              "calibration under mpirun measured it at once before fvstar's rank 0 measured it alone)",
+              file=sys.stderr)
     cmd_fit(argparse.Namespace(dir=dst, quiet=a.quiet))
+
+
+def bus_warnings(links):
+    """Links of one kind (host to GPU, GPU to host, GPU to GPU) far from
+    their siblings: a bus measured while something else used it (two ranks
+    of one node measuring at once gave host to GPU 0 147 us where GPU 1 had
+    16, and half the bandwidth of a calibration alone)."""
+    kinds = {"host to GPU": r"RAM-CUDA\d+", "GPU to host": r"CUDA\d+-RAM", "GPU to GPU": r"CUDA\d+-CUDA\d+"}
+    out = []
+    for kind, pat in kinds.items():
+        ls = {k: v for k, v in links.items() if re.fullmatch(pat, k) and v[0] > 0}
+        if len(ls) < 2:
+            continue
+        lat = min(v[1] for v in ls.values())
+        bw = max(v[0] for v in ls.values())
+        for k, (b, l) in sorted(ls.items()):
+            if l > 3 * lat and l - lat > 20e-6:
+                out.append(f"{k}: {l * 1e6:.1f} us where another {kind} link has {lat * 1e6:.1f}")
+            if b < 0.6 * bw:
+                out.append(f"{k}: {b / 1e9:.1f} GB/s where another {kind} link has {bw / 1e9:.1f}")
+    return out
 
 
 def cmd_check(a):
@@ -518,6 +549,8 @@ def cmd_check(a):
     print(f"{path}: host {host}, {ncpu} CPUs, {ngpu} GPUs")
     for k, (b, l) in sorted(links.items()):
         print(f"  link {k}: {b / 1e9:.3f} GB/s, {l * 1e6:.3f} us")
+    for w in bus_warnings(links):
+        print(f"  warning: {w} (measured while the bus was busy? calibrate again)")
 
 
 def fake_comb(block, old_idx, new_idx, speedup):
@@ -611,9 +644,16 @@ def cmd_cluster(a):
          '<platform version="4.1">\n',
          f"<!-- tools/sim_platform.py cluster: {a.nodes} nodes x {a.ranks_per_node} rank(s) of {path};"
          f" NIC {a.nic} GB/s, {a.latency} us NIC to NIC, switch {bb / g:g} GB/s -->\n"]
-    for c in root:
-        if c.tag == "config":
-            x.append(ET.tostring(c, encoding="unicode").strip() + "\n")
+    configs = [c for c in root if c.tag == "config"]
+    if a.mpi_overhead > 0:
+        # SMPI's per-message software costs on the sender and the receiver
+        # (size 0 and up: a constant, no per-byte part)
+        if not configs:
+            configs = [ET.Element("config", {"id": "General"})]
+        for k in ("smpi/os", "smpi/or"):
+            ET.SubElement(configs[0], "prop", {"id": k, "value": f"0:{a.mpi_overhead * 1e-6:.9f}:0"})
+    for c in configs:
+        x.append(ET.tostring(c, encoding="unicode").strip() + "\n")
     x.append('<zone id="fvstar-root" routing="None">\n <zone id="cluster" routing="Full">\n')
     for k in range(a.nodes):
         x.append(f'  <host id="node-{k}" speed="1Gf"/>\n')
@@ -692,6 +732,8 @@ def main():
     k.add_argument("--latency", type=float, default=1.5, help="NIC to NIC, us")
     k.add_argument("--backbone", type=float, help="the switch, GB/s (default: nodes x NIC)")
     k.add_argument("--shm", type=float, default=20.0, help="between ranks of one node, GB/s")
+    k.add_argument("--mpi-overhead", type=float, default=0.0,
+                   help="each message's software cost on the sender and on the receiver, us (default 0)")
     a = ap.parse_args()
     if a.cmd == "derive":
         if a.gpus < 0 or a.gpus > 16:
@@ -710,6 +752,8 @@ def main():
             die("--nodes and --ranks-per-node: 1 or more")
         if a.nic <= 0 or a.latency < 0 or (a.backbone is not None and a.backbone <= 0) or a.shm <= 0:
             die("--nic, --backbone, --shm: > 0 GB/s; --latency: >= 0 us")
+        if a.mpi_overhead < 0:
+            die("--mpi-overhead: >= 0 us")
         cmd_cluster(a)
     else:
         cmd_fake(a)

@@ -229,6 +229,25 @@ double fv_runtime_clock(void);
  * StarPU's own sampling directory. Its CPU and CUDA hosts into *ncpu,
  * *ncuda (NULL: not wanted). */
 fv_err_t fv_runtime_sim_platform(const char *dir, int *ncpu, int *ncuda);
+/* What this rank's workers and buses did from fv_runtime_profile_start
+ * (StarPU's profiling, which it turns on; simulated time in fvstar-sim) to
+ * fv_runtime_profile_read: seconds executing tasks summed over the
+ * workers of a kind, and bytes and transfers host to GPU [0], GPU to host
+ * [1] and GPU to GPU [2]. */
+typedef struct fv_sim_profile {
+	double cpu_busy, cuda_busy;
+	double bytes[3];
+	long long count[3];
+} fv_sim_profile_t;
+void fv_runtime_profile_start(void);
+void fv_runtime_profile_read(fv_sim_profile_t *p);
+/* fvstar sim calibrate under mpirun, after fv_runtime_mpi_start and
+ * before fv_runtime_init (collective): rank 0 alone measures the bus into
+ * root/rank0/bus unless it is there, and each other rank copies it into
+ * root/rank<r>/bus unless that is there (ranks measuring at once on one
+ * node made each other's transfers wait: 147 and 273 us host to GPU 0
+ * instead of 10). No-op with one rank. */
+fv_err_t fv_runtime_sim_bus_alone(const char *root);
 /* The CPU and CUDA hosts of the platform fv_runtime_sim_platform read
  * (-1 before, or outside fvstar-sim). */
 int fv_runtime_sim_cpus(void);

@@ -36,6 +36,7 @@ typedef struct sim_ctx {
 	double t0;        /* StarPU's clock when the iterations were submitted */
 	double *at;       /* [iterations] StarPU's clock when each was seen done */
 	int first, n;
+	int profile, warmup; /* StarPU's profiling from the end of the warm-up on */
 } sim_ctx_t;
 
 static int on_sim_iteration(const fv_iter_info_t *info, void *arg)
@@ -44,6 +45,10 @@ static int on_sim_iteration(const fv_iter_info_t *info, void *arg)
 	int k = info->iter - x->first;
 	if (k >= 0 && k < x->n)
 		x->at[k] = fv_runtime_clock();
+	if (x->profile && k == x->warmup - 1) {
+		fv_sim_profile_t warm;
+		fv_runtime_profile_read(&warm); /* reading resets the counters */
+	}
 	return 0; /* a fixed count: no convergence test */
 }
 
@@ -201,6 +206,7 @@ static const char *mode_name(int mode)
 #define SIM_MAX_STAGES 64
 typedef struct rank_slot {
 	double per_iter;
+	fv_sim_profile_t prof; /* zero where not profiled */
 	int n_stages;
 	struct {
 		char name[40];
@@ -208,7 +214,7 @@ typedef struct rank_slot {
 	} st[SIM_MAX_STAGES];
 } rank_slot_t;
 
-static fv_err_t gather_ranks(double per_iter, rank_slot_t **out)
+static fv_err_t gather_ranks(double per_iter, const fv_sim_profile_t *prof, rank_slot_t **out)
 {
 	int nr = fv_runtime_nranks(), me = fv_runtime_rank();
 	rank_slot_t *s;
@@ -216,6 +222,7 @@ static fv_err_t gather_ranks(double per_iter, rank_slot_t **out)
 	const char *name;
 	FV_CALL(fv_calloc(&s, (size_t)nr, sizeof *s, "the ranks' task counts"));
 	s[me].per_iter = per_iter;
+	s[me].prof = *prof;
 	for (int i = 0; i < SIM_MAX_STAGES && (name = fv_runtime_task_count(i, &n)); i++) {
 		snprintf(s[me].st[i].name, sizeof s[me].st[i].name, "%s", name);
 		s[me].st[i].n = n;
@@ -239,6 +246,36 @@ static json_t *stage_json(const rank_slot_t *s, int nr, int r)
 			json_object_set_new(st, s[k].st[i].name, json_integer((json_int_t)(was + s[k].st[i].n)));
 		}
 	return st;
+}
+
+/* The workers' busy time and the transfers per iteration of one rank's
+ * profile (sim run, calibrate), or of them all summed (r < 0); NULL where
+ * nothing was profiled. */
+static json_t *profile_json(const rank_slot_t *s, int nr, int r, int iters)
+{
+	fv_sim_profile_t p = {0};
+	static const char *dir[3] = {"h2d", "d2h", "d2d"};
+	char key[32];
+	for (int k = r < 0 ? 0 : r; k < (r < 0 ? nr : r + 1); k++) {
+		p.cpu_busy += s[k].prof.cpu_busy;
+		p.cuda_busy += s[k].prof.cuda_busy;
+		for (int d = 0; d < 3; d++) {
+			p.bytes[d] += s[k].prof.bytes[d];
+			p.count[d] += s[k].prof.count[d];
+		}
+	}
+	if (p.cpu_busy + p.cuda_busy <= 0 || iters <= 0)
+		return NULL;
+	json_t *o = json_object();
+	json_object_set_new(o, "cuda_busy_seconds_per_iteration", fv_json_real(p.cuda_busy / iters));
+	json_object_set_new(o, "cpu_busy_seconds_per_iteration", fv_json_real(p.cpu_busy / iters));
+	for (int d = 0; d < 3; d++) {
+		snprintf(key, sizeof key, "%s_bytes_per_iteration", dir[d]);
+		json_object_set_new(o, key, fv_json_real(p.bytes[d] / iters));
+		snprintf(key, sizeof key, "%s_transfers_per_iteration", dir[d]);
+		json_object_set_new(o, key, fv_json_real((double)p.count[d] / iters));
+	}
+	return o;
 }
 
 /* summary.json of a sim run: the platform, workers, blocks, the time per
@@ -269,6 +306,9 @@ static fv_err_t write_summary(const char *path, int mode, const char *platform, 
 		json_array_append_new(it, fv_json_real(x->at[k] - (k ? x->at[k - 1] : x->t0)));
 	json_object_set_new(js, "iteration_seconds", it);
 	json_object_set_new(js, "tasks_per_stage", st);
+	json_t *pr = profile_json(slots, nr, -1, x->n - warmup);
+	if (pr)
+		json_object_set_new(js, "profile", pr);
 	json_object_set_new(js, "ranks", json_integer(nr));
 	if (nr > 1) {
 		json_t *rs = json_array();
@@ -276,6 +316,8 @@ static fv_err_t write_summary(const char *path, int mode, const char *platform, 
 			json_t *o = json_object();
 			json_object_set_new(o, "seconds_per_iteration", fv_json_real(slots[r].per_iter));
 			json_object_set_new(o, "tasks_per_stage", stage_json(slots, nr, r));
+			if ((pr = profile_json(slots, nr, r, x->n - warmup)))
+				json_object_set_new(o, "profile", pr);
 			json_array_append_new(rs, o);
 		}
 		json_object_set_new(js, "per_rank", rs);
@@ -374,6 +416,13 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 		 * GPUs all take GPU 0's model */
 		setenv("STARPU_CALIBRATE_MINIMUM", "1", 0);
 		setenv("STARPU_PERF_MODEL_HOMOGENEOUS_CUDA", "1", 0);
+		/* a CUDA task's model already holds its launch (timed from
+		 * before the codelet's call), so SimGrid StarPU's 10 us queueing
+		 * sleep per CUDA task and transfer counted it twice, on the
+		 * critical path of dependent tasks: the M6 on 2 H200s, 1 GPU
+		 * +2.8 % -> +0.0 %, 2 ranks +15.2 % -> -7.1 % against the
+		 * measured time (bench/results/2026-11-27-simgrid4.md) */
+		setenv("STARPU_SIMGRID_CUDA_QUEUE_COST", "0", 0);
 	} else if (mode == SIM_CALIBRATE) {
 		/* a fresh folder of StarPU's own: it measures the bus there at
 		 * start-up, and writes the models there at shutdown. Several
@@ -385,6 +434,9 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 		if (fv_runtime_nranks() > 1) {
 			size_t len = strlen(save_abs);
 			FV_CHECK_GOTO(err, out, len + 16 < sizeof save_abs, FV_ERR_ARG, "--save %s: path too long", save);
+			/* the bus measured by one rank, the node otherwise idle */
+			FV_CALL_GOTO(err, out, fv_runtime_mpi_start());
+			FV_CALL_GOTO(err, out, fv_runtime_sim_bus_alone(save_abs));
 			snprintf(save_abs + len, sizeof save_abs - len, "/rank%d", fv_runtime_rank());
 			FV_CALL_GOTO(err, out, fv_output_mkdir(save_abs));
 		}
@@ -408,6 +460,15 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 	FV_CALL_GOTO(err, out, fv_calloc(&x.at, (size_t)iters, sizeof *x.at, "the iteration times"));
 	x.first = 1;
 	x.n = (int)iters;
+	/* the workers' busy time and the transfers, where measuring them
+	 * costs nothing (simulated) or is done anyway (calibration); a dry
+	 * run stays as bare as a real one */
+	x.profile = mode != SIM_DRY;
+	x.warmup = (int)warmup;
+	/* on before the first task: StarPU times only the tasks submitted
+	 * while it is */
+	if (x.profile)
+		fv_runtime_profile_start();
 	{
 		double start = fv_now();
 		fv_runtime_count_tasks(1);
@@ -423,7 +484,12 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 	/* after the warm-up (the first iteration moves the read-only data to
 	 * the GPUs once) */
 	per_iter = (x.at[iters - 1] - (warmup ? x.at[warmup - 1] : x.t0)) / (double)(iters - warmup);
-	FV_CALL_GOTO(err, out, gather_ranks(per_iter, &slots));
+	{
+		fv_sim_profile_t prof = {0};
+		if (x.profile)
+			fv_runtime_profile_read(&prof);
+		FV_CALL_GOTO(err, out, gather_ranks(per_iter, &prof, &slots));
+	}
 	if (fv_runtime_rank() != 0)
 		goto out; /* rank 0 reports for all */
 	/* several ranks: the slowest rank's iterations (the others wait
@@ -453,6 +519,15 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 			for (int i = 0; i < slots[r].n_stages; i++)
 				t += slots[r].st[i].n;
 			printf("sim: rank %d tasks %lld, %.9g s per iteration\n", r, t, slots[r].per_iter);
+		}
+		for (int r = 0; x.profile && r < fv_runtime_nranks(); r++) {
+			const fv_sim_profile_t *p = &slots[r].prof;
+			double m = (double)(iters - warmup);
+			printf("sim: rank %d per iteration: workers busy cuda %.6f s cpu %.6f s; to GPU %.3f MB in %.1f, "
+			       "from GPU %.3f MB in %.1f, GPU to GPU %.3f MB in %.1f transfers\n",
+			       r, p->cuda_busy / m, p->cpu_busy / m, p->bytes[0] / m * 1e-6, (double)p->count[0] / m,
+			       p->bytes[1] / m * 1e-6, (double)p->count[1] / m, p->bytes[2] / m * 1e-6,
+			       (double)p->count[2] / m);
 		}
 	}
 	snprintf(path, sizeof path, "%s/summary.json", outdir);

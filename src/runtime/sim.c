@@ -5,6 +5,7 @@
 #define _GNU_SOURCE /* realpath */
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <starpu.h>
 #include <stdio.h>
@@ -147,6 +148,147 @@ const char *fv_runtime_task_count(int i, long long *n)
 		return NULL;
 	*n = counts[i].n;
 	return counts[i].name;
+}
+
+/* ---- what the workers and buses did (StarPU's profiling) ---- */
+
+void fv_runtime_profile_start(void)
+{
+	/* enabling resets every worker's and bus's counters */
+	starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
+}
+
+static double seconds_of(const struct timespec *t)
+{
+	return (double)t->tv_sec + 1e-9 * (double)t->tv_nsec;
+}
+
+void fv_runtime_profile_read(fv_sim_profile_t *p)
+{
+	memset(p, 0, sizeof *p);
+	if (starpu_profiling_status_get() != STARPU_PROFILING_ENABLE)
+		return;
+	for (int w = 0; w < (int)starpu_worker_get_count(); w++) {
+		struct starpu_profiling_worker_info info;
+		if (starpu_profiling_worker_get_info(w, &info) != 0)
+			continue;
+		if (starpu_worker_get_type(w) == STARPU_CUDA_WORKER)
+			p->cuda_busy += seconds_of(&info.executing_time);
+		else if (starpu_worker_get_type(w) == STARPU_CPU_WORKER)
+			p->cpu_busy += seconds_of(&info.executing_time);
+	}
+	for (int b = 0; b < starpu_bus_get_count(); b++) {
+		struct starpu_profiling_bus_info info;
+		int src = starpu_bus_get_src(b), dst = starpu_bus_get_dst(b);
+		if (starpu_bus_get_profiling_info(b, &info) != 0)
+			continue;
+		int from_gpu = starpu_node_get_kind((unsigned)src) == STARPU_CUDA_RAM;
+		int to_gpu = starpu_node_get_kind((unsigned)dst) == STARPU_CUDA_RAM;
+		int k = from_gpu && to_gpu ? 2 : to_gpu ? 0 : from_gpu ? 1 : -1;
+		if (k < 0)
+			continue;
+		p->bytes[k] += (double)info.transferred_bytes;
+		p->count[k] += info.transfer_count;
+	}
+}
+
+/* ---- the bus, measured by one rank at a time ---- */
+
+/* 1 if dir holds a bus description of StarPU's (HOST.config, which StarPU
+ * writes last): StarPU then reads it rather than measuring again. */
+static int has_bus(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d)))
+		found = strlen(e->d_name) > 7 && strcmp(e->d_name + strlen(e->d_name) - 7, ".config") == 0;
+	closedir(d);
+	return found;
+}
+
+static fv_err_t copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	size_t n;
+	FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+	fv_err_t err = FV_OK;
+	if (!in || !out) {
+		err = FV_ERROR(FV_ERR_IO, "%s: cannot %s it", in ? to : from, in ? "write" : "read");
+	} else {
+		while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+			if (fwrite(buf, 1, n, out) != n) {
+				err = FV_ERROR(FV_ERR_IO, "%s: cannot write it", to);
+				break;
+			}
+	}
+	if (in)
+		fclose(in);
+	if (out && fclose(out) != 0 && err == FV_OK)
+		err = FV_ERROR(FV_ERR_IO, "%s: cannot write it", to);
+	return err;
+}
+
+fv_err_t fv_runtime_sim_bus_alone(const char *root)
+{
+	char bus0[PATH_MAX], mine[PATH_MAX], from[PATH_MAX + 300], to[PATH_MAX + 300];
+	int me = fv_runtime_rank();
+	long long measured = 0;
+	if (fv_runtime_nranks() <= 1 || fv_runtime_simulated())
+		return FV_OK;
+	FV_CHECK(strlen(root) + 32 < sizeof bus0, FV_ERR_ARG, "--save %s: path too long", root);
+	snprintf(bus0, sizeof bus0, "%s/rank0/bus", root);
+	if (me == 0 && !has_bus(bus0)) {
+		/* StarPU measures the bus at start-up when its folder has none:
+		 * a StarPU of its own, started and stopped, while the other
+		 * ranks wait below */
+		struct starpu_conf conf;
+		char dir[PATH_MAX], *old = getenv("STARPU_PERF_MODEL_DIR") ? strdup(getenv("STARPU_PERF_MODEL_DIR")) : NULL;
+		snprintf(dir, sizeof dir, "%s/rank0", root);
+		setenv("STARPU_PERF_MODEL_DIR", dir, 1);
+		setenv("STARPU_FXT_TRACE", "0", 0);
+		setenv("STARPU_SILENT", "1", 0);
+		starpu_conf_init(&conf);
+		conf.ncpus = 1;
+		int ret = starpu_init(&conf);
+		if (ret == 0)
+			starpu_shutdown();
+		if (old) {
+			setenv("STARPU_PERF_MODEL_DIR", old, 1);
+			free(old);
+		} else {
+			unsetenv("STARPU_PERF_MODEL_DIR");
+		}
+		FV_CHECK(ret == 0, FV_ERR_RUNTIME, "rank 0: starpu_init to measure the bus alone failed (%d)", ret);
+		measured = 1;
+		fprintf(stderr, "fvstar: rank 0 measured the bus alone (%s); the other ranks take its description\n",
+			bus0);
+	}
+	/* the others wait for it (a collective: every rank passes here) */
+	FV_CALL(fv_runtime_combine(&measured, sizeof measured, "the end of rank 0's bus measurement"));
+	snprintf(mine, sizeof mine, "%s/rank%d/bus", root, me);
+	if (me == 0 || has_bus(mine))
+		return FV_OK;
+	FV_CHECK(has_bus(bus0), FV_ERR_RUNTIME, "rank %d: %s: rank 0 left no bus description there", me, bus0);
+	snprintf(to, sizeof to, "%s/rank%d", root, me);
+	FV_CHECK(mkdir(to, 0777) == 0 || errno == EEXIST, FV_ERR_IO, "%s: cannot create it (%s)", to, strerror(errno));
+	FV_CHECK(mkdir(mine, 0777) == 0 || errno == EEXIST, FV_ERR_IO, "%s: cannot create it (%s)", mine,
+		 strerror(errno));
+	DIR *d = opendir(bus0);
+	struct dirent *e;
+	fv_err_t err = FV_OK;
+	FV_CHECK(d, FV_ERR_IO, "%s: cannot read it", bus0);
+	while (err == FV_OK && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(from, sizeof from, "%s/%s", bus0, e->d_name);
+		snprintf(to, sizeof to, "%s/%s", mine, e->d_name);
+		err = copy_file(from, to);
+	}
+	closedir(d);
+	return err;
 }
 
 /* ---- the platform folder ---- */

@@ -11,12 +11,16 @@
 #   workers, for real) with the same count, plus the GPU blocks' fetch
 #   tasks (4 per block and iteration: halo(Q), halo(grad) and halo(phi) of
 #   2 RK stages, those the other block reads on its GPU), and a simulated
-#   time per iteration > 0;
+#   time per iteration > 0; the simulated GPUs busy (summary.json's
+#   profile) no longer than 2 GPUs x that time, halos moved GPU to GPU;
+#   the calibration's profile: its CPU workers' busy time;
 # - the same simulation twice: the same simulated time per iteration, on
 #   the 2 GPUs and on 8 derived ones (8 blocks);
 # - platform folders with an error are refused before StarPU starts (exit
 #   1 or 2, no crash), with a message naming the file (and line): a link_ctn naming no link, a file
 #   cut short, a GPU without a route, no such folder.
+# tools/sim_platform.py check warns of a host to GPU link 15x slower to
+# start than its sibling (a bus measured while busy), not of a sane one.
 # A cluster folder of 3 nodes x 2 ranks (tools/sim_platform.py cluster)
 # has a zone of the node's hosts per rank and a hostfile line per rank.
 # Where fvstar-smpi is built (configure --with-starpu-smpi=PREFIX), 2
@@ -89,6 +93,25 @@ if not s1["seconds_per_iteration"] > 0:
     bad(f"simulated time per iteration {s1['seconds_per_iteration']}")
 if s1["seconds_per_iteration"] != s2["seconds_per_iteration"] or s1["iteration_seconds"] != s2["iteration_seconds"]:
     bad(f"two simulations differ: {s1['iteration_seconds']} vs {s2['iteration_seconds']}")
+# the simulated GPUs' busy time (no CPU worker), under the time of the 2
+# GPUs; the halos between them move GPU to GPU; a dry run is not profiled
+p = s1.get("profile", {})
+busy = p.get("cuda_busy_seconds_per_iteration", 0)
+if not (0 < busy <= 2 * s1["seconds_per_iteration"] * (1 + 1e-9)) or p.get("cpu_busy_seconds_per_iteration") != 0:
+    bad(f"simulated profile {p}")
+if not (p.get("d2d_transfers_per_iteration", 0) > 0 and p.get("d2d_bytes_per_iteration", 0) > 0):
+    bad(f"no GPU to GPU transfer simulated: {p}")
+if "profile" in dry:
+    bad("the dry run was profiled")
+sys.exit(0 if ok else 1)
+PY
+"$py" - "$tmp/o/sim-calibrate/summary.json" <<'PY' || fail "the calibration's profile"
+import json, sys
+s = json.load(open(sys.argv[1]))
+p = s.get("profile", {})
+busy = p.get("cpu_busy_seconds_per_iteration", 0)
+ok = 0 < busy <= 2 * s["seconds_per_iteration"] * 1.01 and p.get("cuda_busy_seconds_per_iteration") == 0
+print("" if ok else f"FAIL: calibration profile {p}, {s['seconds_per_iteration']} s per iteration")
 sys.exit(0 if ok else 1)
 PY
 
@@ -127,6 +150,15 @@ refused short "short/bus/wedge2.platform.v4.xml:[0-9]*: "
 grep -v 'dst="CUDA1"' "$plat" >"$tmp/noroute/bus/wedge2.platform.v4.xml"
 refused noroute "noroute/bus/wedge2.platform.v4.xml: no route from RAM to CUDA1"
 refused nosuch "nosuch: no such platform folder"
+# a bus measured while busy (host to GPU 0 at 147 us, GPU 1 at 10): check
+# names the link; the derived platform has none to name
+"$py" "$tool" check "$tmp/p2" >"$tmp/check.out" || fail "check"
+grep -q warning "$tmp/check.out" && fail "check warns on the derived platform: $(grep warning "$tmp/check.out")"
+cp -r "$tmp/p2" "$tmp/busy"
+sed -i 's|<link id="RAM-CUDA0" \([^/]*\)latency="[^"]*"|<link id="RAM-CUDA0" \1latency="0.000147s"|' \
+	"$tmp/busy/bus/wedge2.platform.v4.xml"
+"$py" "$tool" check "$tmp/busy" | grep -q "warning: RAM-CUDA0: 147.0 us where another host to GPU link has 10.0" ||
+	fail "check: no warning on a busy bus: $("$py" "$tool" check "$tmp/busy" | grep RAM-CUDA0)"
 
 # a cluster folder (every build: the generator is Python): 3 nodes of 2
 # ranks, each rank a zone of the node's hosts, the hostfile one line per rank

@@ -5,8 +5,9 @@
 # models into SAVE/rank<r> (one folder would keep only the last writer's
 # blocks and device), and rank 0 merges them into SAVE
 # (tools/sim_platform.py merge). Checks:
-# - SAVE/rank0 and SAVE/rank1 hold each rank's models, SAVE/bus rank 0's
-#   platform;
+# - rank 0 alone measures the bus (the first command), the other ranks
+#   copy it; SAVE/rank0 and SAVE/rank1 hold each rank's models, SAVE/bus
+#   rank 0's platform;
 # - SAVE holds every model of either rank, each with one combination per
 #   kind of device, and the footprints (blocks) of both ranks, their
 #   samples those of the ranks (summed where both measured one);
@@ -23,6 +24,14 @@ for k in 1 2; do
 	# shellcheck disable=SC2086
 	mpi 2 "$fv" sim calibrate "$tmp/w.cfg" --save "$tmp/cal" --iterations 4 $args output.dir="$tmp/o" \
 		>"$tmp/cal$k.out" 2>"$tmp/cal$k.err" || fail "calibrate $k: $(grep -v '^  ' "$tmp/cal$k.err" | tail -2)"
+done
+# the bus: measured by rank 0 alone in the first command (ranks measuring
+# at once on one node slowed each other's transfers), rank 1's a copy, and
+# not measured again by the second
+grep -q "rank 0 measured the bus alone" "$tmp/cal1.err" || fail "rank 0 did not measure the bus alone"
+grep -q "rank 0 measured the bus alone" "$tmp/cal2.err" && fail "the second command measured the bus again"
+for f in "$tmp"/cal/rank0/bus/*; do
+	cmp -s "$f" "$tmp/cal/rank1/bus/$(basename "$f")" || fail "rank 1's $(basename "$f") is not rank 0's"
 done
 grep -q "models of 2 folders merged" "$tmp/cal2.out" ||
 	fail "rank 0 did not merge the ranks' folders: $(tail -2 "$tmp/cal2.out")"
