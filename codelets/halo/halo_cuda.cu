@@ -38,60 +38,103 @@ static long halo_cells(void *buffer, int nvars)
 	return (long)STARPU_VECTOR_GET_NX(buffer) / (nvars > 0 ? nvars : 1);
 }
 
-static void launch_pack(const fv_view_t &v, int k, int nvars, const fv_real_t *field, void *buffer)
+/* The pointer a kernel uses for a buffer: its own, or for a buffer that
+ * stays in host memory (host: numerics.halo_zero_copy) the device's
+ * mapping of it. Pinned memory StarPU allocates (cudaHostAlloc) is mapped
+ * into every GPU's address space; the solver gives these buffers such
+ * memory, so anything else here is a bug. */
+static fv_real_t *buffer_ptr(void *buffer, int host, const char *task)
+{
+	fv_real_t *p = (fv_real_t *)STARPU_VECTOR_GET_PTR(buffer);
+	void *dp = NULL;
+	if (!host)
+		return p;
+	if (cudaHostGetDevicePointer(&dp, p, 0) != cudaSuccess || !dp) {
+		(void)cudaGetLastError();
+		fprintf(stderr,
+			"fvstar: %s task: halo buffer %p is not host memory mapped for the GPU "
+			"(numerics.halo_zero_copy = no avoids it)\n",
+			task, (void *)p);
+		abort();
+	}
+	return (fv_real_t *)dp;
+}
+
+static void launch_pack(const fv_view_t &v, int k, int nvars, const fv_real_t *field, void *buffer, int host)
 {
 	long n = halo_cells(buffer, nvars);
 	if (n == 0)
 		return;
 	pack_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-		v, k, nvars, field, (fv_real_t *)STARPU_VECTOR_GET_PTR(buffer), (fv_idx_t)n);
+		v, k, nvars, field, buffer_ptr(buffer, host, "pack"), (fv_idx_t)n);
 	FV_CUDA_CHECK_LAUNCH();
 }
 
-static void launch_unpack(const fv_view_t &v, int k, int nvars, void *buffer, fv_real_t *field)
+static void launch_unpack(const fv_view_t &v, int k, int nvars, void *buffer, fv_real_t *field, int host)
 {
 	long n = halo_cells(buffer, nvars);
 	if (n == 0)
 		return;
 	unpack_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
-		v, k, nvars, (const fv_real_t *)STARPU_VECTOR_GET_PTR(buffer), field, (fv_idx_t)n);
+		v, k, nvars, buffer_ptr(buffer, host, "unpack"), field, (fv_idx_t)n);
 	FV_CUDA_CHECK_LAUNCH();
+}
+
+/* buffers: geo, the field, the buffer (pack) or geo, the buffer, the
+ * field (unpack); the *_all ones geo, the field, then neighbour k's buffer
+ * at 2 + k (a kernel per neighbour, all in the task's stream) */
+static void pack(void *buffers[], void *cl_arg, int host)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	launch_pack(v, a.nbr, a.nvars, FV_PTR(1, const fv_real_t), buffers[2], host);
+}
+
+static void unpack(void *buffers[], void *cl_arg, int host)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	launch_unpack(v, a.nbr, a.nvars, buffers[1], FV_PTR(2, fv_real_t), host);
+}
+
+static void pack_all(void *buffers[], void *cl_arg, int host)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	for (int k = 0; k < v.n_nbr; k++)
+		launch_pack(v, k, a.nvars, FV_PTR(1, const fv_real_t), buffers[2 + k], host);
+}
+
+static void unpack_all(void *buffers[], void *cl_arg, int host)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	for (int k = 0; k < v.n_nbr; k++)
+		launch_unpack(v, k, a.nvars, buffers[2 + k], FV_PTR(1, fv_real_t), host);
 }
 
 extern "C" void fv_pack_cuda(void *buffers[], void *cl_arg)
 {
-	fv_task_args_t a;
-	FV_ARGS_UNPACK(cl_arg, &a);
-	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
-	launch_pack(v, a.nbr, a.nvars, FV_PTR(1, const fv_real_t), buffers[2]);
+	pack(buffers, cl_arg, 0);
 }
 
 extern "C" void fv_unpack_cuda(void *buffers[], void *cl_arg)
 {
-	fv_task_args_t a;
-	FV_ARGS_UNPACK(cl_arg, &a);
-	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
-	launch_unpack(v, a.nbr, a.nvars, buffers[1], FV_PTR(2, fv_real_t));
+	unpack(buffers, cl_arg, 0);
 }
 
-/* buffers: geo, the field, then neighbour k's buffer at 2 + k; a kernel
- * per neighbour, all in the task's stream */
 extern "C" void fv_pack_all_cuda(void *buffers[], void *cl_arg)
 {
-	fv_task_args_t a;
-	FV_ARGS_UNPACK(cl_arg, &a);
-	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
-	for (int k = 0; k < v.n_nbr; k++)
-		launch_pack(v, k, a.nvars, FV_PTR(1, const fv_real_t), buffers[2 + k]);
+	pack_all(buffers, cl_arg, 0);
 }
 
 extern "C" void fv_unpack_all_cuda(void *buffers[], void *cl_arg)
 {
-	fv_task_args_t a;
-	FV_ARGS_UNPACK(cl_arg, &a);
-	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
-	for (int k = 0; k < v.n_nbr; k++)
-		launch_unpack(v, k, a.nvars, buffers[2 + k], FV_PTR(1, fv_real_t));
+	unpack_all(buffers, cl_arg, 0);
 }
 
 /* fv_insert_fetch: StarPU brought the buffers to this GPU; no kernel. */
@@ -102,49 +145,23 @@ extern "C" void fv_fetch_cuda(void *buffers[], void *cl_arg)
 }
 
 /* The host-buffer variants (numerics.halo_zero_copy): the same kernels on
- * buffers StarPU keeps in host memory. Pinned memory is mapped into every
- * GPU's address space under unified addressing, its host pointer valid on
- * the device; the solver asks for them only where StarPU pins its host
- * memory (fv_runtime_host_pinned), so pageable memory here is a bug. */
-static void check_host_buffer(void *buffer, const char *task)
-{
-	cudaPointerAttributes at;
-	void *p = (void *)STARPU_VECTOR_GET_PTR(buffer);
-	if (STARPU_VECTOR_GET_NX(buffer) == 0)
-		return;
-	if (cudaPointerGetAttributes(&at, p) != cudaSuccess || at.type != cudaMemoryTypeHost) {
-		fprintf(stderr,
-			"fvstar: %s task: halo buffer %p is not pinned host memory the GPU can reach "
-			"(numerics.halo_zero_copy = no avoids it)\n",
-			task, p);
-		abort();
-	}
-}
-
+ * the buffers StarPU keeps in host memory. */
 extern "C" void fv_pack_host_cuda(void *buffers[], void *cl_arg)
 {
-	check_host_buffer(buffers[2], "pack");
-	fv_pack_cuda(buffers, cl_arg);
+	pack(buffers, cl_arg, 1);
 }
 
 extern "C" void fv_unpack_host_cuda(void *buffers[], void *cl_arg)
 {
-	check_host_buffer(buffers[1], "unpack");
-	fv_unpack_cuda(buffers, cl_arg);
+	unpack(buffers, cl_arg, 1);
 }
 
 extern "C" void fv_pack_all_host_cuda(void *buffers[], void *cl_arg)
 {
-	struct starpu_task *t = starpu_task_get_current();
-	for (unsigned k = 2; t && k < STARPU_TASK_GET_NBUFFERS(t); k++)
-		check_host_buffer(buffers[k], "pack");
-	fv_pack_all_cuda(buffers, cl_arg);
+	pack_all(buffers, cl_arg, 1);
 }
 
 extern "C" void fv_unpack_all_host_cuda(void *buffers[], void *cl_arg)
 {
-	struct starpu_task *t = starpu_task_get_current();
-	for (unsigned k = 2; t && k < STARPU_TASK_GET_NBUFFERS(t); k++)
-		check_host_buffer(buffers[k], "unpack");
-	fv_unpack_all_cuda(buffers, cl_arg);
+	unpack_all(buffers, cl_arg, 1);
 }
