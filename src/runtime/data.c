@@ -242,6 +242,20 @@ void fv_runtime_drop(fv_handle_t *h, void *mem)
 	fv_runtime_free(mem);
 }
 
+fv_err_t fv_runtime_vector_mapped(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what)
+{
+	FV_CHECK(n < UINT32_MAX, FV_ERR_MEM, "%s: %zu values exceed a StarPU vector", what, n);
+	FV_CALL(alloc_flags(mem, n * elem, STARPU_MALLOC_PINNED, what));
+	return fv_runtime_register(h, *(void **)mem, n, elem, what);
+}
+
+void fv_runtime_drop_mapped(fv_handle_t *h, void *mem)
+{
+	unregister(h);
+	if (mem)
+		starpu_free(mem);
+}
+
 void fv_runtime_drop_unpinned(fv_handle_t *h, void *mem)
 {
 	unregister(h);

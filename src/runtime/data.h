@@ -33,6 +33,12 @@ fv_err_t fv_runtime_alloc_unpinned(void *mem, size_t bytes, const char *what);
 void fv_runtime_free_unpinned(void *mem);
 fv_err_t fv_runtime_vector_unpinned(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what);
 void fv_runtime_drop_unpinned(fv_handle_t *h, void *mem);
+/* The same in memory every GPU can address (cudaHostAlloc, whatever
+ * FVSTAR_PIN says): the halo buffers a rank sends to another, which a
+ * GPU's kernel may write there (numerics.halo_zero_copy); dropped by
+ * fv_runtime_drop_mapped. */
+fv_err_t fv_runtime_vector_mapped(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what);
+void fv_runtime_drop_mapped(fv_handle_t *h, void *mem);
 /* Whether the tasks of a block on worker (-1: the scheduler picks) run on
  * CPU cores alone. */
 int fv_runtime_worker_cpu_only(int worker);

@@ -262,6 +262,9 @@ static fv_err_t halo_buffers(const fv_solver_t *s, const fv_block_t *blocks, blo
 			int cross = s->rank_of[bk->nbr[k]] != s->rank_of[bk->id];
 			if (owner < 0 && d->lazy && !cross)
 				FV_CALL(block_vector(d, &d->buf[h][k], &d->buf_mem[h][k], n, "halo buffer"));
+			else if (owner < 0 && cross)
+				FV_CALL(fv_runtime_vector_mapped(&d->buf[h][k], &d->buf_mem[h][k], n, sizeof(fv_real_t),
+								 "halo buffer"));
 			else if (owner < 0) /* pinned: GPUs may unpack it */
 				FV_CALL(fv_runtime_vector(&d->buf[h][k], &d->buf_mem[h][k], n, sizeof(fv_real_t),
 							  "halo buffer"));
@@ -1729,7 +1732,10 @@ void fv_solver_destroy(fv_solver_t *s)
 			drop(&d->h[f], d->mem[f]);
 		for (int h = 0; h < N_HALOS; h++) {
 			for (int k = 0; d->buf[h] && k < d->n_nbr; k++)
-				fv_runtime_drop(&d->buf[h][k], d->buf_mem[h][k]);
+				if (s->rank_of[b] == s->me && s->rank_of[d->nbr[k]] != s->me)
+					fv_runtime_drop_mapped(&d->buf[h][k], d->buf_mem[h][k]);
+				else
+					fv_runtime_drop(&d->buf[h][k], d->buf_mem[h][k]);
 			free(d->buf[h]);
 			free(d->buf_mem[h]);
 			free(d->in_buf[h]);
