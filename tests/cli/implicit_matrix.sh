@@ -29,8 +29,8 @@
 #              the one implicit key beyond the defaults (at CFL 1e4 or 100
 #              the outer iteration cycles 2-4 orders down, whatever the
 #              blocks); it must clip cells on the way (an impulsive start
-#              at Mach 6); 364-395 for 1-8 blocks, CD the explicit
-#              scheme's to 10 digits                              390 (550)
+#              at Mach 6); 360-395 for 1-8 blocks, CD the explicit
+#              scheme's to 10 digits                              360 (550)
 # (iterations measured on the 2-core machine, 2026-11-27, with the automatic
 # blocks.) Not here: the Spalart-Allmaras bump (4.6 orders in 400
 # iterations on its level-5 grid: minutes, not seconds).
