@@ -10,7 +10,8 @@
 #          rans-coarse | rans-medium      onera_m6.geo's surface meshes (sf of coarse /
 #                                         medium), prism layers extruded from the wing by
 #                                         make_bl_mesh.py, tets outside (python3 needed)
-#          rans-step-coarse | rans-step-medium  the same from onera_m6_step.geo (TMR's
+#          rans-step-xcoarse | rans-step-coarse | rans-step-medium  the same from
+#                                         onera_m6_step.geo (sf 2.1 | 1.05 | 0.70: TMR's
 #                                         STEP wing with its rounded tip), scaled to a
 #                                         root chord of 0.8059 m
 #   OUT    default: cases/onera_m6/onera_m6_LEVEL.su2
@@ -37,7 +38,7 @@ fvstar=${FVSTAR:-$here/../../build/fvstar}
 step_file=${ONERA_M6_STEP:-$here/onera-m6-sharp-te.stp}
 
 usage() {
-    echo "usage: $0 coarse|medium|fine|step-coarse|step-medium|rans-coarse|rans-medium|rans-step-coarse|rans-step-medium [OUT]" >&2
+    echo "usage: $0 coarse|medium|fine|step-coarse|step-medium|rans-coarse|rans-medium|rans-step-xcoarse|rans-step-coarse|rans-step-medium [OUT]" >&2
     exit 2
 }
 [ $# -ge 1 ] && [ $# -le 2 ] || usage
@@ -51,6 +52,7 @@ case $level in
     step-medium) geo=$here/onera_m6_step.geo; sf=0.70 ;;
     rans-coarse) geo=$here/onera_m6.geo;      sf=1.05 ;;
     rans-medium) geo=$here/onera_m6.geo;      sf=0.70 ;;
+    rans-step-xcoarse) geo=$here/onera_m6_step.geo; sf=2.1 ;;
     rans-step-coarse) geo=$here/onera_m6_step.geo; sf=1.05 ;;
     rans-step-medium) geo=$here/onera_m6_step.geo; sf=0.70 ;;
     *) usage ;;

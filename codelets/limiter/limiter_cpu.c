@@ -79,6 +79,7 @@ static int limiter_pressure_venkat(const fv_view_t *v, const fv_params_t *P, con
 	if (!dmax)
 		return 0;
 	fv_real_t *dmin = dmax + m, *d2 = dmin + m, *eps2 = d2 + m, *out = eps2 + m;
+	fv_real_t sw[TILE];
 	for (fv_idx_t c0 = 0; c0 < v->n_owned; c0 += TILE) {
 		fv_idx_t c1 = v->n_owned - c0 < TILE ? v->n_owned : c0 + TILE, kb = v->cell_face_off[c0];
 		for (fv_idx_t c = c0; c < c1; c++) {
@@ -93,7 +94,7 @@ static int limiter_pressure_venkat(const fv_view_t *v, const fv_params_t *P, con
 				pmax = FV_MAX(pmax, x);
 			}
 			fv_real_t e = fv_venkat_eps2(P->limiter_k, v->cell_vol[c]);
-			fv_real_t g0 = gx[c], g1 = gy[c], g2 = gz[c], x0 = cx[c], x1 = cy[c], x2 = cz[c];
+			fv_real_t g0 = gx[c], g1 = gy[c], g2 = gz[c], x0 = cx[c], x1 = cy[c], x2 = cz[c], dp_max = 0;
 			for (fv_idx_t k = k0; k < k1; k++) {
 				fv_idx_t f = v->cell_face[k];
 				size_t i = (size_t)(k - kb);
@@ -101,11 +102,13 @@ static int limiter_pressure_venkat(const fv_view_t *v, const fv_params_t *P, con
 				dmax[i] = pmax - pc;
 				dmin[i] = pmin - pc;
 				eps2[i] = e;
+				dp_max = FV_MAX(dp_max, FV_FABS(d2[i]));
 			}
+			sw[c - c0] = fv_shock_switch(pmin, pmax, pc, dp_max, P->limiter_shock);
 		}
 		venkat_lanes(v->cell_face_off[c1] - kb, dmax, dmin, d2, eps2, out);
 		for (fv_idx_t c = c0; c < c1; c++) {
-			fv_real_t lim = 1;
+			fv_real_t lim = sw[c - c0];
 			for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++)
 				lim = FV_MIN(lim, out[k - kb]);
 			phi[(size_t)4 * nc + c] = lim;

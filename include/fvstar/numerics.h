@@ -86,6 +86,7 @@ typedef struct fv_numerics {
 	int chain;              /* fv_chain_t: a block's tasks between halos as one task */
 	int limiter;            /* fv_limiter_t */
 	double limiter_k;
+	double limiter_shock;   /* > 0: pressure switch to first order at shocks (fv_shock_switch) */
 	int limiter_freeze;     /* > 0: keep the limiter of that iteration after it */
 	double limiter_freeze_drop; /* > 0: keep it once the residual dropped that many orders */
 	int limiter_vars;       /* fv_limiter_vars_t */

@@ -252,6 +252,11 @@ static const key_desc_t keys[] = {
 	ENUM_KEY("numerics", "limiter", num.limiter, limiters, limiter_values, "venkatakrishnan", "Slope limiter."),
 	REAL_KEY("numerics", "limiter_k", num.limiter_k, 0, 0, HUGE_VAL, 0, "5", NULL,
 		 "Venkatakrishnan's constant K (eps^2 = (K h)^3)."),
+	REAL_KEY("numerics", "limiter_shock", num.limiter_shock, 0, 0, 0.5, 0, "0", NULL,
+		 "Pressure switch: the limiter of a cell falls smoothly to 0 (first order) where the larger of "
+		 "its neighbourhood's relative pressure jump (pmax - pmin) / (pmax + pmin) and its pressure "
+		 "gradient's largest extrapolation to a face over its pressure goes from this value to twice it "
+		 "(0.03 lets the Mach 6 blunt body of tests/cli/implicit_matrix.sh settle at second order); 0: off."),
 	INT_KEY("numerics", "limiter_freeze", num.limiter_freeze, 0, INT_MAX, "0", NULL,
 		"Iteration after which the limiter is no longer recomputed (its last values are kept), as "
 		"SU2's LIMITER_ITER, so that a steady residual keeps falling; 0: never. A run continued "

@@ -99,6 +99,7 @@ typedef struct fv_params {
 	fv_real_t entropy_fix;
 	fv_real_t cfl;
 	fv_real_t limiter_k;
+	fv_real_t limiter_shock; /* fv_shock_switch's a; 0: off */
 	int order;          /* 1 or 2 */
 	fv_real_t blend;    /* order 2: factor of the limited extrapolation, 0 .. 1 (order_ramp) */
 	int limiter;        /* fv_limiter_t */
@@ -344,7 +345,7 @@ FV_HD void fv_k_limiter_vars(const fv_params_t *P, int *q0, int *q1)
 FV_HD void fv_k_limiter_from(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
 			     const fv_real_t wmin[FV_NVAR], const fv_real_t wmax[FV_NVAR], fv_real_t *phi, fv_idx_t c)
 {
-	fv_real_t wc[FV_NVAR], lim[FV_NVAR] = {1, 1, 1, 1, 1};
+	fv_real_t wc[FV_NVAR], lim[FV_NVAR] = {1, 1, 1, 1, 1}, dp_max = 0;
 	fv_real_t eps2 = fv_venkat_eps2(P->limiter_k, v->cell_vol[c]);
 	int q0, q1;
 	fv_k_limiter_vars(P, &q0, &q1);
@@ -357,8 +358,13 @@ FV_HD void fv_k_limiter_from(const fv_view_t *v, const fv_params_t *P, const fv_
 			fv_real_t p = P->limiter == FV_LIMITER_BARTH ? fv_barth(wmax[q] - wc[q], wmin[q] - wc[q], d2)
 						      : fv_venkat(wmax[q] - wc[q], wmin[q] - wc[q], d2, eps2);
 			lim[q] = FV_MIN(lim[q], p);
+			if (q == 4)
+				dp_max = FV_MAX(dp_max, FV_FABS(d2));
 		}
 	}
+	fv_real_t sw = fv_shock_switch(wmin[4], wmax[4], wc[4], dp_max, P->limiter_shock);
+	for (int q = q0; q < q1; q++)
+		lim[q] = FV_MIN(lim[q], sw);
 	/* from pressure: one value, at variable 4, read for all (the others
 	 * are left unset) */
 	for (int q = P->limiter_all ? 0 : 4; q < FV_NVAR; q++)

@@ -85,6 +85,21 @@ static int cmp_pair(const void *a, const void *b)
 	return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
 }
 
+/* Whether cell c shares a face with a cell of line l other than prev, the
+ * cell before it: a path of strong links can fold back next to itself
+ * (the M6's prism layer at Gmsh sf 2.1, a tet beside its line's cell two
+ * steps back), and a line's solve couples only neighbours along it. */
+static int folds(const fv_line_mesh_t *m, const fv_idx_t *line_of, fv_idx_t l, fv_idx_t c, fv_idx_t prev)
+{
+	for (fv_idx_t k = m->cell_face_off[c]; k < m->cell_face_off[c + 1]; k++) {
+		fv_idx_t f = m->cell_face[k], o = m->face_cell[2 * (size_t)f], b = m->face_cell[2 * (size_t)f + 1];
+		fv_idx_t j = o == c ? b : o;
+		if (j >= 0 && j < m->n_owned && j != prev && line_of[j] == l)
+			return 1;
+	}
+	return 0;
+}
+
 /* The lines: line_of[c], and the cells of line l at cells[off[l] ..
  * off[l+1]) in order; returns the line count in *nl. */
 static fv_err_t build_lines(const fv_line_mesh_t *m, const fv_idx_t *s, fv_idx_t *line_of, fv_idx_t *cells,
@@ -102,10 +117,10 @@ static fv_err_t build_lines(const fv_line_mesh_t *m, const fv_idx_t *s, fv_idx_t
 				  (s[2 * c0 + 1] >= 0 && linked(s, c0, s[2 * c0 + 1]));
 			if (pass == 0 && deg > 1)
 				continue;
-			fv_idx_t c = c0, len = 0;
+			fv_idx_t c = c0, prev = -1, len = 0;
 			off[l] = pos;
 			while (c >= 0) {
-				if (len == FV_LINE_MAX) {
+				if (len == FV_LINE_MAX || (prev >= 0 && folds(m, line_of, l, c, prev))) {
 					off[++l] = pos;
 					len = 0;
 				}
@@ -118,6 +133,7 @@ static fv_err_t build_lines(const fv_line_mesh_t *m, const fv_idx_t *s, fv_idx_t
 					if (j >= 0 && line_of[j] < 0 && linked(s, c, j))
 						next = j;
 				}
+				prev = c;
 				c = next;
 			}
 			l++;

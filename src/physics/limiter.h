@@ -46,6 +46,32 @@ FV_HD fv_real_t fv_venkat_eps2(fv_real_t K, fv_real_t vol)
 	return K * K * K * vol;
 }
 
+/* Pressure switch of a cell (numerics.limiter_shock): 1 (the slope
+ * limiter's phi kept) where the pressure is smooth about the cell, 0
+ * (first order) across a strong shock, from the relative jump
+ *
+ *   s = max((pmax - pmin) / (pmax + pmin), max_f |grad p . (x_f - x_c)| / p_c)
+ *
+ * over the cell and its face neighbours (the limiter's min/max) and over
+ * its faces' extrapolations (dp_max, the largest |grad p . (x_f - x_c)|):
+ * the node-based gradient reaches the cells that share a node, so a
+ * free-stream cell one node from a shock has uniform face neighbours (no
+ * jump seen by the min/max, Venkatakrishnan's phi near 1) and a large
+ * gradient; the Mach 6 blunt body's shock then never settled. The same
+ * data as the limiter, so the same value for any block or worker count.
+ * 1 for s <= a, 0 for s >= 2a, a smoothstep between, so that the residual
+ * stays a C1 function of the state. a = 0: off (1 everywhere). */
+FV_HD fv_real_t fv_shock_switch(fv_real_t pmin, fv_real_t pmax, fv_real_t pc, fv_real_t dp_max, fv_real_t a)
+{
+	const fv_real_t zero = (fv_real_t)0, one = (fv_real_t)1;
+	fv_real_t sum = pmax + pmin;
+	fv_real_t s = sum > zero ? (pmax - pmin) / sum : zero;
+	fv_real_t g = pc > zero ? dp_max / pc : zero;
+	s = FV_FMAX(s, g);
+	fv_real_t t = a > zero ? FV_FMIN(one, FV_FMAX(zero, (s - a) / a)) : zero;
+	return one - t * t * ((fv_real_t)3 - (fv_real_t)2 * t);
+}
+
 /* Barth–Jespersen: phi = min(1, D / d2), D as above; 1 where d2 == 0.
  * Non-differentiable, which stalls steady-state convergence; kept to
  * compare with fv_venkat. */

@@ -469,6 +469,7 @@ void fv_geo_params(const fv_solver_opts_t *o, fv_params_t *P, int *n_stages, fv_
 	P->entropy_fix = (fv_real_t)n->entropy_fix;
 	P->cfl = (fv_real_t)n->cfl;
 	P->limiter_k = (fv_real_t)n->limiter_k;
+	P->limiter_shock = (fv_real_t)n->limiter_shock;
 	P->order = n->order;
 	P->blend = 1;
 	P->limiter = n->limiter;

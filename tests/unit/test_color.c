@@ -435,6 +435,36 @@ static void test_lines(void **state)
 	}
 }
 
+/* A line that folds back beside itself: links 0-1-2-3 (faces of area 100)
+ * where cells 0 and 2 also share a face (area 1), cell 4 weakly joined to
+ * 1 and 3. The line is cut before 2, so no face joins two cells of one
+ * group off a line (the SA M6 at Gmsh sf 2.1 stopped there). */
+static void test_lines_fold(void **state)
+{
+	(void)state;
+	const fv_idx_t fc[] = {0, 1, 1, 2, 0, 2, 2, 3, 1, 4, 3, 4};
+	const fv_real_t a[] = {100, 100, 1, 100, 1, 1}; /* x components; y, z 0 below */
+	const fv_real_t x[] = {0, 1, 1, 2, 1, 0, 0, 1, 1, (fv_real_t)0.5, 0, 0, 0, 0, 1};
+	fv_real_t area[18] = {0};
+	fv_idx_t off[6], cf[12], n = 5, nf = 6, len[5];
+	memcpy(area, a, sizeof a);
+	/* the faces of each cell, in face order */
+	for (fv_idx_t c = 0, k = 0; c < n; c++) {
+		off[c] = k;
+		for (fv_idx_t f = 0; f < nf; f++)
+			if (fc[2 * f] == c || fc[2 * f + 1] == c)
+				cf[k++] = f;
+		off[c + 1] = k;
+	}
+	fv_line_mesh_t lm = {n, n, nf, fc, off, cf, area, x};
+	fv_cell_coloring_t c;
+	fv_cell_coloring_init(&c);
+	FV_ASSERT_OK(fv_color_lines(&lm, &c, len));
+	FV_ASSERT_OK(fv_color_lines_check(&lm, &c, len));
+	assert_true(c.color[0] != c.color[2]);
+	fv_cell_coloring_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -442,7 +472,7 @@ int main(void)
 		cmocka_unit_test(test_generated),      cmocka_unit_test(test_check_rejects),
 		cmocka_unit_test(test_face_order),     cmocka_unit_test(test_cell_order),
 		cmocka_unit_test(test_cells_by_hand),  cmocka_unit_test(test_cells_generated),
-		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_lines),          cmocka_unit_test(test_lines_fold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -402,6 +402,31 @@ static void test_barth(void **state)
 	}
 }
 
+/* The pressure switch: off at 0, 1 up to the threshold, 0 from twice it,
+ * half way at 1.5 times it, monotone between, and a gradient's
+ * extrapolation counts as a jump (a cell with uniform neighbours one
+ * node from a shock). */
+static void test_shock_switch(void **state)
+{
+	(void)state;
+	const fv_real_t a = (fv_real_t)0.1;
+	assert_true(fv_shock_switch(1, 100, 1, 50, 0) == 1);
+	assert_true(fv_shock_switch(1, 1, 1, 0, a) == 1);
+	assert_true(fv_shock_switch(0, 0, 0, 0, a) == 1);
+	assert_true(fv_shock_switch(9, 11, 10, 0, a) == 1);    /* s = 0.1 */
+	assert_true(fv_shock_switch(1, 3, 2, 0, a) == 0);      /* s = 0.5 */
+	assert_true(fv_shock_switch(10, 10, 10, 5, a) == 0);   /* 0.5 from the gradient */
+	FV_ASSERT_NEAR((double)fv_shock_switch(17, 23, 20, 0, a), 0.5, 4 * EPS); /* s = 0.15 */
+	FV_ASSERT_NEAR((double)fv_shock_switch(20, 20, 20, 3, a), 0.5, 4 * EPS);
+	fv_real_t last = 1;
+	for (int i = 0; i <= 100; i++) {
+		fv_real_t r = 1 + (fv_real_t)i * (fv_real_t)0.01, sw = fv_shock_switch(1, r, 1, 0, a);
+		assert_true(sw >= 0 && sw <= last);
+		last = sw;
+	}
+	assert_true(last == 0);
+}
+
 /* ------------------------------------------------------------------ BC */
 
 static const fv_real_t winf_sub[5] = { 1, (fv_real_t)0.5, (fv_real_t)0.2, (fv_real_t)-0.1, 1 / (fv_real_t)1.4 };
@@ -956,6 +981,7 @@ int main(void)
 		cmocka_unit_test(test_entropy_fix),
 		cmocka_unit_test(test_venkat),
 		cmocka_unit_test(test_barth),
+		cmocka_unit_test(test_shock_switch),
 		cmocka_unit_test(test_bc_wall),
 		cmocka_unit_test(test_bc_farfield),
 		cmocka_unit_test(test_bc_others),
