@@ -70,7 +70,7 @@ int fv_runtime_device_memory(double *total, double *used, int max);
 int fv_runtime_worker_gpu_only(int worker);
 /* 1 when StarPU's host memory is pinned (page-locked, mapped into every
  * GPU's address space, where a kernel can read and write it): a CUDA
- * build (or a simulated one) without STARPU_DISABLE_PINNING. */
+ * build without STARPU_DISABLE_PINNING. */
 int fv_runtime_host_pinned(void);
 
 /*

@@ -544,9 +544,10 @@ int fv_runtime_worker_gpu_only(int worker)
 
 int fv_runtime_host_pinned(void)
 {
-#if defined(FV_HAVE_CUDA) || defined(STARPU_SIMGRID)
-	/* as StarPU reads it (starpu_get_env_number: > 0 disables); the
-	 * simulated GPUs (fvstar-sim, fvstar-smpi) take the real ones' graph */
+#ifdef FV_HAVE_CUDA
+	/* as StarPU reads it (starpu_get_env_number: > 0 disables); not
+	 * under SimGrid: simulated ranks keep StarPU's copies of the halo
+	 * buffers, whose models every calibration holds */
 	const char *v = getenv("STARPU_DISABLE_PINNING");
 	return !(v && atoi(v) > 0);
 #else
