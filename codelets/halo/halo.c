@@ -122,7 +122,8 @@ static fv_err_t submit_all(struct starpu_codelet *cl, const char *name, fv_handl
 	d[1] = (struct starpu_data_descr){FV_SP(field), field_mode};
 	for (int k = 0; k < n; k++)
 		d[2 + k] = (struct starpu_data_descr){FV_SP(bufs[k]), buf_mode};
-	err = a->host_buf ? fv_task_submit_alone(cl, name, a, 0.0, d, n + 2) : fv_task_submit_halo(cl, name, a, d, n + 2, place);
+	err = a->host_buf ? fv_task_submit_alone(cl, name, a, 0.0, d, n + 2)
+			  : fv_task_submit_halo(cl, name, a, d, n + 2, place);
 	free(d);
 	return err;
 }
@@ -137,7 +138,8 @@ fv_err_t fv_insert_pack_all(fv_handle_t geo, fv_handle_t field, const fv_handle_
 		 fv_halo_host_max_buffers());
 	if (a->host_buf)
 		host_codelets_init();
-	return submit_all(a->host_buf ? &pack_all_host_cl : &pack_all_cl, "pack", geo, field, STARPU_R, bufs, n, STARPU_W, &b, FV_CHAIN_ENDS);
+	return submit_all(a->host_buf ? &pack_all_host_cl : &pack_all_cl, "pack", geo, field, STARPU_R, bufs, n,
+			  STARPU_W, &b, FV_CHAIN_ENDS);
 }
 
 fv_err_t fv_insert_unpack_all(fv_handle_t geo, const fv_handle_t *bufs, int n, fv_handle_t field,
@@ -148,7 +150,8 @@ fv_err_t fv_insert_unpack_all(fv_handle_t geo, const fv_handle_t *bufs, int n, f
 		 fv_halo_host_max_buffers());
 	if (a->host_buf)
 		host_codelets_init();
-	return submit_all(a->host_buf ? &unpack_all_host_cl : &unpack_all_cl, "unpack", geo, field, STARPU_RW, bufs, n, STARPU_R, a, FV_CHAIN_STARTS);
+	return submit_all(a->host_buf ? &unpack_all_host_cl : &unpack_all_cl, "unpack", geo, field, STARPU_RW, bufs,
+			  n, STARPU_R, a, FV_CHAIN_STARTS);
 }
 
 /* No computation: the task's inputs are what it is for. A task pinned to
