@@ -158,6 +158,7 @@ void fv_pack_host_cuda(void *buffers[], void *cl_arg);
 void fv_unpack_host_cuda(void *buffers[], void *cl_arg);
 void fv_pack_all_host_cuda(void *buffers[], void *cl_arg);
 void fv_unpack_all_host_cuda(void *buffers[], void *cl_arg);
+void fv_pack_peer_cuda(void *buffers[], void *cl_arg);
 void fv_prim_cuda(void *buffers[], void *cl_arg);
 void fv_nodes_cuda(void *buffers[], void *cl_arg);
 void fv_gradient_cuda(void *buffers[], void *cl_arg);

@@ -38,6 +38,16 @@ fv_err_t fv_insert_unpack_all(fv_handle_t geo, const fv_handle_t *bufs, int n, f
 /* With a->host_buf the buffers of these four stay in host memory (they
  * cross ranks): at most fv_halo_host_max_buffers() in one task. */
 int fv_halo_host_max_buffers(void);
+/* numerics.halo_peer, a pair between GPU ranks of one machine: the pack
+ * kernel writes a->peer (the receiving rank's GPU memory, a->peer_n
+ * values) once the receiver's ack of the previous exchange came, then
+ * writes the 8-byte token StarPU-MPI carries to the receiver; the unpack
+ * reads the token (it has come: the data are in dev, on its GPU), unpacks
+ * dev and writes the ack. CUDA workers only. */
+fv_err_t fv_insert_pack_peer(fv_handle_t geo, fv_handle_t field, fv_handle_t token, fv_handle_t ack,
+			     const fv_task_args_t *a);
+fv_err_t fv_insert_unpack_peer(fv_handle_t geo, fv_handle_t dev, fv_handle_t field, fv_handle_t token,
+			       fv_handle_t ack, const fv_task_args_t *a);
 /* A task on a->worker (pinned) that only reads the n buffers: they move to
  * its memory (another GPU's buffers to this GPU) as soon as their packs are
  * done, while the tasks submitted before the unpack run. */

@@ -80,6 +80,25 @@ static void launch_unpack(const fv_view_t &v, int k, int nvars, void *buffer, fv
 	FV_CUDA_CHECK_LAUNCH();
 }
 
+/* numerics.halo_peer: the pack into the receiving rank's GPU memory
+ * (a->peer, mapped here by CUDA IPC: NVLink or PCIe peer writes); buffers
+ * geo, the field, then the token and the ack in host memory, which no
+ * kernel touches. The task ends when the kernel has (STARPU_CUDA_ASYNC:
+ * StarPU waits for the stream), so its writes are done before StarPU-MPI
+ * sends the token. */
+extern "C" void fv_pack_peer_cuda(void *buffers[], void *cl_arg)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	long n = a.peer_n / (a.nvars > 0 ? a.nvars : 1);
+	if (n == 0)
+		return;
+	pack_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(
+		v, a.nbr, a.nvars, FV_PTR(1, const fv_real_t), (fv_real_t *)a.peer, (fv_idx_t)n);
+	FV_CUDA_CHECK_LAUNCH();
+}
+
 /* buffers: geo, the field, the buffer (pack) or geo, the buffer, the
  * field (unpack); the *_all ones geo, the field, then neighbour k's buffer
  * at 2 + k (a kernel per neighbour, all in the task's stream) */

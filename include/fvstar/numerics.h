@@ -82,6 +82,7 @@ typedef struct fv_numerics {
 	int color_tasks;        /* 0/1: one task per colour group and block */
 	int halo_tasks;         /* fv_halo_tasks_t: a halo's pack and unpack tasks */
 	int halo_zero_copy;     /* fv_overlap_t values: GPU halo kernels on the host buffers of messages between ranks */
+	int halo_peer;          /* fv_overlap_t values: halo buffers between GPU ranks of a node GPU to GPU (CUDA IPC) */
 	int overlap;            /* fv_overlap_t: stages split into interior and border tasks */
 	int chain;              /* fv_chain_t: a block's tasks between halos as one task */
 	int limiter;            /* fv_limiter_t */

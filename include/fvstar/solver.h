@@ -131,11 +131,13 @@ fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n);
 /* numerics.overlap on this rank's blocks: those whose flux is split into
  * an interior and a border task, and their faces and border faces;
  * numerics.halo_zero_copy: the halo buffers they send to other ranks, and
- * those of them that stay in host memory. */
+ * those of them that stay in host memory; numerics.halo_peer: those that
+ * go GPU to GPU, and why the first pair that could not did not. */
 typedef struct fv_overlap_stats {
 	int split_blocks;
 	long long faces, border_faces;
-	int cross_buffers, host_buffers;
+	int cross_buffers, host_buffers, peer_buffers;
+	char peer_why[200];
 } fv_overlap_stats_t;
 void fv_solver_overlap_stats(const fv_solver_t *s, fv_overlap_stats_t *st);
 void fv_solver_destroy(fv_solver_t *s);

@@ -241,6 +241,14 @@ static const key_desc_t keys[] = {
 		 "(STARPU_DISABLE_PINNING unset): it saves two copies' latency per message, where larger buffers "
 		 "go faster by the copy engines, beside the kernels (bench/results/2026-11-27-halo-zero-copy.md). "
 		 "The same copies either way: the results are the same."),
+	ENUM_KEY("numerics", "halo_peer", num.halo_peer, overlaps, NULL, "auto",
+		 "Halo buffers between ranks whose blocks run on GPUs of one machine: yes: GPU to GPU, the sending "
+		 "rank's pack kernel writing into the receiving rank's GPU memory (CUDA IPC: NVLink or PCIe peer "
+		 "access), StarPU-MPI carrying only an 8-byte token each way (the data are there; the buffer may be "
+		 "written again), no host copy and no MPI copy of the data; an error where a pair cannot (another "
+		 "machine, a CPU block, no peer access); no: StarPU-MPI moves the buffers through host memory "
+		 "(numerics.halo_zero_copy); auto: yes where a pair can, the others as no. The same values either "
+		 "way: the results are the same."),
 	ENUM_KEY("numerics", "coloring", num.coloring, colorings, NULL, "minimal",
 		 "Face colouring for the *_sum = color or auto strategies, color_tasks and face_order = color: "
 		 "greedy (Zhang et al. 2022, "

@@ -42,6 +42,9 @@ typedef struct fv_task_args {
 	int host_buf;        /* halo: its buffers stay in host memory, where
 	                        messages between ranks leave and arrive; a CUDA
 	                        kernel reads or writes them there (pinned) */
+	void *peer;          /* halo pack, numerics.halo_peer: the receiving rank's
+	                        buffer, mapped on this GPU, of peer_n values */
+	long peer_n;
 } fv_task_args_t;
 
 /* A stage's codelet array index from its strategy (FV_SUM_*). */

@@ -39,6 +39,24 @@ void fv_runtime_drop_unpinned(fv_handle_t *h, void *mem);
  * fv_runtime_drop_mapped. */
 fv_err_t fv_runtime_vector_mapped(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what);
 void fv_runtime_drop_mapped(fv_handle_t *h, void *mem);
+/* Halo buffers between ranks that go from GPU to GPU within a node
+ * (numerics.halo_peer, src/runtime/peer.c). node_of[r]: the lowest rank on
+ * rank r's machine (collective). The receiving rank allocates a buffer on
+ * its block's GPU (worker) and exports it (key, a CUDA IPC handle); the
+ * sending rank maps it on its own block's GPU (ptr, which its pack kernel
+ * writes). Each returns 1, or 0 with why filled (the pair then goes through
+ * StarPU-MPI as before). The receiver registers the buffer with its GPU as
+ * home (fv_runtime_vector_device, not StarPU-MPI's), and frees it only
+ * after every sender closed its mapping. */
+#define FV_PEER_KEY 128
+#define FV_PEER_HANDLE 64
+fv_err_t fv_runtime_peer_nodes(int *node_of);
+int fv_runtime_peer_alloc(int worker, size_t bytes, void **dptr, unsigned char key[FV_PEER_HANDLE], char *why,
+			  size_t n_why);
+int fv_runtime_peer_open(int worker, const unsigned char key[FV_PEER_HANDLE], void **ptr, char *why, size_t n_why);
+void fv_runtime_peer_close(int worker, void *ptr);
+void fv_runtime_peer_free(int worker, void *dptr);
+fv_err_t fv_runtime_vector_device(fv_handle_t *h, int worker, void *dptr, size_t n, size_t elem, const char *what);
 /* Whether the tasks of a block on worker (-1: the scheduler picks) run on
  * CPU cores alone. */
 int fv_runtime_worker_cpu_only(int worker);

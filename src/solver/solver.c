@@ -72,6 +72,20 @@ typedef struct block_data {
 	size_t *buf_bytes[N_HALOS];    /* [halo][k]: buf's size */
 	char *host_out[N_HALOS];       /* [halo][k]: buf stays in host memory (numerics.halo_zero_copy) */
 	char *host_in[N_HALOS];        /* [halo][k]: in_buf does */
+	/* numerics.halo_peer: pairs between GPU ranks of one machine whose
+	 * buffers go GPU to GPU (peer_plan). buf is then an 8-byte token that
+	 * StarPU-MPI carries to the receiver once the pack kernel wrote the
+	 * receiver's memory, and ack one the receiver's unpack sends back, read
+	 * by the next pack (the buffer may be written again) */
+	char *peer_out;                /* [k] the pair to neighbour k goes GPU to GPU (every rank knows) */
+	char *peer_in;                 /* [k] the pair from neighbour k does */
+	fv_handle_t *ack[N_HALOS];     /* [halo][k] peer_out pairs: the ack (the receiver's rank's) */
+	void **ack_mem[N_HALOS];
+	fv_handle_t *in_ack[N_HALOS];  /* [halo][k] peer_in pairs: neighbour k's ack for this block */
+	fv_handle_t *in_dev[N_HALOS];  /* [halo][k] peer_in pairs of this rank's block: the buffer on its GPU */
+	void **peer_ptr;               /* [k] this rank's block, peer_out: the receiver's buffers, mapped here */
+	void **peer_mem;               /* [k] this rank's block, peer_in: the buffers it exports */
+	size_t *peer_off[N_HALOS];     /* [halo][k] halo h's buffer in those (bytes) */
 	fv_idx_t *cell_global; /* [n_cells] for set/get state */
 	fv_idx_t *bface_global; /* [n_bfaces] the mesh's boundary face of each (fv_solver_wall_data) */
 	fv_idx_t *bface_of;    /* while building: the block's face of each */
@@ -99,6 +113,8 @@ struct fv_solver {
 	fv_real_t rk_a[3], rk_b[3];
 	fv_idx_t n_cells;
 	int me, nr;            /* this rank, the rank count */
+	int n_peer;            /* numerics.halo_peer: pairs of blocks whose buffers go GPU to GPU */
+	char peer_why[200];    /* why the first pair between ranks that could not did not */
 	int zero_copy;         /* numerics.halo_zero_copy: buffers between ranks stay on the host: 0 none, */
 	                       /* 1 every one, 2 those of at most FV_HALO_HOST_BYTES */
 	int *rank_of;          /* [nb] the rank owning each block */
@@ -218,6 +234,173 @@ static int host_buffer(const fv_solver_t *s, size_t bytes)
 	return s->zero_copy == 1 || (s->zero_copy == 2 && bytes <= FV_HALO_HOST_BYTES);
 }
 
+/*
+ * numerics.halo_peer: the pairs of blocks on GPUs of one machine, in
+ * different ranks, whose halo buffers go GPU to GPU. The receiving rank
+ * allocates the pair's buffers (all halos in one allocation) on its
+ * block's GPU and exports them (CUDA IPC); the sending rank maps them on
+ * its block's GPU, where the pack kernel writes them; StarPU-MPI then
+ * carries an 8-byte token, after which the receiver's unpack reads its own
+ * memory, and an ack back, which the next pack of the pair waits for.
+ * Measured on 2 H200 (bench/results/2026-11-28-halo-peer.md): the copies
+ * through host memory and Open MPI's shared memory were most of what a rank
+ * per GPU cost over one process. Collective: every rank learns every
+ * pair's choice (the handles registered depend on it).
+ */
+static size_t peer_layout(const fv_solver_t *s, const fv_block_t *blocks, int b, int k, size_t off[N_HALOS])
+{
+	size_t at = 0;
+	for (int h = 0; h < N_HALOS; h++) {
+		size_t n = (size_t)halo_nvars(&s->P, h) * (size_t)halo_count(s, blocks, &blocks[b], k, h);
+		off[h] = at;
+		at += ((n > 0 ? n : 1) * sizeof(fv_real_t) + 255) / 256 * 256;
+	}
+	return at;
+}
+
+static fv_err_t peer_plan(fv_solver_t *s, const fv_block_t *blocks, char *why, size_t n_why)
+{
+	int nb = s->nb, me = s->me, mode = s->o.num.halo_peer, n_cand = 0;
+	char *gpu = NULL, *ok = NULL;
+	int *node_of = NULL;
+	unsigned char(*key)[FV_PEER_HANDLE] = NULL;
+	fv_err_t err = FV_OK;
+	why[0] = 0;
+	for (int b = 0; b < nb; b++) {
+		block_data_t *d = &s->b[b];
+		FV_CALL(fv_calloc(&d->peer_out, (size_t)blocks[b].n_nbr + 1, 1, "halo pairs"));
+		FV_CALL(fv_calloc(&d->peer_in, (size_t)blocks[b].n_nbr + 1, 1, "halo pairs"));
+		FV_CALL(fv_calloc(&d->peer_ptr, (size_t)blocks[b].n_nbr + 1, sizeof(void *), "halo pairs"));
+		FV_CALL(fv_calloc(&d->peer_mem, (size_t)blocks[b].n_nbr + 1, sizeof(void *), "halo pairs"));
+		for (int h = 0; h < N_HALOS; h++)
+			FV_CALL(fv_calloc(&d->peer_off[h], (size_t)blocks[b].n_nbr + 1, sizeof(size_t), "halo pairs"));
+	}
+	if (s->nr == 1 || mode == FV_OVERLAP_NO)
+		return FV_OK;
+	/* which blocks run on a GPU of their own, and where the ranks are */
+	FV_CALL(fv_calloc(&gpu, (size_t)nb, 1, "GPU blocks"));
+	for (int b = 0; b < nb; b++)
+		gpu[b] = s->rank_of[b] == me && s->b[b].worker >= 0 && fv_runtime_worker_gpu_only(s->b[b].worker);
+	err = fv_runtime_combine(gpu, (size_t)nb, "the blocks on GPUs");
+	int any = 0;
+	for (int b = 0; b < nb; b++)
+		any |= gpu[b];
+	if (err == FV_OK && !any && mode != FV_OVERLAP_YES) {
+		free(gpu); /* CPU ranks: nothing to try */
+		return FV_OK;
+	}
+	if (err == FV_OK)
+		err = fv_calloc(&node_of, (size_t)s->nr, sizeof(int), "node of each rank");
+	if (err == FV_OK)
+		err = fv_runtime_peer_nodes(node_of);
+	/* the candidates, in (sender, neighbour) order on every rank; why:
+	 * the first pair that is not one (halo_peer = yes's error) */
+	char why_not[200] = "";
+	for (int b = 0; err == FV_OK && b < nb; b++)
+		for (int k = 0; k < blocks[b].n_nbr; k++) {
+			int to = blocks[b].nbr[k], rb = s->rank_of[b], rt = s->rank_of[to];
+			if (rb == rt)
+				continue;
+			if (gpu[b] && gpu[to] && node_of[rb] == node_of[rt]) {
+				n_cand++;
+				continue;
+			}
+			if (!why_not[0])
+				snprintf(why_not, sizeof why_not, "blocks %d (rank %d) and %d (rank %d): %s", b, rb, to, rt,
+					 !gpu[b] || !gpu[to] ? "not both on a GPU of their own" : "on two machines");
+		}
+	if (err == FV_OK && n_cand > 0)
+		err = fv_calloc(&key, (size_t)n_cand, sizeof *key, "halo buffer handles");
+	if (err == FV_OK && n_cand > 0)
+		err = fv_calloc(&ok, (size_t)n_cand, 1, "halo pairs");
+	/* receivers export, senders map, every rank learns which pairs work */
+	for (int pass = 0; err == FV_OK && n_cand > 0 && pass < 3; pass++) {
+		int p = 0;
+		for (int b = 0; b < nb; b++)
+			for (int k = 0; k < blocks[b].n_nbr; k++) {
+				int to = blocks[b].nbr[k], j = 0;
+				size_t off[N_HALOS], bytes;
+				if (s->rank_of[b] == s->rank_of[to] || !gpu[b] || !gpu[to] ||
+				    node_of[s->rank_of[b]] != node_of[s->rank_of[to]])
+					continue;
+				while (j < blocks[to].n_nbr && blocks[to].nbr[j] != b)
+					j++;
+				char w[200] = "";
+				static const unsigned char zero[FV_PEER_HANDLE];
+				if (pass == 0 && s->rank_of[to] == me && j < blocks[to].n_nbr) {
+					bytes = peer_layout(s, blocks, b, k, off);
+					if (!fv_runtime_peer_alloc(s->b[to].worker, bytes, &s->b[to].peer_mem[j], key[p], w,
+								   sizeof w) &&
+					    !why[0])
+						snprintf(why, n_why, "blocks %d and %d: %s", b, to, w);
+				} else if (pass == 1 && s->rank_of[b] == me && memcmp(key[p], zero, sizeof zero) != 0) {
+					ok[p] = (char)fv_runtime_peer_open(s->b[b].worker, key[p], &s->b[b].peer_ptr[k], w,
+									   sizeof w);
+					if (!ok[p] && !why[0])
+						snprintf(why, n_why, "blocks %d and %d: %s", b, to, w);
+				} else if (pass == 2) {
+					s->b[b].peer_out[k] = ok[p];
+					if (j < blocks[to].n_nbr)
+						s->b[to].peer_in[j] = ok[p];
+					if (ok[p]) {
+						s->n_peer++;
+						peer_layout(s, blocks, b, k, off);
+						for (int h = 0; h < N_HALOS; h++) {
+							s->b[b].peer_off[h][k] = off[h];
+							if (j < blocks[to].n_nbr)
+								s->b[to].peer_off[h][j] = off[h];
+						}
+					} else if (s->rank_of[to] == me && j < blocks[to].n_nbr && s->b[to].peer_mem[j]) {
+						fv_runtime_peer_free(s->b[to].worker, s->b[to].peer_mem[j]);
+						s->b[to].peer_mem[j] = NULL;
+					}
+				}
+				p++;
+			}
+		if (pass == 0)
+			err = fv_runtime_combine(key, (size_t)n_cand * sizeof *key, "the halo buffers' CUDA IPC handles");
+		else if (pass == 1)
+			err = fv_runtime_combine(ok, (size_t)n_cand, "the halo pairs that go GPU to GPU");
+	}
+	free(gpu);
+	free(node_of);
+	free(key);
+	free(ok);
+	FV_CALL(err);
+	/* yes: every pair between ranks, or an error on every rank */
+	int cross = 0;
+	for (int b = 0; b < nb; b++)
+		for (int k = 0; k < blocks[b].n_nbr; k++)
+			cross += s->rank_of[b] != s->rank_of[blocks[b].nbr[k]];
+	FV_CHECK(mode != FV_OVERLAP_YES || s->n_peer == cross, FV_ERR_ARG,
+		 "[numerics] halo_peer = yes: %d of the %d pairs of blocks between ranks can go GPU to GPU (%s)",
+		 s->n_peer, cross, why_not[0] ? why_not : why[0] ? why : "a GPU of another rank failed: its message");
+	return FV_OK;
+}
+
+/* The buffers a peer pair into this rank's block b (from neighbour k)
+ * arrives in, registered with its GPU as home. */
+static fv_err_t peer_register(fv_solver_t *s, int b)
+{
+	block_data_t *d = &s->b[b];
+	for (int h = 0; h < N_HALOS; h++) {
+		FV_CALL(fv_calloc(&d->in_dev[h], (size_t)d->n_nbr + 1, sizeof(fv_handle_t), "halo buffers"));
+		for (int k = 0; k < d->n_nbr; k++) {
+			if (!d->peer_in[k])
+				continue;
+			const block_data_t *n = &s->b[d->nbr[k]];
+			int j = 0;
+			while (j < n->n_nbr && n->nbr[j] != b)
+				j++;
+			size_t vals = n->buf_bytes[h][j] / sizeof(fv_real_t);
+			FV_CALL(fv_runtime_vector_device(&d->in_dev[h][k], d->worker,
+							 (char *)d->peer_mem[k] + d->peer_off[h][k], vals,
+							 sizeof(fv_real_t), "halo buffer"));
+		}
+	}
+	return FV_OK;
+}
+
 /* One of block d's arrays of n values: where its tasks run on a GPU
  * alone, StarPU allocates it there when first used, filled with the
  * zeros a fresh host array holds (a task that reads before any writes,
@@ -234,6 +417,26 @@ static fv_err_t block_vector(const block_data_t *d, fv_handle_t *h, void *mem, s
 	if (d->unpinned)
 		return fv_runtime_vector_unpinned(h, mem, n, sizeof(fv_real_t), what);
 	return fv_runtime_vector(h, mem, n, sizeof(fv_real_t), what);
+}
+
+/* Pair (bk, k) goes GPU to GPU (numerics.halo_peer): its buffer of halo h
+ * is the token the pack writes (this rank's, owner < 0, or a stand-in for
+ * owner's), and its ack the receiver's. Registered in the same order on
+ * every rank, as the buffers they replace. */
+static fv_err_t peer_token(const fv_solver_t *s, block_data_t *d, const fv_block_t *bk, int k, int h, int owner)
+{
+	int to = s->rank_of[bk->nbr[k]];
+	if (!d->ack[h]) {
+		FV_CALL(fv_calloc(&d->ack[h], (size_t)bk->n_nbr + 1, sizeof(fv_handle_t), "halo acks"));
+		FV_CALL(fv_calloc(&d->ack_mem[h], (size_t)bk->n_nbr + 1, sizeof(void *), "halo acks"));
+	}
+	if (owner < 0)
+		FV_CALL(fv_runtime_vector_mapped(&d->buf[h][k], &d->buf_mem[h][k], 1, sizeof(fv_real_t), "halo token"));
+	else
+		FV_CALL(fv_runtime_register_remote(&d->buf[h][k], 1, sizeof(fv_real_t), owner, "halo token"));
+	if (to == s->me) /* host memory alone: StarPU-MPI's */
+		return fv_runtime_vector_unpinned(&d->ack[h][k], &d->ack_mem[h][k], 1, sizeof(fv_real_t), "halo ack");
+	return fv_runtime_register_remote(&d->ack[h][k], 1, sizeof(fv_real_t), to, "halo ack");
 }
 
 /* Block d's neighbours and the halo buffers it packs for them, one per
@@ -260,6 +463,10 @@ static fv_err_t halo_buffers(const fv_solver_t *s, const fv_block_t *blocks, blo
 			 * sends it from there (numerics.halo_zero_copy's kernels write
 			 * it there) */
 			int cross = s->rank_of[bk->nbr[k]] != s->rank_of[bk->id];
+			if (d->peer_out[k]) {
+				FV_CALL(peer_token(s, d, bk, k, h, owner));
+				continue;
+			}
 			if (owner < 0 && d->lazy && !cross)
 				FV_CALL(block_vector(d, &d->buf[h][k], &d->buf_mem[h][k], n, "halo buffer"));
 			else if (owner < 0 && cross)
@@ -499,6 +706,7 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	}
 	for (int b = 0; b < n_blocks; b++)
 		FV_CHECK(blocks[b].id == b, FV_ERR_ARG, "block %d has id %d", b, blocks[b].id);
+	FV_CALL(peer_plan(s, blocks, s->peer_why, sizeof s->peer_why));
 	{
 		fv_geo_colors_t *colors;
 		fv_err_t err;
@@ -527,6 +735,7 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 					  "halo buffers"));
 			FV_CALL(fv_calloc(&s->b[b].host_out[h], (size_t)s->b[b].n_nbr + 1, 1, "halo buffer places"));
 			FV_CALL(fv_calloc(&s->b[b].host_in[h], (size_t)s->b[b].n_nbr + 1, 1, "halo buffer places"));
+			FV_CALL(fv_calloc(&s->b[b].in_ack[h], (size_t)s->b[b].n_nbr + 1, sizeof(fv_handle_t), "halo acks"));
 		}
 	for (int b = 0; b < n_blocks; b++)
 		for (int k = 0; k < s->b[b].n_nbr; k++) {
@@ -542,12 +751,18 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 			int cross = s->rank_of[s->b[b].nbr[k]] != s->rank_of[b];
 			for (int h = 0; h < N_HALOS; h++) {
 				s->b[b].in_buf[h][k] = n->buf[h][j];
-				s->b[b].host_out[h][k] = cross && host_buffer(s, s->b[b].buf_bytes[h][k]);
-				s->b[b].host_in[h][k] = cross && host_buffer(s, n->buf_bytes[h][j]);
+				s->b[b].host_out[h][k] =
+					cross && !s->b[b].peer_out[k] && host_buffer(s, s->b[b].buf_bytes[h][k]);
+				s->b[b].host_in[h][k] = cross && !s->b[b].peer_in[k] && host_buffer(s, n->buf_bytes[h][j]);
+				if (s->b[b].peer_in[k])
+					s->b[b].in_ack[h][k] = n->ack[h][j];
 			}
 			if (cross)
 				s->b[b].rank_edge = 1;
 		}
+	for (int b = 0; b < n_blocks; b++)
+		if (s->rank_of[b] == s->me)
+			FV_CALL(peer_register(s, b));
 	{
 		/* rows: the blocks', then each rank's clock row */
 		int *owner;
@@ -611,10 +826,14 @@ static fv_err_t halo_tasks(fv_solver_t *s, int h, int send)
 		 * stay in host memory; a block task takes all of its buffers
 		 * there or none (else a task per pair) */
 		const char *host = send ? d->host_out[h] : d->host_in[h];
-		int n_host = 0;
-		for (int k = 0; k < d->n_nbr; k++)
+		const char *peer = send ? d->peer_out : d->peer_in;
+		int n_host = 0, n_peer = 0;
+		for (int k = 0; k < d->n_nbr; k++) {
 			n_host += host[k];
-		int whole = per_block && d->n_nbr > 0 &&
+			n_peer += peer[k];
+		}
+		/* (numerics.halo_peer's pairs: a task each) */
+		int whole = per_block && d->n_nbr > 0 && n_peer == 0 &&
 			    (n_host == 0 || (n_host == d->n_nbr && d->n_nbr <= fv_halo_host_max_buffers()));
 		task_args(s, b, &a);
 		a.nvars = halo_nvars(&s->P, h);
@@ -625,6 +844,18 @@ static fv_err_t halo_tasks(fv_solver_t *s, int h, int send)
 		for (int k = 0; !whole && k < d->n_nbr; k++) {
 			a.nbr = k;
 			a.host_buf = host[k];
+			if (peer[k] && send) {
+				a.peer = (char *)d->peer_ptr[k] + d->peer_off[h][k];
+				a.peer_n = (long)(d->buf_bytes[h][k] / sizeof(fv_real_t));
+				FV_CALL(fv_insert_pack_peer(d->geo, f, d->buf[h][k], d->ack[h][k], &a));
+				a.peer = NULL;
+				continue;
+			}
+			if (peer[k]) {
+				FV_CALL(fv_insert_unpack_peer(d->geo, d->in_dev[h][k], f, d->in_buf[h][k], d->in_ack[h][k],
+							      &a));
+				continue;
+			}
 			FV_CALL(send ? fv_insert_pack(d->geo, f, d->buf[h][k], &a)
 				     : fv_insert_unpack(d->geo, d->in_buf[h][k], f, &a));
 		}
@@ -1703,6 +1934,7 @@ fv_err_t fv_solver_wall_data(fv_solver_t *s, fv_idx_t n_bfaces, const uint8_t *i
 void fv_solver_overlap_stats(const fv_solver_t *s, fv_overlap_stats_t *st)
 {
 	memset(st, 0, sizeof *st);
+	snprintf(st->peer_why, sizeof st->peer_why, "%s", s->peer_why);
 	for (int b = 0; b < s->nb; b++) {
 		if (s->rank_of[b] == s->me && s->b[b].split) {
 			st->split_blocks++;
@@ -1713,8 +1945,35 @@ void fv_solver_overlap_stats(const fv_solver_t *s, fv_overlap_stats_t *st)
 			for (int h = 0; h < N_HALOS; h++) {
 				st->cross_buffers += s->rank_of[s->b[b].nbr[k]] != s->me;
 				st->host_buffers += s->b[b].host_out[h][k];
+				st->peer_buffers += s->b[b].peer_out[k];
 			}
 	}
+}
+
+/* numerics.halo_peer's GPU memory: the receivers' handles dropped, the
+ * senders' mappings closed, and only then, every rank past that, the
+ * receivers' memory freed. */
+static void peer_drop(fv_solver_t *s)
+{
+	if (!s->b || s->n_peer == 0)
+		return;
+	for (int b = 0; b < s->nb; b++) {
+		block_data_t *d = &s->b[b];
+		for (int k = 0; s->rank_of[b] == s->me && k < d->n_nbr; k++) {
+			for (int h = 0; h < N_HALOS; h++)
+				if (d->in_dev[h] && d->in_dev[h][k])
+					fv_runtime_drop(&d->in_dev[h][k], NULL);
+			if (d->peer_out[k])
+				fv_runtime_peer_close(d->worker, d->peer_ptr[k]);
+			d->peer_ptr[k] = NULL;
+		}
+	}
+	(void)fv_runtime_agree(s->n_peer, "the halo pairs that go GPU to GPU, at the end");
+	for (int b = 0; b < s->nb; b++)
+		for (int k = 0; s->rank_of[b] == s->me && k < s->b[b].n_nbr; k++) {
+			fv_runtime_peer_free(s->b[b].worker, s->b[b].peer_mem[k]);
+			s->b[b].peer_mem[k] = NULL;
+		}
 }
 
 /* The solver's data is dropped at the end: the state has been read back
@@ -1724,6 +1983,7 @@ void fv_solver_destroy(fv_solver_t *s)
 	if (!s)
 		return;
 	fv_runtime_wait_all();
+	peer_drop(s);
 	for (int b = 0; s->b && b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
 		void (*drop)(fv_handle_t *, void *) = d->unpinned ? fv_runtime_drop_unpinned : fv_runtime_drop;
@@ -1742,7 +2002,18 @@ void fv_solver_destroy(fv_solver_t *s)
 			free(d->buf_bytes[h]);
 			free(d->host_out[h]);
 			free(d->host_in[h]);
+			for (int k = 0; d->ack[h] && k < d->n_nbr; k++)
+				fv_runtime_drop_unpinned(&d->ack[h][k], d->ack_mem[h][k]);
+			free(d->ack[h]);
+			free(d->ack_mem[h]);
+			free(d->in_ack[h]);
+			free(d->in_dev[h]);
+			free(d->peer_off[h]);
 		}
+		free(d->peer_out);
+		free(d->peer_in);
+		free(d->peer_ptr);
+		free(d->peer_mem);
 		free(d->nbr);
 		free(d->send_pre);
 		free(d->recv_pre);

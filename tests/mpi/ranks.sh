@@ -90,6 +90,16 @@ awk -F, 'NR > 1 && ($10 != 0 || $12 != 0) { f = 1 } END { exit !f }' "$tmp/box3-
 grep -q '"blocks": 4' "$tmp/wedge4-r4/summary.json" || fail "summary.json of 4 ranks"
 "$py" -c 'import json, sys; r = json.load(open(sys.argv[1]))["ranks"]; assert r["count"] == 4 and len(r["peak_memory_mib"]) == 4 and min(r["peak_memory_mib"]) > 0' \
 	"$tmp/wedge4-r4/summary.json" || fail "summary.json of 4 ranks: no peak memory per rank"
+# halo buffers GPU to GPU (numerics.halo_peer, tests/gpu/mpi_gpu.sh):
+# CPU blocks cannot, and yes says which pair and why; auto goes on as no
+if mpi 2 "$fv" run "$tmp/w.cfg" partition.blocks=3 numerics.halo_peer=yes output.dir="$tmp/peer" >/dev/null \
+	2>"$tmp/peer.err"; then
+	fail "halo_peer = yes accepted on CPU ranks"
+elif ! grep -q "halo_peer = yes: 0 of the [1-9][0-9]* pairs.*blocks [0-9] (rank [01]) and [0-9] (rank [01]): not both on a GPU" \
+	"$tmp/peer.err"; then
+	fail "halo_peer = yes on CPU ranks: $(grep error "$tmp/peer.err" | head -2)"
+fi
+! grep -q "halo_peer:" "$tmp/wedge4z.err" || fail "CPU ranks: a halo_peer start line"
 # too few blocks for the ranks: refused, naming the key
 if mpi 3 "$fv" run "$tmp/w.cfg" partition.blocks=2 output.dir="$tmp/few" >/dev/null 2>"$tmp/few.err"; then
 	fail "2 blocks on 3 ranks accepted"

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+/* Halo buffers between ranks that go from GPU to GPU within a node
+ * (numerics.halo_peer): device memory a receiving rank exports by CUDA IPC
+ * and the sending rank's pack kernel writes through (data.h). */
+#include "runtime/data.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <starpu.h>
+
+#include "config.h"
+#include "fvstar/runtime.h"
+#include "util/alloc.h"
+
+#ifdef FV_HAVE_MPI
+#include <starpu_mpi.h>
+#endif
+#if defined(FV_HAVE_CUDA) && !defined(STARPU_SIMGRID)
+#include <cuda_runtime_api.h>
+#define PEER_CUDA 1
+#endif
+
+#define SP(h) ((starpu_data_handle_t)(void *)(h))
+
+fv_err_t fv_runtime_peer_nodes(int *node_of)
+{
+	int nr = fv_runtime_nranks(), me = fv_runtime_rank();
+	char(*key)[FV_PEER_KEY];
+	FV_CALL(fv_calloc(&key, (size_t)nr, sizeof *key, "node names"));
+	/* the host's name and its boot's id: two machines of one name (a
+	 * container image's default) still differ */
+	char host[64] = "", boot[40] = "";
+	(void)gethostname(host, sizeof host - 1);
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	if (f) {
+		if (!fgets(boot, sizeof boot, f))
+			boot[0] = 0;
+		fclose(f);
+	}
+	snprintf(key[me], FV_PEER_KEY, "%.63s|%.36s", host, boot);
+	fv_err_t err = fv_runtime_combine(key, (size_t)nr * FV_PEER_KEY, "the ranks' node names");
+	for (int r = 0; err == FV_OK && r < nr; r++) {
+		node_of[r] = r;
+		for (int q = 0; q < r; q++)
+			if (memcmp(key[q], key[r], FV_PEER_KEY) == 0) {
+				node_of[r] = node_of[q];
+				break;
+			}
+	}
+	free(key);
+	return err;
+}
+
+#ifdef PEER_CUDA
+/* Runs what follows on worker's GPU (the calling thread's current device),
+ * returning the one it had. */
+static int use_device(int worker, int *old)
+{
+	if (worker < 0 || starpu_worker_get_type(worker) != STARPU_CUDA_WORKER)
+		return 0;
+	if (cudaGetDevice(old) != cudaSuccess)
+		*old = -1;
+	if (cudaSetDevice(starpu_worker_get_devid(worker)) != cudaSuccess) {
+		(void)cudaGetLastError();
+		return 0;
+	}
+	return 1;
+}
+
+static void back_to(int old)
+{
+	if (old >= 0)
+		(void)cudaSetDevice(old);
+}
+#endif
+
+int fv_runtime_peer_alloc(int worker, size_t bytes, void **dptr, unsigned char key[FV_PEER_HANDLE], char *why,
+			  size_t n_why)
+{
+	*dptr = NULL;
+#ifdef PEER_CUDA
+	int old;
+	if (!use_device(worker, &old)) {
+		snprintf(why, n_why, "worker %d is not a GPU", worker);
+		return 0;
+	}
+	cudaIpcMemHandle_t ipc;
+	cudaError_t e = cudaMalloc(dptr, bytes ? bytes : 8);
+	if (e == cudaSuccess)
+		e = cudaMemset(*dptr, 0, bytes ? bytes : 8);
+	if (e == cudaSuccess)
+		e = cudaIpcGetMemHandle(&ipc, *dptr);
+	if (e != cudaSuccess) {
+		snprintf(why, n_why, "receiving buffer of %zu bytes on GPU %d: %s", bytes,
+			 starpu_worker_get_devid(worker), cudaGetErrorString(e));
+		(void)cudaGetLastError();
+		if (*dptr)
+			(void)cudaFree(*dptr);
+		*dptr = NULL;
+		back_to(old);
+		return 0;
+	}
+	memcpy(key, &ipc, sizeof ipc < FV_PEER_HANDLE ? sizeof ipc : FV_PEER_HANDLE);
+	back_to(old);
+	return 1;
+#else
+	(void)worker;
+	(void)bytes;
+	(void)key;
+	snprintf(why, n_why, "a build without CUDA");
+	return 0;
+#endif
+}
+
+int fv_runtime_peer_open(int worker, const unsigned char key[FV_PEER_HANDLE], void **ptr, char *why, size_t n_why)
+{
+	*ptr = NULL;
+#ifdef PEER_CUDA
+	int old;
+	cudaIpcMemHandle_t ipc;
+	if (!use_device(worker, &old)) {
+		snprintf(why, n_why, "worker %d is not a GPU", worker);
+		return 0;
+	}
+	memset(&ipc, 0, sizeof ipc);
+	memcpy(&ipc, key, sizeof ipc < FV_PEER_HANDLE ? sizeof ipc : FV_PEER_HANDLE);
+	/* the same GPU in two processes needs no peer access; two GPUs need
+	 * it (NVLink, or PCIe where the platform allows) */
+	cudaError_t e = cudaIpcOpenMemHandle(ptr, ipc, cudaIpcMemLazyEnablePeerAccess);
+	back_to(old);
+	if (e != cudaSuccess) {
+		snprintf(why, n_why, "GPU %d cannot map the other rank's buffer: %s", starpu_worker_get_devid(worker),
+			 cudaGetErrorString(e));
+		(void)cudaGetLastError();
+		*ptr = NULL;
+		return 0;
+	}
+	return 1;
+#else
+	(void)worker;
+	(void)key;
+	snprintf(why, n_why, "a build without CUDA");
+	return 0;
+#endif
+}
+
+void fv_runtime_peer_close(int worker, void *ptr)
+{
+#ifdef PEER_CUDA
+	int old;
+	if (ptr && use_device(worker, &old)) {
+		(void)cudaIpcCloseMemHandle(ptr);
+		back_to(old);
+	}
+#else
+	(void)worker;
+	(void)ptr;
+#endif
+}
+
+void fv_runtime_peer_free(int worker, void *dptr)
+{
+#ifdef PEER_CUDA
+	int old;
+	if (dptr && use_device(worker, &old)) {
+		(void)cudaFree(dptr);
+		back_to(old);
+	}
+#else
+	(void)worker;
+	(void)dptr;
+#endif
+}
+
+fv_err_t fv_runtime_vector_device(fv_handle_t *h, int worker, void *dptr, size_t n, size_t elem, const char *what)
+{
+	starpu_data_handle_t sh = NULL;
+	FV_CHECK(worker >= 0 && dptr, FV_ERR_ARG, "%s: no GPU memory to register", what);
+	FV_CHECK(n < UINT32_MAX, FV_ERR_MEM, "%s: %zu values exceed a StarPU vector", what, n);
+	/* home on the GPU; not StarPU-MPI's: no rank but this one names it */
+	starpu_vector_data_register(&sh, (int)starpu_worker_get_memory_node(worker), (uintptr_t)dptr,
+				    (uint32_t)(n ? n : 1), elem);
+	FV_CHECK(sh, FV_ERR_RUNTIME, "%s: StarPU did not register %zu elements", what, n);
+	*h = (fv_handle_t)(void *)sh;
+	return FV_OK;
+}
