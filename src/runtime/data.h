@@ -51,6 +51,9 @@ void fv_runtime_drop_mapped(fv_handle_t *h, void *mem);
 #define FV_PEER_KEY 128
 #define FV_PEER_HANDLE 64
 fv_err_t fv_runtime_peer_nodes(int *node_of);
+/* The CUDA worker a block's tasks run on: worker itself when a GPU's, or,
+ * unpinned (-1), the rank's only worker when that is a GPU's; else -1. */
+int fv_runtime_peer_worker(int worker);
 int fv_runtime_peer_alloc(int worker, size_t bytes, void **dptr, unsigned char key[FV_PEER_HANDLE], char *why,
 			  size_t n_why);
 int fv_runtime_peer_open(int worker, const unsigned char key[FV_PEER_HANDLE], void **ptr, char *why, size_t n_why);

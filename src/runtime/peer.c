@@ -77,6 +77,21 @@ static void back_to(int old)
 }
 #endif
 
+int fv_runtime_peer_worker(int worker)
+{
+	int ncpu, ncuda;
+	if (worker >= 0)
+		return starpu_worker_get_type(worker) == STARPU_CUDA_WORKER ? worker : -1;
+	/* a block left to the scheduler runs on the rank's one worker */
+	fv_runtime_workers(&ncpu, &ncuda);
+	if (ncpu != 0 || ncuda != 1)
+		return -1;
+	for (int w = 0; w < (int)starpu_worker_get_count(); w++)
+		if (starpu_worker_get_type(w) == STARPU_CUDA_WORKER)
+			return w;
+	return -1;
+}
+
 int fv_runtime_peer_alloc(int worker, size_t bytes, void **dptr, unsigned char key[FV_PEER_HANDLE], char *why,
 			  size_t n_why)
 {

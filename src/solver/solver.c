@@ -85,6 +85,7 @@ typedef struct block_data {
 	fv_handle_t *in_dev[N_HALOS];  /* [halo][k] peer_in pairs of this rank's block: the buffer on its GPU */
 	void **peer_ptr;               /* [k] this rank's block, peer_out: the receiver's buffers, mapped here */
 	void **peer_mem;               /* [k] this rank's block, peer_in: the buffers it exports */
+	int peer_w;                    /* this rank's block: the GPU worker its tasks run on, or -1 */
 	size_t *peer_off[N_HALOS];     /* [halo][k] halo h's buffer in those (bytes) */
 	fv_idx_t *cell_global; /* [n_cells] for set/get state */
 	fv_idx_t *bface_global; /* [n_bfaces] the mesh's boundary face of each (fv_solver_wall_data) */
@@ -268,6 +269,7 @@ static fv_err_t peer_plan(fv_solver_t *s, const fv_block_t *blocks, char *why, s
 	why[0] = 0;
 	for (int b = 0; b < nb; b++) {
 		block_data_t *d = &s->b[b];
+		d->peer_w = s->rank_of[b] == me ? fv_runtime_peer_worker(d->worker) : -1;
 		FV_CALL(fv_calloc(&d->peer_out, (size_t)blocks[b].n_nbr + 1, 1, "halo pairs"));
 		FV_CALL(fv_calloc(&d->peer_in, (size_t)blocks[b].n_nbr + 1, 1, "halo pairs"));
 		FV_CALL(fv_calloc(&d->peer_ptr, (size_t)blocks[b].n_nbr + 1, sizeof(void *), "halo pairs"));
@@ -280,7 +282,7 @@ static fv_err_t peer_plan(fv_solver_t *s, const fv_block_t *blocks, char *why, s
 	/* which blocks run on a GPU of their own, and where the ranks are */
 	FV_CALL(fv_calloc(&gpu, (size_t)nb, 1, "GPU blocks"));
 	for (int b = 0; b < nb; b++)
-		gpu[b] = s->rank_of[b] == me && s->b[b].worker >= 0 && fv_runtime_worker_gpu_only(s->b[b].worker);
+		gpu[b] = s->rank_of[b] == me && s->b[b].peer_w >= 0;
 	err = fv_runtime_combine(gpu, (size_t)nb, "the blocks on GPUs");
 	int any = 0;
 	for (int b = 0; b < nb; b++)
@@ -329,12 +331,12 @@ static fv_err_t peer_plan(fv_solver_t *s, const fv_block_t *blocks, char *why, s
 				static const unsigned char zero[FV_PEER_HANDLE];
 				if (pass == 0 && s->rank_of[to] == me && j < blocks[to].n_nbr) {
 					bytes = peer_layout(s, blocks, b, k, off);
-					if (!fv_runtime_peer_alloc(s->b[to].worker, bytes, &s->b[to].peer_mem[j], key[p], w,
+					if (!fv_runtime_peer_alloc(s->b[to].peer_w, bytes, &s->b[to].peer_mem[j], key[p], w,
 								   sizeof w) &&
 					    !why[0])
 						snprintf(why, n_why, "blocks %d and %d: %s", b, to, w);
 				} else if (pass == 1 && s->rank_of[b] == me && memcmp(key[p], zero, sizeof zero) != 0) {
-					ok[p] = (char)fv_runtime_peer_open(s->b[b].worker, key[p], &s->b[b].peer_ptr[k], w,
+					ok[p] = (char)fv_runtime_peer_open(s->b[b].peer_w, key[p], &s->b[b].peer_ptr[k], w,
 									   sizeof w);
 					if (!ok[p] && !why[0])
 						snprintf(why, n_why, "blocks %d and %d: %s", b, to, w);
@@ -351,7 +353,7 @@ static fv_err_t peer_plan(fv_solver_t *s, const fv_block_t *blocks, char *why, s
 								s->b[to].peer_off[h][j] = off[h];
 						}
 					} else if (s->rank_of[to] == me && j < blocks[to].n_nbr && s->b[to].peer_mem[j]) {
-						fv_runtime_peer_free(s->b[to].worker, s->b[to].peer_mem[j]);
+						fv_runtime_peer_free(s->b[to].peer_w, s->b[to].peer_mem[j]);
 						s->b[to].peer_mem[j] = NULL;
 					}
 				}
@@ -393,7 +395,7 @@ static fv_err_t peer_register(fv_solver_t *s, int b)
 			while (j < n->n_nbr && n->nbr[j] != b)
 				j++;
 			size_t vals = n->buf_bytes[h][j] / sizeof(fv_real_t);
-			FV_CALL(fv_runtime_vector_device(&d->in_dev[h][k], d->worker,
+			FV_CALL(fv_runtime_vector_device(&d->in_dev[h][k], d->peer_w,
 							 (char *)d->peer_mem[k] + d->peer_off[h][k], vals,
 							 sizeof(fv_real_t), "halo buffer"));
 		}
@@ -1964,14 +1966,14 @@ static void peer_drop(fv_solver_t *s)
 				if (d->in_dev[h] && d->in_dev[h][k])
 					fv_runtime_drop(&d->in_dev[h][k], NULL);
 			if (d->peer_out[k])
-				fv_runtime_peer_close(d->worker, d->peer_ptr[k]);
+				fv_runtime_peer_close(d->peer_w, d->peer_ptr[k]);
 			d->peer_ptr[k] = NULL;
 		}
 	}
 	(void)fv_runtime_agree(s->n_peer, "the halo pairs that go GPU to GPU, at the end");
 	for (int b = 0; b < s->nb; b++)
 		for (int k = 0; s->rank_of[b] == s->me && k < s->b[b].n_nbr; k++) {
-			fv_runtime_peer_free(s->b[b].worker, s->b[b].peer_mem[k]);
+			fv_runtime_peer_free(s->b[b].peer_w, s->b[b].peer_mem[k]);
 			s->b[b].peer_mem[k] = NULL;
 		}
 }
