@@ -46,8 +46,9 @@ void fv_runtime_drop_mapped(fv_handle_t *h, void *mem);
  * sending rank maps it on its own block's GPU (ptr, which its pack kernel
  * writes). Each returns 1, or 0 with why filled (the pair then goes through
  * StarPU-MPI as before). The receiver registers the buffer with its GPU as
- * home (fv_runtime_vector_device, not StarPU-MPI's), and frees it only
- * after every sender closed its mapping. */
+ * home (fv_runtime_vector_device; the other ranks a stand-in, as for any
+ * data of another rank), and frees it only after every sender closed its
+ * mapping. */
 #define FV_PEER_KEY 128
 #define FV_PEER_HANDLE 64
 fv_err_t fv_runtime_peer_nodes(int *node_of);

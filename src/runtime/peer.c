@@ -15,15 +15,10 @@
 #include "fvstar/runtime.h"
 #include "util/alloc.h"
 
-#ifdef FV_HAVE_MPI
-#include <starpu_mpi.h>
-#endif
 #if defined(FV_HAVE_CUDA) && !defined(STARPU_SIMGRID)
 #include <cuda_runtime_api.h>
 #define PEER_CUDA 1
 #endif
-
-#define SP(h) ((starpu_data_handle_t)(void *)(h))
 
 fv_err_t fv_runtime_peer_nodes(int *node_of)
 {
@@ -188,17 +183,4 @@ void fv_runtime_peer_free(int worker, void *dptr)
 	(void)worker;
 	(void)dptr;
 #endif
-}
-
-fv_err_t fv_runtime_vector_device(fv_handle_t *h, int worker, void *dptr, size_t n, size_t elem, const char *what)
-{
-	starpu_data_handle_t sh = NULL;
-	FV_CHECK(worker >= 0 && dptr, FV_ERR_ARG, "%s: no GPU memory to register", what);
-	FV_CHECK(n < UINT32_MAX, FV_ERR_MEM, "%s: %zu values exceed a StarPU vector", what, n);
-	/* home on the GPU; not StarPU-MPI's: no rank but this one names it */
-	starpu_vector_data_register(&sh, (int)starpu_worker_get_memory_node(worker), (uintptr_t)dptr,
-				    (uint32_t)(n ? n : 1), elem);
-	FV_CHECK(sh, FV_ERR_RUNTIME, "%s: StarPU did not register %zu elements", what, n);
-	*h = (fv_handle_t)(void *)sh;
-	return FV_OK;
 }

@@ -82,7 +82,8 @@ typedef struct block_data {
 	fv_handle_t *ack[N_HALOS];     /* [halo][k] peer_out pairs: the ack (the receiver's rank's) */
 	void **ack_mem[N_HALOS];
 	fv_handle_t *in_ack[N_HALOS];  /* [halo][k] peer_in pairs: neighbour k's ack for this block */
-	fv_handle_t *in_dev[N_HALOS];  /* [halo][k] peer_in pairs of this rank's block: the buffer on its GPU */
+	fv_handle_t *dev[N_HALOS];     /* [halo][k] peer_out pairs: the buffer on the receiver's GPU (its rank's) */
+	fv_handle_t *in_dev[N_HALOS];  /* [halo][k] peer_in pairs: neighbour k's dev for this block */
 	void **peer_ptr;               /* [k] this rank's block, peer_out: the receiver's buffers, mapped here */
 	void **peer_mem;               /* [k] this rank's block, peer_in: the buffers it exports */
 	int peer_w;                    /* this rank's block: the GPU worker its tasks run on, or -1 */
@@ -380,29 +381,6 @@ static fv_err_t peer_plan(fv_solver_t *s, const fv_block_t *blocks, char *why, s
 	return FV_OK;
 }
 
-/* The buffers a peer pair into this rank's block b (from neighbour k)
- * arrives in, registered with its GPU as home. */
-static fv_err_t peer_register(fv_solver_t *s, int b)
-{
-	block_data_t *d = &s->b[b];
-	for (int h = 0; h < N_HALOS; h++) {
-		FV_CALL(fv_calloc(&d->in_dev[h], (size_t)d->n_nbr + 1, sizeof(fv_handle_t), "halo buffers"));
-		for (int k = 0; k < d->n_nbr; k++) {
-			if (!d->peer_in[k])
-				continue;
-			const block_data_t *n = &s->b[d->nbr[k]];
-			int j = 0;
-			while (j < n->n_nbr && n->nbr[j] != b)
-				j++;
-			size_t vals = n->buf_bytes[h][j] / sizeof(fv_real_t);
-			FV_CALL(fv_runtime_vector_device(&d->in_dev[h][k], d->peer_w,
-							 (char *)d->peer_mem[k] + d->peer_off[h][k], vals,
-							 sizeof(fv_real_t), "halo buffer"));
-		}
-	}
-	return FV_OK;
-}
-
 /* One of block d's arrays of n values: where its tasks run on a GPU
  * alone, StarPU allocates it there when first used, filled with the
  * zeros a fresh host array holds (a task that reads before any writes,
@@ -425,20 +403,36 @@ static fv_err_t block_vector(const block_data_t *d, fv_handle_t *h, void *mem, s
  * is the token the pack writes (this rank's, owner < 0, or a stand-in for
  * owner's), and its ack the receiver's. Registered in the same order on
  * every rank, as the buffers they replace. */
-static fv_err_t peer_token(const fv_solver_t *s, block_data_t *d, const fv_block_t *bk, int k, int h, int owner)
+static fv_err_t peer_token(const fv_solver_t *s, const fv_block_t *blocks, block_data_t *d, const fv_block_t *bk, int k,
+			   int h, int owner)
 {
 	int to = s->rank_of[bk->nbr[k]];
+	size_t n = d->buf_bytes[h][k] / sizeof(fv_real_t);
 	if (!d->ack[h]) {
 		FV_CALL(fv_calloc(&d->ack[h], (size_t)bk->n_nbr + 1, sizeof(fv_handle_t), "halo acks"));
 		FV_CALL(fv_calloc(&d->ack_mem[h], (size_t)bk->n_nbr + 1, sizeof(void *), "halo acks"));
+		FV_CALL(fv_calloc(&d->dev[h], (size_t)bk->n_nbr + 1, sizeof(fv_handle_t), "halo buffers"));
 	}
 	if (owner < 0)
 		FV_CALL(fv_runtime_vector_mapped(&d->buf[h][k], &d->buf_mem[h][k], 1, sizeof(fv_real_t), "halo token"));
 	else
 		FV_CALL(fv_runtime_register_remote(&d->buf[h][k], 1, sizeof(fv_real_t), owner, "halo token"));
-	if (to == s->me) /* host memory alone: StarPU-MPI's */
-		return fv_runtime_vector_unpinned(&d->ack[h][k], &d->ack_mem[h][k], 1, sizeof(fv_real_t), "halo ack");
-	return fv_runtime_register_remote(&d->ack[h][k], 1, sizeof(fv_real_t), to, "halo ack");
+	if (to != s->me) {
+		FV_CALL(fv_runtime_register_remote(&d->ack[h][k], 1, sizeof(fv_real_t), to, "halo ack"));
+		return fv_runtime_register_remote(&d->dev[h][k], n, sizeof(fv_real_t), to, "halo buffer");
+	}
+	/* the receiver: the ack in host memory alone (StarPU-MPI's), the
+	 * buffer on its block's GPU, where the sender's kernel writes it */
+	const block_data_t *r = &s->b[bk->nbr[k]];
+	const fv_block_t *rb = &blocks[bk->nbr[k]];
+	int j = 0;
+	while (j < rb->n_nbr && rb->nbr[j] != bk->id)
+		j++;
+	FV_CHECK(j < rb->n_nbr && r->peer_mem[j], FV_ERR_RUNTIME, "block %d: no GPU buffer for the halo from block %d",
+		 bk->nbr[k], bk->id);
+	FV_CALL(fv_runtime_vector_unpinned(&d->ack[h][k], &d->ack_mem[h][k], 1, sizeof(fv_real_t), "halo ack"));
+	return fv_runtime_vector_device(&d->dev[h][k], r->peer_w, (char *)r->peer_mem[j] + r->peer_off[h][j], n,
+					sizeof(fv_real_t), "halo buffer");
 }
 
 /* Block d's neighbours and the halo buffers it packs for them, one per
@@ -466,7 +460,7 @@ static fv_err_t halo_buffers(const fv_solver_t *s, const fv_block_t *blocks, blo
 			 * it there) */
 			int cross = s->rank_of[bk->nbr[k]] != s->rank_of[bk->id];
 			if (d->peer_out[k]) {
-				FV_CALL(peer_token(s, d, bk, k, h, owner));
+				FV_CALL(peer_token(s, blocks, d, bk, k, h, owner));
 				continue;
 			}
 			if (owner < 0 && d->lazy && !cross)
@@ -738,6 +732,8 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 			FV_CALL(fv_calloc(&s->b[b].host_out[h], (size_t)s->b[b].n_nbr + 1, 1, "halo buffer places"));
 			FV_CALL(fv_calloc(&s->b[b].host_in[h], (size_t)s->b[b].n_nbr + 1, 1, "halo buffer places"));
 			FV_CALL(fv_calloc(&s->b[b].in_ack[h], (size_t)s->b[b].n_nbr + 1, sizeof(fv_handle_t), "halo acks"));
+			FV_CALL(fv_calloc(&s->b[b].in_dev[h], (size_t)s->b[b].n_nbr + 1, sizeof(fv_handle_t),
+					  "halo buffers"));
 		}
 	for (int b = 0; b < n_blocks; b++)
 		for (int k = 0; k < s->b[b].n_nbr; k++) {
@@ -756,15 +752,14 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 				s->b[b].host_out[h][k] =
 					cross && !s->b[b].peer_out[k] && host_buffer(s, s->b[b].buf_bytes[h][k]);
 				s->b[b].host_in[h][k] = cross && !s->b[b].peer_in[k] && host_buffer(s, n->buf_bytes[h][j]);
-				if (s->b[b].peer_in[k])
+				if (s->b[b].peer_in[k]) {
 					s->b[b].in_ack[h][k] = n->ack[h][j];
+					s->b[b].in_dev[h][k] = n->dev[h][j];
+				}
 			}
 			if (cross)
 				s->b[b].rank_edge = 1;
 		}
-	for (int b = 0; b < n_blocks; b++)
-		if (s->rank_of[b] == s->me)
-			FV_CALL(peer_register(s, b));
 	{
 		/* rows: the blocks', then each rank's clock row */
 		int *owner;
@@ -1961,10 +1956,10 @@ static void peer_drop(fv_solver_t *s)
 		return;
 	for (int b = 0; b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
+		for (int h = 0; h < N_HALOS; h++)
+			for (int k = 0; d->dev[h] && k < d->n_nbr; k++)
+				fv_runtime_drop(&d->dev[h][k], NULL);
 		for (int k = 0; s->rank_of[b] == s->me && k < d->n_nbr; k++) {
-			for (int h = 0; h < N_HALOS; h++)
-				if (d->in_dev[h] && d->in_dev[h][k])
-					fv_runtime_drop(&d->in_dev[h][k], NULL);
 			if (d->peer_out[k])
 				fv_runtime_peer_close(d->peer_w, d->peer_ptr[k]);
 			d->peer_ptr[k] = NULL;
@@ -2010,6 +2005,7 @@ void fv_solver_destroy(fv_solver_t *s)
 			free(d->ack_mem[h]);
 			free(d->in_ack[h]);
 			free(d->in_dev[h]);
+			free(d->dev[h]);
 			free(d->peer_off[h]);
 		}
 		free(d->peer_out);
