@@ -124,6 +124,7 @@ void *fv_cpu_scratch(int slot, size_t bytes);
 
 /* CPU implementations (codelets/<stage>/<stage>_cpu.c). */
 void fv_pack_cpu(void *buffers[], void *cl_arg);
+void fv_pack_peer_cpu(void *buffers[], void *cl_arg);
 void fv_unpack_cpu(void *buffers[], void *cl_arg);
 void fv_pack_all_cpu(void *buffers[], void *cl_arg);
 void fv_unpack_all_cpu(void *buffers[], void *cl_arg);

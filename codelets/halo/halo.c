@@ -61,21 +61,24 @@ static struct starpu_codelet unpack_all_host_cl = FV_CODELET(fv_unpack_all_cpu, 
  * tokens: the pack's (written, to the receiver: the data are there) and
  * the unpack's ack (to the sender: the buffer may be written again). The
  * tokens stay in host memory, where StarPU-MPI sends and receives them;
- * the unpack's buffer is on its own GPU (its home). CUDA only: the solver
- * makes such pairs of GPU blocks alone.
+ * the unpack's buffer is on its own GPU (its home). Between CPU blocks
+ * (halo_peer = yes) the same tasks on memory both ranks map.
  */
-#ifdef FV_CUDA_CODELETS
 FV_MODEL(pack_peer_model, "fv_pack_peer");
 FV_MODEL(unpack_peer_model, "fv_unpack_peer");
-static struct starpu_codelet pack_peer_cl = {FV_CODELET_CUDA((fv_pack_peer_cuda)).nbuffers = 4,
+static struct starpu_codelet pack_peer_cl = {.cpu_funcs = {fv_pack_peer_cpu},
+					     .cpu_funcs_name = {"fv_pack_peer_cpu"},
+					     FV_CODELET_CUDA((fv_pack_peer_cuda)).nbuffers = 4,
 					     .modes = {STARPU_R, STARPU_R, STARPU_W, STARPU_R},
 					     .specific_nodes = 1,
 					     .nodes = {STARPU_SPECIFIC_NODE_LOCAL, STARPU_SPECIFIC_NODE_LOCAL,
 						       STARPU_SPECIFIC_NODE_CPU, STARPU_SPECIFIC_NODE_CPU},
 					     .model = &pack_peer_model,
 					     .name = "fv_pack_peer"};
-/* geo, the buffer, the field (fv_unpack_cuda's three), the token, the ack */
-static struct starpu_codelet unpack_peer_cl = {FV_CODELET_CUDA((fv_unpack_cuda)).nbuffers = 5,
+/* geo, the buffer, the field (fv_unpack_*'s three), the token, the ack */
+static struct starpu_codelet unpack_peer_cl = {.cpu_funcs = {fv_unpack_cpu},
+					       .cpu_funcs_name = {"fv_unpack_cpu"},
+					       FV_CODELET_CUDA((fv_unpack_cuda)).nbuffers = 5,
 					       .modes = {STARPU_R, STARPU_R, STARPU_RW, STARPU_R, STARPU_W},
 					       .specific_nodes = 1,
 					       .nodes = {STARPU_SPECIFIC_NODE_LOCAL, STARPU_SPECIFIC_NODE_LOCAL,
@@ -83,44 +86,26 @@ static struct starpu_codelet unpack_peer_cl = {FV_CODELET_CUDA((fv_unpack_cuda))
 							 STARPU_SPECIFIC_NODE_CPU},
 					       .model = &unpack_peer_model,
 					       .name = "fv_unpack_peer"};
-#endif
 
 fv_err_t fv_insert_pack_peer(fv_handle_t geo, fv_handle_t field, fv_handle_t token, fv_handle_t ack,
 			     const fv_task_args_t *a)
 {
-#ifdef FV_CUDA_CODELETS
 	fv_task_args_t b = *a;
 	b.priority = STARPU_MAX_PRIO;
 	return fv_task_submit_alone(&pack_peer_cl, "pack", &b, 0.0,
 				    (struct starpu_data_descr[]){FV_BUF(geo, STARPU_R), FV_BUF(field, STARPU_R),
 								 FV_BUF(token, STARPU_W), FV_BUF(ack, STARPU_R)},
 				    4);
-#else
-	(void)geo;
-	(void)field;
-	(void)token;
-	(void)ack;
-	return FV_ERROR(FV_ERR_RUNTIME, "pack task of block %d: halo_peer in a build without CUDA", a->block);
-#endif
 }
 
 fv_err_t fv_insert_unpack_peer(fv_handle_t geo, fv_handle_t dev, fv_handle_t field, fv_handle_t token,
 			       fv_handle_t ack, const fv_task_args_t *a)
 {
-#ifdef FV_CUDA_CODELETS
 	return fv_task_submit_alone(&unpack_peer_cl, "unpack", a, 0.0,
 				    (struct starpu_data_descr[]){FV_BUF(geo, STARPU_R), FV_BUF(dev, STARPU_R),
 								 FV_BUF(field, STARPU_RW), FV_BUF(token, STARPU_R),
 								 FV_BUF(ack, STARPU_W)},
 				    5);
-#else
-	(void)geo;
-	(void)dev;
-	(void)field;
-	(void)token;
-	(void)ack;
-	return FV_ERROR(FV_ERR_RUNTIME, "unpack task of block %d: halo_peer in a build without CUDA", a->block);
-#endif
 }
 
 /* Where each buffer of the host codelets lives: the geometry and the field

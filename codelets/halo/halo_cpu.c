@@ -39,6 +39,18 @@ void fv_unpack_cpu(void *buffers[], void *cl_arg)
 	unpack(&v, a.nbr, a.nvars, FV_PTR(1, const fv_real_t), FV_PTR(2, fv_real_t), HALO_N(1, a.nvars));
 }
 
+/* numerics.halo_peer between CPU ranks of one machine: the receiving
+ * rank's buffer, in memory both map (a->peer, a->peer_n values); the
+ * token and the ack (buffers 2, 3) are StarPU-MPI's alone. */
+void fv_pack_peer_cpu(void *buffers[], void *cl_arg)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
+	pack(&v, a.nbr, a.nvars, FV_PTR(1, const fv_real_t), (fv_real_t *)a.peer,
+	     (size_t)a.peer_n / (size_t)(a.nvars > 0 ? a.nvars : 1));
+}
+
 /* buffers: geo, the field, then neighbour k's buffer at 2 + k */
 void fv_pack_all_cpu(void *buffers[], void *cl_arg)
 {

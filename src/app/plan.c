@@ -366,9 +366,10 @@ static fv_err_t plan_solver(fv_plan_t *p)
 				"memory; the pack and unpack kernels use them there\n",
 			ov->host_buffers, ov->cross_buffers);
 	if (fv_runtime_rank() == 0 && (ov->peer_buffers > 0 || ov->peer_why[0]))
-		fprintf(stderr, "fvstar: halo_peer: %d of the %d halo buffers rank 0 sends to other ranks go GPU to GPU%s%s%s\n",
-			ov->peer_buffers, ov->cross_buffers, ov->peer_why[0] ? " (the others: " : "", ov->peer_why,
-			ov->peer_why[0] ? ")" : "");
+		fprintf(stderr,
+			"fvstar: halo_peer: %d of the %d halo buffers rank 0 sends to other ranks go straight into the "
+			"receiving rank's memory (GPU to GPU, or shared memory between CPU blocks)%s%s%s\n",
+			ov->peer_buffers, ov->cross_buffers, ov->peer_why[0] ? "; the others: " : "", ov->peer_why, "");
 	fv_runtime_resume();
 	FV_CALL(fv_solver_set_block_states(p->solver, p->st.qb));
 	FV_CALL(fv_solver_set_ramp_state(p->solver, p->start.ramp, p->start.n_ramp));

@@ -178,11 +178,12 @@ fv_err_t fv_runtime_register_remote(fv_handle_t *h, size_t n, size_t elem, int o
 fv_err_t fv_runtime_vector_device(fv_handle_t *h, int worker, void *dptr, size_t n, size_t elem, const char *what)
 {
 	starpu_data_handle_t sh = NULL;
-	FV_CHECK(worker >= 0 && dptr, FV_ERR_ARG, "%s: no GPU memory to register", what);
+	FV_CHECK(dptr, FV_ERR_ARG, "%s: no memory to register", what);
 	FV_CHECK(n < UINT32_MAX, FV_ERR_MEM, "%s: %zu values exceed a StarPU vector", what, n);
 	/* home on the GPU: StarPU never moves it while the tasks that read it
 	 * run there (numerics.halo_peer's unpacks) */
-	starpu_vector_data_register(&sh, (int)starpu_worker_get_memory_node(worker), (uintptr_t)dptr,
+	int node = worker >= 0 ? (int)starpu_worker_get_memory_node(worker) : STARPU_MAIN_RAM;
+	starpu_vector_data_register(&sh, node, (uintptr_t)dptr,
 				    (uint32_t)(n ? n : 1), elem);
 	FV_CHECK(sh, FV_ERR_RUNTIME, "%s: StarPU did not register %zu elements", what, n);
 	mpi_register(sh, fv_runtime_rank());

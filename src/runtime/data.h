@@ -39,27 +39,34 @@ void fv_runtime_drop_unpinned(fv_handle_t *h, void *mem);
  * fv_runtime_drop_mapped. */
 fv_err_t fv_runtime_vector_mapped(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what);
 void fv_runtime_drop_mapped(fv_handle_t *h, void *mem);
-/* Halo buffers between ranks that go from GPU to GPU within a node
- * (numerics.halo_peer, src/runtime/peer.c). node_of[r]: the lowest rank on
- * rank r's machine (collective). The receiving rank allocates a buffer on
- * its block's GPU (worker) and exports it (key, a CUDA IPC handle); the
- * sending rank maps it on its own block's GPU (ptr, which its pack kernel
- * writes). Each returns 1, or 0 with why filled (the pair then goes through
- * StarPU-MPI as before). The receiver registers the buffer with its GPU as
- * home (fv_runtime_vector_device; the other ranks a stand-in, as for any
- * data of another rank), and frees it only after every sender closed its
- * mapping. */
+/* Halo buffers between ranks of one machine that the sending rank's pack
+ * writes straight into the receiving rank's memory (numerics.halo_peer,
+ * src/runtime/peer.c): GPU memory (FV_PEER_GPU, CUDA IPC) or host memory
+ * (FV_PEER_HOST, POSIX shared memory, for CPU blocks). node_of[r]: the
+ * lowest rank on rank r's machine (collective). kind: what a block on
+ * worker (-1: the scheduler picks) can use, and *gpu_worker its GPU's
+ * worker (0: neither). The receiving rank allocates a pair's buffers and
+ * exports them (key); the sending rank maps them (ptr); then the receiver
+ * drops the name (fv_runtime_peer_opened). Each returns 1, or 0 with why
+ * filled (the pair then goes through StarPU-MPI as before). The receiver
+ * registers the buffer (fv_runtime_vector_device: the GPU its home; the
+ * other ranks a stand-in, as for any data of another rank), and frees it
+ * only after every sender closed its mapping. */
 #define FV_PEER_KEY 128
 #define FV_PEER_HANDLE 64
+#define FV_PEER_HOST 1
+#define FV_PEER_GPU 2
 fv_err_t fv_runtime_peer_nodes(int *node_of);
-/* The CUDA worker a block's tasks run on: worker itself when a GPU's, or,
- * unpinned (-1), the rank's only worker when that is a GPU's; else -1. */
-int fv_runtime_peer_worker(int worker);
-int fv_runtime_peer_alloc(int worker, size_t bytes, void **dptr, unsigned char key[FV_PEER_HANDLE], char *why,
-			  size_t n_why);
-int fv_runtime_peer_open(int worker, const unsigned char key[FV_PEER_HANDLE], void **ptr, char *why, size_t n_why);
-void fv_runtime_peer_close(int worker, void *ptr);
-void fv_runtime_peer_free(int worker, void *dptr);
+int fv_runtime_peer_kind(int worker, int *gpu_worker);
+int fv_runtime_peer_alloc(int kind, int worker, size_t bytes, void **ptr, unsigned char key[FV_PEER_HANDLE],
+			  char *why, size_t n_why);
+int fv_runtime_peer_open(int kind, int worker, size_t bytes, const unsigned char key[FV_PEER_HANDLE], void **ptr,
+			 char *why, size_t n_why);
+void fv_runtime_peer_opened(int kind, const unsigned char key[FV_PEER_HANDLE]);
+void fv_runtime_peer_close(int kind, int worker, void *ptr, size_t bytes);
+void fv_runtime_peer_free(int kind, int worker, void *ptr, size_t bytes);
+/* n elements at dptr registered with worker's memory (a GPU's, or main
+ * memory for a CPU worker or -1) as home. */
 fv_err_t fv_runtime_vector_device(fv_handle_t *h, int worker, void *dptr, size_t n, size_t elem, const char *what);
 /* Whether the tasks of a block on worker (-1: the scheduler picks) run on
  * CPU cores alone. */

@@ -1,18 +1,22 @@
 /* SPDX-License-Identifier: MIT */
-/* Halo buffers between ranks that go from GPU to GPU within a node
- * (numerics.halo_peer): device memory a receiving rank exports by CUDA IPC
- * and the sending rank's pack kernel writes through (data.h). */
+/* Halo buffers between ranks of one machine that the sending rank's pack
+ * writes straight into the receiving rank's memory (numerics.halo_peer):
+ * GPU memory exported by CUDA IPC, or for CPU blocks host memory both map
+ * (POSIX shared memory) (data.h). */
 #include "runtime/data.h"
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <starpu.h>
 
 #include "config.h"
 #include "fvstar/runtime.h"
+#include <errno.h>
 #include "util/alloc.h"
 
 #if defined(FV_HAVE_CUDA) && !defined(STARPU_SIMGRID)
@@ -72,25 +76,75 @@ static void back_to(int old)
 }
 #endif
 
-int fv_runtime_peer_worker(int worker)
+int fv_runtime_peer_kind(int worker, int *gpu_worker)
 {
 	int ncpu, ncuda;
-	if (worker >= 0)
-		return starpu_worker_get_type(worker) == STARPU_CUDA_WORKER ? worker : -1;
+	*gpu_worker = -1;
+	if (worker >= 0 && starpu_worker_get_type(worker) == STARPU_CUDA_WORKER) {
+		*gpu_worker = worker;
+		return FV_PEER_GPU;
+	}
+	if (fv_runtime_worker_cpu_only(worker))
+		return FV_PEER_HOST;
 	/* a block left to the scheduler runs on the rank's one worker */
 	fv_runtime_workers(&ncpu, &ncuda);
 	if (ncpu != 0 || ncuda != 1)
-		return -1;
+		return 0;
 	for (int w = 0; w < (int)starpu_worker_get_count(); w++)
-		if (starpu_worker_get_type(w) == STARPU_CUDA_WORKER)
-			return w;
-	return -1;
+		if (starpu_worker_get_type(w) == STARPU_CUDA_WORKER) {
+			*gpu_worker = w;
+			return FV_PEER_GPU;
+		}
+	return 0;
 }
 
-int fv_runtime_peer_alloc(int worker, size_t bytes, void **dptr, unsigned char key[FV_PEER_HANDLE], char *why,
-			  size_t n_why)
+/* Shared memory of a name unique on the machine: the process and a count. */
+static int host_alloc(size_t bytes, void **ptr, unsigned char key[FV_PEER_HANDLE], char *why, size_t n_why)
+{
+	static unsigned count;
+	char name[FV_PEER_HANDLE];
+	snprintf(name, sizeof name, "/fvstar-halo-%ld-%u", (long)getpid(), count++);
+	int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+	void *p = MAP_FAILED;
+	if (fd >= 0 && ftruncate(fd, (off_t)bytes) == 0)
+		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (fd >= 0)
+		close(fd);
+	if (p == MAP_FAILED) {
+		snprintf(why, n_why, "shared memory %s of %zu bytes: %s", name, bytes, strerror(errno));
+		if (fd >= 0)
+			shm_unlink(name);
+		return 0;
+	}
+	memset(key, 0, FV_PEER_HANDLE);
+	memcpy(key, name, strlen(name));
+	*ptr = p;
+	return 1;
+}
+
+static int host_open(size_t bytes, const unsigned char key[FV_PEER_HANDLE], void **ptr, char *why, size_t n_why)
+{
+	char name[FV_PEER_HANDLE + 1];
+	memcpy(name, key, FV_PEER_HANDLE);
+	name[FV_PEER_HANDLE] = 0;
+	int fd = shm_open(name, O_RDWR, 0600);
+	void *p = fd >= 0 ? mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+	if (fd >= 0)
+		close(fd);
+	if (p == MAP_FAILED) {
+		snprintf(why, n_why, "shared memory %s: %s", name, strerror(errno));
+		return 0;
+	}
+	*ptr = p;
+	return 1;
+}
+
+int fv_runtime_peer_alloc(int kind, int worker, size_t bytes, void **dptr, unsigned char key[FV_PEER_HANDLE],
+			  char *why, size_t n_why)
 {
 	*dptr = NULL;
+	if (kind == FV_PEER_HOST)
+		return host_alloc(bytes ? bytes : 8, dptr, key, why, n_why);
 #ifdef PEER_CUDA
 	int old;
 	if (!use_device(worker, &old)) {
@@ -118,16 +172,18 @@ int fv_runtime_peer_alloc(int worker, size_t bytes, void **dptr, unsigned char k
 	return 1;
 #else
 	(void)worker;
-	(void)bytes;
 	(void)key;
 	snprintf(why, n_why, "a build without CUDA");
 	return 0;
 #endif
 }
 
-int fv_runtime_peer_open(int worker, const unsigned char key[FV_PEER_HANDLE], void **ptr, char *why, size_t n_why)
+int fv_runtime_peer_open(int kind, int worker, size_t bytes, const unsigned char key[FV_PEER_HANDLE], void **ptr,
+			 char *why, size_t n_why)
 {
 	*ptr = NULL;
+	if (kind == FV_PEER_HOST)
+		return host_open(bytes ? bytes : 8, key, ptr, why, n_why);
 #ifdef PEER_CUDA
 	int old;
 	cudaIpcMemHandle_t ipc;
@@ -157,30 +213,52 @@ int fv_runtime_peer_open(int worker, const unsigned char key[FV_PEER_HANDLE], vo
 #endif
 }
 
-void fv_runtime_peer_close(int worker, void *ptr)
+void fv_runtime_peer_opened(int kind, const unsigned char key[FV_PEER_HANDLE])
 {
+	char name[FV_PEER_HANDLE + 1];
+	if (kind != FV_PEER_HOST)
+		return;
+	memcpy(name, key, FV_PEER_HANDLE);
+	name[FV_PEER_HANDLE] = 0;
+	/* mapped where needed: the name goes, the memory stays until unmapped */
+	if (name[0])
+		shm_unlink(name);
+}
+
+void fv_runtime_peer_close(int kind, int worker, void *ptr, size_t bytes)
+{
+	if (!ptr)
+		return;
+	if (kind == FV_PEER_HOST) {
+		munmap(ptr, bytes ? bytes : 8);
+		return;
+	}
 #ifdef PEER_CUDA
 	int old;
-	if (ptr && use_device(worker, &old)) {
+	if (use_device(worker, &old)) {
 		(void)cudaIpcCloseMemHandle(ptr);
 		back_to(old);
 	}
 #else
 	(void)worker;
-	(void)ptr;
 #endif
 }
 
-void fv_runtime_peer_free(int worker, void *dptr)
+void fv_runtime_peer_free(int kind, int worker, void *dptr, size_t bytes)
 {
+	if (!dptr)
+		return;
+	if (kind == FV_PEER_HOST) {
+		munmap(dptr, bytes ? bytes : 8);
+		return;
+	}
 #ifdef PEER_CUDA
 	int old;
-	if (dptr && use_device(worker, &old)) {
+	if (use_device(worker, &old)) {
 		(void)cudaFree(dptr);
 		back_to(old);
 	}
 #else
 	(void)worker;
-	(void)dptr;
 #endif
 }

@@ -86,8 +86,12 @@ typedef struct block_data {
 	fv_handle_t *in_dev[N_HALOS];  /* [halo][k] peer_in pairs: neighbour k's dev for this block */
 	void **peer_ptr;               /* [k] this rank's block, peer_out: the receiver's buffers, mapped here */
 	void **peer_mem;               /* [k] this rank's block, peer_in: the buffers it exports */
-	int peer_w;                    /* this rank's block: the GPU worker its tasks run on, or -1 */
-	size_t *peer_off[N_HALOS];     /* [halo][k] halo h's buffer in those (bytes) */
+	int peer_kind;                 /* this rank's block: FV_PEER_GPU, FV_PEER_HOST or 0 (fv_runtime_peer_kind) */
+	int peer_w;                    /* and the GPU worker its tasks run on, or -1 */
+	size_t *peer_out_bytes;        /* [k] this rank's block: peer_ptr's size */
+	size_t *peer_in_bytes;         /* [k] and peer_mem's */
+	size_t *peer_out_off[N_HALOS]; /* [halo][k] halo h's buffer in peer_ptr (bytes) */
+	size_t *peer_in_off[N_HALOS];  /* [halo][k] and in peer_mem (a block sends and receives in slot k) */
 	fv_idx_t *cell_global; /* [n_cells] for set/get state */
 	fv_idx_t *bface_global; /* [n_bfaces] the mesh's boundary face of each (fv_solver_wall_data) */
 	fv_idx_t *bface_of;    /* while building: the block's face of each */
@@ -270,24 +274,34 @@ static fv_err_t peer_plan(fv_solver_t *s, const fv_block_t *blocks, char *why, s
 	why[0] = 0;
 	for (int b = 0; b < nb; b++) {
 		block_data_t *d = &s->b[b];
-		d->peer_w = s->rank_of[b] == me ? fv_runtime_peer_worker(d->worker) : -1;
+		d->peer_w = -1;
+		d->peer_kind = s->rank_of[b] == me ? fv_runtime_peer_kind(d->worker, &d->peer_w) : 0;
+		FV_CALL(fv_calloc(&d->peer_out_bytes, (size_t)blocks[b].n_nbr + 1, sizeof(size_t), "halo pairs"));
+		FV_CALL(fv_calloc(&d->peer_in_bytes, (size_t)blocks[b].n_nbr + 1, sizeof(size_t), "halo pairs"));
 		FV_CALL(fv_calloc(&d->peer_out, (size_t)blocks[b].n_nbr + 1, 1, "halo pairs"));
 		FV_CALL(fv_calloc(&d->peer_in, (size_t)blocks[b].n_nbr + 1, 1, "halo pairs"));
 		FV_CALL(fv_calloc(&d->peer_ptr, (size_t)blocks[b].n_nbr + 1, sizeof(void *), "halo pairs"));
 		FV_CALL(fv_calloc(&d->peer_mem, (size_t)blocks[b].n_nbr + 1, sizeof(void *), "halo pairs"));
-		for (int h = 0; h < N_HALOS; h++)
-			FV_CALL(fv_calloc(&d->peer_off[h], (size_t)blocks[b].n_nbr + 1, sizeof(size_t), "halo pairs"));
+		for (int h = 0; h < N_HALOS; h++) {
+			FV_CALL(fv_calloc(&d->peer_out_off[h], (size_t)blocks[b].n_nbr + 1, sizeof(size_t), "halo pairs"));
+			FV_CALL(fv_calloc(&d->peer_in_off[h], (size_t)blocks[b].n_nbr + 1, sizeof(size_t), "halo pairs"));
+		}
 	}
 	if (s->nr == 1 || mode == FV_OVERLAP_NO)
 		return FV_OK;
-	/* which blocks run on a GPU of their own, and where the ranks are */
-	FV_CALL(fv_calloc(&gpu, (size_t)nb, 1, "GPU blocks"));
+	/* what memory each block's pairs can use (its rank's knows), and where
+	 * the ranks are; auto: GPU blocks alone (measured to pay), yes: CPU
+	 * blocks too, through shared memory */
+	FV_CALL(fv_calloc(&gpu, (size_t)nb, 1, "block kinds"));
 	for (int b = 0; b < nb; b++)
-		gpu[b] = s->rank_of[b] == me && s->b[b].peer_w >= 0;
-	err = fv_runtime_combine(gpu, (size_t)nb, "the blocks on GPUs");
+		gpu[b] = (char)(s->rank_of[b] == me ? s->b[b].peer_kind : 0);
+	err = fv_runtime_combine(gpu, (size_t)nb, "the blocks' kinds");
 	int any = 0;
-	for (int b = 0; b < nb; b++)
+	for (int b = 0; b < nb; b++) {
+		if (gpu[b] != FV_PEER_GPU && mode != FV_OVERLAP_YES)
+			gpu[b] = 0;
 		any |= gpu[b];
+	}
 	if (err == FV_OK && !any && mode != FV_OVERLAP_YES) {
 		free(gpu); /* CPU ranks: nothing to try */
 		return FV_OK;
@@ -304,13 +318,14 @@ static fv_err_t peer_plan(fv_solver_t *s, const fv_block_t *blocks, char *why, s
 			int to = blocks[b].nbr[k], rb = s->rank_of[b], rt = s->rank_of[to];
 			if (rb == rt)
 				continue;
-			if (gpu[b] && gpu[to] && node_of[rb] == node_of[rt]) {
+			if (gpu[b] && gpu[b] == gpu[to] && node_of[rb] == node_of[rt]) {
 				n_cand++;
 				continue;
 			}
 			if (!why_not[0])
 				snprintf(why_not, sizeof why_not, "blocks %d (rank %d) and %d (rank %d): %s", b, rb, to, rt,
-					 !gpu[b] || !gpu[to] ? "not both on a GPU of their own" : "on two machines");
+					 !gpu[b] || gpu[b] != gpu[to] ? "not both on a GPU of their own, or both on CPU cores"
+								      : "on two machines");
 		}
 	if (err == FV_OK && n_cand > 0)
 		err = fv_calloc(&key, (size_t)n_cand, sizeof *key, "halo buffer handles");
@@ -323,25 +338,31 @@ static fv_err_t peer_plan(fv_solver_t *s, const fv_block_t *blocks, char *why, s
 			for (int k = 0; k < blocks[b].n_nbr; k++) {
 				int to = blocks[b].nbr[k], j = 0;
 				size_t off[N_HALOS], bytes;
-				if (s->rank_of[b] == s->rank_of[to] || !gpu[b] || !gpu[to] ||
+				if (s->rank_of[b] == s->rank_of[to] || !gpu[b] || gpu[b] != gpu[to] ||
 				    node_of[s->rank_of[b]] != node_of[s->rank_of[to]])
 					continue;
+				int kind = gpu[b];
 				while (j < blocks[to].n_nbr && blocks[to].nbr[j] != b)
 					j++;
 				char w[200] = "";
 				static const unsigned char zero[FV_PEER_HANDLE];
 				if (pass == 0 && s->rank_of[to] == me && j < blocks[to].n_nbr) {
 					bytes = peer_layout(s, blocks, b, k, off);
-					if (!fv_runtime_peer_alloc(s->b[to].peer_w, bytes, &s->b[to].peer_mem[j], key[p], w,
+					s->b[to].peer_in_bytes[j] = bytes;
+					if (!fv_runtime_peer_alloc(kind, s->b[to].peer_w, bytes, &s->b[to].peer_mem[j], key[p], w,
 								   sizeof w) &&
 					    !why[0])
 						snprintf(why, n_why, "blocks %d and %d: %s", b, to, w);
 				} else if (pass == 1 && s->rank_of[b] == me && memcmp(key[p], zero, sizeof zero) != 0) {
-					ok[p] = (char)fv_runtime_peer_open(s->b[b].peer_w, key[p], &s->b[b].peer_ptr[k], w,
-									   sizeof w);
+					bytes = peer_layout(s, blocks, b, k, off);
+					s->b[b].peer_out_bytes[k] = bytes;
+					ok[p] = (char)fv_runtime_peer_open(kind, s->b[b].peer_w, bytes, key[p],
+									   &s->b[b].peer_ptr[k], w, sizeof w);
 					if (!ok[p] && !why[0])
 						snprintf(why, n_why, "blocks %d and %d: %s", b, to, w);
 				} else if (pass == 2) {
+					if (s->rank_of[to] == me)
+						fv_runtime_peer_opened(kind, key[p]);
 					s->b[b].peer_out[k] = ok[p];
 					if (j < blocks[to].n_nbr)
 						s->b[to].peer_in[j] = ok[p];
@@ -349,13 +370,18 @@ static fv_err_t peer_plan(fv_solver_t *s, const fv_block_t *blocks, char *why, s
 						s->n_peer++;
 						peer_layout(s, blocks, b, k, off);
 						for (int h = 0; h < N_HALOS; h++) {
-							s->b[b].peer_off[h][k] = off[h];
+							s->b[b].peer_out_off[h][k] = off[h];
 							if (j < blocks[to].n_nbr)
-								s->b[to].peer_off[h][j] = off[h];
+								s->b[to].peer_in_off[h][j] = off[h];
 						}
 					} else if (s->rank_of[to] == me && j < blocks[to].n_nbr && s->b[to].peer_mem[j]) {
-						fv_runtime_peer_free(s->b[to].peer_w, s->b[to].peer_mem[j]);
+						fv_runtime_peer_free(kind, s->b[to].peer_w, s->b[to].peer_mem[j],
+								     s->b[to].peer_in_bytes[j]);
 						s->b[to].peer_mem[j] = NULL;
+					} else if (s->rank_of[b] == me && s->b[b].peer_ptr[k]) {
+						fv_runtime_peer_close(kind, s->b[b].peer_w, s->b[b].peer_ptr[k],
+								      s->b[b].peer_out_bytes[k]);
+						s->b[b].peer_ptr[k] = NULL;
 					}
 				}
 				p++;
@@ -431,7 +457,7 @@ static fv_err_t peer_token(const fv_solver_t *s, const fv_block_t *blocks, block
 	FV_CHECK(j < rb->n_nbr && r->peer_mem[j], FV_ERR_RUNTIME, "block %d: no GPU buffer for the halo from block %d",
 		 bk->nbr[k], bk->id);
 	FV_CALL(fv_runtime_vector_unpinned(&d->ack[h][k], &d->ack_mem[h][k], 1, sizeof(fv_real_t), "halo ack"));
-	return fv_runtime_vector_device(&d->dev[h][k], r->peer_w, (char *)r->peer_mem[j] + r->peer_off[h][j], n,
+	return fv_runtime_vector_device(&d->dev[h][k], r->peer_w, (char *)r->peer_mem[j] + r->peer_in_off[h][j], n,
 					sizeof(fv_real_t), "halo buffer");
 }
 
@@ -842,7 +868,7 @@ static fv_err_t halo_tasks(fv_solver_t *s, int h, int send)
 			a.nbr = k;
 			a.host_buf = host[k];
 			if (peer[k] && send) {
-				a.peer = (char *)d->peer_ptr[k] + d->peer_off[h][k];
+				a.peer = (char *)d->peer_ptr[k] + d->peer_out_off[h][k];
 				a.peer_n = (long)(d->buf_bytes[h][k] / sizeof(fv_real_t));
 				FV_CALL(fv_insert_pack_peer(d->geo, f, d->buf[h][k], d->ack[h][k], &a));
 				a.peer = NULL;
@@ -1961,14 +1987,15 @@ static void peer_drop(fv_solver_t *s)
 				fv_runtime_drop(&d->dev[h][k], NULL);
 		for (int k = 0; s->rank_of[b] == s->me && k < d->n_nbr; k++) {
 			if (d->peer_out[k])
-				fv_runtime_peer_close(d->peer_w, d->peer_ptr[k]);
+				fv_runtime_peer_close(d->peer_kind, d->peer_w, d->peer_ptr[k], d->peer_out_bytes[k]);
 			d->peer_ptr[k] = NULL;
 		}
 	}
 	(void)fv_runtime_agree(s->n_peer, "the halo pairs that go GPU to GPU, at the end");
 	for (int b = 0; b < s->nb; b++)
 		for (int k = 0; s->rank_of[b] == s->me && k < s->b[b].n_nbr; k++) {
-			fv_runtime_peer_free(s->b[b].peer_w, s->b[b].peer_mem[k]);
+			fv_runtime_peer_free(s->b[b].peer_kind, s->b[b].peer_w, s->b[b].peer_mem[k],
+					     s->b[b].peer_in_bytes[k]);
 			s->b[b].peer_mem[k] = NULL;
 		}
 }
@@ -2006,12 +2033,15 @@ void fv_solver_destroy(fv_solver_t *s)
 			free(d->in_ack[h]);
 			free(d->in_dev[h]);
 			free(d->dev[h]);
-			free(d->peer_off[h]);
+			free(d->peer_out_off[h]);
+			free(d->peer_in_off[h]);
 		}
 		free(d->peer_out);
 		free(d->peer_in);
 		free(d->peer_ptr);
 		free(d->peer_mem);
+		free(d->peer_out_bytes);
+		free(d->peer_in_bytes);
 		free(d->nbr);
 		free(d->send_pre);
 		free(d->recv_pre);

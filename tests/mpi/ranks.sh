@@ -90,16 +90,24 @@ awk -F, 'NR > 1 && ($10 != 0 || $12 != 0) { f = 1 } END { exit !f }' "$tmp/box3-
 grep -q '"blocks": 4' "$tmp/wedge4-r4/summary.json" || fail "summary.json of 4 ranks"
 "$py" -c 'import json, sys; r = json.load(open(sys.argv[1]))["ranks"]; assert r["count"] == 4 and len(r["peak_memory_mib"]) == 4 and min(r["peak_memory_mib"]) > 0' \
 	"$tmp/wedge4-r4/summary.json" || fail "summary.json of 4 ranks: no peak memory per rank"
-# halo buffers GPU to GPU (numerics.halo_peer, tests/gpu/mpi_gpu.sh):
-# CPU blocks cannot, and yes says which pair and why; auto goes on as no
-if mpi 2 "$fv" run "$tmp/w.cfg" partition.blocks=3 numerics.halo_peer=yes output.dir="$tmp/peer" >/dev/null \
-	2>"$tmp/peer.err"; then
-	fail "halo_peer = yes accepted on CPU ranks"
-elif ! grep -q "halo_peer = yes: 0 of the [1-9][0-9]* pairs.*blocks [0-9] (rank [01]) and [0-9] (rank [01]): not both on a GPU" \
-	"$tmp/peer.err"; then
-	fail "halo_peer = yes on CPU ranks: $(grep error "$tmp/peer.err" | head -2)"
-fi
-! grep -q "halo_peer:" "$tmp/wedge4z.err" || fail "CPU ranks: a halo_peer start line"
+# halo buffers written straight into the receiving rank's memory
+# (numerics.halo_peer = yes; auto takes GPU blocks alone: tests/gpu/
+# mpi_gpu.sh): shared memory between CPU ranks, the pack writing it and
+# StarPU-MPI carrying tokens and acks; a task per pair, with mixed
+# neighbours and chains, with the split, through the implicit sweeps
+P=numerics.halo_peer=yes
+run_np 2 wedge4p "$tmp/w.cfg" partition.blocks=4 output.vtu=no $W $P || fail "halo_peer, 2 ranks"
+same wedge4-r0 wedge4p "wedge, 4 blocks, 2 ranks: halo buffers into the other rank's memory"
+grep -q "halo_peer: \([1-9][0-9]*\) of the \1 halo buffers rank 0 sends to other ranks go straight into" \
+	"$tmp/wedge4p.err" || fail "halo_peer: no start line: $(grep fvstar: "$tmp/wedge4p.err" | head -3)"
+run_np 3 wedge7p "$tmp/w.cfg" partition.blocks=7 output.vtu=no $W $P numerics.chain=yes numerics.overlap=yes ||
+	fail "halo_peer, 7 blocks"
+same wedge7-r0 wedge7p "wedge, 7 blocks, 3 ranks: halo buffers into the other rank's memory, chains, split"
+run_np 2 implicit3p2 "$tmp/w.cfg" partition.blocks=3 output.vtu=no numerics.iterations=8 numerics.time=implicit \
+	numerics.cfl=5 numerics.cfl_max=1e5 numerics.limiter_freeze=4 $P || fail "implicit, halo_peer"
+same implicit3-r2 implicit3p2 "implicit wedge, 3 blocks, 2 ranks: halo buffers into the other rank's memory"
+! grep -q "halo_peer:" "$tmp/wedge4z.err" || fail "CPU ranks, halo_peer = auto: a halo_peer start line"
+
 # too few blocks for the ranks: refused, naming the key
 if mpi 3 "$fv" run "$tmp/w.cfg" partition.blocks=2 output.dir="$tmp/few" >/dev/null 2>"$tmp/few.err"; then
 	fail "2 blocks on 3 ranks accepted"
