@@ -225,7 +225,8 @@ void fv_runtime_peer_opened(int kind, const unsigned char key[FV_PEER_HANDLE])
 		shm_unlink(name);
 }
 
-void fv_runtime_peer_close(int kind, int worker, void *ptr, size_t bytes)
+/* A mapping (close) or an allocation (free) let go of. */
+static void release(int kind, int worker, void *ptr, size_t bytes, int close)
 {
 	if (!ptr)
 		return;
@@ -236,29 +237,21 @@ void fv_runtime_peer_close(int kind, int worker, void *ptr, size_t bytes)
 #ifdef PEER_CUDA
 	int old;
 	if (use_device(worker, &old)) {
-		(void)cudaIpcCloseMemHandle(ptr);
+		(void)(close ? cudaIpcCloseMemHandle(ptr) : cudaFree(ptr));
 		back_to(old);
 	}
 #else
 	(void)worker;
+	(void)close;
 #endif
+}
+
+void fv_runtime_peer_close(int kind, int worker, void *ptr, size_t bytes)
+{
+	release(kind, worker, ptr, bytes, 1);
 }
 
 void fv_runtime_peer_free(int kind, int worker, void *dptr, size_t bytes)
 {
-	if (!dptr)
-		return;
-	if (kind == FV_PEER_HOST) {
-		munmap(dptr, bytes ? bytes : 8);
-		return;
-	}
-#ifdef PEER_CUDA
-	int old;
-	if (use_device(worker, &old)) {
-		(void)cudaFree(dptr);
-		back_to(old);
-	}
-#else
-	(void)worker;
-#endif
+	release(kind, worker, dptr, bytes, 0);
 }
