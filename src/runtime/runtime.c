@@ -314,8 +314,8 @@ static void place_rank(struct starpu_conf *conf, const fv_runtime_opts_t *o)
 		fprintf(stderr,
 			"fvstar: note: %d ranks share this node's %d GPU%s: their halos go GPU to GPU (numerics.halo_peer = auto) "
 			"with a message through StarPU-MPI each way; one process per node with all its GPUs (blocks "
-			"pinned, runtime.pin_blocks) needs none (measured 1.02-1.09x faster on 2 H200s, 2.5M and 10.4M "
-			"cells)\n",
+			"pinned, runtime.pin_blocks) needs none (measured 1.02-1.17x faster on 2 and 4 H200s, 2.5M and "
+			"10.4M cells)\n",
 			L, n, n > 1 ? "s" : "");
 }
 
