@@ -107,6 +107,20 @@ run_np 2 implicit3p2 "$tmp/w.cfg" partition.blocks=3 output.vtu=no numerics.iter
 	numerics.cfl=5 numerics.cfl_max=1e5 numerics.limiter_freeze=4 $P || fail "implicit, halo_peer"
 same implicit3-r2 implicit3p2 "implicit wedge, 3 blocks, 2 ranks: halo buffers into the other rank's memory"
 ! grep -q "halo_peer:" "$tmp/wedge4z.err" || fail "CPU ranks, halo_peer = auto: a halo_peer start line"
+# ranks on two machines (FVSTAR_NODE tells them apart): yes refuses,
+# naming the pair; auto goes through StarPU-MPI, the same results
+cat >"$tmp/node.sh" <<'EOF2'
+#!/bin/sh
+FVSTAR_NODE=machine$OMPI_COMM_WORLD_RANK exec "$@"
+EOF2
+chmod +x "$tmp/node.sh"
+if mpi 2 "$tmp/node.sh" "$fv" run "$tmp/w.cfg" partition.blocks=4 output.vtu=no $W $P output.dir="$tmp/peer2m" \
+	>/dev/null 2>"$tmp/peer2m.err"; then
+	fail "halo_peer = yes accepted between two machines"
+elif ! grep -q "halo_peer = yes: 0 of the [1-9][0-9]* pairs.*blocks [0-9] (rank [01]) and [0-9] (rank [01]): on two machines" \
+	"$tmp/peer2m.err"; then
+	fail "halo_peer = yes between two machines: $(grep error "$tmp/peer2m.err" | head -2)"
+fi
 
 # too few blocks for the ranks: refused, naming the key
 if mpi 3 "$fv" run "$tmp/w.cfg" partition.blocks=2 output.dir="$tmp/few" >/dev/null 2>"$tmp/few.err"; then
