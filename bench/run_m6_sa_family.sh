@@ -126,7 +126,10 @@ for m in "$@"; do
 done
 r=1
 while [ "$r" -le "${REFINE:-1}" ]; do
-	run "grid$k-refine$r" "$finest" "$r"
+	# CARRIED=no: named after the mesh (grid1 of this call is no grid1 of PRIOR_CSV)
+	name="grid$k-refine$r"
+	[ "${CARRIED:-yes}" = no ] && name="$(basename "${finest%.*}")-refine$r"
+	run "$name" "$finest" "$r"
 	r=$((r + 1))
 done
 
