@@ -1007,6 +1007,9 @@ static int ceiling_osc(fv_solver_t *s, int n, int m, double r0, double r1)
 	if (++s->osc_fails < (s->cfl_bad < HUGE_VAL ? 1 : FV_OSC_FIRST))
 		return 0;
 	s->osc_fails = 0;
+	/* at numerics.cfl (or a retry's lower CFL) already: nothing to cut */
+	if (fmax(s->cfl_lo, FV_OSC_CUT * c) >= c)
+		return 0;
 	s->cfl_bad = fmin(s->cfl_bad, c);
 	s->cfl_cap = fmax(s->cfl_lo, FV_OSC_CUT * c);
 	s->cfl_hi = s->cfl_cap;
