@@ -25,11 +25,19 @@
 # Environment: REFINE (default 1; 0: none), M6_ITERATIONS (default 3000),
 # RUN_SECONDS (each run's limit in order, the last one for the rest;
 # default "60 150 330": under the device's 10-minute command limit),
-# M6_KEEP, SA_ARGS (more keys for every run).
+# M6_KEEP, SA_ARGS (more keys for every run), CARRIED (default yes; no: the
+# carried grids are not run, only the last one refined), PRIOR_CSV (an
+# m6_sa_family.csv of an earlier call: its rows join the table and the
+# plot, before this call's). Runs with fewer than 6 orders are drawn
+# hollow: their forces are no answer yet.
 # On the GPU machine, from a device pack with the meshes in devdata/:
 #   export LD_LIBRARY_PATH=$PWD/device/lib
 #   bench/run_m6_sa_family.sh device/bin/fvstar $OUT/m6sa \
 #     devdata/onera_m6_rans_step_xcoarse.fvm.xz devdata/onera_m6_rans_step_coarse.fvm.xz
+# The finest grid alone on every GPU of a 4-GPU node, 540 s, beside the
+# rows of session 16's call 1 (bench/results/2026-11-28-m6-sa-family.csv):
+#   CUDA_VISIBLE_DEVICES=0,1,2,3 CARRIED=no RUN_SECONDS=540 PRIOR_CSV=bench/results/2026-11-28-m6-sa-family.csv \
+#     bench/run_m6_sa_family.sh device/bin/fvstar $OUT/m6sa8 devdata/onera_m6_rans_step_coarse.fvm.xz
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 3 ] || { sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2; }
@@ -48,6 +56,10 @@ else
 		"$top/cases/onera_m6/onera_m6_sa.cfg" >"$out/m6sa.cfg"
 fi
 echo "grid,mesh,refine,cells,n_inv23,iterations,seconds,orders,CL,CD,dCL50_pct,dCD50_pct,stopped" >"$out/m6_sa_family.csv"
+if [ -n "${PRIOR_CSV:-}" ]; then
+	# the earlier call's converged rows (its runs of the grids refined here are this call's to redo)
+	tail -n +2 "$PRIOR_CSV" | grep -v "refine[0-9]*," >>"$out/m6_sa_family.csv" || { echo "PRIOR_CSV $PRIOR_CSV: no rows"; }
+fi
 
 # mesh_file MESH: the mesh as fvstar reads it (an .xz unpacked into OUT)
 mesh_file() {
@@ -109,12 +121,15 @@ k=0
 for m in "$@"; do
 	k=$((k + 1))
 	f=$(mesh_file "$m") || continue
-	run "grid$k" "$f" 0
+	[ "${CARRIED:-yes}" = no ] || run "grid$k" "$f" 0
 	finest=$f
 done
 r=1
 while [ "$r" -le "${REFINE:-1}" ]; do
-	run "grid$k-refine$r" "$finest" "$r"
+	# CARRIED=no: named after the mesh (grid1 of this call is no grid1 of PRIOR_CSV)
+	name="grid$k-refine$r"
+	[ "${CARRIED:-yes}" = no ] && name="$(basename "${finest%.*}")-refine$r"
+	run "$name" "$finest" "$r"
 	r=$((r + 1))
 done
 
@@ -141,8 +156,13 @@ except ImportError:
     sys.exit(0)
 fig, ax = plt.subplots(1, 2, figsize=(10, 4))
 x = [float(r["n_inv23"]) for r in rows]
+done = [float(r["orders"]) >= 6 for r in rows]
 for a, key, k in ((ax[0], "CL", 2), (ax[1], "CD", 3)):
-    a.plot(x, [float(r[key]) for r in rows], "o-", label="fvstar")
+    y = [float(r[key]) for r in rows]
+    a.plot([v for v, d in zip(x, done) if d], [v for v, d in zip(y, done) if d], "o-", label="fvstar")
+    if not all(done):
+        a.plot([v for v, d in zip(x, done) if not d], [v for v, d in zip(y, done) if not d], "o", mfc="none",
+               color="C0", label="fvstar, < 6 orders (not converged)")
     a.axhline(tmr[0][k], color="k", ls="--", label="TMR CFL3D 69M")
     a.plot([tmr[1][1] ** (-2.0 / 3)], [tmr[1][k]], "s", label="TMR FUN3D (N = its 0.96M nodes)")
     a.set_xlabel("N^(-2/3) (N cells)")

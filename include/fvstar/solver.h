@@ -79,7 +79,7 @@ typedef struct fv_iter_info {
 	                           Gauss-Seidel step, preconditioned; > 1: they diverged) */
 	double clipped;         /* implicit: cells whose update was scaled down (max_update, positivity) */
 	int sweeps;             /* implicit: the sweep pairs it ran (numerics.sweeps, sweeps_max) */
-	const char *retry_note; /* the first iteration after a retry: what it did; else NULL */
+	const char *retry_note; /* the first iteration after a retry or a lowered ceiling: what it did; else NULL */
 } fv_iter_info_t;
 
 /* Return non-zero to stop after this iteration. */

@@ -349,7 +349,10 @@ static const key_desc_t keys[] = {
 		 "iteration n - 4 converged well (the history's lin_res, their linear residual reduction, at "
 		 "most 0.5); it holds while lin_res is in (0.5, 1], and above 1 (the sweeps diverged) it is "
 		 "cut by cfl_cut and the ceiling lowered to half that CFL. A lowered ceiling grows again "
-		 "(1.25x per iteration) after 10 x (1 + retries) iterations with lin_res <= 0.5."),
+		 "(1.25x per iteration) after 10 x (1 + retries) iterations with lin_res <= 0.5. Where the "
+		 "residual at the top stops falling (3 of 8 steps rising and not down to 0.9 of the first; "
+		 "three such windows the first time), the ceiling and its top become a quarter of that CFL "
+		 "(the log says so; the Mach 6 blunt body at second order: 1e4 -> 24-38)."),
 	ENUM_KEY("numerics", "cfl_ramp", num.cfl_ramp, cfl_ramps, NULL, "residual",
 		 "time = implicit (growth unless the case sets it), cfl_max set: residual (the CFL follows each ratio of decrease of the density "
 		 "residual, at most cfl_growth, and is cut by cfl_cut where it grew: switched evolution "

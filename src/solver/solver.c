@@ -155,6 +155,15 @@ struct fv_solver {
 	int retries;
 	double cfl_lo, cfl_hi;  /* numerics.cfl and cfl_max, lowered by retries */
 	int good;               /* iterations since the ceiling cfl_hi was last lowered or held */
+	/* the ceiling the outer iteration taught (ceiling_osc): the top cfl_hi
+	 * grows back to, the window of iterations at the ceiling counted so
+	 * far (its first, its rising steps, its first residual), the note */
+	double cfl_cap, cfl_bad; /* the top, the lowest CFL that failed so */
+	int osc_from, osc_up;
+	double osc_r0;
+	int osc_fails;          /* windows in a row that failed */
+	int cap_note_iter;
+	char cap_note[256];
 	/* a stall (stall_floor): the run's peak and lowest density residuals
 	 * seen by the ramp, the iteration of the lowest, the floor switched on */
 	double st_peak, st_best;
@@ -703,6 +712,10 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	s->cfl = o->num.cfl;
 	s->cfl_lo = o->num.cfl;
 	s->cfl_hi = o->num.cfl_max;
+	s->cfl_cap = o->num.cfl_max;
+	s->cfl_bad = HUGE_VAL;
+	s->osc_from = INT_MIN;
+	s->cap_note_iter = INT_MIN;
 	s->sweeps = o->num.sweeps;
 	s->sweeps_from = INT_MIN;
 	s->bad_iter = -1;
@@ -1172,6 +1185,98 @@ static void stall_floor(fv_solver_t *s, int m, double r)
 	}
 }
 
+/*
+ * The ceiling the outer iteration teaches. The sweeps may converge (lin_res
+ * small) at a CFL where the outer iteration does not: its first-order
+ * blocks do not model the second-order residual, and past some CFL a mode
+ * of the update flips sign every iteration and grows. The Mach 6 blunt
+ * body at second order (tests/data/blunt.geo, limiter_shock 0.03) showed
+ * it: at CFL 1e4 the residual rose from 3.6e-5 to 1.6e-3 and then
+ * alternated there (CD alternating in its 4th digit, lin_res 0.05) for 300
+ * iterations; at 1000 the same, 1.95 orders down; at 100 half of the steps
+ * rose and the residual fell 0.5 orders in 300 iterations; at 30 every
+ * step fell, 8 orders in 360. So where a window of FV_OSC_WINDOW steps
+ * ran at the ceiling, at least FV_OSC_RISES of them rose and the residual
+ * did not fall to FV_OSC_FALL of its first in the window, the ceiling and
+ * its top (cfl_cap, which the ceiling grows back to instead of cfl_max)
+ * become FV_OSC_CUT times that CFL (a quarter: 1e4 to 40-60 in four
+ * windows); the top then grows FV_CEIL_GROWTH times after each window at it
+ * whose every step fell, up to half the lowest CFL that failed so.
+ * The first time, FV_OSC_FIRST such windows in a row: the SA bump's
+ * residual wandered 20 iterations at 1e4 as nu~ came up (8 rising steps
+ * in 16, level) and then fell 6 orders there; one window lowered its CFL
+ * for good (6.7 orders in 350 iterations, not 8 in 294). Once the rule has
+ * fired, one window is evidence enough at each lower CFL.
+ * Only at the top (a ceiling lowered by a retry or by sweeps that diverged
+ * grows back by itself) and FV_OSC_DROP orders below the run's peak
+ * residual: the start's transients (a bow shock moving to its place)
+ * wander at any CFL, and a rule that fired at the blunt body's CFL 21
+ * there held it at 3.4 with 2.3 orders in 550 iterations. FV_OSC_FALL 0.9,
+ * not 0.8: a run falling 0.01 orders per iteration with half of its steps
+ * rising is converging (the blunt body at 7 and 1e-9: cut to the floor,
+ * 2.4, with 0.8). A run whose residual falls at its ceiling never meets
+ * this, and runs as before bit for bit (the inviscid and SA matrices).
+ * The blunt body with the defaults (1, 2, 3, 5 blocks, 1-2 workers): 8
+ * orders in 440-510 iterations, CD the explicit scheme's to 9 digits.
+ */
+#define FV_OSC_WINDOW 8
+#define FV_OSC_RISES 3
+#define FV_OSC_FALL 0.9
+#define FV_OSC_CUT 0.25
+#define FV_OSC_DROP 1.0
+#define FV_OSC_FIRST 3
+
+/* Whether the ceiling was lowered for iteration n (m = n - lag is the
+ * newest done, r0 and r1 the residuals of m - 1 and m). */
+static int ceiling_osc(fv_solver_t *s, int n, int m, double r0, double r1)
+{
+	double c = s->cfl_of[m % RING];
+	if (c != s->cfl_hi || c != s->cfl_cap || !(r1 < s->res_peak * pow(10, -FV_OSC_DROP))) {
+		s->osc_from = INT_MIN;
+		s->osc_fails = 0;
+		return 0;
+	}
+	if (s->osc_from == INT_MIN) {
+		s->osc_from = m;
+		s->osc_up = 0;
+		s->osc_r0 = r1;
+		return 0;
+	}
+	s->osc_up += r1 > r0;
+	if (m - s->osc_from < FV_OSC_WINDOW)
+		return 0;
+	int up = s->osc_up;
+	double r_first = s->osc_r0;
+	s->osc_from = INT_MIN;
+	/* cfl_bad is finite once the rule has fired */
+	if (up == 0 && s->cfl_cap < fmin(s->o.num.cfl_max, 0.5 * s->cfl_bad)) {
+		s->cfl_cap = fmin(fmin(s->o.num.cfl_max, 0.5 * s->cfl_bad), s->cfl_cap * FV_CEIL_GROWTH);
+		s->cfl_hi = s->cfl_cap;
+		return 0;
+	}
+	if (up < FV_OSC_RISES || r1 < FV_OSC_FALL * r_first) {
+		s->osc_fails = 0;
+		return 0;
+	}
+	if (++s->osc_fails < (s->cfl_bad < HUGE_VAL ? 1 : FV_OSC_FIRST))
+		return 0;
+	s->osc_fails = 0;
+	/* at numerics.cfl (or a retry's lower CFL) already: nothing to cut */
+	if (fmax(s->cfl_lo, FV_OSC_CUT * c) >= c)
+		return 0;
+	s->cfl_bad = fmin(s->cfl_bad, c);
+	s->cfl_cap = fmax(s->cfl_lo, FV_OSC_CUT * c);
+	s->cfl_hi = s->cfl_cap;
+	s->cfl = fmin(s->cfl, s->cfl_hi);
+	s->good = 0;
+	s->cap_note_iter = n;
+	snprintf(s->cap_note, sizeof s->cap_note,
+		 "iteration %d: the residual rose in %d of the %d iterations to %d at CFL %.3g and fell only to "
+		 "%.3g of its first (%.3e to %.3e): the CFL is held at %.3g from iteration %d on",
+		 m, up, FV_OSC_WINDOW, m, c, r1 / r_first, r_first, r1, s->cfl_hi, n);
+	return 1;
+}
+
 static fv_err_t ramp_cfl(fv_solver_t *s, int n)
 {
 	const fv_numerics_t *num = &s->o.num;
@@ -1199,8 +1304,10 @@ static fv_err_t ramp_cfl(fv_solver_t *s, int n)
 		s->good = 0;
 		return FV_OK;
 	}
+	if (ceiling_osc(s, n, m, r0, r1))
+		return FV_OK;
 	if (++s->good > ceiling_wait(s))
-		s->cfl_hi = fmin(num->cfl_max, s->cfl_hi * FV_CEIL_GROWTH);
+		s->cfl_hi = fmin(s->cfl_cap, s->cfl_hi * FV_CEIL_GROWTH);
 	if (num->cfl_ramp == FV_CFL_RAMP_GROWTH) {
 		if (s->res_best <= 0 || r0 < s->res_best)
 			s->res_best = r0;
@@ -1639,6 +1746,8 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 			}
 			if (info.iter == s->resume_iter)
 				info.retry_note = s->retry_note;
+			else if (info.iter == s->cap_note_iter)
+				info.retry_note = s->cap_note;
 			s->res_peak = fmax(s->res_peak, info.res[0]);
 		}
 		if (s->res_first <= 0)
@@ -1686,6 +1795,8 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
  *   [11] retries      [12] freeze_hit  [13] good    [14] the run's cfl_max
  *   [15] floor_on     [16] st_peak     [17] st_best [18] st_best_iter
  *   [19] sweeps       [20] sweeps_from (sweep_count)
+ *   [21] cfl_cap      [22] cfl_bad     [23] osc_from [24] osc_up
+ *   [25] osc_r0       [26] osc_fails (ceiling_osc)
  *   then for each of the last W iterations (oldest first): its density
  *   residual, CFL, lin_res and order.
  * W = lag + 1, the residuals ramp_cfl and check_failed still read (those
@@ -1693,8 +1804,10 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
  * device's snapshots are not in it: a retry soon after a restart goes back
  * to the restart's state.
  */
-#define FV_RAMP_TAG 24.3 /* the layout above (issue 24) */
-#define FV_RAMP_HEAD 21
+#define FV_RAMP_TAG 24.4 /* the layout above (issue 24) */
+#define FV_RAMP_HEAD 27
+#define FV_RAMP_TAG_3 24.3 /* the third layout: [0]-[20] above */
+#define FV_RAMP_HEAD_3 21
 #define FV_RAMP_TAG_2 24.2 /* the second layout: [0]-[18] above */
 #define FV_RAMP_HEAD_2 19
 #define FV_RAMP_TAG_1 24.1 /* the first layout: [0]-[12] above */
@@ -1742,7 +1855,13 @@ fv_err_t fv_solver_get_ramp_state(const fv_solver_t *s, double *v, int max, int 
 				     s->st_best,
 				     s->st_best_iter,
 				     s->sweeps,
-				     iter_value(s->sweeps_from)};
+				     iter_value(s->sweeps_from),
+				     s->cfl_cap,
+				     s->cfl_bad,
+				     iter_value(s->osc_from),
+				     s->osc_up,
+				     s->osc_r0,
+				     s->osc_fails};
 	memcpy(v, head, sizeof head);
 	for (int k = 0; k < w; k++) {
 		int slot = (last - w + 1 + k) % RING;
@@ -1763,9 +1882,12 @@ fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n)
 		head = FV_RAMP_HEAD_1;
 	else if (n > 0 && v[0] == FV_RAMP_TAG_2)
 		head = FV_RAMP_HEAD_2;
+	else if (n > 0 && v[0] == FV_RAMP_TAG_3)
+		head = FV_RAMP_HEAD_3;
 	if (n == 0 || !s->P.implicit)
 		return FV_OK;
-	FV_CHECK(n == head + 4 * w && (v[0] == FV_RAMP_TAG || v[0] == FV_RAMP_TAG_1 || v[0] == FV_RAMP_TAG_2) &&
+	FV_CHECK(n == head + 4 * w &&
+			 (v[0] == FV_RAMP_TAG || v[0] == FV_RAMP_TAG_1 || v[0] == FV_RAMP_TAG_2 || v[0] == FV_RAMP_TAG_3) &&
 			 v[2] == w,
 		 FV_ERR_ARG,
 		 "the restart's solver state (%d values, tag %g) is not this solver's CFL ramp (%d values, tag %g)",
@@ -1788,9 +1910,18 @@ fv_err_t fv_solver_set_ramp_state(fv_solver_t *s, const double *v, int n)
 	s->retries = (int)v[11];
 	s->freeze_hit = (int)v[12];
 	/* the sweep count the run had reached, within this run's bounds */
-	if (head == FV_RAMP_HEAD) {
+	if (head == FV_RAMP_HEAD || head == FV_RAMP_HEAD_3) {
 		s->sweeps = (int)fmin(sweeps_hi(s), fmax(s->o.num.sweeps, v[19]));
 		s->sweeps_from = iter_of(v[20]);
+	}
+	/* the ceiling the run learnt, within this run's cfl_max */
+	if (head == FV_RAMP_HEAD) {
+		s->cfl_cap = fmin(v[21], s->o.num.cfl_max);
+		s->cfl_bad = v[22];
+		s->osc_from = iter_of(v[23]);
+		s->osc_up = (int)v[24];
+		s->osc_r0 = v[25];
+		s->osc_fails = (int)v[26];
 	}
 	if (head != FV_RAMP_HEAD_1) {
 		s->good = (int)v[13];

@@ -25,12 +25,14 @@
 #   blunt      Mach 6 blunt body at second order (tests/data/blunt.geo,
 #              1404 triangles), with the discretisation's pressure switch
 #              (limiter_shock 0.03 in its case: without it the second-order
-#              solution never settles, explicitly either) and cfl_max 30,
-#              the one implicit key beyond the defaults (at CFL 1e4 or 100
-#              the outer iteration cycles 2-4 orders down, whatever the
-#              blocks); it must clip cells on the way (an impulsive start
-#              at Mach 6); 360-395 for 1-8 blocks, CD the explicit
-#              scheme's to 10 digits                              360 (550)
+#              solution never settles, explicitly either) and the defaults
+#              alone: the ceiling its outer iteration teaches (at CFL 1e4
+#              or 100 its residual cycles 2-4 orders down; the ramp lowers
+#              the ceiling where it does, 1e4 -> 24-60 here) must be on
+#              the way (the log's "the CFL is held at"); it must clip cells
+#              on the way (an impulsive start at Mach 6); CD the explicit
+#              scheme's to 9 digits; 440-510 for 1-5 blocks and 1-2
+#              workers (cfl_max 30 before the rule: 360)          466 (550)
 # (iterations measured on the 2-core machine, 2026-11-27, with the automatic
 # blocks.) Not here: the Spalart-Allmaras bump (4.6 orders in 400
 # iterations on its level-5 grid: minutes, not seconds).
@@ -150,7 +152,15 @@ outlet = supersonic_outflow
 symmetry_zmin = symmetry
 symmetry_zmax = symmetry
 CFG
-		case_run blunt 550 "$tmp/blunt.cfg" numerics.cfl_max=30
+		case_run blunt 550 "$tmp/blunt.cfg"
+		grep -q "the CFL is held at" "$tmp/blunt.err" || fail "blunt: the ceiling was never lowered (its log)"
+		# the explicit scheme's CD (RK2, 9 orders in 11,462 iterations: 2.446057933)
+		"$py" - "$tmp/blunt/history.csv" <<'PY' || fail "blunt: CD not the explicit scheme's 2.446057933"
+import csv, sys
+cd = float(list(csv.DictReader(open(sys.argv[1])))[-1]["CD"])
+print("blunt: CD %.10f (explicit 2.446057933)" % cd)
+sys.exit(0 if abs(cd - 2.446057933) < 5e-9 else 1)
+PY
 		"$py" -c "import csv, sys; sys.exit(0 if max(float(r['clipped']) for r in csv.DictReader(open('$tmp/blunt/history.csv'))) > 0 else 1)" ||
 			fail "blunt: no cell clipped (the history's clipped column)"
 	fi

@@ -21,7 +21,10 @@
 # for 1 block CPU vs CPU+GPU on an H200, 2026-11-25, and 4.2e-8 for 3 blocks
 # on an H100 once the CFL followed the sweeps, 2026-11-27; 4e-16 after one).
 # Residual histories to 1e-8. Then the 20 iterations with CPU and GPU
-# workers together under dmdas (a block's group tasks on either). Exit 77
+# workers together under dmdas (a block's group tasks on either). And the
+# pressure switch (numerics.limiter_shock 0.03) on CUDA against the CPU,
+# point-implicit, 3 blocks, 20 iterations (it changes the state 8.5e-2 on
+# CPU workers, so it runs). Exit 77
 # (SKIP) where there is no CUDA worker.
 . "$top_srcdir/tests/cli/lib.sh"
 [ "$(cuda_workers)" -gt 0 ] || { echo "no CUDA worker: SKIP"; exit 77; }
@@ -67,5 +70,30 @@ for v in lusgs point rusanov; do
 		done
 	done
 done
+# numerics.limiter_shock (the pressure switch of fv_shock_switch, shared by
+# the CPU fast path and the kernel the CUDA limiter runs): on the wedge's
+# oblique shock (p2/p1 1.7, so s about 0.26 > 2a) it takes the cells there to
+# first order; point-implicit, 3 blocks, 20 iterations, CPU against GPU to
+# the point-implicit tolerance above, and the switch must have changed the
+# state (against the run without it, 1e-6)
+for w in cpu gpu; do
+	case $w in
+	cpu) export STARPU_NCPU=2 STARPU_NCUDA=0 ;;
+	gpu) export STARPU_NCPU=0 STARPU_NCUDA=1 ;;
+	esac
+	# shellcheck disable=SC2086
+	STARPU_SCHED=${STARPU_SCHED:-lws} "$fv" run "$tmp/wedge.cfg" output.dir="$tmp/shock-$w" numerics.implicit=point \
+		numerics.iterations=20 numerics.sweeps=4 partition.blocks=3 runtime.balance=speed numerics.limiter_shock=0.03 \
+		$IMP 2>"$tmp/err" || { echo "FAIL: limiter_shock on $w"; cat "$tmp/err"; fails=$((fails + 1)); }
+done
+if [ -f "$tmp/shock-gpu/restart.bin" ]; then
+	"$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/shock-cpu" "$tmp/shock-gpu" \
+		"limiter_shock 0.03, point, 3 blocks, 20 iterations: CPU vs gpu" 1e-7 1e-8 || fails=$((fails + 1))
+	if "$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/point-3-20-cpu" "$tmp/shock-cpu" "limiter_shock" 1e-6 none \
+		>/dev/null; then
+		echo "FAIL: limiter_shock 0.03 left the wedge's state as it was (within 1e-6)"
+		fails=$((fails + 1))
+	fi
+fi
 echo "$fails failure(s)"
 [ "$fails" = 0 ]
