@@ -49,6 +49,7 @@ double fv_lap(const char *name, double t0)
 	if (i < n_laps) {
 		laps[i].seconds += t - t0;
 		laps[i].rss = fv_current_rss();
+		laps[i].peak = fv_peak_rss();
 	}
 	return fv_now();
 }

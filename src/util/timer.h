@@ -14,7 +14,7 @@ size_t fv_current_rss(void);
 
 /* Set-up laps: the steps inside the set-up's phases (renumbering, local
  * meshes, the solver's geometry and fields...), each named, timed and with
- * the resident memory at its end, for the run's report (summary.json's
+ * the resident memory at its end and the peak so far, for the run's report (summary.json's
  * setup_steps). From the main thread only; a name seen again adds its
  * seconds to the first one's. fv_lap(name, t0) records fv_now() - t0 and
  * returns fv_now(), the next step's start. */
@@ -23,6 +23,7 @@ typedef struct fv_lap {
 	const char *name; /* a string literal */
 	double seconds;
 	size_t rss;       /* bytes resident at the step's end */
+	size_t peak;      /* the process's peak resident bytes so far: which step reached the run's peak */
 } fv_lap_t;
 double fv_lap(const char *name, double t0);
 /* The laps so far: their count, *laps set to the table. */
