@@ -29,8 +29,11 @@
 #          memory, as before the GPU blocks' fields lost theirs), pinalloc
 #          and pinno (FVSTAR_PIN=alloc: starpu_malloc's cudaHostAlloc, as
 #          before; no: nothing pinned; the default, register, zeroes on
-#          all threads and then cudaHostRegisters); builds before these
-#          variables ignore them
+#          all threads and then cudaHostRegisters), geohost
+#          (FVSTAR_GEO_HOST=1: a GPU block's geometry blob built in host
+#          memory and copied by StarPU, as before session 16, against
+#          straight into the GPU's memory); builds before these variables
+#          ignore them
 # Each mesh step prints wall and CPU seconds, cells per second and the
 # peak RSS in bytes per output cell; each run the numbers of summary.json.
 # Usage: bench/run_bigmesh.sh FVSTAR OUT_DIR [CELLS] [M6_MESH]
@@ -170,7 +173,8 @@ variant_env() {
 		hostfields) echo FVSTAR_LAZY_FIELDS=none ;;
 		pinalloc) echo FVSTAR_PIN=alloc ;;
 		pinno) echo FVSTAR_PIN=no ;;
-		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno)" >&2; return 1 ;;
+		geohost) echo FVSTAR_GEO_HOST=1 ;;
+		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno geohost)" >&2; return 1 ;;
 		esac
 	done
 }
@@ -203,6 +207,12 @@ for v in names:
         s = json.load(open(js))
         steps = {k: (e["seconds"], e["rss_bytes"] / 1e9) for k, e in s.get("setup_steps", {}).items()}
         steps["set-up total"] = (s["setup_seconds"]["total"], s["memory"]["host_bytes_per_cell"])
+        steps["budget estimate / peak"] = (s["memory"]["rank0_estimate_mib"] / 1024, s["memory"]["rank0_peak_mib"] / 1024)
+        # where the peak was reached: the first step whose peak so far is the run's
+        top = max((e.get("peak_rss_bytes", 0) for e in s.get("setup_steps", {}).values()), default=0)
+        at = [k for k, e in s.get("setup_steps", {}).items() if top and e.get("peak_rss_bytes", 0) >= 0.99 * top]
+        if at:
+            steps["peak reached by"] = (at[0], top / 1e9)
         steps["cells"] = (s["mesh"]["cells"], 0)
     else:
         for line in open(os.path.join(out, "setup_" + v + ".err"), errors="replace"):
@@ -224,6 +234,10 @@ for k in order:
             row.append("-")
         elif k == "set-up total":
             row.append("**%.1f** (host peak %.0f B/cell)" % e)
+        elif k == "budget estimate / peak":
+            row.append("%.1f / %.1f GiB" % e)
+        elif k == "peak reached by":
+            row.append("%s (%.1f GB)" % e)
         else:
             row.append("%.2f (%.1f)" % e)
     print("| %s | %s |" % (k, " | ".join(row)))
