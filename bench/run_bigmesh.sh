@@ -24,7 +24,9 @@
 #          A variant is names joined by "+": base (as is), nopin
 #          (STARPU_DISABLE_PINNING=1), rcmall and rcmone
 #          (FVSTAR_RCM_THREADS=all / one: the RCM level by level on all
-#          threads, or the serial queue), t1 (OMP_NUM_THREADS=1), and
+#          threads, or the serial queue; the default tries both and
+#          hands a level search slower than the serial one over to it,
+#          its choices printed below the table), t1 (OMP_NUM_THREADS=1), and
 #          hostfields (FVSTAR_LAZY_FIELDS=none: every field with host
 #          memory, as before the GPU blocks' fields lost theirs), pinalloc
 #          and pinno (FVSTAR_PIN=alloc: starpu_malloc's cudaHostAlloc, as
@@ -241,6 +243,13 @@ for k in order:
         else:
             row.append("%.2f (%.1f)" % e)
     print("| %s | %s |" % (k, " | ".join(row)))
+# what the steps chose (the RCM's threads: its trial, handovers, levels)
+for v in names:
+    js = os.path.join(out, "setup_" + v, "summary.json")
+    if os.path.exists(js):
+        for k, e in json.load(open(js)).get("setup_steps", {}).items():
+            if e.get("note"):
+                print("- %s, %s: %s" % (v, k, e["note"]))
 PY
 fi
 if has m6run && [ -f "$out/m6_r2.fvm" ]; then

@@ -398,6 +398,9 @@ static void say_setup(const fv_plan_t *p)
 		for (int i = 0; i < n; i++)
 			fprintf(stderr, "%s %s %.2f (%.0f)", i ? "," : "", l[i].name, l[i].seconds, 1e-6 * (double)l[i].rss);
 		fputc('\n', stderr);
+		for (int i = 0; i < n; i++)
+			if (l[i].note[0])
+				fprintf(stderr, "fvstar: set-up step %s: %s\n", l[i].name, l[i].note);
 	}
 }
 
@@ -447,6 +450,8 @@ void fv_plan_setup_json(const fv_plan_t *p, json_t *js)
 			json_object_set_new(e, "seconds", fv_json_real(l[i].seconds));
 			json_object_set_new(e, "rss_bytes", json_integer((json_int_t)l[i].rss));
 			json_object_set_new(e, "peak_rss_bytes", json_integer((json_int_t)l[i].peak));
+			if (l[i].note[0])
+				json_object_set_new(e, "note", json_string(l[i].note));
 			json_object_set_new(st, l[i].name, e);
 		}
 		json_object_set_new(js, "setup_steps", st);

@@ -24,8 +24,12 @@ typedef struct fv_lap {
 	double seconds;
 	size_t rss;       /* bytes resident at the step's end */
 	size_t peak;      /* the process's peak resident bytes so far: which step reached the run's peak */
+	char note[256];   /* what the step chose (fv_lap_note), or empty */
 } fv_lap_t;
 double fv_lap(const char *name, double t0);
+/* A note on step name (created if not yet timed): a choice made inside
+ * it, e.g. the RCM's threads; the latest note stays. */
+void fv_lap_note(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The laps so far: their count, *laps set to the table. */
 int fv_laps(const fv_lap_t **laps);
 
