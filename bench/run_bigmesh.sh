@@ -31,10 +31,10 @@
 #          memory, as before the GPU blocks' fields lost theirs), pinalloc
 #          and pinno (FVSTAR_PIN=alloc: starpu_malloc's cudaHostAlloc, as
 #          before; no: nothing pinned; the default, register, zeroes on
-#          all threads and then cudaHostRegisters), geohost
-#          (FVSTAR_GEO_HOST=1: a GPU block's geometry blob built in host
-#          memory and copied by StarPU, as before session 16, against
-#          straight into the GPU's memory); builds before these variables
+#          all threads and then cudaHostRegisters), geodevice
+#          (FVSTAR_GEO_DEVICE=1: a GPU block's geometry blob built
+#          straight into the GPU's memory, against the default: in host
+#          memory, copied by StarPU); builds before these variables
 #          ignore them
 # Each mesh step prints wall and CPU seconds, cells per second and the
 # peak RSS in bytes per output cell; each run the numbers of summary.json.
@@ -175,8 +175,8 @@ variant_env() {
 		hostfields) echo FVSTAR_LAZY_FIELDS=none ;;
 		pinalloc) echo FVSTAR_PIN=alloc ;;
 		pinno) echo FVSTAR_PIN=no ;;
-		geohost) echo FVSTAR_GEO_HOST=1 ;;
-		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno geohost)" >&2; return 1 ;;
+		geodevice) echo FVSTAR_GEO_DEVICE=1 ;;
+		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno geodevice)" >&2; return 1 ;;
 		esac
 	done
 }

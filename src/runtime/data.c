@@ -216,16 +216,16 @@ static int block_node(int worker)
 
 fv_err_t fv_runtime_devbuf_usable(int worker, int *usable)
 {
-	const char *e = getenv("FVSTAR_GEO_HOST");
+	const char *e = getenv("FVSTAR_GEO_DEVICE");
 	*usable = 0;
 	FV_CHECK(!e || !*e || strcmp(e, "0") == 0 || strcmp(e, "1") == 0, FV_ERR_ARG,
-		 "FVSTAR_GEO_HOST=%s: expected 0 or 1", e);
+		 "FVSTAR_GEO_DEVICE=%s: expected 0 or 1", e);
 #ifdef STARPU_SIMGRID
 	/* data-free: a simulated GPU's addresses hold nothing */
 	(void)worker;
 	return FV_OK;
 #else
-	*usable = !(e && strcmp(e, "1") == 0) && block_node(worker) >= 0;
+	*usable = e && strcmp(e, "1") == 0 && block_node(worker) >= 0;
 	return FV_OK;
 #endif
 }
@@ -360,14 +360,17 @@ void fv_runtime_drop_unpinned(fv_handle_t *h, void *mem)
 
 fv_err_t fv_runtime_acquire(fv_handle_t h, int write, const char *what)
 {
-	int ret = starpu_data_acquire(SP(h), write ? STARPU_W : STARPU_R);
+	/* in main memory whatever the handle's home: starpu_data_acquire
+	 * takes the home node, a GPU's for a blob built there
+	 * (fv_runtime_devbuf_register), where the host cannot read it */
+	int ret = starpu_data_acquire_on_node(SP(h), STARPU_MAIN_RAM, write ? STARPU_W : STARPU_R);
 	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "acquiring %s for the host failed (%d)", what, ret);
 	return FV_OK;
 }
 
 void fv_runtime_release(fv_handle_t h)
 {
-	starpu_data_release(SP(h));
+	starpu_data_release_on_node(SP(h), STARPU_MAIN_RAM);
 }
 
 void fv_runtime_wait_all(void)

@@ -14,7 +14,7 @@
 # 1134 with host fields), bound 1000. The memory budget's estimate of
 # those set-ups (summary.json's memory.rank0_estimate_mib: what the rank
 # held at the check and the bytes it would add; for blocks on GPUs alone
-# no host fields and no blob, which lands in host memory here) within
+# no host fields, and the blob where it is in host memory, as here) within
 # -15 % and +15 % of the measured peak (rank0_peak_mib): 1.03-1.04
 # measured (2026-11-28); main's estimate, which counted host fields and
 # the blob, 1.30 on a 162k-cell box.
