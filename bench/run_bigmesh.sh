@@ -24,13 +24,18 @@
 #          A variant is names joined by "+": base (as is), nopin
 #          (STARPU_DISABLE_PINNING=1), rcmall and rcmone
 #          (FVSTAR_RCM_THREADS=all / one: the RCM level by level on all
-#          threads, or the serial queue), t1 (OMP_NUM_THREADS=1), and
+#          threads, or the serial queue; the default tries both and
+#          hands a level search slower than the serial one over to it,
+#          its choices printed below the table), t1 (OMP_NUM_THREADS=1), and
 #          hostfields (FVSTAR_LAZY_FIELDS=none: every field with host
 #          memory, as before the GPU blocks' fields lost theirs), pinalloc
 #          and pinno (FVSTAR_PIN=alloc: starpu_malloc's cudaHostAlloc, as
 #          before; no: nothing pinned; the default, register, zeroes on
-#          all threads and then cudaHostRegisters); builds before these
-#          variables ignore them
+#          all threads and then cudaHostRegisters), geodevice
+#          (FVSTAR_GEO_DEVICE=1: a GPU block's geometry blob built
+#          straight into the GPU's memory, against the default: in host
+#          memory, copied by StarPU); builds before these variables
+#          ignore them
 # Each mesh step prints wall and CPU seconds, cells per second and the
 # peak RSS in bytes per output cell; each run the numbers of summary.json.
 # Usage: bench/run_bigmesh.sh FVSTAR OUT_DIR [CELLS] [M6_MESH]
@@ -170,7 +175,8 @@ variant_env() {
 		hostfields) echo FVSTAR_LAZY_FIELDS=none ;;
 		pinalloc) echo FVSTAR_PIN=alloc ;;
 		pinno) echo FVSTAR_PIN=no ;;
-		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno)" >&2; return 1 ;;
+		geodevice) echo FVSTAR_GEO_DEVICE=1 ;;
+		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno geodevice)" >&2; return 1 ;;
 		esac
 	done
 }
@@ -203,6 +209,12 @@ for v in names:
         s = json.load(open(js))
         steps = {k: (e["seconds"], e["rss_bytes"] / 1e9) for k, e in s.get("setup_steps", {}).items()}
         steps["set-up total"] = (s["setup_seconds"]["total"], s["memory"]["host_bytes_per_cell"])
+        steps["budget estimate / peak"] = (s["memory"]["rank0_estimate_mib"] / 1024, s["memory"]["rank0_peak_mib"] / 1024)
+        # where the peak was reached: the first step whose peak so far is the run's
+        top = max((e.get("peak_rss_bytes", 0) for e in s.get("setup_steps", {}).values()), default=0)
+        at = [k for k, e in s.get("setup_steps", {}).items() if top and e.get("peak_rss_bytes", 0) >= 0.99 * top]
+        if at:
+            steps["peak reached by"] = (at[0], top / 1e9)
         steps["cells"] = (s["mesh"]["cells"], 0)
     else:
         for line in open(os.path.join(out, "setup_" + v + ".err"), errors="replace"):
@@ -224,9 +236,20 @@ for k in order:
             row.append("-")
         elif k == "set-up total":
             row.append("**%.1f** (host peak %.0f B/cell)" % e)
+        elif k == "budget estimate / peak":
+            row.append("%.1f / %.1f GiB" % e)
+        elif k == "peak reached by":
+            row.append("%s (%.1f GB)" % e)
         else:
             row.append("%.2f (%.1f)" % e)
     print("| %s | %s |" % (k, " | ".join(row)))
+# what the steps chose (the RCM's threads: its trial, handovers, levels)
+for v in names:
+    js = os.path.join(out, "setup_" + v, "summary.json")
+    if os.path.exists(js):
+        for k, e in json.load(open(js)).get("setup_steps", {}).items():
+            if e.get("note"):
+                print("- %s, %s: %s" % (v, k, e["note"]))
 PY
 fi
 if has m6run && [ -f "$out/m6_r2.fvm" ]; then

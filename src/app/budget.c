@@ -9,6 +9,7 @@
 #include "app/plan.h"
 #include "fvstar/output.h"
 #include "io/json.h"
+#include "runtime/data.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 #define MIB (1024.0 * 1024.0)
@@ -40,6 +41,20 @@
  * 0.59x, the 0.6 below). Not yet the halo buffers and CUDA scratch. */
 #define DEVICE_PER_CELL 260.0
 #define DEVICE_PER_FACE 257.0
+/* A rank whose blocks run on GPUs alone holds on the host no field but
+ * the state (fv_runtime_lazy_fields), no geometry blob where it is built
+ * in the GPU's memory (FVSTAR_GEO_DEVICE=1, fv_runtime_devbuf_*), no CPU
+ * scratch and no implicit operator:
+ * its share of the blocks phase (local meshes, the rank's part, both a
+ * matter of faces), the states and the blob's sections while they are
+ * put. Fitted on boxes of one block, double precision, set up on CPU
+ * workers with FVSTAR_LAZY_FIELDS=all less the blob that lands in host
+ * memory there (2026-11-28: the peak less VmRSS at the check, tets of
+ * 2.02 faces per cell 241 bytes per cell, hexahedra of 3.03 faces 402),
+ * and the blob where it is in host memory all the same (tets 334, hexes
+ * 572 measured). */
+#define GPU_HOST_PER_FACE 125.0
+#define BLOB_PER_FACE 180.0
 
 /* The implicit operator's bytes per cell (kernels/implicit.h's
  * fv_op_values: single precision, a 5x5 block for the cell and one per
@@ -58,9 +73,25 @@ static double implicit_per_cell(const fv_case_t *c, double faces_per_cell)
 	return 4.0 * vals + 2.0 * nv * sizeof(fv_real_t);
 }
 
+/* Whether the rank's blocks run on GPUs alone (the solver's rule for a
+ * block the scheduler places: fv_runtime_lazy_fields), and whether their
+ * blobs are in host memory even so (the default: FVSTAR_GEO_DEVICE=1
+ * puts them on the GPUs; CPU workers with FVSTAR_LAZY_FIELDS=all, several
+ * GPUs sharing the blocks). A bad variable is left to the solver's
+ * message. */
+static int gpu_only(int *blob_host)
+{
+	int ncpu, ncuda, lazy = 0, usable = 0;
+	fv_runtime_workers(&ncpu, &ncuda);
+	if (fv_runtime_lazy_fields(-1, &lazy) != FV_OK || fv_runtime_devbuf_usable(-1, &usable) != FV_OK)
+		lazy = 0;
+	*blob_host = !usable || ncuda == 0;
+	return lazy;
+}
+
 void fv_budget_estimate(const fv_case_t *c, double n_cells, double n_faces, fv_budget_t *b)
 {
-	int nr = fv_runtime_nranks();
+	int nr = fv_runtime_nranks(), blob_host;
 	double cells = n_cells / nr, faces = n_faces / nr;
 	/* the most faces of a cell, as the operator is sized: tets 4, hexes 6 */
 	double fpc = n_cells > 0 ? 2.0 * n_faces / n_cells : 4;
@@ -68,8 +99,11 @@ void fv_budget_estimate(const fv_case_t *c, double n_cells, double n_faces, fv_b
 	double scale = (c->model == FV_MODEL_SA ? 1.2 : 1.0) * (sizeof(fv_real_t) == 4 ? 0.6 : 1.0);
 	b->device_bytes =
 		scale * (DEVICE_PER_CELL * cells + DEVICE_PER_FACE * faces) + implicit_per_cell(c, fpc) * cells;
-	b->more_bytes = HOST_FIXED + scale * (HOST_PER_CELL * cells + HOST_PER_FACE * faces) +
-			implicit_per_cell(c, fpc) * cells;
+	if (gpu_only(&blob_host))
+		b->more_bytes = HOST_FIXED + GPU_HOST_PER_FACE * faces + (blob_host ? scale * BLOB_PER_FACE * faces : 0);
+	else
+		b->more_bytes = HOST_FIXED + scale * (HOST_PER_CELL * cells + HOST_PER_FACE * faces) +
+				implicit_per_cell(c, fpc) * cells;
 }
 
 /* A number from /proc (kB after key), or -1. */

@@ -403,6 +403,9 @@ static void say_setup(const fv_plan_t *p)
 		for (int i = 0; i < n; i++)
 			fprintf(stderr, "%s %s %.2f (%.0f)", i ? "," : "", l[i].name, l[i].seconds, 1e-6 * (double)l[i].rss);
 		fputc('\n', stderr);
+		for (int i = 0; i < n; i++)
+			if (l[i].note[0])
+				fprintf(stderr, "fvstar: set-up step %s: %s\n", l[i].name, l[i].note);
 	}
 }
 
@@ -442,8 +445,8 @@ void fv_plan_setup_json(const fv_plan_t *p, json_t *js)
 	json_object_set_new(mj, "total", fv_json_real(max));
 	json_object_set_new(js, "setup_seconds", sj);
 	{
-		/* the steps inside the phases, this rank's: seconds and bytes
-		 * resident after each */
+		/* the steps inside the phases, this rank's: seconds, bytes
+		 * resident after each and the peak so far */
 		json_t *st = json_object();
 		const fv_lap_t *l;
 		int n = fv_laps(&l);
@@ -451,6 +454,9 @@ void fv_plan_setup_json(const fv_plan_t *p, json_t *js)
 			json_t *e = json_object();
 			json_object_set_new(e, "seconds", fv_json_real(l[i].seconds));
 			json_object_set_new(e, "rss_bytes", json_integer((json_int_t)l[i].rss));
+			json_object_set_new(e, "peak_rss_bytes", json_integer((json_int_t)l[i].peak));
+			if (l[i].note[0])
+				json_object_set_new(e, "note", json_string(l[i].note));
 			json_object_set_new(st, l[i].name, e);
 		}
 		json_object_set_new(js, "setup_steps", st);

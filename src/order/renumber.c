@@ -3,6 +3,7 @@
  * block, nodes by first use; faces are then rebuilt in Alg. 2 order. */
 #include "fvstar/partition.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,15 @@ typedef struct rcm {
 	double t_serial;       /* seconds of the serial BFS tried, 0 before */
 	double s_per_cell;     /* the same per cell it reached */
 	fv_idx_t level_min;    /* levels above this many cells expanded by all threads */
+	int switch_level;      /* FVSTAR_RCM_THREADS=switch (tests): every level search hands over to one
+				  thread at this level, as a slow one does */
+	/* what the ordering did, for the run's report (fv_lap_note) */
+	double t_par;          /* seconds of the first parallel BFS, and */
+	fv_idx_t n_par;        /* the cells it reached */
+	int n_bfs[2];          /* BFS on one thread, on all */
+	int n_cm[2];           /* Cuthill-McKee queues on one thread, on all */
+	int n_handover;        /* level searches handed over to one thread half-way */
+	int levels;            /* the most levels of a BFS */
 } rcm_t;
 
 /* One block on all threads pays a few synchronisations per BFS level: on
@@ -200,6 +210,46 @@ static fv_idx_t cnt_scan(rcm_t *r, fv_idx_t n)
 	return sum;
 }
 
+/* Whether a level search that started at t0 and has placed done cells
+ * goes on on one thread from its level-th level: slower than the serial
+ * BFS tried (plus 10 ms), or FVSTAR_RCM_THREADS=switch's level. From a
+ * level boundary the serial search holds the same cells. */
+static int hand_over(rcm_t *r, double t0, fv_idx_t done, int level)
+{
+	if (r->switch_level > 0)
+		return level == r->switch_level;
+	return r->t_serial > 0 && fv_now() - t0 > r->s_per_cell * (double)done + 0.01;
+}
+
+/* The rest of a BFS on one thread from the level queue[lo, hi) (its
+ * cells, and every cell before them, stamped id), level ecc: the same
+ * levels. Returns the eccentricity; *last the start of the last level,
+ * *tail the cells reached. */
+static int bfs_rest(rcm_t *r, fv_idx_t *queue, int32_t id, fv_idx_t lo, fv_idx_t hi, int ecc, fv_idx_t *last,
+		    fv_idx_t *tail)
+{
+	const fv_mesh_t *m = r->m;
+	fv_idx_t head = lo, end = hi, level_start = lo, t = hi;
+	while (head < t) {
+		fv_idx_t c = queue[head++];
+		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
+			fv_idx_t d = m->cell_cell[s];
+			if (same_block_nbr(r, c, s) && r->stamp[d] != id) {
+				r->stamp[d] = id;
+				queue[t++] = d;
+			}
+		}
+		if (head == end && head < t) {
+			level_start = end;
+			end = t;
+			ecc++;
+		}
+	}
+	*last = level_start;
+	*tail = t;
+	return ecc;
+}
+
 /* bfs_levels on all threads: the next level's cells are those whose stamp
  * a parent of this level set first (compare-and-swap), each parent's
  * children counted, then written after the parents before it. */
@@ -209,11 +259,18 @@ static int par_bfs_levels(rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t *f
 	int32_t id = ++r->bfs_id;
 	fv_idx_t lo = 0, hi = 1;
 	int ecc = 0;
+	double t0 = fv_now();
 	queue[0] = start;
 	r->stamp[start] = id;
 	r->bpar[start] = -1; /* not a parent's from an earlier BFS: start is no one's child */
 	for (;;) {
 		fv_idx_t n = hi - lo;
+		if (hand_over(r, t0, hi, ecc)) {
+			r->mode = r->switch_level > 0 ? r->mode : RCM_SERIAL;
+			r->n_handover++;
+			ecc = bfs_rest(r, queue, id, lo, hi, ecc, &lo, &hi);
+			break;
+		}
 		FV_OMP(parallel for schedule(static) if (n > r->level_min))
 		for (fv_idx_t i = lo; i < hi; i++) {
 			fv_idx_t c = queue[i], k = 0;
@@ -252,6 +309,7 @@ static int par_bfs_levels(rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t *f
 	}
 	*far = best;
 	*visited = hi;
+	r->levels = ecc + 1 > r->levels ? ecc + 1 : r->levels;
 	return ecc;
 }
 
@@ -263,13 +321,20 @@ static int any_bfs_levels(rcm_t *r, fv_idx_t start, fv_idx_t *far)
 	fv_idx_t n;
 	int ecc;
 	if (r->mode == RCM_PARALLEL || (r->mode == RCM_TRY && r->t_serial > 0)) {
+		r->n_bfs[1]++;
 		ecc = par_bfs_levels(r, r->queue, start, far, &n);
+		if (r->n_bfs[1] == 1) {
+			r->t_par = fv_now() - t0;
+			r->n_par = n;
+		}
 		/* and back to one thread for good where the cores turn busy */
-		if (r->t_serial > 0)
+		if (r->t_serial > 0 && r->mode != RCM_SERIAL)
 			r->mode = fv_now() - t0 < r->s_per_cell * (double)n ? RCM_PARALLEL : RCM_SERIAL;
 		return ecc;
 	}
+	r->n_bfs[0]++;
 	ecc = bfs_levels(r, r->queue, start, far, &n);
+	r->levels = ecc + 1 > r->levels ? ecc + 1 : r->levels;
 	if (r->mode == RCM_TRY && n >= PAR_COMPONENT_MIN) {
 		r->t_serial = fv_now() - t0 + 1e-9;
 		r->s_per_cell = r->t_serial / (double)n;
@@ -299,6 +364,7 @@ static fv_idx_t par_cuthill_mckee(rcm_t *r, fv_idx_t start, fv_idx_t pos)
 	const fv_mesh_t *m = r->m;
 	fv_idx_t lo = pos, hi = pos + 1;
 	double t0 = fv_now();
+	int level = 0;
 	r->new_of_old[start] = pos;
 	r->perm[pos] = start;
 	for (;;) {
@@ -306,8 +372,9 @@ static fv_idx_t par_cuthill_mckee(rcm_t *r, fv_idx_t start, fv_idx_t pos)
 		/* slower than one thread's BFS so far (plus 10 ms): the queue
 		 * goes on on one thread from this level, which the serial queue
 		 * reaches with the same cells placed */
-		if (r->t_serial > 0 && fv_now() - t0 > r->s_per_cell * (double)(hi - pos) + 0.01) {
-			r->mode = RCM_SERIAL;
+		if (hand_over(r, t0, hi - pos, level++)) {
+			r->mode = r->switch_level > 0 ? r->mode : RCM_SERIAL;
+			r->n_handover++;
 			return cm_queue(r, lo, hi);
 		}
 		/* each unplaced neighbour's first parent */
@@ -347,17 +414,37 @@ static fv_idx_t par_cuthill_mckee(rcm_t *r, fv_idx_t start, fv_idx_t pos)
 	}
 }
 
+/* What one block's ordering on all threads did, for the run's report
+ * (summary.json's setup_steps, fvstar run -v). */
+static void note_rcm(const rcm_t *r)
+{
+	char trial[128] = "no trial";
+	if (r->t_serial > 0 && r->n_par > 0)
+		snprintf(trial, sizeof trial, "trial: one thread %.3g us/cell, all %.3g us/cell", 1e6 * r->s_per_cell,
+			 1e6 * r->t_par / (double)r->n_par);
+	else if (r->t_serial > 0)
+		snprintf(trial, sizeof trial, "trial: one thread %.3g us/cell", 1e6 * r->s_per_cell);
+	fv_lap_note("renumber: RCM",
+		    "%s; BFS %d on one thread, %d on all; Cuthill-McKee %d on one, %d on all; %d handed over to one "
+		    "thread; at most %d levels; %s at the end",
+		    trial, r->n_bfs[0], r->n_bfs[1], r->n_cm[0], r->n_cm[1], r->n_handover, r->levels,
+		    r->mode == RCM_PARALLEL ? "all threads" : r->mode == RCM_SERIAL ? "one thread" : "untried");
+}
+
 /* One block's cells [lo, hi) of cand ordered on all threads: its scratch
  * is the whole mesh's (the blocks go one after another). */
 static fv_err_t par_order_block(rcm_t *r, const fv_idx_t *cand, fv_idx_t lo, fv_idx_t hi)
 {
 	fv_idx_t nc = r->m->n_cells, pos = lo;
 	const char *env = getenv("FVSTAR_RCM_THREADS");
-	if (env && strcmp(env, "all") == 0) {
+	if (env && (strcmp(env, "all") == 0 || strcmp(env, "switch") == 0)) {
 		r->mode = RCM_PARALLEL;
 		r->level_min = 64;
+		r->switch_level = strcmp(env, "switch") == 0 ? 3 : 0;
 	} else if (env && strcmp(env, "one") == 0)
 		r->mode = RCM_SERIAL;
+	else
+		FV_CHECK(!env || !*env, FV_ERR_ARG, "FVSTAR_RCM_THREADS=%s: expected all, one or switch", env);
 	if (!r->stamp) {
 		FV_CALL(fv_calloc(&r->stamp, (size_t)nc, sizeof *r->stamp, "BFS stamps"));
 		FV_CALL(fv_malloc(&r->key, (size_t)nc, sizeof *r->key, "Cuthill-McKee parents"));
@@ -370,8 +457,10 @@ static fv_err_t par_order_block(rcm_t *r, const fv_idx_t *cand, fv_idx_t lo, fv_
 	for (fv_idx_t i = lo; i < hi; i++)
 		if (r->new_of_old[cand[i]] < 0) {
 			fv_idx_t start = par_pseudo_peripheral(r, cand[i]);
+			r->n_cm[r->mode == RCM_PARALLEL]++;
 			pos = r->mode == RCM_PARALLEL ? par_cuthill_mckee(r, start, pos) : cuthill_mckee(r, start, pos);
 		}
+	note_rcm(r);
 	FV_OMP(parallel for schedule(static))
 	for (fv_idx_t i = lo; i < lo + (hi - lo) / 2; i++) {
 		fv_idx_t j = hi - 1 - (i - lo), t = r->perm[i];

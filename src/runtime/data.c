@@ -209,6 +209,102 @@ fv_err_t fv_runtime_vector_lazy(fv_handle_t *h, void *mem, size_t n, size_t elem
 #endif
 }
 
+struct fv_devbuf {
+	unsigned node;
+	uintptr_t ptr;
+	size_t bytes;
+};
+
+/* The one memory node the tasks of a block on worker (-1: the scheduler
+ * picks) run from, or -1. */
+static int block_node(int worker)
+{
+	int ncpu, ncuda, id;
+	fv_runtime_workers(&ncpu, &ncuda);
+	if (worker >= 0)
+		return (int)starpu_worker_get_memory_node((unsigned)worker);
+	if (ncuda == 0)
+		return STARPU_MAIN_RAM;
+	if (ncpu == 0 && ncuda == 1 && starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, &id, 1) == 1)
+		return (int)starpu_worker_get_memory_node((unsigned)id);
+	return -1;
+}
+
+fv_err_t fv_runtime_devbuf_usable(int worker, int *usable)
+{
+	const char *e = getenv("FVSTAR_GEO_DEVICE");
+	*usable = 0;
+	FV_CHECK(!e || !*e || strcmp(e, "0") == 0 || strcmp(e, "1") == 0, FV_ERR_ARG,
+		 "FVSTAR_GEO_DEVICE=%s: expected 0 or 1", e);
+#ifdef STARPU_SIMGRID
+	/* data-free: a simulated GPU's addresses hold nothing */
+	(void)worker;
+	return FV_OK;
+#else
+	*usable = e && strcmp(e, "1") == 0 && block_node(worker) >= 0;
+	return FV_OK;
+#endif
+}
+
+fv_err_t fv_runtime_devbuf_open(fv_devbuf_t **b, int worker, size_t bytes, const char *what)
+{
+	int node = block_node(worker);
+	*b = NULL;
+	FV_CHECK(node >= 0, FV_ERR_ARG, "%s: no one memory node for the tasks of worker %d", what, worker);
+	fv_devbuf_t *d;
+	FV_CALL(fv_calloc(&d, 1, sizeof *d, what));
+	d->node = (unsigned)node;
+	d->bytes = bytes ? bytes : 64;
+	fv_alloc_note(d->bytes, what);
+	/* counted: StarPU's free-memory figures (the run's device report, its
+	 * eviction) see it */
+	d->ptr = starpu_malloc_on_node_flags(d->node, d->bytes, STARPU_MALLOC_COUNT);
+	if (!d->ptr) {
+		free(d);
+		return FV_ERROR(FV_ERR_MEM, "%s: %zu bytes do not fit the free memory of %s (memory node %d)", what,
+				bytes, starpu_node_get_kind((unsigned)node) == STARPU_CUDA_RAM ? "its GPU" : "the host",
+				node);
+	}
+	*b = d;
+	return FV_OK;
+}
+
+fv_err_t fv_runtime_devbuf_put(fv_devbuf_t *b, size_t off, const void *src, size_t bytes)
+{
+	if (!bytes)
+		return FV_OK;
+	FV_CHECK(off + bytes <= b->bytes, FV_ERR_ARG, "bytes %zu to %zu past a buffer of %zu", off, off + bytes,
+		 b->bytes);
+	/* no channel: a synchronous copy, from any thread */
+	int ret = starpu_interface_copy((uintptr_t)src, 0, STARPU_MAIN_RAM, b->ptr, off, b->node, bytes, NULL);
+	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "copying %zu bytes to memory node %u failed (%d)", bytes, b->node, ret);
+	return FV_OK;
+}
+
+fv_err_t fv_runtime_devbuf_register(fv_devbuf_t *b, fv_handle_t *h, size_t n, size_t elem, const char *what)
+{
+	starpu_data_handle_t sh = NULL;
+	FV_CHECK(n < UINT32_MAX && n * elem <= b->bytes, FV_ERR_MEM, "%s: %zu elements of %zu bytes in %zu", what,
+		 n, elem, b->bytes);
+	starpu_vector_data_register(&sh, (int)b->node, b->ptr, (uint32_t)(n ? n : 1), elem);
+	FV_CHECK(sh, FV_ERR_RUNTIME, "%s: StarPU did not register %zu elements", what, n);
+	mpi_register(sh, fv_runtime_rank());
+	*h = (fv_handle_t)(void *)sh;
+	return FV_OK;
+}
+
+void fv_runtime_devbuf_drop(fv_handle_t *h, fv_devbuf_t *b)
+{
+	if (h && *h) {
+		starpu_data_unregister_no_coherency(SP(*h));
+		*h = NULL;
+	}
+	if (!b)
+		return;
+	starpu_free_on_node_flags(b->node, b->ptr, b->bytes, STARPU_MALLOC_COUNT);
+	free(b);
+}
+
 fv_err_t fv_runtime_lazy_fields(int worker, int *lazy)
 {
 	const char *e = getenv("FVSTAR_LAZY_FIELDS");
@@ -280,14 +376,17 @@ void fv_runtime_drop_unpinned(fv_handle_t *h, void *mem)
 
 fv_err_t fv_runtime_acquire(fv_handle_t h, int write, const char *what)
 {
-	int ret = starpu_data_acquire(SP(h), write ? STARPU_W : STARPU_R);
+	/* in main memory whatever the handle's home: starpu_data_acquire
+	 * takes the home node, a GPU's for a blob built there
+	 * (fv_runtime_devbuf_register), where the host cannot read it */
+	int ret = starpu_data_acquire_on_node(SP(h), STARPU_MAIN_RAM, write ? STARPU_W : STARPU_R);
 	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "acquiring %s for the host failed (%d)", what, ret);
 	return FV_OK;
 }
 
 void fv_runtime_release(fv_handle_t h)
 {
-	starpu_data_release(SP(h));
+	starpu_data_release_on_node(SP(h), STARPU_MAIN_RAM);
 }
 
 void fv_runtime_wait_all(void)

@@ -88,6 +88,30 @@ fv_err_t fv_runtime_register_remote(fv_handle_t *h, size_t n, size_t elem, int o
  * fv_runtime_acquire and fv_runtime_host_ptr. Under SimGrid, as
  * fv_runtime_vector (with *mem receiving NULL otherwise). */
 fv_err_t fv_runtime_vector_lazy(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what);
+/* Read-only data built in place in the memory of the block's worker (a
+ * GPU: no host copy of it at any time, the host holding only the piece
+ * being copied; the geometry blob), with FVSTAR_GEO_DEVICE=1 (opt-in
+ * until GPU runs check it: session 16's M6 runs crashed on the host's
+ * read-back, fixed in fv_runtime_acquire since, not rerun on a GPU; 0 or
+ * unset: host memory as before; another value is an error):
+ * fv_runtime_devbuf_open allocates bytes there (an error names what does
+ * not fit). fv_runtime_devbuf_usable says first whether the variable asks
+ * for it and there is one such place: not where tasks may run on CPU
+ * cores and on a GPU, or several GPUs share the block, nor under SimGrid;
+ * the caller then uses host memory as before. Each byte is written once
+ * by fv_runtime_devbuf_put (a synchronous copy from host memory); the
+ * registration makes that memory the handle's home (StarPU copies it
+ * where else a task needs it, and fv_runtime_acquire brings it to the
+ * host). fv_runtime_devbuf_drop unregisters the handle (if any) and
+ * frees it. The solver asks for blocks without host fields
+ * (fv_runtime_lazy_fields) alone; on CPU workers (FVSTAR_LAZY_FIELDS=all,
+ * the CPU tests of this path) the place is main memory. */
+typedef struct fv_devbuf fv_devbuf_t;
+fv_err_t fv_runtime_devbuf_usable(int worker, int *usable);
+fv_err_t fv_runtime_devbuf_open(fv_devbuf_t **b, int worker, size_t bytes, const char *what);
+fv_err_t fv_runtime_devbuf_put(fv_devbuf_t *b, size_t off, const void *src, size_t bytes);
+fv_err_t fv_runtime_devbuf_register(fv_devbuf_t *b, fv_handle_t *h, size_t n, size_t elem, const char *what);
+void fv_runtime_devbuf_drop(fv_handle_t *h, fv_devbuf_t *b);
 /* Whether the fields of a block whose tasks run on worker (-1: the
  * scheduler picks) go without host memory: where they run only on GPUs.
  * FVSTAR_LAZY_FIELDS=all (every block, e.g. CPU tests of the path),
@@ -105,8 +129,9 @@ fv_err_t fv_runtime_check_names(void);
  * what it needs), then frees mem (may be NULL). Safe on a NULL handle. */
 void fv_runtime_drop(fv_handle_t *h, void *mem);
 
-/* The host's own access to a handle's data, waiting for the tasks before
- * it: read, or write (the tasks after it see the host's values). */
+/* The host's own access to a handle's data in main memory, waiting for
+ * the tasks before it: read, or write (the tasks after it see the host's
+ * values). */
 fv_err_t fv_runtime_acquire(fv_handle_t h, int write, const char *what);
 void fv_runtime_release(fv_handle_t h);
 /* Waits for every submitted task (several ranks: every rank's tasks and

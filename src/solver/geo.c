@@ -13,6 +13,51 @@ static size_t align64(size_t x)
 	return (x + 63) & ~(size_t)63;
 }
 
+/* Where a blob's sections go: written in place in host memory g, or
+ * copied through a sink, each once (the host then holds the block and the
+ * sections being computed, not the blob). */
+typedef struct out {
+	char *g;
+	const fv_geo_sink_t *sink;
+} out_t;
+
+static const char zeros[64];
+
+/* bytes of src at offset off, then (sink) the zeros that pad the section
+ * to the next 64-byte boundary, as a zeroed host blob has them */
+static fv_err_t put(const out_t *w, size_t off, const void *src, size_t bytes)
+{
+	if (w->g) {
+		fv_par_memcpy(w->g + off, src, bytes);
+		return FV_OK;
+	}
+	FV_CALL(w->sink->put(w->sink->arg, off, src, bytes));
+	return w->sink->put(w->sink->arg, off + bytes, zeros, align64(off + bytes) - (off + bytes));
+}
+
+/* A section the build computes, at *(void **)p: in place, or a zeroed host
+ * buffer that done() puts and frees. */
+static fv_err_t section(const out_t *w, size_t off, size_t bytes, void *p)
+{
+	if (w->g) {
+		*(void **)p = w->g + off;
+		return FV_OK;
+	}
+	return fv_calloc(p, bytes ? bytes : 1, 1, "block geometry section");
+}
+
+static fv_err_t done(const out_t *w, size_t off, size_t bytes, void *p)
+{
+	void **q = (void **)p;
+	fv_err_t err = FV_OK;
+	if (!w->g)
+		err = put(w, off, *q, bytes);
+	if (!w->g)
+		free(*q);
+	*q = NULL;
+	return err;
+}
+
 /* Colour groups are needed by a face stage by colour or auto (node values
  * have no colour variant), colour group tasks and the face order. */
 static int uses_colors(const fv_solver_opts_t *o)
@@ -51,12 +96,10 @@ static fv_err_t color_block(const fv_block_t *bk, const fv_solver_opts_t *o, fv_
 /* Fills the face arrays of the blob in the order perm (NULL: the block's):
  * the node offsets first (one prefix sum), then every face by all
  * threads. */
-static void fill_faces(const fv_block_t *bk, const fv_idx_t *perm, const fv_layout_t *L, char *g)
+static void fill_faces(const fv_block_t *bk, const fv_idx_t *perm, fv_idx_t *fc, fv_real_t *fa, fv_real_t *fx,
+		       fv_idx_t *fno, fv_idx_t *fn)
 {
 	size_t nf = (size_t)bk->n_faces;
-	fv_idx_t *fc = (fv_idx_t *)(g + L->face_cell), *fno = (fv_idx_t *)(g + L->face_node_off);
-	fv_idx_t *fn = (fv_idx_t *)(g + L->face_node);
-	fv_real_t *fa = (fv_real_t *)(g + L->face_area), *fx = (fv_real_t *)(g + L->face_ctr);
 	fno[0] = 0;
 	for (size_t i = 0; i < nf; i++) {
 		size_t f = perm ? (size_t)perm[i] : i;
@@ -78,10 +121,10 @@ static void fill_faces(const fv_block_t *bk, const fv_idx_t *perm, const fv_layo
 
 /* color_face and the group offsets: faces of colour k in increasing
  * (new) face id, from the colour of each old face. */
-static void fill_colors(const fv_block_t *bk, const fv_coloring_t *col, const fv_idx_t *perm, const fv_layout_t *L,
-			char *g, fv_geo_colors_t *colors)
+static void fill_colors(const fv_block_t *bk, const fv_coloring_t *col, const fv_idx_t *perm, fv_idx_t *cf,
+			fv_geo_colors_t *colors)
 {
-	fv_idx_t *cf = (fv_idx_t *)(g + L->color_face), next[FV_COLOR_MAX];
+	fv_idx_t next[FV_COLOR_MAX];
 	colors->n = col->n_colors;
 	memcpy(colors->off, col->group_off, ((size_t)col->n_colors + 1) * sizeof *colors->off);
 	memcpy(next, col->group_off, (size_t)col->n_colors * sizeof *next);
@@ -93,9 +136,8 @@ static void fill_colors(const fv_block_t *bk, const fv_coloring_t *col, const fv
  * cell's nodes in increasing id. On all threads: counted and placed with
  * atomics, in any order, then each cell's few nodes sorted, which gives
  * the lists of the serial transpose (node by node). */
-static void fill_cell_nodes(const fv_block_t *bk, const fv_layout_t *L, char *g)
+static void fill_cell_nodes(const fv_block_t *bk, fv_idx_t *off, fv_idx_t *cn)
 {
-	fv_idx_t *off = (fv_idx_t *)(g + L->cell_node_off), *cn = (fv_idx_t *)(g + L->cell_node);
 	size_t nc = (size_t)bk->n_cells, nnc = (size_t)bk->node_cell_off[bk->n_nodes];
 	fv_par_memset(off, 0, (nc + 1) * sizeof *off);
 	FV_OMP(parallel for schedule(static) if (nnc > FV_PAR_MIN))
@@ -130,10 +172,11 @@ static void fill_cell_nodes(const fv_block_t *bk, const fv_layout_t *L, char *g)
  * regrouped by node, grad_c = sum_n w_n G_cn with
  *   G_cn = 1/V sum_{f of c containing n} sign_f S_f / |f|,
  * stored by component: cell_node_grad[d * m + k], m = cell_node_off[n_owned]. */
-/* The weights of owned cell c; non-zero, and why in why (when given),
- * where the cell's nodes do not match its faces'. */
+/* The weights of owned cell c into wt[d * m + k - base] (a piece of the
+ * section from entry base on, m entries a component); non-zero, and why
+ * in why (when given), where the cell's nodes do not match its faces'. */
 static int gradient_weights(const fv_block_t *bk, const fv_idx_t *off, const fv_idx_t *cn, fv_real_t *wt, size_t m,
-			    size_t nf, fv_idx_t c, char why[160])
+			    size_t base, size_t nf, fv_idx_t c, char why[160])
 {
 	double acc[3][FV_MAX_CELL_NODES];
 	fv_idx_t b = off[c], e = off[c + 1];
@@ -163,25 +206,50 @@ static int gradient_weights(const fv_block_t *bk, const fv_idx_t *off, const fv_
 	}
 	for (fv_idx_t i = b; i < e; i++)
 		for (int d = 0; d < 3; d++)
-			wt[(size_t)d * m + (size_t)i] = (fv_real_t)(acc[d][i - b] / bk->cell_vol[c]);
+			wt[(size_t)d * m + (size_t)i - base] = (fv_real_t)(acc[d][i - b] / bk->cell_vol[c]);
 	return 0;
 }
 
-static fv_err_t fill_gradient_weights(const fv_block_t *bk, const fv_layout_t *L, char *g)
+/* The weights of owned cells c0 .. c1-1 (entries off[c0] .. off[c1]) into
+ * wt, m entries a component. */
+static fv_err_t fill_gradient_weights(const fv_block_t *bk, const fv_idx_t *off, const fv_idx_t *cn, fv_real_t *wt,
+				      fv_idx_t c0, fv_idx_t c1, size_t m)
 {
-	const fv_idx_t *off = (const fv_idx_t *)(g + L->cell_node_off), *cn = (const fv_idx_t *)(g + L->cell_node);
-	fv_real_t *wt = (fv_real_t *)(g + L->cell_node_grad);
-	size_t m = (size_t)off[bk->n_owned], nf = (size_t)bk->n_faces;
+	size_t nf = (size_t)bk->n_faces, base = (size_t)off[c0];
 	fv_idx_t bad = FV_IDX_MAX; /* the first cell in error: the message names it whatever the threads */
-	FV_OMP(parallel for schedule(static) reduction(min : bad) if (bk->n_owned > FV_PAR_MIN))
-	for (fv_idx_t c = 0; c < bk->n_owned; c++)
-		if (gradient_weights(bk, off, cn, wt, m, nf, c, NULL) != 0)
+	FV_OMP(parallel for schedule(static) reduction(min : bad) if (c1 - c0 > FV_PAR_MIN))
+	for (fv_idx_t c = c0; c < c1; c++)
+		if (gradient_weights(bk, off, cn, wt, m, base, nf, c, NULL) != 0)
 			bad = c < bad ? c : bad;
 	if (bad == FV_IDX_MAX)
 		return FV_OK;
 	char why[160];
-	gradient_weights(bk, off, cn, wt, m, nf, bad, why);
+	gradient_weights(bk, off, cn, wt, m, base, nf, bad, why);
 	return FV_ERROR(FV_ERR_MESH, "block %d: %s", bk->id, why);
+}
+
+/* A sink build's weights, 2^20 owned cells at a time (FVSTAR_GEO_CHUNK
+ * cells: the tests' small pieces): the section, 96 bytes a tet, is the
+ * largest the build computes. */
+static fv_err_t put_gradient_weights(const out_t *w, const fv_block_t *bk, const fv_idx_t *off, const fv_idx_t *cn,
+				     size_t at)
+{
+	size_t m = (size_t)off[bk->n_owned], sz = sizeof(fv_real_t);
+	const char *e = getenv("FVSTAR_GEO_CHUNK");
+	fv_idx_t chunk = e && atoi(e) > 0 ? (fv_idx_t)atoi(e) : (fv_idx_t)1 << 20;
+	for (fv_idx_t c0 = 0; c0 < bk->n_owned; c0 += chunk) {
+		fv_idx_t c1 = bk->n_owned - c0 > chunk ? c0 + chunk : bk->n_owned;
+		size_t b0 = (size_t)off[c0], len = (size_t)off[c1] - b0;
+		fv_real_t *wt = NULL;
+		fv_err_t err = fv_calloc(&wt, 3 * len + 1, sz, "block geometry section");
+		if (err == FV_OK)
+			err = fill_gradient_weights(bk, off, cn, wt, c0, c1, len);
+		for (int d = 0; d < 3 && err == FV_OK; d++)
+			err = w->sink->put(w->sink->arg, at + ((size_t)d * m + b0) * sz, wt + (size_t)d * len, len * sz);
+		free(wt);
+		FV_CALL(err);
+	}
+	return w->sink->put(w->sink->arg, at + 3 * m * sz, zeros, align64(at + 3 * m * sz) - (at + 3 * m * sz));
 }
 
 /* numerics.overlap: the nodes with a ghost cell, and the owned cells with
@@ -243,17 +311,14 @@ static void border_lists(const border_mesh_t *m, const uint8_t *nb, const uint8_
 #undef FV_ADD
 }
 
-/* The flags and lists of a split block into its geometry blob g (faces
- * and cell faces already there). */
-static void fill_border(const fv_block_t *bk, const fv_layout_t *L, char *g)
+/* The flags and lists of a split block, from its faces as the blob holds
+ * them (fc, cf: in colour order where the blob's faces are). */
+static void fill_border(const fv_block_t *bk, const fv_idx_t *fc, const fv_idx_t *cf, uint8_t *nb, uint8_t *cb,
+			fv_idx_t *const lists[FV_BORDER_LISTS])
 {
-	uint8_t *nb = (uint8_t *)(g + L->node_border), *cb = (uint8_t *)(g + L->cell_border);
-	fv_idx_t n[FV_BORDER_LISTS], *lists[FV_BORDER_LISTS];
-	border_mesh_t m = {bk->n_nodes, bk->n_owned, bk->n_faces, (const fv_idx_t *)(g + L->face_cell),
-			   (const fv_idx_t *)(g + L->cell_face_off), (const fv_idx_t *)(g + L->cell_face)};
+	fv_idx_t n[FV_BORDER_LISTS];
+	border_mesh_t m = {bk->n_nodes, bk->n_owned, bk->n_faces, fc, bk->cell_face_off, cf};
 	border_flags(bk, nb, cb);
-	for (int k = 0; k < FV_BORDER_LISTS; k++)
-		lists[k] = (fv_idx_t *)(g + L->border_list[k]);
 	border_lists(&m, nb, cb, n, lists);
 }
 
@@ -275,8 +340,8 @@ static fv_err_t count_border(const fv_block_t *bk, fv_idx_t n[FV_BORDER_LISTS])
 	return err;
 }
 
-fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_markers, fv_geo_alloc_t alloc,
-		      fv_layout_t *L, void **mem, fv_geo_colors_t *colors)
+static fv_err_t build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_markers, fv_geo_alloc_t alloc,
+		      const fv_geo_sink_t *sink, fv_layout_t *L, void **mem, fv_geo_colors_t *colors)
 {
 	size_t o = 0;
 	size_t nf = (size_t)bk->n_faces, nc = (size_t)bk->n_cells, no = (size_t)bk->n_owned;
@@ -294,7 +359,13 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	fv_coloring_t col;
 	fv_idx_t *perm = NULL, *inv = NULL, *line_len = NULL;
 	fv_err_t err = FV_OK;
-	char *g;
+	out_t w = {NULL, sink};
+	/* the derived sections a sink build holds on the host */
+	fv_idx_t *fc = NULL, *fno = NULL, *fn = NULL, *cf = NULL, *cf_col = NULL, *cno = NULL, *cn = NULL;
+	fv_idx_t *lists[FV_BORDER_LISTS] = {NULL}, *cl = NULL, *nbr = NULL;
+	fv_real_t *fa = NULL, *fx = NULL, *wd = NULL;
+	int8_t *bbc = NULL;
+	uint8_t *bfo = NULL, *nb = NULL, *cb = NULL;
 
 	memset(L, 0, sizeof *L);
 	memset(colors, 0, sizeof *colors);
@@ -389,9 +460,31 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 								     "among the boundary faces",
 							bk->id, (int)perm[i]));
 	}
-	FV_CALL_GOTO(err, out, alloc(mem, o, "block geometry"));
-	g = (char *)*mem;
-	fill_faces(bk, perm, L, g);
+	if (alloc) {
+		FV_CALL_GOTO(err, out, alloc(mem, o, "block geometry"));
+		w.g = (char *)*mem;
+	} else
+		FV_CALL_GOTO(err, out, sink->open(sink->arg, o));
+	if (!w.g && !perm && bk->face_node_off[0] == 0) {
+		/* the block's own face arrays are the blob's */
+		FV_CALL_GOTO(err, out, put(&w, L->face_cell, bk->face_cell, 2 * nf * sizeof(fv_idx_t)));
+		FV_CALL_GOTO(err, out, put(&w, L->face_area, bk->face_area, 3 * nf * sizeof(fv_real_t)));
+		FV_CALL_GOTO(err, out, put(&w, L->face_ctr, bk->face_ctr, 3 * nf * sizeof(fv_real_t)));
+		FV_CALL_GOTO(err, out, put(&w, L->face_node_off, bk->face_node_off, (nf + 1) * sizeof(fv_idx_t)));
+		FV_CALL_GOTO(err, out, put(&w, L->face_node, bk->face_node, nfn * sizeof(fv_idx_t)));
+	} else {
+		FV_CALL_GOTO(err, out, section(&w, L->face_cell, 2 * nf * sizeof(fv_idx_t), &fc));
+		FV_CALL_GOTO(err, out, section(&w, L->face_area, 3 * nf * sizeof(fv_real_t), &fa));
+		FV_CALL_GOTO(err, out, section(&w, L->face_ctr, 3 * nf * sizeof(fv_real_t), &fx));
+		FV_CALL_GOTO(err, out, section(&w, L->face_node_off, (nf + 1) * sizeof(fv_idx_t), &fno));
+		FV_CALL_GOTO(err, out, section(&w, L->face_node, nfn * sizeof(fv_idx_t), &fn));
+		fill_faces(bk, perm, fc, fa, fx, fno, fn);
+		FV_CALL_GOTO(err, out, done(&w, L->face_area, 3 * nf * sizeof(fv_real_t), &fa));
+		FV_CALL_GOTO(err, out, done(&w, L->face_ctr, 3 * nf * sizeof(fv_real_t), &fx));
+		FV_CALL_GOTO(err, out, done(&w, L->face_node_off, (nf + 1) * sizeof(fv_idx_t), &fno));
+		FV_CALL_GOTO(err, out, done(&w, L->face_node, nfn * sizeof(fv_idx_t), &fn));
+		/* face_cell after the border lists, which read it */
+	}
 	FV_CALL_GOTO(err, out, fv_malloc(&colors->bface_of, (size_t)bk->n_bfaces + 1, sizeof(fv_idx_t), "boundary faces"));
 	for (fv_idx_t i = 0; i < bk->n_bfaces; i++)
 		colors->bface_of[i] = perm ? perm[i] : i;
@@ -401,10 +494,13 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 			err = FV_ERROR(FV_ERR_ARG, "block %d: Spalart-Allmaras without wall distances", bk->id);
 			goto out;
 		}
+		FV_CALL_GOTO(err, out, section(&w, L->cell_wdist, no * sizeof(fv_real_t), &wd));
 		for (fv_idx_t c = 0; c < bk->n_owned; c++)
-			((fv_real_t *)(g + L->cell_wdist))[c] =
-				(fv_real_t)(wb ? wb[c] : so->wall_dist[bk->cell_global[c]]);
+			wd[c] = (fv_real_t)(wb ? wb[c] : so->wall_dist[bk->cell_global[c]]);
+		FV_CALL_GOTO(err, out, done(&w, L->cell_wdist, no * sizeof(fv_real_t), &wd));
 	}
+	FV_CALL_GOTO(err, out, section(&w, L->bface_bc, (size_t)bk->n_bfaces, &bbc));
+	FV_CALL_GOTO(err, out, section(&w, L->bface_force, (size_t)bk->n_bfaces, &bfo));
 	for (fv_idx_t i = 0; i < bk->n_bfaces; i++) {
 		fv_idx_t f = perm ? perm[i] : i;
 		int mk = bk->face_marker[f];
@@ -412,53 +508,111 @@ fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 			     mk >= 0 && mk < n_markers
 				     ? FV_OK
 				     : FV_ERROR(FV_ERR_MESH, "block %d: boundary face %d has marker %d", bk->id, (int)f, mk));
-		((int8_t *)(g + L->bface_bc))[i] = so->marker_bc[mk];
+		bbc[i] = (int8_t)so->marker_bc[mk];
 		/* each wall face counts once: in the block that owns its cell */
-		((uint8_t *)(g + L->bface_force))[i] =
-			so->marker_force && so->marker_force[mk] && bk->face_cell[2 * (size_t)f] < bk->n_owned;
+		bfo[i] = so->marker_force && so->marker_force[mk] && bk->face_cell[2 * (size_t)f] < bk->n_owned;
 	}
-	fv_par_memcpy(g + L->cell_face_off, bk->cell_face_off, (no + 1) * sizeof(fv_idx_t));
+	FV_CALL_GOTO(err, out, done(&w, L->bface_bc, (size_t)bk->n_bfaces, &bbc));
+	FV_CALL_GOTO(err, out, done(&w, L->bface_force, (size_t)bk->n_bfaces, &bfo));
+	FV_CALL_GOTO(err, out, put(&w, L->cell_face_off, bk->cell_face_off, (no + 1) * sizeof(fv_idx_t)));
 	if (inv) {
+		FV_CALL_GOTO(err, out, section(&w, L->cell_face, ncf * sizeof(fv_idx_t), &cf));
 		FV_OMP(parallel for schedule(static) if (ncf > FV_PAR_MIN))
 		for (size_t k = 0; k < ncf; k++)
-			((fv_idx_t *)(g + L->cell_face))[k] = inv[bk->cell_face[k]];
+			cf[k] = inv[bk->cell_face[k]];
+		/* put after the border lists, which read it */
 	} else
-		fv_par_memcpy(g + L->cell_face, bk->cell_face, ncf * sizeof(fv_idx_t));
-	fv_par_memcpy(g + L->cell_face_sign, bk->cell_face_sign, ncf);
-	fv_par_memcpy(g + L->cell_vol, bk->cell_vol, nc * sizeof(fv_real_t));
-	fv_par_memcpy(g + L->cell_ctr, bk->cell_ctr, 3 * nc * sizeof(fv_real_t));
-	fv_par_memcpy(g + L->node_cell_off, bk->node_cell_off, ((size_t)bk->n_nodes + 1) * sizeof(fv_idx_t));
-	fv_par_memcpy(g + L->node_cell, bk->node_cell, nnc * sizeof(fv_idx_t));
-	memcpy(g + L->recv_off, bk->recv_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
-	memcpy(g + L->send_off, bk->send_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t));
-	memcpy(g + L->send_cell, bk->send_cell, nsend * sizeof(fv_idx_t));
-	if (colored)
-		fill_colors(bk, &col, perm, L, g, colors);
-	if (cell_nodes)
-		fill_cell_nodes(bk, L, g);
-	if (gg)
-		FV_CALL_GOTO(err, out, fill_gradient_weights(bk, L, g));
-	if (split)
-		fill_border(bk, L, g);
+		FV_CALL_GOTO(err, out, put(&w, L->cell_face, bk->cell_face, ncf * sizeof(fv_idx_t)));
+	FV_CALL_GOTO(err, out, put(&w, L->cell_face_sign, bk->cell_face_sign, ncf));
+	FV_CALL_GOTO(err, out, put(&w, L->cell_vol, bk->cell_vol, nc * sizeof(fv_real_t)));
+	FV_CALL_GOTO(err, out, put(&w, L->cell_ctr, bk->cell_ctr, 3 * nc * sizeof(fv_real_t)));
+	FV_CALL_GOTO(err, out,
+		     put(&w, L->node_cell_off, bk->node_cell_off, ((size_t)bk->n_nodes + 1) * sizeof(fv_idx_t)));
+	FV_CALL_GOTO(err, out, put(&w, L->node_cell, bk->node_cell, nnc * sizeof(fv_idx_t)));
+	FV_CALL_GOTO(err, out, put(&w, L->recv_off, bk->recv_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t)));
+	FV_CALL_GOTO(err, out, put(&w, L->send_off, bk->send_off, ((size_t)bk->n_nbr + 1) * sizeof(fv_idx_t)));
+	FV_CALL_GOTO(err, out, put(&w, L->send_cell, bk->send_cell, nsend * sizeof(fv_idx_t)));
+	if (colored) {
+		FV_CALL_GOTO(err, out, section(&w, L->color_face, nf * sizeof(fv_idx_t), &cf_col));
+		fill_colors(bk, &col, perm, cf_col, colors);
+		FV_CALL_GOTO(err, out, done(&w, L->color_face, nf * sizeof(fv_idx_t), &cf_col));
+	}
+	if (cell_nodes) {
+		FV_CALL_GOTO(err, out, section(&w, L->cell_node_off, (nc + 1) * sizeof(fv_idx_t), &cno));
+		FV_CALL_GOTO(err, out, section(&w, L->cell_node, nnc * sizeof(fv_idx_t), &cn));
+		fill_cell_nodes(bk, cno, cn);
+	}
+	if (gg && w.g)
+		FV_CALL_GOTO(err, out,
+			     fill_gradient_weights(bk, cno, cn, (fv_real_t *)(w.g + L->cell_node_grad), 0, bk->n_owned,
+						   (size_t)cno[bk->n_owned]));
+	else if (gg)
+		FV_CALL_GOTO(err, out, put_gradient_weights(&w, bk, cno, cn, L->cell_node_grad));
+	if (cell_nodes) {
+		FV_CALL_GOTO(err, out, done(&w, L->cell_node_off, (nc + 1) * sizeof(fv_idx_t), &cno));
+		FV_CALL_GOTO(err, out, done(&w, L->cell_node, nnc * sizeof(fv_idx_t), &cn));
+	}
+	if (split) {
+		FV_CALL_GOTO(err, out, section(&w, L->node_border, (size_t)bk->n_nodes, &nb));
+		FV_CALL_GOTO(err, out, section(&w, L->cell_border, no, &cb));
+		for (int k = 0; k < FV_BORDER_LISTS; k++)
+			FV_CALL_GOTO(err, out,
+				     section(&w, L->border_list[k], (size_t)L->n_border[k] * sizeof(fv_idx_t), &lists[k]));
+		fill_border(bk, fc ? fc : bk->face_cell, cf ? cf : bk->cell_face, nb, cb, lists);
+		FV_CALL_GOTO(err, out, done(&w, L->node_border, (size_t)bk->n_nodes, &nb));
+		FV_CALL_GOTO(err, out, done(&w, L->cell_border, no, &cb));
+		for (int k = 0; k < FV_BORDER_LISTS; k++)
+			FV_CALL_GOTO(err, out,
+				     done(&w, L->border_list[k], (size_t)L->n_border[k] * sizeof(fv_idx_t), &lists[k]));
+	}
+	if (fc)
+		FV_CALL_GOTO(err, out, done(&w, L->face_cell, 2 * nf * sizeof(fv_idx_t), &fc));
+	if (cf)
+		FV_CALL_GOTO(err, out, done(&w, L->cell_face, ncf * sizeof(fv_idx_t), &cf));
 	if (implicit) {
-		fv_idx_t *nbr = (fv_idx_t *)(g + L->cell_nbr);
-		fv_par_memcpy(g + L->cell_group, ccol.group_cell, no * sizeof(fv_idx_t));
+		FV_CALL_GOTO(err, out, put(&w, L->cell_group, ccol.group_cell, no * sizeof(fv_idx_t)));
+		FV_CALL_GOTO(err, out, section(&w, L->cell_line, no * sizeof(fv_idx_t), &cl));
 		for (size_t i = 0; i < no; i++)
-			((fv_idx_t *)(g + L->cell_line))[i] = line_len ? line_len[i] : 1;
+			cl[i] = line_len ? line_len[i] : 1;
+		FV_CALL_GOTO(err, out, done(&w, L->cell_line, no * sizeof(fv_idx_t), &cl));
+		FV_CALL_GOTO(err, out, section(&w, L->cell_nbr, ncf * sizeof(fv_idx_t), &nbr));
 		FV_OMP(parallel for schedule(static) if (bk->n_owned > FV_PAR_MIN))
 		for (fv_idx_t c = 0; c < bk->n_owned; c++)
 			for (fv_idx_t k = bk->cell_face_off[c]; k < bk->cell_face_off[c + 1]; k++) {
-				const fv_idx_t *fc = bk->face_cell + 2 * (size_t)bk->cell_face[k];
-				nbr[k] = fc[0] == c ? fc[1] : fc[0];
+				const fv_idx_t *f2 = bk->face_cell + 2 * (size_t)bk->cell_face[k];
+				nbr[k] = f2[0] == c ? f2[1] : f2[0];
 			}
+		FV_CALL_GOTO(err, out, done(&w, L->cell_nbr, ncf * sizeof(fv_idx_t), &nbr));
 	}
+	/* every section is written: a sink build's padding went with each */
 out:
+	if (!w.g) {
+		/* a sink build that failed half-way */
+		void *held[] = {fc, fno, fn, cf, cf_col, cno, cn, cl, nbr, fa, fx, wd, bbc, bfo, nb, cb};
+		for (size_t k = 0; k < sizeof held / sizeof held[0]; k++)
+			free(held[k]);
+		for (int k = 0; k < FV_BORDER_LISTS; k++)
+			free(lists[k]);
+	}
 	fv_coloring_free(&col);
 	fv_cell_coloring_free(&ccol);
 	free(line_len);
 	free(perm);
 	free(inv);
 	return err;
+}
+
+fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_markers, fv_geo_alloc_t alloc,
+		      fv_layout_t *L, void **mem, fv_geo_colors_t *colors)
+{
+	return build(bk, so, n_markers, alloc, NULL, L, mem, colors);
+}
+
+fv_err_t fv_geo_build_to(const fv_block_t *bk, const fv_solver_opts_t *so, int n_markers, const fv_geo_sink_t *sink,
+			 fv_layout_t *L, fv_geo_colors_t *colors)
+{
+	void *mem = NULL;
+	return build(bk, so, n_markers, NULL, sink, L, &mem, colors);
 }
 
 void fv_geo_params(const fv_solver_opts_t *o, fv_params_t *P, int *n_stages, fv_real_t rk_a[3], fv_real_t rk_b[3])

@@ -35,6 +35,21 @@ typedef fv_err_t (*fv_geo_alloc_t)(void *pptr, size_t bytes, const char *what);
 fv_err_t fv_geo_build(const fv_block_t *bk, const fv_solver_opts_t *o, int n_markers, fv_geo_alloc_t alloc,
 		      fv_layout_t *L, void **mem, fv_geo_colors_t *colors);
 
+/* Where fv_geo_build_to puts a blob it never holds whole: open once with
+ * the blob's size, then put writes each byte once, section by section, at
+ * its offset (a GPU's memory: the host holds the block and the one
+ * section being computed, not the blob; the padding between sections is
+ * put as zeros). */
+typedef struct fv_geo_sink {
+	fv_err_t (*open)(void *arg, size_t bytes);
+	fv_err_t (*put)(void *arg, size_t off, const void *src, size_t bytes);
+	void *arg;
+} fv_geo_sink_t;
+
+/* fv_geo_build through a sink: the same bytes. */
+fv_err_t fv_geo_build_to(const fv_block_t *bk, const fv_solver_opts_t *o, int n_markers, const fv_geo_sink_t *sink,
+			 fv_layout_t *L, fv_geo_colors_t *colors);
+
 /* The kernels' parameters and the Runge-Kutta coefficients of o. */
 void fv_geo_params(const fv_solver_opts_t *o, fv_params_t *P, int *n_stages, fv_real_t rk_a[3], fv_real_t rk_b[3]);
 

@@ -58,7 +58,8 @@ static int halo_faces_only(int h)
 
 typedef struct block_data {
 	fv_layout_t L;
-	void *geo_mem;
+	void *geo_mem;         /* the geometry blob in host memory, or NULL: */
+	fv_devbuf_t *geo_dev;  /* built in its GPU's memory (fv_runtime_devbuf_*) */
 	fv_handle_t geo;
 	void *mem[N_FIELDS];
 	fv_handle_t h[N_FIELDS];
@@ -514,6 +515,36 @@ static fv_err_t halo_buffers(const fv_solver_t *s, const fv_block_t *blocks, blo
 	return FV_OK;
 }
 
+static fv_err_t geo_open(void *arg, size_t bytes)
+{
+	block_data_t *d = (block_data_t *)arg;
+	return fv_runtime_devbuf_open(&d->geo_dev, d->worker, bytes, "block geometry");
+}
+
+static fv_err_t geo_put(void *arg, size_t off, const void *src, size_t bytes)
+{
+	return fv_runtime_devbuf_put(((block_data_t *)arg)->geo_dev, off, src, bytes);
+}
+
+/* Block b's blob: with FVSTAR_GEO_DEVICE=1, where its tasks run on one
+ * GPU alone, built straight into that GPU's memory (the host never holds
+ * it whole: 340 bytes a cell of tets off the set-up's peak); else in host
+ * memory, pinned unless its tasks run on CPU cores alone. */
+static fv_err_t geometry_build(fv_solver_t *s, const fv_block_t *blocks, int n_markers, fv_geo_colors_t *colors,
+			       int b)
+{
+	block_data_t *d = &s->b[b];
+	int usable = 0;
+	if (d->lazy)
+		FV_CALL(fv_runtime_devbuf_usable(d->worker, &usable));
+	if (usable) {
+		fv_geo_sink_t sink = {geo_open, geo_put, d};
+		return fv_geo_build_to(&blocks[b], &s->o, n_markers, &sink, &d->L, &colors[b]);
+	}
+	fv_geo_alloc_t alloc = d->unpinned ? fv_runtime_alloc_unpinned : fv_runtime_alloc;
+	return fv_geo_build(&blocks[b], &s->o, n_markers, alloc, &d->L, &d->geo_mem, &colors[b]);
+}
+
 /* The geometry blobs of this rank's blocks (d->L, d->geo_mem, colors[b]):
  * each depends only on its block, so any thread count gives the same
  * blobs; what StarPU must see in one order (the registration: the MPI
@@ -526,8 +557,7 @@ static int geometry_of(fv_solver_t *s, const fv_block_t *blocks, int n_markers, 
 	block_data_t *d = &s->b[b];
 	if (s->rank_of[b] != s->me)
 		return 1;
-	fv_geo_alloc_t alloc = d->unpinned ? fv_runtime_alloc_unpinned : fv_runtime_alloc;
-	int ok = fv_geo_build(&blocks[b], &s->o, n_markers, alloc, &d->L, &d->geo_mem, &colors[b]) == FV_OK;
+	int ok = geometry_build(s, blocks, n_markers, colors, b) == FV_OK;
 	d->bface_of = colors[b].bface_of;
 	return ok;
 }
@@ -556,15 +586,16 @@ static fv_err_t build_geometry(fv_solver_t *s, const fv_block_t *blocks, int n_m
 	/* the first failed block once more on this thread, for its message
 	 * (a thread's message stays on that thread) */
 	block_data_t *d = &s->b[bad];
-	fv_geo_alloc_t alloc = d->unpinned ? fv_runtime_alloc_unpinned : fv_runtime_alloc;
 	if (d->unpinned)
 		fv_runtime_free_unpinned(d->geo_mem);
 	else
 		fv_runtime_free(d->geo_mem);
+	fv_runtime_devbuf_drop(NULL, d->geo_dev);
 	free(d->bface_of);
 	d->geo_mem = NULL;
+	d->geo_dev = NULL;
 	d->bface_of = NULL;
-	FV_CALL(fv_geo_build(&blocks[bad], &s->o, n_markers, alloc, &d->L, &d->geo_mem, &colors[bad]));
+	FV_CALL(geometry_build(s, blocks, n_markers, colors, bad));
 	d->bface_of = colors[bad].bface_of;
 	return FV_ERROR(FV_ERR_RUNTIME, "block %d: the geometry failed on a set-up thread, not on its own", bad);
 }
@@ -591,8 +622,14 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	d->split_nodes = d->split && s->o.num.nodes_sum == FV_SUM_GATHER && s->o.num.grad_sum == FV_SUM_GATHER &&
 			 !s->P.lsq;
 	{
-		/* the border task's faces, as its kernels tell them */
-		fv_view_t v = fv_view_make(d->geo_mem, &d->L);
+		/* the border task's faces, as its kernels tell them: from the
+		 * block's faces, which the blob holds in the same or colour
+		 * order (the blob may be on a GPU already) */
+		fv_view_t v;
+		memset(&v, 0, sizeof v);
+		v.n_owned = bk->n_owned;
+		v.n_faces = bk->n_faces;
+		v.face_cell = bk->face_cell;
 		fv_idx_t nbf = 0;
 		FV_OMP(parallel for schedule(static) reduction(+ : nbf) if (v.n_faces > FV_PAR_MIN))
 		for (fv_idx_t f = 0; f < v.n_faces; f++) {
@@ -614,15 +651,18 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	/* 64-byte elements (the blob's alignment): a vector's element count is
 	 * 32-bit, and the blob of a 20M-cell block passes 4 GB */
 	FV_CHECK(d->L.bytes % 64 == 0, FV_ERR_MEM, "block %d: geometry of %zu bytes", bk->id, d->L.bytes);
-	FV_CALL(fv_runtime_register(&d->geo, d->geo_mem, d->L.bytes / 64, 64, "block geometry"));
+	if (d->geo_dev)
+		FV_CALL(fv_runtime_devbuf_register(d->geo_dev, &d->geo, d->L.bytes / 64, 64, "block geometry"));
+	else
+		FV_CALL(fv_runtime_register(&d->geo, d->geo_mem, d->L.bytes / 64, 64, "block geometry"));
 	d->n_colors = colors->n;
 	memcpy(d->color_off, colors->off, sizeof d->color_off);
 	d->n_cell_colors = colors->n_cell;
 	memcpy(d->cell_off, colors->cell_off, sizeof d->cell_off);
 	/* the state keeps its host memory: set, read back and written to
 	 * restarts by the host; the snapshots, primitives and gradients the
-	 * host reads seldom (a retry, the wall data) come home on demand */
-	FV_CALL(fv_runtime_lazy_fields(d->worker, &d->lazy));
+	 * host reads seldom (a retry, the wall data) come home on demand
+	 * (d->lazy: fv_solver_create) */
 	if (d->unpinned)
 		FV_CALL(fv_runtime_vector_unpinned(&d->h[F_Q], &d->mem[F_Q], n[F_Q], sizeof(fv_real_t),
 						   field_names[F_Q]));
@@ -728,6 +768,8 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	for (int b = 0; b < n_blocks; b++) {
 		s->b[b].worker = s->rank_of[b] == s->me ? fv_runtime_block_worker(b, o->pin_blocks, o->block_worker) : -1;
 		s->b[b].unpinned = s->rank_of[b] == s->me && fv_runtime_worker_cpu_only(s->b[b].worker);
+		if (s->rank_of[b] == s->me)
+			FV_CALL(fv_runtime_lazy_fields(s->b[b].worker, &s->b[b].lazy));
 	}
 	/* the face halos' counts of this rank's blocks first: a block of
 	 * another rank sizes its buffers to them from theirs */
@@ -2060,7 +2102,11 @@ fv_err_t fv_solver_wall_data(fv_solver_t *s, fv_idx_t n_bfaces, const uint8_t *i
 		block_data_t *d = &s->b[b];
 		if (s->rank_of[b] != s->me)
 			continue;
-		fv_view_t v = fv_view_make(d->geo_mem, &d->L);
+		/* a blob built on its GPU comes home for this (once: StarPU
+		 * keeps the copy; at 10^8 cells a pinned allocation of 34 GB) */
+		if (!d->geo_mem)
+			FV_CALL(fv_runtime_acquire(d->geo, 0, "block geometry"));
+		fv_view_t v = fv_view_make(d->geo_mem ? d->geo_mem : fv_runtime_host_ptr(d->geo), &d->L);
 		/* the gradients only for the viscous stress (15 values a cell to
 		 * bring home from a GPU) */
 		int visc = fv_k_viscous(&s->P);
@@ -2081,6 +2127,8 @@ fv_err_t fv_solver_wall_data(fv_solver_t *s, fv_idx_t n_bfaces, const uint8_t *i
 		if (visc)
 			fv_runtime_release(d->h[F_GRAD]);
 		fv_runtime_release(d->h[F_W]);
+		if (!d->geo_mem)
+			fv_runtime_release(d->geo);
 	}
 	return fv_runtime_combine(out, nv * (size_t)n_bfaces * sizeof *out, "wall data");
 }
@@ -2142,7 +2190,10 @@ void fv_solver_destroy(fv_solver_t *s)
 	for (int b = 0; s->b && b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
 		void (*drop)(fv_handle_t *, void *) = d->unpinned ? fv_runtime_drop_unpinned : fv_runtime_drop;
-		drop(&d->geo, d->geo_mem);
+		if (d->geo_dev)
+			fv_runtime_devbuf_drop(&d->geo, d->geo_dev);
+		else
+			drop(&d->geo, d->geo_mem);
 		for (int f = 0; f < N_FIELDS; f++)
 			drop(&d->h[f], d->mem[f]);
 		for (int h = 0; h < N_HALOS; h++) {

@@ -2,6 +2,7 @@
 /* Wall-clock time and resident memory (Linux /proc, getrusage). */
 #include "util/timer.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -38,17 +39,35 @@ size_t fv_current_rss(void)
 static fv_lap_t laps[FV_LAPS_MAX];
 static int n_laps;
 
-double fv_lap(const char *name, double t0)
+static int lap_index(const char *name)
 {
-	double t = fv_now();
 	int i = 0;
 	while (i < n_laps && strcmp(laps[i].name, name) != 0)
 		i++;
 	if (i == n_laps && n_laps < FV_LAPS_MAX)
 		laps[n_laps++] = (fv_lap_t){.name = name};
-	if (i < n_laps) {
+	return i < n_laps ? i : -1;
+}
+
+void fv_lap_note(const char *name, const char *fmt, ...)
+{
+	int i = lap_index(name);
+	va_list ap;
+	if (i < 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(laps[i].note, sizeof laps[i].note, fmt, ap);
+	va_end(ap);
+}
+
+double fv_lap(const char *name, double t0)
+{
+	double t = fv_now();
+	int i = lap_index(name);
+	if (i >= 0) {
 		laps[i].seconds += t - t0;
 		laps[i].rss = fv_current_rss();
+		laps[i].peak = fv_peak_rss();
 	}
 	return fv_now();
 }

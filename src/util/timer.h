@@ -14,7 +14,7 @@ size_t fv_current_rss(void);
 
 /* Set-up laps: the steps inside the set-up's phases (renumbering, local
  * meshes, the solver's geometry and fields...), each named, timed and with
- * the resident memory at its end, for the run's report (summary.json's
+ * the resident memory at its end and the peak so far, for the run's report (summary.json's
  * setup_steps). From the main thread only; a name seen again adds its
  * seconds to the first one's. fv_lap(name, t0) records fv_now() - t0 and
  * returns fv_now(), the next step's start. */
@@ -23,8 +23,13 @@ typedef struct fv_lap {
 	const char *name; /* a string literal */
 	double seconds;
 	size_t rss;       /* bytes resident at the step's end */
+	size_t peak;      /* the process's peak resident bytes so far: which step reached the run's peak */
+	char note[256];   /* what the step chose (fv_lap_note), or empty */
 } fv_lap_t;
 double fv_lap(const char *name, double t0);
+/* A note on step name (created if not yet timed): a choice made inside
+ * it, e.g. the RCM's threads; the latest note stays. */
+void fv_lap_note(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The laps so far: their count, *laps set to the table. */
 int fv_laps(const fv_lap_t **laps);
 

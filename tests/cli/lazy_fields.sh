@@ -9,8 +9,13 @@
 # split border/interior tasks' face fluxes; the wall data from the
 # primitives and gradients fetched home on demand) must give the same
 # restart, history and wall.csv to the bit as with every field in host
-# memory (none). A bad value of it, or of FVSTAR_PIN (how memory a GPU
-# reads is pinned), is an error naming the variable.
+# memory (none). With all, FVSTAR_GEO_DEVICE=1 also builds the geometry
+# blob through the path that puts a GPU block's blob straight into its
+# GPU's memory, section by section (fv_geo_build_to, fv_runtime_devbuf_*:
+# main memory here, read back for the wall data); all without it (the
+# blob in host memory, the default) gives the same wedge. A bad value of
+# FVSTAR_LAZY_FIELDS, FVSTAR_GEO_DEVICE or FVSTAR_PIN (how memory a GPU
+# reads is pinned) is an error naming the variable.
 . "$top_srcdir/tests/cli/lib.sh"
 
 wedge_case
@@ -23,7 +28,7 @@ pair() {
 	name=$1 cfg=$2
 	shift 2
 	for v in none all; do
-		FVSTAR_LAZY_FIELDS=$v "$fv" run "$cfg" output.dir="$tmp/$name-$v" numerics.residual_drop=0 \
+		FVSTAR_GEO_DEVICE=$([ $v = all ] && echo 1 || echo 0) FVSTAR_LAZY_FIELDS=$v "$fv" run "$cfg" output.dir="$tmp/$name-$v" numerics.residual_drop=0 \
 			output.progress_every=0 output.vtu=no "$@" >/dev/null 2>"$tmp/$name-$v.err" ||
 			{ cat "$tmp/$name-$v.err"; fail "$name: FVSTAR_LAZY_FIELDS=$v"; return 1; }
 	done
@@ -39,6 +44,11 @@ pair wedge "$tmp/w.cfg" numerics.iterations=25 partition.blocks=3
 ref=$(sed -n 's/^wedge-3 //p' "$top_srcdir/tests/data/reference/runs.txt")
 got=$("$py" "$top_srcdir/tests/cli/state_digest.py" "$tmp/wedge-all")
 [ "$got" = "$ref" ] || fail "wedge: digest $got, reference_runs.sh's wedge-3 $ref"
+FVSTAR_LAZY_FIELDS=all "$fv" run "$tmp/w.cfg" output.dir="$tmp/wedge-geohost" \
+	numerics.residual_drop=0 output.progress_every=0 output.vtu=no numerics.iterations=25 partition.blocks=3 \
+	>/dev/null 2>"$tmp/geohost.err" || { cat "$tmp/geohost.err"; fail "the blob in host memory"; }
+cmp -s "$tmp/wedge-all/restart.bin" "$tmp/wedge-geohost/restart.bin" ||
+	fail "wedge: the blob in host memory and through FVSTAR_GEO_DEVICE=1 differ"
 pair plate "$tmp/pl.cfg" numerics.iterations=10 partition.blocks=3 numerics.overlap=yes
 [ -s "$tmp/plate-all/wall.csv" ] || fail "plate: no wall.csv"
 
@@ -46,6 +56,10 @@ FVSTAR_LAZY_FIELDS=host "$fv" run "$tmp/w.cfg" numerics.iterations=1 output.dir=
 	fail "FVSTAR_LAZY_FIELDS=host accepted"
 grep -q "FVSTAR_LAZY_FIELDS=host: expected gpu, all or none" "$tmp/bad.err" ||
 	{ cat "$tmp/bad.err"; fail "FVSTAR_LAZY_FIELDS=host: no clear error"; }
+FVSTAR_GEO_DEVICE=yes FVSTAR_LAZY_FIELDS=all "$fv" run "$tmp/w.cfg" numerics.iterations=1 output.dir="$tmp/badgeo" \
+	>/dev/null 2>"$tmp/badgeo.err" && fail "FVSTAR_GEO_DEVICE=yes accepted"
+grep -q "FVSTAR_GEO_DEVICE=yes: expected 0 or 1" "$tmp/badgeo.err" ||
+	{ cat "$tmp/badgeo.err"; fail "FVSTAR_GEO_DEVICE=yes: no clear error"; }
 FVSTAR_PIN=always "$fv" run "$tmp/w.cfg" numerics.iterations=1 output.dir="$tmp/badpin" >/dev/null 2>"$tmp/badpin.err" &&
 	fail "FVSTAR_PIN=always accepted"
 grep -q "FVSTAR_PIN=always: expected register, alloc or no" "$tmp/badpin.err" ||

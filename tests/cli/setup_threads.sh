@@ -6,7 +6,8 @@
 # cores, which the parts must not notice) give byte-identical part files
 # (faces, renumbering, blocks, halos: `fvstar mesh partition`, METIS, the
 # hilbert and rcb partitioners, and one block, its RCM also forced level
-# by level on all threads), the same
+# by level on all threads, and level by level handed over to one thread
+# half-way through every search, as a slow one is), the same
 # `fvstar mesh info` and `fvstar mesh color` reports, the same solver
 # state after 3 iterations on 5 blocks, equal to main's before the threads
 # (digest recorded 2026-11-27), the same state of an implicit run on one
@@ -40,6 +41,9 @@ for t in 1 3; do
 		# which only components of 65536 cells try unless told
 		FVSTAR_RCM_THREADS=all "$fv" mesh partition "$tmp/$m.su2" --ranks 1 --blocks 1 -o "$tmp/p$t-$m-rcm" \
 			>/dev/null 2>&1 || fail "$m: mesh partition into 1 block, RCM on all $t threads"
+		FVSTAR_RCM_THREADS=switch "$fv" mesh partition "$tmp/$m.su2" --ranks 1 --blocks 1 \
+			-o "$tmp/p$t-$m-switch" >/dev/null 2>&1 ||
+			fail "$m: mesh partition into 1 block, RCM handed over to one thread, $t threads"
 		"$fv" mesh info "$tmp/$m.su2" 2>/dev/null >"$tmp/info$t-$m.txt" || fail "$m: mesh info with $t threads"
 		"$fv" mesh color "$tmp/$m.su2" --method both 2>/dev/null | sed 's/, [0-9.]* ms$//' \
 			>"$tmp/color$t-$m.txt" || fail "$m: mesh color with $t threads"
@@ -58,10 +62,12 @@ for m in mixed tet; do
 	for f in part.0.bin part.1.bin; do
 		cmp -s "$tmp/p1-$m/$f" "$tmp/p3-$m/$f" || fail "$m: $f differs between 1 and 3 threads"
 	done
-	for g in hilbert rcb whole rcm; do
+	for g in hilbert rcb whole rcm switch; do
 		cmp -s "$tmp/p1-$m-$g/part.0.bin" "$tmp/p3-$m-$g/part.0.bin" ||
 			fail "$m: the $g part file differs between 1 and 3 threads"
 	done
+	cmp -s "$tmp/p1-$m-whole/part.0.bin" "$tmp/p3-$m-switch/part.0.bin" ||
+		fail "$m: the RCM handed over to one thread half-way is not the serial one"
 	cmp -s "$tmp/info1-$m.txt" "$tmp/info3-$m.txt" || fail "$m: mesh info differs between 1 and 3 threads"
 	cmp -s "$tmp/color1-$m.txt" "$tmp/color3-$m.txt" || fail "$m: mesh color differs between 1 and 3 threads"
 	grep -q "^faces: " "$tmp/info1-$m.txt" || fail "$m: mesh info printed no faces"
@@ -107,6 +113,14 @@ for t in 1 3; do
 done
 cmp -s "$tmp/glued1/part.0.bin" "$tmp/glued3/part.0.bin" ||
 	fail "glued boxes (5 components): the 1-block part file differs between 1 and 3 threads"
+FVSTAR_RCM_THREADS=switch OMP_NUM_THREADS=3 "$fv" mesh partition "$tmp/glued.su2" --ranks 1 --blocks 1 \
+	-o "$tmp/glued-switch" >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; fail "glued boxes, RCM handed over"; }
+cmp -s "$tmp/glued1/part.0.bin" "$tmp/glued-switch/part.0.bin" ||
+	fail "glued boxes (5 components): the RCM handed over to one thread half-way differs"
+FVSTAR_RCM_THREADS=some OMP_NUM_THREADS=3 "$fv" mesh partition "$tmp/tet.su2" --ranks 1 --blocks 1 -o "$tmp/bad" \
+	>/dev/null 2>"$tmp/err" && fail "FVSTAR_RCM_THREADS=some accepted"
+grep -q "FVSTAR_RCM_THREADS=some: expected all, one or switch" "$tmp/err" ||
+	{ cat "$tmp/err"; fail "FVSTAR_RCM_THREADS=some: no clear error"; }
 
 cmp -s "$tmp/hist1.csv" "$tmp/hist3.csv" || fail "history differs between 1 and 3 threads"
 d1=$("$py" "$top_srcdir/tests/cli/state_digest.py" "$tmp/run1")

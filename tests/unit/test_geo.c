@@ -7,7 +7,8 @@
  * sharing no cell; the cell-to-node lists are the transpose of node_cell;
  * the gather gradient's node weights give the face loop's gradient, exact
  * for linear fields on tets; a split block's border lists hold its border
- * tasks' items. */
+ * tasks' items; a blob built through a sink (a GPU's memory, section by
+ * section) is the host blob byte for byte, each byte put once. */
 #include "testutil.h"
 
 #include <math.h>
@@ -287,6 +288,111 @@ static void test_border_lists(void **state)
 		}
 }
 
+/* A sink into host memory that counts the puts of each byte; fails the
+ * fail-th put when fail > 0. */
+typedef struct counting_sink {
+	unsigned char *buf, *times;
+	size_t bytes;
+	int puts, fail;
+} counting_sink_t;
+
+static fv_err_t sink_open(void *arg, size_t bytes)
+{
+	counting_sink_t *k = arg;
+	k->bytes = bytes;
+	k->buf = calloc(bytes + 1, 1);
+	k->times = calloc(bytes + 1, 1);
+	return FV_OK;
+}
+
+static fv_err_t sink_put(void *arg, size_t off, const void *src, size_t bytes)
+{
+	counting_sink_t *k = arg;
+	if (++k->puts == k->fail)
+		return FV_ERROR(FV_ERR_RUNTIME, "put %d refused", k->puts);
+	assert_true(off + bytes <= k->bytes);
+	memcpy(k->buf + off, src, bytes);
+	for (size_t i = 0; i < bytes; i++)
+		k->times[off + i]++;
+	return FV_OK;
+}
+
+static void test_sink(void **state)
+{
+	(void)state;
+	/* pieces of 7 cells for the gradient weights */
+	setenv("FVSTAR_GEO_CHUNK", "7", 1);
+	for (int nb = 1; nb <= 3; nb += 2) {
+		fv_mesh_t m;
+		fv_block_t *bl;
+		int8_t bc[16] = {0};
+		gen(&m, FV_GEN_MIXED, nb, &bl);
+		double *wd = malloc((size_t)m.n_cells * sizeof *wd);
+		for (fv_idx_t c = 0; c < m.n_cells; c++)
+			wd[c] = 0.01 * (double)(c % 17);
+		for (int b = 0; b < nb; b++)
+			for (int variant = 0; variant < 4; variant++) {
+				fv_solver_opts_t o;
+				fv_layout_t L0, L1;
+				void *g0;
+				fv_geo_colors_t c0, c1;
+				fv_solver_opts_default(&o);
+				o.marker_bc = bc;
+				if (variant == 1) { /* faces in colour order, border lists */
+					o.num.coloring = FV_COLOR_MINIMAL;
+					o.num.flux_sum = FV_SUM_COLOR;
+					o.num.face_order = FV_FACE_ORDER_COLOR;
+					o.num.overlap = FV_OVERLAP_YES;
+				} else if (variant == 2) { /* implicit lines, wall distances */
+					o.num.time_mode = FV_TIME_IMPLICIT;
+					o.num.implicit = FV_IMPLICIT_POINT;
+					o.num.lines = FV_OVERLAP_YES;
+					o.num.overlap = FV_OVERLAP_YES;
+					o.sa = 1;
+					o.wall_dist = wd;
+				} else if (variant == 3) { /* atomic node values: cell nodes, no weights */
+					o.num.order = 1;
+					o.num.nodes_sum = FV_SUM_ATOMIC;
+				}
+				FV_ASSERT_OK(fv_geo_build(&bl[b], &o, m.n_markers, plain_alloc, &L0, &g0, &c0));
+				counting_sink_t k = {0};
+				fv_geo_sink_t sink = {sink_open, sink_put, &k};
+				FV_ASSERT_OK(fv_geo_build_to(&bl[b], &o, m.n_markers, &sink, &L1, &c1));
+				assert_memory_equal(&L0, &L1, sizeof L0);
+				assert_int_equal(k.bytes, L0.bytes);
+				for (size_t i = 0; i < k.bytes; i++)
+					assert_int_equal(k.times[i], 1);
+				assert_memory_equal(k.buf, g0, L0.bytes);
+				assert_int_equal(c0.n, c1.n);
+				assert_int_equal(c0.n_cell, c1.n_cell);
+				assert_memory_equal(c0.off, c1.off, sizeof c0.off);
+				assert_memory_equal(c0.cell_off, c1.cell_off, sizeof c0.cell_off);
+				assert_memory_equal(c0.bface_of, c1.bface_of, (size_t)bl[b].n_bfaces * sizeof *c0.bface_of);
+				/* a put that fails fails the build, whichever it is */
+				int n_puts = k.puts;
+				free(k.buf);
+				free(k.times);
+				free(c1.bface_of);
+				for (int fail = 1; fail <= n_puts; fail += n_puts / 5 + 1) {
+					counting_sink_t kf = {.fail = fail};
+					fv_geo_sink_t sf = {sink_open, sink_put, &kf};
+					fv_geo_colors_t cf;
+					FV_ASSERT_ERR(fv_geo_build_to(&bl[b], &o, m.n_markers, &sf, &L1, &cf), FV_ERR_RUNTIME,
+						      "refused");
+					free(kf.buf);
+					free(kf.times);
+					free(cf.bface_of);
+				}
+				free(g0);
+				free(c0.bface_of);
+			}
+		free(wd);
+		fv_blocks_free(bl, nb);
+		fv_mesh_free(&m);
+	}
+	unsetenv("FVSTAR_GEO_CHUNK");
+}
+
 static void test_opts_errors(void **state)
 {
 	fv_solver_opts_t o;
@@ -315,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_face_order),
 		cmocka_unit_test(test_gradient_weights),
 		cmocka_unit_test(test_border_lists),
+		cmocka_unit_test(test_sink),
 		cmocka_unit_test(test_opts_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
