@@ -252,6 +252,18 @@ fv_err_t fv_runtime_sim_bus_alone(const char *root);
  * (-1 before, or outside fvstar-sim). */
 int fv_runtime_sim_cpus(void);
 int fv_runtime_sim_gpus(void);
+/* fvstar sim calibrate: the performance models record no task of
+ * iterations 1 .. iter - 1 (those before the first iteration, which run
+ * once a run, and from iteration iter on they do; 0: every task, the
+ * default). A
+ * warm-up's tasks (first touch of the blocks' pages, cold caches, the
+ * first copies to a GPU) ran 11 to 34 % longer than the later ones and
+ * biased the CPU models. fv_runtime_submitting(iter) says which
+ * iteration the tasks submitted next belong to (-1: still the last one);
+ * fv_runtime_models_record whether they go into the models. */
+void fv_runtime_models_from(int iter);
+void fv_runtime_submitting(int iter);
+int fv_runtime_models_record(void);
 /* Tasks submitted per stage (the task's name, a colour group's number
  * dropped): counted from fv_runtime_count_tasks(1) on (a new count) to
  * fv_runtime_count_tasks(0), read by index (NULL past the last). */
