@@ -264,6 +264,10 @@ int fv_runtime_sim_gpus(void);
 void fv_runtime_models_from(int iter);
 void fv_runtime_submitting(int iter);
 int fv_runtime_models_record(void);
+/* Several ranks, a data-free run (fvstar sim dry --norms-apart): each
+ * rank keeps its own rows of the residual norms, with no collective per
+ * iteration, as simulated ranks do (fvstar-smpi never gathers them). */
+void fv_runtime_norms_apart(int on);
 /* Tasks submitted per stage (the task's name, a colour group's number
  * dropped): counted from fv_runtime_count_tasks(1) on (a new count) to
  * fv_runtime_count_tasks(0), read by index (NULL past the last). */

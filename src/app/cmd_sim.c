@@ -364,6 +364,8 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 			FV_CALL_GOTO(err, out, fv_opt_long(a, argv[++i], 1, 1000000, &iters));
 		else if (strcmp(a, "--warmup") == 0 && i + 1 < argc)
 			FV_CALL_GOTO(err, out, fv_opt_long(a, argv[++i], 0, 1000000, &warmup));
+		else if (strcmp(a, "--norms-apart") == 0 && mode == SIM_DRY)
+			fv_runtime_norms_apart(1);
 		else if (a[0] == '-' && strcmp(a, "-v") != 0 && strcmp(a, "--verbose") != 0)
 			FV_CHECK_GOTO(err, out, 0, FV_ERR_ARG,
 				      "fvstar sim %s: unknown option or missing value '%s' (fvstar sim --help)",
