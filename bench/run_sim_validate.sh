@@ -208,7 +208,11 @@ one_row() {
 			output.dir="$d/run" output.vtu=no output.progress_every=0 >"$d.run.log" 2>&1 || ! models "$d" ||
 		! STARPU_PERF_MODEL_DIR=$d/models STARPU_CALIBRATE_MINIMUM=1 timeout "$(cmd_tmo)" $launch "$fv" sim dry \
 			"$out/$case.cfg" --iterations "$it" $extra $w $scheme --out "$d/dry" >"$d.dry.log" 2>&1; then
-		echo "$tag $c: failed, see $d.*.log" >&2
+		if [ "$(left_s)" -le 1 ]; then
+			echo "$tag $c: cut at the deadline (SIM_DEADLINE_S=$deadline), see $d.*.log" >&2
+		else
+			echo "$tag $c: failed, see $d.*.log" >&2
+		fi
 		return 0
 	fi
 	apart=-

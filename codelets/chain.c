@@ -169,32 +169,44 @@ static const char *chain_name(const chain_t *c)
 
 /* The footprints of fv_chain's calibrated entries, per combination of
  * devices (read once from the platform's model; a copy, not StarPU's) */
+#define CHAIN_KNOWN 1024
 static struct {
 	int loaded, n;
 	struct {
 		int comb;
 		uint32_t footprint;
-	} e[1024];
+	} e[CHAIN_KNOWN];
 } calibrated;
 
 /* Whether model symbol has an entry of at least one sample on the
  * combination comb (any footprint: fvstar-sim reads per-block models as
- * their fit over sizes), or with footprint fp (fp_too). */
-static int model_has(const char *symbol, int comb, int fp_too, uint32_t fp)
+ * their fit over sizes); each model's file read once. */
+static int model_has(const char *symbol, int comb)
 {
+	static struct {
+		const char *symbol;
+		int comb, found;
+	} seen[64];
+	static int n_seen;
 	struct starpu_perfmodel m;
 	int found = 0;
+	for (int k = 0; k < n_seen; k++)
+		if (seen[k].symbol == symbol && seen[k].comb == comb)
+			return seen[k].found;
 	memset(&m, 0, sizeof m);
-	if (starpu_perfmodel_load_symbol(symbol, &m) != 0) {
-		if (!m.is_init)
-			free((char *)m.symbol);
-		return 0;
+	if (starpu_perfmodel_load_symbol(symbol, &m) == 0) {
+		struct starpu_perfmodel_arch *arch = starpu_perfmodel_arch_comb_fetch(comb);
+		struct starpu_perfmodel_per_arch *pa = arch ? starpu_perfmodel_get_model_per_arch(&m, arch, 0) : NULL;
+		for (struct starpu_perfmodel_history_list *l = pa ? pa->list : NULL; l && !found; l = l->next)
+			found = l->entry && l->entry->nsample > 0;
+		starpu_perfmodel_unload_model(&m);
+	} else if (!m.is_init)
+		free((char *)m.symbol);
+	if (n_seen < (int)(sizeof seen / sizeof *seen)) {
+		seen[n_seen].symbol = symbol;
+		seen[n_seen].comb = comb;
+		seen[n_seen++].found = found;
 	}
-	struct starpu_perfmodel_arch *arch = starpu_perfmodel_arch_comb_fetch(comb);
-	struct starpu_perfmodel_per_arch *pa = arch ? starpu_perfmodel_get_model_per_arch(&m, arch, 0) : NULL;
-	for (struct starpu_perfmodel_history_list *l = pa ? pa->list : NULL; l && !found; l = l->next)
-		found = l->entry && l->entry->nsample > 0 && (!fp_too || l->entry->footprint == fp);
-	starpu_perfmodel_unload_model(&m);
 	return found;
 }
 
@@ -211,11 +223,12 @@ static void load_calibrated(void)
 	for (int comb = 0; comb < starpu_perfmodel_get_narch_combs(); comb++) {
 		struct starpu_perfmodel_arch *arch = starpu_perfmodel_arch_comb_fetch(comb);
 		struct starpu_perfmodel_per_arch *pa = arch ? starpu_perfmodel_get_model_per_arch(&m, arch, 0) : NULL;
-		for (struct starpu_perfmodel_history_list *l = pa ? pa->list : NULL; l; l = l->next)
-			if (l->entry && l->entry->nsample > 0 && calibrated.n < (int)(sizeof calibrated.e / sizeof *calibrated.e)) {
-				calibrated.e[calibrated.n].comb = comb;
-				calibrated.e[calibrated.n++].footprint = l->entry->footprint;
-			}
+		for (struct starpu_perfmodel_history_list *l = pa ? pa->list : NULL; l; l = l->next) {
+			if (!l->entry || l->entry->nsample == 0 || calibrated.n == CHAIN_KNOWN)
+				continue;
+			calibrated.e[calibrated.n].comb = comb;
+			calibrated.e[calibrated.n++].footprint = l->entry->footprint;
+		}
 	}
 	starpu_perfmodel_unload_model(&m);
 }
@@ -269,12 +282,12 @@ static fv_err_t submit_apart(const chain_t *c, int comb)
 	for (int t = 0; t < c->n_tasks; t++) {
 		const chain_sub_t *s = &c->sub[t];
 		struct starpu_data_descr d[STARPU_NMAXBUFS];
-		const char *sym = s->cl->model ? s->cl->model->symbol : NULL;
-		FV_CHECK(!sym || comb < 0 || model_has(sym, comb, 0, 0), FV_ERR_RUNTIME,
+		const char *sym = s->cl->model ? s->cl->model->symbol : NULL, *dir = getenv("STARPU_PERF_MODEL_DIR");
+		FV_CHECK(!sym || comb < 0 || model_has(sym, comb), FV_ERR_RUNTIME,
 			 "task chain %s (block %d) was never calibrated, nor was its task %s alone (model "
 			 "%s has no entry for that device in %s): calibrate again (fvstar sim calibrate records a "
 			 "chain's tasks alone too), or calibrate and simulate with numerics.chain = no",
-			 c->name, c->block, s->name, sym, getenv("STARPU_PERF_MODEL_DIR") ? getenv("STARPU_PERF_MODEL_DIR") : "~/.starpu");
+			 c->name, c->block, s->name, sym, dir ? dir : "~/.starpu");
 		for (int i = 0; i < s->n; i++) {
 			d[i].handle = c->buf[s->idx[i]].handle;
 			d[i].mode = (enum starpu_data_access_mode)s->mode[i];
