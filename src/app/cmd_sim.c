@@ -33,6 +33,10 @@ fv_err_t fv_opt_long(const char *opt, const char *s, long lo, long hi, long *v);
 
 enum { SIM_RUN, SIM_DRY, SIM_CALIBRATE };
 
+/* calibrate's third pass (calibrate_unchained): its summary apart from
+ * the second's, which stays the calibrated graph's */
+static int unchained_pass;
+
 typedef struct sim_ctx {
 	double t0;        /* StarPU's clock when the iterations were submitted */
 	double *at;       /* [iterations] StarPU's clock when each was seen done */
@@ -404,7 +408,8 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 	 * real run's */
 	snprintf(outdir, sizeof outdir, "%s", outopt ? outopt : c.out_dir);
 	if (!outopt)
-		snprintf(outdir + strlen(outdir), sizeof outdir - strlen(outdir), "/sim-%s", mode_name(mode));
+		snprintf(outdir + strlen(outdir), sizeof outdir - strlen(outdir), "/sim-%s%s", mode_name(mode),
+			 unchained_pass ? "-unchained" : "");
 	snprintf(outkey, sizeof outkey, "output.dir=%s", outdir);
 	pargv[pargc++] = outkey;
 
@@ -590,7 +595,9 @@ static fv_err_t calibrate_unchained(int argc, char **argv)
 			args[n++] = argv[i];
 	args[n++] = "numerics.chain=no";
 	fprintf(stderr, "fvstar: calibration pass 3 of 3: numerics.chain = no (the chains' tasks alone)\n");
+	unchained_pass = 1;
 	fv_err_t err = sim_job(SIM_CALIBRATE, n, args);
+	unchained_pass = 0;
 	free(args);
 	return err;
 }
