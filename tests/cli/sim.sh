@@ -114,14 +114,18 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 p = s.get("profile", {})
 busy = p.get("cpu_busy_seconds_per_iteration", 0)
-ok = 0 < busy <= 2 * s["seconds_per_iteration"] * 1.01 and p.get("cuda_busy_seconds_per_iteration") == 0
+# (tasks running when the warm-up ends count whole: up to an iteration more)
+m = s["iterations"] - s["warmup"]
+ok = 0 < busy <= 2 * s["seconds_per_iteration"] * (1 + 1 / m) * 1.01 and p.get("cuda_busy_seconds_per_iteration") == 0
 print("" if ok else f"FAIL: calibration profile {p}, {s['seconds_per_iteration']} s per iteration")
 sys.exit(0 if ok else 1)
 PY
 
 # the calibration records no task of its warm-up (its first 2 iterations):
 # each block's fv_update footprint holds 2 passes x (5 - 2) iterations x 2
-# RK stages, less the first sample StarPU drops = 11 (19 with the warm-up)
+# RK stages, less the first sample StarPU drops = 11 (19 with the warm-up;
+# StarPU drops a sample 10x its mean too: a task descheduled on a loaded
+# machine, so 8 to 11)
 "$py" - "$tmp/cal" "$tool" <<'PY' || fail "the calibration recorded its warm-up"
 import glob, importlib.util, sys
 d, tool = sys.argv[1:]
@@ -130,8 +134,8 @@ sp = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(sp)
 n = [e[7] for p in glob.glob(f"{d}/codelets/45/fv_update.*") for _, ims in sp.read_model(p) for im in ims
      for e in im["entries"]]
-ok = len(n) == 2 and all(k == 11 for k in n)
-print("" if ok else f"FAIL: fv_update samples per block {n}, expected [11, 11]")
+ok = len(n) == 2 and all(8 <= k <= 11 for k in n)
+print("" if ok else f"FAIL: fv_update samples per block {n}, expected 11 each (8 to 11)")
 sys.exit(0 if ok else 1)
 PY
 
