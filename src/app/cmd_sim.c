@@ -58,7 +58,7 @@ static int on_sim_iteration(const fv_iter_info_t *info, void *arg)
 	}
 	/* the window of the time per iteration, not the wait for the tasks
 	 * after it (on a loaded machine a calibration's busy time came out at
-	 * twice its 2 workers' time) */
+	 * 2 to 3.75 times its 2 workers' time) */
 	if (x->profile && k == x->n - 1) {
 		fv_runtime_profile_read(&x->last);
 		x->have_last = 1;
