@@ -16,7 +16,10 @@
 # seconds per iteration of the calibration (o/sim-calibrate/summary.json,
 # its last pass, measured) and of the simulation, both summed over ranks,
 # and the simulated transfers per iteration and rank (host to GPU and
-# back, MB): whether a gap is in the tasks or in waiting.
+# back, MB): whether a gap is in the tasks or in waiting. Rows of ranks
+# with a dry-apart/ summary (fvstar sim dry --norms-apart: no collective of
+# the residual rows per iteration, as the simulated ranks) add its time
+# and the simulation against it.
 # The case is DEVICE_OUT/CASE.cfg: the box's mesh is made here again when
 # DEVICE_OUT has none (bench/box_case.sh: the same mesh, the same blocks);
 # the M6 mesh is M6_MESH (the same file as on the GPU machine: the blocks,
@@ -53,8 +56,8 @@ except Exception:
 }
 busy='"%.6f" % (s["profile"]["cuda_busy_seconds_per_iteration"] + s["profile"]["cpu_busy_seconds_per_iteration"])'
 moved='"%.1f/%.1f" % tuple(s["profile"][k + "_bytes_per_iteration"] / s["ranks"] * 1e-6 for k in ("h2d", "d2h"))'
-printf '%-10s %-12s %12s %12s %12s %8s %10s %10s %12s\n' case config "run s/it" "dry s/it" "sim s/it" "sim/dry" \
-	"busy cal" "busy sim" "sim MB h2d/d2h"
+printf '%-10s %-14s %12s %12s %12s %8s %10s %10s %12s %10s %8s\n' case config "run s/it" "dry s/it" "sim s/it" "sim/dry" \
+	"busy cal" "busy sim" "sim MB h2d/d2h" "apart s/it" "sim/apart"
 found=0
 for d in "$dev"/*-*; do
 	[ -f "$d/sim.args" ] && [ -d "$d/platform" ] || continue
@@ -118,10 +121,12 @@ for d in "$dev"/*-*; do
 	fi
 	r=$(json "$d/run/summary.json" '"%.6f" % s["seconds_per_iteration"]')
 	y=$(json "$d/dry/summary.json" '"%.6f" % s["seconds_per_iteration"]')
-	printf '%-10s %-12s %12s %12s %12s %8s %10s %10s %12s\n' "$tag" "$config" "$r" "$y" "$s" \
+	a=$(json "$d/dry-apart/summary.json" '"%.6f" % s["seconds_per_iteration"]')
+	printf '%-10s %-14s %12s %12s %12s %8s %10s %10s %12s %10s %8s\n' "$tag" "$config" "$r" "$y" "$s" \
 		"$(awk -v a="$s" -v b="$y" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.1f%%", 100 * (a / b - 1); else print "-" }')" \
 		"$(json "$d/o/sim-calibrate/summary.json" "$busy")" "$(json "$w/sim/summary.json" "$busy")" \
-		"$(json "$w/sim/summary.json" "$moved")"
+		"$(json "$w/sim/summary.json" "$moved")" "$a" \
+		"$(awk -v a="$s" -v b="$a" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.1f%%", 100 * (a / b - 1); else print "-" }')"
 done
 [ $found = 1 ] || { echo "run_sim_ranks_here: no TAG-CONFIG folder with sim.args in $dev" >&2; exit 1; }
 echo "(run: fvstar run (under mpirun for ranks), every iteration; dry: fvstar sim dry; sim: here, fvstar-sim or" \

@@ -58,8 +58,17 @@
 # bench/run_sim_ranks_here.sh simulates them all on the SimGrid machine and
 # prints the table. BOX_DIR (default OUTDIR): where the box's mesh is made
 # (out of a folder that travels). PACK=FILE.tgz: OUTDIR packed into it at
-# the end, meshes and the runs' restart files left out. The first row's calibration measures the bus
+# the end, meshes, the runs' restart files and StarPU's profiling files left out.
+# SIM_DEADLINE_S: every command is cut so that none runs past that many
+# seconds from the start (the rows then not run are listed; PACK still
+# runs): a device call of fixed length. The first row's calibration measures the bus
 # (OUTDIR/bus-seed); the later rows' calibrations start from a copy.
+# Rows of L ranks also run `fvstar sim dry --norms-apart` (TAG-CONFIG/
+# dry-apart: no collective of the residual rows per iteration, which
+# simulated ranks do not do either): the "apart" column. fvstar run and sim
+# dry read the calibrated models with STARPU_CALIBRATE_MINIMUM=1, as the
+# simulation does (dmdas places by a footprint's mean from one sample on,
+# not only from 10: gpu+cpu-equal rows).
 # Usage: bench/run_sim_validate.sh M6_MESH [BUILDDIR] [ITERATIONS] [OUTDIR]
 # Needs fvstar-sim in BUILDDIR (configure --with-starpu-simgrid, doc/simgrid.md)
 # unless SIM_HERE=1.
@@ -84,7 +93,19 @@ mkdir -p "$boxdir"
 cores=$(nproc)
 budget=${SIM_BUDGET_S:-0}
 tmo=${ROW_TIMEOUT:-600}
+deadline=${SIM_DEADLINE_S:-0}
 started=$(date +%s)
+left_s() { # seconds to the deadline (a large number without one)
+	if [ "$deadline" -gt 0 ]; then echo $((started + deadline - $(date +%s))); else echo 1000000; fi
+}
+cmd_tmo() { # the next command's time limit: ROW_TIMEOUT, less near the deadline
+	_lt=$(left_s)
+	if [ "$_lt" -lt "$tmo" ]; then
+		[ "$_lt" -gt 1 ] && echo "$_lt" || echo 1
+	else
+		echo "$tmo"
+	fi
+}
 unset STARPU_NCPU STARPU_NCUDA STARPU_SCHED STARPU_CALIBRATE STARPU_HOSTNAME STARPU_PERF_MODEL_DIR
 
 . "$top/bench/box_case.sh"
@@ -123,7 +144,10 @@ conf() { # the workers of a configuration
 		echo "runtime.ncuda=0 runtime.ncpu=$w"
 		;;
 	cpu[0-9]*) echo "runtime.ncuda=0 runtime.ncpu=${1#cpu}" ;;
-	[0-9]*rank) echo "${RANK_WORKERS:-runtime.ncuda=1 runtime.ncpu=0} numerics.chain=no" ;;
+	# halo_zero_copy = no: fvstar-smpi has no host halo tasks (their
+	# buffers are not mapped under SimGrid), so a calibration with them
+	# (auto, between ranks) lacked fv_pack_all's model (session 16)
+	[0-9]*rank) echo "${RANK_WORKERS:-runtime.ncuda=1 runtime.ncpu=0} numerics.chain=no numerics.halo_zero_copy=no" ;;
 	*) return 1 ;;
 	esac
 }
@@ -137,9 +161,10 @@ per_iter() { # seconds_per_iteration of a summary.json (fvstar run's or fvstar s
 	"$py" -c 'import json, sys; print("%.6f" % json.load(open(sys.argv[1]))["seconds_per_iteration"])' "$1"
 }
 mpirun=${MPIRUN:-mpirun --allow-run-as-root --oversubscribe}
-row() { # tag config run dry sim
-	printf '%-10s %-12s %12s %12s %12s %8s\n' "$1" "$2" "$3" "$4" "$5" \
-		"$(awk -v a="$5" -v b="$4" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.1f%%", 100 * (a / b - 1); else print "-" }')"
+row() { # tag config run dry sim [apart]
+	printf '%-10s %-14s %12s %12s %12s %8s %12s\n' "$1" "$2" "$3" "$4" "$5" \
+		"$(awk -v a="$5" -v b="$4" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.1f%%", 100 * (a / b - 1); else print "-" }')" \
+		"${6:--}"
 }
 models() { # DIR/models: a fresh copy of the calibrated folder (StarPU may update what it reads)
 	rm -rf "$1/models" && cp -r "$1/platform" "$1/models"
@@ -177,17 +202,28 @@ one_row() {
 	# shellcheck disable=SC2086 # $launch, $extra, $w, $scheme: words
 	if ! (
 		for _ in $passes; do
-			timeout "$tmo" $launch "$fv" sim calibrate "$out/$case.cfg" --save "$d/platform" \
+			timeout "$(cmd_tmo)" $launch "$fv" sim calibrate "$out/$case.cfg" --save "$d/platform" \
 				--iterations "$cal" $extra $w $scheme output.dir="$d/o" >>"$d.cal.log" 2>&1 || exit 1
 		done
 	) || ! models "$d" ||
-		! STARPU_PERF_MODEL_DIR=$d/models timeout "$tmo" $launch "$fv" run "$out/$case.cfg" $extra $w $scheme \
-			numerics.iterations="$it" numerics.residual_drop=0 output.dir="$d/run" output.vtu=no \
-			output.progress_every=0 >"$d.run.log" 2>&1 || ! models "$d" ||
-		! STARPU_PERF_MODEL_DIR=$d/models timeout "$tmo" $launch "$fv" sim dry "$out/$case.cfg" --iterations "$it" \
-			$extra $w $scheme --out "$d/dry" >"$d.dry.log" 2>&1; then
-		echo "$tag $c: failed, see $d.*.log" >&2
+		! STARPU_PERF_MODEL_DIR=$d/models STARPU_CALIBRATE_MINIMUM=1 timeout "$(cmd_tmo)" $launch "$fv" run \
+			"$out/$case.cfg" $extra $w $scheme numerics.iterations="$it" numerics.residual_drop=0 \
+			output.dir="$d/run" output.vtu=no output.progress_every=0 >"$d.run.log" 2>&1 || ! models "$d" ||
+		! STARPU_PERF_MODEL_DIR=$d/models STARPU_CALIBRATE_MINIMUM=1 timeout "$(cmd_tmo)" $launch "$fv" sim dry \
+			"$out/$case.cfg" --iterations "$it" $extra $w $scheme --out "$d/dry" >"$d.dry.log" 2>&1; then
+		if [ "$(left_s)" -le 1 ]; then
+			echo "$tag $c: cut at the deadline (SIM_DEADLINE_S=$deadline), see $d.*.log" >&2
+		else
+			echo "$tag $c: failed, see $d.*.log" >&2
+		fi
 		return 0
+	fi
+	apart=-
+	# shellcheck disable=SC2086
+	if [ "$l" -gt 1 ] && models "$d" && STARPU_PERF_MODEL_DIR=$d/models STARPU_CALIBRATE_MINIMUM=1 \
+		timeout "$(cmd_tmo)" $launch "$fv" sim dry "$out/$case.cfg" --iterations "$it" --norms-apart $extra $w \
+		$scheme --out "$d/dry-apart" >"$d.dry-apart.log" 2>&1; then
+		apart=$(per_iter "$d/dry-apart/summary.json")
 	fi
 	rm -rf "$d/models"
 	[ -d "$out/bus-seed" ] || cp -r "$d/platform/bus" "$out/bus-seed"
@@ -215,16 +251,16 @@ one_row() {
 				"bench/run_sim_ranks_here.sh OUT [BUILDDIR] [WORKDIR] there (M6_MESH=the M6 mesh there)" >&2
 		fi
 	fi
-	row "$tag" "$c" "$(per_iter "$d/run/summary.json")" "$(per_iter "$d/dry/summary.json")" "$s"
+	row "$tag" "$c" "$(per_iter "$d/run/summary.json")" "$(per_iter "$d/dry/summary.json")" "$s" "$apart"
 }
-printf '%-10s %-12s %12s %12s %12s %8s\n' case config "run s/it" "dry s/it" "sim s/it" "sim/dry"
+printf '%-10s %-14s %12s %12s %12s %8s %12s\n' case config "run s/it" "dry s/it" "sim s/it" "sim/dry" "apart s/it"
 left=
 for r in $SIM_ROWS; do
 	case=${r%%:*} rest=${r#*:}
 	scheme=${rest%%:*} rest=${rest#*:}
 	c=${rest%%:*} it=$iters
 	[ "$c" = "$rest" ] || it=${rest#*:}
-	if [ "$budget" -gt 0 ] && [ $(($(date +%s) - started)) -ge "$budget" ]; then
+	if { [ "$budget" -gt 0 ] && [ $(($(date +%s) - started)) -ge "$budget" ]; } || [ "$(left_s)" -lt 15 ]; then
 		left="$left $r"
 		continue
 	fi
@@ -234,6 +270,14 @@ for r in $SIM_ROWS; do
 	m6) extra="mesh.file=$m6" ;;
 	box10m)
 		if [ ! -f "$out/box10m.cfg" ]; then
+			# the mesh as box_case makes it, within the deadline
+			[ -f "$boxdir/box$boxn.su2" ] || timeout "$(cmd_tmo)" "$fv" mesh gen box --cells tet -n "$boxn" \
+				--perturb 0.1 -o "$boxdir/box$boxn.su2" 2>/dev/null || {
+				rm -f "$boxdir/box$boxn.su2"
+				echo "$r: the box mesh was not made in time" >&2
+				left="$left $r"
+				continue
+			}
 			box_case "$build" "$boxn" "$boxdir" box10m
 			[ "$boxdir" = "$out" ] || mv "$boxdir/box10m.cfg" "$out/box10m.cfg"
 		fi
@@ -246,7 +290,7 @@ for r in $SIM_ROWS; do
 	esac
 	one_row "$case" "$tag" "$c" "$keys" "$it" "$extra"
 done
-[ -z "$left" ] || echo "not run (SIM_BUDGET_S=$budget s spent):$left"
+[ -z "$left" ] || echo "not run (SIM_BUDGET_S=$budget, SIM_DEADLINE_S=$deadline):$left"
 # projection: the 2-GPU calibration without task chains (whose models
 # hold only the calibrated blocks) on 4 and 8 simulated GPUs of the same links
 for d in "$out"/*-2gpu-nochain; do
@@ -283,6 +327,7 @@ echo "(run: fvstar run's seconds_per_iteration, every iteration; dry and sim: it
 if [ -n "${PACK:-}" ]; then
 	# the run's restart file (396 MB at 10^7 cells) and meshes stay
 	tar czf "$PACK" --exclude='*.su2' --exclude='*.fvm' --exclude=restart.bin --exclude='*.vtu' \
+		--exclude='prof_file*' --exclude='*.data' --exclude='part.*' --exclude=models \
 		-C "$(dirname "$out")" "$(basename "$out")" &&
 		echo "packed: $PACK ($(du -k "$PACK" | cut -f1) kB)"
 fi

@@ -55,6 +55,12 @@ typedef struct chain_sub {
 	int n;
 	unsigned char idx[STARPU_NMAXBUFS];
 	size_t arg_off, arg_size;
+	/* the task as it would go alone (fvstar-sim: a chain never
+	 * calibrated goes as its tasks) */
+	struct starpu_codelet *cl;
+	const char *name;
+	unsigned char mode[STARPU_NMAXBUFS];
+	double flops;
 } chain_sub_t;
 
 /* The chain task's argument: a header, the subs, then their arguments. */
@@ -145,6 +151,157 @@ static const char *chain_name(const chain_t *c)
 	return names[n_names++];
 }
 
+#ifdef FV_SIMGRID
+/*
+ * fvstar-sim: a chain lasts its history model's mean for its footprint
+ * (its tasks' codelets and buffers), and a footprint no calibration
+ * measured made StarPU abort the simulation ("Codelet fv_chain does not
+ * have a perfmodel"): a graph that changed since the calibration, or a
+ * chain that only later iterations than the calibration's have (a
+ * snapshot's copy every 6 iterations joins its block's chain). Such a
+ * chain goes as its tasks, one by one on the chain's worker, each lasting
+ * its own model (fvstar sim calibrate records the tasks alone too, in a
+ * pass with numerics.chain = no): the tasks of a chain run back to back
+ * on one stream, so their models' sum is the chain's time, less the gaps
+ * between tasks that the simulation does not add (STARPU_SIMGRID_CUDA_
+ * QUEUE_COST = 0, runtime/sim.c).
+ */
+
+/* The footprints of fv_chain's calibrated entries, per combination of
+ * devices (read once from the platform's model; a copy, not StarPU's) */
+#define CHAIN_KNOWN 1024
+static struct {
+	int loaded, n;
+	struct {
+		int comb;
+		uint32_t footprint;
+	} e[CHAIN_KNOWN];
+} calibrated;
+
+/* Whether model symbol has an entry of at least one sample on the
+ * combination comb (any footprint: fvstar-sim reads per-block models as
+ * their fit over sizes); each model's file read once. */
+static int model_has(const char *symbol, int comb)
+{
+	static struct {
+		const char *symbol;
+		int comb, found;
+	} seen[64];
+	static int n_seen;
+	struct starpu_perfmodel m;
+	int found = 0;
+	for (int k = 0; k < n_seen; k++)
+		if (seen[k].symbol == symbol && seen[k].comb == comb)
+			return seen[k].found;
+	memset(&m, 0, sizeof m);
+	if (starpu_perfmodel_load_symbol(symbol, &m) == 0) {
+		struct starpu_perfmodel_arch *arch = starpu_perfmodel_arch_comb_fetch(comb);
+		struct starpu_perfmodel_per_arch *pa = arch ? starpu_perfmodel_get_model_per_arch(&m, arch, 0) : NULL;
+		for (struct starpu_perfmodel_history_list *l = pa ? pa->list : NULL; l && !found; l = l->next)
+			found = l->entry && l->entry->nsample > 0;
+		starpu_perfmodel_unload_model(&m);
+	} else if (!m.is_init)
+		free((char *)m.symbol);
+	if (n_seen < (int)(sizeof seen / sizeof *seen)) {
+		seen[n_seen].symbol = symbol;
+		seen[n_seen].comb = comb;
+		seen[n_seen++].found = found;
+	}
+	return found;
+}
+
+static void load_calibrated(void)
+{
+	struct starpu_perfmodel m;
+	calibrated.loaded = 1;
+	memset(&m, 0, sizeof m);
+	if (starpu_perfmodel_load_symbol("fv_chain", &m) != 0) {
+		if (!m.is_init)
+			free((char *)m.symbol);
+		return;
+	}
+	for (int comb = 0; comb < starpu_perfmodel_get_narch_combs(); comb++) {
+		struct starpu_perfmodel_arch *arch = starpu_perfmodel_arch_comb_fetch(comb);
+		struct starpu_perfmodel_per_arch *pa = arch ? starpu_perfmodel_get_model_per_arch(&m, arch, 0) : NULL;
+		for (struct starpu_perfmodel_history_list *l = pa ? pa->list : NULL; l; l = l->next) {
+			if (!l->entry || l->entry->nsample == 0 || calibrated.n == CHAIN_KNOWN)
+				continue;
+			calibrated.e[calibrated.n].comb = comb;
+			calibrated.e[calibrated.n++].footprint = l->entry->footprint;
+		}
+	}
+	starpu_perfmodel_unload_model(&m);
+}
+
+static uint32_t chain_footprint(struct starpu_task *task);
+static struct starpu_codelet chain_cl;
+
+/* Whether chain c (its task's argument blob) was calibrated on its
+ * worker's kind of device; a chain the scheduler places (no worker) is
+ * left to StarPU's model. */
+static int chain_calibrated(const chain_t *c, chain_blob_t *blob, int *comb)
+{
+	struct starpu_task t;
+	starpu_data_handle_t h[CHAIN_BUFS];
+	if (c->worker < 0)
+		return 1;
+	if (!calibrated.loaded)
+		load_calibrated();
+	starpu_task_init(&t);
+	t.cl = &chain_cl;
+	t.cl_arg = blob;
+	t.nbuffers = c->n_bufs;
+	t.dyn_handles = h;
+	for (int i = 0; i < c->n_bufs; i++)
+		h[i] = c->buf[i].handle;
+	uint32_t fp = chain_footprint(&t);
+	t.dyn_handles = NULL;
+	struct starpu_perfmodel_arch *arch = starpu_worker_get_perf_archtype(c->worker, STARPU_NMAX_SCHED_CTXS);
+	*comb = arch ? starpu_perfmodel_arch_comb_get(arch->ndevices, arch->devices) : -1;
+	for (int i = 0; i < calibrated.n; i++)
+		if (calibrated.e[i].comb == *comb && calibrated.e[i].footprint == fp)
+			return 1;
+	return 0;
+}
+
+/* Chain c's tasks to StarPU one by one, as without chains. */
+static fv_err_t submit_apart(const chain_t *c, int comb)
+{
+	static char said[16][CHAIN_NAME];
+	static int n_said;
+	int known = 0;
+	for (int k = 0; k < n_said && !known; k++)
+		known = strcmp(said[k], c->name) == 0;
+	if (!known && n_said < 16) {
+		snprintf(said[n_said++], CHAIN_NAME, "%s", c->name);
+		fprintf(stderr, "fvstar-sim: task chain %s (block %d) was never calibrated (fv_chain has no entry for "
+				"it: a calibration of fewer iterations or of another graph): its %d tasks are simulated "
+				"one by one, each from its own model\n",
+			c->name, c->block, c->n_tasks);
+	}
+	for (int t = 0; t < c->n_tasks; t++) {
+		const chain_sub_t *s = &c->sub[t];
+		struct starpu_data_descr d[STARPU_NMAXBUFS];
+		const char *sym = s->cl->model ? s->cl->model->symbol : NULL, *dir = getenv("STARPU_PERF_MODEL_DIR");
+		FV_CHECK(!sym || comb < 0 || model_has(sym, comb), FV_ERR_RUNTIME,
+			 "task chain %s (block %d) was never calibrated, nor was its task %s alone (model "
+			 "%s has no entry for that device in %s): calibrate again (fvstar sim calibrate records a "
+			 "chain's tasks alone too), or calibrate and simulate with numerics.chain = no",
+			 c->name, c->block, s->name, sym, dir ? dir : "~/.starpu");
+		for (int i = 0; i < s->n; i++) {
+			d[i].handle = c->buf[s->idx[i]].handle;
+			d[i].mode = (enum starpu_data_access_mode)s->mode[i];
+		}
+		char *arg = malloc(s->arg_size ? s->arg_size : 1);
+		FV_CHECK(arg, FV_ERR_MEM, "task %s (block %d): out of memory for its arguments", s->name, c->block);
+		memcpy(arg, c->args + s->arg_off, s->arg_size);
+		FV_CALL(fv_task_submit_blob(s->cl, s->name, c->block, c->worker, c->priority, s->flops, d, s->n, arg,
+					    s->arg_size));
+	}
+	return FV_OK;
+}
+#endif
+
 /* Submits chain k and drops it from the window. */
 static fv_err_t submit_chain(int k)
 {
@@ -165,9 +322,16 @@ static fv_err_t submit_chain(int k)
 			blob->n = c->n_tasks;
 			memcpy(blob->sub, c->sub, (size_t)c->n_tasks * sizeof(chain_sub_t));
 			memcpy((char *)blob + head, c->args, c->args_len);
-			/* StarPU frees the blob with the task */
-			err = fv_task_submit_blob(&chain_cl, chain_name(c), c->block, c->worker, c->priority,
-						  c->flops, c->buf, c->n_bufs, blob, head + c->args_len);
+#ifdef FV_SIMGRID
+			int comb;
+			if (!chain_calibrated(c, blob, &comb)) {
+				free(blob);
+				err = submit_apart(c, comb);
+			} else
+#endif
+				/* StarPU frees the blob with the task */
+				err = fv_task_submit_blob(&chain_cl, chain_name(c), c->block, c->worker, c->priority,
+							  c->flops, c->buf, c->n_bufs, blob, head + c->args_len);
 		}
 	}
 	free(c->args);
@@ -345,6 +509,11 @@ fv_err_t fv_chain_add(struct starpu_codelet *cl, const char *name, const fv_task
 	s->n = n;
 	s->arg_off = c->args_len;
 	s->arg_size = size;
+	s->cl = cl;
+	s->name = name;
+	s->flops = flops;
+	for (int i = 0; i < n; i++)
+		s->mode[i] = (unsigned char)d[i].mode;
 	memcpy(c->args + c->args_len, packed, size);
 	c->args_len += size;
 	free(packed);

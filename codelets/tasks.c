@@ -78,12 +78,37 @@ int fv_task_data_mine(void *handle)
 	return 1;
 }
 
+/* The codelet a task goes to StarPU with: its own, or during a
+ * calibration's warm-up (fv_runtime_models_from) a copy without a model,
+ * so that StarPU records none of the warm-up's cold tasks and no model-based
+ * scheduler forces a calibration for them (copies made on the one
+ * submitting thread, kept for the process) */
+static struct starpu_codelet *model_cl(struct starpu_codelet *cl)
+{
+	static struct {
+		struct starpu_codelet *cl, bare;
+	} tab[128];
+	static int n;
+	if (!cl->model || fv_runtime_models_record())
+		return cl;
+	for (int i = 0; i < n; i++)
+		if (tab[i].cl == cl)
+			return &tab[i].bare;
+	if (n == (int)(sizeof tab / sizeof *tab))
+		return cl; /* never: fewer codelets than that */
+	tab[n].cl = cl;
+	tab[n].bare = *cl;
+	tab[n].bare.model = NULL;
+	return &tab[n++].bare;
+}
+
 /* One task to StarPU (or StarPU-MPI): arg is the task's fv_task_args_t
  * (blob 0), or arguments packed by starpu_codelet_pack_args that StarPU
  * frees with the task (blob 1). */
 static fv_err_t submit(struct starpu_codelet *cl, const char *name, int block, int worker, int priority,
 		       double flops, struct starpu_data_descr *d, int n, void *arg, size_t arg_size, int blob)
 {
+	cl = model_cl(cl);
 #ifdef FV_HAVE_MPI
 	if (fv_runtime_nranks() > 1) {
 		int done;

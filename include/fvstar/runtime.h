@@ -252,6 +252,22 @@ fv_err_t fv_runtime_sim_bus_alone(const char *root);
  * (-1 before, or outside fvstar-sim). */
 int fv_runtime_sim_cpus(void);
 int fv_runtime_sim_gpus(void);
+/* fvstar sim calibrate: the performance models record no task of
+ * iterations 1 .. iter - 1, the warm-up (0, the default: every task).
+ * The tasks before the first iteration run once a run and are recorded;
+ * so are those from iteration iter on. A warm-up's tasks (first touch of
+ * the blocks' pages, cold caches, the first copies to a GPU) ran 11 to
+ * 34 % longer than the later ones and biased the CPU models.
+ * fv_runtime_submitting(iter) says which iteration the tasks submitted
+ * next belong to (-1: still the last one); fv_runtime_models_record
+ * whether they go into the models. */
+void fv_runtime_models_from(int iter);
+void fv_runtime_submitting(int iter);
+int fv_runtime_models_record(void);
+/* Several ranks, a data-free run (fvstar sim dry --norms-apart): each
+ * rank keeps its own rows of the residual norms, with no collective per
+ * iteration, as simulated ranks do (fvstar-smpi never gathers them). */
+void fv_runtime_norms_apart(int on);
 /* Tasks submitted per stage (the task's name, a colour group's number
  * dropped): counted from fv_runtime_count_tasks(1) on (a new count) to
  * fv_runtime_count_tasks(0), read by index (NULL past the last). */

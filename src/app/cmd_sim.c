@@ -5,6 +5,7 @@
  * machine's workers (dry), or to fill and save the performance models and
  * bus description that simulations use (calibrate). doc/simgrid.md. */
 #define _GNU_SOURCE /* realpath */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -32,11 +33,17 @@ fv_err_t fv_opt_long(const char *opt, const char *s, long lo, long hi, long *v);
 
 enum { SIM_RUN, SIM_DRY, SIM_CALIBRATE };
 
+/* calibrate's third pass (calibrate_unchained): its summary apart from
+ * the second's, which stays the calibrated graph's */
+static int unchained_pass;
+
 typedef struct sim_ctx {
 	double t0;        /* StarPU's clock when the iterations were submitted */
 	double *at;       /* [iterations] StarPU's clock when each was seen done */
 	int first, n;
 	int profile, warmup; /* StarPU's profiling from the end of the warm-up on */
+	fv_sim_profile_t last; /* ... to the last iteration's end */
+	int have_last;
 } sim_ctx_t;
 
 static int on_sim_iteration(const fv_iter_info_t *info, void *arg)
@@ -48,6 +55,13 @@ static int on_sim_iteration(const fv_iter_info_t *info, void *arg)
 	if (x->profile && k == x->warmup - 1) {
 		fv_sim_profile_t warm;
 		fv_runtime_profile_read(&warm); /* reading resets the counters */
+	}
+	/* the window of the time per iteration, not the wait for the tasks
+	 * after it (on a loaded machine a calibration's busy time came out at
+	 * 2 to 3.75 times its 2 workers' time) */
+	if (x->profile && k == x->n - 1) {
+		fv_runtime_profile_read(&x->last);
+		x->have_last = 1;
 	}
 	return 0; /* a fixed count: no convergence test */
 }
@@ -340,7 +354,9 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 	char path[PATH_MAX + FV_CASE_PATH_MAX + 64];
 	char **pargv = NULL;
 	int pargc = 0, done = 0, ncpu = 0, ncuda = 0, planned = 0;
-	long iters = mode == SIM_CALIBRATE ? 30 : 10, warmup = 1;
+	/* a calibration's warm-up is two iterations: the lookahead runs the
+	 * second's tasks beside the first's, on pages and caches still cold */
+	long iters = mode == SIM_CALIBRATE ? 30 : 10, warmup = mode == SIM_CALIBRATE ? 2 : 1;
 	double setup_at = fv_now(), setup = 0, wall = 0, per_iter = 0;
 	fv_err_t err = FV_OK;
 
@@ -361,6 +377,8 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 			FV_CALL_GOTO(err, out, fv_opt_long(a, argv[++i], 1, 1000000, &iters));
 		else if (strcmp(a, "--warmup") == 0 && i + 1 < argc)
 			FV_CALL_GOTO(err, out, fv_opt_long(a, argv[++i], 0, 1000000, &warmup));
+		else if (strcmp(a, "--norms-apart") == 0 && mode == SIM_DRY)
+			fv_runtime_norms_apart(1);
 		else if (a[0] == '-' && strcmp(a, "-v") != 0 && strcmp(a, "--verbose") != 0)
 			FV_CHECK_GOTO(err, out, 0, FV_ERR_ARG,
 				      "fvstar sim %s: unknown option or missing value '%s' (fvstar sim --help)",
@@ -399,7 +417,8 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 	 * real run's */
 	snprintf(outdir, sizeof outdir, "%s", outopt ? outopt : c.out_dir);
 	if (!outopt)
-		snprintf(outdir + strlen(outdir), sizeof outdir - strlen(outdir), "/sim-%s", mode_name(mode));
+		snprintf(outdir + strlen(outdir), sizeof outdir - strlen(outdir), "/sim-%s%s", mode_name(mode),
+			 unchained_pass ? "-unchained" : "");
 	snprintf(outkey, sizeof outkey, "output.dir=%s", outdir);
 	pargv[pargc++] = outkey;
 
@@ -447,6 +466,11 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 		setenv("STARPU_PERF_MODEL_HOMOGENEOUS_CUDA", "1", 0);
 	}
 
+	/* a calibration records no task of its warm-up: each pass starts
+	 * from a fresh set-up, and the warm-up's cold tasks made the CPU
+	 * models 11 to 34 % slower than the later iterations ran
+	 * (bench/results/2026-11-27-simgrid4.md) */
+	fv_runtime_models_from(mode == SIM_CALIBRATE ? (int)warmup + 1 : 0);
 	/* the run's set-up, phase by phase (src/app/plan.c), with nothing
 	 * computed read back */
 	planned = 1;
@@ -486,7 +510,9 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 	per_iter = (x.at[iters - 1] - (warmup ? x.at[warmup - 1] : x.t0)) / (double)(iters - warmup);
 	{
 		fv_sim_profile_t prof = {0};
-		if (x.profile)
+		if (x.profile && x.have_last)
+			prof = x.last;
+		else if (x.profile)
 			fv_runtime_profile_read(&prof);
 		FV_CALL_GOTO(err, out, gather_ranks(per_iter, &prof, &slots));
 	}
@@ -552,6 +578,41 @@ out:
 	return err;
 }
 
+/* One process: where the passes ran task chains (numerics.chain, auto
+ * on GPU-only blocks), a third pass with numerics.chain = no records
+ * their tasks alone, for the chains a simulation meets that no pass ran
+ * (fvstar-sim submits those as their tasks: codelets/chain.c). */
+static fv_err_t calibrate_unchained(int argc, char **argv)
+{
+	const char *save = ".";
+	char dir[PATH_MAX + 32];
+	int found = 0;
+	for (int i = 0; i + 1 < argc; i++)
+		if (strcmp(argv[i], "--save") == 0)
+			save = argv[i + 1];
+	snprintf(dir, sizeof dir, "%s/codelets/45", save);
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d));)
+		found |= strncmp(e->d_name, "fv_chain.", 9) == 0;
+	if (d)
+		closedir(d);
+	if (!found)
+		return FV_OK;
+	char **args = calloc((size_t)argc + 2, sizeof *args);
+	int n = 0;
+	FV_CHECK(args, FV_ERR_MEM, "out of memory");
+	for (int i = 0; i < argc; i++)
+		if (strncmp(argv[i], "numerics.chain=", 15) != 0)
+			args[n++] = argv[i];
+	args[n++] = "numerics.chain=no";
+	fprintf(stderr, "fvstar: calibration pass 3 of 3: numerics.chain = no (the chains' tasks alone)\n");
+	unchained_pass = 1;
+	fv_err_t err = sim_job(SIM_CALIBRATE, n, args);
+	unchained_pass = 0;
+	free(args);
+	return err;
+}
+
 fv_err_t fv_cmd_sim(int argc, char **argv)
 {
 	FV_CHECK(argc >= 2, FV_ERR_ARG, "usage: fvstar sim run|dry|calibrate CASE.cfg ... (fvstar sim --help)");
@@ -602,6 +663,8 @@ fv_err_t fv_cmd_sim(int argc, char **argv)
 			fprintf(stderr, "fvstar: calibration pass %d of %d\n", pass, passes);
 			FV_CALL(sim_job(SIM_CALIBRATE, argc - 2, argv + 2));
 		}
+		if (passes == 2)
+			FV_CALL(calibrate_unchained(argc - 2, argv + 2));
 		if (passes == 1 && fv_runtime_rank() == 0)
 			fprintf(stderr, "fvstar: %d ranks: one calibration pass per command; run it a second time into "
 					"the same folder (StarPU keeps no sample of a task's first run)\n",

@@ -150,6 +150,29 @@ const char *fv_runtime_task_count(int i, long long *n)
 	return counts[i].name;
 }
 
+/* ---- which tasks the models record (fvstar sim calibrate) ---- */
+
+static int record_from, submitting;
+
+void fv_runtime_models_from(int iter)
+{
+	record_from = iter;
+	submitting = 0; /* a new run: its set-up's tasks are "iteration 0" */
+}
+
+void fv_runtime_submitting(int iter)
+{
+	if (iter >= 0)
+		submitting = iter; /* -1 (the iteration's end): still its tasks */
+}
+
+int fv_runtime_models_record(void)
+{
+	/* the tasks before the first iteration (a snapshot's first copy) run
+	 * once a run: recorded, or no model would hold them */
+	return submitting == 0 || submitting >= record_from;
+}
+
 /* ---- what the workers and buses did (StarPU's profiling) ---- */
 
 void fv_runtime_profile_start(void)

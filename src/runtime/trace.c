@@ -113,6 +113,7 @@ static int mark_depth;
 void fv_runtime_trace_iteration(int iter)
 {
 	char name[48];
+	fv_runtime_submitting(iter); /* a calibration's warm-up (sim.c) */
 	if (!recording)
 		return;
 	for (; mark_depth > 0; mark_depth--)

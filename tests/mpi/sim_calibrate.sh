@@ -11,6 +11,7 @@
 # - SAVE holds every model of either rank, each with one combination per
 #   kind of device, and the footprints (blocks) of both ranks, their
 #   samples those of the ranks (summed where both measured one);
+# - sim dry --norms-apart runs the ranks' tasks as sim dry does;
 # - merging a folder with itself doubles every sample count, keeps every
 #   mean; a model file cut short is refused naming it and its line;
 # - where fvstar-smpi is built: 2 simulated ranks (a cluster folder of one
@@ -84,6 +85,24 @@ for sym, combs in m.items():
 # the ranks' blocks differ: some model has footprints of each rank alone
 if both == 0:
     bad("no model holds footprints of both ranks' blocks")
+sys.exit(0 if ok else 1)
+PY
+
+# sim dry under mpirun with and without --norms-apart (each rank keeps
+# its own residual rows, no collective per iteration, as simulated ranks):
+# the same tasks on each rank
+# shellcheck disable=SC2086
+mpi 2 "$fv" sim dry "$tmp/w.cfg" --iterations 4 $args --out "$tmp/dry" >/dev/null 2>"$tmp/dry.err" ||
+	fail "dry: $(grep -v '^  ' "$tmp/dry.err" | tail -2)"
+# shellcheck disable=SC2086
+mpi 2 "$fv" sim dry "$tmp/w.cfg" --iterations 4 --norms-apart $args --out "$tmp/dryapart" >/dev/null \
+	2>"$tmp/dryapart.err" || fail "dry --norms-apart: $(grep -v '^  ' "$tmp/dryapart.err" | tail -2)"
+"$py" - "$tmp/dry/summary.json" "$tmp/dryapart/summary.json" <<'PY' || fail "dry --norms-apart: its tasks"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+ok = a["ranks"] == b["ranks"] == 2 and b["seconds_per_iteration"] > 0
+ok &= [r["tasks_per_stage"] for r in a["per_rank"]] == [r["tasks_per_stage"] for r in b["per_rank"]]
+print("" if ok else f"FAIL: {a['per_rank']} vs {b['per_rank']}")
 sys.exit(0 if ok else 1)
 PY
 
