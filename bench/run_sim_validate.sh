@@ -144,10 +144,11 @@ conf() { # the workers of a configuration
 		echo "runtime.ncuda=0 runtime.ncpu=$w"
 		;;
 	cpu[0-9]*) echo "runtime.ncuda=0 runtime.ncpu=${1#cpu}" ;;
-	# halo_zero_copy = no: fvstar-smpi has no host halo tasks (their
-	# buffers are not mapped under SimGrid), so a calibration with them
+	# halo_zero_copy = no and halo_peer = no: fvstar-smpi has neither the
+	# host halo tasks (their buffers are not mapped under SimGrid) nor the
+	# GPU-to-GPU ones (no CUDA IPC there), so a calibration with them
 	# (auto, between ranks) lacked fv_pack_all's model (session 16)
-	[0-9]*rank) echo "${RANK_WORKERS:-runtime.ncuda=1 runtime.ncpu=0} numerics.chain=no numerics.halo_zero_copy=no" ;;
+	[0-9]*rank) echo "${RANK_WORKERS:-runtime.ncuda=1 runtime.ncpu=0} numerics.chain=no numerics.halo_zero_copy=no numerics.halo_peer=no" ;;
 	*) return 1 ;;
 	esac
 }
