@@ -138,20 +138,7 @@ CFG
 		case_run "m6-sf$sf-R$R" 90 "$tmp/m6$tag.cfg" numerics.limiter_k=20 numerics.limiter_freeze_drop=2.5
 	done
 	if gmsh_mesh 2 "$top_srcdir/tests/data/blunt.geo" "$tmp/blunt.su2"; then
-		cat >"$tmp/blunt.cfg" <<CFG
-[mesh]
-file = $tmp/blunt.su2
-[flow]
-mach = 6
-[numerics]
-limiter_shock = 0.03
-[bc]
-wall = wall
-inlet = supersonic_inflow
-outlet = supersonic_outflow
-symmetry_zmin = symmetry
-symmetry_zmax = symmetry
-CFG
+		blunt_case "$tmp/blunt.su2" "$tmp/blunt.cfg" limiter_shock=0.03
 		case_run blunt 550 "$tmp/blunt.cfg"
 		grep -q "the CFL is held at" "$tmp/blunt.err" || fail "blunt: the ceiling was never lowered (its log)"
 		# the explicit scheme's CD (RK2, 9 orders in 11,462 iterations: 2.446057933)

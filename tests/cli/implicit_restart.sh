@@ -102,20 +102,7 @@ if [ -z "$GMSH" ]; then
 fi
 "$GMSH" -2 -nt 1 -v 1 -format su2 "$top_srcdir/tests/data/blunt.geo" -o "$tmp/blunt.su2" >"$tmp/gmsh.log" 2>&1 ||
 	{ cat "$tmp/gmsh.log"; fail "gmsh blunt.geo"; finish; }
-cat >"$tmp/blunt.cfg" <<CFG
-[mesh]
-file = $tmp/blunt.su2
-[flow]
-mach = 6
-[numerics]
-limiter_shock = 0.03
-[bc]
-wall = wall
-inlet = supersonic_inflow
-outlet = supersonic_outflow
-symmetry_zmin = symmetry
-symmetry_zmax = symmetry
-CFG
+blunt_case "$tmp/blunt.su2" "$tmp/blunt.cfg" limiter_shock=0.03
 brun() { "$fv" run "$tmp/blunt.cfg" output.vtu=no output.progress_every=0 numerics.time=implicit \
 	numerics.residual_drop=0 partition.blocks=5 "$@" >"$tmp/out" 2>>"$tmp/berr" || { cat "$tmp/berr"; return 1; }; }
 held() { grep -c "the CFL is held at" "$tmp/berr"; }

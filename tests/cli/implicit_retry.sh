@@ -23,27 +23,8 @@ if [ -z "$GMSH" ]; then
 fi
 "$GMSH" -2 -nt 1 -v 1 "$top_srcdir/tests/data/blunt.geo" -format su2 -o "$tmp/blunt.su2" >"$tmp/gmsh.log" 2>&1 ||
 	{ cat "$tmp/gmsh.log"; fail "gmsh blunt.geo"; finish; }
-cat >"$tmp/b.cfg" <<CFG
-[mesh]
-file = $tmp/blunt.su2
-[flow]
-mach = 6
-[numerics]
-time = implicit
-order = 1
-cfl = 1000
-cfl_max = 0
-iterations = 40
-[bc]
-wall = wall
-inlet = supersonic_inflow
-outlet = supersonic_outflow
-symmetry_zmin = symmetry
-symmetry_zmax = symmetry
-[output]
-vtu = no
-progress_every = 0
-CFG
+blunt_case "$tmp/blunt.su2" "$tmp/b.cfg" time=implicit order=1 cfl=1000 cfl_max=0 iterations=40
+printf '[output]\nvtu = no\nprogress_every = 0\n' >>"$tmp/b.cfg"
 run() { "$fv" run "$tmp/b.cfg" "$@" >"$tmp/out" 2>"$tmp/err"; }
 
 ref=

@@ -96,6 +96,23 @@ plate_case() {
 
 # wedge_case: the Mach 2 ramp of cases/wedge on a small mixed mesh, as
 # $tmp/w.cfg (mesh $tmp/w.su2).
+# blunt_case MESH CFG [KEY=VALUE...]: the Mach 6 blunt body of
+# tests/data/blunt.geo (its markers) on MESH into CFG, the keys given in
+# its [numerics]
+blunt_case() {
+	bmesh=$1
+	bcfg=$2
+	shift 2
+	{
+		printf '[mesh]\nfile = %s\n[flow]\nmach = 6\n[numerics]\n' "$bmesh"
+		for kv in "$@"; do
+			echo "${kv%%=*} = ${kv#*=}"
+		done
+		printf '[bc]\nwall = wall\ninlet = supersonic_inflow\noutlet = supersonic_outflow\n'
+		printf 'symmetry_zmin = symmetry\nsymmetry_zmax = symmetry\n'
+	} >"$bcfg"
+}
+
 wedge_case() {
 	"$fv" mesh gen ramp --cells mixed --nx 30 --ny 16 --nz 2 --hi 1.5,1,0.1 --angle 10 -o "$tmp/w.su2" \
 		>/dev/null 2>&1 || { echo "FAIL: mesh gen ramp"; exit 1; }
