@@ -83,6 +83,22 @@ static void back_to(int old)
 }
 #endif
 
+/* worker's GPU made this thread's current device (1; the one it had in
+ * *old), or 0 with why filled */
+static int gpu_or_why(int worker, int *old, char *why, size_t n_why)
+{
+#ifdef PEER_CUDA
+	if (use_device(worker, old))
+		return 1;
+	snprintf(why, n_why, "worker %d is not a GPU", worker);
+#else
+	(void)worker;
+	*old = -1;
+	snprintf(why, n_why, "a build without CUDA");
+#endif
+	return 0;
+}
+
 int fv_runtime_peer_kind(int worker, int *gpu_worker)
 {
 	int ncpu, ncuda;
@@ -152,12 +168,10 @@ int fv_runtime_peer_alloc(int kind, int worker, size_t bytes, void **dptr, unsig
 	*dptr = NULL;
 	if (kind == FV_PEER_HOST)
 		return host_alloc(bytes ? bytes : 8, dptr, key, why, n_why);
-#ifdef PEER_CUDA
 	int old;
-	if (!use_device(worker, &old)) {
-		snprintf(why, n_why, "worker %d is not a GPU", worker);
+	if (!gpu_or_why(worker, &old, why, n_why))
 		return 0;
-	}
+#ifdef PEER_CUDA
 	cudaIpcMemHandle_t ipc;
 	cudaError_t e = cudaMalloc(dptr, bytes ? bytes : 8);
 	if (e == cudaSuccess)
@@ -177,12 +191,9 @@ int fv_runtime_peer_alloc(int kind, int worker, size_t bytes, void **dptr, unsig
 	memcpy(key, &ipc, sizeof ipc < FV_PEER_HANDLE ? sizeof ipc : FV_PEER_HANDLE);
 	back_to(old);
 	return 1;
-#else
-	(void)worker;
-	(void)key;
-	snprintf(why, n_why, "a build without CUDA");
-	return 0;
 #endif
+	(void)key;
+	return 0;
 }
 
 int fv_runtime_peer_open(int kind, int worker, size_t bytes, const unsigned char key[FV_PEER_HANDLE], void **ptr,
@@ -191,13 +202,11 @@ int fv_runtime_peer_open(int kind, int worker, size_t bytes, const unsigned char
 	*ptr = NULL;
 	if (kind == FV_PEER_HOST)
 		return host_open(bytes ? bytes : 8, key, ptr, why, n_why);
-#ifdef PEER_CUDA
 	int old;
-	cudaIpcMemHandle_t ipc;
-	if (!use_device(worker, &old)) {
-		snprintf(why, n_why, "worker %d is not a GPU", worker);
+	if (!gpu_or_why(worker, &old, why, n_why))
 		return 0;
-	}
+#ifdef PEER_CUDA
+	cudaIpcMemHandle_t ipc;
 	memset(&ipc, 0, sizeof ipc);
 	memcpy(&ipc, key, sizeof ipc < FV_PEER_HANDLE ? sizeof ipc : FV_PEER_HANDLE);
 	/* the same GPU in two processes needs no peer access; two GPUs need
@@ -212,12 +221,9 @@ int fv_runtime_peer_open(int kind, int worker, size_t bytes, const unsigned char
 		return 0;
 	}
 	return 1;
-#else
-	(void)worker;
-	(void)key;
-	snprintf(why, n_why, "a build without CUDA");
-	return 0;
 #endif
+	(void)key;
+	return 0;
 }
 
 void fv_runtime_peer_opened(int kind, const unsigned char key[FV_PEER_HANDLE])
