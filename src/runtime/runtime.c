@@ -50,10 +50,49 @@ static int cuda_devices(void)
 	return n;
 }
 
-/* The cores of this machine, or of the simulated platform (fvstar-sim). */
+/*
+ * The cores this process may use: its affinity mask (taskset, numactl, a
+ * batch system's binding) or, for a rank an MPI launcher started, the
+ * launcher's (mpirun binds each rank to one core by default; place_rank
+ * shares the launcher's cores between the node's ranks). Every online core
+ * where the mask cannot be read.
+ */
+static long allowed_cores(cpu_set_t *set)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	pid_t who = fv_ranks_wanted() ? getppid() : 0;
+	if (sched_getaffinity(who, sizeof *set, set) == 0 && CPU_COUNT(set) > 0)
+		return CPU_COUNT(set);
+	CPU_ZERO(set);
+	for (long i = 0; i < n && i < CPU_SETSIZE; i++)
+		CPU_SET((int)i, set);
+	return CPU_COUNT(set);
+}
+
+/* The cores of this machine that the process may use, or of the simulated
+ * platform (fvstar-sim). */
 static long host_cores(void)
 {
-	return fv_runtime_sim_cpus() >= 0 ? fv_runtime_sim_cpus() : sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	return fv_runtime_sim_cpus() >= 0 ? fv_runtime_sim_cpus() : allowed_cores(&set);
+}
+
+/*
+ * StarPU 1.3 binds its workers to the machine's first cores whatever the
+ * process's mask: two runs side by side under `taskset -c 0-7` and
+ * `taskset -c 8-15` put their workers on the same cores 0-7, and a rank's
+ * workers left the cores its launcher was given. STARPU_WORKERS_GETBIND
+ * makes StarPU build its topology from the mask; set where the mask leaves
+ * out some cores and the user placed no worker.
+ */
+static void honour_mask(void)
+{
+	cpu_set_t set;
+	if (getenv("STARPU_WORKERS_GETBIND") || getenv("STARPU_WORKERS_CPUID") || getenv("STARPU_WORKERS_NOBIND") ||
+	    fv_runtime_sim_cpus() >= 0 || sched_getaffinity(0, sizeof set, &set) != 0)
+		return;
+	if (CPU_COUNT(&set) > 0 && CPU_COUNT(&set) < sysconf(_SC_NPROCESSORS_ONLN))
+		setenv("STARPU_WORKERS_GETBIND", "1", 1);
 }
 
 int fv_runtime_gpu_only_default(void)
@@ -99,7 +138,7 @@ static fv_err_t check_ncpu(long asked, const char *from, int oversubscribe)
 {
 	long cores = host_cores();
 	FV_CHECK(cores <= 0 || asked <= cores || oversubscribe, FV_ERR_ARG,
-		 "%s: more CPU workers than the %ld cores of this machine (sysconf); workers beyond the cores share "
+		 "%s: more CPU workers than the %ld cores this process may use (its affinity mask, or mpirun's for a rank); workers beyond the cores share "
 		 "them and every task waits for a time slice: ask for %ld at most, or set runtime.oversubscribe = yes "
 		 "to force it",
 		 from, cores, cores);
@@ -233,46 +272,51 @@ static fv_err_t starpu_home(int verbose)
  * cores and GPUs. Unless the user placed them (STARPU_WORKERS_CUDAID,
  * STARPU_WORKERS_CPUID, STARPU_WORKERS_NOBIND), local rank l of L takes
  * GPUs l*g .. l*g+g-1 of the n found, g = max(1, n / L) (so with one GPU
- * every rank shares GPU 0), and when the node has at least two cores per
- * rank, cores l*c .. l*c+c-1, c = cores / L (StarPU-MPI keeps one of them
- * for its progress thread unless a CPU worker count was asked for). Set in
- * the environment before starpu_init, which reads it there.
- */
-/*
+ * every rank shares GPU 0), and when the launcher's cores (allowed_cores:
+ * all the node's, or those taskset or a batch system gave mpirun) number
+ * at least two per rank, the l-th c = cores / L of them in order (StarPU-MPI
+ * keeps one for its progress thread unless a CPU worker count was asked
+ * for). Set in the environment and the mask before starpu_init.
+ *
  * mpirun binds each rank to one core by default (Open MPI: --bind-to core
  * for two ranks or fewer), and every thread the rank starts inherits it:
- * StarPU then binds its workers to the rank's cores (STARPU_WORKERS_CPUID)
- * but the main thread, which submits the tasks, stays on the one core it
- * was given, beside the worker StarPU put there: 2 ranks on 2 H200s (a GPU
- * each, 2.53M-cell box) ran 3.30-3.35 ms an iteration, against 2.90 with
- * --bind-to none. A rank whose mask holds fewer of its cores first..
- * first+n-1 than that widens it to them, and says so.
+ * the main thread, which submits the tasks, then stays on that one core
+ * beside a worker: 2 ranks on 2 H200s (a GPU each, 2.53M-cell box) ran
+ * 3.30-3.35 ms an iteration, against 2.90 with --bind-to none. The rank's
+ * mask becomes its c cores, and StarPU builds its topology from that mask
+ * (STARPU_WORKERS_GETBIND): its workers stay on them.
  */
-static void widen_affinity(int rank, long first, long n)
+static void take_cores(int rank, const cpu_set_t *all, long first, long n)
 {
 	cpu_set_t now, want;
-	long have = 0;
-	if (n > CPU_SETSIZE || first + n > CPU_SETSIZE || sched_getaffinity(0, sizeof now, &now) != 0)
-		return;
+	long seen = 0, have = 0;
 	CPU_ZERO(&want);
-	for (long i = first; i < first + n; i++) {
-		CPU_SET((int)i, &want);
-		have += CPU_ISSET((int)i, &now) != 0;
+	for (int i = 0; i < CPU_SETSIZE && seen < first + n; i++) {
+		if (!CPU_ISSET(i, all))
+			continue;
+		if (seen++ >= first)
+			CPU_SET(i, &want);
 	}
-	if (have == n || sched_setaffinity(0, sizeof want, &want) != 0)
+	if (sched_getaffinity(0, sizeof now, &now) != 0)
+		CPU_ZERO(&now);
+	CPU_AND(&now, &now, &want);
+	have = CPU_COUNT(&now);
+	if (sched_setaffinity(0, sizeof want, &want) != 0)
 		return;
-	if (rank == 0)
+	setenv("STARPU_WORKERS_GETBIND", "1", 1);
+	if (rank == 0 && have < n)
 		fprintf(stderr,
-			"fvstar: note: mpirun bound this rank to %d core%s; each rank now runs on its %ld cores "
-			"(%ld-%ld on rank 0; mpirun --bind-to none leaves the placement to fvstar)\n",
-			CPU_COUNT(&now), CPU_COUNT(&now) == 1 ? "" : "s", n, first, first + n - 1);
+			"fvstar: note: mpirun bound this rank to %ld of its %ld cores; each rank now runs on its %ld "
+			"(mpirun --bind-to none leaves the placement to fvstar)\n",
+			have, n, n);
 }
 
 static void place_rank(struct starpu_conf *conf, const fv_runtime_opts_t *o)
 {
 	const char *lr = getenv("OMPI_COMM_WORLD_LOCAL_RANK"), *ls = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
 	int l = lr ? atoi(lr) : 0, L = ls ? atoi(ls) : 1, n = cuda_devices();
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t all;
+	long cores = allowed_cores(&all);
 	char list[4096];
 	size_t k = 0;
 	if (L <= 1 || l < 0 || l >= L)
@@ -285,15 +329,11 @@ static void place_rank(struct starpu_conf *conf, const fv_runtime_opts_t *o)
 		if (conf->ncuda < 0 && !getenv("STARPU_NCUDA") && !(o && o->ncuda >= 0))
 			conf->ncuda = g;
 	}
-	k = 0;
 	if (cores / L >= 2 && !getenv("STARPU_WORKERS_CPUID") && !getenv("STARPU_WORKERS_NOBIND")) {
 		long c = cores / L;
-		for (long i = 0; i < c && k < sizeof list - 16; i++)
-			k += (size_t)snprintf(list + k, sizeof list - k, "%s%ld", i ? " " : "", l * c + i);
-		setenv("STARPU_WORKERS_CPUID", list, 1);
+		take_cores(l, &all, l * c, c);
 		if (conf->ncpus < 0 && !getenv("STARPU_NCPU"))
 			conf->ncpus = (int)c - 1; /* the last core: StarPU-MPI's thread */
-		widen_affinity(l, l * c, c);
 	}
 	/* CPU workers asked for on every core of a rank leave none for
 	 * StarPU-MPI's progress thread, which then waits for a time slice to
@@ -386,6 +426,8 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 	conf.nopencl = 0;
 	if (fv_ranks_wanted())
 		place_rank(&conf, o);
+	else
+		honour_mask();
 	if (!why) {
 		/* one kind of worker: locality work stealing needs no model; CPU
 		 * and GPU workers together: deque model data aware sorted, whose
