@@ -22,7 +22,12 @@
 #   OVERLAP_TIMEOUT (seconds per run, 240), OVERLAP_KEYS (more case keys),
 #   OVERLAP_KEY and OVERLAP_VALUES (the key compared and its two values:
 #   numerics.overlap, "yes no"; e.g. numerics.chain, "auto no": the CSV's
-#   overlap column then holds that key's value).
+#   overlap column then holds that key's value), OVERLAP_REPEAT (1: each
+#   configuration run that many times, the rounds interleaved, so a drift
+#   of the machine falls on every configuration; the ratios then use the
+#   median and print the spread, min-max, beside it: runs of one
+#   configuration on the H200 node differed by 16 % in session 17, more
+#   than the effects sought).
 # Usage: bench/run_overlap.sh FVSTAR OUT PART...
 set -u
 fv=${1:?usage: bench/run_overlap.sh FVSTAR OUT PART...}
@@ -37,20 +42,21 @@ v1=${values%% *}
 v2=${values##* }
 warm=${OVERLAP_WARMUP:-20}
 lim=${OVERLAP_TIMEOUT:-240}
+repeat=${OVERLAP_REPEAT:-1}
 export STARPU_SILENT=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Open MPI's shared-memory single copy: its own choice unless set (the
 # OMPI_MCA_* variables reach every rank)
 gpus=${OVERLAP_GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c "^GPU")}
 mkdir -p "$out/runs"
 csv=$out/overlap.csv
-[ -f "$csv" ] || echo "part,config,overlap,ranks,cuda,cpu,cells,blocks,s_per_iteration,ns_per_cell_stage,setup_s,rc" >"$csv"
+[ -f "$csv" ] || echo "part,config,overlap,ranks,cuda,cpu,cells,blocks,s_per_iteration,ns_per_cell_stage,setup_s,rc,round" >"$csv"
 . "$top/bench/box_case.sh"
 
 # one PART CONFIG OVERLAP RANKS CUDA CPU CFG KEY=VALUE...: one run, one row
 one() {
 	part=$1 conf=$2 ov=$3 np=$4 ncuda=$5 ncpu=$6 cfg=$7
 	shift 7
-	d=$out/runs/$part-$conf-${key#*.}$ov
+	d=$out/runs/$part-$conf-${key#*.}$ov-$round
 	keys="numerics.iterations=$iters numerics.residual_drop=0 $key=$ov output.vtu=no output.progress_every=0
  output.restart_every=0 output.snapshot_every=0 ${OVERLAP_KEYS:-}"
 	rc=0
@@ -65,7 +71,7 @@ one() {
 			"$fv" run "$cfg" $keys "$@" output.dir="$d" \
 			>"$d.out" 2>"$d.err" || rc=$?
 	fi
-	"$py" - "$d" "$warm" "$part,$conf,$ov,$np,$ncuda,$ncpu" "$rc" >>"$csv" <<'PY'
+	"$py" - "$d" "$warm" "$part,$conf,$ov,$np,$ncuda,$ncpu" "$rc,$round" >>"$csv" <<'PY'
 import csv, json, os, sys
 d, warm, head, rc = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 try:
@@ -83,6 +89,9 @@ PY
 	[ "$rc" = 0 ] || tail -3 "$d.err" >&2
 }
 
+round=0
+while [ $round -lt "$repeat" ]; do
+round=$((round + 1))
 for p in "$@"; do
 	case $p in
 	gpu:*)
@@ -124,13 +133,20 @@ X
 	*) echo "run_overlap: $p: a part is gpu:CFG, ranks:CFG or gpus:N:R" >&2; exit 2 ;;
 	esac
 done
-# the ratios: each configuration's time over its part's first (overlap =
-# yes), and overlap = yes over no
+done
+# the ratios: each configuration's time (the median of its rounds) over
+# its part's first (overlap = yes), and overlap = yes over no
 "$py" - "$csv" "$v1" "$v2" <<'PY'
-import csv, sys
+import csv, statistics, sys
 Y, N = sys.argv[2], sys.argv[3]
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["s_per_iteration"]]
-by = {(r["part"], r["config"], r["overlap"]): float(r["s_per_iteration"]) for r in rows}
+runs = {}
+for r in rows:
+    runs.setdefault((r["part"], r["config"], r["overlap"]), []).append(float(r["s_per_iteration"]))
+by = {k: statistics.median(v) for k, v in runs.items()}
+def spread(k):
+    v = runs.get(k, [])
+    return " (%d runs %.3f-%.3f)" % (len(v), 1e3 * min(v), 1e3 * max(v)) if len(v) > 1 else ""
 parts = []
 for r in rows:
     if r["part"] not in parts:
@@ -138,16 +154,18 @@ for r in rows:
 for p in parts:
     confs = [c for (q, c, o) in by if q == p and o == Y]
     confs = sorted(set(confs), key=lambda c: [k[1] for k in by].index(c))
-    base = {"yes": by.get((p, confs[0], Y))} if confs else {}
+    if not confs:
+        continue
+    base = {"yes": by.get((p, confs[0], Y))}
     base["no"] = by.get((p, confs[0], N), base.get("yes"))  # one block: nothing split
     for c in confs:
         y, n = by.get((p, c, Y)), by.get((p, c, N))
-        line = "%-12s %-10s %s %8.3f ms" % (p, c, Y, 1e3 * y)
-        if n:
-            line += "  %s %8.3f ms  %s/%s %.3f" % (N, 1e3 * n, Y, N, y / n)
+        line = "%-12s %-10s %s %8.3f ms%s" % (p, c, Y, 1e3 * y, spread((p, c, Y)))
+        if n and N != Y:
+            line += "  %s %8.3f ms%s  %s/%s %.3f" % (N, 1e3 * n, spread((p, c, N)), Y, N, y / n)
         if base.get("yes"):
             line += "  speed-up over %s: %s %.2fx" % (confs[0], Y, base["yes"] / y)
-            if n and base.get("no"):
+            if n and N != Y and base.get("no"):
                 line += ", %s %.2fx" % (N, base["no"] / n)
         print(line)
 PY
