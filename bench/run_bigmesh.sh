@@ -37,8 +37,10 @@
 #          geohost (FVSTAR_GEO_HOST=1: the blob in host memory, copied by
 #          StarPU, the default before), rcm and hilbert (FVSTAR_ORDER: the
 #          cells of each block in RCM order, or in Hilbert order of their
-#          centroids; the default, auto, takes Hilbert for blocks of 2^22
-#          cells and more); builds before these variables ignore them.
+#          centroids; the default, auto, takes RCM inside pieces of 2^18
+#          cells of the Hilbert order for blocks of 2^22 cells and more),
+#          chunks20 (pieces of 2^20 cells); builds before these variables
+#          ignore them.
 #          SETUP_ITERATIONS (default 0) iterations after each set-up give
 #          ms per iteration in the table too (an ordering's effect on the
 #          loop; the restart file is then written: 4 GB at 10^8 cells)
@@ -57,9 +59,10 @@
 # The lead's set-up comparison at 10^8 cells, one call each:
 #   CUDA_VISIBLE_DEVICES=0 STEPS="gen setup" VARIANTS="base nopin" bench/run_bigmesh.sh device/bin/fvstar /tmp/big
 #   CUDA_VISIBLE_DEVICES=0 STEPS="gen setup" VARIANTS="rcmall rcmone" bench/run_bigmesh.sh device/bin/fvstar /tmp/big
-# Session 17's orderings (the default, Hilbert at this size, against RCM;
-# set-up and 10 iterations each, about 3.5 minutes on an H200 node):
-#   CUDA_VISIBLE_DEVICES=0 STEPS="gen setup" VARIANTS="base rcm" SETUP_ITERATIONS=10 bench/run_bigmesh.sh device/bin/fvstar /tmp/big
+# Session 17's orderings (the default, RCM in pieces of 2^18 cells of the
+# Hilbert order at this size, pieces of 2^20, RCM whole; set-up and 10
+# iterations each, about 4 minutes on an H200 node):
+#   CUDA_VISIBLE_DEVICES=0 RUN_TIMEOUT=150 STEPS="gen setup" VARIANTS="base chunks20 rcm" SETUP_ITERATIONS=10 bench/run_bigmesh.sh device/bin/fvstar /tmp/big
 set -u
 [ $# -ge 2 ] || { sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -188,7 +191,8 @@ variant_env() {
 		geohost) echo FVSTAR_GEO_HOST=1 ;;
 		rcm) echo FVSTAR_ORDER=rcm ;;
 		hilbert) echo FVSTAR_ORDER=hilbert ;;
-		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno geodevice geohost rcm hilbert)" >&2; return 1 ;;
+		chunks20) echo FVSTAR_ORDER=chunks:1048576 ;;
+		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno geodevice geohost rcm hilbert chunks20)" >&2; return 1 ;;
 		esac
 	done
 }
