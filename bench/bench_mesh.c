@@ -208,14 +208,18 @@ static int read_bench(const char *path, int reps)
 	return 0;
 }
 
-/* The seconds of the set-up step name so far (laps add up by name). */
+/* The seconds of the set-up step name so far (laps add up by name), and
+ * its note (what the ordering chose) to stderr. */
 static double lap_seconds(const char *name)
 {
 	const fv_lap_t *laps;
 	int n = fv_laps(&laps);
 	for (int i = 0; i < n; i++)
-		if (strcmp(laps[i].name, name) == 0)
+		if (strcmp(laps[i].name, name) == 0) {
+			if (laps[i].note[0])
+				fprintf(stderr, "bench_mesh: %s: %s\n", name, laps[i].note);
 			return laps[i].seconds;
+		}
 	return 0;
 }
 
