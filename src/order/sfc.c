@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/threads.h"
 #include "util/timer.h"
@@ -57,49 +58,65 @@ uint64_t fv_hilbert_key(const uint32_t x_in[3], int bits)
 	return spread3(x[0]) << 2 | spread3(x[1]) << 1 | spread3(x[2]);
 }
 
-/* One stable counting pass from (k, v) to (k2, v2) by the digit of shift
- * (or, with shift < 0, by the block of the cell v, nb buckets). Threads
- * count their own contiguous part, and bucket d of thread t starts after
- * bucket d of threads < t: the stable order, whatever the threads.
- * Returns 0 where every item had the same digit (nothing moved). */
-static int radix_pass(const uint64_t *k, const fv_idx_t *v, uint64_t *k2, fv_idx_t *v2, size_t n, int shift,
-		      const int32_t *block, int nb, size_t *hist, int nt)
+/* Items per piece of a radix pass: pieces are counted and scattered by
+ * whichever thread is free (a core busy elsewhere slows one piece, not a
+ * thread's whole static share), each with its own counts. */
+#define SORT_PIECE ((size_t)1 << 16)
+
+static inline size_t digit(const uint64_t *k, const fv_idx_t *v, size_t i, int shift, const int32_t *block)
 {
-	size_t nbk = shift < 0 ? (size_t)nb : RADIX;
+	return shift < 0 ? (size_t)block[v[i]] : (size_t)((k[i] >> shift) & (RADIX - 1));
+}
+
+/* One stable counting pass from (k, v) to (k2, v2) by the digit of shift
+ * (or, with shift < 0, by the block of the cell v, nb buckets). Bucket d
+ * of piece p starts after bucket d of the pieces before p: the stable
+ * order, whatever the threads. hist holds nbk counts per piece and one
+ * row more. Returns 0
+ * where every item had the same digit (nothing moved). */
+static int radix_pass(const uint64_t *k, const fv_idx_t *v, uint64_t *k2, fv_idx_t *v2, size_t n, int shift,
+		      const int32_t *block, int nb, size_t *hist)
+{
+	size_t nbk = shift < 0 ? (size_t)nb : RADIX, np = (n + SORT_PIECE - 1) / SORT_PIECE, sum = 0;
+	size_t *base = hist + np * nbk; /* per bucket: the items before it, then the next free place */
 	int moved = 1;
-	FV_OMP(parallel num_threads(nt))
-	{
-		int t = fv_thread_num(), tn = fv_threads_now();
-		size_t lo, hi, *h = hist + (size_t)t * nbk;
-		fv_par_range(n, t, tn, &lo, &hi);
-		for (size_t d = 0; d < nbk; d++)
-			h[d] = 0;
-		for (size_t i = lo; i < hi; i++)
-			h[shift < 0 ? (size_t)block[v[i]] : (k[i] >> shift) & (RADIX - 1)]++;
-		FV_OMP(barrier)
-		FV_OMP(single)
-		{
-			size_t sum = 0;
-			for (size_t d = 0; d < nbk; d++) {
-				size_t in_d = 0;
-				for (int u = 0; u < tn; u++) {
-					size_t c = hist[(size_t)u * nbk + d];
-					hist[(size_t)u * nbk + d] = sum;
-					sum += c;
-					in_d += c;
-				}
-				if (in_d == n)
-					moved = 0;
-			}
-		}
-		if (moved)
-			for (size_t i = lo; i < hi; i++) {
-				size_t at = h[shift < 0 ? (size_t)block[v[i]] : (k[i] >> shift) & (RADIX - 1)]++;
-				k2[at] = k[i];
-				v2[at] = v[i];
-			}
+	FV_OMP(parallel for schedule(dynamic, 1) if (np > 1))
+	for (size_t p = 0; p < np; p++) {
+		size_t *h = hist + p * nbk, hi = (p + 1) * SORT_PIECE < n ? (p + 1) * SORT_PIECE : n;
+		memset(h, 0, nbk * sizeof *h);
+		for (size_t i = p * SORT_PIECE; i < hi; i++)
+			h[digit(k, v, i, shift, block)]++;
 	}
-	return moved;
+	/* the counts row by row (sequential in memory), then each piece's
+	 * starts */
+	memset(base, 0, nbk * sizeof *base);
+	for (size_t p = 0; p < np; p++)
+		for (size_t d = 0; d < nbk; d++)
+			base[d] += hist[p * nbk + d];
+	for (size_t d = 0; d < nbk; d++) {
+		size_t c = base[d];
+		moved = moved && c != n;
+		base[d] = sum;
+		sum += c;
+	}
+	for (size_t p = 0; p < np && moved; p++)
+		for (size_t d = 0; d < nbk; d++) {
+			size_t c = hist[p * nbk + d];
+			hist[p * nbk + d] = base[d];
+			base[d] += c;
+		}
+	if (!moved)
+		return 0;
+	FV_OMP(parallel for schedule(dynamic, 1) if (np > 1))
+	for (size_t p = 0; p < np; p++) {
+		size_t *h = hist + p * nbk, hi = (p + 1) * SORT_PIECE < n ? (p + 1) * SORT_PIECE : n;
+		for (size_t i = p * SORT_PIECE; i < hi; i++) {
+			size_t at = h[digit(k, v, i, shift, block)]++;
+			k2[at] = k[i];
+			v2[at] = v[i];
+		}
+	}
+	return 1;
 }
 
 /* The mesh's bounding box of cell centroids (of the blocks used). */
@@ -189,7 +206,6 @@ fv_err_t fv_order_hilbert(const fv_mesh_t *m, const int32_t *block, int n_blocks
 	uint64_t *k = NULL, *k2 = NULL;
 	fv_idx_t *v = NULL, *v2 = NULL;
 	size_t *hist = NULL;
-	int nt = nc > FV_PAR_MIN ? fv_threads_max() : 1;
 	size_t nbk = n_blocks > RADIX ? (size_t)n_blocks : RADIX;
 	double lo[3], hi[3], side = 0, scale;
 	fv_err_t err = FV_OK;
@@ -204,7 +220,8 @@ fv_err_t fv_order_hilbert(const fv_mesh_t *m, const int32_t *block, int n_blocks
 	FV_CALL_GOTO(err, done, fv_malloc(&k2, n, sizeof *k2, "Hilbert keys, sorted"));
 	FV_CALL_GOTO(err, done, fv_malloc(&v, n, sizeof *v, "Hilbert cells"));
 	FV_CALL_GOTO(err, done, fv_malloc(&v2, n, sizeof *v2, "Hilbert cells, sorted"));
-	FV_CALL_GOTO(err, done, fv_malloc(&hist, (size_t)nt * nbk, sizeof *hist, "radix counts"));
+	FV_CALL_GOTO(err, done,
+		     fv_malloc(&hist, ((n + SORT_PIECE - 1) / SORT_PIECE + 1) * nbk, sizeof *hist, "radix counts"));
 
 	double t0 = fv_now(), t1;
 	centroid_box(m, block, use, lo, hi);
@@ -223,22 +240,19 @@ fv_err_t fv_order_hilbert(const fv_mesh_t *m, const int32_t *block, int n_blocks
 			if (use[block[c]])
 				v[at++] = c;
 	}
-	FV_OMP(parallel num_threads(nt))
-	{
-		size_t a, b;
-		fv_par_range(n, fv_thread_num(), fv_threads_now(), &a, &b);
-		hilbert_keys(m, v, a, b, lo, scale, k);
-	}
+	FV_OMP(parallel for schedule(dynamic, 1) if (n > SORT_PIECE))
+	for (size_t p = 0; p < n; p += SORT_PIECE)
+		hilbert_keys(m, v, p, p + SORT_PIECE < n ? p + SORT_PIECE : n, lo, scale, k);
 	t1 = fv_now();
 	/* least significant digit first, then the block: (block, key, id) */
 	for (int shift = 0; shift < 3 * SFC_BITS; shift += DIGIT_BITS)
-		if (radix_pass(k, v, k2, v2, n, shift, block, n_blocks, hist, nt)) {
+		if (radix_pass(k, v, k2, v2, n, shift, block, n_blocks, hist)) {
 			uint64_t *tk = k;
 			fv_idx_t *tv = v;
 			k = k2, k2 = tk;
 			v = v2, v2 = tv;
 		}
-	if (block && radix_pass(k, v, k2, v2, n, -1, block, n_blocks, hist, nt)) {
+	if (block && radix_pass(k, v, k2, v2, n, -1, block, n_blocks, hist)) {
 		fv_idx_t *tv = v;
 		v = v2, v2 = tv;
 	}

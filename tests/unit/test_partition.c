@@ -769,13 +769,13 @@ static int cmp_hkey(const void *a, const void *b)
 
 /* fv_order_hilbert against keys of fv_hilbert_key sorted by qsort on
  * (block, key, cell), blocks 0 and 2 of 3 used (block 1's positions left
- * alone); the same on 1 and 3 threads (above FV_PAR_MIN cells, so the
- * radix passes and keys run threaded). */
+ * alone); the same on 1 and 3 threads (above FV_PAR_MIN cells, and the
+ * used cells over 2^16: the radix passes in two pieces). */
 static void test_order_hilbert(void **state)
 {
 	fv_mesh_t m;
 	(void)state;
-	gen(&m, FV_GEN_TET, 16, 16, 14, 0.2); /* 21,504 cells */
+	gen(&m, FV_GEN_TET, 28, 28, 24, 0.2); /* 112,896 cells, about 75,000 used */
 	shuffle_cells(&m, 5);
 	fv_idx_t nc = m.n_cells, off[4] = {0};
 	int32_t *blk = malloc(nc * sizeof *blk);
