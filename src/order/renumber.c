@@ -481,8 +481,9 @@ static fv_err_t par_order_block(rcm_t *r, const fv_idx_t *cand, fv_idx_t lo, fv_
  * connected piece of a block started from a pseudo-peripheral node found
  * from its unplaced cell of least degree. Blocks with r->use set are
  * placed already (the Hilbert order) and left alone. (The "blocks" here
- * are order_units' units: the blocks, or pieces of them.) */
-static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off)
+ * are order_units' units: the blocks, or pieces of them; apart: each on
+ * one thread, side by side, however few.) */
+static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off, int apart)
 {
 	const fv_mesh_t *m = r->m;
 	fv_idx_t nc = m->n_cells, *cand = NULL, *key_off = NULL;
@@ -516,8 +517,9 @@ static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 	free(key_off);
 
 	/* fewer blocks than threads: each block on all threads, one after
-	 * another (the same orders) */
-	if (n_blocks < fv_threads_max() && nc > FV_PAR_MIN) {
+	 * another (the same orders); not pieces of a block (apart), which are
+	 * small enough for one thread each and go side by side */
+	if (!apart && n_blocks < fv_threads_max() && nc > FV_PAR_MIN) {
 		for (int b = 0; b < n_blocks && err == FV_OK; b++)
 			if (!r->use || !r->use[b])
 				err = par_order_block(r, cand, block_off[b], block_off[b + 1]);
@@ -630,7 +632,7 @@ static fv_err_t order_units(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 	}
 	first[n_blocks] = n_units;
 	if (n_hil + n_chunked == 0) {
-		err = order_cells(r, n_blocks, block_off);
+		err = order_cells(r, n_blocks, block_off, 0);
 		goto done;
 	}
 	FV_CALL_GOTO(err, done, fv_order_hilbert(m, block, n_blocks, block_off, sorted, r->perm, NULL, sec));
@@ -653,7 +655,7 @@ static fv_err_t order_units(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 	}
 	t0 = fv_now();
 	r->block = unit;
-	err = order_cells(r, n_units, unit_off);
+	err = order_cells(r, n_units, unit_off, n_chunked > 0);
 	r->block = block;
 	if (err != FV_OK)
 		goto done;

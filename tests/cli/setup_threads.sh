@@ -46,9 +46,9 @@ for t in 1 3; do
 			-o "$tmp/p$t-$m-switch" >/dev/null 2>&1 ||
 			fail "$m: mesh partition into 1 block, RCM handed over to one thread, $t threads"
 		# the block in pieces of its Hilbert order, RCM in each (the
-		# default for blocks of 2^22 cells and more): 9 or 10 pieces side
-		# by side, or 2 (fewer than 3 threads) each on all threads; and
-		# the Hilbert order alone
+		# default for blocks of 2^22 cells and more), side by side: 9 or
+		# 10 pieces, or 2 (fewer than 3 threads); and the Hilbert order
+		# alone
 		for o in chunks:3000 chunks:16000 hilbert; do
 			FVSTAR_ORDER=$o "$fv" mesh partition "$tmp/$m.su2" --ranks 1 --blocks 1 \
 				-o "$tmp/p$t-$m-o$(echo $o | tr : _)" >/dev/null 2>&1 ||
