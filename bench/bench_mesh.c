@@ -14,6 +14,13 @@
  *                               seconds, the edge cut, the imbalance and
  *                               the halo (ghost cells of all blocks, the
  *                               largest block's, neighbour pairs)
+ *   bench_mesh order MESH [R]   one block's cell ordering (FVSTAR_ORDER:
+ *                               rcm, chunks, hilbert) R times (default 5)
+ *                               on the prepared mesh: the best and median
+ *                               seconds of the step "renumber: order", and
+ *                               the locality the loops see: the mean index
+ *                               jump across interior faces, the share of
+ *                               faces jumping over 2^12 and 2^16 cells
  *   bench_mesh read MESH [R]    the reader alone, R times (default 5): the
  *                               best and median time, us per cell, and a
  *                               copy of as many bytes into fresh memory as
@@ -201,6 +208,63 @@ static int read_bench(const char *path, int reps)
 	return 0;
 }
 
+/* The seconds of the set-up step name so far (laps add up by name), and
+ * its note (what the ordering chose) to stderr. */
+static double lap_seconds(const char *name)
+{
+	const fv_lap_t *laps;
+	int n = fv_laps(&laps);
+	for (int i = 0; i < n; i++)
+		if (strcmp(laps[i].name, name) == 0) {
+			if (laps[i].note[0])
+				fprintf(stderr, "bench_mesh: %s: %s\n", name, laps[i].note);
+			return laps[i].seconds;
+		}
+	return 0;
+}
+
+/* One block: the mesh read, prepared and renumbered reps times (each
+ * from the file's order: a BFS over a mesh in RCM order runs in cache). */
+static int order_bench(const char *path, int reps)
+{
+	double t[64];
+	fv_mesh_t m;
+	int32_t *part;
+	fv_idx_t off[2];
+	if (reps < 1 || reps > 64)
+		return 2;
+	for (int r = 0; r < reps; r++) {
+		double before = lap_seconds("renumber: order");
+		if (fv_mesh_read(&m, path) != FV_OK || fv_mesh_prepare(&m) != FV_OK)
+			return die();
+		part = calloc((size_t)m.n_cells + 1, sizeof *part);
+		if (!part)
+			return 2;
+		if (fv_mesh_renumber(&m, part, 1, off, NULL) != FV_OK)
+			return die();
+		t[r] = lap_seconds("renumber: order") - before;
+		free(part);
+		if (r < reps - 1)
+			fv_mesh_free(&m);
+	}
+	double sum = 0, far12 = 0, far16 = 0, nf = 0;
+	for (fv_idx_t f = m.n_bfaces; f < m.n_faces; f++) {
+		double j = (double)(m.face_cell[2 * (size_t)f + 1] - m.face_cell[2 * (size_t)f]);
+		j = j < 0 ? -j : j;
+		sum += j;
+		far12 += j > 4096;
+		far16 += j > 65536;
+		nf++;
+	}
+	qsort(t, (size_t)reps, sizeof *t, cmp_double);
+	printf("file,cells,order,threads,best_s,median_s,us_per_cell,mean_jump,share_over_2^12,share_over_2^16\n");
+	printf("%s,%d,%s,%d,%.4f,%.4f,%.4f,%.0f,%.4f,%.4f\n", path, (int)m.n_cells,
+	       getenv("FVSTAR_ORDER") ? getenv("FVSTAR_ORDER") : "auto", fv_threads_max(), t[0], t[reps / 2],
+	       1e6 * t[0] / (double)m.n_cells, sum / nf, far12 / nf, far16 / nf);
+	fv_mesh_free(&m);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	fv_mesh_t m;
@@ -255,9 +319,11 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 5 && strcmp(argv[1], "cut") == 0)
 		return cut_bench(argv[2], atoi(argv[3]), argc - 4, argv + 4);
+	if ((argc == 3 || argc == 4) && strcmp(argv[1], "order") == 0)
+		return order_bench(argv[2], argc == 4 ? atoi(argv[3]) : 5);
 	if ((argc == 3 || argc == 4) && strcmp(argv[1], "read") == 0)
 		return read_bench(argv[2], argc == 4 ? atoi(argv[3]) : 5);
-	fprintf(stderr, "usage: bench_mesh gen N OUT.su2 | bench_mesh load MESH | bench_mesh read MESH [R] | "
+	fprintf(stderr, "usage: bench_mesh gen N OUT.su2 | bench_mesh load MESH | bench_mesh read MESH [R] | bench_mesh order MESH [R] | "
 			"bench_mesh setup MESH BLOCKS [PARTITIONER] | bench_mesh cut MESH BLOCKS PARTITIONER...\n");
 	return 2;
 }

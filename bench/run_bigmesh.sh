@@ -33,9 +33,17 @@
 #          before; no: nothing pinned; the default, register, zeroes on
 #          all threads and then cudaHostRegisters), geodevice
 #          (FVSTAR_GEO_DEVICE=1: a GPU block's geometry blob built
-#          straight into the GPU's memory, against the default: in host
-#          memory, copied by StarPU); builds before these variables
-#          ignore them
+#          straight into the GPU's memory; the default since session 17),
+#          geohost (FVSTAR_GEO_HOST=1: the blob in host memory, copied by
+#          StarPU, the default before), rcm and hilbert (FVSTAR_ORDER: the
+#          cells of each block in RCM order, or in Hilbert order of their
+#          centroids; the default, auto, takes RCM inside pieces of 2^18
+#          cells of the Hilbert order for blocks of 2^22 cells and more),
+#          chunks20 (pieces of 2^20 cells); builds before these variables
+#          ignore them.
+#          SETUP_ITERATIONS (default 0) iterations after each set-up give
+#          ms per iteration in the table too (an ordering's effect on the
+#          loop; the restart file is then written: 4 GB at 10^8 cells)
 # Each mesh step prints wall and CPU seconds, cells per second and the
 # peak RSS in bytes per output cell; each run the numbers of summary.json.
 # Usage: bench/run_bigmesh.sh FVSTAR OUT_DIR [CELLS] [M6_MESH]
@@ -51,6 +59,10 @@
 # The lead's set-up comparison at 10^8 cells, one call each:
 #   CUDA_VISIBLE_DEVICES=0 STEPS="gen setup" VARIANTS="base nopin" bench/run_bigmesh.sh device/bin/fvstar /tmp/big
 #   CUDA_VISIBLE_DEVICES=0 STEPS="gen setup" VARIANTS="rcmall rcmone" bench/run_bigmesh.sh device/bin/fvstar /tmp/big
+# Session 17's orderings (the default, RCM in pieces of 2^18 cells of the
+# Hilbert order at this size, pieces of 2^20, RCM whole; set-up and 10
+# iterations each, about 4 minutes on an H200 node):
+#   CUDA_VISIBLE_DEVICES=0 RUN_TIMEOUT=150 STEPS="gen setup" VARIANTS="base chunks20 rcm" SETUP_ITERATIONS=10 bench/run_bigmesh.sh device/bin/fvstar /tmp/big
 set -u
 [ $# -ge 2 ] || { sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -176,7 +188,11 @@ variant_env() {
 		pinalloc) echo FVSTAR_PIN=alloc ;;
 		pinno) echo FVSTAR_PIN=no ;;
 		geodevice) echo FVSTAR_GEO_DEVICE=1 ;;
-		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno geodevice)" >&2; return 1 ;;
+		geohost) echo FVSTAR_GEO_HOST=1 ;;
+		rcm) echo FVSTAR_ORDER=rcm ;;
+		hilbert) echo FVSTAR_ORDER=hilbert ;;
+		chunks20) echo FVSTAR_ORDER=chunks:1048576 ;;
+		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno geodevice geohost rcm hilbert chunks20)" >&2; return 1 ;;
 		esac
 	done
 }
@@ -186,13 +202,13 @@ if has setup && [ -f "$out/box.fvm" ]; then
 	for v in $variants; do
 		envs=$(variant_env "$v" | tr "\n" " ") && variant_env "$v" >/dev/null || exit 2
 		# shellcheck disable=SC2086
-		env $envs timeout "${RUN_TIMEOUT:-420}" /usr/bin/time -v "$fv" run -v "$out/box.cfg" numerics.iterations=0 \
+		env $envs timeout "${RUN_TIMEOUT:-420}" /usr/bin/time -v "$fv" run -v "$out/box.cfg" numerics.iterations="${SETUP_ITERATIONS:-0}" \
 			output.vtu=no output.progress_every=0 output.dir="$out/setup_$v" ${RUN_ARGS:-} \
 			>"$out/setup_$v.out" 2>"$out/setup_$v.err"
 		rc=$?
 		echo
 		echo "## setup $v ($envs; exit $rc$([ $rc = 124 ] && echo ": stopped after RUN_TIMEOUT=${RUN_TIMEOUT:-420} s"))"
-		grep -E "^fvstar: (memory budget|set-up|host memory|device memory)|error|Maximum resident|Elapsed" \
+		grep -E "^fvstar: (memory budget|set-up|host memory|device memory|[0-9]+ iterations)|error|Maximum resident|Elapsed" \
 			"$out/setup_$v.err" | sed 's/^/    /'
 		done_v="$done_v $v"
 	done
@@ -216,6 +232,8 @@ for v in names:
         if at:
             steps["peak reached by"] = (at[0], top / 1e9)
         steps["cells"] = (s["mesh"]["cells"], 0)
+        if s.get("iterations", 0) > 0:
+            steps["ms per iteration"] = (1e3 * s["seconds_per_iteration"], s["iterations"])
     else:
         for line in open(os.path.join(out, "setup_" + v + ".err"), errors="replace"):
             if line.startswith("fvstar: set-up steps"):
@@ -240,6 +258,8 @@ for k in order:
             row.append("%.1f / %.1f GiB" % e)
         elif k == "peak reached by":
             row.append("%s (%.1f GB)" % e)
+        elif k == "ms per iteration":
+            row.append("**%.1f** (%d iterations)" % e)
         else:
             row.append("%.2f (%.1f)" % e)
     print("| %s | %s |" % (k, " | ".join(row)))

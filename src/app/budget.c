@@ -43,7 +43,7 @@
 #define DEVICE_PER_FACE 257.0
 /* A rank whose blocks run on GPUs alone holds on the host no field but
  * the state (fv_runtime_lazy_fields), no geometry blob where it is built
- * in the GPU's memory (FVSTAR_GEO_DEVICE=1, fv_runtime_devbuf_*), no CPU
+ * in the GPU's memory (the default, fv_runtime_devbuf_*), no CPU
  * scratch and no implicit operator:
  * its share of the blocks phase (local meshes, the rank's part, both a
  * matter of faces), the states and the blob's sections while they are
@@ -75,10 +75,9 @@ static double implicit_per_cell(const fv_case_t *c, double faces_per_cell)
 
 /* Whether the rank's blocks run on GPUs alone (the solver's rule for a
  * block the scheduler places: fv_runtime_lazy_fields), and whether their
- * blobs are in host memory even so (the default: FVSTAR_GEO_DEVICE=1
- * puts them on the GPUs; CPU workers with FVSTAR_LAZY_FIELDS=all, several
- * GPUs sharing the blocks). A bad variable is left to the solver's
- * message. */
+ * blobs are in host memory even so (FVSTAR_GEO_HOST=1; CPU workers with
+ * FVSTAR_LAZY_FIELDS=all, several GPUs sharing the blocks). A bad
+ * variable is left to the solver's message. */
 static int gpu_only(int *blob_host)
 {
 	int ncpu, ncuda, lazy = 0, usable = 0;

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Cell renumbering: blocks contiguous, Reverse Cuthill-McKee inside each
- * block, nodes by first use; faces are then rebuilt in Alg. 2 order. */
+ * block (inside pieces of the centroids' Hilbert order of a large one),
+ * nodes by first use; faces are then rebuilt in Alg. 2 order. */
 #include "fvstar/partition.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "order/sfc.h"
 #include "util/threads.h"
 #include "util/timer.h"
 
@@ -28,6 +30,8 @@ typedef struct rcm {
 	fv_idx_t *key;         /* [n_cells] the least position of a placing parent */
 	fv_idx_t *bpar;        /* [n_cells] the BFS parent that reached a cell first */
 	fv_idx_t *cnt;         /* [n_cells + 1] children per parent of a level */
+	uint8_t *use;          /* [blocks] 1: the block is placed already (Hilbert order;
+				  order_units), NULL: none is */
 	int32_t bfs_id;
 	int mode;              /* RCM_TRY, RCM_SERIAL or RCM_PARALLEL (par_order_block) */
 	double t_serial;       /* seconds of the serial BFS tried, 0 before */
@@ -424,7 +428,7 @@ static void note_rcm(const rcm_t *r)
 			 1e6 * r->t_par / (double)r->n_par);
 	else if (r->t_serial > 0)
 		snprintf(trial, sizeof trial, "trial: one thread %.3g us/cell", 1e6 * r->s_per_cell);
-	fv_lap_note("renumber: RCM",
+	fv_lap_note("renumber: order",
 		    "%s; BFS %d on one thread, %d on all; Cuthill-McKee %d on one, %d on all; %d handed over to one "
 		    "thread; at most %d levels; %s at the end",
 		    trial, r->n_bfs[0], r->n_bfs[1], r->n_cm[0], r->n_cm[1], r->n_handover, r->levels,
@@ -475,12 +479,16 @@ static fv_err_t par_order_block(rcm_t *r, const fv_idx_t *cand, fv_idx_t lo, fv_
 
 /* Fills r->perm / r->new_of_old: blocks in order, RCM inside each, every
  * connected piece of a block started from a pseudo-peripheral node found
- * from its unplaced cell of least degree. */
-static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off)
+ * from its unplaced cell of least degree. Blocks with r->use set are
+ * placed already (the Hilbert order) and left alone. (The "blocks" here
+ * are order_units' units: the blocks, or pieces of them; apart: each on
+ * one thread, side by side, however few.) */
+static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off, int apart)
 {
 	const fv_mesh_t *m = r->m;
 	fv_idx_t nc = m->n_cells, *cand = NULL, *key_off = NULL;
 	const int nd = FV_MAX_CELL_FACES + 1;
+	fv_err_t err = FV_OK;
 	size_t nkeys = (size_t)n_blocks * nd;
 
 	FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
@@ -509,11 +517,12 @@ static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 	free(key_off);
 
 	/* fewer blocks than threads: each block on all threads, one after
-	 * another (the same orders) */
-	if (n_blocks < fv_threads_max() && nc > FV_PAR_MIN) {
-		fv_err_t err = FV_OK;
+	 * another (the same orders); not pieces of a block (apart), which are
+	 * small enough for one thread each and go side by side */
+	if (!apart && n_blocks < fv_threads_max() && nc > FV_PAR_MIN) {
 		for (int b = 0; b < n_blocks && err == FV_OK; b++)
-			err = par_order_block(r, cand, block_off[b], block_off[b + 1]);
+			if (!r->use || !r->use[b])
+				err = par_order_block(r, cand, block_off[b], block_off[b + 1]);
 		free(cand);
 		return err;
 	}
@@ -522,6 +531,8 @@ static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 	FV_OMP(parallel for schedule(dynamic, 1) if (nc > FV_PAR_MIN))
 	for (int b = 0; b < n_blocks; b++) {
 		fv_idx_t pos = block_off[b], lo = block_off[b], hi = block_off[b + 1];
+		if (r->use && r->use[b])
+			continue;
 		for (fv_idx_t i = lo; i < hi; i++)
 			if (r->new_of_old[cand[i]] < 0)
 				pos = cuthill_mckee(r, pseudo_peripheral(r, r->queue + lo, cand[i]), pos);
@@ -535,6 +546,135 @@ static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 	}
 	free(cand);
 	return FV_OK;
+}
+
+/* The ordering of a large block. RCM's BFS is serial at heart: 15-35 s of
+ * a 10^8-cell block on the GPU nodes, where the level-by-level threads
+ * lose to one (s16c1). The Hilbert order of the centroids is a key per
+ * cell and a radix sort on all threads, but alone it made the iteration
+ * 30-55 % slower than RCM on CPU workers (a 1M-cell box: a cell's
+ * neighbours across the curve's folds are far in memory). So a block of
+ * CHUNK_BLOCK_MIN cells and more is cut into consecutive pieces of
+ * CHUNK_CELLS cells of its Hilbert order (compact regions), each piece
+ * ordered by RCM on one thread, the pieces side by side. Below the size
+ * RCM stays whole: it costs under half a second there, and every test's
+ * and benchmark's mesh (the M6 medium, the 1M and 1.6M boxes) keeps its
+ * order, hence its round-off and digests. The piece size is fixed, not
+ * taken from the thread count, so any thread count gives one order. */
+#define CHUNK_BLOCK_MIN ((fv_idx_t)1 << 22)
+#define CHUNK_CELLS ((fv_idx_t)1 << 18)
+
+enum { ORDER_AUTO = -1, ORDER_RCM, ORDER_HILBERT, ORDER_CHUNKS };
+
+/* FVSTAR_ORDER: auto (or unset: the rule above), rcm (whole blocks),
+ * hilbert (the Hilbert order alone, for comparisons) or chunks[:CELLS]
+ * (every block in pieces, of CELLS cells: tests, comparisons). */
+static fv_err_t order_mode(const fv_mesh_t *m, int *mode, fv_idx_t *chunk)
+{
+	const char *env = getenv("FVSTAR_ORDER");
+	*mode = ORDER_AUTO;
+	*chunk = CHUNK_CELLS;
+	if (!env || !*env || strcmp(env, "auto") == 0)
+		return FV_OK;
+	if (strcmp(env, "rcm") == 0)
+		*mode = ORDER_RCM;
+	else if (strcmp(env, "hilbert") == 0)
+		*mode = ORDER_HILBERT;
+	else if (strncmp(env, "chunks", 6) == 0 && (env[6] == '\0' || env[6] == ':')) {
+		*mode = ORDER_CHUNKS;
+		if (env[6] == ':') {
+			char *end;
+			long v = strtol(env + 7, &end, 10);
+			FV_CHECK(end != env + 7 && *end == '\0' && v >= 1 && v <= FV_IDX_MAX, FV_ERR_ARG,
+				 "FVSTAR_ORDER=%s: chunks of 1 to %d cells", env, (int)FV_IDX_MAX);
+			*chunk = (fv_idx_t)v;
+		}
+	} else
+		FV_CHECK(0, FV_ERR_ARG, "FVSTAR_ORDER=%s: expected auto, rcm, hilbert or chunks[:CELLS]", env);
+	FV_CHECK(*mode == ORDER_RCM || m->cell_ctr, FV_ERR_ARG, "%s: FVSTAR_ORDER=%s needs the cells' centroids",
+		 m->source, env);
+	return FV_OK;
+}
+
+/* order_cells over units: each block whole (RCM), or its Hilbert order
+ * (placed, left alone), or its pieces of that order (RCM each); units in
+ * block order, a block's pieces in curve order, so block b starts at its
+ * first unit. */
+static fv_err_t order_units(rcm_t *r, int n_blocks, fv_idx_t *block_off)
+{
+	const fv_mesh_t *m = r->m;
+	const int32_t *block = r->block;
+	fv_idx_t nc = m->n_cells, chunk, *unit_off = NULL;
+	int mode, n_units = 0, n_hil = 0, n_chunked = 0;
+	uint8_t *kind = NULL, *sorted = NULL;
+	int32_t *unit = NULL, *first = NULL;
+	double sec[2] = {0, 0}, t0;
+	fv_err_t err = FV_OK;
+
+	FV_CALL(order_mode(m, &mode, &chunk));
+	FV_CALL_GOTO(err, done, fv_calloc(&kind, (size_t)n_blocks, sizeof *kind, "block orderings"));
+	FV_CALL_GOTO(err, done, fv_calloc(&sorted, (size_t)n_blocks, sizeof *sorted, "blocks in Hilbert order"));
+	FV_CALL_GOTO(err, done, fv_calloc(&first, (size_t)n_blocks + 1, sizeof *first, "first unit of each block"));
+	for (int b = 0; b <= n_blocks; b++)
+		block_off[b] = 0;
+	for (fv_idx_t c = 0; c < nc; c++)
+		block_off[block[c] + 1]++;
+	for (int b = 0; b < n_blocks; b++) {
+		fv_idx_t size = block_off[b + 1];
+		block_off[b + 1] += block_off[b];
+		kind[b] = (uint8_t)(mode != ORDER_AUTO ? mode
+				    : size >= CHUNK_BLOCK_MIN && m->cell_ctr ? ORDER_CHUNKS : ORDER_RCM);
+		sorted[b] = kind[b] != ORDER_RCM;
+		n_hil += kind[b] == ORDER_HILBERT;
+		n_chunked += kind[b] == ORDER_CHUNKS;
+		first[b] = n_units;
+		n_units += kind[b] == ORDER_CHUNKS ? (int)((size + chunk - 1) / chunk) : 1;
+	}
+	first[n_blocks] = n_units;
+	if (n_hil + n_chunked == 0) {
+		err = order_cells(r, n_blocks, block_off, 0);
+		goto done;
+	}
+	FV_CALL_GOTO(err, done, fv_order_hilbert(m, block, n_blocks, block_off, sorted, r->perm, NULL, sec));
+	FV_CALL_GOTO(err, done, fv_malloc(&unit, (size_t)nc + 1, sizeof *unit, "ordering units"));
+	FV_CALL_GOTO(err, done, fv_calloc(&r->use, (size_t)n_units, sizeof *r->use, "units in Hilbert order"));
+	FV_CALL_GOTO(err, done, fv_malloc(&unit_off, (size_t)n_units + 1, sizeof *unit_off, "unit ranges"));
+	FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
+	for (fv_idx_t c = 0; c < nc; c++)
+		if (kind[block[c]] == ORDER_RCM)
+			unit[c] = first[block[c]];
+	for (int b = 0; b < n_blocks; b++) {
+		fv_idx_t lo = block_off[b], hi = block_off[b + 1];
+		int k = kind[b];
+		if (k == ORDER_RCM)
+			continue;
+		r->use[first[b]] = k == ORDER_HILBERT;
+		FV_OMP(parallel for schedule(static) if (hi - lo > FV_PAR_MIN))
+		for (fv_idx_t i = lo; i < hi; i++)
+			unit[r->perm[i]] = first[b] + (k == ORDER_CHUNKS ? (int32_t)((i - lo) / chunk) : 0);
+	}
+	t0 = fv_now();
+	r->block = unit;
+	err = order_cells(r, n_units, unit_off, n_chunked > 0);
+	r->block = block;
+	if (err != FV_OK)
+		goto done;
+	for (int b = 0; b <= n_blocks; b++)
+		block_off[b] = unit_off[first[b]];
+	fv_lap_note("renumber: order",
+		    "Hilbert order of the centroids in %d of %d blocks (keys %.3f s, sort %.3f s), %d of them then by "
+		    "RCM in %d pieces of %d cells (%.3f s), RCM in the rest",
+		    n_hil + n_chunked, n_blocks, sec[0], sec[1], n_chunked, first[n_blocks] - (n_blocks - n_chunked),
+		    (int)chunk, fv_now() - t0);
+done:
+	r->block = block;
+	FV_FREE(r->use);
+	free(kind);
+	free(sorted);
+	free(first);
+	free(unit);
+	free(unit_off);
+	return err;
 }
 
 /* Cells in the order perm, nodes by first use in that order (nodes of no
@@ -700,9 +840,9 @@ fv_err_t fv_mesh_renumber(fv_mesh_t *m, const int32_t *block_of_cell, int n_bloc
 	FV_CALL_GOTO(err, done, fv_malloc(&r.new_of_old, (size_t)nc, sizeof *r.new_of_old, "cell numbering"));
 	FV_CALL_GOTO(err, done, fv_malloc(&perm, (size_t)nc, sizeof *perm, "cell permutation"));
 	r.perm = perm;
-	FV_CALL_GOTO(err, done, order_cells(&r, n_blocks, block_off));
+	FV_CALL_GOTO(err, done, order_units(&r, n_blocks, block_off));
 	free_rcm(&r); /* before prepare, which peaks in memory */
-	t = fv_lap("renumber: RCM", t);
+	t = fv_lap("renumber: order", t);
 	FV_CALL_GOTO(err, done, apply_order(m, perm));
 	t = fv_lap("renumber: cells and nodes moved", t);
 	/* the faces from the old ones (no hash of their nodes), then what

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "order/sfc.h"
 #include "util/threads.h"
 
 #ifdef FV_HAVE_METIS
@@ -256,102 +257,16 @@ static void part_linear(fv_idx_t n_cells, int n_blocks, const double *frac, int3
 	}
 }
 
-/* The Hilbert index of a point of the 2^bits grid (bits <= 21), from
- * Skilling's transpose form ("Programming the Hilbert curve", AIP Conf.
- * Proc. 707, 2004): consecutive indices are neighbouring grid cells, so
- * a range of indices is a compact region. */
-static uint64_t hilbert_key(uint32_t x[3], int bits)
-{
-	uint32_t t;
-	for (uint32_t q = 1u << (bits - 1); q > 1; q >>= 1) {
-		uint32_t p = q - 1;
-		for (int i = 0; i < 3; i++)
-			if (x[i] & q)
-				x[0] ^= p;
-			else {
-				t = (x[0] ^ x[i]) & p;
-				x[0] ^= t;
-				x[i] ^= t;
-			}
-	}
-	x[1] ^= x[0];
-	x[2] ^= x[1];
-	t = 0;
-	for (uint32_t q = 1u << (bits - 1); q > 1; q >>= 1)
-		if (x[2] & q)
-			t ^= q - 1;
-	uint64_t key = 0;
-	for (int b = bits - 1; b >= 0; b--)
-		for (int i = 0; i < 3; i++)
-			key = key << 1 | (uint64_t)(((x[i] ^ t) >> b) & 1u);
-	return key;
-}
-
 /* The cells in Hilbert order of their centroids (a cube around them, 2^21
- * steps a side), ties in cell order: a stable radix sort of the keys, so
- * the order is the same for any thread count. */
+ * steps a side), ties in cell order: consecutive indices are neighbouring
+ * grid cells, so a range of the order is a compact region. The same sort
+ * orders large blocks (src/order/sfc.c). */
 static fv_err_t hilbert_order(const fv_mesh_t *m, fv_idx_t *order)
 {
-	enum { BITS = 21, DIGIT = 8 };
-	size_t n = (size_t)m->n_cells;
-	const fv_real_t *x = m->cell_ctr;
-	double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, span = 0;
-	uint64_t *key = NULL, *key2 = NULL;
-	fv_idx_t *tmp = NULL;
-	fv_err_t err = FV_OK;
-	FV_CHECK(x, FV_ERR_ARG, "%s: the hilbert partitioner needs the cell centroids: call fv_mesh_prepare first",
-		 m->source);
-	for (int d = 0; d < 3; d++) {
-		double a = HUGE_VAL, b = -HUGE_VAL;
-		FV_OMP(parallel for schedule(static) reduction(min : a) reduction(max : b) if (n > FV_PAR_MIN))
-		for (size_t c = 0; c < n; c++) {
-			double v = (double)x[d * n + c];
-			a = v < a ? v : a;
-			b = v > b ? v : b;
-		}
-		lo[d] = a;
-		span = b - a > span ? b - a : span;
-	}
-	FV_CALL_GOTO(err, out, fv_malloc(&key, n + 1, sizeof *key, "Hilbert keys"));
-	FV_CALL_GOTO(err, out, fv_malloc(&key2, n + 1, sizeof *key2, "Hilbert keys"));
-	FV_CALL_GOTO(err, out, fv_malloc(&tmp, n + 1, sizeof *tmp, "Hilbert order"));
-	{
-		double scale = span > 0 ? ((double)(1u << BITS) - 1) / span : 0;
-		FV_OMP(parallel for schedule(static) if (n > FV_PAR_MIN))
-		for (size_t c = 0; c < n; c++) {
-			uint32_t q[3];
-			for (int d = 0; d < 3; d++) {
-				double v = ((double)x[d * n + c] - lo[d]) * scale;
-				q[d] = v <= 0 ? 0 : v >= (double)((1u << BITS) - 1) ? (1u << BITS) - 1 : (uint32_t)v;
-			}
-			key[c] = hilbert_key(q, BITS);
-			order[c] = (fv_idx_t)c;
-		}
-	}
-	/* least significant digit first; a digit every key shares is skipped */
-	for (int shift = 0; shift < 3 * BITS; shift += DIGIT) {
-		size_t count[(1 << DIGIT) + 1] = {0};
-		for (size_t i = 0; i < n; i++)
-			count[((key[i] >> shift) & ((1u << DIGIT) - 1)) + 1]++;
-		if (count[((key[0] >> shift) & ((1u << DIGIT) - 1)) + 1] == n)
-			continue;
-		for (int k = 0; k < 1 << DIGIT; k++)
-			count[k + 1] += count[k];
-		for (size_t i = 0; i < n; i++) {
-			size_t at = count[(key[i] >> shift) & ((1u << DIGIT) - 1)]++;
-			key2[at] = key[i];
-			tmp[at] = order[i];
-		}
-		uint64_t *kt = key;
-		key = key2;
-		key2 = kt;
-		memcpy(order, tmp, n * sizeof *order);
-	}
-out:
-	free(key);
-	free(key2);
-	free(tmp);
-	return err;
+	fv_idx_t off[2] = {0, m->n_cells};
+	FV_CHECK(m->cell_ctr, FV_ERR_ARG,
+		 "%s: the hilbert partitioner needs the cell centroids: call fv_mesh_prepare first", m->source);
+	return fv_order_hilbert(m, NULL, 1, off, NULL, order, NULL, NULL);
 }
 
 /* Contiguous ranges of the Hilbert order, sized as part_linear sizes them. */

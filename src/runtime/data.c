@@ -232,16 +232,23 @@ static int block_node(int worker)
 
 fv_err_t fv_runtime_devbuf_usable(int worker, int *usable)
 {
-	const char *e = getenv("FVSTAR_GEO_DEVICE");
+	const char *e = getenv("FVSTAR_GEO_DEVICE"), *h = getenv("FVSTAR_GEO_HOST");
 	*usable = 0;
 	FV_CHECK(!e || !*e || strcmp(e, "0") == 0 || strcmp(e, "1") == 0, FV_ERR_ARG,
 		 "FVSTAR_GEO_DEVICE=%s: expected 0 or 1", e);
+	FV_CHECK(!h || !*h || strcmp(h, "0") == 0 || strcmp(h, "1") == 0, FV_ERR_ARG,
+		 "FVSTAR_GEO_HOST=%s: expected 0 or 1", h);
+	FV_CHECK(!(h && strcmp(h, "1") == 0 && e && strcmp(e, "1") == 0), FV_ERR_ARG,
+		 "FVSTAR_GEO_HOST=1 and FVSTAR_GEO_DEVICE=1: the geometry cannot be in both places");
 #ifdef STARPU_SIMGRID
 	/* data-free: a simulated GPU's addresses hold nothing */
 	(void)worker;
 	return FV_OK;
 #else
-	*usable = e && strcmp(e, "1") == 0 && block_node(worker) >= 0;
+	int node = block_node(worker), forced = e && strcmp(e, "1") == 0;
+	if ((h && strcmp(h, "1") == 0) || (e && strcmp(e, "0") == 0) || node < 0)
+		return FV_OK;
+	*usable = forced || starpu_node_get_kind((unsigned)node) == STARPU_CUDA_RAM;
 	return FV_OK;
 #endif
 }

@@ -90,13 +90,15 @@ fv_err_t fv_runtime_register_remote(fv_handle_t *h, size_t n, size_t elem, int o
 fv_err_t fv_runtime_vector_lazy(fv_handle_t *h, void *mem, size_t n, size_t elem, const char *what);
 /* Read-only data built in place in the memory of the block's worker (a
  * GPU: no host copy of it at any time, the host holding only the piece
- * being copied; the geometry blob), with FVSTAR_GEO_DEVICE=1 (opt-in
- * until GPU runs check it: session 16's M6 runs crashed on the host's
- * read-back, fixed in fv_runtime_acquire since, not rerun on a GPU; 0 or
- * unset: host memory as before; another value is an error):
+ * being copied; the geometry blob), by default where that memory is one
+ * GPU's (since session 17, after s17c1's GPU tests and M6 passed with
+ * it); FVSTAR_GEO_HOST=1 (or FVSTAR_GEO_DEVICE=0, its older name) keeps
+ * host memory as before, FVSTAR_GEO_DEVICE=1 takes this path where the
+ * memory is main memory too (the CPU tests of the path); another value,
+ * or both asking for opposite places, is an error.
  * fv_runtime_devbuf_open allocates bytes there (an error names what does
- * not fit). fv_runtime_devbuf_usable says first whether the variable asks
- * for it and there is one such place: not where tasks may run on CPU
+ * not fit). fv_runtime_devbuf_usable says first whether the variables allow
+ * it and there is one such place: not where tasks may run on CPU
  * cores and on a GPU, or several GPUs share the block, nor under SimGrid;
  * the caller then uses host memory as before. Each byte is written once
  * by fv_runtime_devbuf_put (a synchronous copy from host memory); the
@@ -104,8 +106,9 @@ fv_err_t fv_runtime_vector_lazy(fv_handle_t *h, void *mem, size_t n, size_t elem
  * where else a task needs it, and fv_runtime_acquire brings it to the
  * host). fv_runtime_devbuf_drop unregisters the handle (if any) and
  * frees it. The solver asks for blocks without host fields
- * (fv_runtime_lazy_fields) alone; on CPU workers (FVSTAR_LAZY_FIELDS=all,
- * the CPU tests of this path) the place is main memory. */
+ * (fv_runtime_lazy_fields) alone; on CPU workers (FVSTAR_LAZY_FIELDS=all
+ * with FVSTAR_GEO_DEVICE=1, the CPU tests of this path) the place is main
+ * memory. */
 typedef struct fv_devbuf fv_devbuf_t;
 fv_err_t fv_runtime_devbuf_usable(int worker, int *usable);
 fv_err_t fv_runtime_devbuf_open(fv_devbuf_t **b, int worker, size_t bytes, const char *what);

@@ -526,10 +526,10 @@ static fv_err_t geo_put(void *arg, size_t off, const void *src, size_t bytes)
 	return fv_runtime_devbuf_put(((block_data_t *)arg)->geo_dev, off, src, bytes);
 }
 
-/* Block b's blob: with FVSTAR_GEO_DEVICE=1, where its tasks run on one
- * GPU alone, built straight into that GPU's memory (the host never holds
- * it whole: 340 bytes a cell of tets off the set-up's peak); else in host
- * memory, pinned unless its tasks run on CPU cores alone. */
+/* Block b's blob: where its tasks run on one GPU alone, built straight
+ * into that GPU's memory (the host never holds it whole: 340 bytes a cell
+ * of tets off the set-up's peak; FVSTAR_GEO_HOST=1 opts out); else in
+ * host memory, pinned unless its tasks run on CPU cores alone. */
 static fv_err_t geometry_build(fv_solver_t *s, const fv_block_t *blocks, int n_markers, fv_geo_colors_t *colors,
 			       int b)
 {

@@ -12,10 +12,12 @@
 # memory (none). With all, FVSTAR_GEO_DEVICE=1 also builds the geometry
 # blob through the path that puts a GPU block's blob straight into its
 # GPU's memory, section by section (fv_geo_build_to, fv_runtime_devbuf_*:
-# main memory here, read back for the wall data); all without it (the
-# blob in host memory, the default) gives the same wedge. A bad value of
-# FVSTAR_LAZY_FIELDS, FVSTAR_GEO_DEVICE or FVSTAR_PIN (how memory a GPU
-# reads is pinned) is an error naming the variable.
+# main memory here, read back for the wall data; on a GPU the default);
+# all without it (the blob in host memory, the default on CPU workers as
+# with FVSTAR_GEO_HOST=1 on a GPU) gives the same wedge. A bad value of
+# FVSTAR_LAZY_FIELDS, FVSTAR_GEO_DEVICE, FVSTAR_GEO_HOST or FVSTAR_PIN (how
+# memory a GPU reads is pinned), or the blob asked on the device and on the
+# host at once, is an error naming the variable.
 . "$top_srcdir/tests/cli/lib.sh"
 
 wedge_case
@@ -60,6 +62,14 @@ FVSTAR_GEO_DEVICE=yes FVSTAR_LAZY_FIELDS=all "$fv" run "$tmp/w.cfg" numerics.ite
 	>/dev/null 2>"$tmp/badgeo.err" && fail "FVSTAR_GEO_DEVICE=yes accepted"
 grep -q "FVSTAR_GEO_DEVICE=yes: expected 0 or 1" "$tmp/badgeo.err" ||
 	{ cat "$tmp/badgeo.err"; fail "FVSTAR_GEO_DEVICE=yes: no clear error"; }
+FVSTAR_GEO_HOST=yes FVSTAR_LAZY_FIELDS=all "$fv" run "$tmp/w.cfg" numerics.iterations=1 output.dir="$tmp/badgeo" \
+	>/dev/null 2>"$tmp/badgeo.err" && fail "FVSTAR_GEO_HOST=yes accepted"
+grep -q "FVSTAR_GEO_HOST=yes: expected 0 or 1" "$tmp/badgeo.err" ||
+	{ cat "$tmp/badgeo.err"; fail "FVSTAR_GEO_HOST=yes: no clear error"; }
+FVSTAR_GEO_HOST=1 FVSTAR_GEO_DEVICE=1 FVSTAR_LAZY_FIELDS=all "$fv" run "$tmp/w.cfg" numerics.iterations=1 \
+	output.dir="$tmp/badgeo" >/dev/null 2>"$tmp/badgeo.err" && fail "FVSTAR_GEO_HOST=1 FVSTAR_GEO_DEVICE=1 accepted"
+grep -q "FVSTAR_GEO_HOST=1 and FVSTAR_GEO_DEVICE=1: the geometry cannot be in both places" "$tmp/badgeo.err" ||
+	{ cat "$tmp/badgeo.err"; fail "FVSTAR_GEO_HOST=1 FVSTAR_GEO_DEVICE=1: no clear error"; }
 FVSTAR_PIN=always "$fv" run "$tmp/w.cfg" numerics.iterations=1 output.dir="$tmp/badpin" >/dev/null 2>"$tmp/badpin.err" &&
 	fail "FVSTAR_PIN=always accepted"
 grep -q "FVSTAR_PIN=always: expected register, alloc or no" "$tmp/badpin.err" ||

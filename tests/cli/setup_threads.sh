@@ -7,7 +7,8 @@
 # (faces, renumbering, blocks, halos: `fvstar mesh partition`, METIS, the
 # hilbert and rcb partitioners, and one block, its RCM also forced level
 # by level on all threads, and level by level handed over to one thread
-# half-way through every search, as a slow one is), the same
+# half-way through every search, as a slow one is; its cells in RCM
+# pieces of the Hilbert order, or in that order alone), the same
 # `fvstar mesh info` and `fvstar mesh color` reports, the same solver
 # state after 3 iterations on 5 blocks, equal to main's before the threads
 # (digest recorded 2026-11-27), the same state of an implicit run on one
@@ -44,6 +45,15 @@ for t in 1 3; do
 		FVSTAR_RCM_THREADS=switch "$fv" mesh partition "$tmp/$m.su2" --ranks 1 --blocks 1 \
 			-o "$tmp/p$t-$m-switch" >/dev/null 2>&1 ||
 			fail "$m: mesh partition into 1 block, RCM handed over to one thread, $t threads"
+		# the block in pieces of its Hilbert order, RCM in each (the
+		# default for blocks of 2^22 cells and more), side by side: 9 or
+		# 10 pieces, or 2 (fewer than 3 threads); and the Hilbert order
+		# alone
+		for o in chunks:3000 chunks:16000 hilbert; do
+			FVSTAR_ORDER=$o "$fv" mesh partition "$tmp/$m.su2" --ranks 1 --blocks 1 \
+				-o "$tmp/p$t-$m-o$(echo $o | tr : _)" >/dev/null 2>&1 ||
+				fail "$m: mesh partition into 1 block, FVSTAR_ORDER=$o, $t threads"
+		done
 		"$fv" mesh info "$tmp/$m.su2" 2>/dev/null >"$tmp/info$t-$m.txt" || fail "$m: mesh info with $t threads"
 		"$fv" mesh color "$tmp/$m.su2" --method both 2>/dev/null | sed 's/, [0-9.]* ms$//' \
 			>"$tmp/color$t-$m.txt" || fail "$m: mesh color with $t threads"
@@ -62,12 +72,14 @@ for m in mixed tet; do
 	for f in part.0.bin part.1.bin; do
 		cmp -s "$tmp/p1-$m/$f" "$tmp/p3-$m/$f" || fail "$m: $f differs between 1 and 3 threads"
 	done
-	for g in hilbert rcb whole rcm switch; do
+	for g in hilbert rcb whole rcm switch ochunks_3000 ochunks_16000 ohilbert; do
 		cmp -s "$tmp/p1-$m-$g/part.0.bin" "$tmp/p3-$m-$g/part.0.bin" ||
 			fail "$m: the $g part file differs between 1 and 3 threads"
 	done
 	cmp -s "$tmp/p1-$m-whole/part.0.bin" "$tmp/p3-$m-switch/part.0.bin" ||
 		fail "$m: the RCM handed over to one thread half-way is not the serial one"
+	! cmp -s "$tmp/p1-$m-whole/part.0.bin" "$tmp/p1-$m-ochunks_3000/part.0.bin" ||
+		fail "$m: RCM in pieces of 3000 cells gave the whole block's RCM"
 	cmp -s "$tmp/info1-$m.txt" "$tmp/info3-$m.txt" || fail "$m: mesh info differs between 1 and 3 threads"
 	cmp -s "$tmp/color1-$m.txt" "$tmp/color3-$m.txt" || fail "$m: mesh color differs between 1 and 3 threads"
 	grep -q "^faces: " "$tmp/info1-$m.txt" || fail "$m: mesh info printed no faces"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Partitioning (METIS, Scotch, linear), renumbering (RCM, Alg. 2 faces) and
+/* Partitioning (METIS, Scotch, linear), renumbering (RCM, Hilbert order,
+ * RCM in pieces of the Hilbert order, Alg. 2 faces) and
  * per-block local meshes, checked against brute-force recomputation.
  * Run as: tests/unit/test_partition (cmocka; all tests must pass). */
 #include "config.h"
@@ -13,6 +14,7 @@
 
 #include "fvstar/output.h"
 #include "fvstar/partition.h"
+#include "order/sfc.h"
 
 #define TOL 1e-12
 
@@ -707,6 +709,215 @@ static void test_renumber(void **state)
 
 static void check_blocks(const fv_mesh_t *m, const fv_idx_t *off, int nb, const fv_block_t *bl);
 
+#ifdef _OPENMP
+#include <omp.h>
+/* t threads for the loops that follow; 0: as many as at the start */
+static void set_threads(int t)
+{
+	static int all = 0;
+	if (!all)
+		all = omp_get_max_threads();
+	omp_set_num_threads(t > 0 ? t : all);
+}
+#else
+static void set_threads(int t) { (void)t; }
+#endif
+
+/* The Hilbert curve on a grid of 8^3: every point once, and each step to
+ * a face neighbour (what makes a range of keys a compact region). */
+static void test_hilbert_key(void **state)
+{
+	enum { B = 3, N = 1 << B };
+	int32_t at[N * N * N][3];
+	uint8_t seen[N * N * N] = {0};
+	(void)state;
+	for (uint32_t x = 0; x < N; x++)
+		for (uint32_t y = 0; y < N; y++)
+			for (uint32_t z = 0; z < N; z++) {
+				uint32_t p[3] = {x, y, z};
+				uint64_t k = fv_hilbert_key(p, B);
+				assert_true(k < N * N * N);
+				assert_false(seen[k]);
+				seen[k] = 1;
+				at[k][0] = (int32_t)x, at[k][1] = (int32_t)y, at[k][2] = (int32_t)z;
+			}
+	for (int k = 1; k < N * N * N; k++)
+		assert_int_equal(abs(at[k][0] - at[k - 1][0]) + abs(at[k][1] - at[k - 1][1]) + abs(at[k][2] - at[k - 1][2]),
+				 1);
+	{
+		uint32_t o[3] = {0, 0, 0}, far[3] = {(1u << 21) - 1, 0, 0};
+		assert_true(fv_hilbert_key(o, 21) == 0);
+		assert_true(fv_hilbert_key(far, 21) == ((uint64_t)1 << 63) - 1); /* the curve ends at a corner's neighbour */
+	}
+}
+
+typedef struct {
+	int32_t block;
+	uint64_t key;
+	fv_idx_t cell;
+} hkey_t;
+
+static int cmp_hkey(const void *a, const void *b)
+{
+	const hkey_t *x = a, *y = b;
+	if (x->block != y->block)
+		return x->block < y->block ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->cell < y->cell ? -1 : x->cell > y->cell;
+}
+
+/* fv_order_hilbert against keys of fv_hilbert_key sorted by qsort on
+ * (block, key, cell), blocks 0 and 2 of 3 used (block 1's positions left
+ * alone); the same on 1 and 3 threads (above FV_PAR_MIN cells, and the
+ * used cells over 2^16: the radix passes in two pieces). */
+static void test_order_hilbert(void **state)
+{
+	fv_mesh_t m;
+	(void)state;
+	gen(&m, FV_GEN_TET, 28, 28, 24, 0.2); /* 112,896 cells, about 75,000 used */
+	shuffle_cells(&m, 5);
+	fv_idx_t nc = m.n_cells, off[4] = {0};
+	int32_t *blk = malloc(nc * sizeof *blk);
+	fv_idx_t *perm = malloc(nc * sizeof *perm), *perm3 = malloc(nc * sizeof *perm3);
+	fv_idx_t *inv = malloc(nc * sizeof *inv);
+	hkey_t *ref = malloc(nc * sizeof *ref);
+	uint8_t use[3] = {1, 0, 1};
+	double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, side = 0, scale;
+	uint64_t seed = 3;
+	for (fv_idx_t c = 0; c < nc; c++) {
+		blk[c] = (int32_t)(lcg(&seed) % 3);
+		off[blk[c] + 1]++;
+	}
+	for (int b = 0; b < 3; b++)
+		off[b + 1] += off[b];
+	for (fv_idx_t c = 0; c < nc; c++)
+		for (int d = 0; d < 3 && use[blk[c]]; d++) {
+			double v = m.cell_ctr[(size_t)d * nc + c];
+			lo[d] = v < lo[d] ? v : lo[d];
+			hi[d] = v > hi[d] ? v : hi[d];
+		}
+	for (int d = 0; d < 3; d++)
+		side = hi[d] - lo[d] > side ? hi[d] - lo[d] : side;
+	scale = ((double)(1u << 21) - 1) / side;
+	fv_idx_t n = 0;
+	for (fv_idx_t c = 0; c < nc; c++) {
+		uint32_t q[3];
+		if (!use[blk[c]])
+			continue;
+		for (int d = 0; d < 3; d++) {
+			double g = (m.cell_ctr[(size_t)d * nc + c] - lo[d]) * scale;
+			q[d] = g <= 0 ? 0 : g >= (double)((1u << 21) - 1) ? (1u << 21) - 1 : (uint32_t)g;
+		}
+		ref[n++] = (hkey_t){blk[c], fv_hilbert_key(q, 21), c};
+	}
+	qsort(ref, (size_t)n, sizeof *ref, cmp_hkey);
+	for (int t = 1; t <= 3; t += 2) {
+		fv_idx_t *p = t == 1 ? perm : perm3;
+		double sec[2] = {-1, -1};
+		set_threads(t);
+		for (fv_idx_t i = 0; i < nc; i++)
+			p[i] = -7, inv[i] = -7;
+		FV_ASSERT_OK(fv_order_hilbert(&m, blk, 3, off, use, p, inv, sec));
+		assert_true(sec[0] >= 0 && sec[1] >= 0);
+		fv_idx_t k = 0;
+		for (int b = 0; b < 3; b++)
+			for (fv_idx_t i = off[b]; i < off[b + 1]; i++) {
+				if (!use[b]) {
+					assert_int_equal(p[i], -7);
+					continue;
+				}
+				assert_int_equal(p[i], ref[k].cell);
+				assert_int_equal(inv[p[i]], i);
+				k++;
+			}
+		assert_int_equal(k, n);
+	}
+	set_threads(0);
+	assert_memory_equal(perm, perm3, nc * sizeof *perm);
+	/* the whole mesh (block NULL), as the hilbert partitioner asks */
+	{
+		fv_idx_t whole[2] = {0, nc};
+		FV_ASSERT_OK(fv_order_hilbert(&m, NULL, 1, whole, NULL, perm, NULL, NULL));
+		for (fv_idx_t i = 0; i < nc; i++)
+			inv[perm[i]] = i;
+		for (fv_idx_t c = 0; c < nc; c++)
+			assert_true(inv[c] >= 0 && inv[c] < nc);
+	}
+	free(blk);
+	free(perm);
+	free(perm3);
+	free(inv);
+	free(ref);
+	fv_mesh_free(&m);
+}
+
+/* The cells' order after fv_mesh_renumber of a fresh shuffled tet box
+ * into nb blocks under FVSTAR_ORDER=order: the mesh's cell_orig. */
+static fv_idx_t *order_with(const char *order, int nb, fv_order_stats_t *st)
+{
+	fv_mesh_t m;
+	fv_idx_t *orig;
+	int32_t *part;
+	gen_tet(&m);
+	shuffle_cells(&m, 77);
+	part = malloc(m.n_cells * sizeof *part);
+	for (fv_idx_t c = 0; c < m.n_cells; c++)
+		part[c] = (int32_t)((c * 7) % nb);
+	setenv("FVSTAR_ORDER", order, 1);
+	check_renumber(&m, nb, part, st);
+	unsetenv("FVSTAR_ORDER");
+	orig = malloc(m.n_cells * sizeof *orig);
+	for (fv_idx_t c = 0; c < m.n_cells; c++)
+		orig[c] = fv_mesh_cell_orig(&m, c);
+	free(part);
+	fv_mesh_free(&m);
+	return orig;
+}
+
+/* FVSTAR_ORDER: hilbert and chunks renumber as check_renumber wants
+ * (blocks, faces, nodes); a piece as large as the block is RCM itself, so
+ * chunks:N of N >= the cells gives RCM's order, and smaller pieces
+ * another; auto on a small mesh is RCM (digests hold); every order cuts
+ * the mean jump of the shuffled mesh; bad values are errors. */
+static void test_renumber_orders(void **state)
+{
+	fv_order_stats_t st;
+	(void)state;
+	fv_idx_t *rcm = order_with("rcm", 2, &st), *o;
+	fv_idx_t nc = 8 * 8 * 8 * 6;
+	o = order_with("auto", 2, &st);
+	assert_memory_equal(o, rcm, nc * sizeof *o);
+	free(o);
+	o = order_with("chunks:100000", 2, &st);
+	assert_memory_equal(o, rcm, nc * sizeof *o);
+	free(o);
+	o = order_with("chunks:300", 2, &st);
+	assert_true(memcmp(o, rcm, nc * sizeof *o) != 0);
+	assert_true(st.mean_jump_after < st.mean_jump_before / 4);
+	free(o);
+	o = order_with("hilbert", 2, &st);
+	assert_true(memcmp(o, rcm, nc * sizeof *o) != 0);
+	assert_true(st.mean_jump_after < st.mean_jump_before / 4);
+	free(o);
+	free(rcm);
+	{
+		fv_mesh_t m;
+		int32_t *part;
+		fv_idx_t off[2];
+		static const char *const bad[] = {"rcm2", "chunks:", "chunks:0", "chunks:12x", "chunks:-3", "chunk"};
+		gen_tet(&m);
+		part = calloc(m.n_cells, sizeof *part);
+		for (int i = 0; i < 6; i++) {
+			setenv("FVSTAR_ORDER", bad[i], 1);
+			FV_ASSERT_ERR(fv_mesh_renumber(&m, part, 1, off, NULL), FV_ERR_ARG, "FVSTAR_ORDER=");
+		}
+		unsetenv("FVSTAR_ORDER");
+		free(part);
+		fv_mesh_free(&m);
+	}
+}
+
 /* A block with no cells is only an empty range. */
 static void test_renumber_empty_block(void **state)
 {
@@ -1223,6 +1434,9 @@ int main(void)
 		cmocka_unit_test(test_partition_errors),
 		cmocka_unit_test(test_renumber),
 		cmocka_unit_test(test_renumber_empty_block),
+		cmocka_unit_test(test_hilbert_key),
+		cmocka_unit_test(test_order_hilbert),
+		cmocka_unit_test(test_renumber_orders),
 		cmocka_unit_test(test_renumber_errors),
 		cmocka_unit_test(test_file_order),
 		cmocka_unit_test(test_part_read_not_regular),
