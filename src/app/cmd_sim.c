@@ -215,6 +215,11 @@ static const char *mode_name(int mode)
 	return mode == SIM_RUN ? "run" : mode == SIM_DRY ? "dry" : "calibrate";
 }
 
+static const char *overlap_name(int v)
+{
+	return v == FV_OVERLAP_NO ? "no" : v == FV_OVERLAP_YES ? "yes" : "auto";
+}
+
 /* One rank's tasks per stage and time per iteration, gathered on every
  * rank (simulated ranks, fvstar-smpi; one slot otherwise). */
 #define SIM_MAX_STAGES 64
@@ -343,6 +348,38 @@ static fv_err_t write_summary(const char *path, int mode, const char *platform, 
 	return err;
 }
 
+/*
+ * Several ranks: the halos of the graph fvstar-smpi simulates, whatever
+ * the case says. Simulated ranks have neither numerics.halo_peer's tasks
+ * (no CUDA IPC under SimGrid) nor halo_zero_copy's host tasks (their
+ * buffers are not mapped there: fv_runtime_host_pinned), so a calibration
+ * with them (auto: between GPU ranks) lacked fv_pack_all's model, and
+ * its pack and unpack models held what the simulation does not do
+ * (session 16). calibrate and dry (the simulated graph, for real) run
+ * StarPU's copies through host memory, as the simulation.
+ */
+static fv_err_t ranks_graph(const fv_case_t *c, int mode, char **pargv, int *pargc)
+{
+	static char peer[] = "numerics.halo_peer=no", zero[] = "numerics.halo_zero_copy=no";
+	if (fv_runtime_nranks() == 1)
+		return FV_OK;
+	if (fv_runtime_rank() == 0 && (c->num.halo_peer != FV_OVERLAP_NO || c->num.halo_zero_copy != FV_OVERLAP_NO))
+		fprintf(stderr,
+			"fvstar: sim %s, %d ranks: numerics.halo_peer = no and numerics.halo_zero_copy = no (were %s and "
+			"%s): simulated ranks have neither GPU-to-GPU nor host-memory halo tasks\n",
+			mode_name(mode), fv_runtime_nranks(), overlap_name(c->num.halo_peer),
+			overlap_name(c->num.halo_zero_copy));
+	/* in place of the command line's own (a key given twice is an error) */
+	int n = 0;
+	for (int i = 0; i < *pargc; i++)
+		if (strncmp(pargv[i], peer, sizeof peer - 3) != 0 && strncmp(pargv[i], zero, sizeof zero - 3) != 0)
+			pargv[n++] = pargv[i];
+	pargv[n++] = peer;
+	pargv[n++] = zero;
+	*pargc = n;
+	return FV_OK;
+}
+
 static fv_err_t sim_job(int mode, int argc, char **argv)
 {
 	fv_case_t c;
@@ -362,7 +399,7 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 
 	/* the run's own arguments (the case, its keys) go to the plan; ours
 	 * are taken out */
-	FV_CALL(fv_calloc(&pargv, (size_t)argc + 3, sizeof *pargv, "arguments"));
+	FV_CALL(fv_calloc(&pargv, (size_t)argc + 5, sizeof *pargv, "arguments"));
 	pargv[pargc++] = "sim";
 	fv_case_default(&c);
 	for (int i = 0; i < argc; i++) {
@@ -421,6 +458,7 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 			 unchained_pass ? "-unchained" : "");
 	snprintf(outkey, sizeof outkey, "output.dir=%s", outdir);
 	pargv[pargc++] = outkey;
+	FV_CALL_GOTO(err, out, ranks_graph(&c, mode, pargv, &pargc));
 
 	if (mode == SIM_RUN) {
 		FV_CALL_GOTO(err, out, fv_runtime_sim_platform(platform, &ncpu, &ncuda));
