@@ -37,6 +37,10 @@ enum { SIM_RUN, SIM_DRY, SIM_CALIBRATE };
  * the second's, which stays the calibrated graph's */
 static int unchained_pass;
 
+/* the whole command from "sim" on: a traced dry run re-executes it */
+static int cmd_argc;
+static char **cmd_argv;
+
 typedef struct sim_ctx {
 	double t0;        /* StarPU's clock when the iterations were submitted */
 	double *at;       /* [iterations] StarPU's clock when each was seen done */
@@ -441,6 +445,13 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 	FV_CALL_GOTO(err, out, fv_case_finish(&c));
 	FV_CHECK_GOTO(err, out, !c.trace_dir[0] || !fv_runtime_simulated(), FV_ERR_ARG,
 		      "output.trace: fvstar-sim records no trace (StarPU's SimGrid build has no FxT)");
+	FV_CHECK_GOTO(err, out, !c.trace_dir[0] || mode == SIM_DRY, FV_ERR_ARG,
+		      "output.trace: fvstar sim calibrate records no trace (its passes would write one over "
+		      "another); trace a `fvstar sim dry` with the calibrated models");
+	/* the FxT StarPU re-executes the command as given, not the plan's
+	 * arguments (which lack "dry" and our options) */
+	if (c.trace_dir[0])
+		FV_CALL_GOTO(err, out, fv_runtime_trace_prepare(c.trace_dir, cmd_argc, cmd_argv));
 	FV_CHECK_GOTO(err, out, !fv_app_is_part_dir(c.mesh_file), FV_ERR_ARG,
 		      "%s: fvstar sim reads a mesh, not a partition directory (one process)", c.mesh_file);
 #ifndef FV_SMPI
@@ -655,6 +666,8 @@ fv_err_t fv_cmd_sim(int argc, char **argv)
 {
 	FV_CHECK(argc >= 2, FV_ERR_ARG, "usage: fvstar sim run|dry|calibrate CASE.cfg ... (fvstar sim --help)");
 	const char *what = argv[1];
+	cmd_argc = argc;
+	cmd_argv = argv;
 	if (strcmp(what, "run") == 0) {
 		const char *dir = NULL;
 		char xml[PATH_MAX + 32], hosts[PATH_MAX + 32];
