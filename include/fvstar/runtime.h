@@ -236,6 +236,7 @@ fv_err_t fv_runtime_sim_platform(const char *dir, int *ncpu, int *ncuda);
  * [1] and GPU to GPU [2]. */
 typedef struct fv_sim_profile {
 	double cpu_busy, cuda_busy;
+	long long cpu_tasks, cuda_tasks; /* where the tasks ran: placement */
 	double bytes[3];
 	long long count[3];
 } fv_sim_profile_t;

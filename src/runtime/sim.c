@@ -195,10 +195,13 @@ void fv_runtime_profile_read(fv_sim_profile_t *p)
 		struct starpu_profiling_worker_info info;
 		if (starpu_profiling_worker_get_info(w, &info) != 0)
 			continue;
-		if (starpu_worker_get_type(w) == STARPU_CUDA_WORKER)
+		if (starpu_worker_get_type(w) == STARPU_CUDA_WORKER) {
 			p->cuda_busy += seconds_of(&info.executing_time);
-		else if (starpu_worker_get_type(w) == STARPU_CPU_WORKER)
+			p->cuda_tasks += info.executed_tasks;
+		} else if (starpu_worker_get_type(w) == STARPU_CPU_WORKER) {
 			p->cpu_busy += seconds_of(&info.executing_time);
+			p->cpu_tasks += info.executed_tasks;
+		}
 	}
 	for (int b = 0; b < starpu_bus_get_count(); b++) {
 		struct starpu_profiling_bus_info info;

@@ -14,7 +14,8 @@
 #   time per iteration > 0; the simulated GPUs busy (summary.json's
 #   profile) no longer than 2 GPUs x that time, halos moved GPU to GPU;
 #   the calibration's profile: its CPU workers' busy time;
-# - the calibration records no task of its 2 warm-up iterations;
+# - the calibration records no task of its 2 warm-up iterations, and a
+#   snapshot copy every 6 iterations (several samples per pass);
 # - a simulation meeting task chains the calibration never ran (fewer
 #   iterations) submits them as their tasks and completes; without those
 #   tasks' models it stops with an error naming the task;
@@ -136,6 +137,31 @@ n = [e[7] for p in glob.glob(f"{d}/codelets/45/fv_update.*") for _, ims in sp.re
      for e in im["entries"]]
 ok = len(n) == 2 and all(8 <= k <= 11 for k in n)
 print("" if ok else f"FAIL: fv_update samples per block {n}, expected 11 each (8 to 11)")
+sys.exit(0 if ok else 1)
+PY
+
+# the snapshot copies: once a run (the state the run starts from) in a
+# calibration of 5 iterations, every 6 in one of 14 (iterations 0, 6 and
+# 12 of each pass): each block's fv_copy footprint holds 2 passes x 3 less
+# the first sample = 5 (4 to 5), where it held 1 (a flushed entry, 0 in
+# session 17, aborted a simulation)
+# shellcheck disable=SC2086
+"$fv" sim calibrate "$tmp/w.cfg" --save "$tmp/calc" --iterations 14 $args output.dir="$tmp/oc" \
+	>/dev/null 2>"$tmp/calc.err" || fail "calibrate 14 iterations: $(tail -1 "$tmp/calc.err")"
+grep -q "^snapshot_every *= *6" "$tmp/oc/sim-calibrate/case.effective" ||
+	fail "calibrate 14 iterations: $(grep snapshot_every "$tmp/oc/sim-calibrate/case.effective")"
+"$py" - "$tmp/cal" "$tmp/calc" "$tool" <<'PY' || fail "the calibration's snapshot copies"
+import glob, importlib.util, sys
+short, long_, tool = sys.argv[1:]
+spec = importlib.util.spec_from_file_location("sim_platform", tool)
+sp = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(sp)
+def samples(d):
+    return [e[7] for p in glob.glob(f"{d}/codelets/45/fv_copy.*") for _, ims in sp.read_model(p) for im in ims
+            for e in im["entries"]]
+a, b = samples(short), samples(long_)
+ok = len(a) == len(b) == 2 and all(k <= 2 for k in a) and all(4 <= k <= 5 for k in b)
+print("" if ok else f"FAIL: fv_copy samples per block {a} (5 iterations), {b} (14 iterations, expected 4 to 5)")
 sys.exit(0 if ok else 1)
 PY
 
