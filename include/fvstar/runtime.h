@@ -264,6 +264,14 @@ int fv_runtime_sim_gpus(void);
  * whether they go into the models. */
 void fv_runtime_models_from(int iter);
 void fv_runtime_submitting(int iter);
+/* The submitting thread's seconds per task (real runs: iterations 2 on,
+ * from each iteration's submission start to its end, since the last
+ * reset; 0 before any). fvstar-sim charges the simulated seconds per task
+ * of the platform folder (PLATFORM/fvstar.sim, read by
+ * fv_runtime_sim_platform; 0: none but StarPU's own 1 us). */
+double fv_runtime_submit_seconds_per_task(void);
+void fv_runtime_submit_reset(void);
+double fv_runtime_sim_submit_cost(void);
 int fv_runtime_models_record(void);
 /* Several ranks, a data-free run (fvstar sim dry --norms-apart): each
  * rank keeps its own rows of the residual norms, with no collective per

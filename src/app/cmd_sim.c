@@ -229,6 +229,7 @@ static const char *overlap_name(int v)
 #define SIM_MAX_STAGES 64
 typedef struct rank_slot {
 	double per_iter;
+	double submit; /* the submitting thread's seconds per task (measured) */
 	fv_sim_profile_t prof; /* zero where not profiled */
 	int n_stages;
 	struct {
@@ -245,6 +246,7 @@ static fv_err_t gather_ranks(double per_iter, const fv_sim_profile_t *prof, rank
 	const char *name;
 	FV_CALL(fv_calloc(&s, (size_t)nr, sizeof *s, "the ranks' task counts"));
 	s[me].per_iter = per_iter;
+	s[me].submit = fv_runtime_submit_seconds_per_task();
 	s[me].prof = *prof;
 	for (int i = 0; i < SIM_MAX_STAGES && (name = fv_runtime_task_count(i, &n)); i++) {
 		snprintf(s[me].st[i].name, sizeof s[me].st[i].name, "%s", name);
@@ -329,6 +331,10 @@ static fv_err_t write_summary(const char *path, int mode, const char *platform, 
 	json_object_set_new(js, "warmup", json_integer(warmup));
 	json_object_set_new(js, "seconds_per_iteration", fv_json_real(per_iter));
 	json_object_set_new(js, "rk_stages", json_integer(rk_stages));
+	if (!fv_runtime_simulated())
+		json_object_set_new(js, "submit_seconds_per_task", fv_json_real(slots[0].submit));
+	else
+		json_object_set_new(js, "simulated_submit_seconds_per_task", fv_json_real(fv_runtime_sim_submit_cost()));
 	for (int k = 0; k < x->n; k++)
 		json_array_append_new(it, fv_json_real(x->at[k] - (k ? x->at[k - 1] : x->t0)));
 	json_object_set_new(js, "iteration_seconds", it);
@@ -342,6 +348,8 @@ static fv_err_t write_summary(const char *path, int mode, const char *platform, 
 		for (int r = 0; r < nr; r++) {
 			json_t *o = json_object();
 			json_object_set_new(o, "seconds_per_iteration", fv_json_real(slots[r].per_iter));
+			if (!fv_runtime_simulated())
+				json_object_set_new(o, "submit_seconds_per_task", fv_json_real(slots[r].submit));
 			json_object_set_new(o, "tasks_per_stage", stage_json(slots, nr, r));
 			if ((pr = profile_json(slots, nr, r, x->n - warmup)))
 				json_object_set_new(o, "profile", pr);
@@ -409,6 +417,30 @@ static fv_err_t ranks_graph(const fv_case_t *c, int mode, char **pargv, int *par
 			overlap_name(c->num.halo_zero_copy));
 	set_key(pargv, pargc, peer);
 	set_key(pargv, pargc, zero);
+	return FV_OK;
+}
+
+/* SAVE/fvstar.sim: the submitting thread's microseconds per task (the
+ * pass's; several ranks: rank 0's folder holds each rank's, their mean
+ * goes to SAVE when tools/sim_platform.py merge reads them), which
+ * fvstar-sim charges per task (src/runtime/sim.c). */
+static fv_err_t save_submit_cost(const char *dir, const rank_slot_t *slots)
+{
+	char path[PATH_MAX + 16];
+	double us = 0;
+	int nr = fv_runtime_nranks();
+	for (int r = 0; r < nr; r++)
+		us += slots[r].submit * 1e6 / nr;
+	if (us <= 0)
+		return FV_OK;
+	snprintf(path, sizeof path, "%s/fvstar.sim", dir);
+	FILE *f = fopen(path, "w");
+	FV_CHECK(f, FV_ERR_IO, "%s: cannot write it", path);
+	fprintf(f, "# fvstar sim calibrate: the submitting thread's time per task (iterations 2..), which fvstar-sim\n"
+		   "# charges per task it submits (FVSTAR_SIM_TASK_US overrides it)\n"
+		   "submit_us_per_task %.4f\n",
+		us);
+	FV_CHECK(fclose(f) == 0, FV_ERR_IO, "%s: cannot write it", path);
 	return FV_OK;
 }
 
@@ -506,6 +538,10 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 		fprintf(stderr, "fvstar: simulated platform %s/bus/%s.platform.v4.xml: %d CPU%s, %d GPU%s\n",
 			getenv("STARPU_PERF_MODEL_DIR"), getenv("STARPU_HOSTNAME"), ncpu, ncpu == 1 ? "" : "s", ncuda,
 			ncuda == 1 ? "" : "s");
+		if (fv_runtime_sim_submit_cost() > 0 && fv_runtime_rank() == 0)
+			fprintf(stderr, "fvstar: the submitting thread: %.2f us per task (%s)\n",
+				fv_runtime_sim_submit_cost() * 1e6,
+				getenv("FVSTAR_SIM_TASK_US") ? "FVSTAR_SIM_TASK_US" : "the platform's fvstar.sim");
 		unsetenv("STARPU_CALIBRATE"); /* a simulation measures nothing */
 		/* a task lasts its history model's mean once one sample is kept
 		 * (StarPU drops each footprint's first and, on a noisy machine,
@@ -574,6 +610,7 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 		fv_runtime_profile_start();
 	{
 		double start = fv_now();
+		fv_runtime_submit_reset();
 		fv_runtime_count_tasks(1);
 		x.t0 = fv_runtime_clock();
 		err = fv_solver_run(plan.solver, 1, (int)iters, 0, on_sim_iteration, &x, &done);
@@ -619,6 +656,8 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 		}
 		json_decref(st);
 		printf("sim: tasks total %lld (%.6g per iteration)\n", total, (double)total / (double)iters);
+		if (!fv_runtime_simulated())
+			printf("sim: submitting thread %.3f us per task (iterations 2..)\n", slots[0].submit * 1e6);
 		for (int r = 0; r < fv_runtime_nranks() && fv_runtime_nranks() > 1; r++) {
 			long long t = 0;
 			for (int i = 0; i < slots[r].n_stages; i++)
@@ -637,6 +676,8 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 			       (double)p->count[2] / m);
 		}
 	}
+	if (mode == SIM_CALIBRATE && !unchained_pass)
+		FV_CALL_GOTO(err, out, save_submit_cost(save_abs, slots));
 	snprintf(path, sizeof path, "%s/summary.json", outdir);
 	FV_CALL_GOTO(err, out,
 		     write_summary(path, mode, mode == SIM_RUN ? getenv("STARPU_PERF_MODEL_DIR") : NULL, &plan.c,

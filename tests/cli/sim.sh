@@ -21,6 +21,9 @@
 #   tasks' models it stops with an error naming the task;
 # - the same simulation twice: the same simulated time per iteration, on
 #   the 2 GPUs and on 8 derived ones (8 blocks);
+# - the calibration's submitting-thread time per task (fvstar.sim) is
+#   charged per simulated task (2 ms a task: submission-bound), none with
+#   FVSTAR_SIM_TASK_US=0; a broken fvstar.sim is refused naming its line;
 # - platform folders with an error are refused before StarPU starts (exit
 #   1 or 2, no crash), with a message naming the file (and line): a link_ctn naming no link, a file
 #   cut short, a GPU without a route, no such folder.
@@ -49,6 +52,10 @@ fi
 tool="$top_srcdir/tools/sim_platform.py"
 wedge_case
 export STARPU_NCPU=2
+# the graph, platform and model checks below charge no submitting-thread
+# time per task (their 2 fake GPUs would wait on it: a few iterations then
+# end before the thread looks); the block on fvstar.sim sets its own
+export FVSTAR_SIM_TASK_US=0
 unset STARPU_NCUDA STARPU_SCHED STARPU_CALIBRATE
 # shellcheck disable=SC2086 # $args: several words
 # numerics.chain = no: chains (GPU blocks, auto) keep a history of their
@@ -213,6 +220,39 @@ a, b = (json.load(open(p))["iteration_seconds"] for p in sys.argv[1:])
 print("" if a == b else f"FAIL: {a} vs {b}")
 sys.exit(0 if a == b else 1)
 PY
+
+# the submitting thread's time per task: the calibration measures it
+# (fvstar.sim, a positive number of microseconds), derive carries it, the
+# simulation charges it per task (its summary says so); a cost of 2 ms per
+# task makes the simulated iteration last about its tasks x 2 ms (the one
+# submitting thread; at least half of it: an iteration's end is seen when
+# that thread looks, and the last ones, submitted, are seen at once), 0
+# (FVSTAR_SIM_TASK_US) charges none; a broken fvstar.sim is refused naming
+# its line
+us=$(sed -n 's/^submit_us_per_task //p' "$tmp/cal/fvstar.sim" 2>/dev/null)
+awk -v u="$us" 'BEGIN { exit !(u + 0 > 0 && u + 0 < 10000) }' || fail "calibrate: fvstar.sim: '$us'"
+cmp -s "$tmp/cal/fvstar.sim" "$tmp/p2/fvstar.sim" || fail "derive did not carry fvstar.sim"
+for v in "" 2000 0; do
+	FVSTAR_SIM_TASK_US=$v "$sim" sim run "$tmp/w.cfg" --platform "$tmp/p2" --iterations 12 $args \
+		--out "$tmp/sub$v" >/dev/null 2>"$tmp/sub$v.err" || fail "FVSTAR_SIM_TASK_US=$v: $(tail -1 "$tmp/sub$v.err")"
+done
+"$py" - "$tmp" "$us" <<'PY' || fail "the submitting thread's cost"
+import json, sys
+t, us = sys.argv[1], float(sys.argv[2])
+s = {k: json.load(open(f"{t}/sub{k}/summary.json")) for k in ("", "2000", "0")}
+cost = {k: v["simulated_submit_seconds_per_task"] for k, v in s.items()}
+tasks = sum(s["2000"]["tasks_per_stage"].values()) / s["2000"]["iterations"]
+ok = abs(cost[""] - us * 1e-6) < 1e-9 and cost["2000"] == 2e-3 and cost["0"] == 0
+ok &= s["2000"]["seconds_per_iteration"] >= 0.5 * tasks * 2e-3 > 4 * s["0"]["seconds_per_iteration"]
+print("" if ok else f"FAIL: costs {cost}, {tasks} tasks per iteration, "
+      f"{[v['seconds_per_iteration'] for v in s.values()]} s per iteration")
+sys.exit(0 if ok else 1)
+PY
+cp -r "$tmp/p2" "$tmp/badsub"
+printf 'submit_us_per_task\n' >"$tmp/badsub/fvstar.sim"
+env -u FVSTAR_SIM_TASK_US "$sim" sim run "$tmp/w.cfg" --platform "$tmp/badsub" --iterations 2 $args --out "$tmp/o-badsub" >/dev/null \
+	2>"$tmp/badsub.err" && fail "a broken fvstar.sim was read"
+grep -q "badsub/fvstar.sim:1: expected" "$tmp/badsub.err" || fail "a broken fvstar.sim: $(tail -1 "$tmp/badsub.err")"
 
 # platforms with an error: refused with the file (and line) named
 plat="$tmp/p2/bus/wedge2.platform.v4.xml"
