@@ -19,7 +19,9 @@ folder: bus/HOST.bandwidth, .latency, the numbers the simulation and the
 scheduler use) it adds each direction's modelled time per transfer
 (latency + size / bandwidth, one at a time, as StarPU's SimGrid mode runs
 transfers of one direction) and the measured median over it. Per worker
-kind: tasks, busy time and share of the window (tasks.rec). --iterations
+kind: tasks, busy time and share of the window (tasks.rec); the submitting
+thread's pace (the window's tasks over their submission times) and how
+soon a task started once submitted (median). --iterations
 N: the window's time per iteration is its length over N (the traced
 iterations), to set the busy times beside a run's seconds per iteration.
 """
@@ -142,6 +144,15 @@ def main():
             label, len(xs), nbytes * 1e-6, med, p90, per_t * 1e-6, busy, 100 * busy / window if window else 0,
             nbytes / (busy * 1e-3) * 1e-9 if busy > 0 else 0, sum(durs) * 1e-3 / busy if busy > 0 else 0,
             model, ratio))
+    # the submitting thread: how fast it submitted the window's tasks, and
+    # how soon after its submission a task started (a graph it cannot
+    # submit fast enough starts its tasks as soon as they are submitted)
+    subs = sorted((float(t["SubmitTime"]), t["start"]) for t in tasks if float(t.get("SubmitTime", 0) or 0) > 0)
+    if len(subs) > 1:
+        span = subs[-1][0] - subs[0][0]
+        lead = statistics.median((st - sb) * 1e3 for sb, st in subs)
+        print("submission: %d tasks in %.3f ms, %.2f us per task; start - submission: median %.1f us" % (
+            len(subs), span, span * 1e3 / (len(subs) - 1), lead))
     kinds = {}
     for t in tasks:
         k = names.get(t["worker"], "worker")

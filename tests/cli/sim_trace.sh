@@ -15,7 +15,9 @@
 #   made-up trace of known transfers (2 host to GPU copies of 1 MB,
 #   overlapping, then one alone; one back) each direction's count, MB,
 #   busy time (their union), concurrency, GB/s, and against a made-up bus
-#   (10 us + 1 MB at 10 GB/s: 110 us) the median over the model.
+#   (10 us + 1 MB at 10 GB/s: 110 us) the median over the model; the
+#   submitting thread's pace (2 tasks submitted 2 ms apart) and the median
+#   time from a task's submission to its start.
 # SKIP without the FxT StarPU.
 . "$top_srcdir/tests/cli/lib.sh"
 wedge_case
@@ -71,7 +73,7 @@ grep -q "output.trace: fvstar sim calibrate records no trace" "$tmp/cal.err" ||
 # known transfers (times in ms): host to GPU 1 MB at 1.00-1.20 and
 # 1.10-1.30, then 2.00-2.10 alone (busy 0.40 ms, 3 MB: 7.5 GB/s; 0.50 /
 # 0.40 = 1.25 under way); GPU to host 0.5 MB at 1.50-1.60; the tasks span
-# 0-4 ms
+# 0.5-4 ms, submitted at 0.2 and 2.2
 mkdir -p "$tmp/fake/bus"
 "$py" - "$tmp/fake" <<'PY' || fail "the made-up trace"
 import os, sys
@@ -83,8 +85,8 @@ with open(os.path.join(d, "paje.trace"), "w") as f:
             "18\t2.000\tF\tp\t1000000\tmm0\tcom_3\n19\t2.100\tF\tp\t1000000\tmm1\tcom_3\n"
             "18\t1.500\tF\tp\t500000\tmm1\tcom_4\n19\t1.600\tF\tp\t500000\tmm0\tcom_4\n")
 with open(os.path.join(d, "tasks.rec"), "w") as f:
-    for s, e in ((0.0, 1.0), (3.0, 4.0)):
-        f.write(f"Name: flux\nWorkerId: 0\nStartTime: {s}\nEndTime: {e}\nIteration: 1 1\n\n")
+    for b, s, e in ((0.2, 0.5, 1.0), (2.2, 3.0, 4.0)):
+        f.write(f"Name: flux\nWorkerId: 0\nSubmitTime: {b}\nStartTime: {s}\nEndTime: {e}\nIteration: 1 1\n\n")
 # MB/s and us between node 0 (host) and node 1 (GPU 0)
 with open(os.path.join(d, "bus", "fake.bandwidth"), "w") as f:
     f.write("# to 0\tto 1\n0\t10000\n10000\t0\n")
@@ -95,10 +97,12 @@ PY
 	fail "sim_transfers.py on the made-up trace: $(tail -1 "$tmp/fk.out")"
 cat "$tmp/fk.out"
 # direction count MB med p90 MB/trf busy busy% GB/s conc model med/mod
-grep -q "^n0->n1  *3  *3\.00  *200\.0  *200\.0  *1\.000  *0\.400  *10\.0  *7\.50  *1\.25  *110\.0  *1\.82$" "$tmp/fk.out" ||
+grep -q "^n0->n1  *3  *3\.00  *200\.0  *200\.0  *1\.000  *0\.400  *11\.4  *7\.50  *1\.25  *110\.0  *1\.82$" "$tmp/fk.out" ||
 	fail "sim_transfers.py: host to GPU"
-grep -q "^n1->n0  *1  *0\.50  *100\.0  *100\.0  *0\.500  *0\.100  *2\.5  *5\.00  *1\.00  *60\.0  *1\.67$" "$tmp/fk.out" ||
+grep -q "^n1->n0  *1  *0\.50  *100\.0  *100\.0  *0\.500  *0\.100  *2\.9  *5\.00  *1\.00  *60\.0  *1\.67$" "$tmp/fk.out" ||
 	fail "sim_transfers.py: GPU to host"
-grep -q "^window: 4\.000 ms, 2 tasks, 2 iterations: 2\.000 ms per iteration" "$tmp/fk.out" ||
+grep -q "^window: 3\.500 ms, 2 tasks, 2 iterations: 1\.750 ms per iteration" "$tmp/fk.out" ||
 	fail "sim_transfers.py: the made-up window"
+grep -q "^submission: 2 tasks in 2\.000 ms, 2000\.00 us per task; start - submission: median 550\.0 us" "$tmp/fk.out" ||
+	fail "sim_transfers.py: the submission line"
 finish
