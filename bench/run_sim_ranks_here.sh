@@ -12,7 +12,8 @@
 # process with fvstar-sim on the platform, L ranks with fvstar-smpi
 # (smpirun) on a cluster folder of one node with L ranks
 # (tools/sim_platform.py cluster). It prints one row per folder: run, dry
-# and simulated seconds per iteration, sim/dry - 1, and the workers' busy
+# (mean and median iteration) and simulated seconds per iteration, sim/dry
+# - 1 and sim/median - 1, and the workers' busy
 # seconds per iteration of the calibration (o/sim-calibrate/summary.json,
 # its last pass, measured) and of the simulation, both summed over ranks,
 # and the simulated transfers per iteration and rank (host to GPU and
@@ -55,9 +56,13 @@ except Exception:
     print("-")' "$1" "$2" 2>/dev/null || echo -
 }
 busy='"%.6f" % (s["profile"]["cuda_busy_seconds_per_iteration"] + s["profile"]["cpu_busy_seconds_per_iteration"])'
+# the median iteration after the warm-up: one stalled iteration (27 to 408
+# ms in sessions 16 and 17's GPU runs, where the others took 0.7) moves the
+# mean, not this
+median='"%.6f" % sorted(s["iteration_seconds"][s["warmup"]:])[(len(s["iteration_seconds"]) - s["warmup"]) // 2]'
 moved='"%.1f/%.1f" % tuple(s["profile"][k + "_bytes_per_iteration"] / s["ranks"] * 1e-6 for k in ("h2d", "d2h"))'
-printf '%-10s %-14s %12s %12s %12s %8s %10s %10s %12s %10s %8s\n' case config "run s/it" "dry s/it" "sim s/it" "sim/dry" \
-	"busy cal" "busy sim" "sim MB h2d/d2h" "apart s/it" "sim/apart"
+printf '%-10s %-14s %12s %12s %12s %12s %8s %8s %10s %10s %12s %10s %8s\n' case config "run s/it" "dry s/it" \
+	"dry median" "sim s/it" "sim/dry" "sim/med" "busy cal" "busy sim" "sim MB h2d/d2h" "apart s/it" "sim/apart"
 found=0
 for d in "$dev"/*-*; do
 	[ -f "$d/sim.args" ] && [ -d "$d/platform" ] || continue
@@ -122,8 +127,10 @@ for d in "$dev"/*-*; do
 	r=$(json "$d/run/summary.json" '"%.6f" % s["seconds_per_iteration"]')
 	y=$(json "$d/dry/summary.json" '"%.6f" % s["seconds_per_iteration"]')
 	a=$(json "$d/dry-apart/summary.json" '"%.6f" % s["seconds_per_iteration"]')
-	printf '%-10s %-14s %12s %12s %12s %8s %10s %10s %12s %10s %8s\n' "$tag" "$config" "$r" "$y" "$s" \
+	m=$(json "$d/dry/summary.json" "$median")
+	printf '%-10s %-14s %12s %12s %12s %12s %8s %8s %10s %10s %12s %10s %8s\n' "$tag" "$config" "$r" "$y" "$m" "$s" \
 		"$(awk -v a="$s" -v b="$y" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.1f%%", 100 * (a / b - 1); else print "-" }')" \
+		"$(awk -v a="$s" -v b="$m" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.1f%%", 100 * (a / b - 1); else print "-" }')" \
 		"$(json "$d/o/sim-calibrate/summary.json" "$busy")" "$(json "$w/sim/summary.json" "$busy")" \
 		"$(json "$w/sim/summary.json" "$moved")" "$a" \
 		"$(awk -v a="$s" -v b="$a" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.1f%%", 100 * (a / b - 1); else print "-" }')"

@@ -36,7 +36,10 @@
 # the PLATFORM of bench/run_sim_studies.sh (copy it back to the SimGrid
 # machine).
 # MPIRUN (default "mpirun --allow-run-as-root --oversubscribe") starts the
-# ranks.
+# ranks, with --bind-to none, each through bench/sim_rank_cpus.sh: its
+# share of this process's cores (session 17's half node: Open MPI bound
+# each rank to one core, and fvstar then spread rank 0 over cores 0-31,
+# outside the call's taskset).
 # gpu+cpu gives the CPU workers no cells unless the models say they add
 # 25 % (balance = speed; on 2 H200s the 30 CPU workers held none: a GPU-only
 # graph under dmdas); gpu+cpu-equal (runtime.balance = equal: equal blocks
@@ -63,6 +66,11 @@
 # seconds from the start (the rows then not run are listed; PACK still
 # runs): a device call of fixed length. The first row's calibration measures the bus
 # (OUTDIR/bus-seed); the later rows' calibrations start from a copy.
+# TRACE_ROWS ("TAG:CONFIG ...", TAG as above, e.g. "m6:gpu+cpu-equal"):
+# those rows add a dry run traced from iteration TRACE_FROM (default 4)
+# into TAG-CONFIG/trace, and bench/sim_transfers.py's view of its
+# transfers against the calibrated bus (TAG-CONFIG.transfers.txt, and on
+# stderr).
 # Rows of L ranks also run `fvstar sim dry --norms-apart` (TAG-CONFIG/
 # dry-apart: no collective of the residual rows per iteration, which
 # simulated ranks do not do either): the "apart" column. fvstar run and sim
@@ -187,7 +195,10 @@ one_row() {
 	launch=
 	passes=1 # one process: two passes in one command
 	if [ "$l" -gt 1 ]; then
-		launch="$mpirun -np $l"
+		# each rank on its share of this process's cores, not bound to one
+		# core by Open MPI nor spread by fvstar over the whole machine
+		# (bench/sim_rank_cpus.sh)
+		launch="$mpirun -np $l --bind-to none $top/bench/sim_rank_cpus.sh"
 		passes="1 2" # ranks: one pass a command (MPI starts once a process)
 	fi
 	rm -rf "$d" "$d".*.log
@@ -226,6 +237,26 @@ one_row() {
 		$scheme --out "$d/dry-apart" >"$d.dry-apart.log" 2>&1; then
 		apart=$(per_iter "$d/dry-apart/summary.json")
 	fi
+	# TRACE_ROWS: a traced dry run as well (iterations from TRACE_FROM,
+	# default 4), its transfers against the calibrated bus
+	# (bench/sim_transfers.py: TAG-CONFIG.transfers.txt)
+	case " ${TRACE_ROWS:-} " in
+	*" $tag:$c "*)
+		tf=${TRACE_FROM:-4}
+		# shellcheck disable=SC2086
+		if [ "$tf" -lt "$it" ] && models "$d" && STARPU_PERF_MODEL_DIR=$d/models STARPU_CALIBRATE_MINIMUM=1 \
+			timeout "$(cmd_tmo)" $launch "$fv" sim dry "$out/$case.cfg" --iterations "$it" $extra $w $scheme \
+			--out "$d/dry-traced" output.trace="$d/trace" output.trace_from="$tf" >"$d.trace.log" 2>&1; then
+			"$py" "$top/bench/sim_transfers.py" "$d/trace" --platform "$d/platform" --iterations $((it - tf + 1)) \
+				>"$d.transfers.txt" 2>&1 || true
+			sed "s/^/$tag $c trace: /" "$d.transfers.txt" >&2
+			gzip -f "$d/trace/paje.trace" 2>/dev/null || true
+			rm -f "$d/trace/trace.rec" "$d/trace/dag.dot"
+		else
+			echo "$tag $c: the traced dry run failed or was cut, see $d.trace.log" >&2
+		fi
+		;;
+	esac
 	rm -rf "$d/models"
 	[ -d "$out/bus-seed" ] || cp -r "$d/platform/bus" "$out/bus-seed"
 	# the simulation's case, iterations and keys but the mesh's path (the

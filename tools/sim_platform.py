@@ -6,9 +6,11 @@ A platform folder is a StarPU sampling directory: bus/HOST.platform.v4.xml
 (the SimGrid platform: hosts MAIN, CPU0.., CUDA0.., RAM and the links and
 routes between RAM and the GPUs), bus/HOST.bandwidth and bus/HOST.latency
 (the scheduler's transfer estimates, MB/s and us between memory nodes: RAM
-is node 0, CUDA i node i + 1) and codelets/45/ (the calibrated history
-models). `fvstar sim calibrate CASE --save DIR` measures one on a real
-machine; this script derives others from it:
+is node 0, CUDA i node i + 1), codelets/45/ (the calibrated history
+models) and fvstar.sim (`submit_us_per_task X`: the submitting thread's
+time per task on the real machine, which fvstar-sim charges per task;
+derive, merge and cluster carry it). `fvstar sim calibrate CASE --save
+DIR` measures one on a real machine; this script derives others from it:
 
   sim_platform.py derive SRC DST --gpus N [--cpus N] [--h2d GBPS] [--d2h GBPS]
         [--d2d GBPS] [--host GBPS] [--latency US] [--d2d-latency US]
@@ -147,6 +149,20 @@ def write_matrix(path, n, value):
             f.write("\t".join("%e" % value(i, j) for j in range(n)) + "\n")
 
 
+def copy_sim_file(dst, srcs):
+    """DST/fvstar.sim (the submitting thread's time per task, which
+    fvstar-sim charges per task: fvstar sim calibrate writes it) from the
+    first SRC that has one (a calibration under mpirun: rank 0's folder,
+    holding the ranks' mean); none: DST keeps its own or has none."""
+    for src in srcs:
+        p = os.path.join(src, "fvstar.sim")
+        if os.path.isfile(p):
+            if os.path.abspath(p) != os.path.abspath(os.path.join(dst, "fvstar.sim")):
+                os.makedirs(dst, exist_ok=True)
+                shutil.copyfile(p, os.path.join(dst, "fvstar.sim"))
+            return
+
+
 def cmd_derive(a):
     src = os.path.abspath(a.src)
     host, path, hosts, links, memsize = read_platform(src)
@@ -235,6 +251,7 @@ def cmd_derive(a):
         f.write(f"# Current configuration\n{ncpu} # Number of CPUs\n1 # Number of NUMA nodes\n"
                 f"{a.gpus} # Number of CUDA devices\n0 # Number of OpenCL devices\n0 # Number of MIC devices\n"
                 "0 # Number of MPI devices\n")
+    copy_sim_file(dst, [src])
     models = os.path.join(src, "codelets")
     if os.path.isdir(models):
         shutil.copytree(models, os.path.join(dst, "codelets"), dirs_exist_ok=True)
@@ -513,6 +530,7 @@ def cmd_merge(a):
     if os.path.join(srcs[0], "bus") != os.path.join(dst, "bus"):
         shutil.rmtree(os.path.join(dst, "bus"), ignore_errors=True)
         shutil.copytree(os.path.join(srcs[0], "bus"), os.path.join(dst, "bus"))
+    copy_sim_file(dst, srcs)
     print(f"{dst}: {len(by_symbol)} models of {len(srcs)} folders merged (host {host})")
     for w in bus_warnings(read_platform(dst)[3]):
         print(f"sim_platform.py: warning: {dst}/bus: {w} (measured while the bus was busy? the ranks of a "
@@ -635,6 +653,7 @@ def cmd_cluster(a):
     for sub in ("bus", "codelets"):
         if os.path.isdir(os.path.join(src, sub)):
             shutil.copytree(os.path.join(src, sub), os.path.join(dst, sub), dirs_exist_ok=True)
+    copy_sim_file(dst, [src])
     os.makedirs(os.path.join(dst, "smpi"), exist_ok=True)
     ranks = a.nodes * a.ranks_per_node
     g = 1e9

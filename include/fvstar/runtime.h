@@ -236,6 +236,7 @@ fv_err_t fv_runtime_sim_platform(const char *dir, int *ncpu, int *ncuda);
  * [1] and GPU to GPU [2]. */
 typedef struct fv_sim_profile {
 	double cpu_busy, cuda_busy;
+	long long cpu_tasks, cuda_tasks; /* where the tasks ran: placement */
 	double bytes[3];
 	long long count[3];
 } fv_sim_profile_t;
@@ -263,6 +264,14 @@ int fv_runtime_sim_gpus(void);
  * whether they go into the models. */
 void fv_runtime_models_from(int iter);
 void fv_runtime_submitting(int iter);
+/* The submitting thread's seconds per task (real runs: iterations 2 on,
+ * from each iteration's submission start to its end, since the last
+ * reset; 0 before any). fvstar-sim charges the simulated seconds per task
+ * of the platform folder (PLATFORM/fvstar.sim, read by
+ * fv_runtime_sim_platform; 0: none but StarPU's own 1 us). */
+double fv_runtime_submit_seconds_per_task(void);
+void fv_runtime_submit_reset(void);
+double fv_runtime_sim_submit_cost(void);
 int fv_runtime_models_record(void);
 /* Several ranks, a data-free run (fvstar sim dry --norms-apart): each
  * rank keeps its own rows of the residual norms, with no collective per

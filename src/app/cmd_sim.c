@@ -37,6 +37,10 @@ enum { SIM_RUN, SIM_DRY, SIM_CALIBRATE };
  * the second's, which stays the calibrated graph's */
 static int unchained_pass;
 
+/* the whole command from "sim" on: a traced dry run re-executes it */
+static int cmd_argc;
+static char **cmd_argv;
+
 typedef struct sim_ctx {
 	double t0;        /* StarPU's clock when the iterations were submitted */
 	double *at;       /* [iterations] StarPU's clock when each was seen done */
@@ -215,11 +219,17 @@ static const char *mode_name(int mode)
 	return mode == SIM_RUN ? "run" : mode == SIM_DRY ? "dry" : "calibrate";
 }
 
+static const char *overlap_name(int v)
+{
+	return v == FV_OVERLAP_NO ? "no" : v == FV_OVERLAP_YES ? "yes" : "auto";
+}
+
 /* One rank's tasks per stage and time per iteration, gathered on every
  * rank (simulated ranks, fvstar-smpi; one slot otherwise). */
 #define SIM_MAX_STAGES 64
 typedef struct rank_slot {
 	double per_iter;
+	double submit; /* the submitting thread's seconds per task (measured) */
 	fv_sim_profile_t prof; /* zero where not profiled */
 	int n_stages;
 	struct {
@@ -236,6 +246,7 @@ static fv_err_t gather_ranks(double per_iter, const fv_sim_profile_t *prof, rank
 	const char *name;
 	FV_CALL(fv_calloc(&s, (size_t)nr, sizeof *s, "the ranks' task counts"));
 	s[me].per_iter = per_iter;
+	s[me].submit = fv_runtime_submit_seconds_per_task();
 	s[me].prof = *prof;
 	for (int i = 0; i < SIM_MAX_STAGES && (name = fv_runtime_task_count(i, &n)); i++) {
 		snprintf(s[me].st[i].name, sizeof s[me].st[i].name, "%s", name);
@@ -273,6 +284,8 @@ static json_t *profile_json(const rank_slot_t *s, int nr, int r, int iters)
 	for (int k = r < 0 ? 0 : r; k < (r < 0 ? nr : r + 1); k++) {
 		p.cpu_busy += s[k].prof.cpu_busy;
 		p.cuda_busy += s[k].prof.cuda_busy;
+		p.cpu_tasks += s[k].prof.cpu_tasks;
+		p.cuda_tasks += s[k].prof.cuda_tasks;
 		for (int d = 0; d < 3; d++) {
 			p.bytes[d] += s[k].prof.bytes[d];
 			p.count[d] += s[k].prof.count[d];
@@ -283,6 +296,8 @@ static json_t *profile_json(const rank_slot_t *s, int nr, int r, int iters)
 	json_t *o = json_object();
 	json_object_set_new(o, "cuda_busy_seconds_per_iteration", fv_json_real(p.cuda_busy / iters));
 	json_object_set_new(o, "cpu_busy_seconds_per_iteration", fv_json_real(p.cpu_busy / iters));
+	json_object_set_new(o, "cuda_tasks_per_iteration", fv_json_real((double)p.cuda_tasks / iters));
+	json_object_set_new(o, "cpu_tasks_per_iteration", fv_json_real((double)p.cpu_tasks / iters));
 	for (int d = 0; d < 3; d++) {
 		snprintf(key, sizeof key, "%s_bytes_per_iteration", dir[d]);
 		json_object_set_new(o, key, fv_json_real(p.bytes[d] / iters));
@@ -316,6 +331,10 @@ static fv_err_t write_summary(const char *path, int mode, const char *platform, 
 	json_object_set_new(js, "warmup", json_integer(warmup));
 	json_object_set_new(js, "seconds_per_iteration", fv_json_real(per_iter));
 	json_object_set_new(js, "rk_stages", json_integer(rk_stages));
+	if (!fv_runtime_simulated())
+		json_object_set_new(js, "submit_seconds_per_task", fv_json_real(slots[0].submit));
+	else
+		json_object_set_new(js, "simulated_submit_seconds_per_task", fv_json_real(fv_runtime_sim_submit_cost()));
 	for (int k = 0; k < x->n; k++)
 		json_array_append_new(it, fv_json_real(x->at[k] - (k ? x->at[k - 1] : x->t0)));
 	json_object_set_new(js, "iteration_seconds", it);
@@ -329,6 +348,8 @@ static fv_err_t write_summary(const char *path, int mode, const char *platform, 
 		for (int r = 0; r < nr; r++) {
 			json_t *o = json_object();
 			json_object_set_new(o, "seconds_per_iteration", fv_json_real(slots[r].per_iter));
+			if (!fv_runtime_simulated())
+				json_object_set_new(o, "submit_seconds_per_task", fv_json_real(slots[r].submit));
 			json_object_set_new(o, "tasks_per_stage", stage_json(slots, nr, r));
 			if ((pr = profile_json(slots, nr, r, x->n - warmup)))
 				json_object_set_new(o, "profile", pr);
@@ -341,6 +362,86 @@ static fv_err_t write_summary(const char *path, int mode, const char *platform, 
 	fv_err_t err = fv_summary_write(path, js);
 	json_decref(js);
 	return err;
+}
+
+/* key=value in place of the command line's own key (a key given twice is
+ * an error); pargv has room for it */
+static void set_key(char **pargv, int *pargc, char *kv)
+{
+	size_t len = (size_t)(strchr(kv, '=') - kv) + 1;
+	int n = 0;
+	for (int i = 0; i < *pargc; i++)
+		if (strncmp(pargv[i], kv, len) != 0)
+			pargv[n++] = pargv[i];
+	pargv[n++] = kv;
+	*pargc = n;
+}
+
+/*
+ * A calibration's snapshot copies: one every 6 iterations (the least
+ * output.snapshot_every takes), not once a run. The copy of the state a
+ * run starts from is simulated (fvstar-sim needs its model) but ran once
+ * per block and pass: in session 17's 2-GPU calibration the third pass's
+ * copy took over 11 times the second's (a stall of that node), StarPU
+ * flushed the entry (more errors than samples) and the simulation
+ * aborted, "Codelet fv_copy does not have a perfmodel". Several samples
+ * per pass outvote one such copy. A case without snapshots keeps none.
+ */
+static void calibrate_copies(const fv_case_t *c, long iters, long warmup, char **pargv, int *pargc)
+{
+	static char every[] = "output.snapshot_every=6";
+	if (c->snapshot_every > 6 && iters >= warmup + 6)
+		set_key(pargv, pargc, every);
+}
+
+/*
+ * Several ranks: the halos of the graph fvstar-smpi simulates, whatever
+ * the case says. Simulated ranks have neither numerics.halo_peer's tasks
+ * (no CUDA IPC under SimGrid) nor halo_zero_copy's host tasks (their
+ * buffers are not mapped there: fv_runtime_host_pinned), so a calibration
+ * with them (auto: between GPU ranks) lacked fv_pack_all's model, and
+ * its pack and unpack models held what the simulation does not do
+ * (session 16). calibrate and dry (the simulated graph, for real) run
+ * StarPU's copies through host memory, as the simulation.
+ */
+static fv_err_t ranks_graph(const fv_case_t *c, int mode, char **pargv, int *pargc)
+{
+	static char peer[] = "numerics.halo_peer=no", zero[] = "numerics.halo_zero_copy=no";
+	if (fv_runtime_nranks() == 1)
+		return FV_OK;
+	if (fv_runtime_rank() == 0 && (c->num.halo_peer != FV_OVERLAP_NO || c->num.halo_zero_copy != FV_OVERLAP_NO))
+		fprintf(stderr,
+			"fvstar: sim %s, %d ranks: numerics.halo_peer = no and numerics.halo_zero_copy = no (were %s and "
+			"%s): simulated ranks have neither GPU-to-GPU nor host-memory halo tasks\n",
+			mode_name(mode), fv_runtime_nranks(), overlap_name(c->num.halo_peer),
+			overlap_name(c->num.halo_zero_copy));
+	set_key(pargv, pargc, peer);
+	set_key(pargv, pargc, zero);
+	return FV_OK;
+}
+
+/* SAVE/fvstar.sim: the submitting thread's microseconds per task (the
+ * pass's; several ranks: rank 0's folder holds each rank's, their mean
+ * goes to SAVE when tools/sim_platform.py merge reads them), which
+ * fvstar-sim charges per task (src/runtime/sim.c). */
+static fv_err_t save_submit_cost(const char *dir, const rank_slot_t *slots)
+{
+	char path[PATH_MAX + 16];
+	double us = 0;
+	int nr = fv_runtime_nranks();
+	for (int r = 0; r < nr; r++)
+		us += slots[r].submit * 1e6 / nr;
+	if (us <= 0)
+		return FV_OK;
+	snprintf(path, sizeof path, "%s/fvstar.sim", dir);
+	FILE *f = fopen(path, "w");
+	FV_CHECK(f, FV_ERR_IO, "%s: cannot write it", path);
+	fprintf(f, "# fvstar sim calibrate: the submitting thread's time per task (iterations 2..), which fvstar-sim\n"
+		   "# charges per task it submits (FVSTAR_SIM_TASK_US overrides it)\n"
+		   "submit_us_per_task %.4f\n",
+		us);
+	FV_CHECK(fclose(f) == 0, FV_ERR_IO, "%s: cannot write it", path);
+	return FV_OK;
 }
 
 static fv_err_t sim_job(int mode, int argc, char **argv)
@@ -362,7 +463,7 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 
 	/* the run's own arguments (the case, its keys) go to the plan; ours
 	 * are taken out */
-	FV_CALL(fv_calloc(&pargv, (size_t)argc + 3, sizeof *pargv, "arguments"));
+	FV_CALL(fv_calloc(&pargv, (size_t)argc + 6, sizeof *pargv, "arguments"));
 	pargv[pargc++] = "sim";
 	fv_case_default(&c);
 	for (int i = 0; i < argc; i++) {
@@ -404,6 +505,13 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 	FV_CALL_GOTO(err, out, fv_case_finish(&c));
 	FV_CHECK_GOTO(err, out, !c.trace_dir[0] || !fv_runtime_simulated(), FV_ERR_ARG,
 		      "output.trace: fvstar-sim records no trace (StarPU's SimGrid build has no FxT)");
+	FV_CHECK_GOTO(err, out, !c.trace_dir[0] || mode == SIM_DRY, FV_ERR_ARG,
+		      "output.trace: fvstar sim calibrate records no trace (its passes would write one over "
+		      "another); trace a `fvstar sim dry` with the calibrated models");
+	/* the FxT StarPU re-executes the command as given, not the plan's
+	 * arguments (which lack "dry" and our options) */
+	if (c.trace_dir[0])
+		FV_CALL_GOTO(err, out, fv_runtime_trace_prepare(c.trace_dir, cmd_argc, cmd_argv));
 	FV_CHECK_GOTO(err, out, !fv_app_is_part_dir(c.mesh_file), FV_ERR_ARG,
 		      "%s: fvstar sim reads a mesh, not a partition directory (one process)", c.mesh_file);
 #ifndef FV_SMPI
@@ -421,12 +529,19 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 			 unchained_pass ? "-unchained" : "");
 	snprintf(outkey, sizeof outkey, "output.dir=%s", outdir);
 	pargv[pargc++] = outkey;
+	FV_CALL_GOTO(err, out, ranks_graph(&c, mode, pargv, &pargc));
+	if (mode == SIM_CALIBRATE)
+		calibrate_copies(&c, iters, warmup, pargv, &pargc);
 
 	if (mode == SIM_RUN) {
 		FV_CALL_GOTO(err, out, fv_runtime_sim_platform(platform, &ncpu, &ncuda));
 		fprintf(stderr, "fvstar: simulated platform %s/bus/%s.platform.v4.xml: %d CPU%s, %d GPU%s\n",
 			getenv("STARPU_PERF_MODEL_DIR"), getenv("STARPU_HOSTNAME"), ncpu, ncpu == 1 ? "" : "s", ncuda,
 			ncuda == 1 ? "" : "s");
+		if (fv_runtime_sim_submit_cost() > 0 && fv_runtime_rank() == 0)
+			fprintf(stderr, "fvstar: the submitting thread: %.2f us per task (%s)\n",
+				fv_runtime_sim_submit_cost() * 1e6,
+				getenv("FVSTAR_SIM_TASK_US") ? "FVSTAR_SIM_TASK_US" : "the platform's fvstar.sim");
 		unsetenv("STARPU_CALIBRATE"); /* a simulation measures nothing */
 		/* a task lasts its history model's mean once one sample is kept
 		 * (StarPU drops each footprint's first and, on a noisy machine,
@@ -495,6 +610,7 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 		fv_runtime_profile_start();
 	{
 		double start = fv_now();
+		fv_runtime_submit_reset();
 		fv_runtime_count_tasks(1);
 		x.t0 = fv_runtime_clock();
 		err = fv_solver_run(plan.solver, 1, (int)iters, 0, on_sim_iteration, &x, &done);
@@ -540,6 +656,8 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 		}
 		json_decref(st);
 		printf("sim: tasks total %lld (%.6g per iteration)\n", total, (double)total / (double)iters);
+		if (!fv_runtime_simulated())
+			printf("sim: submitting thread %.3f us per task (iterations 2..)\n", slots[0].submit * 1e6);
 		for (int r = 0; r < fv_runtime_nranks() && fv_runtime_nranks() > 1; r++) {
 			long long t = 0;
 			for (int i = 0; i < slots[r].n_stages; i++)
@@ -549,13 +667,17 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 		for (int r = 0; x.profile && r < fv_runtime_nranks(); r++) {
 			const fv_sim_profile_t *p = &slots[r].prof;
 			double m = (double)(iters - warmup);
-			printf("sim: rank %d per iteration: workers busy cuda %.6f s cpu %.6f s; to GPU %.3f MB in %.1f, "
-			       "from GPU %.3f MB in %.1f, GPU to GPU %.3f MB in %.1f transfers\n",
-			       r, p->cuda_busy / m, p->cpu_busy / m, p->bytes[0] / m * 1e-6, (double)p->count[0] / m,
+			printf("sim: rank %d per iteration: workers busy cuda %.6f s cpu %.6f s (tasks %.1f on GPUs, %.1f "
+			       "on CPUs); to GPU %.3f MB in %.1f, from GPU %.3f MB in %.1f, GPU to GPU %.3f MB in %.1f "
+			       "transfers\n",
+			       r, p->cuda_busy / m, p->cpu_busy / m, (double)p->cuda_tasks / m, (double)p->cpu_tasks / m,
+			       p->bytes[0] / m * 1e-6, (double)p->count[0] / m,
 			       p->bytes[1] / m * 1e-6, (double)p->count[1] / m, p->bytes[2] / m * 1e-6,
 			       (double)p->count[2] / m);
 		}
 	}
+	if (mode == SIM_CALIBRATE && !unchained_pass)
+		FV_CALL_GOTO(err, out, save_submit_cost(save_abs, slots));
 	snprintf(path, sizeof path, "%s/summary.json", outdir);
 	FV_CALL_GOTO(err, out,
 		     write_summary(path, mode, mode == SIM_RUN ? getenv("STARPU_PERF_MODEL_DIR") : NULL, &plan.c,
@@ -617,6 +739,8 @@ fv_err_t fv_cmd_sim(int argc, char **argv)
 {
 	FV_CHECK(argc >= 2, FV_ERR_ARG, "usage: fvstar sim run|dry|calibrate CASE.cfg ... (fvstar sim --help)");
 	const char *what = argv[1];
+	cmd_argc = argc;
+	cmd_argv = argv;
 	if (strcmp(what, "run") == 0) {
 		const char *dir = NULL;
 		char xml[PATH_MAX + 32], hosts[PATH_MAX + 32];

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/personality.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -108,6 +109,21 @@ static struct {
 } counts[MAX_STAGES];
 static int n_counts, counting;
 
+/*
+ * The submitting thread's time per task. SimGrid's StarPU charges 1 us of
+ * simulated time per submission and nothing for fvstar's own work per
+ * task (its arguments, the chains, StarPU's dependencies and the
+ * scheduler's choice for a task ready at once): a graph of many short
+ * tasks is then simulated faster than the one thread that submits it can
+ * go. Measured on the real machine (sim dry, calibrate: from the start of
+ * an iteration's submission to its end, iterations 2 on, over its tasks)
+ * and charged to fvstar-sim's submitting thread per task.
+ */
+static double submit_cost;         /* fvstar-sim: seconds per task */
+static long long n_submitted;      /* real: tasks submitted ... */
+static double submit_busy, submit_t0; /* ... in this many seconds */
+static long long submit_n0, submit_tasks;
+
 void fv_runtime_count_tasks(int on)
 {
 	if (on && !counting)
@@ -119,6 +135,14 @@ void fv_runtime_task_submitted(const char *name)
 {
 	char key[48];
 	size_t len;
+#ifdef STARPU_SIMGRID
+	/* the submitting thread's time per task, as measured where the
+	 * models were (fv_runtime_sim_submit_cost) */
+	if (submit_cost > 0)
+		starpu_sleep((float)submit_cost);
+#else
+	n_submitted++;
+#endif
 	if (!counting || !name)
 		return;
 	/* "flux_color3" counts as "flux_color": a stage, not a group */
@@ -160,10 +184,79 @@ void fv_runtime_models_from(int iter)
 	submitting = 0; /* a new run: its set-up's tasks are "iteration 0" */
 }
 
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 void fv_runtime_submitting(int iter)
 {
 	if (iter >= 0)
 		submitting = iter; /* -1 (the iteration's end): still its tasks */
+	if (fv_runtime_simulated())
+		return;
+	if (iter >= 2) { /* the first iteration's submission also allocates */
+		submit_t0 = now_s();
+		submit_n0 = n_submitted;
+	} else if (iter < 0 && submit_t0 > 0) {
+		submit_busy += now_s() - submit_t0;
+		submit_tasks += n_submitted - submit_n0;
+		submit_t0 = 0;
+	}
+}
+
+double fv_runtime_submit_seconds_per_task(void)
+{
+	return submit_tasks > 0 ? submit_busy / (double)submit_tasks : 0;
+}
+
+void fv_runtime_submit_reset(void)
+{
+	submit_busy = submit_t0 = 0;
+	submit_tasks = 0;
+}
+
+double fv_runtime_sim_submit_cost(void)
+{
+	return submit_cost;
+}
+
+/* PLATFORM/fvstar.sim ("submit_us_per_task X", fvstar sim calibrate),
+ * unless FVSTAR_SIM_TASK_US says otherwise (a what-if; 0: StarPU's 1 us
+ * alone); a folder without the file (calibrated before it) charges
+ * nothing more. */
+static fv_err_t read_submit_cost(const char *base)
+{
+	char path[PATH_MAX + 16], key[64];
+	const char *e = getenv("FVSTAR_SIM_TASK_US");
+	double us = 0;
+	if (e && *e) {
+		char *end;
+		us = strtod(e, &end);
+		FV_CHECK(*end == 0 && us >= 0, FV_ERR_ARG, "FVSTAR_SIM_TASK_US=%s: expected microseconds >= 0", e);
+		submit_cost = us * 1e-6;
+		return FV_OK;
+	}
+	snprintf(path, sizeof path, "%s/fvstar.sim", base);
+	FILE *f = fopen(path, "r");
+	submit_cost = 0;
+	if (!f)
+		return FV_OK;
+	int line = 0, ok = 1;
+	char buf[256];
+	while (ok && fgets(buf, sizeof buf, f)) {
+		line++;
+		if (buf[0] == '#' || buf[0] == '\n')
+			continue;
+		ok = sscanf(buf, "%63s %lf", key, &us) == 2 && us >= 0;
+		if (ok && strcmp(key, "submit_us_per_task") == 0)
+			submit_cost = us * 1e-6;
+	}
+	fclose(f);
+	FV_CHECK(ok, FV_ERR_ARG, "%s:%d: expected \"KEY VALUE\" (submit_us_per_task MICROSECONDS)", path, line);
+	return FV_OK;
 }
 
 int fv_runtime_models_record(void)
@@ -195,10 +288,13 @@ void fv_runtime_profile_read(fv_sim_profile_t *p)
 		struct starpu_profiling_worker_info info;
 		if (starpu_profiling_worker_get_info(w, &info) != 0)
 			continue;
-		if (starpu_worker_get_type(w) == STARPU_CUDA_WORKER)
+		if (starpu_worker_get_type(w) == STARPU_CUDA_WORKER) {
 			p->cuda_busy += seconds_of(&info.executing_time);
-		else if (starpu_worker_get_type(w) == STARPU_CPU_WORKER)
+			p->cuda_tasks += info.executed_tasks;
+		} else if (starpu_worker_get_type(w) == STARPU_CPU_WORKER) {
 			p->cpu_busy += seconds_of(&info.executing_time);
+			p->cpu_tasks += info.executed_tasks;
+		}
 	}
 	for (int b = 0; b < starpu_bus_get_count(); b++) {
 		struct starpu_profiling_bus_info info;
@@ -669,6 +765,7 @@ fv_err_t fv_runtime_sim_platform(const char *dir, int *ncpu, int *ncuda)
 		 path);
 	snprintf(path, sizeof path, "%s/%s.platform.v4.xml", bus, host);
 	FV_CALL(check_platform(path, &nc, &ng));
+	FV_CALL(read_submit_cost(base));
 	sim_cpus = nc;
 	sim_gpus = ng;
 	if (ncpu)

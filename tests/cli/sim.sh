@@ -14,12 +14,16 @@
 #   time per iteration > 0; the simulated GPUs busy (summary.json's
 #   profile) no longer than 2 GPUs x that time, halos moved GPU to GPU;
 #   the calibration's profile: its CPU workers' busy time;
-# - the calibration records no task of its 2 warm-up iterations;
+# - the calibration records no task of its 2 warm-up iterations, and a
+#   snapshot copy every 6 iterations (several samples per pass);
 # - a simulation meeting task chains the calibration never ran (fewer
 #   iterations) submits them as their tasks and completes; without those
 #   tasks' models it stops with an error naming the task;
 # - the same simulation twice: the same simulated time per iteration, on
 #   the 2 GPUs and on 8 derived ones (8 blocks);
+# - the calibration's submitting-thread time per task (fvstar.sim) is
+#   charged per simulated task (2 ms a task: submission-bound), none with
+#   FVSTAR_SIM_TASK_US=0; a broken fvstar.sim is refused naming its line;
 # - platform folders with an error are refused before StarPU starts (exit
 #   1 or 2, no crash), with a message naming the file (and line): a link_ctn naming no link, a file
 #   cut short, a GPU without a route, no such folder.
@@ -48,6 +52,10 @@ fi
 tool="$top_srcdir/tools/sim_platform.py"
 wedge_case
 export STARPU_NCPU=2
+# the graph, platform and model checks below charge no submitting-thread
+# time per task (their 2 fake GPUs would wait on it: a few iterations then
+# end before the thread looks); the block on fvstar.sim sets its own
+export FVSTAR_SIM_TASK_US=0
 unset STARPU_NCUDA STARPU_SCHED STARPU_CALIBRATE
 # shellcheck disable=SC2086 # $args: several words
 # numerics.chain = no: chains (GPU blocks, auto) keep a history of their
@@ -139,6 +147,31 @@ print("" if ok else f"FAIL: fv_update samples per block {n}, expected 11 each (8
 sys.exit(0 if ok else 1)
 PY
 
+# the snapshot copies: once a run (the state the run starts from) in a
+# calibration of 5 iterations, every 6 in one of 14 (iterations 0, 6 and
+# 12 of each pass): each block's fv_copy footprint holds 2 passes x 3 less
+# the first sample = 5 (4 to 5), where it held 1 (a flushed entry, 0 in
+# session 17, aborted a simulation)
+# shellcheck disable=SC2086
+"$fv" sim calibrate "$tmp/w.cfg" --save "$tmp/calc" --iterations 14 $args output.dir="$tmp/oc" \
+	>/dev/null 2>"$tmp/calc.err" || fail "calibrate 14 iterations: $(tail -1 "$tmp/calc.err")"
+grep -q "^snapshot_every *= *6" "$tmp/oc/sim-calibrate/case.effective" ||
+	fail "calibrate 14 iterations: $(grep snapshot_every "$tmp/oc/sim-calibrate/case.effective")"
+"$py" - "$tmp/cal" "$tmp/calc" "$tool" <<'PY' || fail "the calibration's snapshot copies"
+import glob, importlib.util, sys
+short, long_, tool = sys.argv[1:]
+spec = importlib.util.spec_from_file_location("sim_platform", tool)
+sp = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(sp)
+def samples(d):
+    return [e[7] for p in glob.glob(f"{d}/codelets/45/fv_copy.*") for _, ims in sp.read_model(p) for im in ims
+            for e in im["entries"]]
+a, b = samples(short), samples(long_)
+ok = len(a) == len(b) == 2 and all(k <= 2 for k in a) and all(4 <= k <= 5 for k in b)
+print("" if ok else f"FAIL: fv_copy samples per block {a} (5 iterations), {b} (14 iterations, expected 4 to 5)")
+sys.exit(0 if ok else 1)
+PY
+
 # task chains (numerics.chain = yes on the 2 CPU workers): a calibration
 # of 3 iterations records only the last one's chains (and, in its third
 # pass, with numerics.chain = no, the tasks alone); 8 simulated iterations
@@ -187,6 +220,39 @@ a, b = (json.load(open(p))["iteration_seconds"] for p in sys.argv[1:])
 print("" if a == b else f"FAIL: {a} vs {b}")
 sys.exit(0 if a == b else 1)
 PY
+
+# the submitting thread's time per task: the calibration measures it
+# (fvstar.sim, a positive number of microseconds), derive carries it, the
+# simulation charges it per task (its summary says so); a cost of 2 ms per
+# task makes the simulated iteration last about its tasks x 2 ms (the one
+# submitting thread; at least half of it: an iteration's end is seen when
+# that thread looks, and the last ones, submitted, are seen at once), 0
+# (FVSTAR_SIM_TASK_US) charges none; a broken fvstar.sim is refused naming
+# its line
+us=$(sed -n 's/^submit_us_per_task //p' "$tmp/cal/fvstar.sim" 2>/dev/null)
+awk -v u="$us" 'BEGIN { exit !(u + 0 > 0 && u + 0 < 10000) }' || fail "calibrate: fvstar.sim: '$us'"
+cmp -s "$tmp/cal/fvstar.sim" "$tmp/p2/fvstar.sim" || fail "derive did not carry fvstar.sim"
+for v in "" 2000 0; do
+	FVSTAR_SIM_TASK_US=$v "$sim" sim run "$tmp/w.cfg" --platform "$tmp/p2" --iterations 12 $args \
+		--out "$tmp/sub$v" >/dev/null 2>"$tmp/sub$v.err" || fail "FVSTAR_SIM_TASK_US=$v: $(tail -1 "$tmp/sub$v.err")"
+done
+"$py" - "$tmp" "$us" <<'PY' || fail "the submitting thread's cost"
+import json, sys
+t, us = sys.argv[1], float(sys.argv[2])
+s = {k: json.load(open(f"{t}/sub{k}/summary.json")) for k in ("", "2000", "0")}
+cost = {k: v["simulated_submit_seconds_per_task"] for k, v in s.items()}
+tasks = sum(s["2000"]["tasks_per_stage"].values()) / s["2000"]["iterations"]
+ok = abs(cost[""] - us * 1e-6) < 1e-9 and cost["2000"] == 2e-3 and cost["0"] == 0
+ok &= s["2000"]["seconds_per_iteration"] >= 0.5 * tasks * 2e-3 > 4 * s["0"]["seconds_per_iteration"]
+print("" if ok else f"FAIL: costs {cost}, {tasks} tasks per iteration, "
+      f"{[v['seconds_per_iteration'] for v in s.values()]} s per iteration")
+sys.exit(0 if ok else 1)
+PY
+cp -r "$tmp/p2" "$tmp/badsub"
+printf 'submit_us_per_task\n' >"$tmp/badsub/fvstar.sim"
+env -u FVSTAR_SIM_TASK_US "$sim" sim run "$tmp/w.cfg" --platform "$tmp/badsub" --iterations 2 $args --out "$tmp/o-badsub" >/dev/null \
+	2>"$tmp/badsub.err" && fail "a broken fvstar.sim was read"
+grep -q "badsub/fvstar.sim:1: expected" "$tmp/badsub.err" || fail "a broken fvstar.sim: $(tail -1 "$tmp/badsub.err")"
 
 # platforms with an error: refused with the file (and line) named
 plat="$tmp/p2/bus/wedge2.platform.v4.xml"

@@ -12,6 +12,9 @@
 #   kind of device, and the footprints (blocks) of both ranks, their
 #   samples those of the ranks (summed where both measured one);
 # - sim dry --norms-apart runs the ranks' tasks as sim dry does;
+# - sim calibrate and sim dry run numerics.halo_peer = no and
+#   halo_zero_copy = no whatever the case says (the graph simulated ranks
+#   have), where fvstar run runs the peer halos;
 # - merging a folder with itself doubles every sample count, keeps every
 #   mean; a model file cut short is refused naming it and its line;
 # - where fvstar-smpi is built: 2 simulated ranks (a cluster folder of one
@@ -102,6 +105,42 @@ import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
 ok = a["ranks"] == b["ranks"] == 2 and b["seconds_per_iteration"] > 0
 ok &= [r["tasks_per_stage"] for r in a["per_rank"]] == [r["tasks_per_stage"] for r in b["per_rank"]]
+print("" if ok else f"FAIL: {a['per_rank']} vs {b['per_rank']}")
+sys.exit(0 if ok else 1)
+PY
+
+# halo_peer and halo_zero_copy asked for (on CPU ranks only yes makes
+# their tasks; on GPU ranks auto does): fvstar run runs the ranks' peer
+# tasks, while sim calibrate and sim dry run the graph simulated ranks
+# have (StarPU's copies through host memory): the same tasks per rank as
+# without the keys, no model of a peer or host halo task, and a note
+PZ="numerics.halo_peer=yes numerics.halo_zero_copy=yes"
+# shellcheck disable=SC2086
+mpi 2 "$fv" run "$tmp/w.cfg" numerics.iterations=2 $args $PZ output.dir="$tmp/runpz" output.vtu=no \
+	>/dev/null 2>"$tmp/runpz.err" || fail "run, halo_peer = yes: $(grep -v '^  ' "$tmp/runpz.err" | tail -2)"
+grep -q "halo_peer: [1-9][0-9]* of the" "$tmp/runpz.err" || fail "run, halo_peer = yes: the peer halos not on"
+# shellcheck disable=SC2086
+mpi 2 "$fv" sim calibrate "$tmp/w.cfg" --save "$tmp/calpz" --iterations 4 $args $PZ output.dir="$tmp/opz" \
+	>/dev/null 2>"$tmp/calpz.err" || fail "calibrate, halo_peer = yes: $(grep -v '^  ' "$tmp/calpz.err" | tail -2)"
+# shellcheck disable=SC2086
+mpi 2 "$fv" sim dry "$tmp/w.cfg" --iterations 4 $args $PZ --out "$tmp/drypz" >/dev/null 2>"$tmp/drypz.err" ||
+	fail "dry, halo_peer = yes: $(grep -v '^  ' "$tmp/drypz.err" | tail -2)"
+for k in calpz drypz; do
+	grep -q "sim [a-z]*, 2 ranks: numerics.halo_peer = no and numerics.halo_zero_copy = no (were yes and yes)" \
+		"$tmp/$k.err" || fail "$k: no note on the halo keys: $(grep fvstar: "$tmp/$k.err" | head -3)"
+	! grep -q "halo_peer: \|halo_zero_copy: " "$tmp/$k.err" || fail "$k: peer or host halos ran"
+done
+grep -q "^halo_peer *= *no" "$tmp/opz/sim-calibrate/case.effective" ||
+	fail "calibrate: case.effective: $(grep halo_peer "$tmp/opz/sim-calibrate/case.effective")"
+for r in 0 1; do
+	ls "$tmp"/calpz/rank$r/codelets/45/fv_pack_all.* >/dev/null 2>&1 || fail "rank $r: no fv_pack_all model"
+	! ls "$tmp"/calpz/rank$r/codelets/45/ | grep -q "_peer\.\|_host\." ||
+		fail "rank $r: models of peer or host halo tasks: $(ls "$tmp/calpz/rank$r/codelets/45/")"
+done
+"$py" - "$tmp/dry/summary.json" "$tmp/drypz/summary.json" <<'PY' || fail "dry, halo_peer = yes: its tasks"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+ok = [r["tasks_per_stage"] for r in a["per_rank"]] == [r["tasks_per_stage"] for r in b["per_rank"]]
 print("" if ok else f"FAIL: {a['per_rank']} vs {b['per_rank']}")
 sys.exit(0 if ok else 1)
 PY

@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A traced `fvstar sim dry` (output.trace: the simulated graph run for
+# real, recorded) and bench/sim_transfers.py, which sets a trace's data
+# transfers beside the bus a simulation assumes (issue 27's GPU + CPU
+# rows), on the Mach 2 wedge of tests/cli/lib.sh, 2 blocks, 2 CPU workers:
+# - sim dry re-executes itself with the FxT StarPU as the command was given
+#   (it lost "dry" and its options once: "unknown sub-command"), records
+#   iterations 3..6 (output.trace_from = 3): tasks.rec holds 2 blocks x the
+#   RK stages x 4 iterations update tasks, none of an earlier iteration, and
+#   its summary.json is a dry run's of 6 iterations;
+# - sim calibrate with output.trace is refused (its passes would write one
+#   trace over another), naming the key;
+# - sim_transfers.py on that trace: 2 CPU workers, their busy time; on a
+#   made-up trace of known transfers (2 host to GPU copies of 1 MB,
+#   overlapping, then one alone; one back) each direction's count, MB,
+#   busy time (their union), concurrency, GB/s, and against a made-up bus
+#   (10 us + 1 MB at 10 GB/s: 110 us) the median over the model; the
+#   submitting thread's pace (2 tasks submitted 2 ms apart) and the median
+#   time from a task's submission to its start.
+# SKIP without the FxT StarPU.
+. "$top_srcdir/tests/cli/lib.sh"
+wedge_case
+tool="$top_srcdir/bench/sim_transfers.py"
+args="partition.blocks=2 numerics.chain=no output.progress_every=0"
+# shellcheck disable=SC2086
+if ! STARPU_NCPU=2 "$fv" sim dry "$tmp/w.cfg" --iterations 6 $args output.trace="$tmp/tr" output.trace_from=3 \
+	--out "$tmp/dry" >"$tmp/dry.out" 2>"$tmp/dry.err"; then
+	if grep -q "FxT-enabled StarPU" "$tmp/dry.err"; then
+		echo "no FxT StarPU: SKIP"
+		exit 77
+	fi
+	fail "traced sim dry: $(grep -v '^  ' "$tmp/dry.err" | tail -2)"
+	finish
+fi
+[ -s "$tmp/tr/tasks.rec" ] && [ -s "$tmp/tr/paje.trace" ] || fail "traced sim dry: no tasks.rec or paje.trace in $tmp/tr"
+"$py" - "$tmp/tr/tasks.rec" "$tmp/dry/summary.json" <<'PY' || fail "traced sim dry: its tasks"
+import json, sys
+recs, rec = [], {}
+for line in open(sys.argv[1]):
+    line = line.rstrip("\n")
+    if not line:
+        if rec:
+            recs.append(rec)
+        rec = {}
+    elif ": " in line:
+        k, v = line.split(": ", 1)
+        rec[k] = v
+if rec:
+    recs.append(rec)
+# (tasks before the recording are listed with times 0)
+ours = [r for r in recs if r.get("Name", "").startswith(("update", "flux", "prim")) and float(r.get("EndTime", 0)) > 0]
+its = sorted({int(r["Iteration"].split()[0]) for r in ours if r.get("Iteration")})
+upd = sum(r["Name"] == "update" for r in ours)
+s = json.load(open(sys.argv[2]))
+want = 2 * s["rk_stages"] * 4
+ok = its == [3, 4, 5, 6] and upd == want and s["mode"] == "dry" and s["iterations"] == 6
+print("" if ok else f"FAIL: iterations {its}, update tasks {upd} (expected {want}), summary {s['mode']} {s['iterations']}")
+sys.exit(0 if ok else 1)
+PY
+"$py" "$tool" "$tmp/tr" --iterations 4 >"$tmp/st.out" 2>&1 || fail "sim_transfers.py on the trace: $(tail -1 "$tmp/st.out")"
+grep -q "^CPU workers: 2, [1-9][0-9]* tasks, busy [0-9.]* ms" "$tmp/st.out" ||
+	fail "sim_transfers.py: no CPU worker line: $(cat "$tmp/st.out")"
+grep -q "^window: [0-9.]* ms, [1-9][0-9]* tasks, 4 iterations" "$tmp/st.out" ||
+	fail "sim_transfers.py: no window line: $(head -1 "$tmp/st.out")"
+
+# shellcheck disable=SC2086
+STARPU_NCPU=2 "$fv" sim calibrate "$tmp/w.cfg" --save "$tmp/cal" --iterations 3 $args output.trace="$tmp/trc" \
+	output.dir="$tmp/o" >/dev/null 2>"$tmp/cal.err" && fail "a traced calibration ran"
+grep -q "output.trace: fvstar sim calibrate records no trace" "$tmp/cal.err" ||
+	fail "a traced calibration: $(grep -v '^  ' "$tmp/cal.err" | tail -1)"
+
+# known transfers (times in ms): host to GPU 1 MB at 1.00-1.20 and
+# 1.10-1.30, then 2.00-2.10 alone (busy 0.40 ms, 3 MB: 7.5 GB/s; 0.50 /
+# 0.40 = 1.25 under way); GPU to host 0.5 MB at 1.50-1.60; the tasks span
+# 0.5-4 ms, submitted at 0.2 and 2.2
+mkdir -p "$tmp/fake/bus"
+"$py" - "$tmp/fake" <<'PY' || fail "the made-up trace"
+import os, sys
+d = sys.argv[1]
+with open(os.path.join(d, "paje.trace"), "w") as f:
+    f.write("7\t0.0\tmm0\tMm\tmn0\tMEMMANAGER0\n7\t0.0\tmm1\tMm\tmn1\tMEMMANAGER1\n7\t0.1\tw0\tW\tt9\tCUDA0_0\n"
+            "18\t1.000\tF\tp\t1000000\tmm0\tcom_1\n19\t1.200\tF\tp\t1000000\tmm1\tcom_1\n"
+            "18\t1.100\tPF\tp\t1000000\tmm0\tcom_2\n19\t1.300\tPF\tp\t1000000\tmm1\tcom_2\n"
+            "18\t2.000\tF\tp\t1000000\tmm0\tcom_3\n19\t2.100\tF\tp\t1000000\tmm1\tcom_3\n"
+            "18\t1.500\tF\tp\t500000\tmm1\tcom_4\n19\t1.600\tF\tp\t500000\tmm0\tcom_4\n")
+with open(os.path.join(d, "tasks.rec"), "w") as f:
+    for b, s, e in ((0.2, 0.5, 1.0), (2.2, 3.0, 4.0)):
+        f.write(f"Name: flux\nWorkerId: 0\nSubmitTime: {b}\nStartTime: {s}\nEndTime: {e}\nIteration: 1 1\n\n")
+# MB/s and us between node 0 (host) and node 1 (GPU 0)
+with open(os.path.join(d, "bus", "fake.bandwidth"), "w") as f:
+    f.write("# to 0\tto 1\n0\t10000\n10000\t0\n")
+with open(os.path.join(d, "bus", "fake.latency"), "w") as f:
+    f.write("# to 0\tto 1\n0\t10\n10\t0\n")
+PY
+"$py" "$tool" "$tmp/fake" --platform "$tmp/fake" --iterations 2 >"$tmp/fk.out" 2>&1 ||
+	fail "sim_transfers.py on the made-up trace: $(tail -1 "$tmp/fk.out")"
+cat "$tmp/fk.out"
+# direction count MB med p90 MB/trf busy busy% GB/s conc model med/mod
+grep -q "^n0->n1  *3  *3\.00  *200\.0  *200\.0  *1\.000  *0\.400  *11\.4  *7\.50  *1\.25  *110\.0  *1\.82$" "$tmp/fk.out" ||
+	fail "sim_transfers.py: host to GPU"
+grep -q "^n1->n0  *1  *0\.50  *100\.0  *100\.0  *0\.500  *0\.100  *2\.9  *5\.00  *1\.00  *60\.0  *1\.67$" "$tmp/fk.out" ||
+	fail "sim_transfers.py: GPU to host"
+grep -q "^window: 3\.500 ms, 2 tasks, 2 iterations: 1\.750 ms per iteration" "$tmp/fk.out" ||
+	fail "sim_transfers.py: the made-up window"
+grep -q "^submission: 2 tasks in 2\.000 ms, 2000\.00 us per task; start - submission: median 550\.0 us" "$tmp/fk.out" ||
+	fail "sim_transfers.py: the submission line"
+finish
