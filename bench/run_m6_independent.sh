@@ -39,7 +39,7 @@ fv=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 mkdir -p "$2" || exit 2
 out=$(cd "$2" && pwd)
 shift 2
-export STARPU_SILENT=1 CUDA_VISIBLE_DEVICES=${GPU:-0}
+export STARPU_SILENT=1 CUDA_VISIBLE_DEVICES="${GPU:-0}"
 t0=$(date +%s)
 left() { echo $((${DEADLINE:-560} - ($(date +%s) - t0))); }
 echo "fvstar: $fv ($("$fv" --version 2>/dev/null | head -1)); results in $out"
@@ -91,6 +91,7 @@ done
 # the table: the reference CL is the explicit run's where it ran on that
 # mesh (and went 6 orders down), else the mesh's first implicit run that
 # went 8 orders down (the same discretisation: the same steady state)
+# shellcheck disable=SC2086
 python3 - "$out" $names <<'PY'
 import csv, json, math, os, re, sys
 out, names = sys.argv[1], sys.argv[2:]
