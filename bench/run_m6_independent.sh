@@ -12,7 +12,9 @@
 # and the explicit scheme (time = steady, cfl = 1.5, the same limiter keys)
 # on one mesh as the reference CL. Per run: iterations and seconds of loop to
 # CL within 0.5 % of the reference (and staying there), to 8 orders below the
-# peak density residual, retries, the set-up time; the table at the end.
+# peak density residual, retries, the set-up time; the table at the end,
+# then each implicit run's course (CFL, sweep pairs, orders, clipped cells
+# every 20 iterations). OUT keeps the logs and histories, not the meshes.
 # Usage: bench/run_m6_independent.sh FVSTAR OUT MESH [MESH ...]
 #   FVSTAR  device/bin/fvstar of a device pack
 #   OUT     a directory for the runs (created)
@@ -40,6 +42,10 @@ mkdir -p "$2" || exit 2
 out=$(cd "$2" && pwd)
 shift 2
 export STARPU_SILENT=1 CUDA_VISIBLE_DEVICES="${GPU:-0}"
+# the meshes unpacked beside, not under OUT (1.6M tets: 81 MB of SU2, which
+# an archive of OUT should not carry), removed at the end
+mdir=$(mktemp -d "${TMPDIR:-/tmp}/m6i.XXXXXX") || exit 2
+trap 'rm -rf "$mdir"' EXIT
 t0=$(date +%s)
 left() { echo $((${DEADLINE:-560} - ($(date +%s) - t0))); }
 echo "fvstar: $fv ($("$fv" --version 2>/dev/null | head -1)); results in $out"
@@ -76,11 +82,12 @@ for m in "$@"; do
 	name=${name%.xz}
 	name=${name%.su2}
 	case $m in
-	*.xz) xz -dc "$m" >"$out/$name.su2" || { echo "xz -dc $m failed"; continue; } ;;
-	*) cp "$m" "$out/$name.su2" ;;
+	*.xz) xz -dc "$m" >"$mdir/$name.su2" || { echo "xz -dc $m failed"; continue; } ;;
+	*) ln -s "$(cd "$(dirname "$m")" && pwd)/$(basename "$m")" "$mdir/$name.su2" ;;
 	esac
+	sed -n 's/^NELEM= *//p' "$mdir/$name.su2" | head -1 >"$out/$name.cells"
 	names="$names $name"
-	cfg_of "$out/$name.su2" "$name"
+	cfg_of "$mdir/$name.su2" "$name"
 	[ "$i" = "${EXPLICIT_MESH:-1}" ] && echo "$name" >"$out/explicit_mesh"
 	for c in ${CASES:-alone shipped}; do
 		one "$name" "$c" "${M6_ITERATIONS:-800}" "${RUN_SECONDS:-120}"
@@ -117,15 +124,10 @@ def setup_s(err):
 print("\n| mesh | cells | run | CL within 0.5 % from (it, s of loop) | 8 orders at (it, s) | iterations, s of loop, orders | retries | CL at the end | set-up s | reference CL |")
 print("|---|---:|---|---|---|---|---:|---:|---:|---|")
 for n in names:
-    cells = ""
     try:
-        with open(os.path.join(out, n + ".su2")) as f:
-            for line in f:
-                if line.startswith("NELEM="):
-                    cells = line.split()[1]
-                    break
+        cells = open(os.path.join(out, n + ".cells")).read().strip()
     except OSError:
-        pass
+        cells = ""
     runs = {}
     for c in ("alone", "shipped", "explicit"):
         h = hist(os.path.join(out, "%s.%s" % (n, c), "history.csv"))
@@ -156,5 +158,19 @@ for n in names:
         print("| %s | %s | %s | %s | %s | %d, %.2f, %.2f | %s | %.6f | %.2f | %s |" % (
             n, cells, c, within, eight, it[-1], t[-1], od, rows[-1].get("retries", "?"), cl[-1],
             setup_s(os.path.join(out, "%s.%s.err" % (n, c))), "%.6f (%s)" % (ref, refsrc) if ref else refsrc))
+# where the iterations go: every 20th iteration's CFL, sweep pairs, orders
+# below the peak so far and cells clipped
+for n in names:
+    for c in ("alone", "shipped"):
+        rows = hist(os.path.join(out, "%s.%s" % (n, c), "history.csv"))
+        if not rows:
+            continue
+        res = [float(r["res_rho"]) for r in rows]
+        line = []
+        for j in range(0, len(rows), 20):
+            pk = max(res[:j + 1])
+            line.append("%s:%.3g/%s/%.1f/%s" % (rows[j]["iteration"], float(rows[j]["cfl"]), rows[j]["sweeps"],
+                                                math.log10(pk / res[j]) if res[j] > 0 else 0, rows[j]["clipped"]))
+        print("%s %s (iteration:CFL/pairs/orders/clipped): %s" % (n, c, " ".join(line)))
 PY
 echo "done at $(($(date +%s) - t0)) s"
