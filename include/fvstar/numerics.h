@@ -124,6 +124,11 @@ typedef struct fv_numerics {
 #define FV_IMPLICIT_MAX_UPDATE 0.2
 #define FV_IMPLICIT_CFL_GROWTH 1.5 /* with cfl_ramp = growth, the default there */
 
+/* limiter_shock when the case sets none: FV_SHOCK_AUTO from a free-stream
+ * Mach number of FV_SHOCK_MACH on (fv_case_finish), 0 below */
+#define FV_SHOCK_MACH 3.0
+#define FV_SHOCK_AUTO 0.03
+
 /* The five strategy keys, in this order, and their values in n. */
 #define FV_N_SUMS 5
 extern const char *const fv_sum_keys[FV_N_SUMS]; /* flux_sum, nodes_sum, gradient_sum, limiter_sum, timestep_sum */

@@ -21,11 +21,16 @@
 #              (limiter_k 20, limiter_freeze_drop 2.5: the discretisation's;
 #              without them the limiter holds the residual in a limit cycle
 #              2.8 orders down whatever the solver)              49, 39 (90)
+#   m6-box     the same flow and keys on an independent M6 mesh
+#              (tests/data/m6_box.geo at h 4, 9,086 tets: a box far field
+#              15 mean chords out, a flat tip cap, Threshold sizes,
+#              its own marker names)                                 44 (90)
 #   plate      laminar flat plate, Re 1e4 (mesh gen plate)         131 (200)
 #   blunt      Mach 6 blunt body at second order (tests/data/blunt.geo,
-#              1404 triangles), with the discretisation's pressure switch
-#              (limiter_shock 0.03 in its case: without it the second-order
-#              solution never settles, explicitly either) and the defaults
+#              1404 triangles), its case with no numerics key: the
+#              discretisation's pressure switch is limiter_shock's default
+#              from Mach 3 on (0.03: without it the second-order solution
+#              never settles, explicitly either), the solver's defaults
 #              alone: the ceiling its outer iteration teaches (at CFL 1e4
 #              or 100 its residual cycles 2-4 orders down; the ramp lowers
 #              the ceiling where it does, 1e4 -> 24-60 here) must be on
@@ -137,9 +142,19 @@ CFG
 			"$top_srcdir/cases/onera_m6/onera_m6.cfg" >"$tmp/m6$tag.cfg"
 		case_run "m6-sf$sf-R$R" 90 "$tmp/m6$tag.cfg" numerics.limiter_k=20 numerics.limiter_freeze_drop=2.5
 	done
+	# the independent M6 (tests/data/m6_box.geo: a box far field, its own
+	# sizes and marker names), the shipped case's flow and limiter keys
+	if gmsh_mesh 3 "$top_srcdir/tests/data/m6_box.geo" "$tmp/m6box.su2" -setnumber h 4; then
+		sed -e "s|^file = .*|file = $tmp/m6box.su2|" -e '/^\[numerics\]/,/^\[bc\]/{/^\[bc\]/!d}' \
+			-e 's/^wing =/Wing =/' -e 's/^symmetry =/Sym =/' -e 's/^farfield =/FarBox =/' -e 's/^markers = wing/markers = Wing/' \
+			"$top_srcdir/cases/onera_m6/onera_m6.cfg" >"$tmp/m6box.cfg"
+		case_run m6-box 90 "$tmp/m6box.cfg" numerics.limiter_k=20 numerics.limiter_freeze_drop=2.5
+	fi
 	if gmsh_mesh 2 "$top_srcdir/tests/data/blunt.geo" "$tmp/blunt.su2"; then
-		blunt_case "$tmp/blunt.su2" "$tmp/blunt.cfg" limiter_shock=0.03
+		blunt_case "$tmp/blunt.su2" "$tmp/blunt.cfg"
 		case_run blunt 550 "$tmp/blunt.cfg"
+		grep -q "^limiter_shock = 0.03$" "$tmp/blunt/case.effective" ||
+			fail "blunt: limiter_shock not 0.03 by default at Mach 6 (case.effective)"
 		grep -q "the CFL is held at" "$tmp/blunt.err" || fail "blunt: the ceiling was never lowered (its log)"
 		# the explicit scheme's CD (RK2, 9 orders in 11,462 iterations: 2.446057933)
 		"$py" - "$tmp/blunt/history.csv" <<'PY' || fail "blunt: CD not the explicit scheme's 2.446057933"

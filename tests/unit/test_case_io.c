@@ -515,6 +515,23 @@ static void test_finish(void **state)
 	FV_ASSERT_OK(fv_case_finish(&c));
 	assert_true(c.p_out == 1 / 1.2);
 	assert_string_equal(c.out_dir, "out/m");
+
+	/* limiter_shock unset: the pressure switch from Mach 3 on, none below;
+	 * a value the case sets (0 too) is kept */
+	const char *machs[] = {"6", "3", "2.9", "0.8"};
+	const double want[] = {FV_SHOCK_AUTO, FV_SHOCK_AUTO, 0, 0};
+	for (int i = 0; i < 4; i++) {
+		fv_case_default(&c);
+		FV_ASSERT_OK(fv_case_set(&c, "mesh.file", "a.su2", NULL));
+		FV_ASSERT_OK(fv_case_set(&c, "flow.mach", machs[i], NULL));
+		FV_ASSERT_OK(fv_case_finish(&c));
+		assert_true(c.num.limiter_shock == want[i]);
+	}
+	fv_case_default(&c);
+	FV_ASSERT_OK(fv_case_read(&c, case_file("b.cfg", "[mesh]\nfile = a.su2\n[flow]\nmach = 6\n[numerics]\n"
+							  "limiter_shock = 0\n")));
+	FV_ASSERT_OK(fv_case_finish(&c));
+	assert_true(c.num.limiter_shock == 0);
 }
 
 static void make_box(fv_mesh_t *m)
