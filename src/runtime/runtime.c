@@ -138,9 +138,9 @@ static fv_err_t check_ncpu(long asked, const char *from, int oversubscribe)
 {
 	long cores = host_cores();
 	FV_CHECK(cores <= 0 || asked <= cores || oversubscribe, FV_ERR_ARG,
-		 "%s: more CPU workers than the %ld cores this process may use (its affinity mask, or mpirun's for a rank); workers beyond the cores share "
-		 "them and every task waits for a time slice: ask for %ld at most, or set runtime.oversubscribe = yes "
-		 "to force it",
+		 "%s: more CPU workers than the %ld cores this process may use (its affinity mask, or mpirun's for a "
+		 "rank); workers beyond the cores share them and every task waits for a time slice: ask for %ld at "
+		 "most, or set runtime.oversubscribe = yes to force it",
 		 from, cores, cores);
 	FV_CHECK(asked <= STARPU_MAXCPUS, FV_ERR_ARG,
 		 "%s: this StarPU was built for at most %d CPU workers (STARPU_MAXCPUS) and would start %d of them "
@@ -303,7 +303,7 @@ static void take_cores(int rank, const cpu_set_t *all, long first, long n)
 	have = CPU_COUNT(&now);
 	if (sched_setaffinity(0, sizeof want, &want) != 0)
 		return;
-	setenv("STARPU_WORKERS_GETBIND", "1", 1);
+	setenv("STARPU_WORKERS_GETBIND", "1", 0); /* a user's 0 wins */
 	if (rank == 0 && have < n)
 		fprintf(stderr,
 			"fvstar: note: mpirun bound this rank to %ld of its %ld cores; each rank now runs on its %ld "
