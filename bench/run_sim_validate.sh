@@ -36,10 +36,9 @@
 # the PLATFORM of bench/run_sim_studies.sh (copy it back to the SimGrid
 # machine).
 # MPIRUN (default "mpirun --allow-run-as-root --oversubscribe") starts the
-# ranks, with --bind-to none, each through bench/sim_rank_cpus.sh: its
-# share of this process's cores (session 17's half node: Open MPI bound
-# each rank to one core, and fvstar then spread rank 0 over cores 0-31,
-# outside the call's taskset).
+# ranks, with --bind-to none: fvstar gives each local rank its share of
+# mpirun's cores (those of a `taskset` around this script included;
+# src/runtime/runtime.c, place_rank).
 # gpu+cpu gives the CPU workers no cells unless the models say they add
 # 25 % (balance = speed; on 2 H200s the 30 CPU workers held none: a GPU-only
 # graph under dmdas); gpu+cpu-equal (runtime.balance = equal: equal blocks
@@ -195,10 +194,9 @@ one_row() {
 	launch=
 	passes=1 # one process: two passes in one command
 	if [ "$l" -gt 1 ]; then
-		# each rank on its share of this process's cores, not bound to one
-		# core by Open MPI nor spread by fvstar over the whole machine
-		# (bench/sim_rank_cpus.sh)
-		launch="$mpirun -np $l --bind-to none $top/bench/sim_rank_cpus.sh"
+		# each rank on its share of mpirun's cores (fvstar's placement),
+		# not bound to one core by Open MPI
+		launch="$mpirun -np $l --bind-to none"
 		passes="1 2" # ranks: one pass a command (MPI starts once a process)
 	fi
 	rm -rf "$d" "$d".*.log
