@@ -31,10 +31,12 @@
  *   - a task that cannot join (a reduction, another rank's data, an
  *     interior or border task of numerics.overlap) submits every open
  *     chain first;
- *   - a halo's pack ends its block's chain (the chain goes to StarPU at
- *     once, so the buffers travel as soon as it ends) and its unpack
- *     starts one (the work before it does not wait for the buffers;
- *     unpacks one after the other share it);
+ *   - a halo's pack ends its block's chain (the chain goes to StarPU with
+ *     the block's next task that is not a pack, so the buffers travel as
+ *     soon as it ends; the packs of two halos one after the other,
+ *     numerics.halo_late, share it) and its unpack starts one (the work
+ *     before it does not wait for the buffers; unpacks one after the
+ *     other share it);
  *   - the solver closes the window (every chain submitted) before anything
  *     waits for the tasks, and flushes at each Runge-Kutta stage, so that
  *     the trace marks of a stage name its tasks.
@@ -72,6 +74,7 @@ typedef struct chain_blob {
 typedef struct chain {
 	int block, worker, priority, n_tasks, n_bufs;
 	int unpacks_only; /* every task so far a halo's unpack */
+	int ended;        /* its last task a halo's pack: only another pack joins it */
 	double flops;
 	struct starpu_data_descr buf[CHAIN_BUFS];
 	chain_sub_t sub[CHAIN_TASKS];
@@ -459,6 +462,15 @@ static fv_err_t submit_block_chain(int b, int keep_unpacks)
 	return FV_OK;
 }
 
+/* Submits block b's open chain if a pack ended it. */
+static fv_err_t submit_ended_chain(int b)
+{
+	for (int k = 0; k < win.n; k++)
+		if (win.c[k]->block == b)
+			return win.c[k]->ended ? submit_chain(k) : FV_OK;
+	return FV_OK;
+}
+
 fv_err_t fv_chain_add(struct starpu_codelet *cl, const char *name, const fv_task_args_t *a, double flops,
 		      struct starpu_data_descr *d, int n, fv_chain_place_t place, int *taken)
 {
@@ -467,6 +479,8 @@ fv_err_t fv_chain_add(struct starpu_codelet *cl, const char *name, const fv_task
 		return win.n ? fv_insert_chain_flush() : FV_OK;
 	if (place == FV_CHAIN_STARTS)
 		FV_CALL(submit_block_chain(a->block, 1));
+	else if (place != FV_CHAIN_ENDS)
+		FV_CALL(submit_ended_chain(a->block));
 	/* other blocks' chains that share a written buffer with the task go
 	 * first; so does this block's if the task runs elsewhere */
 	for (int k = 0; k < win.n;)
@@ -537,6 +551,7 @@ fv_err_t fv_chain_add(struct starpu_codelet *cl, const char *name, const fv_task
 	} else if (strlen(c->name) + strlen(name) + 2 < sizeof c->name)
 		strcat(strcat(c->name, "+"), name);
 	c->n_tasks++;
+	c->ended = place == FV_CHAIN_ENDS;
 	*taken = 1;
-	return place == FV_CHAIN_ENDS ? submit_block_chain(a->block, 0) : FV_OK;
+	return FV_OK;
 }

@@ -84,6 +84,7 @@ typedef struct fv_numerics {
 	int halo_zero_copy;     /* fv_overlap_t values: GPU halo kernels on the host buffers of messages between ranks */
 	int halo_peer;          /* fv_overlap_t values: halo buffers between GPU ranks of a node GPU to GPU (CUDA IPC) */
 	int overlap;            /* fv_overlap_t: stages split into interior and border tasks */
+	int halo_late;          /* fv_overlap_t values: the gradients' and limiters' halos sent after the limiter */
 	int chain;              /* fv_chain_t: a block's tasks between halos as one task */
 	int limiter;            /* fv_limiter_t */
 	double limiter_k;

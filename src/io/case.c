@@ -228,6 +228,13 @@ static const key_desc_t keys[] = {
 		 "GPUs, in one process or under StarPU-MPI; yes: every block; no: one task per stage (per-stage "
 		 "traces and history models). Reductions, the interior and border tasks of numerics.overlap and "
 		 "tasks on other ranks' data are never chained; color_tasks' groups are."),
+	ENUM_KEY("numerics", "halo_late", num.halo_late, overlaps, NULL, "auto",
+		 "When the gradients' and the limiters' halos leave: no: each as soon as it is computed (the "
+		 "gradients' travel while the limiter and the time step run); yes: both after the limiter and the "
+		 "time step, so that a block's prim, node values, gradients, limiter, time step and both packs run "
+		 "as one task chain, and the unpacks, flux and update as one more: two chains a Runge-Kutta stage "
+		 "instead of four to six (numerics.chain); auto: yes where this rank's blocks are chained and none "
+		 "is split (numerics.overlap), no elsewhere. The same values either way: the results are the same."),
 	ENUM_KEY("numerics", "halo_tasks", num.halo_tasks, halo_tasks_names, NULL, "block",
 		 "Tasks of a halo exchange: block (one pack task per block filling all its neighbours' buffers, "
 		 "one unpack task per block emptying them) or pair (one pack and one unpack task per pair of "

@@ -43,6 +43,21 @@ typedef enum fv_stage {
 static const char *const fv_stage_names[FV_N_STAGES] = {
 	"halo_q",   "prim",      "nodes",    "gradient", "send_grad", "limiter",  "send_phi", "timestep",
 	"flux_interior", "recv_grad", "recv_phi", "flux", "norms",   "diagonal",  "sweeps",   "update"};
+/*
+ * numerics.halo_late: the same stages with the gradients' and limiters'
+ * halos sent after the limiter and the time step. A block's task chain
+ * (numerics.chain) ends at a halo's pack and starts at its unpack: in the
+ * order above a Runge-Kutta stage is four chains a block (unpack to the
+ * gradients' pack, the limiter to its pack, the time step, the unpacks to
+ * the state's pack) and, on GPUs in one process, two fetch tasks; in this
+ * one it is two, at the cost of the gradients' halo no longer travelling
+ * while the limiter runs.
+ */
+static const int fv_stage_order_late[FV_N_STAGES] = {
+	FV_STAGE_HALO_Q,   FV_STAGE_PRIM,      FV_STAGE_NODES,     FV_STAGE_GRADIENT,      FV_STAGE_LIMITER,
+	FV_STAGE_TIMESTEP, FV_STAGE_SEND_GRAD, FV_STAGE_SEND_PHI,  FV_STAGE_FLUX_INTERIOR, FV_STAGE_RECV_GRAD,
+	FV_STAGE_RECV_PHI, FV_STAGE_FLUX,      FV_STAGE_NORMS,     FV_STAGE_DIAGONAL,      FV_STAGE_SWEEPS,
+	FV_STAGE_UPDATE};
 /* Halo stages move ghost values between blocks (none with one block). */
 static inline int fv_stage_is_halo(int st)
 {

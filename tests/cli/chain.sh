@@ -13,7 +13,10 @@
 # failure). With an FxT StarPU, the trace holds the chains under their
 # tasks' names joined by '+' (1 block: "prim+nodes+gradient+...+update"),
 # and on 2 blocks a halo's unpack starting a chain and its pack ending one
-# ("unpack+prim+nodes+gradient+pack").
+# ("unpack+prim+nodes+gradient+pack"; with numerics.halo_late, two chains a
+# block and RK stage, "unpack+prim+nodes+gradient+limiter+timestep+pack+pack"
+# and "unpack+unpack+flux+norms+update+pack"). numerics.halo_late = yes and
+# no give the same state and history, chained or not.
 . "$top_srcdir/tests/cli/lib.sh"
 
 wedge_case
@@ -47,6 +50,14 @@ same wedge-retry "$tmp/w.cfg" partition.blocks=2 numerics.iterations=25 numerics
 same laminar "$tmp/pl.cfg" partition.blocks=3 numerics.iterations=8
 same sa "$tmp/ps.cfg" partition.blocks=3 numerics.iterations=8
 same sod "$tmp/sod.cfg" partition.blocks=2 numerics.iterations=10
+# numerics.halo_late: the gradients' and limiters' halos after the limiter
+# and the time step, or as soon as computed, chained or not, with interior
+# and border tasks, pair halo tasks and SSP-RK3: bit for bit
+late() { n=$1 c=$2; shift 2; key_pair "$n" "$c" numerics.halo_late "yes no" 0 "$@"; }
+late late-chain "$tmp/w.cfg" $W numerics.chain=yes
+late late-tasks "$tmp/w.cfg" $W numerics.chain=no numerics.rk=3 numerics.first_order=4
+late late-overlap "$tmp/w.cfg" $W numerics.chain=yes numerics.overlap=yes numerics.halo_tasks=pair
+late late-laminar "$tmp/pl.cfg" partition.blocks=3 numerics.iterations=8 numerics.chain=yes
 grep -q "retry\|thrown away" "$tmp/wedge-retry-yes.err" || echo "(the forced failure did not retry: the cut is untested)"
 
 # the chains in a trace (an FxT StarPU only)
@@ -57,8 +68,20 @@ if "$fv" run "$tmp/w.cfg" output.dir="$tmp/tr1" numerics.chain=yes partition.blo
 	"$fv" run "$tmp/w.cfg" output.dir="$tmp/tr2" numerics.chain=yes partition.blocks=2 numerics.iterations=3 \
 		output.progress_every=0 output.vtu=no output.trace="$tmp/trb" >/dev/null 2>"$tmp/trb.err" ||
 		{ cat "$tmp/trb.err"; fail "traced run, 2 blocks"; }
-	grep -q "^Name: unpack+prim+nodes+gradient+pack$" "$tmp/trb/tasks.rec" ||
-		{ grep "^Name:" "$tmp/trb/tasks.rec" | sort | uniq -c; fail "no chain from a halo's unpack to the next's pack"; }
+	# numerics.halo_late = auto (yes here: both blocks chained, none
+	# split): two chains a block and RK stage, the gradients' and
+	# limiters' packs ending the first
+	grep -q "^Name: unpack+prim+nodes+gradient+limiter+timestep+pack+pack$" "$tmp/trb/tasks.rec" ||
+		{ grep "^Name:" "$tmp/trb/tasks.rec" | sort | uniq -c; fail "no chain from the state's unpack to the limiters' pack"; }
+	n_rk=$(grep -c "^Name: unpack+unpack+flux" "$tmp/trb/tasks.rec")
+	n_all=$(grep "^Name: " "$tmp/trb/tasks.rec" | grep -vc "^Name: _starpu\|^Name: copy\|^Name: pack$")
+	[ "$n_all" -eq $((2 * n_rk)) ] ||
+		{ grep "^Name:" "$tmp/trb/tasks.rec" | sort | uniq -c; fail "late halos: $n_all chains for $n_rk RK stages of a block, not 2 each"; }
+	"$fv" run "$tmp/w.cfg" output.dir="$tmp/tr3" numerics.chain=yes numerics.halo_late=no partition.blocks=2 \
+		numerics.iterations=3 output.progress_every=0 output.vtu=no output.trace="$tmp/trc" >/dev/null 2>"$tmp/trc.err" ||
+		{ cat "$tmp/trc.err"; fail "traced run, 2 blocks, halo_late = no"; }
+	grep -q "^Name: unpack+prim+nodes+gradient+pack$" "$tmp/trc/tasks.rec" ||
+		{ grep "^Name:" "$tmp/trc/tasks.rec" | sort | uniq -c; fail "no chain from a halo's unpack to the next's pack"; }
 elif grep -q "FxT-enabled StarPU" "$tmp/tr.err"; then
 	echo "no FxT StarPU: the trace check is left out"
 else
