@@ -678,6 +678,16 @@ def main():
     for t in tasks:
         counts[t["stage"]] = counts.get(t["stage"], 0) + 1
     print("tasks per stage: " + ", ".join("%s %d" % kv for kv in sorted(counts.items())))
+    # each task name's time (a chain is one name): where a worker's busy
+    # time goes, to set one run's kernels against another's
+    per_name = {}
+    for t in tasks:
+        n, ms = per_name.get(t["Name"], (0, 0.0))
+        per_name[t["Name"]] = (n + 1, ms + t["end"] - t["start"])
+    n_it = len({t["iter"] for t in tasks if t["iter"] is not None}) or 1
+    print("busy per task name (all workers, ms per traced iteration over %d): " % n_it +
+          ", ".join("%s %d x %.3f" % (k, v[0], v[1] / n_it)
+                    for k, v in sorted(per_name.items(), key=lambda kv: -kv[1][1])))
     if transfers:
         print("transfers: %d, %.3f MB" % (len(transfers), sum(tr[5] for tr in transfers) / 1e6))
     edges = read_edges(a.trace)

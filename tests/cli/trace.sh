@@ -212,6 +212,8 @@ if "$fv" trace "$tmp/tr" --iterations 2 >"$tmp/trace.out" 2>"$tmp/trace.err"; th
 			fail "fvstar trace: no $png"
 	done
 	grep -q "iterations 3 to 5" "$tmp/trace.out" || fail "fvstar trace: no summary"
+	grep -qE "^busy per task name \(all workers, ms per traced iteration over [0-9]+\): .*flux_border [0-9]+ x [0-9.]+" \
+		"$tmp/trace.out" || fail "fvstar trace: no busy time per task name"
 	# one row per worker, named as StarPU names it (tasks.rec says MPIRank
 	# -1 outside mpirun: rows were once "worker -10000"); the work on them
 	n=$(grep -cE "^worker [0-9]+ \(CPU[0-9]+\): [1-9][0-9]* tasks" "$tmp/trace.out")
