@@ -10,6 +10,7 @@
 #include "fvstar/output.h"
 #include "io/json.h"
 #include "util/heap.h"
+#include "util/threads.h"
 #include "util/timer.h"
 
 const char *const fv_plan_phase_names[FV_PHASE_N] = {"case", "mesh", "starpu", "blocks", "state", "solver"};
@@ -461,6 +462,7 @@ void fv_plan_setup_json(const fv_plan_t *p, json_t *js)
 		}
 		json_object_set_new(js, "setup_steps", st);
 	}
+	json_object_set_new(js, "setup_threads", json_integer(fv_threads_max()));
 	if (fv_runtime_nranks() > 1)
 		json_object_set_new(js, "setup_seconds_max_over_ranks", mj);
 	else

@@ -256,6 +256,7 @@ fv_err_t fv_runtime_mpi_start(void)
 {
 	if (mpi_up || !fv_ranks_wanted())
 		return FV_OK;
+	fv_runtime_place_early();
 #ifdef FV_SMPI
 	return smpi_start();
 #elif defined(FV_HAVE_MPI)

@@ -122,6 +122,17 @@ elif ! grep -q "halo_peer = yes: 0 of the [1-9][0-9]* pairs.*blocks [0-9] (rank 
 	fail "halo_peer = yes between two machines: $(grep error "$tmp/peer2m.err" | head -2)"
 fi
 
+# mpirun's default binding (one core a rank for 2 ranks or fewer): the
+# rank's set-up threads get its share of the launcher's cores all the same
+cores=$(nproc)
+if [ "$cores" -ge 2 ]; then
+	mpi 1 --bind-to core "$fv" run "$tmp/w.cfg" output.dir="$tmp/bound" numerics.iterations=2 >/dev/null \
+		2>"$tmp/bound.err" || fail "mpirun --bind-to core: $(grep error "$tmp/bound.err" | head -2)"
+	n=$("$py" -c "import json, sys; print(json.load(open(sys.argv[1]))['setup_threads'])" "$tmp/bound/summary.json")
+	[ "$n" = "$cores" ] && echo "mpirun --bind-to core: the set-up on $n threads" ||
+		fail "mpirun --bind-to core: the set-up on $n threads, not the launcher's $cores cores"
+fi
+
 # too few blocks for the ranks: refused, naming the key
 if mpi 3 "$fv" run "$tmp/w.cfg" partition.blocks=2 output.dir="$tmp/few" >/dev/null 2>"$tmp/few.err"; then
 	fail "2 blocks on 3 ranks accepted"
