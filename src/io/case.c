@@ -235,8 +235,10 @@ static const key_desc_t keys[] = {
 		 "gradients' travel while the limiter and the time step run); yes: both after the limiter and the "
 		 "time step, so that a block's prim, node values, gradients, limiter, time step and both packs run "
 		 "as one task chain, and the unpacks, flux and update as one more: two chains a Runge-Kutta stage "
-		 "instead of four to six (numerics.chain); auto: yes where this rank's blocks are chained and none "
-		 "is split (numerics.overlap), no elsewhere. The same values either way: the results are the same."),
+		 "instead of four to six (numerics.chain); auto: yes under mpirun where this rank's blocks are chained, "
+		 "none is split (numerics.overlap) and one has a neighbour on another rank (a rank per H200 2-6 % "
+		 "faster), no elsewhere (one process: no faster on 2 GPUs, slower on 4; bench/results/"
+		 "2026-11-30-halo7.md). The same values either way: the results are the same."),
 	ENUM_KEY("numerics", "halo_tasks", num.halo_tasks, halo_tasks_names, NULL, "block",
 		 "Tasks of a halo exchange: block (one pack task per block filling all its neighbours' buffers, "
 		 "one unpack task per block emptying them) or pair (one pack and one unpack task per pair of "

@@ -130,6 +130,7 @@ struct fv_solver {
 	fv_ring_t *ring;       /* RING slots of nb rows (+ one clock row per rank) of FV_NORMS */
 	int phi_valid;         /* limiter tasks have been submitted */
 	int any_split;         /* numerics.overlap: a block of this rank is split */
+	int any_cross;         /* a block of this rank has a neighbour on another rank */
 	int late_halos;        /* numerics.halo_late: the stages in fv_stage_order_late */
 	int q_sent_for;        /* the iteration whose state halo was packed at the end of the one before, or -1 */
 	int run_last;          /* the last iteration of fv_solver_run's current call */
@@ -602,14 +603,17 @@ static fv_err_t build_geometry(fv_solver_t *s, const fv_block_t *blocks, int n_m
 }
 
 /* numerics.halo_late: yes, or auto where every block of this rank is
- * chained (chain = yes, or auto and the block runs on GPUs only) and none
- * is split: there a task boundary (a chain's end and start, a fetch task)
- * costs more than the gradients' halo travelling beside the limiter saves
- * (2 H200s, 10.37M cells: 11 tasks a GPU an iteration against 2 on one
- * GPU, each GPU 8 % more busy than half of one). */
+ * chained (chain = yes, or auto and the block runs on GPUs only), none is
+ * split and one has a neighbour on another rank: there each chain's end
+ * and start is also a StarPU-MPI message, and a rank per H200 ran 2-6 %
+ * faster with them late (2.53M and 10.37M cells, session 18 calls 2-3).
+ * In one process two chains a stage measured no faster on 2 H200s than
+ * four (the gradients' halo then waits where it travelled beside the
+ * limiter: 3.9 % of the makespan for 1.7 %), and 4 GPUs ran 5.36 ms an
+ * iteration with them against 4.79 the session before (call 4). */
 static int late_halos(const fv_solver_t *s)
 {
-	int chained = s->o.num.chain != FV_CHAIN_NO && !s->any_split;
+	int chained = s->o.num.chain != FV_CHAIN_NO && !s->any_split && s->any_cross;
 	for (int b = 0; b < s->nb && chained; b++)
 		chained = s->o.num.chain == FV_CHAIN_YES || fv_runtime_worker_gpu_only(s->b[b].worker);
 	return s->o.num.halo_late == FV_OVERLAP_YES || (s->o.num.halo_late == FV_OVERLAP_AUTO && chained);
@@ -633,6 +637,7 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	int cross = 0; /* a neighbour on another rank */
 	for (int k = 0; k < bk->n_nbr; k++)
 		cross |= s->rank_of[bk->nbr[k]] != s->rank_of[bk->id];
+	s->any_cross |= cross;
 	int gpu_only = fv_runtime_worker_gpu_only(d->worker);
 	d->split = !s->o.num.color_tasks && bk->n_nbr > 0 &&
 		   (s->o.num.overlap == FV_OVERLAP_YES || (s->o.num.overlap == FV_OVERLAP_AUTO && cross && gpu_only && s->o.num.chain == FV_CHAIN_NO));

@@ -13,8 +13,8 @@
 # failure). With an FxT StarPU, the trace holds the chains under their
 # tasks' names joined by '+' (1 block: "prim+nodes+gradient+...+update"),
 # and on 2 blocks a halo's unpack starting a chain and its pack ending one
-# ("unpack+prim+nodes+gradient+pack"; with numerics.halo_late, two chains a
-# block and RK stage, "unpack+prim+nodes+gradient+limiter+timestep+pack+pack"
+# ("unpack+prim+nodes+gradient+pack"; with numerics.halo_late = yes (auto:
+# under mpirun only), two chains a block and RK stage, "unpack+prim+nodes+gradient+limiter+timestep+pack+pack"
 # and "unpack+unpack+flux+norms+update+pack"). numerics.halo_late = yes and
 # no give the same state and history, chained or not.
 . "$top_srcdir/tests/cli/lib.sh"
@@ -65,21 +65,21 @@ if "$fv" run "$tmp/w.cfg" output.dir="$tmp/tr1" numerics.chain=yes partition.blo
 	output.progress_every=0 output.vtu=no output.trace="$tmp/tr" >/dev/null 2>"$tmp/tr.err"; then
 	grep -q "^Name: prim+nodes+gradient+limiter+timestep+flux+norms+update$" "$tmp/tr/tasks.rec" ||
 		{ grep "^Name:" "$tmp/tr/tasks.rec" | sort | uniq -c; fail "no whole RK stage as one chain in the trace"; }
-	"$fv" run "$tmp/w.cfg" output.dir="$tmp/tr2" numerics.chain=yes partition.blocks=2 numerics.iterations=3 \
-		output.progress_every=0 output.vtu=no output.trace="$tmp/trb" >/dev/null 2>"$tmp/trb.err" ||
+	# numerics.halo_late = yes: two chains a block and RK stage, the
+	# gradients' and limiters' packs ending the first
+	"$fv" run "$tmp/w.cfg" output.dir="$tmp/tr2" numerics.chain=yes numerics.halo_late=yes partition.blocks=2 \
+		numerics.iterations=3 output.progress_every=0 output.vtu=no output.trace="$tmp/trb" >/dev/null 2>"$tmp/trb.err" ||
 		{ cat "$tmp/trb.err"; fail "traced run, 2 blocks"; }
-	# numerics.halo_late = auto (yes here: both blocks chained, none
-	# split): two chains a block and RK stage, the gradients' and
-	# limiters' packs ending the first
 	grep -q "^Name: unpack+prim+nodes+gradient+limiter+timestep+pack+pack$" "$tmp/trb/tasks.rec" ||
 		{ grep "^Name:" "$tmp/trb/tasks.rec" | sort | uniq -c; fail "no chain from the state's unpack to the limiters' pack"; }
 	n_rk=$(grep -c "^Name: unpack+unpack+flux" "$tmp/trb/tasks.rec")
 	n_all=$(grep "^Name: " "$tmp/trb/tasks.rec" | grep -vc "^Name: _starpu\|^Name: copy\|^Name: pack$")
 	[ "$n_all" -eq $((2 * n_rk)) ] ||
 		{ grep "^Name:" "$tmp/trb/tasks.rec" | sort | uniq -c; fail "late halos: $n_all chains for $n_rk RK stages of a block, not 2 each"; }
-	"$fv" run "$tmp/w.cfg" output.dir="$tmp/tr3" numerics.chain=yes numerics.halo_late=no partition.blocks=2 \
+	# auto in one process: no (a chain from a halo's unpack to the next's pack)
+	"$fv" run "$tmp/w.cfg" output.dir="$tmp/tr3" numerics.chain=yes partition.blocks=2 \
 		numerics.iterations=3 output.progress_every=0 output.vtu=no output.trace="$tmp/trc" >/dev/null 2>"$tmp/trc.err" ||
-		{ cat "$tmp/trc.err"; fail "traced run, 2 blocks, halo_late = no"; }
+		{ cat "$tmp/trc.err"; fail "traced run, 2 blocks, halo_late = auto"; }
 	grep -q "^Name: unpack+prim+nodes+gradient+pack$" "$tmp/trc/tasks.rec" ||
 		{ grep "^Name:" "$tmp/trc/tasks.rec" | sort | uniq -c; fail "no chain from a halo's unpack to the next's pack"; }
 elif grep -q "FxT-enabled StarPU" "$tmp/tr.err"; then
