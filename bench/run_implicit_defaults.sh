@@ -10,14 +10,19 @@
 #   fixed    the same with numerics.sweeps_max = 20 (a fixed 20 pairs, the
 #            defaults before the sweep pairs grew with lin_res: 4.3 orders
 #            in 600 iterations on the medium mesh, one H200);
-#   shipped  the case as shipped (60 sweep pairs, 20 first-order
-#            iterations, CFL to 1000).
+#   shipped  the case as shipped;
+#   tuned    alone with the implicit keys the case carried up to 2026-11-29
+#            (60 sweep pairs, 20 first-order iterations, CFL to 1000);
+#   old      alone with the sweep pairs' rule of before 2026-11-30 (grown
+#            while lin_res > 0.2, up to 3 x 20: sweeps_target = 0.2,
+#            sweeps_max = 60), the defaults' former behaviour.
 # Usage: bench/run_implicit_defaults.sh FVSTAR M6_MESH [KEY=VALUE ...]
 #   FVSTAR   the fvstar binary (device/bin/fvstar of tools/device-pack.sh)
 #   M6_MESH  the mesh (devdata/onera_m6_medium.su2.gz, or a .su2)
 #   KEY=VALUE  more keys for every run (e.g. partition.blocks=1)
-# Environment: M6_ITERATIONS (1000), CASES ("alone shipped fixed"), OUT_DIR
-# (default a temporary one). From a device pack, on the GPU machine:
+# Environment: M6_ITERATIONS (1000), CASES ("alone shipped fixed"; also
+# tuned, old), OUT_DIR (default a temporary one), RUN_SECONDS (each run's
+# limit; default none). From a device pack, on the GPU machine:
 #   export LD_LIBRARY_PATH=$PWD/device/lib
 #   bench/run_implicit_defaults.sh device/bin/fvstar devdata/onera_m6_medium.su2.gz
 set -u
@@ -40,12 +45,15 @@ sed -e "s|^file = .*|file = $mesh|" "$top/cases/onera_m6/onera_m6.cfg" >"$out/sh
 sed -e '/^cfl_max\|^cfl_ramp\|^cfl_growth\|^first_order\|^sweeps\|^implicit =\|^cfl =\|^jacobian/d' \
 	"$out/shipped.cfg" >"$out/alone.cfg"
 sed -e 's/^time = implicit/&\nsweeps_max = 20/' "$out/alone.cfg" >"$out/fixed.cfg"
+sed -e 's/^time = implicit/&\nsweeps = 60\ncfl_max = 1000\nfirst_order = 20/' "$out/alone.cfg" >"$out/tuned.cfg"
+sed -e 's/^time = implicit/&\nsweeps_target = 0.2\nsweeps_max = 60/' "$out/alone.cfg" >"$out/old.cfg"
 
 rc=0
 for c in ${CASES:-alone shipped fixed}; do
-	"$fv" run "$out/$c.cfg" output.dir="$out/$c" numerics.iterations="${M6_ITERATIONS:-1000}" \
+	${RUN_SECONDS:+timeout "$RUN_SECONDS"} "$fv" run "$out/$c.cfg" output.dir="$out/$c" numerics.iterations="${M6_ITERATIONS:-1000}" \
 		numerics.residual_drop=8 output.vtu=no output.progress_every=0 "$@" >"$out/$c.out" 2>"$out/$c.err" ||
-		{ echo "$c: the run failed"; tail -3 "$out/$c.err" | cut -c1-400; rc=1; continue; }
+		{ echo "$c: the run failed or was stopped"; tail -3 "$out/$c.err" | cut -c1-400; rc=1
+		  [ -s "$out/$c/history.csv" ] || continue; }
 	grep "thrown away" "$out/$c.err" | cut -c1-300
 	python3 - "$out/$c/history.csv" "$c" <<'PY' || rc=1
 import csv, math, sys

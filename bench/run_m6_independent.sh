@@ -9,6 +9,11 @@
 #   shipped   the case's numerics as shipped (60 sweep pairs, CFL 10 -> 1000
 #             x1.5, 20 first-order iterations), the markers renamed: the
 #             issue's failing run (NaN at iteration 30-31 on its 1.6M mesh);
+#   tuned     alone with the implicit keys the shipped case carried up to
+#             2026-11-29 (60 sweep pairs, CFL to 1000, 20 first-order
+#             iterations), for when the shipped case carries none;
+#   old       alone with the sweep pairs' rule of before 2026-11-30
+#             (sweeps_target = 0.2, sweeps_max = 60);
 # and the explicit scheme (time = steady, cfl = 1.5, the same limiter keys)
 # on one mesh as the reference CL. Per run: iterations and seconds of loop to
 # CL within 0.5 % of the reference (and staying there), to 8 orders below the
@@ -25,7 +30,7 @@
 #             m6_box_h1.15.su2.xz  h 1.15    273,479 tets
 #           in the order given (the most telling first: a deadline may cut
 #           the last ones)
-# Environment: CASES ("alone shipped"), M6_ITERATIONS (800), RUN_SECONDS (120,
+# Environment: CASES ("alone shipped"; also tuned, old), M6_ITERATIONS (800), RUN_SECONDS (120,
 # each implicit run), EXPLICIT_MESH (1-based index of the mesh for the
 # explicit reference, 1; 0: none), EXPLICIT_SECONDS (200), DEADLINE (seconds
 # for the whole script, 560: a run is given what is left, the explicit one
@@ -59,6 +64,9 @@ cfg_of() { # MESH NAME: writes $out/NAME.{shipped,alone,explicit}.cfg
 	sed -e '/^cfl_max\|^cfl_ramp\|^cfl_growth\|^first_order\|^sweeps\|^implicit =\|^cfl =\|^jacobian/d' \
 		"$out/$2.shipped.cfg" >"$out/$2.alone.cfg"
 	sed -e 's/^time = implicit/time = steady\ncfl = 1.5/' "$out/$2.alone.cfg" >"$out/$2.explicit.cfg"
+	sed -e 's/^time = implicit/&\nsweeps = 60\ncfl_max = 1000\nfirst_order = 20/' "$out/$2.alone.cfg" \
+		>"$out/$2.tuned.cfg"
+	sed -e 's/^time = implicit/&\nsweeps_target = 0.2\nsweeps_max = 60/' "$out/$2.alone.cfg" >"$out/$2.old.cfg"
 }
 
 # one NAME CASE ITERATIONS SECONDS: a run, its log in $out/NAME.CASE.{out,err}
@@ -121,15 +129,15 @@ def setup_s(err):
         return float(m.group(1)) if m else float("nan")
     except OSError:
         return float("nan")
-print("\n| mesh | cells | run | CL within 0.5 % from (it, s of loop) | 8 orders at (it, s) | iterations, s of loop, orders | retries | CL at the end | set-up s | reference CL |")
-print("|---|---:|---|---|---|---|---:|---:|---:|---|")
+print("\n| mesh | cells | run | CL within 0.5 % from (it, s of loop) | 8 orders at (it, s) | iterations, s of loop, orders | sweep pairs (to 8 orders) | retries | CL at the end | set-up s | reference CL |")
+print("|---|---:|---|---|---|---|---:|---:|---:|---:|---|")
 for n in names:
     try:
         cells = open(os.path.join(out, n + ".cells")).read().strip()
     except OSError:
         cells = ""
     runs = {}
-    for c in ("alone", "shipped", "explicit"):
+    for c in ("alone", "shipped", "tuned", "old", "explicit"):
         h = hist(os.path.join(out, "%s.%s" % (n, c), "history.csv"))
         if h:
             runs[c] = h
@@ -139,7 +147,7 @@ for n in names:
         if od >= 6:
             ref, refsrc = float(runs["explicit"][-1]["CL"]), "explicit, %.1f orders" % od
     if ref is None:
-        for c in ("alone", "shipped"):
+        for c in ("alone", "shipped", "tuned", "old"):
             if c in runs and orders(runs[c])[1] is not None:
                 ref, refsrc = float(runs[c][-1]["CL"]), c + " at 8 orders"
                 break
@@ -155,13 +163,14 @@ for n in names:
                 k -= 1
             within = "%d, %.2f" % (it[k], t[k])
         eight = "%d, %.2f" % (it[hit], t[hit]) if hit is not None else "-"
-        print("| %s | %s | %s | %s | %s | %d, %.2f, %.2f | %s | %.6f | %.2f | %s |" % (
-            n, cells, c, within, eight, it[-1], t[-1], od, rows[-1].get("retries", "?"), cl[-1],
+        pairs = sum(int(float(r.get("sweeps") or 0)) for r in rows[:(hit if hit is not None else len(rows) - 1) + 1])
+        print("| %s | %s | %s | %s | %s | %d, %.2f, %.2f | %d | %s | %.6f | %.2f | %s |" % (
+            n, cells, c, within, eight, it[-1], t[-1], od, pairs, rows[-1].get("retries", "?"), cl[-1],
             setup_s(os.path.join(out, "%s.%s.err" % (n, c))), "%.6f (%s)" % (ref, refsrc) if ref else refsrc))
 # where the iterations go: every 20th iteration's CFL, sweep pairs, orders
 # below the peak so far and cells clipped
 for n in names:
-    for c in ("alone", "shipped"):
+    for c in ("alone", "shipped", "tuned", "old"):
         rows = hist(os.path.join(out, "%s.%s" % (n, c), "history.csv"))
         if not rows:
             continue

@@ -16,7 +16,8 @@
 #   OUT     the output directory (created)
 # Environment: BUMP_LEVELS (default "5 4 3 2 1"), PLATE_LEVELS (default
 # "4 3 2 1"; "" for none), MAX_IT (most iterations per grid, default 4000),
-# SA_ARGS (more keys for every run, e.g. runtime.ncpu=0).
+# SA_ARGS (more keys for every run, e.g. runtime.ncpu=0), RUN_SECONDS (each
+# run's limit: stopped there, its line says how far it got; default none).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 2 ] || { sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2; }
@@ -39,7 +40,10 @@ res = [float(r["res_rho"]) for r in rows]
 nut = [float(r["res_nut"]) for r in rows]
 peak = max(res)
 hit = [r for r, x in list(zip(rows, res))[res.index(peak):] if x <= 1e-8 * peak]
-cells = json.load(open(run + "/summary.json")).get("mesh", {}).get("cells", "?")
+try:
+    cells = json.load(open(run + "/summary.json")).get("mesh", {}).get("cells", "?")
+except (OSError, ValueError):  # a run stopped before its summary
+    cells = "?"
 last = rows[-1]
 head = ("8 orders in %s iterations, %.2f s" % (hit[0]["iteration"], float(hit[0]["wall_s"])) if hit else
         "%.2f orders in %s iterations, %.2f s" % (math.log10(peak / res[-1]), last["iteration"], float(last["wall_s"])))
@@ -60,7 +64,7 @@ PY
 for L in ${BUMP_LEVELS-5 4 3 2 1}; do
 	"$fv" mesh gen bump --level "$L" -o "$out/bump$L.fvm" >"$out/bump$L.mesh.log" 2>&1 || { echo "bump $L: mesh gen failed"; continue; }
 	# shellcheck disable=SC2086
-	"$fv" run "$top/cases/bump_tmr/bump_tmr.cfg" mesh.file="$out/bump$L.fvm" output.dir="$out/bump$L" \
+	${RUN_SECONDS:+timeout "$RUN_SECONDS"} "$fv" run "$top/cases/bump_tmr/bump_tmr.cfg" mesh.file="$out/bump$L.fvm" output.dir="$out/bump$L" \
 		numerics.iterations="${MAX_IT:-4000}" numerics.residual_drop=8 output.vtu=no output.progress_every=100 \
 		${SA_ARGS:-} >"$out/bump$L.out" 2>"$out/bump$L.err" || { echo "bump $L: run failed (rc $?)"; tail -3 "$out/bump$L.err"; }
 	[ -f "$out/bump$L/history.csv" ] && report "bump-L$L" "$out/bump$L" bump
@@ -70,7 +74,7 @@ sed -e '/^cfl\|^first_order\|^iterations/d' "$top/cases/plate_tmr/plate_tmr.cfg"
 for L in ${PLATE_LEVELS-4 3 2 1}; do
 	"$fv" mesh gen plate --level "$L" -o "$out/plate$L.fvm" >"$out/plate$L.mesh.log" 2>&1 || { echo "plate $L: mesh gen failed"; continue; }
 	# shellcheck disable=SC2086
-	"$fv" run "$out/plate.cfg" mesh.file="$out/plate$L.fvm" output.dir="$out/plate$L" \
+	${RUN_SECONDS:+timeout "$RUN_SECONDS"} "$fv" run "$out/plate.cfg" mesh.file="$out/plate$L.fvm" output.dir="$out/plate$L" \
 		numerics.iterations="${MAX_IT:-4000}" numerics.residual_drop=8 output.vtu=no output.progress_every=100 \
 		${SA_ARGS:-} >"$out/plate$L.out" 2>"$out/plate$L.err" || { echo "plate $L: run failed (rc $?)"; tail -3 "$out/plate$L.err"; }
 	[ -f "$out/plate$L/history.csv" ] && report "plate-L$L" "$out/plate$L" plate

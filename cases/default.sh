@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: MIT
 # The default job: the ONERA M6 wing (cases/onera_m6), inviscid, Mach 0.8395,
 # alpha 3.06 deg, on the coarse Gmsh mesh (about 0.3M tets), implicit
-# (the case file's point-implicit solver from 40 sweep pairs, which the
-# default grows to 60 at the switch to second order, lin_res 0.2-0.36 for
-# five iterations), at most 70 iterations: CL within 0.5% of its converged
-# value from iteration 25, within 0.01% over 7 iterations from 45 and over
-# 20 from 58, and 8 orders at 68, where the run stops (2026-11-28, 2 cores:
-# 431 s of CPU; the 40 pairs kept fixed took 352 s for 70 iterations, 4.4
-# orders, CL within 0.01% over 7 only from 67): CL and CD, the solution,
+# with the defaults of time = implicit alone (the case file sets none of
+# the implicit solver's keys: 20 sweep pairs grown to 68 by lin_res, the
+# CFL ramped to 1e4), at most 70 iterations: CL within 0.5% of its
+# converged value from iteration 34, within 0.01% over 20 iterations from
+# 44, and 8 orders at 64, where the run stops (2026-11-30, 2 cores, 3582
+# sweep pairs; with the case's former keys and 40 pairs: 8 orders at 68,
+# CL within 0.01% over 20 from 58): CL and CD, the solution,
 # the surface Cp at the seven stations of the wind-tunnel test beside the
 # measurements, and the convergence plot.
 # cases/onera_m6/README.md has the medium and fine meshes' results.
@@ -21,7 +21,7 @@ iters=${3:-70}
 mkdir -p "$out"
 "$here/onera_m6/make_mesh.sh" coarse
 "$fvstar" run "$here/onera_m6/onera_m6.cfg" output.dir="$out" numerics.iterations="$iters" \
-	numerics.sweeps=40 output.progress_every=5
+	output.progress_every=5
 "$fvstar" surface "$here/onera_m6/onera_m6.cfg" output.dir="$out" --exp "$here/onera_m6/onera_m6_exp_2308.dat" \
 	--out "$out/surface"
 # matplotlib may be in Debian's Python only (a pyenv python3 first on PATH

@@ -106,6 +106,7 @@ typedef struct fv_numerics {
 	double jacobian_floor;  /* Roe's blocks: every |eigenvalue| at least this times |u_n| + c */
 	int sweeps;             /* forward + backward sweep pairs per iteration */
 	int sweeps_max;         /* the most sweep pairs lin_res may raise them to (<= sweeps: fixed) */
+	double sweeps_target;   /* lin_res above which (two iterations in a row) the pairs grow */
 	int lines;              /* fv_overlap_t values: line-implicit sweeps (no, yes, auto: viscous runs) */
 	double omega;           /* the dissipation factor of the implicit operator */
 	double max_update;      /* implicit: largest relative change of density and energy per

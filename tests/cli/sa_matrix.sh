@@ -16,8 +16,9 @@
 #              first-order keys                                    101 (150)
 #   lam2sa     the same plate from a laminar run's restart (30 iterations;
 #              output.restart_from_model = laminar: nu~ from the free
-#              stream)                                             300 (400)
-# (iterations measured on the 2-core machine, 2026-11-27; the bump 294 on
+#              stream)                                             209 (400)
+# (iterations measured on the 2-core machine, 2026-11-27; lam2sa 209 with
+# the sweeps' target of 0.1 of 2026-11-30, 288 before; the bump 294 on
 # main after the merges of session 13; 219 on the rans branch alone.) Before the
 # line-implicit sweeps, the whole fw derivative and the face vorticity of
 # the source, the bump's nu~ residual fell 0.3 orders in 400 iterations.
