@@ -316,6 +316,7 @@ static fv_err_t plan_phase(fv_plan_t *p, fv_plan_phase_t k, fv_err_t (*phase)(fv
 fv_err_t fv_plan_setup(fv_plan_t *p, int argc, char **argv)
 {
 	memset(p, 0, sizeof *p);
+	fv_mark("set-up");
 	fv_case_default(&p->c);
 	fv_runtime_opts_default(&p->ro);
 	fv_mesh_init(&p->m);
@@ -428,6 +429,7 @@ fv_err_t fv_plan_solver(fv_plan_t *p)
 	if (me == 0)
 		say_setup(p);
 	fv_heap_give_back(); /* what set-up freed, back to the kernel (util/heap.c) */
+	fv_mark("set-up done");
 	return FV_OK;
 }
 
@@ -480,6 +482,7 @@ fv_err_t fv_plan_destroy(fv_plan_t *p, fv_err_t err)
 		fv_runtime_shutdown();
 	else
 		fv_runtime_mpi_stop();
+	fv_mark("StarPU stopped");
 	if (err == FV_OK && p->c.trace_dir[0] && fv_runtime_rank() == 0)
 		err = fv_runtime_trace_convert(p->c.trace_dir, stderr);
 	fv_output_unlock();
@@ -491,5 +494,6 @@ fv_err_t fv_plan_destroy(fv_plan_t *p, fv_err_t err)
 	free(p->bc);
 	free(p->is_force);
 	free(p->argv);
+	fv_mark("freed");
 	return err;
 }
