@@ -43,7 +43,9 @@
 #          ignore them.
 #          SETUP_ITERATIONS (default 0) iterations after each set-up give
 #          ms per iteration in the table too (an ordering's effect on the
-#          loop; the restart file is then written: 4 GB at 10^8 cells)
+#          loop; the restart file is then written: 4 GB at 10^8 cells),
+#          with the first iteration's ms and the steady ones' median
+#          (min-max) from the third on, from history.csv
 # Each mesh step prints wall and CPU seconds, cells per second and the
 # peak RSS in bytes per output cell; each run the numbers of summary.json.
 # Usage: bench/run_bigmesh.sh FVSTAR OUT_DIR [CELLS] [M6_MESH]
@@ -234,6 +236,18 @@ for v in names:
         steps["cells"] = (s["mesh"]["cells"], 0)
         if s.get("iterations", 0) > 0:
             steps["ms per iteration"] = (1e3 * s["seconds_per_iteration"], s["iterations"])
+            # the first iteration (fields allocated, the state's first
+            # transfer) apart from the steady ones: history.csv's wall
+            # clock between rows, the median from the third row on
+            hp = os.path.join(out, "setup_" + v, "history.csv")
+            if os.path.exists(hp):
+                import csv
+                w = [float(r["wall_s"]) for r in csv.DictReader(open(hp))]
+                d = sorted(b - a for a, b in zip(w[1:], w[2:]))
+                if w:
+                    steps["first iteration ms"] = (1e3 * w[0], 1)
+                if d:
+                    steps["steady ms per iteration (median, min, max)"] = (1e3 * d[len(d) // 2], 1e3 * d[0], 1e3 * d[-1], len(d))
     else:
         for line in open(os.path.join(out, "setup_" + v + ".err"), errors="replace"):
             if line.startswith("fvstar: set-up steps"):
@@ -260,6 +274,10 @@ for k in order:
             row.append("%s (%.1f GB)" % e)
         elif k == "ms per iteration":
             row.append("**%.1f** (%d iterations)" % e)
+        elif k == "first iteration ms":
+            row.append("%.1f" % e[0])
+        elif k.startswith("steady ms"):
+            row.append("**%.1f** (%.1f-%.1f, %d iterations)" % e)
         else:
             row.append("%.2f (%.1f)" % e)
     print("| %s | %s |" % (k, " | ".join(row)))
