@@ -46,6 +46,14 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o);
  * access that waits; fv_runtime_shutdown calls it. */
 void fv_runtime_resume(void);
 void fv_runtime_shutdown(void);
+/* Several ranks on one node, each placed by fv_runtime_init on its share
+ * of the launcher's cores: fv_runtime_widen(1) gives this rank's main
+ * thread and its set-up threads (OpenMP) every one of those cores for a
+ * while (rank 0 cutting the whole mesh while the other ranks wait for
+ * their parts asleep), fv_runtime_widen(0) its share and its thread count
+ * back. Returns the set-up threads now; no effect (0) where the ranks
+ * were not placed. */
+int fv_runtime_widen(int on);
 /* 1 when fv_runtime_init left the CPU cores out because a GPU was found
  * and no CPU worker count was asked for (runtime.ncpu, STARPU_NCPU). */
 int fv_runtime_gpu_only_default(void);

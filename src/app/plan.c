@@ -10,6 +10,7 @@
 #include "fvstar/output.h"
 #include "io/json.h"
 #include "util/heap.h"
+#include "util/threads.h"
 #include "util/timer.h"
 
 const char *const fv_plan_phase_names[FV_PHASE_N] = {"case", "mesh", "starpu", "blocks", "state", "solver"};
@@ -156,8 +157,15 @@ static fv_err_t get_part(const fv_case_t *c, fv_mesh_t *m, const fv_balance_t *b
 	if (fv_app_is_part_dir(c->mesh_file))
 		return fv_app_read_part(c->mesh_file, p);
 	if (fv_runtime_rank() == 0) {
+		/* the other ranks wait for their parts, asleep: rank 0 cuts on
+		 * all the node's cores, not its share of them */
+		int threads = fv_runtime_nranks() > 1 ? fv_runtime_widen(1) : 0;
 		fv_err_t err = fv_app_cut_parts(c, m, bal->n_blocks, bal->weights, bal->groups, fv_runtime_nranks(),
 						hand_out, p);
+		fv_runtime_widen(0);
+		if (threads > 0)
+			fv_lap_note("blocks: partition", "rank 0 cut the mesh on %d threads (its share: %d)", threads,
+				    fv_threads_max());
 		fv_mesh_free(m);
 		FV_CALL(err);
 		return FV_OK;

@@ -17,6 +17,7 @@
 #include "fvstar/output.h"
 #include "fvstar/types.h"
 #include "runtime/ranks.h"
+#include "util/threads.h"
 
 #ifdef FV_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -286,6 +287,14 @@ static fv_err_t starpu_home(int verbose)
  * mask becomes its c cores, and StarPU builds its topology from that mask
  * (STARPU_WORKERS_GETBIND): its workers stay on them.
  */
+/* take_cores' placement, for fv_runtime_widen: the launcher's cores, this
+ * rank's share, and the set-up threads before a widening. */
+static struct {
+	int placed, wide, threads;
+	long cores, share;
+	cpu_set_t all, mine;
+} placement;
+
 static void take_cores(int rank, const cpu_set_t *all, long first, long n)
 {
 	cpu_set_t now, want;
@@ -304,6 +313,16 @@ static void take_cores(int rank, const cpu_set_t *all, long first, long n)
 	if (sched_setaffinity(0, sizeof want, &want) != 0)
 		return;
 	setenv("STARPU_WORKERS_GETBIND", "1", 0); /* a user's 0 wins */
+	placement.placed = 1;
+	placement.all = *all;
+	placement.mine = want;
+	placement.cores = CPU_COUNT(all);
+	placement.share = n;
+	/* OpenMP counted the cores of the mask it started with (the
+	 * launcher's, mpirun --bind-to none): as many set-up threads as all
+	 * of them on this rank's share would take turns on its cores */
+	if (!getenv("OMP_NUM_THREADS"))
+		fv_threads_set((int)n);
 	if (rank == 0 && have < n)
 		fprintf(stderr,
 			"fvstar: note: mpirun bound this rank to %ld of its %ld cores; each rank now runs on its %ld "
@@ -597,6 +616,27 @@ int fv_runtime_host_pinned(void)
 #else
 	return 0;
 #endif
+}
+
+int fv_runtime_widen(int on)
+{
+	if (!placement.placed || on == placement.wide)
+		return placement.placed ? fv_threads_max() : 0;
+	if (on) {
+		if (sched_setaffinity(0, sizeof placement.all, &placement.all) != 0)
+			return fv_threads_max();
+		placement.threads = fv_threads_max();
+		fv_threads_set((int)placement.cores);
+	} else {
+		/* the pool's threads started while wide keep the launcher's
+		 * cores: each takes this rank's share back itself */
+		FV_OMP(parallel num_threads((int)placement.cores))
+		(void)sched_setaffinity(0, sizeof placement.mine, &placement.mine);
+		(void)sched_setaffinity(0, sizeof placement.mine, &placement.mine);
+		fv_threads_set(placement.threads);
+	}
+	placement.wide = on;
+	return fv_threads_max();
 }
 
 void fv_runtime_resume(void)

@@ -15,11 +15,13 @@
 static inline int fv_threads_max(void) { return omp_get_max_threads(); }
 static inline int fv_thread_num(void) { return omp_get_thread_num(); }
 static inline int fv_threads_now(void) { return omp_get_num_threads(); }
+static inline void fv_threads_set(int n) { omp_set_num_threads(n > 0 ? n : 1); }
 #else
 #define FV_OMP(x)
 static inline int fv_threads_max(void) { return 1; }
 static inline int fv_thread_num(void) { return 0; }
 static inline int fv_threads_now(void) { return 1; }
+static inline void fv_threads_set(int n) { (void)n; }
 #endif
 
 /* Loops shorter than this stay on one thread: waking the others costs
