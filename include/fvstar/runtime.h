@@ -45,6 +45,10 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o);
  * cores it uses); no effect otherwise. Before the first task or data
  * access that waits; fv_runtime_shutdown calls it. */
 void fv_runtime_resume(void);
+/* Puts the workers to sleep until fv_runtime_resume: the host's own work
+ * between iterations (a restart file written) then has the cores the
+ * CPU workers poll on. No task or data access that waits in between. */
+void fv_runtime_pause(void);
 void fv_runtime_shutdown(void);
 /* Several ranks on one node, each placed by fv_runtime_init on its share
  * of the launcher's cores: fv_runtime_widen(1) gives this rank's main

@@ -333,7 +333,13 @@ static fv_err_t write_restart(const fv_case_t *c, fv_solver_t *s, const fv_part_
 	r.model = c->model;
 	FV_CALL(fv_solver_get_ramp_state(s, r.solver_state, FV_RESTART_SOLVER_STATE_MAX, &r.n_solver_state));
 	snprintf(path, sizeof path, "%s/restart.bin", c->out_dir);
-	return fv_app_part_restart_write(path, p, &r, st);
+	/* the state is home: the file is the host's work alone, on the cores
+	 * the CPU workers would poll on (a 4.2M-cell restart on 2 cores:
+	 * 4.3-9.4 s with them polling, 2.4-2.9 s asleep) */
+	fv_runtime_pause();
+	fv_err_t err = fv_app_part_restart_write(path, p, &r, st);
+	fv_runtime_resume();
+	return err;
 }
 
 static json_t *summary_json(const fv_case_t *c, const fv_part_t *p, const run_ctx_t *r, int iters, double wall,

@@ -639,6 +639,14 @@ int fv_runtime_widen(int on)
 	return fv_threads_max();
 }
 
+void fv_runtime_pause(void)
+{
+	if (!workers_paused) {
+		starpu_pause();
+		workers_paused = 1;
+	}
+}
+
 void fv_runtime_resume(void)
 {
 	if (workers_paused) {
