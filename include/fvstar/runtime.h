@@ -40,6 +40,14 @@ fv_err_t fv_runtime_check_opts(const fv_runtime_opts_t *o);
  * for the workers found, said in one line on stderr when verbose), and
  * StarPU's own warnings silenced unless STARPU_SILENT is set to 0. */
 fv_err_t fv_runtime_init(const fv_runtime_opts_t *o);
+/* One process with GPUs, as soon as the case is read: a thread creates
+ * the CUDA contexts of the GPUs StarPU will take (the first o->ncuda, or
+ * STARPU_NCUDA, or all) while the mesh is read, instead of StarPU's
+ * workers at its start (FVSTAR_CUDA_WARM=0: they do, as before).
+ * fv_runtime_init waits for it; fv_runtime_warm_wait where StarPU never
+ * starts (an error before it). */
+void fv_runtime_warm_gpus(const fv_runtime_opts_t *o);
+void fv_runtime_warm_wait(void);
 /* Wakes the workers that fv_runtime_init left asleep (opts.paused: a
  * caller that still sets up, so that they do not poll for tasks on the
  * cores it uses); no effect otherwise. Before the first task or data

@@ -50,6 +50,7 @@ static fv_err_t plan_case(fv_plan_t *p)
 	ro->verbose = 1;
 	ro->paused = 1; /* asleep until the solver is built: the cut, the blocks and the geometry use the cores */
 	FV_CALL(fv_runtime_check_opts(ro));
+	fv_runtime_warm_gpus(ro); /* the GPUs' contexts made while the mesh is read */
 	/* -v: the effective case opens the log: every key, and where each
 	 * value that is not a default came from (always in case.effective) */
 	if (p->verbose && !getenv("FVSTAR_TRACE_REEXEC") && fv_runtime_rank() == 0) {
@@ -486,10 +487,12 @@ fv_err_t fv_plan_destroy(fv_plan_t *p, fv_err_t err)
 	fv_solver_destroy(p->solver);
 	p->solver = NULL;
 	fv_runtime_balance_free(&p->bal);
-	if (p->runtime_up)
+	if (p->runtime_up) {
 		fv_runtime_shutdown();
-	else
+	} else {
+		fv_runtime_warm_wait();
 		fv_runtime_mpi_stop();
+	}
 	fv_mark("StarPU stopped");
 	if (err == FV_OK && p->c.trace_dir[0] && fv_runtime_rank() == 0)
 		err = fv_runtime_trace_convert(p->c.trace_dir, stderr);
