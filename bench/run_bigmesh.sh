@@ -128,7 +128,7 @@ run() {
 	rc=$?
 	echo
 	echo "## run $name (exit $rc$([ $rc = 124 ] && echo ": stopped after RUN_TIMEOUT=${RUN_TIMEOUT:-420} s"))"
-	grep -E "^fvstar: (memory budget|set-up|host memory|device memory|[0-9]+ iterations)|error|Maximum resident|Elapsed" \
+	grep -E "^fvstar: (memory budget|set-up|host memory|device memory|[0-9]+ iterations|timeline)|error|Maximum resident|Elapsed" \
 		"$out/$name.err" | sed 's/^/    /'
 	[ -f "$out/$name/summary.json" ] || return 1
 	python3 - "$out/$name/summary.json" <<'PY'
@@ -210,7 +210,7 @@ if has setup && [ -f "$out/box.fvm" ]; then
 		rc=$?
 		echo
 		echo "## setup $v ($envs; exit $rc$([ $rc = 124 ] && echo ": stopped after RUN_TIMEOUT=${RUN_TIMEOUT:-420} s"))"
-		grep -E "^fvstar: (memory budget|set-up|host memory|device memory|[0-9]+ iterations)|error|Maximum resident|Elapsed" \
+		grep -E "^fvstar: (memory budget|set-up|host memory|device memory|[0-9]+ iterations|timeline)|error|Maximum resident|Elapsed" \
 			"$out/setup_$v.err" | sed 's/^/    /'
 		done_v="$done_v $v"
 	done
