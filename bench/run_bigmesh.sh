@@ -36,11 +36,13 @@
 #          straight into the GPU's memory; the default since session 17),
 #          geohost (FVSTAR_GEO_HOST=1: the blob in host memory, copied by
 #          StarPU, the default before), rcm and hilbert (FVSTAR_ORDER: the
-#          cells of each block in RCM order, or in Hilbert order of their
-#          centroids; the default, auto, takes RCM inside pieces of 2^18
-#          cells of the Hilbert order for blocks of 2^22 cells and more),
-#          chunks20 (pieces of 2^20 cells); builds before these variables
-#          ignore them.
+#          cells of each block in RCM order, a large block tried on one
+#          thread first, or in Hilbert order of their centroids; the
+#          default, auto, takes the same RCM order on all threads for
+#          blocks of 2^22 cells and more since session 18, RCM inside
+#          pieces of 2^18 cells of the Hilbert order in session 17),
+#          chunks (pieces of 2^18 cells) and chunks20 (of 2^20); builds
+#          before these variables ignore them.
 #          SETUP_ITERATIONS (default 0) iterations after each set-up give
 #          ms per iteration in the table too (an ordering's effect on the
 #          loop; the restart file is then written: 4 GB at 10^8 cells),
@@ -193,8 +195,9 @@ variant_env() {
 		geohost) echo FVSTAR_GEO_HOST=1 ;;
 		rcm) echo FVSTAR_ORDER=rcm ;;
 		hilbert) echo FVSTAR_ORDER=hilbert ;;
+		chunks) echo FVSTAR_ORDER=chunks ;;
 		chunks20) echo FVSTAR_ORDER=chunks:1048576 ;;
-		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno geodevice geohost rcm hilbert chunks20)" >&2; return 1 ;;
+		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno geodevice geohost rcm hilbert chunks chunks20)" >&2; return 1 ;;
 		esac
 	done
 }

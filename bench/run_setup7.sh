@@ -17,13 +17,23 @@
 #          R = 1, 2, 4 (CPU workers): set-up falling with R; rank 0's cut
 #          on all the cores
 #   big    bench/run_bigmesh.sh at CELLS (default 10^8) cells: the default
-#          ordering (Hilbert pieces above 2^22 cells) against RCM, set-up
-#          and BIG_ITERATIONS (40) iterations each: the first iteration and
-#          the steady ones' median from history.csv, the restart's seconds
+#          ordering (since session 18 RCM on all threads after a short
+#          trial, above 2^22 cells) against FVSTAR_ORDER=rcm (the whole
+#          serial BFS as the trial: the same order, so the same block
+#          digests, compared) and, where BIG_VARIANTS says so, chunks
+#          (session 17's Hilbert pieces); set-up and BIG_ITERATIONS (40)
+#          iterations each: the first iteration and the steady ones'
+#          median from history.csv, the restart's seconds
+#   stage  (not in the default STEPS: about a minute more) `fvstar bench
+#          stage` on a tet box of 6 N^3 cells (N_STAGE, default 128:
+#          12.6M), the solver's kernels without StarPU timed stage by
+#          stage with CUDA events, its cells in RCM, Hilbert pieces (auto)
+#          and Hilbert order: which kernels the ordering slows
 # Each step is skipped once DEADLINE seconds (default 230) have passed.
 # Usage: bench/run_setup7.sh FVSTAR OUT_DIR M6_SU2 [CELLS]
 # Environment: STEPS (default "m6 ranks big"), DEADLINE, N_RANKS,
-# BIG_ITERATIONS, RUN_TIMEOUT (one 10^8 run's limit, default 150).
+# BIG_ITERATIONS, BIG_VARIANTS (default "base rcm"), RUN_TIMEOUT (one
+# 10^8 run's limit, default 150), N_STAGE.
 # The lead's call (a pack of this branch; CUDA_VISIBLE_DEVICES one GPU):
 #   CUDA_VISIBLE_DEVICES=0 sh bench/run_setup7.sh device/bin/fvstar /tmp/s7 /tmp/m6.su2 >$OUT/setup7.txt 2>&1
 set -u
@@ -114,9 +124,44 @@ fi
 if has big && left big; then
 	echo
 	echo "## $cells cells: the default ordering against RCM, ${BIG_ITERATIONS:-40} iterations"
-	RUN_TIMEOUT=${RUN_TIMEOUT:-150} STEPS="gen setup" VARIANTS="base rcm" SETUP_ITERATIONS=${BIG_ITERATIONS:-40} \
-		sh "$top/bench/run_bigmesh.sh" "$fv" "$out/big" "$cells" | sed -n '/^## setup/,$p'
+	RUN_TIMEOUT=${RUN_TIMEOUT:-150} STEPS="gen setup" VARIANTS="${BIG_VARIANTS:-base rcm}" \
+		SETUP_ITERATIONS=${BIG_ITERATIONS:-40} sh "$top/bench/run_bigmesh.sh" "$fv" "$out/big" "$cells" |
+		sed -n '/^## setup/,$p'
+	# the same order: the same block (summary.json's block digests); the
+	# states differ in round-off (the GPU's atomic flux sums)
+	python3 - "$out/big" <<'PY'
+import json, os, sys
+d = [os.path.join(sys.argv[1], "setup_%s" % v, "summary.json") for v in ("base", "rcm")]
+if all(os.path.exists(p) for p in d):
+    a, b = (json.load(open(p)).get("block_digests") for p in d)
+    print("- base and rcm: %s" % ("the same block (the same order)" if a == b else "different blocks: %s against %s" % (a, b)))
+PY
 	rm -f "$out/big/box.fvm" "$out/big"/setup_*/restart.bin
+fi
+if has stage && left stage; then
+	echo
+	echo "## bench stage: the kernels by ordering (6 x ${N_STAGE:-128}^3 tets)"
+	"$fv" mesh gen box --cells tet -n "${N_STAGE:-128}" --perturb 0.1 -o "$out/sbox.fvm" >/dev/null 2>&1 ||
+		echo "stage: mesh gen failed"
+	printf '[mesh]\nfile = %s\n[flow]\nmach = 0.5\nalpha = 2\n[bc]\n' "$out/sbox.fvm" >"$out/sbox.cfg"
+	for b in xmin xmax ymin ymax zmin zmax; do echo "$b = farfield"; done >>"$out/sbox.cfg"
+	for o in rcm auto hilbert; do
+		FVSTAR_ORDER=$o timeout 120 "$fv" bench stage "$out/sbox.cfg" --iterations 20 --warmup 3 \
+			--json "$out/stage-$o.json" >"$out/stage-$o.txt" 2>&1 || echo "stage $o: exit $?: $(tail -1 "$out/stage-$o.txt")"
+	done
+	python3 - "$out" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+runs = {o: json.load(open(os.path.join(d, "stage-%s.json" % o))) for o in ("rcm", "auto", "hilbert")
+        if os.path.exists(os.path.join(d, "stage-%s.json" % o))}
+if runs:
+    names = list(next(iter(runs.values()))["stages_ms_per_iteration"])
+    print("| stage | " + " | ".join("%s ms" % o for o in runs) + " |")
+    print("|---" * (1 + len(runs)) + "|")
+    for k in names + ["total"]:
+        row = [r["ms_per_iteration"] if k == "total" else r["stages_ms_per_iteration"][k] for r in runs.values()]
+        print("| %s | %s |" % (k, " | ".join("%.3f" % x for x in row)))
+PY
 fi
 echo
 echo "# done in $(($(date +%s) - t0)) s"
