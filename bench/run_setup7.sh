@@ -27,7 +27,7 @@
 #   stage  (not in the default STEPS: about a minute more) `fvstar bench
 #          stage` on a tet box of 6 N^3 cells (N_STAGE, default 128:
 #          12.6M), the solver's kernels without StarPU timed stage by
-#          stage with CUDA events, its cells in RCM, Hilbert pieces (auto)
+#          stage with CUDA events, its cells in RCM, Hilbert pieces (chunks)
 #          and Hilbert order: which kernels the ordering slows
 # Each step is skipped once DEADLINE seconds (default 230) have passed.
 # Usage: bench/run_setup7.sh FVSTAR OUT_DIR M6_SU2 [CELLS]
@@ -145,14 +145,14 @@ if has stage && left stage; then
 		echo "stage: mesh gen failed"
 	printf '[mesh]\nfile = %s\n[flow]\nmach = 0.5\nalpha = 2\n[bc]\n' "$out/sbox.fvm" >"$out/sbox.cfg"
 	for b in xmin xmax ymin ymax zmin zmax; do echo "$b = farfield"; done >>"$out/sbox.cfg"
-	for o in rcm auto hilbert; do
+	for o in rcm chunks hilbert; do
 		FVSTAR_ORDER=$o timeout 120 "$fv" bench stage "$out/sbox.cfg" --iterations 20 --warmup 3 \
 			--json "$out/stage-$o.json" >"$out/stage-$o.txt" 2>&1 || echo "stage $o: exit $?: $(tail -1 "$out/stage-$o.txt")"
 	done
 	python3 - "$out" <<'PY'
 import json, os, sys
 d = sys.argv[1]
-runs = {o: json.load(open(os.path.join(d, "stage-%s.json" % o))) for o in ("rcm", "auto", "hilbert")
+runs = {o: json.load(open(os.path.join(d, "stage-%s.json" % o))) for o in ("rcm", "chunks", "hilbert")
         if os.path.exists(os.path.join(d, "stage-%s.json" % o))}
 if runs:
     names = list(next(iter(runs.values()))["stages_ms_per_iteration"])
