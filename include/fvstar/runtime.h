@@ -58,13 +58,13 @@ void fv_runtime_resume(void);
  * CPU workers poll on. No task or data access that waits in between. */
 void fv_runtime_pause(void);
 void fv_runtime_shutdown(void);
-/* Several ranks on one node, each placed by fv_runtime_init on its share
- * of the launcher's cores: fv_runtime_widen(1) gives this rank's main
- * thread and its set-up threads (OpenMP) every one of those cores for a
- * while (rank 0 cutting the whole mesh while the other ranks wait for
- * their parts asleep), fv_runtime_widen(0) its share and its thread count
- * back. Returns the set-up threads now; no effect (0) where the ranks
- * were not placed. */
+/* Several ranks on one node (mpirun): fv_runtime_widen(1) gives this
+ * rank's main thread and its set-up threads (OpenMP) every core of the
+ * launcher for a while (rank 0 reading and cutting the whole mesh while
+ * the other ranks wait for their parts, asleep), fv_runtime_widen(0) its
+ * mask (mpirun's, or its share once fv_runtime_init placed it) and its
+ * thread count back. Returns the threads of the widening, 0 where there
+ * was none (one rank on the node, one core). */
 int fv_runtime_widen(int on);
 /* 1 when fv_runtime_init left the CPU cores out because a GPU was found
  * and no CPU worker count was asked for (runtime.ncpu, STARPU_NCPU). */

@@ -113,7 +113,14 @@ static fv_err_t plan_mesh(fv_plan_t *p)
 			 c->mesh_file, c->mesh_refine);
 		p->n_cells = p->part.n_cells;
 	} else if (fv_runtime_rank() == 0) {
-		FV_CALL(fv_app_load_mesh(c, &p->m));
+		/* the other ranks wait for the cell count, asleep: rank 0
+		 * reads on every core, not the one mpirun bound it to */
+		int wide = fv_runtime_nranks() > 1 ? fv_runtime_widen(1) : 0;
+		fv_err_t err = fv_app_load_mesh(c, &p->m);
+		fv_runtime_widen(0);
+		FV_CALL(err);
+		if (wide > 0)
+			fv_lap_note("mesh: faces, geometry, checks", "rank 0 read the mesh on %d threads", wide);
 		p->n_cells = p->m.n_cells;
 	}
 	/* every rank sizes its blocks from the cell count */
@@ -165,7 +172,7 @@ static fv_err_t get_part(const fv_case_t *c, fv_mesh_t *m, const fv_balance_t *b
 						hand_out, p);
 		fv_runtime_widen(0);
 		if (threads > 0)
-			fv_lap_note("blocks: partition", "rank 0 cut the mesh on %d threads (its share: %d)", threads,
+			fv_lap_note("blocks: partition", "rank 0 cut the mesh on %d threads (then on %d)", threads,
 				    fv_threads_max());
 		fv_mesh_free(m);
 		FV_CALL(err);

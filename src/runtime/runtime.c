@@ -288,14 +288,6 @@ static fv_err_t starpu_home(int verbose)
  * mask becomes its c cores, and StarPU builds its topology from that mask
  * (STARPU_WORKERS_GETBIND): its workers stay on them.
  */
-/* take_cores' placement, for fv_runtime_widen: the launcher's cores, this
- * rank's share, and the set-up threads before a widening. */
-static struct {
-	int placed, wide, threads;
-	long cores, share;
-	cpu_set_t all, mine;
-} placement;
-
 static void take_cores(int rank, const cpu_set_t *all, long first, long n)
 {
 	cpu_set_t now, want;
@@ -314,16 +306,14 @@ static void take_cores(int rank, const cpu_set_t *all, long first, long n)
 	if (sched_setaffinity(0, sizeof want, &want) != 0)
 		return;
 	setenv("STARPU_WORKERS_GETBIND", "1", 0); /* a user's 0 wins */
-	placement.placed = 1;
-	placement.all = *all;
-	placement.mine = want;
-	placement.cores = CPU_COUNT(all);
-	placement.share = n;
 	/* OpenMP counted the cores of the mask it started with (the
 	 * launcher's, mpirun --bind-to none): as many set-up threads as all
-	 * of them on this rank's share would take turns on its cores */
+	 * of them on this rank's share would take turns on its cores; the
+	 * pool's threads take the share too */
 	if (!getenv("OMP_NUM_THREADS"))
 		fv_threads_set((int)n);
+	FV_OMP(parallel num_threads((int)CPU_COUNT(all)))
+	(void)sched_setaffinity(0, sizeof want, &want);
 	if (rank == 0 && have < n)
 		fprintf(stderr,
 			"fvstar: note: mpirun bound this rank to %ld of its %ld cores; each rank now runs on its %ld "
@@ -666,25 +656,38 @@ int fv_runtime_host_pinned(void)
 #endif
 }
 
+/* The mask and threads of a widening, to take back. */
+static struct {
+	int wide, threads;
+	long cores;
+	cpu_set_t saved;
+} widened;
+
 int fv_runtime_widen(int on)
 {
-	if (!placement.placed || on == placement.wide)
-		return placement.placed ? fv_threads_max() : 0;
-	if (on) {
-		if (sched_setaffinity(0, sizeof placement.all, &placement.all) != 0)
-			return fv_threads_max();
-		placement.threads = fv_threads_max();
-		fv_threads_set((int)placement.cores);
-	} else {
-		/* the pool's threads started while wide keep the launcher's
-		 * cores: each takes this rank's share back itself */
-		FV_OMP(parallel num_threads((int)placement.cores))
-		(void)sched_setaffinity(0, sizeof placement.mine, &placement.mine);
-		(void)sched_setaffinity(0, sizeof placement.mine, &placement.mine);
-		fv_threads_set(placement.threads);
+	const char *ls = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+	if (on && !widened.wide && ls && atoi(ls) > 1) {
+		cpu_set_t all;
+		long cores = allowed_cores(&all);
+		if (cores < 2 || sched_getaffinity(0, sizeof widened.saved, &widened.saved) != 0 ||
+		    sched_setaffinity(0, sizeof all, &all) != 0)
+			return 0;
+		widened.wide = 1;
+		widened.cores = cores;
+		widened.threads = fv_threads_max();
+		fv_threads_set((int)cores);
+		return (int)cores;
 	}
-	placement.wide = on;
-	return fv_threads_max();
+	if (!on && widened.wide) {
+		/* the pool's threads started while wide have the launcher's
+		 * cores: each takes the rank's mask back itself */
+		FV_OMP(parallel num_threads((int)widened.cores))
+		(void)sched_setaffinity(0, sizeof widened.saved, &widened.saved);
+		(void)sched_setaffinity(0, sizeof widened.saved, &widened.saved);
+		fv_threads_set(widened.threads);
+		widened.wide = 0;
+	}
+	return 0;
 }
 
 void fv_runtime_pause(void)
