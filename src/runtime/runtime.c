@@ -306,14 +306,6 @@ static void take_cores(int rank, const cpu_set_t *all, long first, long n)
 	if (sched_setaffinity(0, sizeof want, &want) != 0)
 		return;
 	setenv("STARPU_WORKERS_GETBIND", "1", 0); /* a user's 0 wins */
-	/* OpenMP counted the cores of the mask it started with (the
-	 * launcher's, mpirun --bind-to none): as many set-up threads as all
-	 * of them on this rank's share would take turns on its cores; the
-	 * pool's threads take the share too */
-	if (!getenv("OMP_NUM_THREADS"))
-		fv_threads_set((int)n);
-	FV_OMP(parallel num_threads((int)CPU_COUNT(all)))
-	(void)sched_setaffinity(0, sizeof want, &want);
 	if (rank == 0 && have < n)
 		fprintf(stderr,
 			"fvstar: note: mpirun bound this rank to %ld of its %ld cores; each rank now runs on its %ld "
