@@ -20,7 +20,16 @@
  *                               seconds of the step "renumber: order", and
  *                               the locality the loops see: the mean index
  *                               jump across interior faces, the share of
- *                               faces jumping over 2^12 and 2^16 cells
+ *                               faces jumping over 2^12 and 2^16 cells,
+ *                               and what a GPU's loads see: the 32-byte
+ *                               sectors of one cell array that a warp of
+ *                               32 consecutive interior faces (owner and
+ *                               neighbour) or cells (their face
+ *                               neighbours) touches, and the misses of
+ *                               the face loop's stream in a 16-way LRU
+ *                               cache of 2^14 and 2^16 sectors (one
+ *                               array's share of an H100's L2 when a
+ *                               kernel reads 25 or 6 arrays)
  *   bench_mesh read MESH [R]    the reader alone, R times (default 5): the
  *                               best and median time, us per cell, and a
  *                               copy of as many bytes into fresh memory as
@@ -223,6 +232,112 @@ static double lap_seconds(const char *name)
 	return 0;
 }
 
+/* A 16-way LRU cache of sets * 16 sectors: 1 for a miss. */
+typedef struct lru {
+	int64_t *tag;
+	size_t sets;
+	double miss, acc;
+} lru_t;
+
+static int lru_touch(lru_t *c, int64_t sector)
+{
+	int64_t *w = c->tag + 16 * ((size_t)sector % c->sets);
+	int i = 0;
+	while (i < 15 && w[i] != sector)
+		i++;
+	int hit = w[i] == sector;
+	memmove(w + 1, w, (size_t)i * sizeof *w);
+	w[0] = sector;
+	c->acc++;
+	c->miss += !hit;
+	return !hit;
+}
+
+/* Distinct entries of a[0..n) (n <= 128), a sorted in place. */
+static int distinct(int64_t *a, int n)
+{
+	int d = 0;
+	for (int i = 1; i < n; i++) {
+		int64_t x = a[i];
+		int j = i - 1;
+		while (j >= 0 && a[j] > x) {
+			a[j + 1] = a[j];
+			j--;
+		}
+		a[j + 1] = x;
+	}
+	for (int i = 0; i < n; i++)
+		d += i == 0 || a[i] != a[i - 1];
+	return d;
+}
+
+/* The GPU's view of the order (see the usage above): sectors per warp of
+ * faces and of cells, and the face stream's misses at two cache sizes. */
+static void gpu_locality(const fv_mesh_t *m, double out[4])
+{
+	enum { WARP = 32, PER = 4 }; /* 4 doubles a 32-byte sector */
+	int64_t sec[4 * WARP * 2];
+	double fw = 0, nfw = 0, cw = 0, ncw = 0;
+	fv_idx_t nc = m->n_cells;
+	fv_idx_t *deg = calloc((size_t)nc + 1, sizeof *deg), *nb = NULL;
+	lru_t c14 = {calloc((size_t)1 << 14, 8), ((size_t)1 << 14) / 16, 0, 0};
+	lru_t c16 = {calloc((size_t)1 << 16, 8), ((size_t)1 << 16) / 16, 0, 0};
+	memset(out, 0, 4 * sizeof *out);
+	if (!deg || !c14.tag || !c16.tag)
+		goto done;
+	for (size_t i = 0; i < ((size_t)1 << 14); i++)
+		c14.tag[i] = -1;
+	for (size_t i = 0; i < ((size_t)1 << 16); i++)
+		c16.tag[i] = -1;
+	for (fv_idx_t f = m->n_bfaces; f < m->n_faces; f += WARP) {
+		int k = 0;
+		for (fv_idx_t g = f; g < f + WARP && g < m->n_faces; g++)
+			for (int s = 0; s < 2; s++) {
+				int64_t x = m->face_cell[2 * (size_t)g + s] / PER;
+				sec[k++] = x;
+				lru_touch(&c14, x);
+				lru_touch(&c16, x);
+			}
+		fw += distinct(sec, k);
+		nfw++;
+	}
+	/* cells' face neighbours, CSR */
+	for (fv_idx_t f = m->n_bfaces; f < m->n_faces; f++) {
+		deg[m->face_cell[2 * (size_t)f] + 1]++;
+		deg[m->face_cell[2 * (size_t)f + 1] + 1]++;
+	}
+	for (fv_idx_t c = 0; c < nc; c++)
+		deg[c + 1] += deg[c];
+	nb = malloc(((size_t)deg[nc] + 1) * sizeof *nb);
+	if (!nb)
+		goto done;
+	for (fv_idx_t f = m->n_bfaces; f < m->n_faces; f++) {
+		fv_idx_t a = m->face_cell[2 * (size_t)f], b = m->face_cell[2 * (size_t)f + 1];
+		nb[deg[a]++] = b;
+		nb[deg[b]++] = a;
+	}
+	for (fv_idx_t c = nc; c > 0; c--)
+		deg[c] = deg[c - 1];
+	deg[0] = 0;
+	for (fv_idx_t c = 0; c < nc; c += WARP) {
+		int k = 0;
+		for (fv_idx_t d = c; d < c + WARP && d < nc; d++)
+			for (fv_idx_t j = deg[d]; j < deg[d + 1] && k < 4 * WARP * 2; j++)
+				sec[k++] = nb[j] / PER;
+		cw += distinct(sec, k);
+		ncw++;
+	}
+	out[0] = fw / (nfw > 0 ? nfw : 1);
+	out[1] = cw / (ncw > 0 ? ncw : 1);
+	out[2] = c14.miss / (c14.acc > 0 ? c14.acc : 1);
+	out[3] = c16.miss / (c16.acc > 0 ? c16.acc : 1);
+done:
+	free(deg);
+	free(nb);
+	free(c14.tag);
+	free(c16.tag);
+}
+
 /* One block: the mesh read, prepared and renumbered reps times (each
  * from the file's order: a BFS over a mesh in RCM order runs in cache). */
 static int order_bench(const char *path, int reps)
@@ -256,11 +371,14 @@ static int order_bench(const char *path, int reps)
 		far16 += j > 65536;
 		nf++;
 	}
+	double g[4];
+	gpu_locality(&m, g);
 	qsort(t, (size_t)reps, sizeof *t, cmp_double);
-	printf("file,cells,order,threads,best_s,median_s,us_per_cell,mean_jump,share_over_2^12,share_over_2^16\n");
-	printf("%s,%d,%s,%d,%.4f,%.4f,%.4f,%.0f,%.4f,%.4f\n", path, (int)m.n_cells,
+	printf("file,cells,order,threads,best_s,median_s,us_per_cell,mean_jump,share_over_2^12,share_over_2^16,"
+	       "face_warp_sectors,cell_warp_sectors,miss_2^14,miss_2^16\n");
+	printf("%s,%d,%s,%d,%.4f,%.4f,%.4f,%.0f,%.4f,%.4f,%.2f,%.2f,%.4f,%.4f\n", path, (int)m.n_cells,
 	       getenv("FVSTAR_ORDER") ? getenv("FVSTAR_ORDER") : "auto", fv_threads_max(), t[0], t[reps / 2],
-	       1e6 * t[0] / (double)m.n_cells, sum / nf, far12 / nf, far16 / nf);
+	       1e6 * t[0] / (double)m.n_cells, sum / nf, far12 / nf, far16 / nf, g[0], g[1], g[2], g[3]);
 	fv_mesh_free(&m);
 	return 0;
 }

@@ -36,14 +36,18 @@
 #          straight into the GPU's memory; the default since session 17),
 #          geohost (FVSTAR_GEO_HOST=1: the blob in host memory, copied by
 #          StarPU, the default before), rcm and hilbert (FVSTAR_ORDER: the
-#          cells of each block in RCM order, or in Hilbert order of their
-#          centroids; the default, auto, takes RCM inside pieces of 2^18
-#          cells of the Hilbert order for blocks of 2^22 cells and more),
-#          chunks20 (pieces of 2^20 cells); builds before these variables
-#          ignore them.
+#          cells of each block in RCM order, a large block tried on one
+#          thread first, or in Hilbert order of their centroids; the
+#          default, auto, takes the same RCM order on all threads for
+#          blocks of 2^22 cells and more since session 18, RCM inside
+#          pieces of 2^18 cells of the Hilbert order in session 17),
+#          chunks (pieces of 2^18 cells) and chunks20 (of 2^20); builds
+#          before these variables ignore them.
 #          SETUP_ITERATIONS (default 0) iterations after each set-up give
 #          ms per iteration in the table too (an ordering's effect on the
-#          loop; the restart file is then written: 4 GB at 10^8 cells)
+#          loop; the restart file is then written: 4 GB at 10^8 cells),
+#          with the first iteration's ms and the steady ones' median
+#          (min-max) from the third on, from history.csv
 # Each mesh step prints wall and CPU seconds, cells per second and the
 # peak RSS in bytes per output cell; each run the numbers of summary.json.
 # Usage: bench/run_bigmesh.sh FVSTAR OUT_DIR [CELLS] [M6_MESH]
@@ -126,7 +130,7 @@ run() {
 	rc=$?
 	echo
 	echo "## run $name (exit $rc$([ $rc = 124 ] && echo ": stopped after RUN_TIMEOUT=${RUN_TIMEOUT:-420} s"))"
-	grep -E "^fvstar: (memory budget|set-up|host memory|device memory|[0-9]+ iterations)|error|Maximum resident|Elapsed" \
+	grep -E "^fvstar: (memory budget|set-up|host memory|device memory|[0-9]+ iterations|timeline)|error|Maximum resident|Elapsed" \
 		"$out/$name.err" | sed 's/^/    /'
 	[ -f "$out/$name/summary.json" ] || return 1
 	python3 - "$out/$name/summary.json" <<'PY'
@@ -191,8 +195,9 @@ variant_env() {
 		geohost) echo FVSTAR_GEO_HOST=1 ;;
 		rcm) echo FVSTAR_ORDER=rcm ;;
 		hilbert) echo FVSTAR_ORDER=hilbert ;;
+		chunks) echo FVSTAR_ORDER=chunks ;;
 		chunks20) echo FVSTAR_ORDER=chunks:1048576 ;;
-		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno geodevice geohost rcm hilbert chunks20)" >&2; return 1 ;;
+		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno geodevice geohost rcm hilbert chunks chunks20)" >&2; return 1 ;;
 		esac
 	done
 }
@@ -208,7 +213,7 @@ if has setup && [ -f "$out/box.fvm" ]; then
 		rc=$?
 		echo
 		echo "## setup $v ($envs; exit $rc$([ $rc = 124 ] && echo ": stopped after RUN_TIMEOUT=${RUN_TIMEOUT:-420} s"))"
-		grep -E "^fvstar: (memory budget|set-up|host memory|device memory|[0-9]+ iterations)|error|Maximum resident|Elapsed" \
+		grep -E "^fvstar: (memory budget|set-up|host memory|device memory|[0-9]+ iterations|timeline)|error|Maximum resident|Elapsed" \
 			"$out/setup_$v.err" | sed 's/^/    /'
 		done_v="$done_v $v"
 	done
@@ -234,6 +239,18 @@ for v in names:
         steps["cells"] = (s["mesh"]["cells"], 0)
         if s.get("iterations", 0) > 0:
             steps["ms per iteration"] = (1e3 * s["seconds_per_iteration"], s["iterations"])
+            # the first iteration (fields allocated, the state's first
+            # transfer) apart from the steady ones: history.csv's wall
+            # clock between rows, the median from the third row on
+            hp = os.path.join(out, "setup_" + v, "history.csv")
+            if os.path.exists(hp):
+                import csv
+                w = [float(r["wall_s"]) for r in csv.DictReader(open(hp))]
+                d = sorted(b - a for a, b in zip(w[1:], w[2:]))
+                if w:
+                    steps["first iteration ms"] = (1e3 * w[0], 1)
+                if d:
+                    steps["steady ms per iteration (median, min, max)"] = (1e3 * d[len(d) // 2], 1e3 * d[0], 1e3 * d[-1], len(d))
     else:
         for line in open(os.path.join(out, "setup_" + v + ".err"), errors="replace"):
             if line.startswith("fvstar: set-up steps"):
@@ -260,6 +277,10 @@ for k in order:
             row.append("%s (%.1f GB)" % e)
         elif k == "ms per iteration":
             row.append("**%.1f** (%d iterations)" % e)
+        elif k == "first iteration ms":
+            row.append("%.1f" % e[0])
+        elif k.startswith("steady ms"):
+            row.append("**%.1f** (%.1f-%.1f, %d iterations)" % e)
         else:
             row.append("%.2f (%.1f)" % e)
     print("| %s | %s |" % (k, " | ".join(row)))

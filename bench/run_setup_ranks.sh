@@ -92,3 +92,10 @@ print("| %s | %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f | %.0f | 
 PY
 	done
 done
+# rank 0's cut from the mesh file: on how many threads (every core of the
+# node since session 18, its share before)
+for r in $ranks; do
+	python3 -c 'import json, sys
+n = json.load(open(sys.argv[1])).get("setup_steps", {}).get("blocks: partition", {}).get("note")
+n and print("- file, %s ranks: %s" % (sys.argv[2], n))' "$out/file$r/summary.json" "$r"
+done

@@ -40,12 +40,32 @@ fv_err_t fv_runtime_check_opts(const fv_runtime_opts_t *o);
  * for the workers found, said in one line on stderr when verbose), and
  * StarPU's own warnings silenced unless STARPU_SILENT is set to 0. */
 fv_err_t fv_runtime_init(const fv_runtime_opts_t *o);
+/* One process with GPUs, as soon as the case is read: a thread creates
+ * the CUDA contexts of the GPUs StarPU will take (the first o->ncuda, or
+ * STARPU_NCUDA, or all) while the mesh is read, instead of StarPU's
+ * workers at its start (FVSTAR_CUDA_WARM=0: they do, as before).
+ * fv_runtime_init waits for it; fv_runtime_warm_wait where StarPU never
+ * starts (an error before it). */
+void fv_runtime_warm_gpus(const fv_runtime_opts_t *o);
+void fv_runtime_warm_wait(void);
 /* Wakes the workers that fv_runtime_init left asleep (opts.paused: a
  * caller that still sets up, so that they do not poll for tasks on the
  * cores it uses); no effect otherwise. Before the first task or data
  * access that waits; fv_runtime_shutdown calls it. */
 void fv_runtime_resume(void);
+/* Puts the workers to sleep until fv_runtime_resume: the host's own work
+ * between iterations (a restart file written) then has the cores the
+ * CPU workers poll on. No task or data access that waits in between. */
+void fv_runtime_pause(void);
 void fv_runtime_shutdown(void);
+/* Several ranks on one node (mpirun): fv_runtime_widen(1) gives this
+ * rank's main thread and its set-up threads (OpenMP) every core of the
+ * launcher for a while (rank 0 reading and cutting the whole mesh while
+ * the other ranks wait for their parts, asleep), fv_runtime_widen(0) its
+ * mask (mpirun's, or its share once fv_runtime_init placed it) and its
+ * thread count back. Returns the threads of the widening, 0 where there
+ * was none (one rank on the node, one core). */
+int fv_runtime_widen(int on);
 /* 1 when fv_runtime_init left the CPU cores out because a GPU was found
  * and no CPU worker count was asked for (runtime.ncpu, STARPU_NCPU). */
 int fv_runtime_gpu_only_default(void);

@@ -12,6 +12,7 @@
 #include "fvstar/case.h"
 #include "fvstar/runtime.h"
 #include "fvstar/types.h"
+#include "util/timer.h"
 #include "util/heap.h"
 
 static void usage(FILE *out)
@@ -205,6 +206,7 @@ int main(int argc, char **argv)
 					fputs(helps[k].text, stdout);
 					return 0;
 				}
+	fv_mark("main");
 	fv_heap_keep(); /* freed set-up memory reused, not zeroed again (util/heap.c) */
 	if (strcmp(argv[1], "mesh") == 0)
 		err = fv_cmd_mesh(argc - 1, argv + 1);

@@ -21,6 +21,7 @@
 #include "physics/bc.h"
 #include "physics/exact.h"
 #include "physics/gas.h"
+#include "util/threads.h"
 #include "util/timer.h"
 
 int fv_app_is_part_dir(const char *path)
@@ -246,30 +247,29 @@ static void feed_free(restart_feed_t *f)
 
 /* This rank's cells of variable v at positions [at, at + k) as a message
  * (8-byte count, positions, values), read from the blocks' state: its
- * length. */
+ * length. The piece is in the file's order, so the chunk's cells are the
+ * next ones below at + k; their positions and values go in on all
+ * threads (5 x 10^8 of them in a restart of 10^8 cells). */
 static size_t feed_chunk(restart_feed_t *f, int v, size_t at, size_t k)
 {
-	size_t i = f->from[v], c = 0;
+	size_t i0 = f->from[v], c = 0;
 	uint64_t cnt;
-	fv_idx_t *pos = (fv_idx_t *)(f->msg + 8);
-	fv_real_t val[256];
-	/* positions first, then the values behind them: copied through val
-	 * in runs, since the message's count is known only at the end */
-	while (i < f->n && (size_t)fv_mesh_cell_orig(&f->p->piece, (fv_idx_t)i) < at + k)
-		pos[c++] = fv_mesh_cell_orig(&f->p->piece, (fv_idx_t)i++);
-	for (size_t j = 0; j < c; j += 256) {
-		size_t m = c - j < 256 ? c - j : 256;
-		for (size_t t = 0; t < m; t++) {
-			size_t stride;
-			const fv_real_t *q = piece_cell_state(f->p, f->st, f->from[v] + j + t, &stride);
-			val[t] = q[(size_t)v * stride];
-		}
-		memcpy(f->msg + 8 + c * sizeof *pos + j * sizeof *val, val, m * sizeof *val);
+	uint8_t *pos = f->msg + 8, *val;
+	while (i0 + c < f->n && (size_t)fv_mesh_cell_orig(&f->p->piece, (fv_idx_t)(i0 + c)) < at + k)
+		c++;
+	val = pos + c * sizeof(fv_idx_t);
+	FV_OMP(parallel for schedule(static) if (c >= FV_PAR_MIN))
+	for (size_t j = 0; j < c; j++) {
+		size_t stride;
+		fv_idx_t o = fv_mesh_cell_orig(&f->p->piece, (fv_idx_t)(i0 + j));
+		fv_real_t x = piece_cell_state(f->p, f->st, i0 + j, &stride)[(size_t)v * stride];
+		memcpy(pos + j * sizeof o, &o, sizeof o);
+		memcpy(val + j * sizeof x, &x, sizeof x);
 	}
 	cnt = c;
 	memcpy(f->msg, &cnt, 8);
-	f->from[v] = i;
-	return 8 + c * (sizeof *pos + sizeof *val);
+	f->from[v] = i0 + c;
+	return 8 + c * (sizeof(fv_idx_t) + sizeof(fv_real_t));
 }
 
 /* Places a chunk's message from rank `from` into dst (positions at ..):
@@ -277,18 +277,27 @@ static size_t feed_chunk(restart_feed_t *f, int v, size_t at, size_t k)
 static fv_err_t feed_place(const uint8_t *m, size_t len, int from, size_t at, size_t k, fv_real_t *dst, size_t *got)
 {
 	uint64_t c = 0;
+	int bad = 0;
 	if (len >= 8)
 		memcpy(&c, m, 8);
 	FV_CHECK(len >= 8 && c <= k && len == 8 + c * (sizeof(fv_idx_t) + sizeof(fv_real_t)), FV_ERR_RUNTIME,
 		 "rank %d sent %zu bytes of restart cells for positions %zu..%zu", from, len, at, at + k);
-	for (size_t i = 0; i < c; i++) {
+	FV_OMP(parallel for schedule(static) reduction(| : bad) if (c >= FV_PAR_MIN))
+	for (size_t i = 0; i < (size_t)c; i++) {
 		fv_idx_t pos;
 		fv_real_t x;
 		memcpy(&pos, m + 8 + i * sizeof pos, sizeof pos);
 		memcpy(&x, m + 8 + c * sizeof pos + i * sizeof x, sizeof x);
+		if (pos >= 0 && (size_t)pos >= at && (size_t)pos < at + k)
+			dst[(size_t)pos - at] = x;
+		else
+			bad = 1;
+	}
+	for (size_t i = 0; bad && i < (size_t)c; i++) {
+		fv_idx_t pos;
+		memcpy(&pos, m + 8 + i * sizeof pos, sizeof pos);
 		FV_CHECK(pos >= 0 && (size_t)pos >= at && (size_t)pos < at + k, FV_ERR_RUNTIME,
 			 "rank %d sent restart cell %d for positions %zu..%zu", from, (int)pos, at, at + k);
-		dst[(size_t)pos - at] = x;
 	}
 	*got += c;
 	return FV_OK;

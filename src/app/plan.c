@@ -50,6 +50,7 @@ static fv_err_t plan_case(fv_plan_t *p)
 	ro->verbose = 1;
 	ro->paused = 1; /* asleep until the solver is built: the cut, the blocks and the geometry use the cores */
 	FV_CALL(fv_runtime_check_opts(ro));
+	fv_runtime_warm_gpus(ro); /* the GPUs' contexts made while the mesh is read */
 	/* -v: the effective case opens the log: every key, and where each
 	 * value that is not a default came from (always in case.effective) */
 	if (p->verbose && !getenv("FVSTAR_TRACE_REEXEC") && fv_runtime_rank() == 0) {
@@ -112,7 +113,14 @@ static fv_err_t plan_mesh(fv_plan_t *p)
 			 c->mesh_file, c->mesh_refine);
 		p->n_cells = p->part.n_cells;
 	} else if (fv_runtime_rank() == 0) {
-		FV_CALL(fv_app_load_mesh(c, &p->m));
+		/* the other ranks wait for the cell count, asleep: rank 0
+		 * reads on every core, not the one mpirun bound it to */
+		int wide = fv_runtime_nranks() > 1 ? fv_runtime_widen(1) : 0;
+		fv_err_t err = fv_app_load_mesh(c, &p->m);
+		fv_runtime_widen(0);
+		FV_CALL(err);
+		if (wide > 0)
+			fv_lap_note("mesh: faces, geometry, checks", "rank 0 read the mesh on %d threads", wide);
 		p->n_cells = p->m.n_cells;
 	}
 	/* every rank sizes its blocks from the cell count */
@@ -157,8 +165,15 @@ static fv_err_t get_part(const fv_case_t *c, fv_mesh_t *m, const fv_balance_t *b
 	if (fv_app_is_part_dir(c->mesh_file))
 		return fv_app_read_part(c->mesh_file, p);
 	if (fv_runtime_rank() == 0) {
+		/* the other ranks wait for their parts, asleep: rank 0 cuts on
+		 * all the node's cores, not its share of them */
+		int threads = fv_runtime_nranks() > 1 ? fv_runtime_widen(1) : 0;
 		fv_err_t err = fv_app_cut_parts(c, m, bal->n_blocks, bal->weights, bal->groups, fv_runtime_nranks(),
 						hand_out, p);
+		fv_runtime_widen(0);
+		if (threads > 0)
+			fv_lap_note("blocks: partition", "rank 0 cut the mesh on %d threads (then on %d)", threads,
+				    fv_threads_max());
 		fv_mesh_free(m);
 		FV_CALL(err);
 		return FV_OK;
@@ -317,6 +332,7 @@ static fv_err_t plan_phase(fv_plan_t *p, fv_plan_phase_t k, fv_err_t (*phase)(fv
 fv_err_t fv_plan_setup(fv_plan_t *p, int argc, char **argv)
 {
 	memset(p, 0, sizeof *p);
+	fv_mark("set-up");
 	fv_case_default(&p->c);
 	fv_runtime_opts_default(&p->ro);
 	fv_mesh_init(&p->m);
@@ -429,6 +445,7 @@ fv_err_t fv_plan_solver(fv_plan_t *p)
 	if (me == 0)
 		say_setup(p);
 	fv_heap_give_back(); /* what set-up freed, back to the kernel (util/heap.c) */
+	fv_mark("set-up done");
 	return FV_OK;
 }
 
@@ -478,10 +495,13 @@ fv_err_t fv_plan_destroy(fv_plan_t *p, fv_err_t err)
 	fv_solver_destroy(p->solver);
 	p->solver = NULL;
 	fv_runtime_balance_free(&p->bal);
-	if (p->runtime_up)
+	if (p->runtime_up) {
 		fv_runtime_shutdown();
-	else
+	} else {
+		fv_runtime_warm_wait();
 		fv_runtime_mpi_stop();
+	}
+	fv_mark("StarPU stopped");
 	if (err == FV_OK && p->c.trace_dir[0] && fv_runtime_rank() == 0)
 		err = fv_runtime_trace_convert(p->c.trace_dir, stderr);
 	fv_output_unlock();
@@ -493,5 +513,6 @@ fv_err_t fv_plan_destroy(fv_plan_t *p, fv_err_t err)
 	free(p->bc);
 	free(p->is_force);
 	free(p->argv);
+	fv_mark("freed");
 	return err;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Cell renumbering: blocks contiguous, Reverse Cuthill-McKee inside each
- * block (inside pieces of the centroids' Hilbert order of a large one),
- * nodes by first use; faces are then rebuilt in Alg. 2 order. */
+ * block (a large one on all threads; or inside pieces of the centroids'
+ * Hilbert order, FVSTAR_ORDER=chunks), nodes by first use; faces are then
+ * rebuilt in Alg. 2 order. */
 #include "fvstar/partition.h"
 
 #include <stdio.h>
@@ -34,6 +35,9 @@ typedef struct rcm {
 				  order_units), NULL: none is */
 	int32_t bfs_id;
 	int mode;              /* RCM_TRY, RCM_SERIAL or RCM_PARALLEL (par_order_block) */
+	int large_all;         /* FVSTAR_ORDER=auto: a block of LARGE_BLOCK cells and more goes on all
+				  threads from its first BFS, after a short trial (probe_serial) */
+	fv_idx_t n_probe;      /* the cells of that trial, 0: none */
 	double t_serial;       /* seconds of the serial BFS tried, 0 before */
 	double s_per_cell;     /* the same per cell it reached */
 	fv_idx_t level_min;    /* levels above this many cells expanded by all threads */
@@ -55,6 +59,18 @@ typedef struct rcm {
  * component's BFS runs on one thread, its next one on all, and the faster
  * does the rest: the orders are the same either way. */
 enum { RCM_TRY, RCM_SERIAL, RCM_PARALLEL };
+/* A block this large (a GPU's: 10^7-10^8 cells) is not tried with a whole
+ * serial BFS: that alone took 13 s of the 19 s its RCM took at 10^8 cells
+ * on 16 cores of a GPU node, where all threads ran a BFS 6x faster
+ * (s18c1). One thread's BFS over its first PROBE_CELLS cells gives the
+ * rate instead, which the threads must beat or hand over (a busy node:
+ * 4.2M cells on all threads of the loaded 2-core build machine took 19 s
+ * untried). Those first cells stay in cache: at 10^8 cells one thread ran
+ * them at 0.048 us/cell against 0.137 over the whole block (s18c3), so
+ * the rate is taken PROBE_SLOWER times slower. */
+#define LARGE_BLOCK ((fv_idx_t)1 << 22)
+#define PROBE_CELLS ((fv_idx_t)1 << 20)
+#define PROBE_SLOWER 2.5
 /* Components below this many cells are ordered on one thread and decide
  * nothing. FVSTAR_RCM_THREADS=all skips the trial (and expands levels of
  * 64 cells and more on all threads: the tests' small meshes), =one keeps
@@ -424,7 +440,8 @@ static void note_rcm(const rcm_t *r)
 {
 	char trial[128] = "no trial";
 	if (r->t_serial > 0 && r->n_par > 0)
-		snprintf(trial, sizeof trial, "trial: one thread %.3g us/cell, all %.3g us/cell", 1e6 * r->s_per_cell,
+		snprintf(trial, sizeof trial, "trial%s: one thread %.3g us/cell, all %.3g us/cell",
+			 r->n_probe ? " (one thread's over the first cells, rate x 2.5)" : "", 1e6 * r->s_per_cell,
 			 1e6 * r->t_par / (double)r->n_par);
 	else if (r->t_serial > 0)
 		snprintf(trial, sizeof trial, "trial: one thread %.3g us/cell", 1e6 * r->s_per_cell);
@@ -433,6 +450,32 @@ static void note_rcm(const rcm_t *r)
 		    "thread; at most %d levels; %s at the end",
 		    trial, r->n_bfs[0], r->n_bfs[1], r->n_cm[0], r->n_cm[1], r->n_handover, r->levels,
 		    r->mode == RCM_PARALLEL ? "all threads" : r->mode == RCM_SERIAL ? "one thread" : "untried");
+}
+
+/* The trial of a large block: one thread's BFS from start over its first
+ * PROBE_CELLS cells, its rate the one hand_over holds the threads to. */
+static void probe_serial(rcm_t *r, fv_idx_t start)
+{
+	const fv_mesh_t *m = r->m;
+	fv_idx_t head = 0, tail = 0, *queue = r->queue;
+	double t0 = fv_now();
+	queue[tail++] = start;
+	r->seen[start] = 1;
+	while (head < tail && tail < PROBE_CELLS) {
+		fv_idx_t c = queue[head++];
+		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
+			fv_idx_t d = m->cell_cell[s];
+			if (same_block_nbr(r, c, s) && !r->seen[d]) {
+				r->seen[d] = 1;
+				queue[tail++] = d;
+			}
+		}
+	}
+	r->t_serial = fv_now() - t0 + 1e-9;
+	r->s_per_cell = PROBE_SLOWER * r->t_serial / (double)tail;
+	r->n_probe = tail;
+	for (fv_idx_t i = 0; i < tail; i++)
+		r->seen[queue[i]] = 0;
 }
 
 /* One block's cells [lo, hi) of cand ordered on all threads: its scratch
@@ -447,8 +490,13 @@ static fv_err_t par_order_block(rcm_t *r, const fv_idx_t *cand, fv_idx_t lo, fv_
 		r->switch_level = strcmp(env, "switch") == 0 ? 3 : 0;
 	} else if (env && strcmp(env, "one") == 0)
 		r->mode = RCM_SERIAL;
+	else if (env && strcmp(env, "probe") == 0)
+		r->level_min = 64; /* a large block's way on any block (tests) */
 	else
-		FV_CHECK(!env || !*env, FV_ERR_ARG, "FVSTAR_RCM_THREADS=%s: expected all, one or switch", env);
+		FV_CHECK(!env || !*env, FV_ERR_ARG, "FVSTAR_RCM_THREADS=%s: expected all, one, switch or probe", env);
+	if (((!env || !*env) && r->large_all && hi - lo >= LARGE_BLOCK && r->t_serial == 0) ||
+	    (env && strcmp(env, "probe") == 0 && r->t_serial == 0))
+		probe_serial(r, cand[lo]);
 	if (!r->stamp) {
 		FV_CALL(fv_calloc(&r->stamp, (size_t)nc, sizeof *r->stamp, "BFS stamps"));
 		FV_CALL(fv_malloc(&r->key, (size_t)nc, sizeof *r->key, "Cuthill-McKee parents"));
@@ -548,27 +596,30 @@ static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off, int apa
 	return FV_OK;
 }
 
-/* The ordering of a large block. RCM's BFS is serial at heart: 15-35 s of
- * a 10^8-cell block on the GPU nodes, where the level-by-level threads
- * lose to one (s16c1). The Hilbert order of the centroids is a key per
- * cell and a radix sort on all threads, but alone it made the iteration
- * 30-55 % slower than RCM on CPU workers (a 1M-cell box: a cell's
- * neighbours across the curve's folds are far in memory). So a block of
- * CHUNK_BLOCK_MIN cells and more is cut into consecutive pieces of
- * CHUNK_CELLS cells of its Hilbert order (compact regions), each piece
- * ordered by RCM on one thread, the pieces side by side. Below the size
- * RCM stays whole: it costs under half a second there, and every test's
- * and benchmark's mesh (the M6 medium, the 1M and 1.6M boxes) keeps its
- * order, hence its round-off and digests. The piece size is fixed, not
+/* The ordering of a large block. RCM's BFS is serial at heart, but its
+ * levels are not: level by level on all threads (par_order_block, the
+ * same order) from the first BFS, a 10^8-cell block on 16 cores of a GPU
+ * node is ordered in a few seconds (19 s with the serial trial BFS
+ * first). Pieces (FVSTAR_ORDER=chunks): the block's cells in the Hilbert
+ * order of their centroids, cut into consecutive pieces of CHUNK_CELLS
+ * cells (compact regions), each piece ordered by RCM on one thread, the
+ * pieces side by side: the fastest set-up (3.3 s against 19 s at 10^8),
+ * the default of session 17 for blocks of 2^22 cells and more, but the
+ * loop at 10^8 was 6.5 % slower than with RCM over 40 iterations (s18c1;
+ * 4-19 % in s17c3-c4): 2 % of the faces join two pieces far apart in
+ * memory, and a face loop's stream misses 9 % more often in a cache of
+ * 2^14-2^16 sectors than in RCM's (bench_mesh order, 4.2M and 13M cells).
+ * The Hilbert order alone cost 20-100 %. The piece size is fixed, not
  * taken from the thread count, so any thread count gives one order. */
-#define CHUNK_BLOCK_MIN ((fv_idx_t)1 << 22)
 #define CHUNK_CELLS ((fv_idx_t)1 << 18)
 
 enum { ORDER_AUTO = -1, ORDER_RCM, ORDER_HILBERT, ORDER_CHUNKS };
 
-/* FVSTAR_ORDER: auto (or unset: the rule above), rcm (whole blocks),
- * hilbert (the Hilbert order alone, for comparisons) or chunks[:CELLS]
- * (every block in pieces, of CELLS cells: tests, comparisons). */
+/* FVSTAR_ORDER: auto (or unset: RCM of whole blocks, a large one on all
+ * threads from the start), rcm (whole blocks, a large one tried on one
+ * thread first: session 17's rule, for comparisons), hilbert (the
+ * Hilbert order alone, for comparisons) or chunks[:CELLS] (every block
+ * in pieces, of CELLS cells: the fastest set-up, the loop slower). */
 static fv_err_t order_mode(const fv_mesh_t *m, int *mode, fv_idx_t *chunk)
 {
 	const char *env = getenv("FVSTAR_ORDER");
@@ -612,6 +663,7 @@ static fv_err_t order_units(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 	fv_err_t err = FV_OK;
 
 	FV_CALL(order_mode(m, &mode, &chunk));
+	r->large_all = mode == ORDER_AUTO;
 	FV_CALL_GOTO(err, done, fv_calloc(&kind, (size_t)n_blocks, sizeof *kind, "block orderings"));
 	FV_CALL_GOTO(err, done, fv_calloc(&sorted, (size_t)n_blocks, sizeof *sorted, "blocks in Hilbert order"));
 	FV_CALL_GOTO(err, done, fv_calloc(&first, (size_t)n_blocks + 1, sizeof *first, "first unit of each block"));
@@ -622,8 +674,7 @@ static fv_err_t order_units(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 	for (int b = 0; b < n_blocks; b++) {
 		fv_idx_t size = block_off[b + 1];
 		block_off[b + 1] += block_off[b];
-		kind[b] = (uint8_t)(mode != ORDER_AUTO ? mode
-				    : size >= CHUNK_BLOCK_MIN && m->cell_ctr ? ORDER_CHUNKS : ORDER_RCM);
+		kind[b] = (uint8_t)(mode != ORDER_AUTO ? mode : ORDER_RCM);
 		sorted[b] = kind[b] != ORDER_RCM;
 		n_hil += kind[b] == ORDER_HILBERT;
 		n_chunked += kind[b] == ORDER_CHUNKS;

@@ -288,6 +288,17 @@ fv_err_t fv_runtime_devbuf_put(fv_devbuf_t *b, size_t off, const void *src, size
 	return FV_OK;
 }
 
+fv_err_t fv_runtime_devbuf_get(const fv_devbuf_t *b, size_t off, void *dst, size_t bytes)
+{
+	if (!bytes)
+		return FV_OK;
+	FV_CHECK(off + bytes <= b->bytes, FV_ERR_ARG, "bytes %zu to %zu past a buffer of %zu", off, off + bytes,
+		 b->bytes);
+	int ret = starpu_interface_copy(b->ptr, off, b->node, (uintptr_t)dst, 0, STARPU_MAIN_RAM, bytes, NULL);
+	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "copying %zu bytes from memory node %u failed (%d)", bytes, b->node, ret);
+	return FV_OK;
+}
+
 fv_err_t fv_runtime_devbuf_register(fv_devbuf_t *b, fv_handle_t *h, size_t n, size_t elem, const char *what)
 {
 	starpu_data_handle_t sh = NULL;

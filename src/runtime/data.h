@@ -104,8 +104,9 @@ fv_err_t fv_runtime_vector_lazy(fv_handle_t *h, void *mem, size_t n, size_t elem
  * by fv_runtime_devbuf_put (a synchronous copy from host memory); the
  * registration makes that memory the handle's home (StarPU copies it
  * where else a task needs it, and fv_runtime_acquire brings it to the
- * host). fv_runtime_devbuf_drop unregisters the handle (if any) and
- * frees it. The solver asks for blocks without host fields
+ * host). fv_runtime_devbuf_get copies bytes back from it (synchronous:
+ * a few sections rather than the whole blob brought home).
+ * fv_runtime_devbuf_drop unregisters the handle (if any) and frees it. The solver asks for blocks without host fields
  * (fv_runtime_lazy_fields) alone; on CPU workers (FVSTAR_LAZY_FIELDS=all
  * with FVSTAR_GEO_DEVICE=1, the CPU tests of this path) the place is main
  * memory. */
@@ -113,6 +114,7 @@ typedef struct fv_devbuf fv_devbuf_t;
 fv_err_t fv_runtime_devbuf_usable(int worker, int *usable);
 fv_err_t fv_runtime_devbuf_open(fv_devbuf_t **b, int worker, size_t bytes, const char *what);
 fv_err_t fv_runtime_devbuf_put(fv_devbuf_t *b, size_t off, const void *src, size_t bytes);
+fv_err_t fv_runtime_devbuf_get(const fv_devbuf_t *b, size_t off, void *dst, size_t bytes);
 fv_err_t fv_runtime_devbuf_register(fv_devbuf_t *b, fv_handle_t *h, size_t n, size_t elem, const char *what);
 void fv_runtime_devbuf_drop(fv_handle_t *h, fv_devbuf_t *b);
 /* Whether the fields of a block whose tasks run on worker (-1: the

@@ -53,6 +53,16 @@ static int wait_politely(MPI_Request *req)
 	}
 	return ret;
 }
+
+/* Waits for a message's bytes once both sides are at it (its size has
+ * come): Open MPI moves a large message through shared memory in
+ * fragments only inside MPI calls, so wait_politely's pauses throttled a
+ * mesh part to a few fragments per pause (blocks: parts sent, 2 ranks,
+ * 10.37M cells: 8.7 s, session 18 call 2). */
+static int wait_moving(MPI_Request *req)
+{
+	return MPI_Wait(req, MPI_STATUS_IGNORE);
+}
 #endif
 #endif
 
@@ -378,7 +388,7 @@ fv_err_t fv_runtime_send_bytes(const void *buf, size_t bytes, int to, const char
 		MPI_Request req;
 		int ret = MPI_Isend((const char *)buf + off, (int)k, MPI_BYTE, to, PART_TAG, comm, &req);
 		if (ret == MPI_SUCCESS)
-			ret = wait_politely(&req);
+			ret = wait_moving(&req);
 		FV_CHECK(ret == MPI_SUCCESS, FV_ERR_RUNTIME, "rank %d: sending %s to rank %d failed (%d)", my_rank,
 			 what, to, ret);
 	}
@@ -425,7 +435,7 @@ fv_err_t fv_runtime_recv_bytes(uint8_t **buf, size_t *bytes, int from, const cha
 		size_t k = n - off < MSG_CHUNK ? n - off : MSG_CHUNK;
 		ret = MPI_Irecv(*buf + off, (int)k, MPI_BYTE, from, PART_TAG, comm, &req);
 		if (ret == MPI_SUCCESS)
-			ret = wait_politely(&req);
+			ret = wait_moving(&req);
 		if (ret != MPI_SUCCESS) {
 			FV_FREE(*buf);
 			return FV_ERROR(FV_ERR_RUNTIME, "rank %d: receiving %s from rank %d failed (%d)", my_rank, what,

@@ -4,6 +4,7 @@
 #include "fvstar/runtime.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <errno.h>
 #include <sched.h>
 #include <starpu.h>
@@ -401,12 +402,59 @@ static int start_starpu(struct starpu_conf *conf)
 #endif
 }
 
+#ifdef FV_HAVE_CUDA
+static pthread_t warm_thread;
+static int warm_on, warm_n;
+
+/* A CUDA context per GPU (the primary one, which StarPU's worker then
+ * finds made): its creation took part of StarPU's 0.45-0.95 s start in
+ * the M6 medium's set-up on an H200 host. */
+static void *warm_contexts(void *arg)
+{
+	int n = 0;
+	(void)arg;
+	if (cudaGetDeviceCount(&n) != cudaSuccess)
+		n = 0;
+	if (warm_n >= 0 && warm_n < n)
+		n = warm_n;
+	for (int d = 0; d < n; d++)
+		if (cudaSetDevice(d) == cudaSuccess)
+			cudaFree(0);
+	cudaGetLastError();
+	return NULL;
+}
+#endif
+
+void fv_runtime_warm_gpus(const fv_runtime_opts_t *o)
+{
+#ifdef FV_HAVE_CUDA
+	const char *e = getenv("FVSTAR_CUDA_WARM"), *nc = getenv("STARPU_NCUDA");
+	if (warm_on || (e && strcmp(e, "0") == 0) || fv_ranks_wanted() || getenv("STARPU_WORKERS_CUDAID") ||
+	    (o && o->ncuda == 0) || (nc && atoi(nc) <= 0))
+		return;
+	warm_n = o && o->ncuda > 0 ? o->ncuda : nc ? atoi(nc) : -1;
+	warm_on = pthread_create(&warm_thread, NULL, warm_contexts, NULL) == 0;
+#else
+	(void)o;
+#endif
+}
+
+void fv_runtime_warm_wait(void)
+{
+#ifdef FV_HAVE_CUDA
+	if (warm_on)
+		pthread_join(warm_thread, NULL);
+	warm_on = 0;
+#endif
+}
+
 fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 {
 	struct starpu_conf conf;
 	int ret;
 	const char *why = NULL;
 	int verbose = o && o->verbose;
+	fv_runtime_warm_wait();
 	FV_CHECK(!runtime_up, FV_ERR_RUNTIME, "StarPU is already initialised");
 	FV_CALL(fv_runtime_check_opts(o));
 	FV_CALL(starpu_home(verbose));
@@ -623,6 +671,48 @@ int fv_runtime_host_pinned(void)
 #else
 	return 0;
 #endif
+}
+
+/* The mask and threads of a widening, to take back. */
+static struct {
+	int wide, threads;
+	long cores;
+	cpu_set_t saved;
+} widened;
+
+int fv_runtime_widen(int on)
+{
+	const char *ls = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+	if (on && !widened.wide && ls && atoi(ls) > 1) {
+		cpu_set_t all;
+		long cores = allowed_cores(&all);
+		if (cores < 2 || sched_getaffinity(0, sizeof widened.saved, &widened.saved) != 0 ||
+		    sched_setaffinity(0, sizeof all, &all) != 0)
+			return 0;
+		widened.wide = 1;
+		widened.cores = cores;
+		widened.threads = fv_threads_max();
+		fv_threads_set((int)cores);
+		return (int)cores;
+	}
+	if (!on && widened.wide) {
+		/* the pool's threads started while wide have the launcher's
+		 * cores: each takes the rank's mask back itself */
+		FV_OMP(parallel num_threads((int)widened.cores))
+		(void)sched_setaffinity(0, sizeof widened.saved, &widened.saved);
+		(void)sched_setaffinity(0, sizeof widened.saved, &widened.saved);
+		fv_threads_set(widened.threads);
+		widened.wide = 0;
+	}
+	return 0;
+}
+
+void fv_runtime_pause(void)
+{
+	if (!workers_paused) {
+		starpu_pause();
+		workers_paused = 1;
+	}
 }
 
 void fv_runtime_resume(void)

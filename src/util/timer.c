@@ -77,3 +77,57 @@ int fv_laps(const fv_lap_t **out)
 	*out = laps;
 	return n_laps;
 }
+
+/* The process's start on fv_now()'s clock: the start time in ticks since
+ * boot (field 22 of /proc/self/stat, after the command's name, which may
+ * hold spaces and parentheses) against CLOCK_BOOTTIME now. */
+static double start_on_now_clock(void)
+{
+	char buf[1024], *p;
+	unsigned long long ticks = 0;
+	struct timespec boot;
+	size_t n;
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *f = fopen("/proc/self/stat", "r");
+	if (!f)
+		return fv_now();
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	/* after ')': state (field 3) ... starttime (field 22) */
+	for (int field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p + 1, "%llu", &ticks) != 1 || hz <= 0 || clock_gettime(CLOCK_BOOTTIME, &boot) != 0)
+		return fv_now();
+	return fv_now() - ((double)boot.tv_sec + 1e-9 * (double)boot.tv_nsec - (double)ticks / (double)hz);
+}
+
+static double process_start = -1;
+static fv_mark_t marks[FV_MARKS_MAX];
+static int n_marks;
+
+double fv_since_start(void)
+{
+	if (process_start < 0)
+		process_start = start_on_now_clock();
+	return fv_now() - process_start;
+}
+
+void fv_mark(const char *name)
+{
+	double at = fv_since_start();
+	int i = 0;
+	while (i < n_marks && strcmp(marks[i].name, name) != 0)
+		i++;
+	if (i == n_marks && n_marks < FV_MARKS_MAX)
+		n_marks++;
+	if (i < n_marks)
+		marks[i] = (fv_mark_t){.name = name, .at = at};
+}
+
+int fv_marks(const fv_mark_t **out)
+{
+	*out = marks;
+	return n_marks;
+}

@@ -33,5 +33,20 @@ void fv_lap_note(const char *name, const char *fmt, ...) __attribute__((format(p
 /* The laps so far: their count, *laps set to the table. */
 int fv_laps(const fv_lap_t **laps);
 
+/* The process's timeline: seconds since the kernel started the process
+ * (its start time in /proc/self/stat, 10 ms ticks; 0 where unknown), so
+ * that what comes before main (loading the libraries) and after the
+ * iterations (outputs, StarPU's stop, freeing) shows beside the set-up
+ * and the loop. fv_mark(name) records now under name (a string literal;
+ * from the main thread only; a name seen again takes the later time). */
+#define FV_MARKS_MAX 16
+typedef struct fv_mark {
+	const char *name;
+	double at; /* seconds since the process started */
+} fv_mark_t;
+double fv_since_start(void);
+void fv_mark(const char *name);
+int fv_marks(const fv_mark_t **marks);
+
 
 #endif

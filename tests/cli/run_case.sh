@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # `fvstar run` end to end on a Gmsh-made mesh: all outputs written, the
 # solution opens in VTK's own reader, the set-up's phases said and in
-# summary.json (their sum the total), a restart continues the residual
+# summary.json (their sum the total), the process's timeline in order in
+# summary.json and on -v's last line, a restart continues the residual
 # history bit for bit, bad keys are rejected, and a diverging run stops with
 # a clear error leaving the last restart intact. Skips (77) without gmsh.
 set -u
@@ -87,8 +88,20 @@ else
 	echo "python3 with vtk not found: VTK check skipped"
 fi
 
+# the timeline: seconds since the process started, in the order things happen
+python3 - "$tmp/a/summary.json" <<'PY' || fail "timeline in summary.json"
+import json, sys
+t = json.load(open(sys.argv[1]))["timeline"]
+order = ["main", "set-up", "set-up done", "loop", "loop done", "restart written", "outputs written", "summary"]
+assert list(t) == order, list(t)
+at = [t[k] for k in order]
+assert 0 < at[0] < 30 and all(a <= b for a, b in zip(at, at[1:])), t
+PY
+
 # restart: 10 + 10 iterations reproduce the last 10 rows of the 20-iteration run
-run "$tmp/box.cfg" output.dir="$tmp/b" numerics.iterations=10 || fail "first half"
+run "$tmp/box.cfg" -v output.dir="$tmp/b" numerics.iterations=10 || fail "first half"
+tail -1 "$tmp/err" | grep -Eq "^fvstar: timeline \(s since the process started\): main [0-9.]+, set-up .*, summary [0-9.]+, StarPU stopped [0-9.]+, freed [0-9.]+$" ||
+	fail "-v: no timeline as the last line: $(tail -1 "$tmp/err")"
 run "$tmp/box.cfg" output.dir="$tmp/b" numerics.iterations=10 output.restart="$tmp/b/restart.bin" || fail "second half"
 cut -d, -f1,3- "$tmp/a/history.csv" >"$tmp/ha"
 cut -d, -f1,3- "$tmp/b/history.csv" >"$tmp/hb"

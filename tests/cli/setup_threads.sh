@@ -45,8 +45,14 @@ for t in 1 3; do
 		FVSTAR_RCM_THREADS=switch "$fv" mesh partition "$tmp/$m.su2" --ranks 1 --blocks 1 \
 			-o "$tmp/p$t-$m-switch" >/dev/null 2>&1 ||
 			fail "$m: mesh partition into 1 block, RCM handed over to one thread, $t threads"
-		# the block in pieces of its Hilbert order, RCM in each (the
-		# default for blocks of 2^22 cells and more), side by side: 9 or
+		# a large block's way (the default from 2^22 cells): one
+		# thread's BFS over the first cells as the trial, then all
+		FVSTAR_RCM_THREADS=probe "$fv" mesh partition "$tmp/$m.su2" --ranks 1 --blocks 1 \
+			-o "$tmp/p$t-$m-probe" >/dev/null 2>&1 ||
+			fail "$m: mesh partition into 1 block, RCM after a short trial, $t threads"
+		# the block in pieces of its Hilbert order, RCM in each
+		# (FVSTAR_ORDER=chunks; session 17's default for blocks of 2^22
+		# cells and more), side by side: 9 or
 		# 10 pieces, or 2 (fewer than 3 threads); and the Hilbert order
 		# alone
 		for o in chunks:3000 chunks:16000 hilbert; do
@@ -72,12 +78,14 @@ for m in mixed tet; do
 	for f in part.0.bin part.1.bin; do
 		cmp -s "$tmp/p1-$m/$f" "$tmp/p3-$m/$f" || fail "$m: $f differs between 1 and 3 threads"
 	done
-	for g in hilbert rcb whole rcm switch ochunks_3000 ochunks_16000 ohilbert; do
+	for g in hilbert rcb whole rcm switch probe ochunks_3000 ochunks_16000 ohilbert; do
 		cmp -s "$tmp/p1-$m-$g/part.0.bin" "$tmp/p3-$m-$g/part.0.bin" ||
 			fail "$m: the $g part file differs between 1 and 3 threads"
 	done
 	cmp -s "$tmp/p1-$m-whole/part.0.bin" "$tmp/p3-$m-switch/part.0.bin" ||
 		fail "$m: the RCM handed over to one thread half-way is not the serial one"
+	cmp -s "$tmp/p1-$m-whole/part.0.bin" "$tmp/p3-$m-probe/part.0.bin" ||
+		fail "$m: the RCM after a short trial is not the serial one"
 	! cmp -s "$tmp/p1-$m-whole/part.0.bin" "$tmp/p1-$m-ochunks_3000/part.0.bin" ||
 		fail "$m: RCM in pieces of 3000 cells gave the whole block's RCM"
 	cmp -s "$tmp/info1-$m.txt" "$tmp/info3-$m.txt" || fail "$m: mesh info differs between 1 and 3 threads"
@@ -131,7 +139,7 @@ cmp -s "$tmp/glued1/part.0.bin" "$tmp/glued-switch/part.0.bin" ||
 	fail "glued boxes (5 components): the RCM handed over to one thread half-way differs"
 FVSTAR_RCM_THREADS=some OMP_NUM_THREADS=3 "$fv" mesh partition "$tmp/tet.su2" --ranks 1 --blocks 1 -o "$tmp/bad" \
 	>/dev/null 2>"$tmp/err" && fail "FVSTAR_RCM_THREADS=some accepted"
-grep -q "FVSTAR_RCM_THREADS=some: expected all, one or switch" "$tmp/err" ||
+grep -q "FVSTAR_RCM_THREADS=some: expected all, one, switch or probe" "$tmp/err" ||
 	{ cat "$tmp/err"; fail "FVSTAR_RCM_THREADS=some: no clear error"; }
 
 cmp -s "$tmp/hist1.csv" "$tmp/hist3.csv" || fail "history differs between 1 and 3 threads"

@@ -9,7 +9,8 @@
 # halo exchanged by a task per pair of blocks instead of per block, and
 # the tasks of each block chained (numerics.chain = yes): the final state (restart.bin) and the residual, force and time history are
 # bit for bit those of the run on one rank without mpirun (and of mpirun
-# -np 1). Outputs come from rank 0 alone: one history, one summary.
+# -np 1). Outputs come from rank 0 alone: one history, one summary. Rank
+# 0 reads and cuts the mesh on all of mpirun's cores.
 . "$top_srcdir/tests/mpi/lib.sh"
 
 wedge_case
@@ -35,6 +36,18 @@ case_ranks() {
 }
 W="numerics.iterations=12"
 case_ranks wedge4 "$tmp/w.cfg" 4 "1 2 3 4" $W
+# rank 0 reads and cuts the mesh on every core mpirun was given (the
+# other ranks wait asleep), not on the one it bound rank 0 to
+if [ "$(nproc)" -ge 2 ]; then
+	"$py" - "$tmp/wedge4-r2/summary.json" "$(nproc)" <<'PY' || fail "wedge, 2 ranks: rank 0 not widened"
+import json, sys
+st, n = json.load(open(sys.argv[1]))["setup_steps"], sys.argv[2]
+read = st["mesh: faces, geometry, checks"].get("note", "")
+cut = st["blocks: partition"].get("note", "")
+assert read == "rank 0 read the mesh on %s threads" % n, read
+assert cut.startswith("rank 0 cut the mesh on %s threads" % n), cut
+PY
+fi
 case_ranks wedge7 "$tmp/w.cfg" 7 "2 3" $W
 case_ranks wedge2 "$tmp/w.cfg" 2 "2" $W
 # interior and border tasks on every block (numerics.overlap = yes: auto
