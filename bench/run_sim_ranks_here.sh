@@ -63,8 +63,43 @@ median='"%.6f" % sorted(s["iteration_seconds"][s["warmup"]:])[(len(s["iteration_
 moved='"%.1f/%.1f" % tuple(s["profile"][k + "_bytes_per_iteration"] / s["ranks"] * 1e-6 for k in ("h2d", "d2h"))'
 printf '%-10s %-14s %12s %12s %12s %12s %8s %8s %10s %10s %12s %10s %8s\n' case config "run s/it" "dry s/it" \
 	"dry median" "sim s/it" "sim/dry" "sim/med" "busy cal" "busy sim" "sim MB h2d/d2h" "apart s/it" "sim/apart"
+# projections (issue 27's 8-GPU target): for each TAG-Ngpu-nochain folder
+# (N GPUs measured in one process) beside a TAG-2gpu-nochain one, rows
+# TAG-Ngpu-proj and TAG-Ngpu-projnv: the N-GPU run and dry run against a
+# simulation on the 2-GPU calibration derived to N GPUs (sim_platform.py
+# derive; -projnv with --peer-direct: GPU to GPU not through the host
+# link, NVLink), the calibration's busy time the N-GPU one's. The N-GPU
+# folder's own row simulates its own calibration: the model's error apart
+# from the projection's.
+proj=$work/proj
+rm -rf "$proj"
+for n in "$dev"/*-*gpu-nochain; do
+	[ -f "$n/sim.args" ] || continue
+	base=$(basename "$n" -nochain)
+	g=${base##*-}
+	g=${g%gpu}
+	tag=${base%-*gpu}
+	src=$dev/$tag-2gpu-nochain/platform
+	case $g in '' | *[!0-9]* | 2) continue ;; esac
+	[ -d "$src" ] || continue
+	for v in proj projnv; do
+		p=$proj/$tag-${g}gpu-$v
+		mkdir -p "$p/o/sim-calibrate"
+		opt=
+		[ $v = proj ] || opt=--peer-direct
+		# shellcheck disable=SC2086 # $opt: one word or none
+		"$py" "$tool" derive "$src" "$p/platform" --gpus "$g" $opt >"$p.derive.log" 2>&1 ||
+			{ echo "$tag-${g}gpu-$v: derive failed (see $p.derive.log)" >&2 && rm -rf "$p" && continue; }
+		cp "$n/sim.args" "$p/sim.args"
+		echo 1 >"$p/ranks"
+		for f in run dry; do
+			[ ! -f "$n/$f/summary.json" ] || { mkdir -p "$p/$f" && cp "$n/$f/summary.json" "$p/$f/"; }
+		done
+		[ ! -f "$n/o/sim-calibrate/summary.json" ] || cp "$n/o/sim-calibrate/summary.json" "$p/o/sim-calibrate/"
+	done
+done
 found=0
-for d in "$dev"/*-*; do
+for d in "$dev"/*-* "$proj"/*-*; do
 	[ -f "$d/sim.args" ] && [ -d "$d/platform" ] || continue
 	name=$(basename "$d")
 	# shellcheck disable=SC2254 # ONLY: a pattern

@@ -9,6 +9,8 @@
 #   2gpu      two GPUs in one process (runtime.ncuda = 2, ncpu = 0)
 #   cpu       CPU workers only (runtime.ncuda = 0, ncpu = cores)
 #   2gpu-nochain  the same with numerics.chain = no (the projection's source)
+#   Ngpu, Ngpu-nochain  N GPUs in one process, as 2gpu (an 8-GPU node:
+#             bench/run_sim_8gpu.sh)
 #   2rank     two GPUs as two ranks (mpirun -np 2, one GPU each): calibrated
 #             under mpirun (two commands: one pass each; each rank into
 #             platform/rank<r>, merged into platform/), measured with
@@ -140,8 +142,8 @@ conf() { # the workers of a configuration
 	1gpu) echo "runtime.ncuda=1 runtime.ncpu=0" ;;
 	gpu+cpu) echo "runtime.ncuda=1 runtime.ncpu=$((cores - 2))" ;;
 	gpu+cpu-equal) echo "runtime.ncuda=1 runtime.ncpu=$((cores - 2)) runtime.balance=equal" ;;
-	2gpu) echo "runtime.ncuda=2 runtime.ncpu=0" ;;
-	2gpu-nochain) echo "runtime.ncuda=2 runtime.ncpu=0 numerics.chain=no" ;;
+	[0-9]gpu | [0-9][0-9]gpu) echo "runtime.ncuda=${1%gpu} runtime.ncpu=0" ;;
+	[0-9]gpu-nochain | [0-9][0-9]gpu-nochain) echo "runtime.ncuda=${1%gpu-nochain} runtime.ncpu=0 numerics.chain=no" ;;
 	cpu) echo "runtime.ncuda=0 runtime.ncpu=$cores" ;;
 	cpu[0-9]*-[0-9]*rank)
 		n=${1#cpu}
