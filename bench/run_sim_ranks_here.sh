@@ -27,7 +27,8 @@
 # hence the models' footprints, are its). ONLY (a pattern, e.g. '*-2rank'):
 # the folders to simulate. MPI_OVERHEAD (us, default 0): the simulated
 # ranks' cost per message on each side (sim_platform.py cluster
-# --mpi-overhead).
+# --mpi-overhead). SEED_BUS=1: rows of ranks on DEVICE_OUT/bus-seed's bus
+# (the first row's, measured alone) rather than their rank 0's.
 # Usage: bench/run_sim_ranks_here.sh DEVICE_OUT [BUILDDIR] [WORKDIR]
 # Needs fvstar-sim, and fvstar-smpi for ranks, in BUILDDIR (configure
 # --with-starpu-simgrid, --with-starpu-smpi; doc/simgrid.md).
@@ -129,6 +130,17 @@ for d in "$dev"/*-* "$proj"/*-*; do
 		else
 			echo "$name: $d/platform has no rank folders (calibrated by an fvstar before the per-rank" \
 				"folders): one rank's models only" >&2
+		fi
+		# SEED_BUS=1: the bus the call's first row measured alone
+		# (DEVICE_OUT/bus-seed) in place of the one rank 0 measured under
+		# mpirun (a rank that sees fewer CPUs than the seed's config says
+		# measures again, beside the ranks and whatever else shares the node)
+		if [ "${SEED_BUS:-0}" = 1 ] && [ -d "$dev/bus-seed" ]; then
+			h=$(basename "$(ls "$w"/platform/bus/*.platform.v4.xml)" .platform.v4.xml)
+			for f in "$dev"/bus-seed/*.platform.v4.xml "$dev"/bus-seed/*.bandwidth "$dev"/bus-seed/*.latency; do
+				b=$(basename "$f")
+				cp "$f" "$w/platform/bus/$h.${b#*.}"
+			done
 		fi
 		"$py" "$tool" cluster "$w/platform" "$w/cluster" --nodes 1 --ranks-per-node "$ranks" \
 			--mpi-overhead "${MPI_OVERHEAD:-0}" >/dev/null
