@@ -39,7 +39,7 @@ rows=${ROWS:-$rows}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 echo "run_sim_8gpu: $g GPUs; rows: $rows"
-SIM_HERE=1 SIM_DEADLINE_S=${SIM_DEADLINE_S:-540} BOX_DIR=${BOX_DIR:-/tmp/simbox} SIM_ROWS=$rows \
+PACK='' SIM_HERE=1 SIM_DEADLINE_S=${SIM_DEADLINE_S:-540} BOX_DIR=${BOX_DIR:-/tmp/simbox} SIM_ROWS=$rows \
 	"$top/bench/run_sim_validate.sh" "$m6" "$build" 20 "$out/val"
 # fvstar-sim of a device pack: SimGrid's libraries unpacked once
 if [ -f "$top/device/simgrid-libs.tar.xz" ] && [ ! -e "$top/device/lib/.simgrid-unpacked" ]; then
