@@ -17,7 +17,8 @@
 # direct, NVLink) against the G-GPU measured run: the target
 # (within 15 %). That needs fvstar-sim in BUILDDIR (a device pack of a
 # build configured --with-starpu-simgrid: tar xJf device/simgrid-libs.tar.xz
-# -C device/lib first, which this script does when it finds the archive);
+# -C device/lib first, which this script does when it finds the archive
+# beside BUILDDIR);
 # without it, the table comes from run_sim_ranks_here.sh back on the
 # SimGrid machine (printed at the end).
 # Usage: bench/run_sim_8gpu.sh M6_MESH [BUILDDIR] [OUTDIR]
@@ -41,9 +42,11 @@ out=$(cd "$out" && pwd)
 echo "run_sim_8gpu: $g GPUs; rows: $rows"
 PACK='' SIM_HERE=1 SIM_DEADLINE_S=${SIM_DEADLINE_S:-540} BOX_DIR=${BOX_DIR:-/tmp/simbox} SIM_ROWS=$rows \
 	"$top/bench/run_sim_validate.sh" "$m6" "$build" 20 "$out/val"
-# fvstar-sim of a device pack: SimGrid's libraries unpacked once
-if [ -f "$top/device/simgrid-libs.tar.xz" ] && [ ! -e "$top/device/lib/.simgrid-unpacked" ]; then
-	tar xJf "$top/device/simgrid-libs.tar.xz" -C "$top/device/lib" && touch "$top/device/lib/.simgrid-unpacked"
+# fvstar-sim of a device pack (BUILDDIR device/bin): SimGrid's libraries
+# unpacked once beside the pack's others
+pk=$(cd "$build/.." && pwd)
+if [ -f "$pk/simgrid-libs.tar.xz" ] && [ -d "$pk/lib" ] && [ ! -e "$pk/lib/.simgrid-unpacked" ]; then
+	tar xJf "$pk/simgrid-libs.tar.xz" -C "$pk/lib" && touch "$pk/lib/.simgrid-unpacked"
 fi
 if [ -x "$build/fvstar-sim" ] && "$build/fvstar-sim" --version >/dev/null 2>&1; then
 	M6_MESH=$m6 ONLY='*gpu*' "$top/bench/run_sim_ranks_here.sh" "$out/val" "$build" "$out/here" ||
