@@ -97,9 +97,23 @@ static int same_block_nbr(const rcm_t *r, fv_idx_t c, fv_idx_t s)
 
 /* Level structure from start: returns the eccentricity of start and, in
  * *far, the node of least degree (then least id) on the last level. */
-static int bfs_levels(const rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t *far, fv_idx_t *visited)
+/* Cell c's unseen neighbours in its block appended to queue[tail..],
+ * marked seen; the new tail. */
+static inline fv_idx_t push_unseen(const rcm_t *r, fv_idx_t c, fv_idx_t *queue, fv_idx_t tail)
 {
 	const fv_mesh_t *m = r->m;
+	for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
+		fv_idx_t d = m->cell_cell[s];
+		if (same_block_nbr(r, c, s) && !r->seen[d]) {
+			r->seen[d] = 1;
+			queue[tail++] = d;
+		}
+	}
+	return tail;
+}
+
+static int bfs_levels(const rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t *far, fv_idx_t *visited)
+{
 	fv_idx_t head = 0, tail = 0, level_end, level_start = 0;
 	int ecc = 0;
 	queue[tail++] = start;
@@ -107,13 +121,7 @@ static int bfs_levels(const rcm_t *r, fv_idx_t *queue, fv_idx_t start, fv_idx_t 
 	level_end = tail;
 	while (head < tail) {
 		fv_idx_t c = queue[head++];
-		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
-			fv_idx_t d = m->cell_cell[s];
-			if (same_block_nbr(r, c, s) && !r->seen[d]) {
-				r->seen[d] = 1;
-				queue[tail++] = d;
-			}
-		}
+		tail = push_unseen(r, c, queue, tail);
 		if (head == level_end && head < tail) {
 			level_start = level_end;
 			level_end = tail;
@@ -456,20 +464,13 @@ static void note_rcm(const rcm_t *r)
  * PROBE_CELLS cells, its rate the one hand_over holds the threads to. */
 static void probe_serial(rcm_t *r, fv_idx_t start)
 {
-	const fv_mesh_t *m = r->m;
 	fv_idx_t head = 0, tail = 0, *queue = r->queue;
 	double t0 = fv_now();
 	queue[tail++] = start;
 	r->seen[start] = 1;
 	while (head < tail && tail < PROBE_CELLS) {
 		fv_idx_t c = queue[head++];
-		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
-			fv_idx_t d = m->cell_cell[s];
-			if (same_block_nbr(r, c, s) && !r->seen[d]) {
-				r->seen[d] = 1;
-				queue[tail++] = d;
-			}
-		}
+		tail = push_unseen(r, c, queue, tail);
 	}
 	r->t_serial = fv_now() - t0 + 1e-9;
 	r->s_per_cell = PROBE_SLOWER * r->t_serial / (double)tail;
