@@ -12,8 +12,8 @@
 #include "fvstar/case.h"
 #include "fvstar/runtime.h"
 #include "fvstar/types.h"
-#include "util/timer.h"
 #include "util/heap.h"
+#include "util/timer.h"
 
 static void usage(FILE *out)
 {

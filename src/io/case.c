@@ -217,7 +217,7 @@ static const key_desc_t keys[] = {
 		 "viscous). yes: every block with neighbours; auto: the blocks that run on a GPU, have a "
 		 "neighbour on another rank and are not chained (numerics.chain = no), where it was measured to "
 		 "pay (bench/results/2026-11-26-overlap.md: elsewhere the extra tasks cost more than the halo "
-		 "waits they hide; chained blocks with late halos, numerics.halo_late, were 2-3 % faster unsplit "
+		 "waits they hide; chained blocks with late halos, numerics.halo_late, were 2-6 % faster unsplit "
 		 "on a rank per H200, 2026-11-30-halo7.md); "
 		 "no: never. On a CPU the fluxes go through a face store (5 values a face, 7 with SA) summed "
 		 "in the one-task order: the results are bit for bit those of overlap = no. The flux of "

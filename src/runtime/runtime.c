@@ -4,8 +4,8 @@
 #include "fvstar/runtime.h"
 
 #include <dlfcn.h>
-#include <pthread.h>
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <starpu.h>
 #include <stdio.h>

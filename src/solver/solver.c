@@ -632,15 +632,16 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	 * border tasks (kernels.h) in every block with neighbours (yes), or in
 	 * those on a GPU with a neighbour on another rank whose tasks are not
 	 * chained (auto: where the split was measured to pay; chained, with
-	 * the halos late, a rank per H200 is 2-3 % faster unsplit: session 18
-	 * call 2); never under color_tasks */
+	 * the halos late, a rank per H200 is 2-6 % faster unsplit: session 18
+	 * calls 2-3); never under color_tasks */
 	int cross = 0; /* a neighbour on another rank */
 	for (int k = 0; k < bk->n_nbr; k++)
 		cross |= s->rank_of[bk->nbr[k]] != s->rank_of[bk->id];
 	s->any_cross |= cross;
 	int gpu_only = fv_runtime_worker_gpu_only(d->worker);
 	d->split = !s->o.num.color_tasks && bk->n_nbr > 0 &&
-		   (s->o.num.overlap == FV_OVERLAP_YES || (s->o.num.overlap == FV_OVERLAP_AUTO && cross && gpu_only && s->o.num.chain == FV_CHAIN_NO));
+		   (s->o.num.overlap == FV_OVERLAP_YES ||
+		    (s->o.num.overlap == FV_OVERLAP_AUTO && cross && gpu_only && s->o.num.chain == FV_CHAIN_NO));
 	d->split_nodes = d->split && s->o.num.nodes_sum == FV_SUM_GATHER && s->o.num.grad_sum == FV_SUM_GATHER &&
 			 !s->P.lsq;
 	{
