@@ -322,11 +322,20 @@ static void take_cores(int rank, const cpu_set_t *all, long first, long n)
  * OpenMP reads its thread count from the mask the process had when it
  * started, so the count is set too (unless OMP_NUM_THREADS says it).
  */
-void fv_runtime_place_early(void)
+/* This process's rank l of the L on its node (Open MPI's local rank and
+ * size; 0 of 1 without them). */
+static void local_rank(int *l, int *L)
 {
 	const char *lr = getenv("OMPI_COMM_WORLD_LOCAL_RANK"), *ls = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-	int l = lr ? atoi(lr) : 0, L = ls ? atoi(ls) : 1;
+	*l = lr ? atoi(lr) : 0;
+	*L = ls ? atoi(ls) : 1;
+}
+
+void fv_runtime_place_early(void)
+{
+	int l, L;
 	cpu_set_t all;
+	local_rank(&l, &L);
 	if (!fv_ranks_wanted() || L < 1 || l < 0 || l >= L || getenv("STARPU_WORKERS_CPUID") ||
 	    getenv("STARPU_WORKERS_NOBIND"))
 		return;
@@ -340,10 +349,10 @@ void fv_runtime_place_early(void)
 
 static void place_rank(struct starpu_conf *conf, const fv_runtime_opts_t *o)
 {
-	const char *lr = getenv("OMPI_COMM_WORLD_LOCAL_RANK"), *ls = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-	int l = lr ? atoi(lr) : 0, L = ls ? atoi(ls) : 1, n = cuda_devices();
+	int l, L, n = cuda_devices();
 	cpu_set_t all;
 	long cores = allowed_cores(&all);
+	local_rank(&l, &L);
 	char list[4096];
 	size_t k = 0;
 	if (L <= 1 || l < 0 || l >= L)
@@ -682,8 +691,9 @@ static struct {
 
 int fv_runtime_widen(int on)
 {
-	const char *ls = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-	if (on && !widened.wide && ls && atoi(ls) > 1) {
+	int l, L;
+	local_rank(&l, &L);
+	if (on && !widened.wide && L > 1) {
 		cpu_set_t all;
 		long cores = allowed_cores(&all);
 		if (cores < 2 || sched_getaffinity(0, sizeof widened.saved, &widened.saved) != 0 ||

@@ -48,5 +48,4 @@ double fv_since_start(void);
 void fv_mark(const char *name);
 int fv_marks(const fv_mark_t **marks);
 
-
 #endif
