@@ -71,7 +71,8 @@
 # those rows add a dry run traced from iteration TRACE_FROM (default 4)
 # into TAG-CONFIG/trace, and bench/sim_transfers.py's view of its
 # transfers against the calibrated bus (TAG-CONFIG.transfers.txt, and on
-# stderr).
+# stderr; TAG-CONFIG.transfers.json for sim_platform.py retime:
+# run_sim_ranks_here.sh RETIME).
 # Rows of L ranks also run `fvstar sim dry --norms-apart` (TAG-CONFIG/
 # dry-apart: no collective of the residual rows per iteration, which
 # simulated ranks do not do either): the "apart" column. fvstar run and sim
@@ -261,7 +262,7 @@ one_row() {
 			timeout "$(cmd_tmo)" $launch "$fv" sim dry "$out/$case.cfg" --iterations "$it" $extra $w $scheme \
 			--out "$d/dry-traced" output.trace="$d/trace" output.trace_from="$tf" >"$d.trace.log" 2>&1; then
 			"$py" "$top/bench/sim_transfers.py" "$d/trace" --platform "$d/platform" --iterations $((it - tf + 1)) \
-				>"$d.transfers.txt" 2>&1 || true
+				--json "$d.transfers.json" >"$d.transfers.txt" 2>&1 || true
 			sed "s/^/$tag $c trace: /" "$d.transfers.txt" >&2
 			gzip -f "$d/trace/paje.trace" 2>/dev/null || true
 			rm -f "$d/trace/trace.rec" "$d/trace/dag.dot"
