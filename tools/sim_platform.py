@@ -66,6 +66,7 @@ DIR` measures one on a real machine; this script derives others from it:
 
   sim_platform.py cluster NODE DST --nodes N [--ranks-per-node K] [--nic GBPS]
         [--latency US] [--backbone GBPS] [--shm GBPS] [--mpi-overhead US]
+        [--mpi-send-overhead US] [--mpi-recv-overhead US]
       a cluster folder: N nodes, each NODE's platform (GPUs, links, models),
       with one rank per node (or K, each with a whole NODE of its own: the
       ranks of one node share its NIC, not its PCIe links), joined by a
@@ -74,9 +75,12 @@ DIR` measures one on a real machine; this script derives others from it:
       N x NIC), --latency US from NIC to NIC (default 1.5); ranks of one node
       talk through --shm GB/s (default 20, 0.5 us). --mpi-overhead US: each
       message costs the sender and the receiver US of simulated time
-      (SMPI's smpi/os and smpi/or; default 0: StarPU-MPI's and the MPI
-      library's own work per message is not simulated otherwise; not
-      measured yet, doc/simgrid.md). DST holds NODE's bus/
+      (SMPI's smpi/ois and smpi/os before the sender posts it, smpi/or when
+      the receiver finishes one of under 64 KiB; default 0: StarPU-MPI's
+      and the MPI library's own work per message is not simulated
+      otherwise; bench/sim_transfers.py measures it in a traced run of
+      ranks, doc/simgrid.md); --mpi-send-overhead and --mpi-recv-overhead
+      set one side apart. DST holds NODE's bus/
       and codelets/ (it is NODE's platform folder too), smpi/platform.xml
       (SimGrid: zone "cluster" with hosts node-0.., then one zone
       StarPU-MPI<r> per rank with NODE's hosts as StarPU-MPI<r>-MAIN, ..,
@@ -678,13 +682,22 @@ def cmd_cluster(a):
          f"<!-- tools/sim_platform.py cluster: {a.nodes} nodes x {a.ranks_per_node} rank(s) of {path};"
          f" NIC {a.nic} GB/s, {a.latency} us NIC to NIC, switch {bb / g:g} GB/s -->\n"]
     configs = [c for c in root if c.tag == "config"]
-    if a.mpi_overhead > 0:
+    send = a.mpi_overhead if a.mpi_send_overhead is None else a.mpi_send_overhead
+    recv = a.mpi_overhead if a.mpi_recv_overhead is None else a.mpi_recv_overhead
+    if send > 0 or recv > 0:
         # SMPI's per-message software costs on the sender and the receiver
-        # (size 0 and up: a constant, no per-byte part)
+        # (size 0 and up: a constant, no per-byte part). SMPI sleeps the
+        # sender smpi/ois before it posts an MPI_Isend (StarPU-MPI's every
+        # envelope and message) and smpi/os before a blocking send; until
+        # session 19 only os was set, which StarPU-MPI never pays. The
+        # receiver pays smpi/or on finishing a message its sender did not
+        # wait for (SMPI's detached sends: under smpi/send-is-detached-thresh,
+        # 64 KiB; the envelopes, the small halos)
         if not configs:
             configs = [ET.Element("config", {"id": "General"})]
-        for k in ("smpi/os", "smpi/or"):
-            ET.SubElement(configs[0], "prop", {"id": k, "value": f"0:{a.mpi_overhead * 1e-6:.9f}:0"})
+        for k, v in (("smpi/os", send), ("smpi/ois", send), ("smpi/or", recv)):
+            if v > 0:
+                ET.SubElement(configs[0], "prop", {"id": k, "value": f"0:{v * 1e-6:.9f}:0"})
     for c in configs:
         x.append(ET.tostring(c, encoding="unicode").strip() + "\n")
     x.append('<zone id="fvstar-root" routing="None">\n <zone id="cluster" routing="Full">\n')
@@ -830,6 +843,8 @@ def main():
     k.add_argument("--shm", type=float, default=20.0, help="between ranks of one node, GB/s")
     k.add_argument("--mpi-overhead", type=float, default=0.0,
                    help="each message's software cost on the sender and on the receiver, us (default 0)")
+    k.add_argument("--mpi-send-overhead", type=float, help="the sender's, us (default --mpi-overhead)")
+    k.add_argument("--mpi-recv-overhead", type=float, help="the receiver's, us (default --mpi-overhead)")
     r = sub.add_parser("retime", help="the copy latencies a traced run saw, in place of the bus benchmark's")
     r.add_argument("dir")
     r.add_argument("--transfers", nargs="+", required=True, help="bench/sim_transfers.py --json reports")
@@ -856,8 +871,8 @@ def main():
             die("--nodes and --ranks-per-node: 1 or more")
         if a.nic <= 0 or a.latency < 0 or (a.backbone is not None and a.backbone <= 0) or a.shm <= 0:
             die("--nic, --backbone, --shm: > 0 GB/s; --latency: >= 0 us")
-        if a.mpi_overhead < 0:
-            die("--mpi-overhead: >= 0 us")
+        if min(a.mpi_overhead, a.mpi_send_overhead or 0, a.mpi_recv_overhead or 0) < 0:
+            die("--mpi-overhead, --mpi-send-overhead, --mpi-recv-overhead: >= 0 us")
         cmd_cluster(a)
     else:
         cmd_fake(a)
