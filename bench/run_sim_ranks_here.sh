@@ -27,8 +27,15 @@
 # hence the models' footprints, are its). ONLY (a pattern, e.g. '*-2rank'):
 # the folders to simulate. MPI_OVERHEAD (us, default 0): the simulated
 # ranks' cost per message on each side (sim_platform.py cluster
-# --mpi-overhead). SEED_BUS=1: rows of ranks on DEVICE_OUT/bus-seed's bus
+# --mpi-overhead; MPI_SEND_OVERHEAD, MPI_RECV_OVERHEAD one side apart). SEED_BUS=1: rows of ranks on DEVICE_OUT/bus-seed's bus
 # (the first row's, measured alone) rather than their rank 0's.
+# RETIME=median|mean|mean90: rows with a traced dry run
+# (DEVICE_OUT/TAG-CONFIG.transfers.json, else made here from
+# TAG-CONFIG/trace) simulated on their platform with the copy latencies of
+# that run (tools/sim_platform.py retime: a copy as a run sees it, not as
+# the bus benchmark times it); RETIME_JSON=FILE takes them from FILE
+# for every row (another row's trace); RETIME_ONLY="d2d" (h2d, d2h) only
+# those directions.
 # Usage: bench/run_sim_ranks_here.sh DEVICE_OUT [BUILDDIR] [WORKDIR]
 # Needs fvstar-sim, and fvstar-smpi for ranks, in BUILDDIR (configure
 # --with-starpu-simgrid, --with-starpu-smpi; doc/simgrid.md).
@@ -71,6 +78,22 @@ moved='"%.1f/%.1f" % tuple(s["profile"][k + "_bytes_per_iteration"] / s["ranks"]
 printf '%-10s %-14s %12s %12s %12s %12s %8s %8s %10s %10s %12s %10s %8s %11s %11s %9s\n' case config "run s/it" \
 	"dry s/it" "dry median" "sim s/it" "sim/dry" "sim/med" "busy cal" "busy sim" "sim MB h2d/d2h" "apart s/it" \
 	"sim/apart" "cal median" "sim median" "smed/dmed"
+# retime ROW_DIR PLATFORM: RETIME's latencies into PLATFORM (nothing
+# without RETIME; rows without a trace are simulated as they are)
+retime() {
+	[ -n "${RETIME:-}" ] || return 0
+	j=${RETIME_JSON:-$dev/$(basename "$1").transfers.json}
+	if [ -z "${RETIME_JSON:-}" ] && [ ! -f "$j" ] && [ -f "$1/trace/tasks.rec" ]; then
+		j=$work/$(basename "$1").transfers.json
+		"$py" "$top/bench/sim_transfers.py" "$1/trace" --platform "$1/platform" --json "$j" >/dev/null 2>&1 ||
+			{ echo "$(basename "$1"): sim_transfers.py failed on $1/trace" >&2 && return 1; }
+	fi
+	[ -f "$j" ] || return 0
+	# shellcheck disable=SC2086 # RETIME_ONLY: words
+	"$py" "$tool" retime "$2" --transfers "$j" --stat "$RETIME" ${RETIME_ONLY:+--only $RETIME_ONLY} \
+		>"$2.retime.log" 2>&1 || { echo "$(basename "$1"): retime failed (see $2.retime.log)" >&2 && return 1; }
+	sed "s/^/$(basename "$1"): /" "$2.retime.log" >&2
+}
 # projections (issue 27's 8-GPU target): for each TAG-Ngpu-nochain folder
 # (N GPUs measured in one process) beside a TAG-2gpu-nochain one, rows
 # TAG-Ngpu-proj and TAG-Ngpu-projnv: the N-GPU run and dry run against a
@@ -149,9 +172,13 @@ for d in "$dev"/*-* "$proj"/*-*; do
 				cp "$f" "$w/platform/bus/$h.${b#*.}"
 			done
 		fi
+		retime "$d" "$w/platform" || continue
 		"$py" "$tool" cluster "$w/platform" "$w/cluster" --nodes 1 --ranks-per-node "$ranks" \
-			--mpi-overhead "${MPI_OVERHEAD:-0}" >/dev/null
+			--mpi-overhead "${MPI_OVERHEAD:-0}" ${MPI_SEND_OVERHEAD:+--mpi-send-overhead "$MPI_SEND_OVERHEAD"} \
+			${MPI_RECV_OVERHEAD:+--mpi-recv-overhead "$MPI_RECV_OVERHEAD"} >/dev/null
 		plat=$w/cluster
+	else
+		retime "$d" "$w/platform" || continue
 	fi
 	cp "$dev/$case.cfg" "$work/$case.cfg"
 	mesh=

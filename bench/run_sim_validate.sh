@@ -71,7 +71,8 @@
 # those rows add a dry run traced from iteration TRACE_FROM (default 4)
 # into TAG-CONFIG/trace, and bench/sim_transfers.py's view of its
 # transfers against the calibrated bus (TAG-CONFIG.transfers.txt, and on
-# stderr).
+# stderr; TAG-CONFIG.transfers.json for sim_platform.py retime:
+# run_sim_ranks_here.sh RETIME).
 # Rows of L ranks also run `fvstar sim dry --norms-apart` (TAG-CONFIG/
 # dry-apart: no collective of the residual rows per iteration, which
 # simulated ranks do not do either): the "apart" column. fvstar run and sim
@@ -215,8 +216,10 @@ one_row() {
 		# placement): the seed's config says that share (session 18: rank 0
 		# of the box's 2 ranks measured again beside the node's other
 		# benchmarks, a GPU to host latency of 390 us where the seed had 10)
-		# (place_rank, src/runtime/runtime.c: 2 cores or more a rank)
-		if [ "$l" -gt 1 ] && [ $((cores / l)) -ge 2 ]; then
+		# (place_rank, src/runtime/runtime.c: 2 cores or more a rank); a
+		# one-process row gets all the cores, the seed being a rank row's
+		# where that came first (its share)
+		if [ $((cores / l)) -ge 2 ]; then
 			for f in "$b"/*.config; do
 				sed "s/^[0-9]* # Number of CPUs/$((cores / l)) # Number of CPUs/" "$f" >"$f.new" && mv "$f.new" "$f"
 			done
@@ -259,7 +262,7 @@ one_row() {
 			timeout "$(cmd_tmo)" $launch "$fv" sim dry "$out/$case.cfg" --iterations "$it" $extra $w $scheme \
 			--out "$d/dry-traced" output.trace="$d/trace" output.trace_from="$tf" >"$d.trace.log" 2>&1; then
 			"$py" "$top/bench/sim_transfers.py" "$d/trace" --platform "$d/platform" --iterations $((it - tf + 1)) \
-				>"$d.transfers.txt" 2>&1 || true
+				--json "$d.transfers.json" >"$d.transfers.txt" 2>&1 || true
 			sed "s/^/$tag $c trace: /" "$d.transfers.txt" >&2
 			gzip -f "$d/trace/paje.trace" 2>/dev/null || true
 			rm -f "$d/trace/trace.rec" "$d/trace/dag.dot"

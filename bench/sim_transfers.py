@@ -24,10 +24,26 @@ thread's pace (the window's tasks over their submission times) and how
 soon a task started once submitted (median). --iterations
 N: the window's time per iteration is its length over N (the traced
 iterations), to set the busy times beside a run's seconds per iteration.
+
+The run's latency of each direction (a copy's duration less its bytes over
+the platform's bandwidth: median, mean, and mean of the 90 % shortest)
+against the platform's latency, which StarPU's bus benchmark measured back
+to back on idle devices: `tools/sim_platform.py retime` puts the run's into
+a platform. StarPU-MPI's messages (a traced run of several ranks) have no
+bus: their time from the sender's post (ISEND_SUBMIT_END) to the
+receiver seeing it done (IRECV_TERMINATED) is set against a link of
+--mpi-link LATENCY_US:GBPS (default 0.5:20, sim_platform.py cluster's
+link between ranks of one node), the difference being what the simulated
+ranks do not pay per message; and each rank's MPI progression thread's
+time by state in the window (Sl sleeping, P progressing, Pl polling, SdS /
+RvS posting a send / receive, SdC / RvC completing one, TD testing
+detached requests, ...). --json FILE: the directions, latencies, messages
+and thread states as JSON (sim_platform.py retime reads it).
 """
 import argparse
 import glob
 import gzip
+import json
 import os
 import shutil
 import statistics
@@ -78,12 +94,66 @@ def node_index(alias, names):
     return None
 
 
+def read_mpi_states(path, t0, t1):
+    """{rank: {state: ms}} of StarPU-MPI's progression threads inside
+    [t0, t1] (paje SetState 10, PushState 11, PopState 12 on the CtS
+    state of a container "<rank>_mpict")."""
+    stacks, since, out = {}, {}, {}
+
+    def charge(c, t):
+        st = stacks.get(c)
+        if st and c in since:
+            lo, hi = max(since[c], t0), min(t, t1)
+            if hi > lo:
+                r = out.setdefault(int(c.split("_")[0]), {})
+                r[st[-1]] = r.get(st[-1], 0.0) + hi - lo
+        since[c] = t
+
+    with open(path, errors="replace") as f:
+        for line in f:
+            if line[:2] not in ("10", "11", "12") or "mpict" not in line:
+                continue
+            p = line.split()
+            if len(p) < 4 or p[3] != "CtS" or not p[2].endswith("_mpict") or not p[2].split("_")[0].isdigit():
+                continue
+            t, c = float(p[1]), p[2]
+            charge(c, t)
+            st = stacks.setdefault(c, [])
+            if p[0] == "10" and len(p) >= 5:
+                st[-1:] = [p[4]]
+            elif p[0] == "11" and len(p) >= 5:
+                st.append(p[4])
+            elif p[0] == "12" and st:
+                st.pop()
+    for c in stacks:
+        charge(c, t1)
+    return out
+
+
+def latencies(durs_us, nbytes, bw_mbs):
+    """The run's latency of transfers (us): duration less bytes over the
+    bandwidth (MB/s: bytes / (MB/s) = us); median, mean, and the mean of
+    the 90 % shortest (a stalled copy or two out)."""
+    lat = sorted(d - b / bw_mbs for d, b in zip(durs_us, nbytes))
+    keep = lat[: max(1, int(0.9 * len(lat) + 0.5))]
+    return statistics.median(lat), statistics.fmean(lat), statistics.fmean(keep)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("trace_dir")
     ap.add_argument("--platform", help="a calibrated platform folder (bus/HOST.bandwidth, bus/HOST.latency)")
     ap.add_argument("--iterations", type=int, default=0, help="traced iterations: busy times per iteration")
+    ap.add_argument("--mpi-link", default="0.5:20",
+                    help="LATENCY_US:GBPS, the simulated link between ranks (default 0.5:20, one node)")
+    ap.add_argument("--json", help="write the directions, latencies, messages and MPI thread states here")
     a = ap.parse_args()
+    try:
+        mpi_lat, mpi_gbps = (float(x) for x in a.mpi_link.split(":"))
+        if mpi_lat < 0 or mpi_gbps <= 0:
+            raise ValueError
+    except ValueError:
+        die(f"--mpi-link {a.mpi_link}: LATENCY_US:GBPS, e.g. 0.5:20")
     d = a.trace_dir
     paje = os.path.join(d, "paje.trace")
     tmp = None
@@ -95,8 +165,7 @@ def main():
     if not os.path.exists(paje):
         die(f"{d}: no paje.trace (a traced run's folder: output.trace=DIR)")
     names, nodes, transfers = plot_trace.read_paje(paje)
-    if tmp:
-        shutil.rmtree(tmp)
+    paje_path = paje
     tasks_path = os.path.join(d, "tasks.rec")
     if not os.path.exists(tasks_path):
         die(f"{d}: no tasks.rec")
@@ -110,6 +179,11 @@ def main():
     print(f"window: {window:.3f} ms, {len(tasks)} tasks"
           + (f", {per} iterations: {window / per:.3f} ms per iteration" if per else ""))
 
+    states = read_mpi_states(paje_path, t0, t1)
+    if tmp:
+        shutil.rmtree(tmp)
+    report = {"window_ms": window, "iterations": per, "tasks": len(tasks), "directions": [],
+              "mpi_link": {"latency_us": mpi_lat, "gbps": mpi_gbps}}
     bw = lat = None
     if a.platform:
         b = glob.glob(os.path.join(a.platform, "bus", "*.bandwidth"))
@@ -127,6 +201,7 @@ def main():
     print("%-14s %6s %9s %9s %9s %9s %9s %7s %8s %5s %11s %7s" % (
         "direction", "count", "MB", "med us", "p90 us", "MB/trf", "busy ms", "busy %", "GB/s", "conc",
         "model us", "med/mod"))
+    run_lat = []
     for (src, dst), xs in sorted(by_dir.items()):
         durs = sorted((e - s) * 1e3 for s, e, _, _ in xs)  # us
         nbytes = sum(x[3] for x in xs)
@@ -136,14 +211,38 @@ def main():
         per_t = nbytes / len(xs)
         model = ratio = "-"
         i, j = node_index(src, nodes), node_index(dst, nodes)
-        if bw and i is not None and j is not None and i < len(bw) and j < len(bw[i]) and bw[i][j] > 0:
-            m = lat[i][j] + per_t / bw[i][j]  # us: bytes / (MB/s) = us
+        short = lambda a: nodes.get(a, a).replace("memory node ", "n").replace(" (MPI)", "").replace("rank ", "r")  # noqa: E731
+        label = "%s->%s" % (short(src), short(dst))
+        entry = {"label": label, "src": i, "dst": j, "count": len(xs), "bytes": nbytes, "median_us": med,
+                 "p90_us": p90, "busy_ms": busy, "kind": "mpi" if xs[0][2] == "MPI message" else "copy"}
+        # the pairs' order: durations and sizes of the same transfers
+        pairs = sorted(((e - s) * 1e3, b) for s, e, _, b in xs)
+        link = None  # (latency us, MB/s) the simulation assumes
+        if entry["kind"] == "mpi":
+            link = (mpi_lat, mpi_gbps * 1e3)
+        elif bw and i is not None and j is not None and i < len(bw) and j < len(bw[i]) and bw[i][j] > 0:
+            link = (lat[i][j], bw[i][j])
+        if link:
+            m = link[0] + per_t / link[1]  # us: bytes / (MB/s) = us
             model, ratio = "%.1f" % m, "%.2f" % (med / m)
-        label = "%s->%s" % (nodes.get(src, src).replace("memory node ", "n"), nodes.get(dst, dst).replace("memory node ", "n"))
+            lmed, lmean, ltrim = latencies([d for d, _ in pairs], [b for _, b in pairs], link[1])
+            entry.update(model_us=m, platform_latency_us=link[0], run_latency_median_us=lmed,
+                         run_latency_mean_us=lmean, run_latency_mean90_us=ltrim)
+            run_lat.append((label, lmed, lmean, ltrim, link[0], entry["kind"]))
+        report["directions"].append(entry)
         print("%-14s %6d %9.2f %9.1f %9.1f %9.3f %9.3f %7.1f %8.2f %5.2f %11s %7s" % (
             label, len(xs), nbytes * 1e-6, med, p90, per_t * 1e-6, busy, 100 * busy / window if window else 0,
             nbytes / (busy * 1e-3) * 1e-9 if busy > 0 else 0, sum(durs) * 1e-3 / busy if busy > 0 else 0,
             model, ratio))
+    for label, lmed, lmean, ltrim, plat, kind in run_lat:
+        print("run latency %-14s median %8.1f us, mean %8.1f, mean of the shortest 90 %% %8.1f; %s %6.1f us" % (
+            label, lmed, lmean, ltrim, "simulated link" if kind == "mpi" else "platform", plat))
+    for r, st in sorted(states.items()):
+        tot = sum(st.values())
+        print("MPI thread of rank %d: %s" % (r, ", ".join(
+            "%s %.3f ms (%.1f %%)" % (k, v, 100 * v / window if window else 0)
+            for k, v in sorted(st.items(), key=lambda kv: -kv[1]))) + (" of %.3f ms" % tot))
+    report["mpi_thread_ms"] = {str(r): st for r, st in states.items()}
     # the submitting thread: how fast it submitted the window's tasks, and
     # how soon after its submission a task started (a graph it cannot
     # submit fast enough starts its tasks as soon as they are submitted)
@@ -164,6 +263,9 @@ def main():
         print("%s workers: %d, %d tasks, busy %.3f ms (%.1f %% of the window per worker)%s" % (
             kind, len(ws), n, busy, 100 * busy / (window * len(ws)) if window else 0,
             ", %.3f ms per iteration" % (busy / per) if per else ""))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(report, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,19 @@ DIR` measures one on a real machine; this script derives others from it:
       folded into one combination (the simulated devices of a kind all
       read one: STARPU_PERF_MODEL_HOMOGENEOUS_CUDA, _CPU), named for the
       first SRC's host, whose bus/ DST takes. Then fit DST.
+  sim_platform.py retime DIR --transfers JSON [JSON ...] [--stat median|mean|mean90]
+        [--only h2d d2h d2d]
+      the copy latencies a run saw, in place (DIR's RAM-CUDAi, CUDAi-RAM,
+      CUDAi-CUDAj links and bus/HOST.latency): StarPU's bus benchmark
+      times copies back to back on idle devices, while in a run a copy
+      also waits for its driver thread to post it and to see it done
+      between tasks (the M6 implicit on 2 H200s: 21-22 us median GPU to
+      GPU against the benchmark's 11). JSON: bench/sim_transfers.py TRACE
+      --platform DIR --json JSON of a traced run (`fvstar sim dry ...
+      output.trace=T`: a copy's duration less its bytes over DIR's
+      bandwidth); several are pooled, weighted by their transfers. --stat:
+      the run's median, mean, or mean of the 90 % shortest (default: a
+      stalled copy or two left out; a simulated iteration sums its copies).
   sim_platform.py fake-gpu-models SRC DST --speedup X
       for tests on machines without a GPU: SRC's CPU models copied with a
       CUDA entry per CPU entry, X times faster (nothing measured: never
@@ -53,6 +66,7 @@ DIR` measures one on a real machine; this script derives others from it:
 
   sim_platform.py cluster NODE DST --nodes N [--ranks-per-node K] [--nic GBPS]
         [--latency US] [--backbone GBPS] [--shm GBPS] [--mpi-overhead US]
+        [--mpi-send-overhead US] [--mpi-recv-overhead US]
       a cluster folder: N nodes, each NODE's platform (GPUs, links, models),
       with one rank per node (or K, each with a whole NODE of its own: the
       ranks of one node share its NIC, not its PCIe links), joined by a
@@ -61,9 +75,12 @@ DIR` measures one on a real machine; this script derives others from it:
       N x NIC), --latency US from NIC to NIC (default 1.5); ranks of one node
       talk through --shm GB/s (default 20, 0.5 us). --mpi-overhead US: each
       message costs the sender and the receiver US of simulated time
-      (SMPI's smpi/os and smpi/or; default 0: StarPU-MPI's and the MPI
-      library's own work per message is not simulated otherwise; not
-      measured yet, doc/simgrid.md). DST holds NODE's bus/
+      (SMPI's smpi/ois and smpi/os before the sender posts it, smpi/or when
+      the receiver finishes one of under 64 KiB; default 0: StarPU-MPI's
+      and the MPI library's own work per message is not simulated
+      otherwise; bench/sim_transfers.py measures it in a traced run of
+      ranks, doc/simgrid.md); --mpi-send-overhead and --mpi-recv-overhead
+      set one side apart. DST holds NODE's bus/
       and codelets/ (it is NODE's platform folder too), smpi/platform.xml
       (SimGrid: zone "cluster" with hosts node-0.., then one zone
       StarPU-MPI<r> per rank with NODE's hosts as StarPU-MPI<r>-MAIN, ..,
@@ -73,6 +90,7 @@ DIR` measures one on a real machine; this script derives others from it:
 """
 import argparse
 import glob
+import json
 import os
 import re
 import shutil
@@ -664,13 +682,22 @@ def cmd_cluster(a):
          f"<!-- tools/sim_platform.py cluster: {a.nodes} nodes x {a.ranks_per_node} rank(s) of {path};"
          f" NIC {a.nic} GB/s, {a.latency} us NIC to NIC, switch {bb / g:g} GB/s -->\n"]
     configs = [c for c in root if c.tag == "config"]
-    if a.mpi_overhead > 0:
+    send = a.mpi_overhead if a.mpi_send_overhead is None else a.mpi_send_overhead
+    recv = a.mpi_overhead if a.mpi_recv_overhead is None else a.mpi_recv_overhead
+    if send > 0 or recv > 0:
         # SMPI's per-message software costs on the sender and the receiver
-        # (size 0 and up: a constant, no per-byte part)
+        # (size 0 and up: a constant, no per-byte part). SMPI sleeps the
+        # sender smpi/ois before it posts an MPI_Isend (StarPU-MPI's every
+        # envelope and message) and smpi/os before a blocking send; until
+        # session 19 only os was set, which StarPU-MPI never pays. The
+        # receiver pays smpi/or on finishing a message its sender did not
+        # wait for (SMPI's detached sends: under smpi/send-is-detached-thresh,
+        # 64 KiB; the envelopes, the small halos)
         if not configs:
             configs = [ET.Element("config", {"id": "General"})]
-        for k in ("smpi/os", "smpi/or"):
-            ET.SubElement(configs[0], "prop", {"id": k, "value": f"0:{a.mpi_overhead * 1e-6:.9f}:0"})
+        for k, v in (("smpi/os", send), ("smpi/ois", send), ("smpi/or", recv)):
+            if v > 0:
+                ET.SubElement(configs[0], "prop", {"id": k, "value": f"0:{v * 1e-6:.9f}:0"})
     for c in configs:
         x.append(ET.tostring(c, encoding="unicode").strip() + "\n")
     x.append('<zone id="fvstar-root" routing="None">\n <zone id="cluster" routing="Full">\n')
@@ -709,6 +736,69 @@ def cmd_cluster(a):
     ngpu = sum(1 for h in hosts if re.fullmatch(r"CUDA\d+", h))
     print(f"{dst}: {a.nodes} nodes x {a.ranks_per_node} rank(s) of host {host} ({ngpu} GPUs each); NIC "
           f"{a.nic:g} GB/s, {a.latency:g} us NIC to NIC, switch {bb / g:g} GB/s")
+
+
+def link_of(i, j):
+    """The platform's link from memory node i to j (0 the host, k + 1 GPU k)."""
+    name = lambda n: "RAM" if n == 0 else f"CUDA{n - 1}"  # noqa: E731
+    return f"{name(i)}-{name(j)}"
+
+
+def cmd_retime(a):
+    """The latencies a run saw (bench/sim_transfers.py --json of a traced
+    run) in place of the bus benchmark's, link by link: the XML's
+    RAM-CUDAi, CUDAi-RAM and CUDAi-CUDAj links (the route's other links,
+    Host and PCI, carry no latency) and the schedulers' bus/HOST.latency."""
+    folder = os.path.abspath(a.dir)
+    host, path, hosts, links, memsize = read_platform(folder)
+    key = {"median": "run_latency_median_us", "mean": "run_latency_mean_us", "mean90": "run_latency_mean90_us"}[a.stat]
+    want = {}
+    for jf in a.transfers:
+        try:
+            report = json.load(open(jf))
+            dirs = report["directions"]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            die(f"{jf}: not a sim_transfers.py --json report ({e})")
+        for d in dirs:
+            if d.get("kind") != "copy" or d.get("src") is None or d.get("dst") is None or key not in d:
+                continue
+            kind = "h2d" if d["src"] == 0 else "d2h" if d["dst"] == 0 else "d2d"
+            if a.only and kind not in a.only:
+                continue
+            # several reports (ranks, runs): each link's transfers' weighted latency
+            n, tot = want.get((d["src"], d["dst"]), (0, 0.0))
+            want[(d["src"], d["dst"])] = (n + d["count"], tot + d["count"] * max(0.0, d[key]))
+    if not want:
+        die(f"{' '.join(a.transfers)}: no copy between memory nodes with a run latency (a traced run with "
+            "--platform)")
+    text = open(path).read()
+    lat_path = os.path.join(folder, "bus", f"{host}.latency")
+    matrix = read_matrix_rows(lat_path) if os.path.isfile(lat_path) else None
+    for (i, j), (n, tot) in sorted(want.items()):
+        us = tot / n
+        name = link_of(i, j)
+        if name not in links:
+            print(f"{name}: not in {path}; left out")
+            continue
+        pat = re.compile(r'(<link\s+id="%s"[^>]*\blatency=")([^"]*)(")' % re.escape(name))
+        text, k = pat.subn(lambda m: f"{m.group(1)}{us * 1e-6:.9f}s{m.group(3)}", text)
+        if k != 1:
+            die(f"{path}: link {name}: no latency attribute to set")
+        old = links[name][1] * 1e6
+        if matrix and i < len(matrix) and j < len(matrix[i]):
+            matrix[i][j] = us
+        print(f"{name}: latency {old:.2f} us -> {us:.2f} us (the run's {a.stat}, {n} transfers)")
+    open(path, "w").write(text)
+    if matrix:
+        write_matrix(lat_path, len(matrix), lambda i, j: matrix[i][j])
+
+
+def read_matrix_rows(path):
+    rows = []
+    for line in open(path):
+        if line.strip() and not line.startswith("#"):
+            rows.append([float(x) for x in line.split()])
+    return rows
 
 
 def main():
@@ -753,8 +843,18 @@ def main():
     k.add_argument("--shm", type=float, default=20.0, help="between ranks of one node, GB/s")
     k.add_argument("--mpi-overhead", type=float, default=0.0,
                    help="each message's software cost on the sender and on the receiver, us (default 0)")
+    k.add_argument("--mpi-send-overhead", type=float, help="the sender's, us (default --mpi-overhead)")
+    k.add_argument("--mpi-recv-overhead", type=float, help="the receiver's, us (default --mpi-overhead)")
+    r = sub.add_parser("retime", help="the copy latencies a traced run saw, in place of the bus benchmark's")
+    r.add_argument("dir")
+    r.add_argument("--transfers", nargs="+", required=True, help="bench/sim_transfers.py --json reports")
+    r.add_argument("--stat", choices=("median", "mean", "mean90"), default="mean90",
+                   help="which of the run's latencies (default mean90: the mean of the 90 %% shortest)")
+    r.add_argument("--only", nargs="+", choices=("h2d", "d2h", "d2d"), help="only these directions")
     a = ap.parse_args()
-    if a.cmd == "derive":
+    if a.cmd == "retime":
+        cmd_retime(a)
+    elif a.cmd == "derive":
         if a.gpus < 0 or a.gpus > 16:
             die("--gpus: 0 to 16 (fvstar-sim's StarPU has STARPU_MAXCUDADEVS 16)")
         if a.latency is not None and a.latency < 0:
@@ -771,8 +871,8 @@ def main():
             die("--nodes and --ranks-per-node: 1 or more")
         if a.nic <= 0 or a.latency < 0 or (a.backbone is not None and a.backbone <= 0) or a.shm <= 0:
             die("--nic, --backbone, --shm: > 0 GB/s; --latency: >= 0 us")
-        if a.mpi_overhead < 0:
-            die("--mpi-overhead: >= 0 us")
+        if min(a.mpi_overhead, a.mpi_send_overhead or 0, a.mpi_recv_overhead or 0) < 0:
+            die("--mpi-overhead, --mpi-send-overhead, --mpi-recv-overhead: >= 0 us")
         cmd_cluster(a)
     else:
         cmd_fake(a)

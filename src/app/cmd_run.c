@@ -23,6 +23,7 @@
 #include "fvstar/solver.h"
 #include "physics/exact.h"
 #include "physics/gas.h"
+#include "util/threads.h"
 #include "util/timer.h"
 
 /* history.csv: iteration .. log10_rel_res_rho, the coefficients, the
@@ -483,7 +484,11 @@ fv_err_t fv_app_read_mesh(const fv_case_t *c, fv_mesh_t *m)
 		*m = fine;
 	}
 	t = fv_lap("mesh: read", t);
-	FV_CALL(fv_mesh_prepare(m));
+	/* the faces and geometry on the threads the cells are worth */
+	int was = fv_threads_cap((size_t)m->n_cells);
+	fv_err_t err = fv_mesh_prepare(m);
+	fv_threads_set(was);
+	FV_CALL(err);
 	fv_lap("mesh: faces, geometry, checks", t);
 	return FV_OK;
 }

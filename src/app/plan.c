@@ -117,10 +117,13 @@ static fv_err_t plan_mesh(fv_plan_t *p)
 		 * reads on every core, not the one mpirun bound it to */
 		int wide = fv_runtime_nranks() > 1 ? fv_runtime_widen(1) : 0;
 		fv_err_t err = fv_app_load_mesh(c, &p->m);
+		/* the threads fv_app_read_mesh's faces and geometry took */
+		p->phase_threads[FV_PHASE_MESH] = fv_threads_for((size_t)p->m.n_cells, fv_cells_per_thread());
 		fv_runtime_widen(0);
 		FV_CALL(err);
 		if (wide > 0)
-			fv_lap_note("mesh: faces, geometry, checks", "rank 0 read the mesh on %d threads", wide);
+			fv_lap_note("mesh: faces, geometry, checks", "rank 0 read the mesh on %d threads (faces, geometry on %d)",
+				    wide, p->phase_threads[FV_PHASE_MESH]);
 		p->n_cells = p->m.n_cells;
 	}
 	/* every rank sizes its blocks from the cell count */
@@ -168,12 +171,15 @@ static fv_err_t get_part(const fv_case_t *c, fv_mesh_t *m, const fv_balance_t *b
 		/* the other ranks wait for their parts, asleep: rank 0 cuts on
 		 * all the node's cores, not its share of them */
 		int threads = fv_runtime_nranks() > 1 ? fv_runtime_widen(1) : 0;
+		if (threads > 0) /* the node's cores, as many as the cells are worth */
+			(void)fv_threads_cap((size_t)m->n_cells);
+		int cut = fv_threads_max();
 		fv_err_t err = fv_app_cut_parts(c, m, bal->n_blocks, bal->weights, bal->groups, fv_runtime_nranks(),
 						hand_out, p);
 		fv_runtime_widen(0);
 		if (threads > 0)
-			fv_lap_note("blocks: partition", "rank 0 cut the mesh on %d threads (then on %d)", threads,
-				    fv_threads_max());
+			fv_lap_note("blocks: partition", "rank 0 cut the mesh on %d of %d threads (then on %d)", cut,
+				    threads, fv_threads_max());
 		fv_mesh_free(m);
 		FV_CALL(err);
 		return FV_OK;
@@ -320,12 +326,30 @@ static fv_err_t plan_state(fv_plan_t *p)
 	return p->c.restart_from[0] ? plan_restart(p) : FV_OK;
 }
 
-/* Runs phase k of the plan, timed. */
+/* Runs phase k of the plan, timed, on the threads its cells are worth
+ * (fv_threads_cap; the mesh phase's reader before the cells are known on
+ * all, its faces and geometry capped in fv_app_read_mesh). */
 static fv_err_t plan_phase(fv_plan_t *p, fv_plan_phase_t k, fv_err_t (*phase)(fv_plan_t *))
 {
+	int was = fv_threads_max();
+	/* the whole mesh's cells until the blocks are cut (rank 0 cuts them
+	 * all), this rank's from then on */
+	size_t cells = k > FV_PHASE_BLOCKS && p->part.piece.n_cells > 0 ? (size_t)p->part.piece.n_cells
+									 : (size_t)p->n_cells;
+	if (k > FV_PHASE_MESH) {
+		fv_threads_set(fv_threads_for(cells, fv_cells_per_thread()));
+		p->phase_threads[k] = fv_threads_max();
+	}
 	double t = fv_now();
 	fv_err_t err = phase(p);
 	p->phase_s[k] = fv_now() - t;
+	if (k > FV_PHASE_MESH)
+		fv_threads_set(was);
+	else if (k == FV_PHASE_MESH) { /* the rank's share of the cores, placed in the mesh phase (fv_runtime_place_early) */
+		p->threads_avail = fv_threads_max();
+		if (p->phase_threads[k] == 0) /* a part read, not capped (rank 0's faces: plan_mesh) */
+			p->phase_threads[k] = p->threads_avail;
+	}
 	return err;
 }
 
@@ -440,7 +464,7 @@ fv_err_t fv_plan_solver(fv_plan_t *p)
 		for (int k = 0; k < FV_PHASE_N; k++)
 			if (all[(size_t)r * FV_PHASE_N + k] > p->phase_max_s[k])
 				p->phase_max_s[k] = all[(size_t)r * FV_PHASE_N + k];
-	free(all);
+	p->phase_rank_s = all; /* summary.json's setup_seconds_per_rank */
 	FV_CALL(err);
 	if (me == 0)
 		say_setup(p);
@@ -479,10 +503,28 @@ void fv_plan_setup_json(const fv_plan_t *p, json_t *js)
 		}
 		json_object_set_new(js, "setup_steps", st);
 	}
-	json_object_set_new(js, "setup_threads", json_integer(fv_threads_max()));
-	if (fv_runtime_nranks() > 1)
+	json_object_set_new(js, "setup_threads", json_integer(p->threads_avail));
+	{
+		/* the threads each phase took of them (rank 0's): one per
+		 * setup_cells_per_thread cells (0: all) */
+		json_t *tj = json_object();
+		for (int k = FV_PHASE_MESH; k < FV_PHASE_N; k++)
+			json_object_set_new(tj, fv_plan_phase_names[k], json_integer(p->phase_threads[k]));
+		json_object_set_new(js, "setup_threads_per_phase", tj);
+		json_object_set_new(js, "setup_cells_per_thread", json_integer((json_int_t)fv_cells_per_thread()));
+	}
+	if (fv_runtime_nranks() > 1) {
+		json_t *rj = json_array();
 		json_object_set_new(js, "setup_seconds_max_over_ranks", mj);
-	else
+		for (int r = 0; p->phase_rank_s && r < fv_runtime_nranks(); r++) {
+			json_t *e = json_object();
+			for (int k = 0; k < FV_PHASE_N; k++)
+				json_object_set_new(e, fv_plan_phase_names[k],
+						    fv_json_real(p->phase_rank_s[(size_t)r * FV_PHASE_N + k]));
+			json_array_append_new(rj, e);
+		}
+		json_object_set_new(js, "setup_seconds_per_rank", rj);
+	} else
 		json_decref(mj);
 }
 
@@ -510,6 +552,7 @@ fv_err_t fv_plan_destroy(fv_plan_t *p, fv_err_t err)
 	fv_app_wall_distances_free(&p->part, &p->wdist);
 	fv_part_free(&p->part);
 	free(p->block_digest);
+	free(p->phase_rank_s);
 	free(p->bc);
 	free(p->is_force);
 	free(p->argv);

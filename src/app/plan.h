@@ -94,6 +94,11 @@ typedef struct fv_plan {
 	fv_budget_t budget;     /* the memory estimate of the blocks phase */
 	/* each phase's wall seconds: rank 0's clock, and the maximum over ranks */
 	double phase_s[FV_PHASE_N], phase_max_s[FV_PHASE_N];
+	double *phase_rank_s;   /* every rank's: [rank * FV_PHASE_N + phase] (fv_plan_solver) */
+	/* the set-up's threads: those the process has, and each phase's (the
+	 * mesh phase's faces and geometry): one per fv_cells_per_thread() cells */
+	int threads_avail;
+	int phase_threads[FV_PHASE_N];
 } fv_plan_t;
 
 /* The phases up to and including the state; then the solver. Each records

@@ -565,10 +565,14 @@ static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off, int apa
 		cand[key_off[(size_t)r->block[c] * nd + r->deg[c]]++] = c;
 	free(key_off);
 
-	/* fewer blocks than threads: each block on all threads, one after
-	 * another (the same orders); not pieces of a block (apart), which are
-	 * small enough for one thread each and go side by side */
-	if (!apart && n_blocks < fv_threads_max() && nc > FV_PAR_MIN) {
+	/* blocks large enough for more threads each than there are blocks:
+	 * each block on all threads, one after another (the same orders);
+	 * smaller ones, and pieces of a block (apart), side by side, one
+	 * thread each (16 blocks of 41k cells on 64 threads went one after
+	 * another, each on one thread: a block that small never tries the
+	 * threads, PAR_COMPONENT_MIN) */
+	if (!apart && fv_threads_for((size_t)nc / (size_t)n_blocks, FV_CELLS_PER_THREAD) > n_blocks &&
+	    nc > FV_PAR_MIN) {
 		for (int b = 0; b < n_blocks && err == FV_OK; b++)
 			if (!r->use || !r->use[b])
 				err = par_order_block(r, cand, block_off[b], block_off[b + 1]);

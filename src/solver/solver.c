@@ -550,9 +550,10 @@ static fv_err_t geometry_build(fv_solver_t *s, const fv_block_t *blocks, int n_m
 /* The geometry blobs of this rank's blocks (d->L, d->geo_mem, colors[b]):
  * each depends only on its block, so any thread count gives the same
  * blobs; what StarPU must see in one order (the registration: the MPI
- * tags) comes after, in build_block. At least as many blocks as threads
- * (CPU workers: four blocks each) are built side by side, one thread
- * each; fewer (GPUs: one block each) one after the other, each by all
+ * tags) comes after, in build_block. Blocks too small for more threads
+ * each than there are blocks (CPU workers: four blocks each; 16 blocks of
+ * 41k cells on 64 threads) are built side by side, one thread each;
+ * larger ones (GPUs: one block each) one after the other, each by all
  * threads (geo.c's loops), which side by side would run on one. */
 static int geometry_of(fv_solver_t *s, const fv_block_t *blocks, int n_markers, fv_geo_colors_t *colors, int b)
 {
@@ -567,9 +568,14 @@ static int geometry_of(fv_solver_t *s, const fv_block_t *blocks, int n_markers, 
 static fv_err_t build_geometry(fv_solver_t *s, const fv_block_t *blocks, int n_markers, fv_geo_colors_t *colors)
 {
 	int nb = s->nb, bad = nb, mine = 0;
+	size_t cells = 0;
 	for (int b = 0; b < nb; b++)
-		mine += s->rank_of[b] == s->me;
-	if (mine > 1 && mine >= fv_threads_max() && fv_runtime_alloc_any_thread()) {
+		if (s->rank_of[b] == s->me) {
+			mine++;
+			cells += (size_t)blocks[b].n_owned;
+		}
+	if (mine > 1 && fv_threads_for(cells / (size_t)mine, FV_CELLS_PER_THREAD) <= mine &&
+	    fv_runtime_alloc_any_thread()) {
 		FV_OMP(parallel for schedule(dynamic, 1) reduction(min : bad))
 		for (int b = 0; b < nb; b++)
 			if (!geometry_of(s, blocks, n_markers, colors, b))

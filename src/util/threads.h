@@ -5,6 +5,7 @@
 #define FV_UTIL_THREADS_H
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef _OPENMP
@@ -27,6 +28,45 @@ static inline void fv_threads_set(int n) { (void)n; }
 /* Loops shorter than this stay on one thread: waking the others costs
  * more than the work. */
 #define FV_PAR_MIN 20000
+
+/* Cells (or faces, nodes) a set-up thread takes at least where the
+ * threads are chosen from the work (fv_threads_for): fewer each, and
+ * starting them, their barriers and the first touch of their pages cost
+ * more than they bring (a 663k-cell box set up in 5.03 s on 64 threads
+ * against 1.08 s on 16: session 18 call 4). FVSTAR_SETUP_CELLS_PER_THREAD
+ * sets it for a run's phases (src/app/plan.c). */
+#define FV_CELLS_PER_THREAD 32768
+
+/* The threads n items of work are worth: one per per_thread items (0:
+ * every thread), at least one, at most fv_threads_max(). */
+static inline int fv_threads_for(size_t n, size_t per_thread)
+{
+	int max = fv_threads_max();
+	size_t k = per_thread > 0 ? n / per_thread : (size_t)max;
+	return k < 1 ? 1 : k > (size_t)max ? max : (int)k;
+}
+
+/* FV_CELLS_PER_THREAD, or FVSTAR_SETUP_CELLS_PER_THREAD where it is a
+ * count (0: every thread, whatever the work). */
+static inline size_t fv_cells_per_thread(void)
+{
+	const char *env = getenv("FVSTAR_SETUP_CELLS_PER_THREAD");
+	char *end;
+	unsigned long long v;
+	if (!env || !*env)
+		return FV_CELLS_PER_THREAD;
+	v = strtoull(env, &end, 10);
+	return *end == '\0' && env[0] != '-' ? (size_t)v : FV_CELLS_PER_THREAD;
+}
+
+/* The threads capped at what n cells are worth (fv_threads_for with
+ * fv_cells_per_thread()) until fv_threads_set(the count returned). */
+static inline int fv_threads_cap(size_t n)
+{
+	int was = fv_threads_max();
+	fv_threads_set(fv_threads_for(n, fv_cells_per_thread()));
+	return was;
+}
 
 /* Part t of nt of [0, n): contiguous and the same for every call, so a
  * per-thread count and the pass that uses it see the same items. */

@@ -15,8 +15,15 @@
 # block (its geometry blob built by all threads), equal to main's, and the
 # same first error
 # for a broken mesh.
+# These meshes are small: every phase would take one thread of the 3
+# (one per FV_CELLS_PER_THREAD cells), so FVSTAR_SETUP_CELLS_PER_THREAD=0
+# gives every phase all of them. The cap itself: the run's phases on the
+# threads their cells are worth (summary.json's setup_threads_per_phase:
+# 1 by default, 2 at 12000 cells a thread, 3 uncapped) with the same
+# history and state.
 # A build without OpenMP runs the same code on one thread and passes too.
 . "$top_srcdir/tests/cli/lib.sh"
+export FVSTAR_SETUP_CELLS_PER_THREAD=0
 
 "$fv" mesh gen box --cells mixed -n 20 --perturb 0.2 -o "$tmp/mixed.su2" >/dev/null 2>&1 || fail "mesh gen mixed"
 "$fv" mesh gen box --cells tet -n 16 --perturb 0.1 -o "$tmp/tet.su2" >/dev/null 2>&1 || fail "mesh gen tet"
@@ -154,6 +161,31 @@ if [ "$FV_TOL_SCALE" = 1 ]; then
 	[ "$d1" = "$want" ] || fail "state digest $d1, main's $want"
 	want=92648618897363ed80502729c39d6c5bfc0a60a127cef2f8eabfa78d3bbfd09d # main cc0037c
 	[ "$i3" = "$want" ] || fail "implicit, 1 block: state digest $i3, main's $want"
+fi
+
+# the threads capped by the cells: 30k cells on 3 threads
+cap() {
+	FVSTAR_SETUP_CELLS_PER_THREAD=$1 OMP_NUM_THREADS=3 "$fv" run "$tmp/box.cfg" numerics.iterations=3 \
+		partition.blocks=5 output.dir="$tmp/cap$1" >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; fail "run capped at $1"; }
+	"$py" -c 'import json, sys
+s = json.load(open(sys.argv[1]))
+t = s["setup_threads_per_phase"]
+print(s["setup_threads"], s["setup_cells_per_thread"], *(t[k] for k in ("mesh", "starpu", "blocks", "state", "solver")))' \
+		"$tmp/cap$1/summary.json"
+}
+if "$py" -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["setup_threads"] != 3)' "$tmp/run3/summary.json"; then
+	got=$(cap 12000)
+	[ "$got" = "3 12000 2 2 2 2 2" ] || fail "capped at 12000 cells a thread: $got (threads, cap, mesh starpu blocks state solver)"
+	got=$(cap 0)
+	[ "$got" = "3 0 3 3 3 3 3" ] || fail "uncapped: $got"
+	got=$(FVSTAR_SETUP_CELLS_PER_THREAD= cap "")
+	[ "$got" = "3 32768 1 1 1 1 1" ] || fail "the default cap: $got"
+	for c in 12000 0 ""; do
+		cut -d, -f1,3- "$tmp/cap$c/history.csv" | cmp -s - "$tmp/hist1.csv" || fail "capped at '$c': another history"
+		[ "$("$py" "$top_srcdir/tests/cli/state_digest.py" "$tmp/cap$c")" = "$d1" ] || fail "capped at '$c': another state"
+	done
+else
+	echo "no OpenMP (one set-up thread): the cap not tested"
 fi
 
 # a cell repeated: its faces have three cells; the first error in cell

@@ -17,7 +17,15 @@
 #   busy time (their union), concurrency, GB/s, and against a made-up bus
 #   (10 us + 1 MB at 10 GB/s: 110 us) the median over the model; the
 #   submitting thread's pace (2 tasks submitted 2 ms apart) and the median
-#   time from a task's submission to its start.
+#   time from a task's submission to its start; the run's latency per
+#   direction (a copy's duration less its bytes over the bus's bandwidth);
+#   3 StarPU-MPI messages of 0.1 MB (10, 30, 130 us) against the simulated
+#   link between ranks (0.5 us, 20 GB/s: 5.5 us; the run's latency median
+#   25 us, mean 51.7), the MPI thread of rank 0 by state (pushed and popped
+#   states inside a set one);
+# - sim_platform.py retime: the run's median latencies into a platform
+#   (the XML's RAM-CUDA0 and CUDA0-RAM and bus/HOST.latency), --only d2d
+#   on a report without GPU-to-GPU copies refused.
 # SKIP without the FxT StarPU.
 . "$top_srcdir/tests/cli/lib.sh"
 wedge_case
@@ -83,7 +91,14 @@ with open(os.path.join(d, "paje.trace"), "w") as f:
             "18\t1.000\tF\tp\t1000000\tmm0\tcom_1\n19\t1.200\tF\tp\t1000000\tmm1\tcom_1\n"
             "18\t1.100\tPF\tp\t1000000\tmm0\tcom_2\n19\t1.300\tPF\tp\t1000000\tmm1\tcom_2\n"
             "18\t2.000\tF\tp\t1000000\tmm0\tcom_3\n19\t2.100\tF\tp\t1000000\tmm1\tcom_3\n"
-            "18\t1.500\tF\tp\t500000\tmm1\tcom_4\n19\t1.600\tF\tp\t500000\tmm0\tcom_4\n")
+            "18\t1.500\tF\tp\t500000\tmm1\tcom_4\n19\t1.600\tF\tp\t500000\tmm0\tcom_4\n"
+            # StarPU-MPI: two ranks' threads, 3 messages, rank 0's states
+            "7\t0.0\t0_mpict\tMPICt\t0_p\t0_mpict\n7\t0.0\t1_mpict\tMPICt\t1_p\t1_mpict\n"
+            "23\t1.000\tMPIL\tMPIroot\t100000\t0_mpict\tmpicom_1\t5\n19\t1.010\tMPIL\tMPIroot\t100000\t1_mpict\tmpicom_1\n"
+            "23\t2.000\tMPIL\tMPIroot\t100000\t0_mpict\tmpicom_2\t6\n19\t2.030\tMPIL\tMPIroot\t100000\t1_mpict\tmpicom_2\n"
+            "23\t3.000\tMPIL\tMPIroot\t100000\t0_mpict\tmpicom_3\t7\n19\t3.130\tMPIL\tMPIroot\t100000\t1_mpict\tmpicom_3\n"
+            "10\t0.5\t0_mpict\tCtS \tSl\n10\t1.0\t0_mpict\tCtS \tP\n11\t1.2\t0_mpict\tCtS \tSdS\n"
+            "12\t1.3\t0_mpict\tCtS\n10\t3.0\t0_mpict\tCtS \tSl\n")
 with open(os.path.join(d, "tasks.rec"), "w") as f:
     for b, s, e in ((0.2, 0.5, 1.0), (2.2, 3.0, 4.0)):
         f.write(f"Name: flux\nWorkerId: 0\nSubmitTime: {b}\nStartTime: {s}\nEndTime: {e}\nIteration: 1 1\n\n")
@@ -93,7 +108,7 @@ with open(os.path.join(d, "bus", "fake.bandwidth"), "w") as f:
 with open(os.path.join(d, "bus", "fake.latency"), "w") as f:
     f.write("# to 0\tto 1\n0\t10\n10\t0\n")
 PY
-"$py" "$tool" "$tmp/fake" --platform "$tmp/fake" --iterations 2 >"$tmp/fk.out" 2>&1 ||
+"$py" "$tool" "$tmp/fake" --platform "$tmp/fake" --iterations 2 --json "$tmp/fk.json" >"$tmp/fk.out" 2>&1 ||
 	fail "sim_transfers.py on the made-up trace: $(tail -1 "$tmp/fk.out")"
 cat "$tmp/fk.out"
 # direction count MB med p90 MB/trf busy busy% GB/s conc model med/mod
@@ -105,4 +120,44 @@ grep -q "^window: 3\.500 ms, 2 tasks, 2 iterations: 1\.750 ms per iteration" "$t
 	fail "sim_transfers.py: the made-up window"
 grep -q "^submission: 2 tasks in 2\.000 ms, 2000\.00 us per task; start - submission: median 550\.0 us" "$tmp/fk.out" ||
 	fail "sim_transfers.py: the submission line"
+grep -q "^r0->r1  *3  *0\.30  *30\.0  *130\.0  *0\.100 .* 5\.5  *5\.45$" "$tmp/fk.out" ||
+	fail "sim_transfers.py: the MPI messages"
+grep -q "^run latency r0->r1  *median  *25\.0 us, mean  *51\.7, .* simulated link  *0\.5 us$" "$tmp/fk.out" ||
+	fail "sim_transfers.py: the MPI messages' latency"
+grep -q "^run latency n0->n1  *median  *100\.0 us, mean  *66\.7, .* platform  *10\.0 us$" "$tmp/fk.out" ||
+	fail "sim_transfers.py: the host to GPU copies' latency"
+grep -q "^MPI thread of rank 0: P 1\.900 ms (54\.3 %), Sl 1\.500 ms (42\.9 %), SdS 0\.100 ms (2\.9 %) of 3\.500 ms$" \
+	"$tmp/fk.out" || fail "sim_transfers.py: the MPI thread's states"
+
+# the run's latencies into a platform of one GPU (10 us each way)
+plat=$tmp/rt
+mkdir -p "$plat/bus"
+cat >"$plat/bus/h.platform.v4.xml" <<'XML'
+<?xml version='1.0'?>
+<platform version="4.1">
+<AS id="AS0" routing="Full">
+ <host id="MAIN" speed="1f"/>
+ <host id="CUDA0" speed="2000000000f"/>
+ <host id="RAM" speed="1f"/>
+ <link id="Host" bandwidth="50000000000.000000Bps" latency="0.000000s"/>
+ <link id="RAM-CUDA0" bandwidth="10000000000.000000Bps" latency="0.000010s"/>
+ <link id="CUDA0-RAM" bandwidth="10000000000.000000Bps" latency="0.000010s"/>
+ <route src="RAM" dst="CUDA0" symmetrical="NO"><link_ctn id="RAM-CUDA0"/><link_ctn id="Host"/></route>
+ <route src="CUDA0" dst="RAM" symmetrical="NO"><link_ctn id="CUDA0-RAM"/><link_ctn id="Host"/></route>
+</AS>
+</platform>
+XML
+cp "$tmp/fake/bus/fake.latency" "$plat/bus/h.latency"
+"$py" "$top_srcdir/tools/sim_platform.py" retime "$plat" --transfers "$tmp/fk.json" --only d2d >"$tmp/rt.out" 2>&1 &&
+	fail "retime of GPU-to-GPU copies from a trace without any"
+"$py" "$top_srcdir/tools/sim_platform.py" retime "$plat" --transfers "$tmp/fk.json" --stat median >"$tmp/rt.out" 2>&1 ||
+	fail "retime: $(cat "$tmp/rt.out")"
+grep -q '<link id="RAM-CUDA0" bandwidth="10000000000.000000Bps" latency="0.000100000s"/>' "$plat/bus/h.platform.v4.xml" &&
+	grep -q '<link id="CUDA0-RAM" bandwidth="10000000000.000000Bps" latency="0.000050000s"/>' \
+		"$plat/bus/h.platform.v4.xml" || fail "retime: the XML's links: $(grep CUDA0 "$plat/bus/h.platform.v4.xml")"
+"$py" - "$plat/bus/h.latency" <<'PY' || fail "retime: bus/h.latency"
+import sys
+rows = [[float(x) for x in l.split()] for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+sys.exit(0 if abs(rows[0][1] - 100) < 1e-6 and abs(rows[1][0] - 50) < 1e-6 and rows[0][0] == 0 else 1)
+PY
 finish

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Issue 27's validation rows for a device call of lanes (session 19): the
+# rows out of 10 % or never run, re-calibrated from nothing (no earlier
+# device data), through bench/run_sim_validate.sh with SIM_HERE=1 (the
+# simulations run back on the SimGrid machine: bench/run_sim_ranks_here.sh).
+# Run from the repository root of a device pack (device/bin/fvstar,
+# device/lib), inside the lane's GPUs and cores (CUDA_VISIBLE_DEVICES,
+# taskset -c: the script takes what it is given, and says so):
+#   lane 1  one GPU, 16 cores:
+#     m6 explicit  16 CPU as 4 ranks (30 iterations, its dry run traced from
+#                  iteration 16: StarPU-MPI's messages)
+#     m6 implicit  16 CPU as 2 ranks (8)
+#     box implicit 1 GPU (16: one stalled sample is then 1/33 of a chain's)
+#     box explicit 16 CPU as 1, 2, 4 ranks (10)
+#   lane 2  two GPUs, 32 cores:
+#     m6 explicit  2 ranks of a GPU (40, traced from iteration 14)
+#     m6 implicit  2 GPUs, one process (20, traced from iteration 14: the
+#                  copies between the GPUs as a run sees them)
+#     box implicit 2 ranks (8), then GPU + CPU (8)
+# each calibrated, then measured (fvstar run, fvstar sim dry, and for ranks
+# sim dry --norms-apart), while SIM_DEADLINE_S (default 450) lasts; the rows
+# not reached are listed. Results: $OUT/simgrid8/laneN.txt (the table and
+# every row's messages) and laneN.tgz (the folders, traces gzipped, meshes
+# and StarPU's raw files left out).
+# Meshes: M6_MESH (default devdata/onera_m6_medium.su2: make_mesh.sh medium,
+# the same file the SimGrid machine simulates with); the box 10.37M from
+# devdata/box120.su2 when there (bench/box_case.sh, N = 120), else made here
+# (about 10 s).
+# Usage: bench/run_sim8_lanes.sh 1|2     (ROWS, TRACE to change the rows)
+set -eu
+lane=${1:?usage: bench/run_sim8_lanes.sh 1|2}
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+export LD_LIBRARY_PATH="$top/device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+m6=${M6_MESH:-$top/devdata/onera_m6_medium.su2}
+res=${OUT:?OUT: the results folder}/simgrid8
+mkdir -p "$res"
+case $lane in
+1)
+	rows="m6:explicit:cpu16-4rank:30 m6:implicit:cpu16-2rank:8 box10m:implicit:1gpu:16"
+	rows="$rows box10m:explicit:cpu16:10 box10m:explicit:cpu16-2rank:10 box10m:explicit:cpu16-4rank:10"
+	trace="m6:cpu16-4rank" from=16 want="1 GPU, 16 cores"
+	;;
+2)
+	rows="m6:explicit:2rank:40 m6:implicit:2gpu:20 box10m:implicit:2rank:8 box10m:implicit:gpu+cpu:8"
+	trace="m6:2rank m6-impl:2gpu" from=14 want="2 GPUs, 32 cores"
+	;;
+*)
+	echo "run_sim8_lanes: lane 1 or 2" >&2
+	exit 1
+	;;
+esac
+# the box's mesh in a folder of this lane (run_sim_validate.sh writes the
+# case file beside it: two lanes must not share one)
+box=/tmp/simgrid8-box$lane
+mkdir -p "$box"
+[ ! -f "$top/devdata/box120.su2" ] || ln -sf "$top/devdata/box120.su2" "$box/box120.su2"
+work=/tmp/simgrid8-lane$lane
+rm -rf "$work"
+{
+	echo "lane $lane (wanted: $want): $(nproc) cores ($(taskset -pc $$ 2>/dev/null | sed 's/.*: //')," \
+		"CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-unset}); $(nvidia-smi -L 2>/dev/null | wc -l) GPUs listed;" \
+		"$(git rev-parse --short HEAD 2>/dev/null || echo no-git); $(date -u +%H:%M:%S) UTC; mesh $m6"
+	nvidia-smi --query-gpu=index,name,utilization.gpu,memory.used --format=csv,noheader 2>/dev/null || true
+	uptime
+	SIM_HERE=1 SIM_DEADLINE_S=${SIM_DEADLINE_S:-450} ROW_TIMEOUT=${ROW_TIMEOUT:-150} BOX_DIR=$box \
+		TRACE_ROWS=${TRACE:-$trace} TRACE_FROM=${TRACE_FROM:-$from} PACK=$res/lane$lane.tgz \
+		SIM_ROWS=${ROWS:-$rows} "$top/bench/run_sim_validate.sh" "$m6" "$top/device/bin" 20 "$work" || echo "exit $?"
+	uptime
+	date -u +%H:%M:%S
+} >"$res/lane$lane.txt" 2>&1
+tail -n 30 "$res/lane$lane.txt"
