@@ -574,7 +574,7 @@ static fv_err_t build_geometry(fv_solver_t *s, const fv_block_t *blocks, int n_m
 			mine++;
 			cells += (size_t)blocks[b].n_owned;
 		}
-	if (mine > 1 && fv_threads_for(cells / (size_t)mine, FV_CELLS_PER_THREAD) <= mine &&
+	if (mine > 1 && fv_threads_for(cells / (size_t)mine, fv_cells_per_thread()) <= mine &&
 	    fv_runtime_alloc_any_thread()) {
 		FV_OMP(parallel for schedule(dynamic, 1) reduction(min : bad))
 		for (int b = 0; b < nb; b++)
