@@ -90,7 +90,10 @@ static fv_err_t plan_mesh(fv_plan_t *p)
 {
 	fv_case_t *c = &p->c;
 	p->from_dir = fv_app_is_part_dir(c->mesh_file);
+	double t = fv_now();
 	FV_CALL(fv_runtime_mpi_start());
+	if (fv_runtime_nranks() > 1)
+		fv_lap("mesh: MPI start", t);
 #ifdef FV_SMPI
 	/* simulated ranks talk through StarPU-MPI only (src/runtime/ranks.c) */
 	FV_CALL(plan_starpu(p));
@@ -126,8 +129,13 @@ static fv_err_t plan_mesh(fv_plan_t *p)
 				    wide, p->phase_threads[FV_PHASE_MESH]);
 		p->n_cells = p->m.n_cells;
 	}
-	/* every rank sizes its blocks from the cell count */
-	return fv_runtime_combine(&p->n_cells, sizeof p->n_cells, "the mesh's cell count");
+	/* every rank sizes its blocks from the cell count (the others wait
+	 * here for rank 0's reading) */
+	t = fv_now();
+	FV_CALL(fv_runtime_combine(&p->n_cells, sizeof p->n_cells, "the mesh's cell count"));
+	if (fv_runtime_nranks() > 1)
+		fv_lap("mesh: the cell count shared", t);
+	return FV_OK;
 }
 
 /* starpu: StarPU starts once the mesh is ready: its workers would poll
