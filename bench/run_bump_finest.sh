@@ -32,6 +32,7 @@ timeout -s TERM -k 30 "${RUN_SECONDS:-420}" "$fv" run "$top/cases/bump_tmr/bump_
 	output.dir="$out/run" numerics.iterations=20000 numerics.residual_drop=8 output.vtu=no output.progress_every=0 \
 	output.restart_every=0 ${SA_ARGS:-} >"$out/run.out" 2>"$out/run.err" &
 pid=$!
+echo "progress: time, iteration, seconds of loop, orders (density), nu~ orders, CFL, sweep pairs, lin_res, retries, CD"
 while kill -0 "$pid" 2>/dev/null; do
 	sleep "${PROGRESS:-30}"
 	[ -f "$out/run/history.csv" ] && echo "$(date -u +%H:%M:%S) $(python3 "$top/bench/history_rate.py" "$out/run/history.csv" --last)"

@@ -13,14 +13,18 @@
 #   m6sa2    XCOARSE refined once on the GPU machine (mesh.refine: 2.23M
 #            cells, the xcoarse wing's facets; M6SA2_SECONDS, default 420)
 #   plate    the TMR flat plate's finest grid (545 x 385) with the defaults
-#            (plate_tmr.cfg without its CFL and first-order keys: whether
-#            they can go; bench/run_sa_defaults.sh, 200 s)
+#            (cases/plate_tmr/plate_tmr.cfg, whose CFL and first-order keys
+#            went on this branch; bench/run_sa_defaults.sh, 200 s), then,
+#            where M6_MEDIUM names the inviscid M6 medium mesh (.su2, .gz or
+#            .xz), its time = implicit alone (bench/run_implicit_defaults.sh,
+#            120 s: the sweep pairs' rule of this branch against session 18
+#            call 3's 83 iterations, 4.80 s on an H200)
 # then the family's table (both M6 lanes, coarse to fine, beside TMR's) and
 # plot (OUT/m6sa/m6_sa_family.png where matplotlib is installed).
 # Usage: bench/run_implicit9_gpu.sh FVSTAR OUT XCOARSE COARSE
 #   XCOARSE, COARSE  devdata/onera_m6_rans_step_xcoarse.fvm.xz, devdata/onera_m6_rans_step_coarse.fvm.xz
 # Environment: LANES (default "bump m6sa m6sa2 plate"), BUMP_SECONDS,
-# M6SA2_SECONDS.
+# M6SA2_SECONDS, M6_MEDIUM.
 # On the GPU machine (4 GPUs, ~8 minutes):
 #   export LD_LIBRARY_PATH=$PWD/device/lib
 #   bench/run_implicit9_gpu.sh device/bin/fvstar $OUT/implicit9 devdata/onera_m6_rans_step_xcoarse.fvm.xz \
@@ -42,7 +46,11 @@ lane() {
 	bump) RUN_SECONDS=${BUMP_SECONDS:-420} sh "$top/bench/run_bump_finest.sh" "$fv" "$out/bump1" ;;
 	m6sa) REFINE=0 RUN_SECONDS="100 330" sh "$top/bench/run_m6_sa_family.sh" "$fv" "$out/m6sa-carried" "$xcoarse" "$coarse" ;;
 	m6sa2) CARRIED=no REFINE=1 RUN_SECONDS=${M6SA2_SECONDS:-420} sh "$top/bench/run_m6_sa_family.sh" "$fv" "$out/m6sa-refined" "$xcoarse" ;;
-	plate) BUMP_LEVELS='' PLATE_LEVELS=1 RUN_SECONDS=200 MAX_IT=20000 sh "$top/bench/run_sa_defaults.sh" "$fv" "$out/plate" ;;
+	plate)
+		BUMP_LEVELS='' PLATE_LEVELS=1 RUN_SECONDS=200 MAX_IT=20000 sh "$top/bench/run_sa_defaults.sh" "$fv" "$out/plate"
+		[ -z "${M6_MEDIUM:-}" ] || CASES=alone RUN_SECONDS=120 M6_ITERATIONS=600 OUT_DIR=$out/m6medium \
+			sh "$top/bench/run_implicit_defaults.sh" "$fv" "$M6_MEDIUM"
+		;;
 	*) echo "unknown lane $1" ;;
 	esac
 }
@@ -73,6 +81,8 @@ echo "== bump, 1409 x 641"
 tail -n 25 "$out/bump.txt" 2>/dev/null | cut -c1-200
 echo "== TMR plate, 545 x 385, defaults"
 cut -c1-250 "$out/plate/summary.txt" 2>/dev/null
+echo "== M6 medium, time = implicit alone"
+tail -n 3 "$out/plate.txt" 2>/dev/null | cut -c1-250
 echo "== M6 SA family"
 mkdir -p "$out/m6sa"
 echo "grid,mesh,refine,cells,n_inv23,iterations,seconds,orders,CL,CD,dCL50_pct,dCD50_pct,stopped" >"$out/m6sa/m6_sa_family.csv"

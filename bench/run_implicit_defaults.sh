@@ -38,6 +38,7 @@ echo "fvstar: $fv ($("$fv" --version 2>/dev/null | head -1)); results in $out"
 command -v nvidia-smi >/dev/null && nvidia-smi -L
 case $mesh in
 *.gz) gunzip -c "$mesh" >"$out/m6.su2" && mesh=$out/m6.su2 ;;
+*.xz) xz -dc "$mesh" >"$out/m6.su2" && mesh=$out/m6.su2 ;;
 esac
 [ -f "$mesh" ] || { echo "no mesh $mesh" >&2; exit 2; }
 

@@ -101,10 +101,12 @@ if has threads && left threads; then
 		done
 		[ $((t / 2)) = "$cores" ] || one "$n" "T=$cores" "$cores"
 		one "$n" "T=$cores, no cap" "$cores" FVSTAR_SETUP_CELLS_PER_THREAD=0
-		one "$n" "T=$cores, STARPU_NCPU=16" "$cores" STARPU_NCPU=16
-		one "$n" "T=$cores, OMP_NUM_THREADS=16" "$cores" OMP_NUM_THREADS=16
+		if [ "$cores" -ge 32 ]; then
+			one "$n" "T=$cores, STARPU_NCPU=16" "$cores" STARPU_NCPU=16
+			one "$n" "T=$cores, OMP_NUM_THREADS=16" "$cores" OMP_NUM_THREADS=16
+		fi
 		one "$n" "T=$cores, OMP_WAIT_POLICY=passive" "$cores" OMP_WAIT_POLICY=passive
-		one "$n" "T=16 again" 16
+		[ "$cores" -ge 16 ] && one "$n" "T=16 again" 16
 	}
 	nbig=${N_THREADS_BIG:-96}
 	if left threads-big && box "$nbig"; then

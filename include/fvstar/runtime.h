@@ -66,6 +66,12 @@ void fv_runtime_shutdown(void);
  * thread count back. Returns the threads of the widening, 0 where there
  * was none (one rank on the node, one core). */
 int fv_runtime_widen(int on);
+/* A rank of an MPI launcher on its share of the node's cores (its main
+ * thread's mask), set-up threads included, from before the mesh is read;
+ * fv_runtime_mpi_start does it, and a caller that widens before MPI
+ * starts (rank 0 reading the mesh while MPI starts) first. No effect
+ * outside a launcher or where the user placed the workers. */
+void fv_runtime_place_early(void);
 /* 1 when fv_runtime_init left the CPU cores out because a GPU was found
  * and no CPU worker count was asked for (runtime.ncpu, STARPU_NCPU). */
 int fv_runtime_gpu_only_default(void);

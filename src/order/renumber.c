@@ -571,7 +571,7 @@ static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off, int apa
 	 * thread each (16 blocks of 41k cells on 64 threads went one after
 	 * another, each on one thread: a block that small never tries the
 	 * threads, PAR_COMPONENT_MIN) */
-	if (!apart && fv_threads_for((size_t)nc / (size_t)n_blocks, FV_CELLS_PER_THREAD) > n_blocks &&
+	if (!apart && fv_threads_for((size_t)nc / (size_t)n_blocks, fv_cells_per_thread()) > n_blocks &&
 	    nc > FV_PAR_MIN) {
 		for (int b = 0; b < n_blocks && err == FV_OK; b++)
 			if (!r->use || !r->use[b])

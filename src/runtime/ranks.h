@@ -14,9 +14,6 @@
  * by an MPI launcher (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK), or
  * FVSTAR_MPI=1 (FVSTAR_MPI=0 keeps plain StarPU under mpirun). */
 int fv_ranks_wanted(void);
-/* A rank of an MPI launcher on its share of the node's cores, set-up
- * threads included, from before the mesh is read (runtime.c). */
-void fv_runtime_place_early(void);
 /* MPI (MPI_THREAD_MULTIPLE) and StarPU-MPI with conf, instead of
  * starpu_init. A build without StarPU-MPI: FV_ERR_RUNTIME under mpirun with
  * several ranks (the copies would write the same files), else FV_OK without
