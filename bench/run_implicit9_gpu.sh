@@ -12,6 +12,11 @@
 #            XCOARSE then COARSE: 279k and 1.1M cells; 100 + 330 s)
 #   m6sa2    XCOARSE refined once on the GPU machine (mesh.refine: 2.23M
 #            cells, the xcoarse wing's facets; M6SA2_SECONDS, default 420)
+#   m6sarus  COARSE with the defaults and numerics.jacobian = rusanov (the
+#            one implicit key cases/onera_m6/onera_m6_sa.cfg keeps: on a
+#            20k-cell CPU mesh Roe's blocks' sweeps diverged down to CFL 36;
+#            is it slower than Roe's on the shipped grid?), 420 s; its row
+#            is printed apart from the family
 #   plate    the TMR flat plate's finest grid (545 x 385) with the defaults
 #            (cases/plate_tmr/plate_tmr.cfg, whose CFL and first-order keys
 #            went on this branch; bench/run_sa_defaults.sh, 200 s), then,
@@ -46,6 +51,7 @@ lane() {
 	bump) RUN_SECONDS=${BUMP_SECONDS:-420} sh "$top/bench/run_bump_finest.sh" "$fv" "$out/bump1" ;;
 	m6sa) REFINE=0 RUN_SECONDS="100 330" sh "$top/bench/run_m6_sa_family.sh" "$fv" "$out/m6sa-carried" "$xcoarse" "$coarse" ;;
 	m6sa2) CARRIED=no REFINE=1 RUN_SECONDS=${M6SA2_SECONDS:-420} sh "$top/bench/run_m6_sa_family.sh" "$fv" "$out/m6sa-refined" "$xcoarse" ;;
+	m6sarus) REFINE=0 RUN_SECONDS=420 SA_ARGS=numerics.jacobian=rusanov sh "$top/bench/run_m6_sa_family.sh" "$fv" "$out/m6sa-rus" "$coarse" ;;
 	plate)
 		BUMP_LEVELS='' PLATE_LEVELS=1 RUN_SECONDS=200 MAX_IT=20000 sh "$top/bench/run_sa_defaults.sh" "$fv" "$out/plate"
 		[ -z "${M6_MEDIUM:-}" ] || CASES=alone RUN_SECONDS=120 M6_ITERATIONS=600 OUT_DIR=$out/m6medium \
@@ -90,3 +96,5 @@ for d in m6sa-carried m6sa-refined; do
 	[ -f "$out/$d/m6_sa_family.csv" ] && tail -n +2 "$out/$d/m6_sa_family.csv" >>"$out/m6sa/m6_sa_family.csv"
 done
 python3 "$top/bench/m6_sa_family_plot.py" "$out/m6sa" | cut -c1-220
+echo "== M6 SA, COARSE, the defaults with jacobian = rusanov"
+tail -n +2 "$out/m6sa-rus/m6_sa_family.csv" 2>/dev/null

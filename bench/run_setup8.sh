@@ -26,21 +26,19 @@
 # Usage: bench/run_setup8.sh FVSTAR OUT_DIR [M6_SU2] [CELLS]
 # Environment: STEPS (default "threads ranks big m6"), DEADLINE,
 # N_THREADS, N_THREADS_BIG, N_RANKS_BIG, BLOCKS, BIG_ITERATIONS.
-# The lead's call (from the pack's root; the node to itself):
-#   sh bench/run_setup8.sh device/bin/fvstar /tmp/s8 devdata/m6.su2 >$OUT/setup8/setup8.txt 2>&1
+# The lead's calls: /work/notes/setup8_device.txt (session 19).
 set -u
 [ $# -ge 2 ] || { sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/.." && pwd)
 fv=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-out=$2
-m6=${3:-}
-cells=${4:-100000000}
 steps=${STEPS:-threads ranks big m6}
 deadline=${DEADLINE:-480}
 nb=${BLOCKS:-16}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
 export STARPU_SILENT=1
+mkdir -p "$2"
+out=$(cd "$2" && pwd)
+m6=${3:-}
+cells=${4:-100000000}
 cores=$(nproc)
 t0=$(date +%s)
 has() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -150,7 +148,7 @@ PY
 
 if has ranks && left ranks; then
 	ranks "${N_RANKS:-48}" 120
-	left ranks-big && ranks "${N_RANKS_BIG:-120}" 240
+	left ranks-big && ranks "${N_RANKS_BIG:-120}" "${RANKS_BIG_TIMEOUT:-150}"
 	rm -rf "$out"/ranks*/cut*
 fi
 

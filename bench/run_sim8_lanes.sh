@@ -18,6 +18,11 @@
 #     m6 implicit  2 GPUs, one process (20, traced from iteration 14: the
 #                  copies between the GPUs as a run sees them)
 #     box implicit 2 ranks (8), then GPU + CPU (8)
+#   lane 3  two GPUs, 32 cores: the GPU rank rows again, traced (StarPU-MPI's
+#           cost per message measured a second time, beside the simulation
+#           that uses the first):
+#     m6 explicit  2 ranks of a GPU (40, traced from iteration 14)
+#     m6 implicit  2 ranks of a GPU (20, traced from iteration 14)
 # each calibrated, then measured (fvstar run, fvstar sim dry, and for ranks
 # sim dry --norms-apart), while SIM_DEADLINE_S (default 450) lasts; the rows
 # not reached are listed. Results: $OUT/simgrid8/laneN.txt (the table and
@@ -27,9 +32,9 @@
 # the same file the SimGrid machine simulates with); the box 10.37M from
 # devdata/box120.su2 when there (bench/box_case.sh, N = 120), else made here
 # (about 10 s).
-# Usage: bench/run_sim8_lanes.sh 1|2     (ROWS, TRACE to change the rows)
+# Usage: bench/run_sim8_lanes.sh 1|2|3   (ROWS, TRACE to change the rows)
 set -eu
-lane=${1:?usage: bench/run_sim8_lanes.sh 1|2}
+lane=${1:?usage: bench/run_sim8_lanes.sh 1|2|3}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 export LD_LIBRARY_PATH="$top/device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -46,8 +51,12 @@ case $lane in
 	rows="m6:explicit:2rank:40 m6:implicit:2gpu:20 box10m:implicit:2rank:8 box10m:implicit:gpu+cpu:8"
 	trace="m6:2rank m6-impl:2gpu" from=14 want="2 GPUs, 32 cores"
 	;;
+3)
+	rows="m6:explicit:2rank:40 m6:implicit:2rank:20"
+	trace="m6:2rank m6-impl:2rank" from=14 want="2 GPUs, 32 cores"
+	;;
 *)
-	echo "run_sim8_lanes: lane 1 or 2" >&2
+	echo "run_sim8_lanes: lane 1, 2 or 3" >&2
 	exit 1
 	;;
 esac
