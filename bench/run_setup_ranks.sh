@@ -15,7 +15,9 @@
 #   RANKS="1 2 4 8", BLOCKS=32 (every run's block count: a multiple of every R
 #   keeps the blocks the same), ITERATIONS=1, CASE=a case file for MESH (else
 #   one is written with every marker of MESH far field, Mach 0.5),
-#   WORKERS=CPU workers and OpenMP threads per rank (default: cores / R),
+#   WORKERS=CPU workers and OpenMP threads per rank (default: cores with one
+#   rank; fvstar's own placement with several: cores / R set-up threads and
+#   cores / R - 1 workers),
 #   GPU=1 to let StarPU use the GPUs (default: CPU workers only, so the
 #   set-up is not CUDA's context creation).
 # The lead's command on the 16-core GPU host, e.g. from a device pack:
@@ -55,10 +57,18 @@ run() {
 	if [ "$r" = 1 ]; then
 		OMP_NUM_THREADS=$w STARPU_NCPU=$w "$fv" run "$cfg" output.dir="$d" mesh.file="$3" partition.blocks="$nb" \
 			numerics.iterations="$iters" numerics.residual_drop=0 >/dev/null 2>"$d.err"
-	else
+	elif [ -n "${WORKERS:-}" ]; then
 		mpirun --oversubscribe --bind-to none -np "$r" -x OMP_NUM_THREADS="$w" -x STARPU_NCPU="$w" -x STARPU_SILENT \
 			${STARPU_NCUDA:+-x STARPU_NCUDA} "$fv" run "$cfg" output.dir="$d" mesh.file="$3" partition.blocks="$nb" \
 			numerics.iterations="$iters" numerics.residual_drop=0 >/dev/null 2>"$d.err"
+	else
+		# fvstar's placement: each rank its share c of the cores, c set-up
+		# threads and c - 1 CPU workers (the last core StarPU-MPI's
+		# thread: workers on every core of a rank starve it; before
+		# session 19 this script asked for c workers)
+		mpirun --oversubscribe --bind-to none -np "$r" -x STARPU_SILENT ${STARPU_NCUDA:+-x STARPU_NCUDA} "$fv" run \
+			"$cfg" output.dir="$d" mesh.file="$3" partition.blocks="$nb" numerics.iterations="$iters" \
+			numerics.residual_drop=0 >/dev/null 2>"$d.err"
 	fi || { echo "$2, $r ranks failed:"; tail -3 "$d.err"; exit 1; }
 	awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { print a - b }' >"$d.wall"
 }
