@@ -714,9 +714,11 @@ static fv_view_t view_empty(fv_idx_t nc, fv_idx_t nf, fv_idx_t nbf, fv_idx_t nn)
 	fv_view_t v;
 	memset(&v, 0, sizeof v);
 	v.n_owned = v.n_cells = nc;
+	v.so = v.sc = nc; /* this bench's own fields: rows nc apart */
 	v.n_faces = nf;
 	v.n_bfaces = nbf;
 	v.n_nodes = nn;
+	v.sn = nn;
 	return v;
 }
 

@@ -32,7 +32,7 @@
 static const fv_real_t *rec_fill(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w,
 				 const fv_real_t *grad, const fv_real_t *phi)
 {
-	fv_idx_t nc = v->n_cells;
+	fv_idx_t nc = v->n_cells, sc = v->sc;
 	if (P->order < 2 || (P->limiter && P->limiter_all))
 		return NULL;
 	fv_real_t *r = fv_cpu_scratch(FV_SCRATCH_CELLS, (size_t)nc * REC * sizeof *r);
@@ -40,9 +40,9 @@ static const fv_real_t *rec_fill(const fv_view_t *v, const fv_params_t *P, const
 		return NULL;
 	for (fv_idx_t c = 0; c < nc; c++) {
 		fv_real_t *x = r + (size_t)REC * c;
-		fv_k_load(w, nc, c, x);
-		fv_k_load_n(grad, nc, c, x + FV_NVAR, 3 * FV_NVAR);
-		x[20] = P->limiter ? P->blend * phi[(size_t)4 * nc + c] : P->blend;
+		fv_k_load(w, sc, c, x);
+		fv_k_load_n(grad, sc, c, x + FV_NVAR, 3 * FV_NVAR);
+		x[20] = P->limiter ? P->blend * phi[(size_t)4 * sc + c] : P->blend;
 		fv_k_load_n(v->cell_ctr, nc, c, x + 21, 3);
 	}
 	return r;
@@ -120,7 +120,7 @@ static int batch_face(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 	} else {
 		fv_real_t F[FV_NFLUX];
 		fv_k_face_flux(v, P, w, grad, phi, f, F);
-		fv_k_load(w, v->n_cells, o, wl);
+		fv_k_load(w, v->sc, o, wl);
 		memcpy(wr, wl, sizeof wr);
 		for (int q = 0; q < FV_NFLUX; q++)
 			b->F[q][i] = F[q];
@@ -163,7 +163,7 @@ static void batch_run(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 		if (ff)
 			fv_k_fflux_store(P, ff, v->n_faces, f, F);
 		else
-			fv_k_face_add(P, res, v->n_owned, v->face_cell[2 * (size_t)f], v->face_cell[2 * (size_t)f + 1],
+			fv_k_face_add(P, res, v->n_owned, v->so, v->face_cell[2 * (size_t)f], v->face_cell[2 * (size_t)f + 1],
 				      F, 0);
 	}
 }
@@ -191,7 +191,7 @@ static void flux_faces(void *buffers[], const fv_task_args_t *a, int sum, int k0
 	const fv_real_t *rec = border ? NULL : rec_fill(&v, &a->P, w, grad, phi);
 	fv_idx_t no = v.n_owned;
 	if (res && zero)
-		memset(res, 0, (size_t)a->P.nvar * no * sizeof *res);
+		memset(res, 0, (size_t)a->P.nvar * v.so * sizeof *res);
 	FV_CPU_FACES(&v, a, sum, k0, k1, f, {
 		fv_idx_t o, nb;
 		if (ff && (!fv_k_face_owned(&v, f, &o, &nb) || fv_k_face_border(&v, f) != border))

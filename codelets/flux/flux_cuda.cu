@@ -19,7 +19,7 @@ struct face_flux_body {
 			return; /* a face between ghosts */
 		fv_real_t F[FV_NFLUX];
 		fv_k_face_flux(&v, &P, w, grad, phi, f, F);
-		fv_k_face_add(&P, res, v.n_owned, o, nb, F, atomic);
+		fv_k_face_add(&P, res, v.n_owned, v.so, o, nb, F, atomic);
 	}
 };
 
@@ -47,7 +47,7 @@ extern "C" void fv_flux_launch(const fv_task_args_t *a, int sum, int k0, int k1,
 		fv_cuda_items(v.n_owned, cell_flux_body{v, a->P, w, grad, phi, res}, st);
 	} else {
 		if (sum != FV_SUM_COLOR || k0 == 0)
-			cudaMemsetAsync(res, 0, (size_t)a->P.nvar * v.n_owned * sizeof *res, st);
+			cudaMemsetAsync(res, 0, (size_t)a->P.nvar * v.so * sizeof *res, st);
 		fv_cuda_faces(v, a, sum, k0, k1, face_flux_body{v, a->P, w, grad, phi, res}, st);
 	}
 	/* the turbulence model's source once the last faces are in */
@@ -116,7 +116,7 @@ extern "C" void fv_flux_direct_launch(const fv_task_args_t *a, int sum, int part
 				   cell_gather_part_body{v, a->P, w, grad, phi, res, border}, st);
 	} else {
 		if (!border)
-			cudaMemsetAsync(res, 0, (size_t)a->P.nvar * v.n_owned * sizeof *res, st);
+			cudaMemsetAsync(res, 0, (size_t)a->P.nvar * v.so * sizeof *res, st);
 		fv_cuda_part_items(v, FV_BORDER_FACES, part, v.n_faces,
 				   face_add_part_body{v, a->P, w, grad, phi, res, border}, st);
 	}
@@ -136,7 +136,7 @@ extern "C" void fv_flux_part_launch(const fv_task_args_t *a, int sum, int part, 
 	if (sum == FV_SUM_GATHER) {
 		fv_cuda_items(v.n_owned, cell_sum_body{v, a->P, ff, res}, st);
 	} else {
-		cudaMemsetAsync(res, 0, (size_t)a->P.nvar * v.n_owned * sizeof *res, st);
+		cudaMemsetAsync(res, 0, (size_t)a->P.nvar * v.so * sizeof *res, st);
 		fv_cuda_faces(v, a, sum, face_sum_body{v, a->P, ff, res}, st);
 	}
 	if (fv_k_sa(&a->P))

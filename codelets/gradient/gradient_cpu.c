@@ -26,7 +26,7 @@ __attribute__((target_clones("avx2", "default")))
 #endif
 static void gradient_nodes_rec(const fv_view_t *v, const fv_real_t *restrict nrec, fv_real_t *restrict grad, int part)
 {
-	fv_idx_t nc = v->n_cells;
+	fv_idx_t nc = v->sc;
 	size_t m = (size_t)v->cell_node_off[v->n_owned];
 	const fv_real_t *wx = v->cell_node_grad, *wy = wx + m, *wz = wy + m;
 	for (fv_idx_t c0 = 0; c0 < v->n_owned; c0 += TILE) {
@@ -73,7 +73,7 @@ static const fv_real_t *node_records(const fv_view_t *v, const fv_real_t *wn)
 	if (!r)
 		return NULL;
 	for (fv_idx_t i = 0; i < nn; i++) {
-		fv_k_load(wn, nn, i, r + (size_t)NREC * i);
+		fv_k_load(wn, v->sn, i, r + (size_t)NREC * i);
 		for (int q = FV_NVAR; q < NREC; q++)
 			r[(size_t)NREC * i + q] = 0;
 	}
@@ -104,7 +104,7 @@ void fv_gradient_cpu(void *buffers[], void *cl_arg)
 		int k0, k1, start, finish;
 		fv_task_groups(&a, &k0, &k1, &start, &finish);
 		if (start)
-			memset(grad, 0, (size_t)3 * FV_NVAR * v.n_cells * sizeof *grad);
+			memset(grad, 0, (size_t)3 * FV_NVAR * v.sc * sizeof *grad);
 		FV_CPU_FACES(&v, &a, a.P.grad_sum, k0, k1, f, fv_k_face_gradient(&v, wn, grad, f, 0));
 		for (fv_idx_t c = 0; finish && c < v.n_owned; c++)
 			fv_k_gradient_finish(&v, grad, c);

@@ -45,7 +45,7 @@ extern "C" void fv_gradient_launch(const fv_task_args_t *a, int sum, const void 
 	int k0, k1, start, finish;
 	fv_task_groups(a, &k0, &k1, &start, &finish);
 	if (start)
-		cudaMemsetAsync(grad, 0, (size_t)3 * FV_NVAR * v.n_cells * sizeof *grad, st);
+		cudaMemsetAsync(grad, 0, (size_t)3 * FV_NVAR * v.sc * sizeof *grad, st);
 	fv_cuda_faces(v, a, sum, k0, k1, face_gradient_body{v, wn, grad}, st);
 	if (finish)
 		fv_cuda_items(v.n_owned, gradient_finish_body{v, grad}, st);

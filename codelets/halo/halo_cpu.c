@@ -9,7 +9,7 @@ static void pack(const fv_view_t *v, int nbr, int nvars, const fv_real_t *field,
 	fv_idx_t b = v->send_off[nbr];
 	for (int q = 0; q < nvars; q++)
 		for (size_t k = 0; k < n; k++)
-			buf[(size_t)q * n + k] = field[(size_t)q * v->n_cells + v->send_cell[b + (fv_idx_t)k]];
+			buf[(size_t)q * n + k] = field[(size_t)q * v->sc + v->send_cell[b + (fv_idx_t)k]];
 }
 
 static void unpack(const fv_view_t *v, int nbr, int nvars, const fv_real_t *buf, fv_real_t *field, size_t n)
@@ -17,7 +17,7 @@ static void unpack(const fv_view_t *v, int nbr, int nvars, const fv_real_t *buf,
 	size_t g0 = (size_t)v->n_owned + (size_t)v->recv_off[nbr];
 	for (int q = 0; q < nvars; q++)
 		for (size_t k = 0; k < n; k++)
-			field[(size_t)q * v->n_cells + g0 + k] = buf[(size_t)q * n + k];
+			field[(size_t)q * v->sc + g0 + k] = buf[(size_t)q * n + k];
 }
 
 /* cells in buffer i of a task */

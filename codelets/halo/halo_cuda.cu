@@ -16,7 +16,7 @@ static __global__ void pack_kernel(fv_view_t v, int nbr, int nvars, const fv_rea
 		return;
 	fv_idx_t c = v.send_cell[b + k];
 	for (int q = 0; q < nvars; q++)
-		buf[(size_t)q * n + k] = field[(size_t)q * v.n_cells + c];
+		buf[(size_t)q * n + k] = field[(size_t)q * v.sc + c];
 }
 
 static __global__ void unpack_kernel(fv_view_t v, int nbr, int nvars, const fv_real_t *buf, fv_real_t *field,
@@ -27,7 +27,7 @@ static __global__ void unpack_kernel(fv_view_t v, int nbr, int nvars, const fv_r
 	if (k >= n)
 		return;
 	for (int q = 0; q < nvars; q++)
-		field[(size_t)q * v.n_cells + g0 + k] = buf[(size_t)q * n + k];
+		field[(size_t)q * v.sc + g0 + k] = buf[(size_t)q * n + k];
 }
 
 /* The cells of a buffer (its values / nvars: the whole run, or the cells

@@ -17,7 +17,7 @@ void fv_diagonal_cpu(void *buffers[], void *cl_arg)
 	const fv_real_t *dt = FV_PTR(2, const fv_real_t);
 	fv_op_t *diag = FV_PTR(3, fv_op_t);
 	fv_real_t *dq = FV_PTR(4, fv_real_t);
-	memset(dq, 0, (size_t)a.P.nvar * v.n_cells * sizeof *dq);
+	memset(dq, 0, (size_t)a.P.nvar * v.sc * sizeof *dq);
 	for (fv_idx_t i = 0; i < v.n_owned; i++)
 		fv_k_diagonal(&v, &a.P, q, dt, diag, i);
 }

@@ -65,7 +65,7 @@ extern "C" void fv_diagonal_launch(const fv_task_args_t *a, const void *geo, con
 				   fv_op_t *diag, fv_real_t *dq, cudaStream_t st)
 {
 	fv_view_t v = fv_view_make(geo, &a->L);
-	cudaMemsetAsync(dq, 0, (size_t)a->P.nvar * v.n_cells * sizeof *dq, st);
+	cudaMemsetAsync(dq, 0, (size_t)a->P.nvar * v.sc * sizeof *dq, st);
 	fv_cuda_items(v.n_owned, diagonal_body{v, a->P, q, dt, diag}, st);
 }
 

@@ -70,8 +70,8 @@ static void venkat_lanes(fv_idx_t n, const fv_real_t *restrict dmax, const fv_re
 static int limiter_pressure_venkat(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w,
 				   const fv_real_t *grad, fv_real_t *phi)
 {
-	fv_idx_t nc = v->n_cells, nf = v->n_faces;
-	const fv_real_t *p = w + (size_t)4 * nc, *gx = grad + (size_t)12 * nc, *gy = gx + nc, *gz = gy + nc;
+	fv_idx_t nc = v->n_cells, sc = v->sc, nf = v->n_faces;
+	const fv_real_t *p = w + (size_t)4 * sc, *gx = grad + (size_t)12 * sc, *gy = gx + sc, *gz = gy + sc;
 	const fv_real_t *fx = v->face_ctr, *fy = fx + nf, *fz = fy + nf;
 	const fv_real_t *cx = v->cell_ctr, *cy = cx + nc, *cz = cy + nc;
 	size_t m = (size_t)TILE * (size_t)v->max_faces;
@@ -111,7 +111,7 @@ static int limiter_pressure_venkat(const fv_view_t *v, const fv_params_t *P, con
 			fv_real_t lim = sw[c - c0];
 			for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++)
 				lim = FV_MIN(lim, out[k - kb]);
-			phi[(size_t)4 * nc + c] = lim;
+			phi[(size_t)4 * sc + c] = lim;
 		}
 	}
 	return 1;

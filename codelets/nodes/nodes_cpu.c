@@ -18,7 +18,7 @@ void fv_nodes_cpu(void *buffers[], void *cl_arg)
 				fv_k_node(&v, w, wn, i);
 		return;
 	}
-	memset(wn, 0, (size_t)FV_NVAR * v.n_nodes * sizeof *wn);
+	memset(wn, 0, (size_t)FV_NVAR * v.sn * sizeof *wn);
 	for (fv_idx_t c = 0; c < v.n_cells; c++)
 		fv_k_cell_to_nodes(&v, w, wn, c, 0);
 	for (fv_idx_t i = 0; i < v.n_nodes; i++)

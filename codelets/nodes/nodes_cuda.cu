@@ -37,7 +37,7 @@ extern "C" void fv_nodes_launch(const fv_task_args_t *a, int sum, const void *ge
 		fv_cuda_part_items(v, FV_BORDER_NODES, a->part, v.n_nodes, node_body{v, w, wn, a->part}, st);
 		return;
 	}
-	cudaMemsetAsync(wn, 0, (size_t)FV_NVAR * v.n_nodes * sizeof *wn, st);
+	cudaMemsetAsync(wn, 0, (size_t)FV_NVAR * v.sn * sizeof *wn, st);
 	fv_cuda_items(v.n_cells, cell_to_nodes_body{v, w, wn}, st);
 	fv_cuda_items(v.n_nodes, node_finish_body{v, wn}, st);
 }

@@ -16,14 +16,14 @@ void fv_norms_cpu(void *buffers[], void *cl_arg)
 	for (int k = 0; k < FV_NVAR; k++) {
 		double acc = 0;
 		for (fv_idx_t c = 0; c < no; c++) {
-			double r = res[(size_t)k * no + c];
+			double r = res[(size_t)k * a.L.so + c];
 			acc += r * r;
 		}
 		s[k] = acc;
 	}
 	s[FV_NORM_NUT] = 0;
 	for (fv_idx_t c = 0; a.P.nvar > FV_NVAR && c < no; c++)
-		s[FV_NORM_NUT] += (double)res[(size_t)FV_NVAR * no + c] * (double)res[(size_t)FV_NVAR * no + c];
+		s[FV_NORM_NUT] += (double)res[(size_t)FV_NVAR * a.L.so + c] * (double)res[(size_t)FV_NVAR * a.L.so + c];
 	s[FV_NORM_CELLS] = no;
 	s[FV_NORM_T] = s[FV_NORM_DT] = s[FV_NORM_LIN0] = s[FV_NORM_LIN] = s[FV_NORM_CLIP] = 0;
 	for (int d = 0; d < 3; d++)

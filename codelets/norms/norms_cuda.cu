@@ -22,12 +22,12 @@ static __device__ void block_sum(double (*part)[FV_CUDA_THREADS], double *s)
 }
 
 /* nv rows of res (5, or 6 with nu~'s, whose sum goes to FV_NORM_NUT) */
-static __global__ void norms_kernel(fv_idx_t no, int nv, const fv_real_t *res, double *s)
+static __global__ void norms_kernel(fv_idx_t no, fv_idx_t so, int nv, const fv_real_t *res, double *s)
 {
 	__shared__ double part[FV_NVAR_SA][FV_CUDA_THREADS];
 	fv_idx_t c = blockIdx.x * blockDim.x + threadIdx.x;
 	for (int q = 0; q < nv; q++) {
-		double r = c < no ? (double)res[(size_t)q * no + c] : 0.0;
+		double r = c < no ? (double)res[(size_t)q * so + c] : 0.0;
 		part[q][threadIdx.x] = r * r;
 	}
 	block_sum<FV_NVAR>(part, s);
@@ -62,7 +62,7 @@ extern "C" void fv_norms_launch(const fv_task_args_t *a, const void *geo, const 
 	cudaMemsetAsync(s, 0, FV_NORMS * sizeof *s, st);
 	norms_count_kernel<<<1, 1, 0, st>>>(s, a->L.n_owned);
 	if (a->L.n_owned > 0)
-		norms_kernel<<<fv_cuda_blocks(a->L.n_owned), FV_CUDA_THREADS, 0, st>>>(a->L.n_owned, a->P.nvar, res, s);
+		norms_kernel<<<fv_cuda_blocks(a->L.n_owned), FV_CUDA_THREADS, 0, st>>>(a->L.n_owned, a->L.so, a->P.nvar, res, s);
 	if (v.n_bfaces > 0)
 		force_kernel<<<fv_cuda_blocks(v.n_bfaces), FV_CUDA_THREADS, 0, st>>>(v, a->P, w, grad, phi, s);
 	FV_CUDA_CHECK_LAUNCH();

@@ -24,5 +24,5 @@ void fv_prim_cpu(void *buffers[], void *cl_arg)
 	FV_ARGS_UNPACK(cl_arg, &a);
 	fv_idx_t b, e;
 	fv_k_part_cells(a.part, a.L.n_owned, a.L.n_cells, &b, &e);
-	prim_cells(FV_PTR(0, const fv_real_t), FV_PTR(1, fv_real_t), b, e, a.L.n_cells, a.P.gamma, a.P.nvar);
+	prim_cells(FV_PTR(0, const fv_real_t), FV_PTR(1, fv_real_t), b, e, a.L.sc, a.P.gamma, a.P.nvar);
 }

@@ -30,7 +30,7 @@ static fv_real_t spectral_inviscid(const fv_view_t *v, const fv_params_t *P, con
 				   const fv_real_t *area, fv_idx_t c)
 {
 	fv_real_t wc[FV_NVAR], lam = 0;
-	fv_k_load(w, v->n_cells, c, wc);
+	fv_k_load(w, v->sc, c, wc);
 	fv_real_t cs = fv_sound_speed(wc, P->gamma);
 	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
 		fv_idx_t f = v->cell_face[k];

@@ -14,7 +14,7 @@ __attribute__((target_clones("avx2", "default")))
 static void update_rows(const fv_view_t *v, const fv_task_args_t *a, const fv_real_t *restrict dt, fv_real_t gdt,
 			const fv_real_t *restrict res, fv_real_t *restrict q0, fv_real_t *restrict q)
 {
-	fv_idx_t no = v->n_owned, nc = v->n_cells;
+	fv_idx_t no = v->n_owned, so = v->so, sc = v->sc;
 	fv_real_t rk_a = a->rk_a, rk_b = a->rk_b;
 	for (fv_idx_t c0 = 0; c0 < no; c0 += TILE) {
 		fv_idx_t nt = no - c0 < TILE ? no - c0 : TILE;
@@ -22,8 +22,8 @@ static void update_rows(const fv_view_t *v, const fv_task_args_t *a, const fv_re
 		for (fv_idx_t t = 0; t < nt; t++)
 			r[t] = (a->P.steady ? dt[c0 + t] : gdt) / v->cell_vol[c0 + t];
 		for (int k = 0; k < a->P.nvar; k++) {
-			fv_real_t *qk = q + (size_t)k * nc + c0, *q0k = q0 + (size_t)k * no + c0;
-			const fv_real_t *rk = res + (size_t)k * no + c0;
+			fv_real_t *qk = q + (size_t)k * sc + c0, *q0k = q0 + (size_t)k * so + c0;
+			const fv_real_t *rk = res + (size_t)k * so + c0;
 			if (rk_a == 0)
 				for (fv_idx_t t = 0; t < nt; t++)
 					q0k[t] = qk[t];

@@ -21,7 +21,7 @@ extern "C" void fv_update_launch(const fv_task_args_t *a, const void *geo, const
 {
 	fv_view_t v = fv_view_make(geo, &a->L);
 	fv_cuda_items(v.n_owned,
-		      update_body{v.n_owned, v.n_cells, a->P.steady, a->P.nvar, a->rk_a, a->rk_b, v.cell_vol, res, dt, q0, q, clock},
+		      update_body{v.so, v.sc, a->P.steady, a->P.nvar, a->rk_a, a->rk_b, v.cell_vol, res, dt, q0, q, clock},
 		      st);
 }
 

@@ -257,7 +257,7 @@ FV_HD fv_real_t fv_k_visc_jacobian(const fv_view_t *v, const fv_params_t *P, con
 		len = FV_FABS(len);
 	} else {
 		fv_real_t qj[FV_NVAR], wj[FV_NVAR];
-		fv_k_load(q, v->n_cells, j, qj);
+		fv_k_load(q, v->sc, j, qj);
 		fv_cons_to_prim(qj, P->gamma, wj);
 		T = (fv_real_t)0.5 * (T + fv_temperature(wj, P->gamma));
 		rho = (fv_real_t)0.5 * (rho + wj[0]);
@@ -270,7 +270,7 @@ FV_HD fv_real_t fv_k_visc_jacobian(const fv_view_t *v, const fv_params_t *P, con
 	fv_real_t mu = fv_viscosity(&P->visc, T);
 	/* the eddy viscosity of the cell (a wall's face has none) and of j */
 	if (fv_k_sa(P) && j >= 0) {
-		const size_t nc = (size_t)v->n_cells;
+		const size_t nc = (size_t)v->sc;
 		mu += (fv_real_t)0.5 * (fv_sa_mut(wc[0], q[5 * nc + c] / wc[0], mu) + fv_sa_mut(q[j], q[5 * nc + j] / q[j], mu));
 	}
 	return fv_visc_radius(&P->visc, P->gamma, mu, rho, a * a, a * len);
@@ -323,11 +323,11 @@ FV_HD void fv_k_sa_diffusion_jac(const fv_params_t *P, const fv_real_t qc[FV_NVA
 FV_HD void fv_k_sa_operator(const fv_view_t *v, const fv_params_t *P, const fv_real_t *q, fv_real_t vdt,
 			    fv_op_t *op, fv_idx_t c)
 {
-	const size_t nc = (size_t)v->n_cells;
+	const size_t nc = (size_t)v->n_cells, sc = (size_t)v->sc;
 	fv_real_t qc[FV_NVAR], wc[FV_NVAR];
-	fv_k_load(q, (fv_idx_t)nc, c, qc);
+	fv_k_load(q, (fv_idx_t)sc, c, qc);
 	fv_cons_to_prim(qc, P->gamma, wc);
-	fv_real_t nut = q[5 * nc + c] / qc[0], mu = fv_viscosity(&P->visc, fv_temperature(wc, P->gamma));
+	fv_real_t nut = q[5 * sc + c] / qc[0], mu = fv_viscosity(&P->visc, fv_temperature(wc, P->gamma));
 	fv_real_t D = vdt;
 	op += fv_op_sa(P->implicit, v->max_faces) * FV_OP_W;
 	fv_idx_t k0 = v->cell_face_off[c];
@@ -347,7 +347,7 @@ FV_HD void fv_k_sa_operator(const fv_view_t *v, const fv_params_t *P, const fv_r
 			}
 		} else {
 			fv_real_t qj[FV_NVAR], wj[FV_NVAR];
-			fv_k_load(q, (fv_idx_t)nc, j, qj);
+			fv_k_load(q, (fv_idx_t)sc, j, qj);
 			fv_cons_to_prim(qj, P->gamma, wj);
 			fv_real_t mf = (fv_real_t)0.5 * ((qc[1] + qj[1]) * s[0] + (qc[2] + qj[2]) * s[1] + (qc[3] + qj[3]) * s[2]);
 			for (int e = 0; e < 3; e++) {
@@ -356,7 +356,7 @@ FV_HD void fv_k_sa_operator(const fv_view_t *v, const fv_params_t *P, const fv_r
 			}
 			len = FV_SQRT(len);
 			fv_real_t dc, dj;
-			fv_k_sa_diffusion_jac(P, qc, wc, qj, wj, nut, q[5 * nc + j] / qj[0], a / len, &dc, &dj);
+			fv_k_sa_diffusion_jac(P, qc, wc, qj, wj, nut, q[5 * sc + j] / qj[0], a / len, &dc, &dj);
 			D += (mf > 0 ? mf : 0) / qc[0] + dc;
 			off = (mf < 0 ? mf : 0) / qj[0] + dj;
 		}
@@ -380,7 +380,7 @@ FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real
 	const fv_real_t half = (fv_real_t)0.5;
 	fv_idx_t c = v->cell_group[i];
 	op += fv_op_at(i, fv_op_values(P->implicit, v->max_faces, fv_k_sa(P)));
-	fv_k_load(q, v->n_cells, c, qc);
+	fv_k_load(q, v->sc, c, qc);
 	fv_cons_to_prim(qc, P->gamma, wc);
 	fv_real_t vdt = v->cell_vol[c] / dt[c];
 	if (P->implicit != FV_IMPLICIT_POINT) {
@@ -414,7 +414,7 @@ FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real
 			continue;
 		}
 		fv_real_t A[FV_BLOCK], Aj[FV_BLOCK], qj[FV_NVAR], wj[FV_NVAR];
-		fv_k_load(q, v->n_cells, j, qj);
+		fv_k_load(q, v->sc, j, qj);
 		fv_cons_to_prim(qj, P->gamma, wj);
 		fv_euler_jacobian(wc, s, P->gamma, A);
 		fv_euler_jacobian(wj, s, P->gamma, Aj);
@@ -455,9 +455,9 @@ FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real
 FV_HD void fv_k_sa_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t *res, const fv_op_t *op,
 			 fv_real_t *dq, fv_idx_t c)
 {
-	const size_t nc = (size_t)v->n_cells;
+	const size_t nc = (size_t)v->sc;
 	op += fv_op_sa(P->implicit, v->max_faces) * FV_OP_W;
-	fv_real_t r = -res[(size_t)5 * v->n_owned + c];
+	fv_real_t r = -res[(size_t)5 * v->so + c];
 	fv_idx_t k0 = v->cell_face_off[c];
 	for (fv_idx_t k = k0; k < v->cell_face_off[c + 1]; k++) {
 		fv_idx_t j = fv_k_nbr(v, c, k);
@@ -476,7 +476,7 @@ FV_HD void fv_k_sweep_value(const fv_view_t *v, const fv_params_t *P, const fv_r
 			    const fv_op_t *op, const fv_real_t *dq, fv_idx_t i, fv_real_t r[FV_NVAR])
 {
 	const fv_real_t half = (fv_real_t)0.5;
-	fv_idx_t no = v->n_owned, nc = v->n_cells, c = v->cell_group[i];
+	fv_idx_t no = v->so, nc = v->sc, c = v->cell_group[i];
 	for (int m = 0; m < FV_NVAR; m++)
 		r[m] = -res[(size_t)m * no + c];
 	fv_idx_t k0 = v->cell_face_off[c];
@@ -567,7 +567,7 @@ FV_HD void fv_k_sweep_line(const fv_view_t *v, const fv_params_t *P, const fv_re
 {
 	fv_real_t G[FV_LINE_MAX][FV_BLOCK], y[FV_LINE_MAX][FV_NVAR], gs[FV_LINE_MAX], ys[FV_LINE_MAX];
 	const size_t nv = fv_op_values(P->implicit, v->max_faces, fv_k_sa(P)), sa0 = fv_op_sa(P->implicit, v->max_faces);
-	const fv_idx_t no = v->n_owned, nc = v->n_cells;
+	const fv_idx_t no = v->so, nc = v->sc;
 	const int sa = fv_k_sa(P);
 	for (fv_idx_t m = 0; m < len; m++) {
 		fv_idx_t i = i0 + m, c = v->cell_group[i], k0 = v->cell_face_off[c];
@@ -668,7 +668,7 @@ FV_HD void fv_k_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 	}
 	op += fv_op_at(i, fv_op_values(P->implicit, v->max_faces, fv_k_sa(P)));
 	fv_k_sweep_value(v, P, q, res, op, dq, i, r);
-	fv_k_store(dq, v->n_cells, c, r);
+	fv_k_store(dq, v->sc, c, r);
 	if (fv_k_sa(P))
 		fv_k_sa_sweep(v, P, res, op, dq, c);
 }
@@ -687,7 +687,7 @@ FV_HD void fv_k_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 FV_HD void fv_k_sweep_check(const fv_view_t *v, const fv_params_t *P, const fv_real_t *q, const fv_real_t *res,
 			    const fv_op_t *op, const fv_real_t *dq, fv_idx_t i, double acc[2])
 {
-	fv_idx_t no = v->n_owned, c = v->cell_group[i];
+	fv_idx_t no = v->so, c = v->cell_group[i];
 	fv_real_t r[FV_NVAR], r0[FV_NVAR];
 	op += fv_op_at(i, fv_op_values(P->implicit, v->max_faces, fv_k_sa(P)));
 	fv_k_sweep_value(v, P, q, res, op, dq, i, r);
@@ -704,7 +704,7 @@ FV_HD void fv_k_sweep_check(const fv_view_t *v, const fv_params_t *P, const fv_r
 			r0[m] *= id;
 	}
 	for (int m = 0; m < FV_NVAR; m++) {
-		double d = (double)r[m] - (double)dq[(size_t)m * v->n_cells + c];
+		double d = (double)r[m] - (double)dq[(size_t)m * v->sc + c];
 		acc[0] += (double)r0[m] * (double)r0[m];
 		acc[1] += d * d;
 	}
@@ -722,7 +722,7 @@ FV_HD void fv_k_sweep_check(const fv_view_t *v, const fv_params_t *P, const fv_r
 FV_HD int fv_k_implicit_update(const fv_view_t *v, const fv_params_t *P, const fv_real_t *dq, fv_real_t *q,
 			       fv_idx_t c)
 {
-	fv_idx_t nc = v->n_cells;
+	fv_idx_t nc = v->sc;
 	fv_real_t qc[FV_NVAR], d[FV_NVAR], qn[FV_NVAR], wn[FV_NVAR], a = 1;
 	fv_k_load(q, nc, c, qc);
 	fv_k_load(dq, nc, c, d);

@@ -216,10 +216,10 @@ FV_HD void fv_k_node(const fv_view_t *v, const fv_real_t *w, fv_real_t *wn, fv_i
 	for (fv_idx_t k = b; k < e; k++) {
 		fv_idx_t c = v->node_cell[k];
 		for (int q = 0; q < FV_NVAR; q++)
-			acc[q] += w[(size_t)q * v->n_cells + c];
+			acc[q] += w[(size_t)q * v->sc + c];
 	}
 	for (int q = 0; q < FV_NVAR; q++)
-		wn[(size_t)q * v->n_nodes + node] = acc[q] / (fv_real_t)(e - b);
+		wn[(size_t)q * v->sn + node] = acc[q] / (fv_real_t)(e - b);
 }
 
 /* Green-Gauss term of face f: the mean of its node values times its area
@@ -233,7 +233,7 @@ FV_HD void fv_k_face_gg(const fv_view_t *v, const fv_real_t *wn, fv_idx_t f, fv_
 	for (int q = 0; q < FV_NVAR; q++) {
 		fv_real_t sum = 0;
 		for (fv_idx_t j = b; j < e; j++)
-			sum += wn[(size_t)q * v->n_nodes + v->face_node[j]];
+			sum += wn[(size_t)q * v->sn + v->face_node[j]];
 		for (int d = 0; d < 3; d++)
 			gf[q][d] = inv * sum * s[d];
 	}
@@ -251,7 +251,7 @@ FV_HD void fv_k_gradient(const fv_view_t *v, const fv_real_t *wn, fv_real_t *gra
 		fv_idx_t n = v->cell_node[k];
 		fv_real_t gx = v->cell_node_grad[k], gy = v->cell_node_grad[m + k], gz = v->cell_node_grad[2 * m + k];
 		for (int q = 0; q < FV_NVAR; q++) {
-			fv_real_t x = wn[(size_t)q * v->n_nodes + n];
+			fv_real_t x = wn[(size_t)q * v->sn + n];
 			g[q][0] += x * gx;
 			g[q][1] += x * gy;
 			g[q][2] += x * gz;
@@ -259,7 +259,7 @@ FV_HD void fv_k_gradient(const fv_view_t *v, const fv_real_t *wn, fv_real_t *gra
 	}
 	for (int q = 0; q < FV_NVAR; q++)
 		for (int d = 0; d < 3; d++)
-			grad[(size_t)(q * 3 + d) * v->n_cells + c] = g[q][d];
+			grad[(size_t)(q * 3 + d) * v->sc + c] = g[q][d];
 }
 
 /* Face-loop gradient (GQ-F): after face sums into grad (owner +, owned
@@ -267,7 +267,7 @@ FV_HD void fv_k_gradient(const fv_view_t *v, const fv_real_t *wn, fv_real_t *gra
 FV_HD void fv_k_gradient_finish(const fv_view_t *v, fv_real_t *grad, fv_idx_t c)
 {
 	for (int j = 0; j < 3 * FV_NVAR; j++)
-		grad[(size_t)j * v->n_cells + c] /= v->cell_vol[c];
+		grad[(size_t)j * v->sc + c] /= v->cell_vol[c];
 }
 
 /* Weighted least-squares gradient of an owned cell (weights 1/|d|^2) from
@@ -300,7 +300,7 @@ FV_HD void fv_k_gradient_lsq(const fv_view_t *v, const fv_real_t *w, fv_real_t *
 		if (other < 0)
 			continue;
 		for (int q = 0; q < FV_NVAR; q++) {
-			fv_real_t du = wt * (w[(size_t)q * v->n_cells + other] - w[(size_t)q * v->n_cells + c]);
+			fv_real_t du = wt * (w[(size_t)q * v->sc + other] - w[(size_t)q * v->sc + c]);
 			b[q][0] += du * d[0], b[q][1] += du * d[1], b[q][2] += du * d[2];
 		}
 	}
@@ -316,9 +316,9 @@ FV_HD void fv_k_gradient_lsq(const fv_view_t *v, const fv_real_t *w, fv_real_t *
 		fv_real_t g0 = (inv[0] * b[q][0] + inv[1] * b[q][1] + inv[2] * b[q][2]) / det;
 		fv_real_t g1 = (inv[1] * b[q][0] + inv[3] * b[q][1] + inv[4] * b[q][2]) / det;
 		fv_real_t g2 = (inv[2] * b[q][0] + inv[4] * b[q][1] + inv[5] * b[q][2]) / det;
-		grad[(size_t)(q * 3) * v->n_cells + c] = g0;
-		grad[(size_t)(q * 3 + 1) * v->n_cells + c] = g1;
-		grad[(size_t)(q * 3 + 2) * v->n_cells + c] = g2;
+		grad[(size_t)(q * 3) * v->sc + c] = g0;
+		grad[(size_t)(q * 3 + 1) * v->sc + c] = g1;
+		grad[(size_t)(q * 3 + 2) * v->sc + c] = g2;
 	}
 }
 
@@ -349,12 +349,12 @@ FV_HD void fv_k_limiter_from(const fv_view_t *v, const fv_params_t *P, const fv_
 	fv_real_t eps2 = fv_venkat_eps2(P->limiter_k, v->cell_vol[c]);
 	int q0, q1;
 	fv_k_limiter_vars(P, &q0, &q1);
-	fv_k_load(w, v->n_cells, c, wc);
+	fv_k_load(w, v->sc, c, wc);
 	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
 		fv_real_t dx[3];
 		fv_k_to_face(v, c, v->cell_face[k], dx);
 		for (int q = q0; q < q1; q++) {
-			fv_real_t d2 = fv_k_grad_dot(grad, v->n_cells, c, q, dx);
+			fv_real_t d2 = fv_k_grad_dot(grad, v->sc, c, q, dx);
 			fv_real_t p = P->limiter == FV_LIMITER_BARTH ? fv_barth(wmax[q] - wc[q], wmin[q] - wc[q], d2)
 						      : fv_venkat(wmax[q] - wc[q], wmin[q] - wc[q], d2, eps2);
 			lim[q] = FV_MIN(lim[q], p);
@@ -368,7 +368,7 @@ FV_HD void fv_k_limiter_from(const fv_view_t *v, const fv_params_t *P, const fv_
 	/* from pressure: one value, at variable 4, read for all (the others
 	 * are left unset) */
 	for (int q = P->limiter_all ? 0 : 4; q < FV_NVAR; q++)
-		phi[(size_t)q * v->n_cells + c] = lim[q];
+		phi[(size_t)q * v->sc + c] = lim[q];
 }
 
 /* Limiter of an owned cell, gathering the min/max over its face
@@ -379,8 +379,8 @@ FV_HD void fv_k_limiter(const fv_view_t *v, const fv_params_t *P, const fv_real_
 	fv_real_t wmin[FV_NVAR], wmax[FV_NVAR];
 	int q0, q1;
 	fv_k_limiter_vars(P, &q0, &q1);
-	fv_k_load(w, v->n_cells, c, wmin);
-	fv_k_load(w, v->n_cells, c, wmax);
+	fv_k_load(w, v->sc, c, wmin);
+	fv_k_load(w, v->sc, c, wmax);
 	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
 		fv_idx_t f = v->cell_face[k];
 		fv_idx_t o = v->face_cell[2 * (size_t)f], nb = v->face_cell[2 * (size_t)f + 1];
@@ -388,7 +388,7 @@ FV_HD void fv_k_limiter(const fv_view_t *v, const fv_params_t *P, const fv_real_
 		if (other < 0)
 			continue;
 		for (int q = q0; q < q1; q++) {
-			fv_real_t x = w[(size_t)q * v->n_cells + other];
+			fv_real_t x = w[(size_t)q * v->sc + other];
 			wmin[q] = FV_MIN(wmin[q], x);
 			wmax[q] = FV_MAX(wmax[q], x);
 		}
@@ -404,8 +404,8 @@ FV_HD void fv_k_limiter_mm(const fv_view_t *v, const fv_params_t *P, const fv_re
 {
 	fv_real_t wmin[FV_NVAR], wmax[FV_NVAR];
 	for (int q = 0; q < FV_NVAR; q++) {
-		wmin[q] = mm[(size_t)q * v->n_owned + c];
-		wmax[q] = mm[(size_t)(FV_NVAR + q) * v->n_owned + c];
+		wmin[q] = mm[(size_t)q * v->so + c];
+		wmax[q] = mm[(size_t)(FV_NVAR + q) * v->so + c];
 	}
 	fv_k_limiter_from(v, P, w, grad, wmin, wmax, phi, c);
 }
@@ -414,17 +414,17 @@ FV_HD void fv_k_limiter_mm(const fv_view_t *v, const fv_params_t *P, const fv_re
 FV_HD void fv_k_reconstruct(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
 			    const fv_real_t *phi, fv_idx_t c, fv_idx_t f, fv_real_t out[FV_NVAR])
 {
-	fv_k_load(w, v->n_cells, c, out);
+	fv_k_load(w, v->sc, c, out);
 	if (P->order < 2)
 		return;
 	fv_real_t dx[3], r[FV_NVAR];
 	/* one limiter for all variables (pressure) is read once */
-	fv_real_t lim = P->limiter && !P->limiter_all ? P->blend * phi[(size_t)4 * v->n_cells + c] : P->blend;
+	fv_real_t lim = P->limiter && !P->limiter_all ? P->blend * phi[(size_t)4 * v->sc + c] : P->blend;
 	fv_k_to_face(v, c, f, dx);
 	for (int q = 0; q < FV_NVAR; q++) {
 		if (P->limiter && P->limiter_all)
-			lim = P->blend * phi[(size_t)q * v->n_cells + c];
-		r[q] = out[q] + lim * fv_k_grad_dot(grad, v->n_cells, c, q, dx);
+			lim = P->blend * phi[(size_t)q * v->sc + c];
+		r[q] = out[q] + lim * fv_k_grad_dot(grad, v->sc, c, q, dx);
 	}
 	/* keep the first-order state where the extrapolation is not physical */
 	if (r[0] > 0 && r[4] > 0)
@@ -460,10 +460,10 @@ FV_HD void fv_k_visc_cell(const fv_view_t *v, const fv_params_t *P, const fv_rea
 			  fv_idx_t c, fv_real_t wc[FV_NVAR], fv_real_t g[4][3])
 {
 	fv_real_t gw[FV_NVAR][3];
-	fv_k_load(w, v->n_cells, c, wc);
+	fv_k_load(w, v->sc, c, wc);
 	for (int q = 0; q < FV_NVAR; q++)
 		for (int d = 0; d < 3; d++)
-			gw[q][d] = grad[(size_t)(q * 3 + d) * v->n_cells + c];
+			gw[q][d] = grad[(size_t)(q * 3 + d) * v->sc + c];
 	fv_visc_grad(wc, gw, P->gamma, g);
 }
 
@@ -495,8 +495,8 @@ FV_HD void fv_k_viscous_flux(const fv_view_t *v, const fv_params_t *P, const fv_
 		/* the face's eddy viscosity: the mean of its cells' (0 at walls) */
 		if (fv_k_sa(P))
 			mut = (fv_real_t)0.5 *
-			      (fv_sa_mut(wo[0], w[(size_t)5 * v->n_cells + o], fv_viscosity(&P->visc, T)) +
-			       fv_sa_mut(wn[0], w[(size_t)5 * v->n_cells + nb], fv_viscosity(&P->visc, Tn)));
+			      (fv_sa_mut(wo[0], w[(size_t)5 * v->sc + o], fv_viscosity(&P->visc, T)) +
+			       fv_sa_mut(wn[0], w[(size_t)5 * v->sc + nb], fv_viscosity(&P->visc, Tn)));
 		for (int d = 0; d < 3; d++) {
 			t[d] = v->cell_ctr[(size_t)d * v->n_cells + nb] - v->cell_ctr[(size_t)d * v->n_cells + o];
 			len += t[d] * t[d];
@@ -541,20 +541,20 @@ FV_HD void fv_k_viscous_flux(const fv_view_t *v, const fv_params_t *P, const fv_
 FV_HD void fv_k_sa_face(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, fv_idx_t f, fv_real_t mf,
 			fv_real_t *Fo, fv_real_t *Fn)
 {
-	const size_t nc = (size_t)v->n_cells;
+	const size_t nc = (size_t)v->n_cells, sc = (size_t)v->sc;
 	fv_idx_t o = v->face_cell[2 * (size_t)f], nb = v->face_cell[2 * (size_t)f + 1];
-	fv_real_t s[3], a, len = 0, ro = w[o], no = w[5 * nc + o], rn, nn;
-	fv_real_t mu_o = fv_viscosity(&P->visc, fv_temperature_at(w, nc, o, P->gamma)), coef, dn;
+	fv_real_t s[3], a, len = 0, ro = w[o], no = w[5 * sc + o], rn, nn;
+	fv_real_t mu_o = fv_viscosity(&P->visc, fv_temperature_at(w, sc, o, P->gamma)), coef, dn;
 	fv_k_face_vec(v->face_area, v->n_faces, f, s);
 	a = FV_SQRT(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
 	if (nb >= 0) {
-		rn = w[nb], nn = w[5 * nc + nb];
+		rn = w[nb], nn = w[5 * sc + nb];
 		for (int d = 0; d < 3; d++) {
 			fv_real_t x = v->cell_ctr[(size_t)d * nc + nb] - v->cell_ctr[(size_t)d * nc + o];
 			len += x * x;
 		}
 		len = FV_SQRT(len);
-		fv_real_t mu_n = fv_viscosity(&P->visc, fv_temperature_at(w, nc, nb, P->gamma));
+		fv_real_t mu_n = fv_viscosity(&P->visc, fv_temperature_at(w, sc, nb, P->gamma));
 		fv_real_t nuf = (fv_real_t)0.5 * (mu_o / ro + mu_n / rn);
 		fv_real_t ntf = fv_sa_diff_nut((fv_real_t)0.5 * (no + nn), nuf);
 		coef = (fv_real_t)0.5 * (ro + rn) * (nuf + ((fv_real_t)1 + FV_SA_CB2) * ntf) / FV_SA_SIGMA;
@@ -636,7 +636,7 @@ FV_HD fv_real_t fv_k_vorticity(const fv_real_t *grad, size_t nc, fv_idx_t c)
  * wall kept the first wall cells in a cycle 6 orders down. */
 FV_HD fv_real_t fv_k_face_vorticity(const fv_view_t *v, const fv_real_t *s, int cons, fv_idx_t c)
 {
-	const size_t nc = (size_t)v->n_cells;
+	const size_t nc = (size_t)v->sc;
 	fv_real_t w[3] = {0, 0, 0}, uc[3], ic = cons ? (fv_real_t)1 / s[c] : (fv_real_t)1;
 	for (int d = 0; d < 3; d++)
 		uc[d] = s[(1 + d) * nc + c] * ic;
@@ -666,7 +666,7 @@ FV_HD fv_real_t fv_k_face_vorticity(const fv_view_t *v, const fv_real_t *s, int 
 FV_HD fv_real_t fv_k_sa_source(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, const fv_real_t *grad,
 			       fv_idx_t c, fv_real_t *jac)
 {
-	const size_t nc = (size_t)v->n_cells;
+	const size_t nc = (size_t)v->sc;
 	(void)grad; /* the vorticity from the faces (fv_k_face_vorticity), not the node-based gradients */
 	fv_real_t rho = w[c], nu = fv_viscosity(&P->visc, fv_temperature_at(w, nc, c, P->gamma)) / rho;
 	fv_real_t src = fv_sa_source(rho, nu, w[5 * nc + c], fv_k_face_vorticity(v, w, 0, c), v->cell_wdist[c], jac);
@@ -679,27 +679,27 @@ FV_HD void fv_k_sa_source_add(const fv_view_t *v, const fv_params_t *P, const fv
 			      fv_real_t *res, fv_idx_t c)
 {
 	fv_real_t jac;
-	res[(size_t)5 * v->n_owned + c] -= fv_k_sa_source(v, P, w, grad, c, &jac);
+	res[(size_t)5 * v->so + c] -= fv_k_sa_source(v, P, w, grad, c, &jac);
 }
 
 /* Adds face flux F to its owner's residual and subtracts it from its
  * neighbour's, for those that are owned cells (no < n_owned); atomic as
  * fv_k_add. */
-FV_HD void fv_k_face_add(const fv_params_t *P, fv_real_t *res, fv_idx_t no, fv_idx_t o, fv_idx_t nb,
+FV_HD void fv_k_face_add(const fv_params_t *P, fv_real_t *res, fv_idx_t no, fv_idx_t so, fv_idx_t o, fv_idx_t nb,
 			 const fv_real_t F[FV_NFLUX], int atomic)
 {
 	int sa = fv_k_sa(P);
 	if (o < no) {
 		for (int q = 0; q < FV_NVAR; q++)
-			fv_k_add(&res[(size_t)q * no + o], F[q], atomic);
+			fv_k_add(&res[(size_t)q * so + o], F[q], atomic);
 		if (sa)
-			fv_k_add(&res[(size_t)5 * no + o], F[5], atomic);
+			fv_k_add(&res[(size_t)5 * so + o], F[5], atomic);
 	}
 	if (nb >= 0 && nb < no) {
 		for (int q = 0; q < FV_NVAR; q++)
-			fv_k_add(&res[(size_t)q * no + nb], -F[q], atomic);
+			fv_k_add(&res[(size_t)q * so + nb], -F[q], atomic);
 		if (sa)
-			fv_k_add(&res[(size_t)5 * no + nb], -F[6], atomic);
+			fv_k_add(&res[(size_t)5 * so + nb], -F[6], atomic);
 	}
 }
 
@@ -717,7 +717,7 @@ FV_HD void fv_k_cell_flux_gather(const fv_view_t *v, const fv_params_t *P, const
 		r[5] += v->cell_face_sign[k] > 0 ? F[5] : -F[6];
 	}
 	for (int q = 0; q < P->nvar; q++)
-		res[(size_t)q * v->n_owned + c] = r[q];
+		res[(size_t)q * v->so + c] = r[q];
 }
 
 /* Pressure force (p - p_inf) S on boundary face f of the wall markers (and
@@ -761,7 +761,7 @@ FV_HD void fv_k_wall_values(const fv_view_t *v, const fv_params_t *P, const fv_r
 	fv_real_t a = FV_SQRT(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
 	if (fv_k_viscous(P))
 		fv_k_viscous_flux(v, P, w, grad, f, Fv);
-	out[0] = w[(size_t)4 * v->n_cells + o];
+	out[0] = w[(size_t)4 * v->sc + o];
 	for (int d = 0; d < 3; d++) {
 		out[1 + d] = -Fv[1 + d] / a;
 		dn += (v->face_ctr[(size_t)d * v->n_faces + f] - v->cell_ctr[(size_t)d * v->n_cells + o]) * s[d] / a;
@@ -810,7 +810,7 @@ FV_HD fv_real_t fv_k_face_spectral(const fv_view_t *v, const fv_params_t *P, con
 				   fv_idx_t f)
 {
 	fv_real_t wc[FV_NVAR_SA], s[3];
-	fv_k_load_n(w, v->n_cells, c, wc, P->nvar);
+	fv_k_load_n(w, v->sc, c, wc, P->nvar);
 	fv_k_face_vec(v->face_area, v->n_faces, f, s);
 	return fv_k_radius(v, P, wc, c, s);
 }
@@ -819,7 +819,7 @@ FV_HD fv_real_t fv_k_face_spectral(const fv_view_t *v, const fv_params_t *P, con
 FV_HD fv_real_t fv_k_spectral(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, fv_idx_t c)
 {
 	fv_real_t wc[FV_NVAR_SA], lam = 0;
-	fv_k_load_n(w, v->n_cells, c, wc, P->nvar);
+	fv_k_load_n(w, v->sc, c, wc, P->nvar);
 	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
 		fv_real_t s[3];
 		fv_k_face_vec(v->face_area, v->n_faces, v->cell_face[k], s);
@@ -911,7 +911,7 @@ FV_HD void fv_k_face_add_stored(const fv_view_t *v, const fv_params_t *P, const 
 		return;
 	fv_real_t F[FV_NFLUX];
 	fv_k_fflux_load(P, ff, v->n_faces, f, F);
-	fv_k_face_add(P, res, v->n_owned, o, nb, F, atomic);
+	fv_k_face_add(P, res, v->n_owned, v->so, o, nb, F, atomic);
 }
 
 /* Whether owned cell c has a face beside a ghost (flux_direct, gather). */
@@ -934,7 +934,7 @@ FV_HD void fv_k_face_flux_add_part(const fv_view_t *v, const fv_params_t *P, con
 		return;
 	fv_real_t F[FV_NFLUX];
 	fv_k_face_flux(v, P, w, grad, phi, f, F);
-	fv_k_face_add(P, res, v->n_owned, o, nb, F, atomic);
+	fv_k_face_add(P, res, v->n_owned, v->so, o, nb, F, atomic);
 }
 
 /* fv_k_cell_flux_gather from the stored fluxes: the same sums. */
@@ -950,7 +950,7 @@ FV_HD void fv_k_cell_sum_stored(const fv_view_t *v, const fv_params_t *P, const 
 		r[5] += v->cell_face_sign[k] > 0 ? F[5] : -F[6];
 	}
 	for (int q = 0; q < P->nvar; q++)
-		res[(size_t)q * v->n_owned + c] = r[q];
+		res[(size_t)q * v->so + c] = r[q];
 }
 
 /*
@@ -971,7 +971,7 @@ FV_HD void fv_k_face_gradient(const fv_view_t *v, const fv_real_t *wn, fv_real_t
 	fv_k_face_gg(v, wn, f, gf);
 	for (int q = 0; q < FV_NVAR; q++)
 		for (int d = 0; d < 3; d++) {
-			size_t j = (size_t)(q * 3 + d) * v->n_cells;
+			size_t j = (size_t)(q * 3 + d) * v->sc;
 			if (o < no)
 				fv_k_add(&grad[j + o], gf[q][d], atomic);
 			if (nb >= 0 && nb < no)
@@ -983,8 +983,8 @@ FV_HD void fv_k_face_gradient(const fv_view_t *v, const fv_real_t *wn, fv_real_t
 FV_HD void fv_k_minmax_start(const fv_view_t *v, const fv_real_t *w, fv_real_t *mm, fv_idx_t c)
 {
 	for (int q = 0; q < FV_NVAR; q++)
-		mm[(size_t)q * v->n_owned + c] = mm[(size_t)(FV_NVAR + q) * v->n_owned + c] =
-			w[(size_t)q * v->n_cells + c];
+		mm[(size_t)q * v->so + c] = mm[(size_t)(FV_NVAR + q) * v->so + c] =
+			w[(size_t)q * v->sc + c];
 }
 
 /* LM-F: interior face f brings each of its owned cells the other's values
@@ -992,21 +992,21 @@ FV_HD void fv_k_minmax_start(const fv_view_t *v, const fv_real_t *w, fv_real_t *
 FV_HD void fv_k_face_minmax(const fv_view_t *v, const fv_params_t *P, const fv_real_t *w, fv_real_t *mm, fv_idx_t f,
 			    int atomic)
 {
-	fv_idx_t o, nb, no = v->n_owned, nc = v->n_cells;
+	fv_idx_t o, nb, no = v->n_owned, so = v->so, sc = v->sc;
 	int q0, q1;
 	if (!fv_k_face_owned(v, f, &o, &nb) || nb < 0)
 		return;
 	fv_k_limiter_vars(P, &q0, &q1);
 	for (int q = q0; q < q1; q++) {
 		if (o < no) {
-			fv_real_t x = w[(size_t)q * nc + nb];
-			fv_k_minmax(&mm[(size_t)q * no + o], x, 0, atomic);
-			fv_k_minmax(&mm[(size_t)(FV_NVAR + q) * no + o], x, 1, atomic);
+			fv_real_t x = w[(size_t)q * sc + nb];
+			fv_k_minmax(&mm[(size_t)q * so + o], x, 0, atomic);
+			fv_k_minmax(&mm[(size_t)(FV_NVAR + q) * so + o], x, 1, atomic);
 		}
 		if (nb < no) {
-			fv_real_t x = w[(size_t)q * nc + o];
-			fv_k_minmax(&mm[(size_t)q * no + nb], x, 0, atomic);
-			fv_k_minmax(&mm[(size_t)(FV_NVAR + q) * no + nb], x, 1, atomic);
+			fv_real_t x = w[(size_t)q * sc + o];
+			fv_k_minmax(&mm[(size_t)q * so + nb], x, 0, atomic);
+			fv_k_minmax(&mm[(size_t)(FV_NVAR + q) * so + nb], x, 1, atomic);
 		}
 	}
 }
@@ -1031,14 +1031,14 @@ FV_HD void fv_k_cell_to_nodes(const fv_view_t *v, const fv_real_t *w, fv_real_t 
 {
 	for (fv_idx_t k = v->cell_node_off[c]; k < v->cell_node_off[c + 1]; k++)
 		for (int q = 0; q < FV_NVAR; q++)
-			fv_k_add(&wn[(size_t)q * v->n_nodes + v->cell_node[k]], w[(size_t)q * v->n_cells + c], atomic);
+			fv_k_add(&wn[(size_t)q * v->sn + v->cell_node[k]], w[(size_t)q * v->sc + c], atomic);
 }
 
 FV_HD void fv_k_node_finish(const fv_view_t *v, fv_real_t *wn, fv_idx_t node)
 {
 	fv_real_t n = (fv_real_t)(v->node_cell_off[node + 1] - v->node_cell_off[node]);
 	for (int q = 0; q < FV_NVAR; q++)
-		wn[(size_t)q * v->n_nodes + node] /= n;
+		wn[(size_t)q * v->sn + node] /= n;
 }
 
 #endif

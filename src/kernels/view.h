@@ -50,8 +50,22 @@ extern "C" {
 /* The border parts' item lists of a split block (numerics.overlap). */
 enum { FV_BORDER_NODES, FV_BORDER_CELLS, FV_BORDER_FACES, FV_BORDER_FCELLS, FV_BORDER_LISTS };
 
+/* The fields (fv_solver's state, primitives, gradients, residual, ...)
+ * are SoA, row k of a per-cell field at k * sc, of a per-owned-cell field
+ * at k * so, of a per-node field at k * sn: the counts rounded up to
+ * FV_ROW_ALIGN values, so that every row starts on a 128-byte boundary
+ * (a GPU's streaming kernels ran 20-22 % longer on unaligned rows,
+ * bench/results/2026-12-01-halo8.md). The blob's own arrays (cell_ctr
+ * included) keep the plain counts. */
+#define FV_ROW_ALIGN 16
+static inline fv_idx_t fv_row_stride(fv_idx_t n)
+{
+	return (fv_idx_t)(((int64_t)n + FV_ROW_ALIGN - 1) / FV_ROW_ALIGN * FV_ROW_ALIGN);
+}
+
 typedef struct fv_layout {
 	fv_idx_t n_owned, n_cells, n_faces, n_bfaces, n_nodes;
+	fv_idx_t so, sc, sn;    /* row strides of the fields: owned cells, all local cells, nodes */
 	int n_nbr;
 	int max_faces;          /* the most faces of an owned cell */
 	size_t bytes;
@@ -72,6 +86,7 @@ typedef struct fv_layout {
 
 typedef struct fv_view {
 	fv_idx_t n_owned, n_cells, n_faces, n_bfaces, n_nodes;
+	fv_idx_t so, sc, sn;           /* row strides of the fields (fv_layout_t) */
 	int max_faces;
 	const fv_idx_t *face_cell;
 	const fv_real_t *face_area, *face_ctr;
@@ -106,6 +121,9 @@ static inline fv_view_t fv_view_make(const void *blob, const fv_layout_t *L)
 	v.n_faces = L->n_faces;
 	v.n_bfaces = L->n_bfaces;
 	v.n_nodes = L->n_nodes;
+	v.so = L->so;
+	v.sc = L->sc;
+	v.sn = L->sn;
 	v.max_faces = L->max_faces;
 	v.face_cell = FV_VIEW_AT(blob, L->face_cell, fv_idx_t);
 	v.face_area = FV_VIEW_AT(blob, L->face_area, fv_real_t);

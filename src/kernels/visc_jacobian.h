@@ -65,7 +65,7 @@ FV_HD int fv_k_visc_blocks(const fv_view_t *v, const fv_params_t *P, const fv_re
 {
 	if (!fv_k_viscous(P))
 		return 0;
-	const size_t nc = (size_t)v->n_cells;
+	const size_t nc = (size_t)v->n_cells, sc = (size_t)v->sc;
 	fv_idx_t f = v->cell_face[k];
 	fv_real_t a = FV_SQRT(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]), n[3] = {s[0] / a, s[1] / a, s[2] / a};
 	fv_real_t T = fv_temperature(wc, P->gamma), len = 0, mut = 0, uf[3] = {0, 0, 0}, wj[FV_NVAR];
@@ -79,12 +79,12 @@ FV_HD int fv_k_visc_blocks(const fv_view_t *v, const fv_params_t *P, const fv_re
 		len = FV_FABS(len);
 	} else {
 		fv_real_t qj[FV_NVAR];
-		fv_k_load(q, (fv_idx_t)nc, j, qj);
+		fv_k_load(q, (fv_idx_t)sc, j, qj);
 		fv_cons_to_prim(qj, P->gamma, wj);
 		fv_real_t Tj = fv_temperature(wj, P->gamma);
 		if (fv_k_sa(P))
-			mut = (fv_real_t)0.5 * (fv_sa_mut(wc[0], q[5 * nc + c] / wc[0], fv_viscosity(&P->visc, T)) +
-						fv_sa_mut(wj[0], q[5 * nc + j] / wj[0], fv_viscosity(&P->visc, Tj)));
+			mut = (fv_real_t)0.5 * (fv_sa_mut(wc[0], q[5 * sc + c] / wc[0], fv_viscosity(&P->visc, T)) +
+						fv_sa_mut(wj[0], q[5 * sc + j] / wj[0], fv_viscosity(&P->visc, Tj)));
 		for (int d = 0; d < 3; d++) {
 			fv_real_t x = v->cell_ctr[(size_t)d * nc + j] - v->cell_ctr[(size_t)d * nc + c];
 			len += x * x;

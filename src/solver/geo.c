@@ -375,6 +375,9 @@ static fv_err_t build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	L->n_faces = bk->n_faces;
 	L->n_bfaces = bk->n_bfaces;
 	L->n_nodes = bk->n_nodes;
+	L->so = fv_row_stride(bk->n_owned);
+	L->sc = fv_row_stride(bk->n_cells);
+	L->sn = fv_row_stride(bk->n_nodes);
 	L->n_nbr = bk->n_nbr;
 	{
 		fv_idx_t mf = 0;

@@ -629,10 +629,14 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 			    const fv_geo_colors_t *colors)
 {
 	block_data_t *d = &s->b[bk->id];
-	size_t nc = (size_t)bk->n_cells, no = (size_t)bk->n_owned, nn = (size_t)bk->n_nodes;
+	size_t nc = (size_t)bk->n_cells, no = (size_t)bk->n_owned;
+	/* the fields' rows: n_cells, n_owned and n_nodes values rounded up to
+	 * 128 bytes (fv_row_stride) */
+	size_t sc = (size_t)fv_row_stride(bk->n_cells), so = (size_t)fv_row_stride(bk->n_owned),
+	       sn = (size_t)fv_row_stride(bk->n_nodes);
 	/* the face-loop limiters' min/max (one value when unused) */
 	int mm = s->o.num.lim_sum != FV_SUM_GATHER && s->o.num.order == 2 && s->o.num.limiter != FV_LIMITER_NONE;
-	size_t nv = (size_t)s->P.nvar, snap = s->o.snapshot_every > 0 ? nv * nc : 1;
+	size_t nv = (size_t)s->P.nvar, snap = s->o.snapshot_every > 0 ? nv * sc : 1;
 	int imp = s->P.implicit, sa = fv_k_sa(&s->P);
 	/* numerics.overlap: the stages that read ghosts run as interior and
 	 * border tasks (kernels.h) in every block with neighbours (yes), or in
@@ -673,9 +677,9 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	d->flux_direct = d->split && gpu_only &&
 			 (s->o.num.flux_sum == FV_SUM_ATOMIC || s->o.num.flux_sum == FV_SUM_GATHER);
 	size_t nff = d->split && !d->flux_direct ? (size_t)fv_k_fflux_values(&s->P) * (size_t)bk->n_faces : 1;
-	const size_t n[N_FIELDS] = {nv * nc, nv * no, nv * nc, FV_NVAR * nn, 3 * FV_NVAR * nc,
-				    FV_NVAR * nc, mm ? 2 * FV_NVAR * no : 1, nv * no, no, snap, snap,
-				    imp ? nv * nc : 1, imp ? op_reals(fv_op_size(imp, d->L.max_faces, sa, bk->n_owned)) : 1,
+	const size_t n[N_FIELDS] = {nv * sc, nv * so, nv * sc, FV_NVAR * sn, 3 * FV_NVAR * sc,
+				    FV_NVAR * sc, mm ? 2 * FV_NVAR * so : 1, nv * so, no, snap, snap,
+				    imp ? nv * sc : 1, imp ? op_reals(fv_op_size(imp, d->L.max_faces, sa, bk->n_owned)) : 1,
 				    nff > 0 ? nff : 1};
 	/* 64-byte elements (the blob's alignment): a vector's element count is
 	 * 32-bit, and the blob of a 20M-cell block passes 4 GB */
@@ -2050,14 +2054,14 @@ fv_err_t fv_solver_set_state(fv_solver_t *s, const fv_real_t *qg)
 	s->q_sent_for = -1;
 	for (int b = 0; b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
-		size_t nc = (size_t)d->L.n_cells;
+		size_t nc = (size_t)d->L.n_cells, sc = (size_t)d->L.sc;
 		if (s->rank_of[b] != s->me)
 			continue;
 		FV_CALL(fv_runtime_acquire(d->h[F_Q], 1, "the state"));
 		fv_real_t *q = fv_runtime_host_ptr(d->h[F_Q]);
 		for (int k = 0; k < s->P.nvar; k++)
 			for (size_t i = 0; i < nc; i++)
-				q[k * nc + i] = qg[k * N + (size_t)d->cell_global[i]];
+				q[k * sc + i] = qg[k * N + (size_t)d->cell_global[i]];
 		fv_runtime_release(d->h[F_Q]);
 	}
 	return FV_OK;
@@ -2076,12 +2080,12 @@ static fv_err_t gather_field(fv_solver_t *s, int f, fv_real_t *qg)
 		block_data_t *d = &s->b[b];
 		if (s->rank_of[b] != s->me)
 			continue;
-		size_t nc = (size_t)d->L.n_cells, no = (size_t)d->L.n_owned;
+		size_t sc = (size_t)d->L.sc, no = (size_t)d->L.n_owned;
 		FV_CALL(fv_runtime_acquire(d->h[f], 0, field_names[f]));
 		const fv_real_t *q = fv_runtime_host_ptr(d->h[f]);
 		for (size_t k = 0; k < nv; k++)
 			for (size_t i = 0; i < no; i++)
-				qg[k * N + (size_t)d->cell_global[i]] = q[k * nc + i];
+				qg[k * N + (size_t)d->cell_global[i]] = q[k * sc + i];
 		fv_runtime_release(d->h[f]);
 	}
 	return fv_runtime_combine(qg, nv * N * sizeof *qg, field_names[f]);
@@ -2092,8 +2096,8 @@ fv_err_t fv_solver_get_state(fv_solver_t *s, fv_real_t *qg)
 	return gather_field(s, F_Q, qg);
 }
 
-/* Field f of this rank's blocks to (get) or from (set) per-block arrays:
- * all local cells, or the owned ones. */
+/* Field f of this rank's blocks to (get) or from (set) per-block arrays
+ * (rows n_cells apart): all local cells, or the owned ones. */
 static fv_err_t copy_blocks(fv_solver_t *s, int f, fv_real_t *const *qb, int set)
 {
 	size_t nv = (size_t)s->P.nvar;
@@ -2101,14 +2105,14 @@ static fv_err_t copy_blocks(fv_solver_t *s, int f, fv_real_t *const *qb, int set
 		s->q_sent_for = -1;
 	for (int b = 0; b < s->nb; b++) {
 		block_data_t *d = &s->b[b];
-		size_t nc = (size_t)d->L.n_cells, n = set ? nc : (size_t)d->L.n_owned;
+		size_t nc = (size_t)d->L.n_cells, sc = (size_t)d->L.sc, n = set ? nc : (size_t)d->L.n_owned;
 		if (s->rank_of[b] != s->me)
 			continue;
 		FV_CHECK(qb[b], FV_ERR_ARG, "block %d: no state array", b);
 		FV_CALL(fv_runtime_acquire(d->h[f], set, field_names[f]));
 		fv_real_t *q = fv_runtime_host_ptr(d->h[f]);
 		for (size_t k = 0; k < nv; k++)
-			memcpy(set ? q + k * nc : qb[b] + k * nc, set ? qb[b] + k * nc : q + k * nc, n * sizeof *q);
+			memcpy(set ? q + k * sc : qb[b] + k * nc, set ? qb[b] + k * nc : q + k * sc, n * sizeof *q);
 		fv_runtime_release(d->h[f]);
 	}
 	return FV_OK;
@@ -2171,6 +2175,9 @@ static fv_err_t wall_view_from_device(const block_data_t *d, fv_view_t *v, char 
 	memset(v, 0, sizeof *v);
 	v->n_owned = L->n_owned;
 	v->n_cells = L->n_cells;
+	v->so = L->so;
+	v->sc = L->sc;
+	v->sn = L->sn;
 	v->n_faces = L->n_bfaces;
 	v->n_bfaces = L->n_bfaces;
 	v->face_cell = (const fv_idx_t *)m;
