@@ -240,30 +240,30 @@ static fv_err_t bench_stage(int argc, char **argv)
 	/* the initial state in the block's (renumbered) order */
 	size_t nc = (size_t)L.n_cells, no = (size_t)L.n_owned;
 	/* the fields' rows as the solver lays them out (fv_row_stride) */
-	size_t sc = (size_t)L.sc, so = (size_t)L.so, sn = (size_t)L.sn;
+	size_t row_c = (size_t)L.sc, row_o = (size_t)L.so, row_n = (size_t)L.sn;
 	int n_rows = (int)(bo.warmup + bo.iterations);
 	size_t nv = (size_t)a.P.nvar;
 	FV_CALL_GOTO(err, out, fv_malloc(&q, nv * (size_t)m.n_cells, sizeof *q, "state"));
 	fv_app_initial_state(&c, &m, q);
-	FV_CALL_GOTO(err, out, host_alloc(&qb, nv * sc * sizeof *qb, "block state"));
+	FV_CALL_GOTO(err, out, host_alloc(&qb, nv * row_c * sizeof *qb, "block state"));
 	for (size_t k = 0; k < nv; k++)
 		for (size_t i = 0; i < nc; i++)
-			qb[k * sc + i] = q[(size_t)k * (size_t)m.n_cells + (size_t)blocks[0].cell_global[i]];
+			qb[k * row_c + i] = q[(size_t)k * (size_t)m.n_cells + (size_t)blocks[0].cell_global[i]];
 	FV_CALL_GOTO(err, out, host_alloc(&rows, (size_t)n_rows * FV_NORMS * sizeof *rows, "norm rows"));
 
 	FV_CALL_GOTO(err, out, dev_alloc(&d.geo, L.bytes, "geometry"));
-	FV_CALL_GOTO(err, out, dev_alloc(&d.q, nv * sc * sizeof(fv_real_t), "state"));
-	FV_CALL_GOTO(err, out, dev_alloc(&d.q0, nv * so * sizeof(fv_real_t), "stage state"));
-	FV_CALL_GOTO(err, out, dev_alloc(&d.w, nv * sc * sizeof(fv_real_t), "primitives"));
-	FV_CALL_GOTO(err, out, dev_alloc(&d.wn, 5 * sn * sizeof(fv_real_t), "node values"));
-	FV_CALL_GOTO(err, out, dev_alloc(&d.grad, 15 * sc * sizeof(fv_real_t), "gradients"));
-	FV_CALL_GOTO(err, out, dev_alloc(&d.phi, 5 * sc * sizeof(fv_real_t), "limiter"));
-	FV_CALL_GOTO(err, out, dev_alloc(&d.mm, 10 * so * sizeof(fv_real_t), "limiter min/max"));
-	FV_CALL_GOTO(err, out, dev_alloc(&d.res, nv * so * sizeof(fv_real_t), "residual"));
+	FV_CALL_GOTO(err, out, dev_alloc(&d.q, nv * row_c * sizeof(fv_real_t), "state"));
+	FV_CALL_GOTO(err, out, dev_alloc(&d.q0, nv * row_o * sizeof(fv_real_t), "stage state"));
+	FV_CALL_GOTO(err, out, dev_alloc(&d.w, nv * row_c * sizeof(fv_real_t), "primitives"));
+	FV_CALL_GOTO(err, out, dev_alloc(&d.wn, 5 * row_n * sizeof(fv_real_t), "node values"));
+	FV_CALL_GOTO(err, out, dev_alloc(&d.grad, 15 * row_c * sizeof(fv_real_t), "gradients"));
+	FV_CALL_GOTO(err, out, dev_alloc(&d.phi, 5 * row_c * sizeof(fv_real_t), "limiter"));
+	FV_CALL_GOTO(err, out, dev_alloc(&d.mm, 10 * row_o * sizeof(fv_real_t), "limiter min/max"));
+	FV_CALL_GOTO(err, out, dev_alloc(&d.res, nv * row_o * sizeof(fv_real_t), "residual"));
 	FV_CALL_GOTO(err, out, dev_alloc(&d.dt, no * sizeof(fv_real_t), "time step"));
 	FV_CALL_GOTO(err, out, dev_alloc(&d.norms, (size_t)n_rows * FV_NORMS * sizeof(double), "norm rows"));
 	FV_CALL_GOTO(err, out, cuda_ok(cudaMemcpy(d.geo, geo, L.bytes, cudaMemcpyHostToDevice), "geometry upload"));
-	FV_CALL_GOTO(err, out, cuda_ok(cudaMemcpy(d.q, qb, nv * sc * sizeof *qb, cudaMemcpyHostToDevice), "state upload"));
+	FV_CALL_GOTO(err, out, cuda_ok(cudaMemcpy(d.q, qb, nv * row_c * sizeof *qb, cudaMemcpyHostToDevice), "state upload"));
 	FV_CALL_GOTO(err, out, cuda_ok(cudaStreamCreate(&st), "stream"));
 	FV_CALL_GOTO(err, out, fv_calloc(&ev, (size_t)n_rows, sizeof *ev, "events"));
 	for (; ev_made < n_rows; ev_made++)

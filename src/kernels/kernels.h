@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Loop bodies of the solver stages, one per cell, face or node, shared by
  * the CPU codelets (plain loops) and the CUDA codelets (one thread each).
- * Fields are SoA over the block's local cells: w[v * n_cells + c]. */
+ * Fields are SoA over the block's local cells, each row padded to 128
+ * bytes: w[v * sc + c] (sc, so, sn: view.h's row strides). */
 #ifndef FVSTAR_KERNELS_KERNELS_H
 #define FVSTAR_KERNELS_KERNELS_H
 
