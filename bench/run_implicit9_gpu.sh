@@ -8,6 +8,9 @@
 #   bump     the TMR bump's finest grid, 1409 x 641 (bench/run_bump_finest.sh,
 #            BUMP_SECONDS, default 420): orders against iterations and
 #            seconds every 20 iterations
+#   bumprus  the same with numerics.jacobian = rusanov (session 19 call
+#            1: Roe's blocks' sweeps diverged at CFL 2920 and 356, 3 retries,
+#            the residual held 3.6 orders down from iteration 60 to 123)
 #   m6sa     the M6 SA carried grids (bench/run_m6_sa_family.sh on
 #            XCOARSE then COARSE: 279k and 1.1M cells; 100 + 330 s)
 #   m6sa2    XCOARSE refined once on the GPU machine (mesh.refine: 2.23M
@@ -49,6 +52,7 @@ echo "$(date -u +%H:%M:%S) $ng GPU(s); lanes: ${LANES:-bump m6sa m6sa2 plate}; r
 lane() {
 	case $1 in
 	bump) RUN_SECONDS=${BUMP_SECONDS:-420} sh "$top/bench/run_bump_finest.sh" "$fv" "$out/bump1" ;;
+	bumprus) RUN_SECONDS=${BUMP_SECONDS:-420} SA_ARGS=numerics.jacobian=rusanov sh "$top/bench/run_bump_finest.sh" "$fv" "$out/bump1rus" ;;
 	m6sa) REFINE=0 RUN_SECONDS="100 330" sh "$top/bench/run_m6_sa_family.sh" "$fv" "$out/m6sa-carried" "$xcoarse" "$coarse" ;;
 	m6sa2) CARRIED=no REFINE=1 RUN_SECONDS=${M6SA2_SECONDS:-420} sh "$top/bench/run_m6_sa_family.sh" "$fv" "$out/m6sa-refined" "$xcoarse" ;;
 	m6sarus) REFINE=0 RUN_SECONDS=420 SA_ARGS=numerics.jacobian=rusanov sh "$top/bench/run_m6_sa_family.sh" "$fv" "$out/m6sa-rus" "$coarse" ;;
@@ -85,6 +89,8 @@ wait
 
 echo "== bump, 1409 x 641"
 tail -n 25 "$out/bump.txt" 2>/dev/null | cut -c1-200
+echo "== bump, 1409 x 641, jacobian = rusanov"
+tail -n 25 "$out/bumprus.txt" 2>/dev/null | cut -c1-200
 echo "== TMR plate, 545 x 385, defaults"
 cut -c1-250 "$out/plate/summary.txt" 2>/dev/null
 echo "== M6 medium, time = implicit alone"
