@@ -42,11 +42,9 @@
 #     devdata/onera_m6_rans_step_coarse.fvm.xz
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 4 ] || { sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2; }
-fv=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-out=$2 xcoarse=$3 coarse=$4
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+. "$top/bench/common.sh"
+bench_setup 4 "$@"
+xcoarse=$3 coarse=$4
 ng=$(nvidia-smi -L 2>/dev/null | wc -l)
 [ "$ng" -ge 1 ] || ng=1
 echo "$(date -u +%H:%M:%S) $ng GPU(s); lanes: ${LANES:-bump m6sa m6sa2 plate}; results in $out"
