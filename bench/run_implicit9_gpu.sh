@@ -14,8 +14,9 @@
 #   m6sa     the M6 SA carried grids (bench/run_m6_sa_family.sh on
 #            XCOARSE then COARSE: 279k and 1.1M cells; 60 + 200 s; one
 #            H200 took 22 and 144 s on 2026-11-28), then COARSE again with
-#            numerics.jacobian = rusanov for M6SARUS_SECONDS (150; lane
-#            m6sarus below, its row printed apart from the family)
+#            numerics.jacobian = rusanov for M6SARUS_SECONDS (150, 0: not
+#            run; lane m6sarus below, its row printed apart from the
+#            family); M6SA_SECONDS: the two runs' caps ("60 200")
 #   m6sa2    XCOARSE refined once on the GPU machine (mesh.refine: 2.23M
 #            cells, the xcoarse wing's facets; M6SA2_SECONDS, default 420)
 #   m6sarus  COARSE with the defaults and numerics.jacobian = rusanov (the
@@ -55,9 +56,9 @@ lane() {
 	bump) RUN_SECONDS=${BUMP_SECONDS:-420} sh "$top/bench/run_bump_finest.sh" "$fv" "$out/bump1" ;;
 	bumprus) RUN_SECONDS=${BUMP_SECONDS:-420} SA_ARGS=numerics.jacobian=rusanov sh "$top/bench/run_bump_finest.sh" "$fv" "$out/bump1rus" ;;
 	m6sa)
-		REFINE=0 RUN_SECONDS="60 200" sh "$top/bench/run_m6_sa_family.sh" "$fv" "$out/m6sa-carried" "$xcoarse" "$coarse"
+		REFINE=0 RUN_SECONDS=${M6SA_SECONDS:-60 200} sh "$top/bench/run_m6_sa_family.sh" "$fv" "$out/m6sa-carried" "$xcoarse" "$coarse"
 		M6SARUS_SECONDS=${M6SARUS_SECONDS:-150}
-		lane m6sarus
+		[ "$M6SARUS_SECONDS" -gt 0 ] && lane m6sarus
 		;;
 	m6sa2) CARRIED=no REFINE=1 RUN_SECONDS=${M6SA2_SECONDS:-420} sh "$top/bench/run_m6_sa_family.sh" "$fv" "$out/m6sa-refined" "$xcoarse" ;;
 	m6sarus) REFINE=0 RUN_SECONDS=${M6SARUS_SECONDS:-420} SA_ARGS=numerics.jacobian=rusanov sh "$top/bench/run_m6_sa_family.sh" "$fv" "$out/m6sa-rus" "$coarse" ;;
