@@ -27,7 +27,8 @@
 # hence the models' footprints, are its). ONLY (a pattern, e.g. '*-2rank'):
 # the folders to simulate. MPI_OVERHEAD (us, default 0): the simulated
 # ranks' cost per message on each side (sim_platform.py cluster
-# --mpi-overhead; MPI_SEND_OVERHEAD, MPI_RECV_OVERHEAD one side apart). SEED_BUS=1: rows of ranks on DEVICE_OUT/bus-seed's bus
+# --mpi-overhead; MPI_SEND_OVERHEAD, MPI_RECV_OVERHEAD one side apart;
+# SHM_LATENCY, us, the link between the ranks). SEED_BUS=1: rows of ranks on DEVICE_OUT/bus-seed's bus
 # (the first row's, measured alone) rather than their rank 0's.
 # RETIME=median|mean|mean90: rows with a traced dry run
 # (DEVICE_OUT/TAG-CONFIG.transfers.json, else made here from
@@ -175,7 +176,8 @@ for d in "$dev"/*-* "$proj"/*-*; do
 		retime "$d" "$w/platform" || continue
 		"$py" "$tool" cluster "$w/platform" "$w/cluster" --nodes 1 --ranks-per-node "$ranks" \
 			--mpi-overhead "${MPI_OVERHEAD:-0}" ${MPI_SEND_OVERHEAD:+--mpi-send-overhead "$MPI_SEND_OVERHEAD"} \
-			${MPI_RECV_OVERHEAD:+--mpi-recv-overhead "$MPI_RECV_OVERHEAD"} >/dev/null
+			${MPI_RECV_OVERHEAD:+--mpi-recv-overhead "$MPI_RECV_OVERHEAD"} ${SHM_LATENCY:+--shm-latency "$SHM_LATENCY"} \
+			>/dev/null
 		plat=$w/cluster
 	else
 		retime "$d" "$w/platform" || continue

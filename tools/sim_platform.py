@@ -73,7 +73,7 @@ DIR` measures one on a real machine; this script derives others from it:
       network: each node's NIC (--nic GB/s each way, default 25: HDR 200
       Gb/s InfiniBand) to a switch (--backbone GB/s, default non-blocking:
       N x NIC), --latency US from NIC to NIC (default 1.5); ranks of one node
-      talk through --shm GB/s (default 20, 0.5 us). --mpi-overhead US: each
+      talk through --shm GB/s (default 20) and --shm-latency US (0.5). --mpi-overhead US: each
       message costs the sender and the receiver US of simulated time
       (SMPI's smpi/ois and smpi/os before the sender posts it, smpi/or when
       the receiver finishes one of under 64 KiB; default 0: StarPU-MPI's
@@ -708,7 +708,7 @@ def cmd_cluster(a):
         x.append(f'  <link id="node-{k}-out" bandwidth="{nic:f}Bps" latency="{half:.9f}s"/>\n'
                  f'  <link id="node-{k}-in" bandwidth="{nic:f}Bps" latency="{half:.9f}s"/>\n')
         if a.ranks_per_node > 1:
-            x.append(f'  <link id="node-{k}-shm" bandwidth="{a.shm * g:f}Bps" latency="0.0000005s"/>\n')
+            x.append(f'  <link id="node-{k}-shm" bandwidth="{a.shm * g:f}Bps" latency="{a.shm_latency * 1e-6:.9f}s"/>\n')
     for i in range(a.nodes):
         for j in range(a.nodes):
             if i != j:
@@ -841,6 +841,7 @@ def main():
     k.add_argument("--latency", type=float, default=1.5, help="NIC to NIC, us")
     k.add_argument("--backbone", type=float, help="the switch, GB/s (default: nodes x NIC)")
     k.add_argument("--shm", type=float, default=20.0, help="between ranks of one node, GB/s")
+    k.add_argument("--shm-latency", type=float, default=0.5, help="between ranks of one node, us (default 0.5)")
     k.add_argument("--mpi-overhead", type=float, default=0.0,
                    help="each message's software cost on the sender and on the receiver, us (default 0)")
     k.add_argument("--mpi-send-overhead", type=float, help="the sender's, us (default --mpi-overhead)")
@@ -869,8 +870,8 @@ def main():
     elif a.cmd == "cluster":
         if a.nodes < 1 or a.ranks_per_node < 1:
             die("--nodes and --ranks-per-node: 1 or more")
-        if a.nic <= 0 or a.latency < 0 or (a.backbone is not None and a.backbone <= 0) or a.shm <= 0:
-            die("--nic, --backbone, --shm: > 0 GB/s; --latency: >= 0 us")
+        if a.nic <= 0 or a.latency < 0 or (a.backbone is not None and a.backbone <= 0) or a.shm <= 0 or a.shm_latency < 0:
+            die("--nic, --backbone, --shm: > 0 GB/s; --latency, --shm-latency: >= 0 us")
         if min(a.mpi_overhead, a.mpi_send_overhead or 0, a.mpi_recv_overhead or 0) < 0:
             die("--mpi-overhead, --mpi-send-overhead, --mpi-recv-overhead: >= 0 us")
         cmd_cluster(a)
