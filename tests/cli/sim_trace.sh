@@ -22,7 +22,8 @@
 #   3 StarPU-MPI messages of 0.1 MB (10, 30, 130 us) against the simulated
 #   link between ranks (0.5 us, 20 GB/s: 5.5 us; the run's latency median
 #   25 us, mean 51.7), the MPI thread of rank 0 by state (pushed and popped
-#   states inside a set one);
+#   states inside a set one), the messages' way (no copy or task of their
+#   bytes here: the message alone);
 # - sim_platform.py retime: the run's median latencies into a platform
 #   (the XML's RAM-CUDA0 and CUDA0-RAM and bus/HOST.latency), --only d2d
 #   on a report without GPU-to-GPU copies refused.
@@ -126,6 +127,8 @@ grep -q "^run latency r0->r1  *median  *25\.0 us, mean  *51\.7, .*, p10  *5\.0; 
 	fail "sim_transfers.py: the MPI messages' latency"
 grep -q "^run latency n0->n1  *median  *100\.0 us, mean  *66\.7, .* platform  *10\.0 us$" "$tmp/fk.out" ||
 	fail "sim_transfers.py: the host to GPU copies' latency"
+grep -q "^halo path message (post -> seen done)  *3: median  *30\.0 us, mean  *56\.7, p10  *10\.0, p90  *130\.0$" \
+	"$tmp/fk.out" || fail "sim_transfers.py: the messages' way"
 grep -q "^MPI thread of rank 0: P 1\.900 ms (54\.3 %), Sl 1\.500 ms (42\.9 %), SdS 0\.100 ms (2\.9 %) of 3\.500 ms$" \
 	"$tmp/fk.out" || fail "sim_transfers.py: the MPI thread's states"
 
