@@ -287,8 +287,8 @@ def main():
         per_t = nbytes / len(xs)
         model = ratio = "-"
         i, j = node_index(src, nodes), node_index(dst, nodes)
-        short = lambda a: nodes.get(a, a).replace("memory node ", "n").replace(" (MPI)", "").replace("rank ", "r")  # noqa: E731
-        label = "%s->%s" % (short(src), short(dst))
+        label = "%s->%s" % tuple(nodes.get(x, x).replace("memory node ", "n").replace(" (MPI)", "").replace("rank ", "r")
+                                 for x in (src, dst))
         entry = {"label": label, "src": i, "dst": j, "count": len(xs), "bytes": nbytes, "median_us": med,
                  "p90_us": p90, "busy_ms": busy, "kind": "mpi" if xs[0][2] == "MPI message" else "copy"}
         # the pairs' order: durations and sizes of the same transfers

@@ -761,7 +761,8 @@ def cmd_cluster(a):
         x.append(f'  <link id="node-{k}-out" bandwidth="{nic:f}Bps" latency="{half:.9f}s"/>\n'
                  f'  <link id="node-{k}-in" bandwidth="{nic:f}Bps" latency="{half:.9f}s"/>\n')
         if a.ranks_per_node > 1:
-            x.append(f'  <link id="node-{k}-shm" bandwidth="{a.shm * g:f}Bps" latency="{a.shm_latency * 1e-6:.9f}s"/>\n')
+            x.append(f'  <link id="node-{k}-shm" bandwidth="{a.shm * g:f}Bps" '
+                     f'latency="{a.shm_latency * 1e-6:.9f}s"/>\n')
     for i in range(a.nodes):
         for j in range(a.nodes):
             if i != j:
@@ -926,7 +927,8 @@ def main():
     elif a.cmd == "cluster":
         if a.nodes < 1 or a.ranks_per_node < 1:
             die("--nodes and --ranks-per-node: 1 or more")
-        if a.nic <= 0 or a.latency < 0 or (a.backbone is not None and a.backbone <= 0) or a.shm <= 0 or a.shm_latency < 0:
+        if (a.nic <= 0 or a.latency < 0 or (a.backbone is not None and a.backbone <= 0) or a.shm <= 0
+                or a.shm_latency < 0):
             die("--nic, --backbone, --shm: > 0 GB/s; --latency, --shm-latency: >= 0 us")
         if min(a.mpi_overhead, a.mpi_send_overhead or 0, a.mpi_recv_overhead or 0) < 0:
             die("--mpi-overhead, --mpi-send-overhead, --mpi-recv-overhead: >= 0 us")
