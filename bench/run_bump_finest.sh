@@ -17,13 +17,9 @@
 #   LD_LIBRARY_PATH=$PWD/device/lib CUDA_VISIBLE_DEVICES=0 bench/run_bump_finest.sh device/bin/fvstar $OUT/implicit9/bump1
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 2 ] || { sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2; }
-fv=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-out=$2
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+. "$top/bench/common.sh"
+bench_setup 2 "$@"
 L=${LEVEL:-1}
-export STARPU_SILENT=1
 echo "fvstar: $fv ($("$fv" --version 2>/dev/null | head -1)); results in $out; $(date -u +%H:%M:%S)"
 command -v nvidia-smi >/dev/null && nvidia-smi -L
 "$fv" mesh gen bump --level "$L" -o "$out/bump$L.fvm" >"$out/mesh.log" 2>&1 || { echo "mesh gen bump --level $L failed"; cat "$out/mesh.log"; exit 1; }

@@ -148,6 +148,14 @@ PY
 
 if has ranks && left ranks; then
 	ranks "${N_RANKS:-48}" 120
+	# as session 18 measured it: cores / R CPU workers a rank (StarPU-MPI's
+	# thread without a core of its own)
+	if left ranks-share; then
+		echo
+		echo "### the same with WORKERS=share (cores / R workers a rank, as in session 18)"
+		WORKERS=share RANKS="2 4" BLOCKS=$nb timeout 90 sh "$top/bench/run_setup_ranks.sh" "$fv" \
+			"$out/box${N_RANKS:-48}.fvm" "$out/ranks-share" | grep "^| [24] "
+	fi
 	left ranks-big && ranks "${N_RANKS_BIG:-120}" "${RANKS_BIG_TIMEOUT:-150}"
 	rm -rf "$out"/ranks*/cut*
 fi

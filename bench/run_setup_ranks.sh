@@ -17,7 +17,8 @@
 #   one is written with every marker of MESH far field, Mach 0.5),
 #   WORKERS=CPU workers and OpenMP threads per rank (default: cores with one
 #   rank; fvstar's own placement with several: cores / R set-up threads and
-#   cores / R - 1 workers),
+#   cores / R - 1 workers; WORKERS=share: cores / R of both, as before
+#   session 19),
 #   GPU=1 to let StarPU use the GPUs (default: CPU workers only, so the
 #   set-up is not CUDA's context creation).
 # The lead's command on the 16-core GPU host, e.g. from a device pack:
@@ -51,7 +52,8 @@ fi
 run() {
 	r=$1
 	d=$out/$2$1
-	w=${WORKERS:-$((cores / r > 0 ? cores / r : 1))}
+	w=${WORKERS:-share}
+	[ "$w" = share ] && w=$((cores / r > 0 ? cores / r : 1))
 	rm -rf "$d"
 	t0=$(date +%s.%N)
 	if [ "$r" = 1 ]; then

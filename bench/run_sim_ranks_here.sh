@@ -27,7 +27,9 @@
 # hence the models' footprints, are its). ONLY (a pattern, e.g. '*-2rank'):
 # the folders to simulate. MPI_OVERHEAD (us, default 0): the simulated
 # ranks' cost per message on each side (sim_platform.py cluster
-# --mpi-overhead; MPI_SEND_OVERHEAD, MPI_RECV_OVERHEAD one side apart). SEED_BUS=1: rows of ranks on DEVICE_OUT/bus-seed's bus
+# --mpi-overhead; MPI_SEND_OVERHEAD, MPI_RECV_OVERHEAD one side apart;
+# SHM_LATENCY, us, the link between the ranks; MPI_FROM=row or JSON files:
+# all of them from traced runs, sim_platform.py cluster --mpi-from). SEED_BUS=1: rows of ranks on DEVICE_OUT/bus-seed's bus
 # (the first row's, measured alone) rather than their rank 0's.
 # RETIME=median|mean|mean90: rows with a traced dry run
 # (DEVICE_OUT/TAG-CONFIG.transfers.json, else made here from
@@ -78,6 +80,25 @@ moved='"%.1f/%.1f" % tuple(s["profile"][k + "_bytes_per_iteration"] / s["ranks"]
 printf '%-10s %-14s %12s %12s %12s %12s %8s %8s %10s %10s %12s %10s %8s %11s %11s %9s\n' case config "run s/it" \
 	"dry s/it" "dry median" "sim s/it" "sim/dry" "sim/med" "busy cal" "busy sim" "sim MB h2d/d2h" "apart s/it" \
 	"sim/apart" "cal median" "sim median" "smed/dmed"
+# mpi_from ROW_DIR: --mpi-from and --mpi-stat for sim_platform.py cluster
+# where MPI_FROM is set: MPI_FROM=row (the row's own traced run, its
+# TAG-CONFIG.transfers.json, made here from its trace when missing) or
+# files; MPI_STAT (mean, median)
+mpi_from() {
+	[ -n "${MPI_FROM:-}" ] || return 0
+	if [ "$MPI_FROM" = row ]; then
+		j=$dev/$(basename "$1").transfers.json
+		if [ ! -f "$j" ] || ! grep -q halo_path_us "$j"; then
+			j=$work/$(basename "$1").transfers.json
+			[ -f "$1/trace/tasks.rec" ] &&
+				"$py" "$top/bench/sim_transfers.py" "$1/trace" --platform "$1/platform" --json "$j" >/dev/null 2>&1 ||
+				return 0
+		fi
+		echo "--mpi-from $j --mpi-stat ${MPI_STAT:-mean}"
+	else
+		echo "--mpi-from $MPI_FROM --mpi-stat ${MPI_STAT:-mean}"
+	fi
+}
 # retime ROW_DIR PLATFORM: RETIME's latencies into PLATFORM (nothing
 # without RETIME; rows without a trace are simulated as they are)
 retime() {
@@ -173,9 +194,12 @@ for d in "$dev"/*-* "$proj"/*-*; do
 			done
 		fi
 		retime "$d" "$w/platform" || continue
+		# shellcheck disable=SC2046 # mpi_from: option words or none
 		"$py" "$tool" cluster "$w/platform" "$w/cluster" --nodes 1 --ranks-per-node "$ranks" \
 			--mpi-overhead "${MPI_OVERHEAD:-0}" ${MPI_SEND_OVERHEAD:+--mpi-send-overhead "$MPI_SEND_OVERHEAD"} \
-			${MPI_RECV_OVERHEAD:+--mpi-recv-overhead "$MPI_RECV_OVERHEAD"} >/dev/null
+			${MPI_RECV_OVERHEAD:+--mpi-recv-overhead "$MPI_RECV_OVERHEAD"} ${SHM_LATENCY:+--shm-latency "$SHM_LATENCY"} \
+			$(mpi_from "$d") >"$w.cluster.log" 2>&1 || { echo "$name: cluster failed (see $w.cluster.log)" >&2 && continue; }
+		sed -n "s/^StarPU-MPI/$name: StarPU-MPI/p" "$w.cluster.log" >&2
 		plat=$w/cluster
 	else
 		retime "$d" "$w/platform" || continue

@@ -216,10 +216,13 @@ one_row() {
 		# placement): the seed's config says that share (session 18: rank 0
 		# of the box's 2 ranks measured again beside the node's other
 		# benchmarks, a GPU to host latency of 390 us where the seed had 10)
-		# (place_rank, src/runtime/runtime.c: 2 cores or more a rank); a
-		# one-process row gets all the cores, the seed being a rank row's
-		# where that came first (its share)
-		if [ $((cores / l)) -ge 2 ]; then
+		# (place_rank, src/runtime/runtime.c: 2 cores or more a rank). A
+		# one-process row keeps the seed as it is: where the seed is a rank
+		# row's (its share of the cores), StarPU measures the bus again with
+		# every core (session 19: the seed's config set to all the cores kept
+		# the rank's platform of 16 CPUs, and a row of 30 CPU workers could
+		# not be simulated on it)
+		if [ "$l" -gt 1 ] && [ $((cores / l)) -ge 2 ]; then
 			for f in "$b"/*.config; do
 				sed "s/^[0-9]* # Number of CPUs/$((cores / l)) # Number of CPUs/" "$f" >"$f.new" && mv "$f.new" "$f"
 			done

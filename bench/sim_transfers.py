@@ -38,7 +38,13 @@ link between ranks of one node), the difference being what the simulated
 ranks do not pay per message; and each rank's MPI progression thread's
 time by state in the window (Sl sleeping, P progressing, Pl polling, SdS /
 RvS posting a send / receive, SdC / RvC completing one, TD testing
-detached requests, ...). --json FILE: the directions, latencies, messages
+detached requests, ...); and each message's way (halo path), matched by
+bytes and time: pack task end, copy to the host (GPU ranks), the post,
+the receiver seeing it done, copy to the GPU, unpack task start. The
+simulation charges the copies and the message; the gaps between them
+(a driver posting a copy, StarPU-MPI's callbacks and progression thread)
+are what --mpi-send-overhead / --mpi-recv-overhead of sim_platform.py
+cluster stand for. --json FILE: the directions, latencies, messages
 and thread states as JSON (sim_platform.py retime reads it).
 """
 import argparse
@@ -140,6 +146,73 @@ def latencies(durs_us, nbytes, bw_mbs):
     return statistics.median(lat), statistics.fmean(lat), statistics.fmean(keep), lat[len(lat) // 10]
 
 
+def halo_paths(inside, tasks):
+    """StarPU-MPI's messages along their way, each matched by its bytes and
+    time: on the sender, the pack task (the last one to end before) and,
+    on GPU ranks, the copy to the host (the last of the same bytes to end
+    before the post); on the receiver, the copy to the GPU (the first of
+    the same bytes to start after it is done) and the unpack task (the
+    first to start after). {segment: [us, ...]}, the segments in order;
+    the simulation has none but the copies' and the message's own times."""
+    import bisect
+
+    def rank(alias):
+        head = alias.split("_")[0]
+        return int(head) if head.isdigit() else 0
+
+    d2h, h2d, packs, unpacks, segs = {}, {}, {}, {}, {}
+    for s, e, kind, src, dst, nbytes in inside:
+        if kind == "MPI message":
+            continue
+        r = rank(src)
+        if src.endswith("mm1") and dst.endswith("mm0"):
+            d2h.setdefault((r, nbytes), []).append((e, s))
+        elif src.endswith("mm0") and dst.endswith("mm1"):
+            h2d.setdefault((r, nbytes), []).append((s, e))
+    for t in tasks:
+        name = t.get("Name", "")
+        if name.startswith("pack"):
+            packs.setdefault(t["rank"], []).append(t["end"])
+        elif name.startswith("unpack"):
+            unpacks.setdefault(t["rank"], []).append(t["start"])
+    for lst in (d2h, h2d, packs, unpacks):
+        for v in lst.values():
+            v.sort()
+
+    def add(k, v):
+        segs.setdefault(k, []).append(v * 1e3)
+
+    for s, e, kind, src, dst, nbytes in inside:
+        if kind != "MPI message":
+            continue
+        rs, rd = rank(src), rank(dst)
+        ready = s  # when the data was on the sender's host
+        c = d2h.get((rs, nbytes), [])
+        i = bisect.bisect_right(c, (s, float("inf"))) - 1
+        if i >= 0 and s - c[i][0] < 5.0:  # a copy within 5 ms before
+            ce, cs = c[i]
+            ready = cs
+            add("copy to host end -> post", s - ce)
+            add("copy to host", ce - cs)
+        p = packs.get(rs, [])
+        j = bisect.bisect_right(p, ready) - 1
+        if j >= 0 and ready - p[j] < 5.0:
+            add("pack end -> " + ("copy to host start" if ready != s else "post"), ready - p[j])
+        add("message (post -> seen done)", e - s)
+        done = e
+        c = h2d.get((rd, nbytes), [])
+        i = bisect.bisect_left(c, (e, float("-inf")))
+        if i < len(c) and c[i][0] - e < 5.0:
+            add("seen done -> copy to GPU start", c[i][0] - e)
+            add("copy to GPU", c[i][1] - c[i][0])
+            done = c[i][1]
+        u = unpacks.get(rd, [])
+        j = bisect.bisect_left(u, done)
+        if j < len(u) and u[j] - done < 5.0:
+            add(("copy to GPU end" if done != e else "seen done") + " -> unpack start", u[j] - done)
+    return segs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("trace_dir")
@@ -214,8 +287,8 @@ def main():
         per_t = nbytes / len(xs)
         model = ratio = "-"
         i, j = node_index(src, nodes), node_index(dst, nodes)
-        short = lambda a: nodes.get(a, a).replace("memory node ", "n").replace(" (MPI)", "").replace("rank ", "r")  # noqa: E731
-        label = "%s->%s" % (short(src), short(dst))
+        label = "%s->%s" % tuple(nodes.get(x, x).replace("memory node ", "n").replace(" (MPI)", "").replace("rank ", "r")
+                                 for x in (src, dst))
         entry = {"label": label, "src": i, "dst": j, "count": len(xs), "bytes": nbytes, "median_us": med,
                  "p90_us": p90, "busy_ms": busy, "kind": "mpi" if xs[0][2] == "MPI message" else "copy"}
         # the pairs' order: durations and sizes of the same transfers
@@ -246,6 +319,18 @@ def main():
             "%s %.3f ms (%.1f %%)" % (k, v, 100 * v / window if window else 0)
             for k, v in sorted(st.items(), key=lambda kv: -kv[1]))) + (" of %.3f ms" % tot))
     report["mpi_thread_ms"] = {str(r): st for r, st in states.items()}
+    segs = halo_paths(inside, tasks) if states else {}
+    order = ["pack end -> copy to host start", "copy to host", "copy to host end -> post", "pack end -> post",
+             "message (post -> seen done)", "seen done -> copy to GPU start", "copy to GPU",
+             "copy to GPU end -> unpack start", "seen done -> unpack start"]
+    report["halo_path_us"] = {}
+    for k in [k for k in order if k in segs]:
+        v = sorted(segs[k])
+        q = {"count": len(v), "median": statistics.median(v), "mean": statistics.fmean(v),
+             "p10": v[len(v) // 10], "p90": v[min(len(v) - 1, 9 * len(v) // 10)]}
+        report["halo_path_us"][k] = q
+        print("halo path %-34s %5d: median %8.1f us, mean %8.1f, p10 %8.1f, p90 %8.1f" % (
+            k, q["count"], q["median"], q["mean"], q["p10"], q["p90"]))
     # the submitting thread: how fast it submitted the window's tasks, and
     # how soon after its submission a task started (a graph it cannot
     # submit fast enough starts its tasks as soon as they are submitted)

@@ -66,21 +66,28 @@ DIR` measures one on a real machine; this script derives others from it:
 
   sim_platform.py cluster NODE DST --nodes N [--ranks-per-node K] [--nic GBPS]
         [--latency US] [--backbone GBPS] [--shm GBPS] [--mpi-overhead US]
-        [--mpi-send-overhead US] [--mpi-recv-overhead US]
+        [--mpi-send-overhead US] [--mpi-recv-overhead US] [--shm-latency US]
+        [--mpi-from JSON [JSON ...]] [--mpi-stat mean|median]
       a cluster folder: N nodes, each NODE's platform (GPUs, links, models),
       with one rank per node (or K, each with a whole NODE of its own: the
       ranks of one node share its NIC, not its PCIe links), joined by a
       network: each node's NIC (--nic GB/s each way, default 25: HDR 200
       Gb/s InfiniBand) to a switch (--backbone GB/s, default non-blocking:
       N x NIC), --latency US from NIC to NIC (default 1.5); ranks of one node
-      talk through --shm GB/s (default 20, 0.5 us). --mpi-overhead US: each
+      talk through --shm GB/s (default 20) and --shm-latency US (0.5). --mpi-overhead US: each
       message costs the sender and the receiver US of simulated time
       (SMPI's smpi/ois and smpi/os before the sender posts it, smpi/or when
       the receiver finishes one of under 64 KiB; default 0: StarPU-MPI's
       and the MPI library's own work per message is not simulated
       otherwise; bench/sim_transfers.py measures it in a traced run of
       ranks, doc/simgrid.md); --mpi-send-overhead and --mpi-recv-overhead
-      set one side apart. DST holds NODE's bus/
+      set one side apart. --mpi-from JSON [JSON ...] [--mpi-stat mean|median]:
+      all three and the link's latency from traced runs of ranks
+      (bench/sim_transfers.py --json: each message's way): the sender's wait
+      from its data on the host to the post, over its two MPI_Isend (the
+      envelope and the data); the receiver's from the message done to its
+      next step; the message's time beyond the link's, half on each of its
+      two messages. DST holds NODE's bus/
       and codelets/ (it is NODE's platform folder too), smpi/platform.xml
       (SimGrid: zone "cluster" with hosts node-0.., then one zone
       StarPU-MPI<r> per rank with NODE's hosts as StarPU-MPI<r>-MAIN, ..,
@@ -651,6 +658,50 @@ def cmd_fake(a):
     print(f"{dst}: CUDA entries {a.speedup}x faster than the CPU's in {len(files)} models")
 
 
+def mpi_costs(paths, stat, link_us, link_gbps):
+    """StarPU-MPI's costs per message measured along the messages' way in
+    traced runs of ranks (bench/sim_transfers.py --json: halo_path_us),
+    as SMPI's: the sender's wait from its data on the host to the post
+    (copy end -> post, or pack end -> post on CPU ranks) over its two
+    MPI_Isend (the envelope and the data: smpi/ois each), the receiver's
+    from seeing the message done to the next step (copy to the GPU, or the
+    unpack) as smpi/or, and the message's time beyond the link's bytes
+    over bandwidth, half a message each (the envelope and the data), on
+    the link's latency. Several reports: weighted by their messages."""
+    segs = {}
+    for path in paths:
+        try:
+            rep = json.load(open(path))
+            halo = rep["halo_path_us"]
+            link = rep.get("mpi_link", {})
+            dirs = [d for d in rep["directions"] if d.get("kind") == "mpi"]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            die(f"{path}: not a sim_transfers.py --json report of a traced run of ranks ({e})")
+        if not dirs or not halo:
+            die(f"{path}: no StarPU-MPI message in its trace (a traced run of ranks)")
+        # the message's time beyond its bytes over the report's link
+        n = sum(d["count"] for d in dirs)
+        nbytes = sum(d["bytes"] for d in dirs) / n
+        wire = link.get("latency_us", 0.5) + nbytes / (link.get("gbps", 20.0) * 1e3)
+        for key, names in (("send", ("copy to host end -> post", "pack end -> post")),
+                           ("recv", ("seen done -> copy to GPU start", "seen done -> unpack start")),
+                           ("msg", ("message (post -> seen done)",))):
+            # GPU ranks: the copies' segments (messages without a copy, not
+            # halos, are left out); CPU ranks: the tasks'
+            for name in names:
+                if name in halo:
+                    v = halo[name][stat] - (wire if key == "msg" else 0.0)
+                    c, tot = segs.get(key, (0, 0.0))
+                    segs[key] = (c + halo[name]["count"], tot + halo[name]["count"] * v)
+                    break
+    got = {k: max(0.0, tot / c) for k, (c, tot) in segs.items() if c}
+    send, recv, extra = got.get("send", 0.0) / 2, got.get("recv", 0.0), got.get("msg", 0.0)
+    lat = link_us + extra / 2
+    print(f"StarPU-MPI's costs ({stat} of {len(paths)} traced run(s)): {send:.1f} us a send (smpi/ois, os), "
+          f"{recv:.1f} us a receive (smpi/or), the link between ranks {lat:.1f} us ({link_gbps:g} GB/s)")
+    return send, recv, lat
+
+
 def cmd_cluster(a):
     import xml.etree.ElementTree as ET
     src = os.path.abspath(a.node)
@@ -684,6 +735,8 @@ def cmd_cluster(a):
     configs = [c for c in root if c.tag == "config"]
     send = a.mpi_overhead if a.mpi_send_overhead is None else a.mpi_send_overhead
     recv = a.mpi_overhead if a.mpi_recv_overhead is None else a.mpi_recv_overhead
+    if a.mpi_from:
+        send, recv, a.shm_latency = mpi_costs(a.mpi_from, a.mpi_stat, a.shm_latency, a.shm)
     if send > 0 or recv > 0:
         # SMPI's per-message software costs on the sender and the receiver
         # (size 0 and up: a constant, no per-byte part). SMPI sleeps the
@@ -708,7 +761,8 @@ def cmd_cluster(a):
         x.append(f'  <link id="node-{k}-out" bandwidth="{nic:f}Bps" latency="{half:.9f}s"/>\n'
                  f'  <link id="node-{k}-in" bandwidth="{nic:f}Bps" latency="{half:.9f}s"/>\n')
         if a.ranks_per_node > 1:
-            x.append(f'  <link id="node-{k}-shm" bandwidth="{a.shm * g:f}Bps" latency="0.0000005s"/>\n')
+            x.append(f'  <link id="node-{k}-shm" bandwidth="{a.shm * g:f}Bps" '
+                     f'latency="{a.shm_latency * 1e-6:.9f}s"/>\n')
     for i in range(a.nodes):
         for j in range(a.nodes):
             if i != j:
@@ -841,8 +895,12 @@ def main():
     k.add_argument("--latency", type=float, default=1.5, help="NIC to NIC, us")
     k.add_argument("--backbone", type=float, help="the switch, GB/s (default: nodes x NIC)")
     k.add_argument("--shm", type=float, default=20.0, help="between ranks of one node, GB/s")
+    k.add_argument("--shm-latency", type=float, default=0.5, help="between ranks of one node, us (default 0.5)")
     k.add_argument("--mpi-overhead", type=float, default=0.0,
                    help="each message's software cost on the sender and on the receiver, us (default 0)")
+    k.add_argument("--mpi-from", nargs="+", metavar="JSON",
+                   help="StarPU-MPI's costs measured in traced runs (bench/sim_transfers.py --json)")
+    k.add_argument("--mpi-stat", choices=("median", "mean"), default="mean", help="with --mpi-from (default mean)")
     k.add_argument("--mpi-send-overhead", type=float, help="the sender's, us (default --mpi-overhead)")
     k.add_argument("--mpi-recv-overhead", type=float, help="the receiver's, us (default --mpi-overhead)")
     r = sub.add_parser("retime", help="the copy latencies a traced run saw, in place of the bus benchmark's")
@@ -869,8 +927,9 @@ def main():
     elif a.cmd == "cluster":
         if a.nodes < 1 or a.ranks_per_node < 1:
             die("--nodes and --ranks-per-node: 1 or more")
-        if a.nic <= 0 or a.latency < 0 or (a.backbone is not None and a.backbone <= 0) or a.shm <= 0:
-            die("--nic, --backbone, --shm: > 0 GB/s; --latency: >= 0 us")
+        if (a.nic <= 0 or a.latency < 0 or (a.backbone is not None and a.backbone <= 0) or a.shm <= 0
+                or a.shm_latency < 0):
+            die("--nic, --backbone, --shm: > 0 GB/s; --latency, --shm-latency: >= 0 us")
         if min(a.mpi_overhead, a.mpi_send_overhead or 0, a.mpi_recv_overhead or 0) < 0:
             die("--mpi-overhead, --mpi-send-overhead, --mpi-recv-overhead: >= 0 us")
         cmd_cluster(a)

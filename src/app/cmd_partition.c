@@ -15,6 +15,7 @@
 #include "app/app.h"
 #include "fvstar/output.h"
 #include "io/json.h"
+#include "util/threads.h"
 #include "util/timer.h"
 
 static const char usage[] =
@@ -159,7 +160,13 @@ fv_err_t fv_cmd_partition(int argc, char **argv)
 	json_object_set_new(js, "blocks", json_integer(a.blocks));
 	json_object_set_new(js, "partitioner", json_string(fv_partitioner_name((fv_partitioner_t)a.partitioner)));
 	json_object_set_new(js, "seed", json_integer(a.seed));
-	FV_CALL_GOTO(err, out, fv_app_cut_parts(&c, &m, (int)a.blocks, NULL, NULL, (int)a.ranks, write_one, &w));
+	/* the cut on as many threads as the cells are worth (fv_threads_cap) */
+	int was = fv_threads_cap((size_t)m.n_cells);
+	json_object_set_new(js, "threads", json_integer(fv_threads_max()));
+	err = fv_app_cut_parts(&c, &m, (int)a.blocks, NULL, NULL, (int)a.ranks, write_one, &w);
+	fv_threads_set(was);
+	if (err != FV_OK)
+		goto out;
 	/* a cut for more ranks before: its extra files would only mislead */
 	for (long r = a.ranks;; r++) {
 		fv_part_path(a.out, (int)r, path, sizeof path);

@@ -335,15 +335,13 @@ static const key_desc_t keys[] = {
 	INT_KEY("numerics", "sweeps_max", num.sweeps_max, 0, 1000, "0", NULL,
 		"time = implicit: the sweep pairs per iteration grow from sweeps up to this (1.5x, at most once "
 		"per lookahead + 2 iterations) while the sweeps leave more than sweeps_target of the linear "
-		"residual two iterations in a row (the history's lin_res; its sweeps column the pairs run) and the "
-		"density residual did not rise (a step too large for the outer iteration is the CFL's to cut), and "
+		"residual two iterations in a row (the history's lin_res; its sweeps column the pairs run), and "
 		"stay there: a larger mesh needs more (the M6 on 979k tets held lin_res 0.3-0.56 with 20 pairs "
 		"and fell 4.3 orders in 600 iterations; 8 in 116 with 60). 0 (the default): 6 x sweeps; at most "
 		"sweeps: a fixed count."),
 	REAL_KEY("numerics", "sweeps_target", num.sweeps_target, 0, 1, 1, 0, "0.1", NULL,
 		 "time = implicit: the linear residual reduction (the history's lin_res) the sweeps should "
-		 "reach; above it two iterations in a row, the second not raising the residual, the sweep pairs "
-		 "grow (sweeps_max). lin_res sees the "
+		 "reach; above it two iterations in a row the sweep pairs grow (sweeps_max). lin_res sees the "
 		 "rough error the sweeps leave more than the smooth one: at 0.2 (the default until 2026-11-30) "
 		 "the independent M6 of 57k tets held 45 pairs at lin_res 0.15-0.18 and went 8 orders in 67 "
 		 "iterations, 2460 pairs; at 0.1 in 46, 1941 pairs (68 at the end), and the test matrix's "

@@ -22,10 +22,12 @@
 #   3 StarPU-MPI messages of 0.1 MB (10, 30, 130 us) against the simulated
 #   link between ranks (0.5 us, 20 GB/s: 5.5 us; the run's latency median
 #   25 us, mean 51.7), the MPI thread of rank 0 by state (pushed and popped
-#   states inside a set one);
+#   states inside a set one), the messages' way (no copy or task of their
+#   bytes here: the message alone);
 # - sim_platform.py retime: the run's median latencies into a platform
 #   (the XML's RAM-CUDA0 and CUDA0-RAM and bus/HOST.latency), --only d2d
-#   on a report without GPU-to-GPU copies refused.
+#   on a report without GPU-to-GPU copies refused; cluster --mpi-from: the
+#   messages' time beyond the link's on the link between the ranks.
 # SKIP without the FxT StarPU.
 . "$top_srcdir/tests/cli/lib.sh"
 wedge_case
@@ -126,6 +128,8 @@ grep -q "^run latency r0->r1  *median  *25\.0 us, mean  *51\.7, .*, p10  *5\.0; 
 	fail "sim_transfers.py: the MPI messages' latency"
 grep -q "^run latency n0->n1  *median  *100\.0 us, mean  *66\.7, .* platform  *10\.0 us$" "$tmp/fk.out" ||
 	fail "sim_transfers.py: the host to GPU copies' latency"
+grep -q "^halo path message (post -> seen done)  *3: median  *30\.0 us, mean  *56\.7, p10  *10\.0, p90  *130\.0$" \
+	"$tmp/fk.out" || fail "sim_transfers.py: the messages' way"
 grep -q "^MPI thread of rank 0: P 1\.900 ms (54\.3 %), Sl 1\.500 ms (42\.9 %), SdS 0\.100 ms (2\.9 %) of 3\.500 ms$" \
 	"$tmp/fk.out" || fail "sim_transfers.py: the MPI thread's states"
 
@@ -160,4 +164,15 @@ import sys
 rows = [[float(x) for x in l.split()] for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
 sys.exit(0 if abs(rows[0][1] - 100) < 1e-6 and abs(rows[1][0] - 50) < 1e-6 and rows[0][0] == 0 else 1)
 PY
+# StarPU-MPI's costs from the made-up messages (no copy or task: the
+# message's time alone): 56.7 us on average against 5.5 us of link, half
+# of the 51.17 over each of a message's two (envelope, data): 26.08 us on
+# the link between the ranks, no per-message overhead
+"$py" "$top_srcdir/tools/sim_platform.py" cluster "$plat" "$tmp/cl" --nodes 1 --ranks-per-node 2 \
+	--mpi-from "$tmp/fk.json" >"$tmp/cl.out" 2>&1 || fail "cluster --mpi-from: $(cat "$tmp/cl.out")"
+grep -q "^StarPU-MPI's costs (mean of 1 traced run(s)): 0\.0 us a send (smpi/ois, os), 0\.0 us a receive (smpi/or), the link between ranks 26\.1 us (20 GB/s)$" \
+	"$tmp/cl.out" || fail "cluster --mpi-from: $(head -1 "$tmp/cl.out")"
+grep -q 'link id="node-0-shm" bandwidth="20000000000.000000Bps" latency="0.000026083s"' "$tmp/cl/smpi/platform.xml" ||
+	fail "cluster --mpi-from: the link between the ranks"
+grep -q "smpi/o" "$tmp/cl/smpi/platform.xml" && fail "cluster --mpi-from: an overhead of 0 written"
 finish
