@@ -631,9 +631,8 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	block_data_t *d = &s->b[bk->id];
 	size_t nc = (size_t)bk->n_cells, no = (size_t)bk->n_owned;
 	/* the fields' rows: n_cells, n_owned and n_nodes values rounded up to
-	 * 128 bytes (fv_row_stride) */
-	size_t sc = (size_t)fv_row_stride(bk->n_cells), so = (size_t)fv_row_stride(bk->n_owned),
-	       sn = (size_t)fv_row_stride(bk->n_nodes);
+	 * 128 bytes (the layout's strides, fv_row_stride) */
+	size_t sc = (size_t)d->L.sc, so = (size_t)d->L.so, sn = (size_t)d->L.sn;
 	/* the face-loop limiters' min/max (one value when unused) */
 	int mm = s->o.num.lim_sum != FV_SUM_GATHER && s->o.num.order == 2 && s->o.num.limiter != FV_LIMITER_NONE;
 	size_t nv = (size_t)s->P.nvar, snap = s->o.snapshot_every > 0 ? nv * sc : 1;
