@@ -18,6 +18,7 @@
 #include "fvstar/output.h"
 #include "fvstar/types.h"
 #include "runtime/ranks.h"
+#include "util/env.h"
 #include "util/threads.h"
 
 #ifdef FV_HAVE_CUDA
@@ -437,8 +438,12 @@ static void *warm_contexts(void *arg)
 void fv_runtime_warm_gpus(const fv_runtime_opts_t *o)
 {
 #ifdef FV_HAVE_CUDA
-	const char *e = getenv("FVSTAR_CUDA_WARM"), *nc = getenv("STARPU_NCUDA");
-	if (warm_on || (e && strcmp(e, "0") == 0) || fv_ranks_wanted() || getenv("STARPU_WORKERS_CUDAID") ||
+	const char *nc = getenv("STARPU_NCUDA");
+	int on;
+	/* 0 or 1, checked before the command started (fv_env_check) */
+	if (fv_env_switch("FVSTAR_CUDA_WARM", 1, &on) != FV_OK)
+		on = 1;
+	if (warm_on || !on || fv_ranks_wanted() || getenv("STARPU_WORKERS_CUDAID") ||
 	    (o && o->ncuda == 0) || (nc && atoi(nc) <= 0))
 		return;
 	warm_n = o && o->ncuda > 0 ? o->ncuda : nc ? atoi(nc) : -1;
