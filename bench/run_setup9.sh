@@ -95,25 +95,13 @@ if has m6; then
 	echo "| run | iterations (answer at) | exec to main | set-up | loop to the answer | process start to the answer | / loop | drained past the last row | restart | outputs | summary | solver freed | StarPU stopped | freed | exit handlers | process end | wall |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for v in first $ran; do
-		python3 - "$out/m6-$v" "$(cat "$out/m6-$v.wall")" "$v" <<'PY' || echo "| $v | (no summary) |"
-import csv, json, re, sys
+		python3 - "$out/m6-$v" "$(cat "$out/m6-$v.wall")" "$v" "$top/bench" <<'PY' || echo "| $v | (no summary) |"
+import sys
 d, wall, name = sys.argv[1], float(sys.argv[2]), sys.argv[3]
-s = json.load(open(d + "/summary.json"))
-h = list(csv.DictReader(open(d + "/history.csv")))
-cl = [float(r["CL"]) for r in h]
-k = len(cl) - 1
-while k > 0 and abs(cl[k - 1] - cl[-1]) <= 0.005 * abs(cl[-1]):
-    k -= 1
-loop_k = float(h[k]["wall_s"])
-after = float(h[-1]["wall_s"]) - loop_k
-t = dict(s.get("timeline", {}))
-ex = None
-for line in open(d + ".err"):
-    if line.startswith("fvstar: timeline"):
-        t.update({m.group(1).strip(): float(m.group(2)) for m in re.finditer(r"\s*([^,:]+?) ([0-9.]+)(,|$)", line.split("started):", 1)[1])})
-    m = re.match(r"fvstar: exit handlers done at ([0-9.]+) s", line)
-    if m:
-        ex = float(m.group(1))
+sys.path.insert(0, sys.argv[4])
+from m6_answer import load
+r = load(d)
+s, h, k, loop_k, after, t, ex = (r[x] for x in ("summary", "history", "answer", "loop_to_answer", "after_answer", "timeline", "exit"))
 # the last history row, on the process's clock: the loop's start + its wall_s
 last_row = t["loop"] + float(h[-1]["wall_s"]) if "loop" in t else None
 f = lambda x: "%.3f" % x if x is not None else "-"
