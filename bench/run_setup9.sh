@@ -13,7 +13,9 @@
 #        page cache): the default (the final files written while StarPU
 #        stops), FVSTAR_OUTPUTS_BESIDE_STOP=0 (written first, as before),
 #        FVSTAR_RCM_THREADS=probe (the block's ordering on all threads from
-#        the start, as above 2^22 cells), FVSTAR_CUDA_WARM=0 (the context
+#        the start, as above 2^22 cells), FVSTAR_CUDA_WARM_SPARE=1 (the mesh
+#        read on one thread fewer while the context is made beside it),
+#        FVSTAR_CUDA_WARM=0 (the context
 #        made by StarPU, not beside the mesh read), OMP_WAIT_POLICY=active
 #        (the set-up's OpenMP threads spinning, as before this session:
 #        fvstar now makes them passive unless told), and once from the .su2
@@ -80,6 +82,7 @@ if has m6; then
 		m6run "beside$i" "$out/m6.fvm"
 		m6run "before$i" "$out/m6.fvm" FVSTAR_OUTPUTS_BESIDE_STOP=0
 		m6run "active$i" "$out/m6.fvm" OMP_WAIT_POLICY=active
+		m6run "spare$i" "$out/m6.fvm" FVSTAR_CUDA_WARM_SPARE=1
 		i=$((i + 1))
 	done
 	m6run probe "$out/m6.fvm" FVSTAR_RCM_THREADS=probe
@@ -90,6 +93,7 @@ if has m6; then
 	echo
 	echo "beside: this branch's defaults (the final files written while StarPU stops, OpenMP's threads passive);"
 	echo "before: FVSTAR_OUTPUTS_BESIDE_STOP=0; active: OMP_WAIT_POLICY=active; probe: FVSTAR_RCM_THREADS=probe;"
+	echo "spare: FVSTAR_CUDA_WARM_SPARE=1 (the mesh read on one thread fewer beside the contexts' thread);"
 	echo "cold: FVSTAR_CUDA_WARM=0; su2: from the .su2 text. Seconds."
 	echo
 	echo "| run | iterations (answer at) | exec to main | set-up | loop to the answer | process start to the answer | / loop | drained past the last row | restart | outputs | summary | solver freed | StarPU stopped | freed | exit handlers | process end | wall |"

@@ -472,7 +472,28 @@ static fv_err_t diverged(const fv_case_t *c, const fv_part_t *p, fv_solver_t *s,
 			what, where, saved, restart, c->num.cfl);
 }
 
+static fv_err_t read_mesh(const fv_case_t *c, fv_mesh_t *m);
+
+/* FVSTAR_CUDA_WARM_SPARE=1: the mesh read on one thread fewer while the
+ * CUDA contexts' thread runs (fv_runtime_warm_gpus): with it, 16 set-up
+ * threads on 16 cores wait at each loop's end for the one sharing a core
+ * with it (the M6 medium's mesh phase 0.31 -> 0.50 s beside it on an
+ * H100, session 20 call 1); a trial, off by default. */
 fv_err_t fv_app_read_mesh(const fv_case_t *c, fv_mesh_t *m)
+{
+	int was = fv_threads_max(), spare = 0;
+	if (fv_env_switch("FVSTAR_CUDA_WARM_SPARE", 0, &spare) != FV_OK)
+		spare = 0;
+	spare = spare && was > 1 && fv_runtime_warm_busy();
+	if (spare)
+		fv_threads_set(was - 1);
+	fv_err_t err = read_mesh(c, m);
+	if (spare)
+		fv_threads_set(was);
+	return err;
+}
+
+static fv_err_t read_mesh(const fv_case_t *c, fv_mesh_t *m)
 {
 	double t = fv_now();
 	switch (c->mesh_format) {

@@ -415,6 +415,7 @@ static int start_starpu(struct starpu_conf *conf)
 #ifdef FV_HAVE_CUDA
 static pthread_t warm_thread;
 static int warm_on, warm_n;
+static volatile int warm_done; /* the thread's last store */
 
 /* A CUDA context per GPU (the primary one, which StarPU's worker then
  * finds made): its creation took part of StarPU's 0.45-0.95 s start in
@@ -431,9 +432,19 @@ static void *warm_contexts(void *arg)
 		if (cudaSetDevice(d) == cudaSuccess)
 			cudaFree(0);
 	cudaGetLastError();
+	__atomic_store_n(&warm_done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 #endif
+
+int fv_runtime_warm_busy(void)
+{
+#ifdef FV_HAVE_CUDA
+	return warm_on && !__atomic_load_n(&warm_done, __ATOMIC_ACQUIRE);
+#else
+	return 0;
+#endif
+}
 
 void fv_runtime_warm_gpus(const fv_runtime_opts_t *o)
 {

@@ -32,6 +32,7 @@ bad FVSTAR_MPI yes 2     # was: no MPI (atoi)
 bad FVSTAR_MPI 2 2
 bad FVSTAR_CUDA_WARM no 2 # was: the contexts' thread on
 bad FVSTAR_CUDA_WARM off 2
+bad FVSTAR_CUDA_WARM_SPARE yes 2
 # a count read in the budget (was atof: "abc" gave 0 bytes free)
 bad FVSTAR_MEMORY_AVAILABLE abc 2
 bad FVSTAR_MEMORY_AVAILABLE 1e9 2
@@ -55,7 +56,7 @@ bad FVSTAR_ORDER chunks:0
 # contexts' thread change no result; FVSTAR_GEO_CHUNK=7 the sections only)
 run output.dir="$tmp/ref" >/dev/null 2>"$tmp/ref.log" || { cat "$tmp/ref.log"; fail "the default run"; }
 for g in FVSTAR_SETUP_CELLS_PER_THREAD=0 FVSTAR_SETUP_CELLS_PER_THREAD=1 FVSTAR_SETUP_CELLS_PER_THREAD= \
-	FVSTAR_SETUP_CELLS_PER_THREAD=1000000000000 FVSTAR_MPI=0 FVSTAR_CUDA_WARM=0 FVSTAR_CUDA_WARM=1 \
+	FVSTAR_SETUP_CELLS_PER_THREAD=1000000000000 FVSTAR_MPI=0 FVSTAR_CUDA_WARM=0 FVSTAR_CUDA_WARM=1 FVSTAR_CUDA_WARM_SPARE=1 \
 	FVSTAR_MEMORY_AVAILABLE=100000000000 "FVSTAR_GEO_CHUNK=7 FVSTAR_GEO_DEVICE=1"; do
 	d=$tmp/good$((k = ${k:-0} + 1))
 	env $g STARPU_NCPU=1 "$fv" run "$tmp/w.cfg" numerics.iterations=1 output.vtu=no output.dir="$d" \
