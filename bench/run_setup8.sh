@@ -25,7 +25,8 @@
 # Each step is skipped once DEADLINE seconds (default 480) have passed.
 # Usage: bench/run_setup8.sh FVSTAR OUT_DIR [M6_SU2] [CELLS]
 # Environment: STEPS (default "threads ranks big m6"), DEADLINE,
-# N_THREADS, N_THREADS_BIG and N_RANKS_BIG (0: that box skipped), SHARE
+# N_THREADS, N_THREADS_BIG and N_RANKS_BIG (0: that box skipped),
+# RANKS_TIMEOUT (the N_RANKS box's limit, default 120 s), SHARE
 # (0: no WORKERS=share rows), BLOCKS, BIG_ITERATIONS.
 # The lead's calls: /work/notes/setup8_device.txt (session 19).
 set -u
@@ -148,7 +149,7 @@ PY
 }
 
 if has ranks && left ranks; then
-	ranks "${N_RANKS:-48}" 120
+	ranks "${N_RANKS:-48}" "${RANKS_TIMEOUT:-120}"
 	# as session 18 measured it: cores / R CPU workers a rank (StarPU-MPI's
 	# thread without a core of its own)
 	if [ "${SHARE:-1}" = 1 ] && left ranks-share; then

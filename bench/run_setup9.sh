@@ -27,6 +27,12 @@
 #   ranks    (the node alone, about 2 min) bench/run_setup8.sh's ranks step
 #        on the 48^3 box (R = 1 2 4, from the file and from part files, each
 #        rank's phases), then again with OMP_WAIT_POLICY=active (T7)
+#   ranksbig (the node alone, about 3.5 min) the same on the 10.37M box
+#        (6 x 120^3), where the solver's phase (5.3 s on one rank, call 1)
+#        is worth dividing; its part files deleted after
+#   big  (one GPU, about 2.5 min) T5: bench/run_bigmesh.sh at CELLS, by
+#        default 10^8 where every GPU has over 100 GB (H200), else
+#        98,300,000 (10^8 did not fit an H100 80GB's free memory in call 1)
 # Each run is skipped once DEADLINE seconds (default 300) have passed.
 # Usage: bench/run_setup9.sh FVSTAR OUT_DIR M6_SU2
 # Environment: STEPS (default "m6"), DEADLINE, REPEAT (default 2: runs of
@@ -154,6 +160,23 @@ if has ranks && left ranks; then
 	echo
 	echo "# ranks: OMP_WAIT_POLICY=active (as before this session)"
 	OMP_WAIT_POLICY=active STEPS=ranks N_RANKS_BIG=0 SHARE=0 DEADLINE=100 sh "$top/bench/run_setup8.sh" "$fv" "$out/s8" |
+		sed -n '/^## /,$p' | grep -v "^# done"
+fi
+if has ranksbig && left ranksbig; then
+	echo
+	echo "# ranksbig: this branch's defaults"
+	STEPS=ranks N_RANKS=120 N_RANKS_BIG=0 SHARE=0 RANKS_TIMEOUT=230 DEADLINE=60 sh "$top/bench/run_setup8.sh" "$fv" \
+		"$out/s8" | sed -n '/^## /,$p' | grep -v "^# done"
+fi
+if has big && left big; then
+	cells=${CELLS:-}
+	if [ -z "$cells" ]; then
+		mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null | sort -n | head -1)
+		cells=$([ "${mib:-0}" -gt 100000 ] && echo 100000000 || echo 98300000)
+	fi
+	echo
+	echo "# big: T5 at $cells cells (GPU memory ${mib:-?} MiB)"
+	STEPS=big DEADLINE=60 RUN_TIMEOUT=${RUN_TIMEOUT:-150} sh "$top/bench/run_setup8.sh" "$fv" "$out/s8" "" "$cells" |
 		sed -n '/^## /,$p' | grep -v "^# done"
 fi
 rm -rf "$out/s8" "$out"/m6*/restart.bin "$out/m6.su2"
