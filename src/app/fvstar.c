@@ -196,6 +196,7 @@ fv_err_t fv_opt_vec3(const char *opt, const char *s, double v[3])
  * libgomp reads the variable in its own constructor, before main: this
  * runs earlier, from the program's pre-initialisation array, which the
  * dynamic linker calls before any library's constructor. */
+#ifndef FV_SMPI /* fvstar-smpi is a shared object, which may have no .preinit_array (the ld refuses it) */
 static void omp_passive(int argc, char **argv, char **envp)
 {
 	(void)argc;
@@ -204,6 +205,7 @@ static void omp_passive(int argc, char **argv, char **envp)
 	setenv("OMP_WAIT_POLICY", "passive", 0);
 }
 __attribute__((section(".preinit_array"), used)) static void (*const fv_preinit)(int, char **, char **) = omp_passive;
+#endif
 
 int main(int argc, char **argv)
 {
