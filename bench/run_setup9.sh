@@ -16,17 +16,17 @@
 #        the start, as above 2^22 cells), FVSTAR_CUDA_WARM_SPARE=1 (the mesh
 #        read on one thread fewer while the context is made beside it),
 #        FVSTAR_CUDA_WARM=0 (the context
-#        made by StarPU, not beside the mesh read), OMP_WAIT_POLICY=active
-#        (the set-up's OpenMP threads spinning, as before this session:
-#        fvstar now makes them passive unless told), and once from the .su2
+#        made by StarPU, not beside the mesh read), OMP_WAIT_POLICY=passive
+#        (the set-up's OpenMP threads asleep as soon as a loop ends; the
+#        default, unset, spins about 3 ms first), and once from the .su2
 #        text (the reader's cost against .fvm)
 #   threads  (the node alone, about 2 min) bench/run_setup8.sh's threads
 #        step (6 x 48^3 and 6 x 96^3 tets, 16 blocks, CPU workers, set-up
 #        on T = 1 ... all cores), then the 48^3 sweep again with
-#        OMP_WAIT_POLICY=active (T9: never slower on more cores)
+#        OMP_WAIT_POLICY=passive (T9: never slower on more cores)
 #   ranks    (the node alone, about 2 min) bench/run_setup8.sh's ranks step
 #        on the 48^3 box (R = 1 2 4, from the file and from part files, each
-#        rank's phases), then again with OMP_WAIT_POLICY=active (T7)
+#        rank's phases), then again with OMP_WAIT_POLICY=passive (T7)
 #   ranksbig (the node alone, about 3.5 min) the same on the 10.37M box
 #        (6 x 120^3), where the solver's phase (5.3 s on one rank, call 1)
 #        is worth dividing; its part files deleted after
@@ -87,7 +87,7 @@ if has m6; then
 	while [ "$i" -le "$repeat" ]; do
 		m6run "beside$i" "$out/m6.fvm"
 		m6run "before$i" "$out/m6.fvm" FVSTAR_OUTPUTS_BESIDE_STOP=0
-		m6run "active$i" "$out/m6.fvm" OMP_WAIT_POLICY=active
+		m6run "passive$i" "$out/m6.fvm" OMP_WAIT_POLICY=passive
 		m6run "spare$i" "$out/m6.fvm" FVSTAR_CUDA_WARM_SPARE=1
 		i=$((i + 1))
 	done
@@ -97,8 +97,8 @@ if has m6; then
 	echo
 	echo "## M6 medium to the answer (T8: process start to CL within 0.5 % <= 2x the loop to it)"
 	echo
-	echo "beside: this branch's defaults (the final files written while StarPU stops, OpenMP's threads passive);"
-	echo "before: FVSTAR_OUTPUTS_BESIDE_STOP=0; active: OMP_WAIT_POLICY=active; probe: FVSTAR_RCM_THREADS=probe;"
+	echo "beside: this branch's defaults (the final files written while StarPU stops);"
+	echo "before: FVSTAR_OUTPUTS_BESIDE_STOP=0; passive: OMP_WAIT_POLICY=passive; probe: FVSTAR_RCM_THREADS=probe;"
 	echo "spare: FVSTAR_CUDA_WARM_SPARE=1 (the mesh read on one thread fewer beside the contexts' thread);"
 	echo "cold: FVSTAR_CUDA_WARM=0; su2: from the .su2 text. Seconds."
 	echo
@@ -143,23 +143,23 @@ PY
 	done
 fi
 # the node alone: run_setup8.sh's steps, with this branch's defaults, then
-# with the OpenMP threads spinning as before (OMP_WAIT_POLICY=active)
+# with the OpenMP threads asleep at once (OMP_WAIT_POLICY=passive)
 if has threads && left threads; then
 	echo
-	echo "# threads: this branch's defaults (OpenMP's threads passive)"
+	echo "# threads: this branch's defaults"
 	STEPS=threads DEADLINE=150 sh "$top/bench/run_setup8.sh" "$fv" "$out/s8" | sed -n '/^## /,$p' | grep -v "^# done"
 	echo
-	echo "# threads: OMP_WAIT_POLICY=active (as before this session), 48^3 only"
-	OMP_WAIT_POLICY=active STEPS=threads N_THREADS_BIG=0 DEADLINE=100 sh "$top/bench/run_setup8.sh" "$fv" "$out/s8" |
+	echo "# threads: OMP_WAIT_POLICY=passive, 48^3 only"
+	OMP_WAIT_POLICY=passive STEPS=threads N_THREADS_BIG=0 DEADLINE=100 sh "$top/bench/run_setup8.sh" "$fv" "$out/s8" |
 		sed -n '/^## /,$p' | grep -v "^# done"
 fi
 if has ranks && left ranks; then
 	echo
-	echo "# ranks: this branch's defaults (OpenMP's threads passive)"
+	echo "# ranks: this branch's defaults"
 	STEPS=ranks N_RANKS_BIG=0 DEADLINE=150 sh "$top/bench/run_setup8.sh" "$fv" "$out/s8" | sed -n '/^## /,$p' | grep -v "^# done"
 	echo
-	echo "# ranks: OMP_WAIT_POLICY=active (as before this session)"
-	OMP_WAIT_POLICY=active STEPS=ranks N_RANKS_BIG=0 SHARE=0 DEADLINE=100 sh "$top/bench/run_setup8.sh" "$fv" "$out/s8" |
+	echo "# ranks: OMP_WAIT_POLICY=passive"
+	OMP_WAIT_POLICY=passive STEPS=ranks N_RANKS_BIG=0 SHARE=0 DEADLINE=100 sh "$top/bench/run_setup8.sh" "$fv" "$out/s8" |
 		sed -n '/^## /,$p' | grep -v "^# done"
 fi
 if has ranksbig && left ranksbig; then

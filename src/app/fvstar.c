@@ -188,25 +188,6 @@ fv_err_t fv_opt_vec3(const char *opt, const char *s, double v[3])
 	return FV_OK;
 }
 
-/* The set-up's OpenMP threads sleep as soon as a loop ends
- * (OMP_WAIT_POLICY=passive) unless the environment says otherwise:
- * spinning, they held the cores that StarPU's start, METIS and the other
- * ranks needed, and a 663k-cell box set up in 1.64 s on 64 cores against
- * 1.39 on 32 and 1.11 on 64 with passive threads (session 20 call 1).
- * libgomp reads the variable in its own constructor, before main: this
- * runs earlier, from the program's pre-initialisation array, which the
- * dynamic linker calls before any library's constructor. */
-#ifndef FV_SMPI /* fvstar-smpi is a shared object, which may have no .preinit_array (the ld refuses it) */
-static void omp_passive(int argc, char **argv, char **envp)
-{
-	(void)argc;
-	(void)argv;
-	(void)envp;
-	setenv("OMP_WAIT_POLICY", "passive", 0);
-}
-__attribute__((section(".preinit_array"), used)) static void (*const fv_preinit)(int, char **, char **) = omp_passive;
-#endif
-
 int main(int argc, char **argv)
 {
 	fv_err_t err;

@@ -89,13 +89,4 @@ assert not diff, diff
 assert b["restart_write_seconds"] > 0 and b["output_seconds"] > 0, b
 assert "restart written" in b["timeline"] and "outputs written" in b["timeline"], b["timeline"]
 PY
-# the set-up's OpenMP threads passive unless OMP_WAIT_POLICY says
-# otherwise (set before libgomp's constructor reads it: what it prints)
-# (a build without OpenMP prints nothing: nothing to check)
-if OMP_DISPLAY_ENV=true "$fv" --version 2>&1 | grep -q "OMP_WAIT_POLICY"; then
-	OMP_DISPLAY_ENV=true "$fv" --version 2>&1 | grep -q "OMP_WAIT_POLICY = 'PASSIVE'" ||
-		fail "OpenMP's threads not passive by default: $(OMP_DISPLAY_ENV=true "$fv" --version 2>&1 | grep WAIT)"
-	OMP_WAIT_POLICY=active OMP_DISPLAY_ENV=true "$fv" --version 2>&1 | grep -q "OMP_WAIT_POLICY = 'ACTIVE'" ||
-		fail "OMP_WAIT_POLICY=active not honoured"
-fi
 finish
