@@ -29,3 +29,9 @@ def load(d):
     loop_k = float(h[k]["wall_s"])
     return {"summary": s, "history": h, "answer": k, "loop_to_answer": loop_k,
             "after_answer": float(h[-1]["wall_s"]) - loop_k, "timeline": t, "exit": exit_at}
+
+
+def from_args():
+    """The run of a script's arguments DIR WALL NAME: (load(DIR), WALL, NAME)."""
+    import sys
+    return load(sys.argv[1]), float(sys.argv[2]), sys.argv[3]

@@ -82,12 +82,9 @@ if has m6 && left m6; then
 	echo "| run | iterations | set-up s | loop to the answer s | process start to the answer s | / loop | StarPU s | restart s | outputs s | process wall s | exec to main | set-up end to loop | loop end to summary | summary to freed | freed to exit |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for v in first $ran; do
-		python3 - "$out/m6-$v" "$(cat "$out/m6-$v.wall")" "$v" "$top/bench" <<'PY' || echo "| $v | (no summary) |"
-import sys
-d, wall, name = sys.argv[1], float(sys.argv[2]), sys.argv[3]
-sys.path.insert(0, sys.argv[4])
-from m6_answer import load
-r = load(d)
+		PYTHONPATH="$top/bench" python3 - "$out/m6-$v" "$(cat "$out/m6-$v.wall")" "$v" <<'PY' || echo "| $v | (no summary) |"
+from m6_answer import from_args
+r, wall, name = from_args()
 s, h, k, loop_k, after, t = r["summary"], r["history"], r["answer"], r["loop_to_answer"], r["after_answer"], r["timeline"]
 g = lambda a, b: "%.3f" % (t[b] - t[a]) if a in t and b in t else "-"
 print("| %s | %d (answer at %s) | %.2f | %.2f | %.2f | **%.2fx** | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %s | %.3f |" % (

@@ -105,12 +105,9 @@ if has m6; then
 	echo "| run | iterations (answer at) | exec to main | set-up | loop to the answer | process start to the answer | / loop | drained past the last row | restart | outputs | summary | solver freed | StarPU stopped | freed | exit handlers | process end | wall |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for v in first $ran; do
-		python3 - "$out/m6-$v" "$(cat "$out/m6-$v.wall")" "$v" "$top/bench" <<'PY' || echo "| $v | (no summary) |"
-import sys
-d, wall, name = sys.argv[1], float(sys.argv[2]), sys.argv[3]
-sys.path.insert(0, sys.argv[4])
-from m6_answer import load
-r = load(d)
+		PYTHONPATH="$top/bench" python3 - "$out/m6-$v" "$(cat "$out/m6-$v.wall")" "$v" <<'PY' || echo "| $v | (no summary) |"
+from m6_answer import from_args
+r, wall, name = from_args()
 s, h, k, loop_k, after, t, ex = (r[x] for x in ("summary", "history", "answer", "loop_to_answer", "after_answer", "timeline", "exit"))
 # the last history row, on the process's clock: the loop's start + its wall_s
 last_row = t["loop"] + float(h[-1]["wall_s"]) if "loop" in t else None
