@@ -82,22 +82,10 @@ if has m6 && left m6; then
 	echo "| run | iterations | set-up s | loop to the answer s | process start to the answer s | / loop | StarPU s | restart s | outputs s | process wall s | exec to main | set-up end to loop | loop end to summary | summary to freed | freed to exit |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for v in first $ran; do
-		python3 - "$out/m6-$v" "$(cat "$out/m6-$v.wall")" "$v" <<'PY' || echo "| $v | (no summary) |"
-import csv, json, re, sys
-d, wall, name = sys.argv[1], float(sys.argv[2]), sys.argv[3]
-s = json.load(open(d + "/summary.json"))
-h = list(csv.DictReader(open(d + "/history.csv")))
-cl = [float(r["CL"]) for r in h]
-k = len(cl) - 1
-while k > 0 and abs(cl[k - 1] - cl[-1]) <= 0.005 * abs(cl[-1]):
-    k -= 1
-loop_k = float(h[k]["wall_s"])
-after = float(h[-1]["wall_s"]) - loop_k
-t = s.get("timeline", {})
-# the last line of stderr: the marks after summary.json (StarPU's stop, freed)
-for line in open(d + ".err"):
-    if line.startswith("fvstar: timeline"):
-        t.update({m.group(1).strip(): float(m.group(2)) for m in re.finditer(r"\s*([^,:]+?) ([0-9.]+)(,|$)", line.split("started):", 1)[1])})
+		PYTHONPATH="$top/bench" python3 - "$out/m6-$v" "$(cat "$out/m6-$v.wall")" "$v" <<'PY' || echo "| $v | (no summary) |"
+from m6_answer import from_args
+r, wall, name = from_args()
+s, h, k, loop_k, after, t = r["summary"], r["history"], r["answer"], r["loop_to_answer"], r["after_answer"], r["timeline"]
 g = lambda a, b: "%.3f" % (t[b] - t[a]) if a in t and b in t else "-"
 print("| %s | %d (answer at %s) | %.2f | %.2f | %.2f | **%.2fx** | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %s | %.3f |" % (
     name, len(h), h[k]["iteration"], s["setup_seconds"]["total"], loop_k, wall - after, (wall - after) / loop_k,

@@ -25,7 +25,9 @@
 # Each step is skipped once DEADLINE seconds (default 480) have passed.
 # Usage: bench/run_setup8.sh FVSTAR OUT_DIR [M6_SU2] [CELLS]
 # Environment: STEPS (default "threads ranks big m6"), DEADLINE,
-# N_THREADS, N_THREADS_BIG, N_RANKS_BIG, BLOCKS, BIG_ITERATIONS.
+# N_THREADS, N_THREADS_BIG and N_RANKS_BIG (0: that box skipped),
+# RANKS_TIMEOUT (the N_RANKS box's limit, default 120 s), SHARE
+# (0: no WORKERS=share rows), BLOCKS, BIG_ITERATIONS.
 # The lead's calls: /work/notes/setup8_device.txt (session 19).
 set -u
 [ $# -ge 2 ] || { sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2; }
@@ -107,7 +109,7 @@ if has threads && left threads; then
 		[ "$cores" -ge 16 ] && one "$n" "T=16 again" 16
 	}
 	nbig=${N_THREADS_BIG:-96}
-	if left threads-big && box "$nbig"; then
+	if [ "$nbig" -gt 0 ] && left threads-big && box "$nbig"; then
 		echo
 		echo "## The same at 6 x $nbig^3 tets"
 		head_row
@@ -147,16 +149,16 @@ PY
 }
 
 if has ranks && left ranks; then
-	ranks "${N_RANKS:-48}" 120
+	ranks "${N_RANKS:-48}" "${RANKS_TIMEOUT:-120}"
 	# as session 18 measured it: cores / R CPU workers a rank (StarPU-MPI's
 	# thread without a core of its own)
-	if left ranks-share; then
+	if [ "${SHARE:-1}" = 1 ] && left ranks-share; then
 		echo
 		echo "### the same with WORKERS=share (cores / R workers a rank, as in session 18)"
 		WORKERS=share RANKS="2 4" BLOCKS=$nb timeout 90 sh "$top/bench/run_setup_ranks.sh" "$fv" \
 			"$out/box${N_RANKS:-48}.fvm" "$out/ranks-share" | grep "^| [24] "
 	fi
-	left ranks-big && ranks "${N_RANKS_BIG:-120}" "${RANKS_BIG_TIMEOUT:-150}"
+	[ "${N_RANKS_BIG:-120}" -gt 0 ] && left ranks-big && ranks "${N_RANKS_BIG:-120}" "${RANKS_BIG_TIMEOUT:-150}"
 	rm -rf "$out"/ranks*/cut*
 fi
 

@@ -48,6 +48,8 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o);
  * starts (an error before it). */
 void fv_runtime_warm_gpus(const fv_runtime_opts_t *o);
 void fv_runtime_warm_wait(void);
+/* Is that thread still creating the contexts? */
+int fv_runtime_warm_busy(void);
 /* Wakes the workers that fv_runtime_init left asleep (opts.paused: a
  * caller that still sets up, so that they do not poll for tasks on the
  * cores it uses); no effect otherwise. Before the first task or data

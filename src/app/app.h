@@ -99,10 +99,25 @@ fv_err_t fv_app_part_restart_write(const char *path, const fv_part_t *p, fv_rest
  * DIR/NAME.pvtu (rank 0) from the state st. */
 fv_err_t fv_app_part_solution(const char *dir, const char *name, const fv_part_t *p, const fv_app_state_t *st,
 			      double gamma, int with_block, const fv_sol_turb_t *turb);
-/* wall.csv (rank 0) from every rank's wall faces (markers whose bc is a
- * wall kind); none when no marker is one (*written 0). Collective. */
-fv_err_t fv_app_part_wall_csv(const char *path, const fv_part_t *p, fv_solver_t *s, const fv_app_state_t *st,
-			      const int8_t *marker_bc, const fv_wall_ref_t *ref, int *written);
+/* wall.csv's data: every rank's wall faces (markers whose bc is a wall
+ * kind; none when no marker is one: any 0), their markers, centroids,
+ * the owners' densities and the solver's wall data, assembled. */
+typedef struct fv_app_wall {
+	int any;
+	size_t n; /* the mesh's boundary faces */
+	uint8_t *is;
+	int32_t *mk;
+	double *ctr, *rho, *wall;
+} fv_app_wall_t;
+/* The data from the solver (its blob where it lives: StarPU is needed).
+ * Collective. */
+fv_err_t fv_app_part_wall_get(const fv_part_t *p, fv_solver_t *s, const fv_app_state_t *st, const int8_t *marker_bc,
+			      fv_app_wall_t *w);
+/* wall.csv from it (rank 0; *written 0 where there is none): host work
+ * alone, so it may run while StarPU stops. */
+fv_err_t fv_app_part_wall_put(const char *path, const fv_part_t *p, const fv_app_wall_t *w, const fv_wall_ref_t *ref,
+			      int *written);
+void fv_app_part_wall_free(fv_app_wall_t *w);
 /* The cells of every rank whose state is non-physical (non-finite, or
  * rho or p <= 0): their count, and the first in the file's order as
  * "element N of FILE at (x, y, z)". Collective. */

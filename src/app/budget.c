@@ -10,6 +10,7 @@
 #include "fvstar/output.h"
 #include "io/json.h"
 #include "runtime/data.h"
+#include "util/env.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 #define MIB (1024.0 * 1024.0)
@@ -125,14 +126,17 @@ static double proc_kb(const char *file, const char *key)
 
 /* The host bytes this rank may still take: its share of the node's
  * MemAvailable; FVSTAR_MEMORY_AVAILABLE (bytes) replaces it (tests). */
-static double host_available(int *shared, const char **from)
+static fv_err_t host_available(int *shared, const char **from, double *bytes)
 {
-	const char *env = getenv("FVSTAR_MEMORY_AVAILABLE");
 	const char *local = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-	double avail = env && env[0] ? atof(env) : 1024.0 * proc_kb("/proc/meminfo", "MemAvailable:");
-	*from = env && env[0] ? "FVSTAR_MEMORY_AVAILABLE" : "MemAvailable";
+	unsigned long long given;
+	FV_CALL(fv_env_count("FVSTAR_MEMORY_AVAILABLE", 1, 1ULL << 60, 0, "bytes of host memory the node has free",
+			     &given));
+	double avail = given ? (double)given : 1024.0 * proc_kb("/proc/meminfo", "MemAvailable:");
+	*from = given ? "FVSTAR_MEMORY_AVAILABLE" : "MemAvailable";
 	*shared = local && atoi(local) > 0 ? atoi(local) : 1;
-	return avail < 0 ? -1 : avail / *shared;
+	*bytes = avail < 0 ? -1 : avail / *shared;
+	return FV_OK;
 }
 
 /* "123 MiB" below 10 GiB, else "12.3 GiB" (buf of 32). */
@@ -201,14 +205,14 @@ fv_err_t fv_budget_check(const fv_case_t *c, long long n_cells, long long n_face
 {
 	double total[FV_RUNTIME_MAX_GPUS], used[FV_RUNTIME_MAX_GPUS], dev_free = 0, dev;
 	double cells = (double)n_cells / fv_runtime_nranks();
-	int shared, ng;
-	const char *from;
+	int shared = 1, ng;
+	const char *from = "MemAvailable";
 	char what[768], msg[1536], t[3][32];
 	memset(b, 0, sizeof *b);
 	if (n_cells <= 0 || c->memory_check == 2)
 		return FV_OK;
 	fv_budget_estimate(c, (double)n_cells, (double)n_faces, b);
-	b->avail_bytes = host_available(&shared, &from);
+	FV_CALL(host_available(&shared, &from, &b->avail_bytes));
 	b->rss_bytes = 1024.0 * proc_kb("/proc/self/status", "VmRSS:");
 	b->host_bytes = (b->rss_bytes > 0 ? b->rss_bytes : 0) + b->more_bytes;
 	ng = fv_runtime_device_memory(total, used, FV_RUNTIME_MAX_GPUS);

@@ -3,6 +3,7 @@
  * partition and renumbering -> blocks -> solver on StarPU -> history.csv,
  * summary.json, solution.vtu and restart files in the output directory. */
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include "fvstar/solver.h"
 #include "physics/exact.h"
 #include "physics/gas.h"
+#include "util/env.h"
 #include "util/threads.h"
 #include "util/timer.h"
 
@@ -55,6 +57,9 @@ typedef struct run_ctx {
 	double restart_s;       /* the restart writes' seconds */
 	int restart_at;         /* the iteration of the last restart written (-1: none) */
 	double output_s;        /* the final state's files' seconds (wall.csv, solution) */
+	int beside_stop;        /* the final files written while StarPU stops (write_outputs) */
+	int restart_pending;    /* the last restart's file is still to write ... */
+	fv_restart_t final_rs;  /* ... with this header, its state home in the plan's st */
 } run_ctx_t;
 
 /* SIGINT or SIGTERM received (its number), read by the run loop: the
@@ -317,28 +322,42 @@ fv_err_t fv_app_wall_distances(const fv_case_t *c, const fv_mesh_t *m, const fv_
 	return FV_OK;
 }
 
+/* The restart of iteration iter brought home: every rank its blocks'
+ * state into st, and the header (the solver's ramp included) into r. */
+static fv_err_t restart_get(const fv_case_t *c, fv_solver_t *s, fv_app_state_t *st, int iter, const run_ctx_t *rc,
+			    fv_restart_t *r)
+{
+	FV_CALL(fv_solver_get_block_states(s, st->qb));
+	memset(r, 0, sizeof *r);
+	r->iteration = iter;
+	r->time = rc->t;
+	memcpy(r->res0, rc->res0, sizeof r->res0);
+	r->res_peak = rc->res_peak;
+	r->res_peak_iter = rc->res_peak_iter;
+	r->model = c->model;
+	return fv_solver_get_ramp_state(s, r->solver_state, FV_RESTART_SOLVER_STATE_MAX, &r->n_solver_state);
+}
+
+/* restart.bin from what restart_get brought home: host work alone (rank
+ * 0 writes every rank's cells). */
+static fv_err_t restart_put(const fv_case_t *c, const fv_part_t *p, fv_restart_t *r, const fv_app_state_t *st)
+{
+	char path[FV_CASE_PATH_MAX + 32];
+	r->n_blocks = p->n_blocks;
+	snprintf(path, sizeof path, "%s/restart.bin", c->out_dir);
+	return fv_app_part_restart_write(path, p, r, st);
+}
+
 static fv_err_t write_restart(const fv_case_t *c, fv_solver_t *s, const fv_part_t *p, fv_app_state_t *st, int iter,
 			      const run_ctx_t *rc)
 {
-	char path[FV_CASE_PATH_MAX + 32];
 	fv_restart_t r;
-	/* every rank its blocks' state; rank 0 writes them all */
-	FV_CALL(fv_solver_get_block_states(s, st->qb));
-	memset(&r, 0, sizeof r);
-	r.n_blocks = p->n_blocks;
-	r.iteration = iter;
-	r.time = rc->t;
-	memcpy(r.res0, rc->res0, sizeof r.res0);
-	r.res_peak = rc->res_peak;
-	r.res_peak_iter = rc->res_peak_iter;
-	r.model = c->model;
-	FV_CALL(fv_solver_get_ramp_state(s, r.solver_state, FV_RESTART_SOLVER_STATE_MAX, &r.n_solver_state));
-	snprintf(path, sizeof path, "%s/restart.bin", c->out_dir);
+	FV_CALL(restart_get(c, s, st, iter, rc, &r));
 	/* the state is home: the file is the host's work alone, on the cores
 	 * the CPU workers would poll on (a 4.2M-cell restart on 2 cores:
 	 * 4.3-9.4 s with them polling, 2.4-2.9 s asleep) */
 	fv_runtime_pause();
-	fv_err_t err = fv_app_part_restart_write(path, p, &r, st);
+	fv_err_t err = restart_put(c, p, &r, st);
 	fv_runtime_resume();
 	return err;
 }
@@ -453,7 +472,28 @@ static fv_err_t diverged(const fv_case_t *c, const fv_part_t *p, fv_solver_t *s,
 			what, where, saved, restart, c->num.cfl);
 }
 
+static fv_err_t read_mesh(const fv_case_t *c, fv_mesh_t *m);
+
+/* FVSTAR_CUDA_WARM_SPARE=1: the mesh read on one thread fewer while the
+ * CUDA contexts' thread runs (fv_runtime_warm_gpus): with it, 16 set-up
+ * threads on 16 cores wait at each loop's end for the one sharing a core
+ * with it (the M6 medium's mesh phase 0.31 -> 0.50 s beside it on an
+ * H100, session 20 call 1); a trial, off by default. */
 fv_err_t fv_app_read_mesh(const fv_case_t *c, fv_mesh_t *m)
+{
+	int was = fv_threads_max(), spare = 0;
+	if (fv_env_switch("FVSTAR_CUDA_WARM_SPARE", 0, &spare) != FV_OK)
+		spare = 0;
+	spare = spare && was > 1 && fv_runtime_warm_busy();
+	if (spare)
+		fv_threads_set(was - 1);
+	fv_err_t err = read_mesh(c, m);
+	if (spare)
+		fv_threads_set(was);
+	return err;
+}
+
+static fv_err_t read_mesh(const fv_case_t *c, fv_mesh_t *m)
 {
 	double t = fv_now();
 	switch (c->mesh_format) {
@@ -592,8 +632,8 @@ static void ranks_summary(json_t *js, const fv_part_t *p, const double *rss_mib,
 
 /* wall.csv (rank 0) from every rank's wall faces: all markers of wall
  * kinds (slip and viscous); none when the mesh has none. */
-static fv_err_t write_wall(const fv_case_t *c, const fv_part_t *p, fv_solver_t *s, const fv_solver_opts_t *so,
-			   const fv_app_state_t *st, int *written)
+static fv_err_t write_wall(const fv_case_t *c, const fv_part_t *p, const fv_solver_opts_t *so,
+			   const fv_app_wall_t *w, int *written)
 {
 	char path[FV_CASE_PATH_MAX + 32];
 	double u2 = so->winf[1] * so->winf[1] + so->winf[2] * so->winf[2] + so->winf[3] * so->winf[3];
@@ -602,7 +642,7 @@ static fv_err_t write_wall(const fv_case_t *c, const fv_part_t *p, fv_solver_t *
 			     .e_inf = {so->winf[1] / un, so->winf[2] / un, so->winf[3] / un},
 			     .mu_inf = so->mu_inf, .suth = so->suth};
 	snprintf(path, sizeof path, "%s/wall.csv", c->out_dir);
-	return fv_app_part_wall_csv(path, p, s, st, so->marker_bc, &ref, written);
+	return fv_app_part_wall_put(path, p, w, &ref, written);
 }
 
 /* history.csv (rank 0), continued after a restart's iteration. */
@@ -655,9 +695,15 @@ static fv_err_t run_loop(fv_plan_t *p, run_ctx_t *r)
 		{
 			double t_write = fv_now();
 			fv_mark("loop done"); /* the last restart's start (the latest mark wins) */
-			FV_CALL(write_restart(c, p->solver, &p->part, &p->st, done, r));
+			if (r->beside_stop && (done < to || to == last || stop_signal)) {
+				/* the last: its file beside StarPU's stop (write_outputs) */
+				FV_CALL(restart_get(c, p->solver, &p->st, done, r, &r->final_rs));
+				r->restart_pending = 1;
+			} else {
+				FV_CALL(write_restart(c, p->solver, &p->part, &p->st, done, r));
+				fv_mark("restart written");
+			}
 			r->restart_s += fv_now() - t_write;
-			fv_mark("restart written");
 		}
 		r->restart_at = done;
 		if (done < to)
@@ -695,20 +741,22 @@ static void say_timeline(void)
 	const fv_mark_t *m;
 	int n = fv_marks(&m);
 	fprintf(stderr, "fvstar: timeline (s since the process started):");
+	fv_mark_exit_say(1);
 	for (int i = 0; i < n; i++)
 		fprintf(stderr, "%s %s %.3f", i ? "," : "", m[i].name, m[i].at);
 	fputc('\n', stderr);
 }
 
-/* summary.json (rank 0). */
-static fv_err_t write_summary(const fv_plan_t *p, const run_ctx_t *r, const double *mem, json_t *dist)
+/* summary.json (rank 0) but the figures known only once the files are
+ * written (restart and output seconds, the timeline: summary_put); what
+ * StarPU knows (workers, scheduler, busy shares) is in it. */
+static json_t *summary_get(const fv_plan_t *p, const run_ctx_t *r, const double *mem, json_t *dist)
 {
 	const fv_part_t *part = &p->part;
-	char path[FV_CASE_PATH_MAX + 32], busy[4096];
+	char busy[4096];
 	json_t *js = summary_json(&p->c, part, r, r->last_iter - p->start.first + 1, r->wall, p->so.num.rk);
 	json_t *cells = json_array();
 	double mean = fv_runtime_busy(busy, sizeof busy);
-	fv_err_t err;
 	if (part->n_ranks > 1)
 		ranks_summary(js, part, mem, p->from_dir ? "partition directory" : "rank 0");
 	else
@@ -718,11 +766,11 @@ static fv_err_t write_summary(const fv_plan_t *p, const run_ctx_t *r, const doub
 	for (int b = 0; b < part->n_blocks; b++)
 		json_array_append_new(cells, json_integer(part->block_off[b + 1] - part->block_off[b]));
 	json_object_set_new(json_object_get(js, "partition"), "block_cells", cells);
-	json_object_set_new(js, "restart_write_seconds", fv_json_real(r->restart_s));
-	json_object_set_new(js, "output_seconds", fv_json_real(r->output_s));
+	/* set by summary_put, in their places */
+	json_object_set_new(js, "restart_write_seconds", json_null());
+	json_object_set_new(js, "output_seconds", json_null());
 	fv_plan_setup_json(p, js);
-	fv_mark("summary");
-	json_object_set_new(js, "timeline", timeline_json());
+	json_object_set_new(js, "timeline", json_null());
 	json_object_set_new(json_object_get(js, "partition"), "balance",
 			    json_string(p->bal.weights ? "speed" : "equal"));
 	if (busy[0]) {
@@ -730,10 +778,18 @@ static fv_err_t write_summary(const fv_plan_t *p, const run_ctx_t *r, const doub
 		json_object_set_new(json_object_get(js, "workers"), "busy", json_string(busy));
 		json_object_set_new(json_object_get(js, "workers"), "busy_mean", fv_json_real(mean));
 	}
+	return js;
+}
+
+static fv_err_t summary_put(const fv_plan_t *p, const run_ctx_t *r, json_t *js)
+{
+	char path[FV_CASE_PATH_MAX + 32];
+	json_object_set_new(js, "restart_write_seconds", fv_json_real(r->restart_s));
+	json_object_set_new(js, "output_seconds", fv_json_real(r->output_s));
+	fv_mark("summary");
+	json_object_set_new(js, "timeline", timeline_json());
 	snprintf(path, sizeof path, "%s/summary.json", p->c.out_dir);
-	err = fv_summary_write(path, js);
-	json_decref(js);
-	return err;
+	return fv_summary_write(path, js);
 }
 
 /* The last lines on stderr (rank 0): the residual's drop, the forces,
@@ -773,32 +829,120 @@ static void last_words(const fv_plan_t *p, const run_ctx_t *r, int wall_written)
 	}
 }
 
-/* outputs: the final state into wall.csv and the solution files (every
- * rank), the memory, then summary.json and the last words (rank 0). */
-static fv_err_t write_outputs(fv_plan_t *p, run_ctx_t *r)
+/* The final files: what they need from StarPU (outputs_get: the state,
+ * the wall's data, the memory, summary.json's figures), then the files
+ * themselves (outputs_put: restart.bin where it waits, wall.csv, the
+ * solution, summary.json, the last words), host work alone. */
+typedef struct final_files {
+	fv_plan_t *p;
+	run_ctx_t *r;
+	fv_app_wall_t wall;
+	json_t *js; /* rank 0 */
+	double t0;
+	fv_err_t err;
+	char msg[1024]; /* the error of outputs_put on its thread */
+} final_files_t;
+
+static fv_err_t outputs_get(fv_plan_t *p, run_ctx_t *r, final_files_t *f)
 {
+	double *mem = NULL;
+	json_t *dist = NULL;
+	fv_err_t err;
+	f->t0 = fv_now();
+	/* the last restart brought this state home already */
+	if (!r->restart_pending)
+		FV_CALL(fv_solver_get_block_states(p->solver, p->st.qb));
+	FV_CALL(fv_app_part_wall_get(&p->part, p->solver, &p->st, p->so.marker_bc, &f->wall));
+	r->output_s = fv_now() - f->t0;
+	FV_CALL(gather_memory(&mem));
+	err = fv_app_dist_summary(&p->part, p->block_digest, &dist);
+	if (err == FV_OK && fv_runtime_rank() == 0)
+		f->js = summary_get(p, r, mem, dist);
+	free(mem);
+	json_decref(dist);
+	return err;
+}
+
+static fv_err_t outputs_put(final_files_t *f)
+{
+	fv_plan_t *p = f->p;
+	run_ctx_t *r = f->r;
 	const fv_case_t *c = &p->c;
 	fv_sol_turb_t turb;
 	int wall_written = 0;
-	double *mem = NULL, t = fv_now();
-	json_t *dist = NULL;
-	fv_err_t err = FV_OK;
-	FV_CALL(fv_solver_get_block_states(p->solver, p->st.qb));
-	FV_CALL(write_wall(c, &p->part, p->solver, &p->so, &p->st, &wall_written));
+	double t = fv_now();
+	if (r->restart_pending) {
+		FV_CALL(restart_put(c, &p->part, &r->final_rs, &p->st));
+		r->restart_pending = 0;
+		r->restart_s += fv_now() - t;
+		fv_mark("restart written");
+		t = fv_now();
+	}
+	FV_CALL(write_wall(c, &p->part, &p->so, &f->wall, &wall_written));
 	if (c->vtu)
 		FV_CALL(fv_app_part_solution(c->out_dir, "solution", &p->part, &p->st, c->gamma, c->vtu_block_id,
 					     sol_turb(c, &turb)));
-	r->output_s = fv_now() - t;
+	r->output_s += fv_now() - t;
 	fv_mark("outputs written");
-	FV_CALL(gather_memory(&mem));
-	FV_CALL(fv_app_dist_summary(&p->part, p->block_digest, &dist));
-	if (fv_runtime_rank() == 0) {
-		err = write_summary(p, r, mem, dist);
-		if (err == FV_OK)
-			last_words(p, r, wall_written);
+	if (f->js) {
+		FV_CALL(summary_put(p, r, f->js));
+		last_words(p, r, wall_written);
 	}
-	free(mem);
-	json_decref(dist);
+	return FV_OK;
+}
+
+static void *outputs_thread(void *arg)
+{
+	final_files_t *f = arg;
+	f->err = outputs_put(f);
+	if (f->err != FV_OK)
+		snprintf(f->msg, sizeof f->msg, "%s", fv_errmsg());
+	return NULL;
+}
+
+/* One process, not traced, not simulated (FVSTAR_OUTPUTS_BESIDE_STOP=0:
+ * not at all): the files are written on a thread while this one frees
+ * the solver and stops StarPU, the StarPU work first (outputs_get). On
+ * the M6 medium on an H200 the files took 0.2 s, the stop 0.07 s (session
+ * 20 call 2). Several ranks write as before. */
+static int beside_stop(const fv_plan_t *p)
+{
+	int on;
+#ifdef FV_SIMGRID
+	/* simulated: StarPU's threads are SimGrid's actors; no thread of ours beside them */
+	(void)p;
+	return 0;
+#endif
+	if (fv_env_switch("FVSTAR_OUTPUTS_BESIDE_STOP", 1, &on) != FV_OK)
+		on = 1;
+	return on && fv_runtime_nranks() == 1 && !p->c.trace_dir[0];
+}
+
+static fv_err_t write_outputs(fv_plan_t *p, run_ctx_t *r)
+{
+	final_files_t f;
+	pthread_t th;
+	fv_err_t err;
+	memset(&f, 0, sizeof f);
+	f.p = p;
+	f.r = r;
+	err = outputs_get(p, r, &f);
+	if (err == FV_OK && r->beside_stop && pthread_create(&th, NULL, outputs_thread, &f) == 0) {
+		fv_plan_stop(p);
+		pthread_join(th, NULL);
+		err = f.err == FV_OK ? FV_OK : fv_error(f.err, __FILE__, __LINE__, "%s", f.msg);
+	} else if (err == FV_OK) {
+		err = outputs_put(&f);
+	} else if (r->restart_pending) {
+		/* the restart file all the same */
+		char msg[1024];
+		snprintf(msg, sizeof msg, "%s", fv_errmsg());
+		if (restart_put(&p->c, &p->part, &r->final_rs, &p->st) == FV_OK)
+			r->restart_pending = 0;
+		err = fv_error(err, __FILE__, __LINE__, "%s", msg);
+	}
+	fv_app_part_wall_free(&f.wall);
+	json_decref(f.js);
 	return err;
 }
 
@@ -837,6 +981,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		err = fv_plan_solver(&p);
 	if (err == FV_OK) {
 		run_ctx_start(&r, &p);
+		r.beside_stop = beside_stop(&p);
 		err = open_history(&p, &r);
 	}
 	if (err == FV_OK)

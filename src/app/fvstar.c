@@ -12,6 +12,7 @@
 #include "fvstar/case.h"
 #include "fvstar/runtime.h"
 #include "fvstar/types.h"
+#include "util/env.h"
 #include "util/heap.h"
 #include "util/timer.h"
 
@@ -207,6 +208,12 @@ int main(int argc, char **argv)
 					return 0;
 				}
 	fv_mark("main");
+	fv_mark_exit_install();
+	err = fv_env_check();
+	if (err != FV_OK) {
+		fprintf(stderr, "fvstar: error: %s\n", fv_errmsg());
+		return 2;
+	}
 	fv_heap_keep(); /* freed set-up memory reused, not zeroed again (util/heap.c) */
 	if (strcmp(argv[1], "mesh") == 0)
 		err = fv_cmd_mesh(argc - 1, argv + 1);

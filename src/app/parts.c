@@ -519,25 +519,23 @@ void fv_app_wall_distances_free(const fv_part_t *p, double ***dist)
 
 /* ------------------------------------------------------------- wall.csv */
 
-fv_err_t fv_app_part_wall_csv(const char *path, const fv_part_t *p, fv_solver_t *s, const fv_app_state_t *st,
-			      const int8_t *marker_bc, const fv_wall_ref_t *ref, int *written)
+fv_err_t fv_app_part_wall_get(const fv_part_t *p, fv_solver_t *s, const fv_app_state_t *st, const int8_t *marker_bc,
+			      fv_app_wall_t *w)
 {
 	size_t F = (size_t)p->n_bfaces;
-	uint8_t *is = NULL;
-	int32_t *mk = NULL;
-	double *ctr = NULL, *rho = NULL, *wall = NULL;
 	int any = 0;
 	fv_err_t err = FV_OK;
-	*written = 0;
+	memset(w, 0, sizeof *w);
 	for (int k = 0; k < p->piece.n_markers; k++)
 		any |= fv_bc_is_wall(marker_bc[k]);
 	if (!any)
 		return FV_OK;
-	FV_CALL_GOTO(err, out, fv_calloc(&is, F + 1, 1, "wall faces"));
-	FV_CALL_GOTO(err, out, fv_calloc(&mk, F + 1, sizeof *mk, "wall faces"));
-	FV_CALL_GOTO(err, out, fv_calloc(&ctr, 3 * F + 1, sizeof *ctr, "wall faces"));
-	FV_CALL_GOTO(err, out, fv_calloc(&rho, F + 1, sizeof *rho, "wall faces"));
-	FV_CALL_GOTO(err, out, fv_malloc(&wall, 5 * F + 1, sizeof *wall, "wall data"));
+	w->n = F;
+	FV_CALL_GOTO(err, out, fv_calloc(&w->is, F + 1, 1, "wall faces"));
+	FV_CALL_GOTO(err, out, fv_calloc(&w->mk, F + 1, sizeof *w->mk, "wall faces"));
+	FV_CALL_GOTO(err, out, fv_calloc(&w->ctr, 3 * F + 1, sizeof *w->ctr, "wall faces"));
+	FV_CALL_GOTO(err, out, fv_calloc(&w->rho, F + 1, sizeof *w->rho, "wall faces"));
+	FV_CALL_GOTO(err, out, fv_malloc(&w->wall, 5 * F + 1, sizeof *w->wall, "wall data"));
 	/* this rank's boundary faces (of its owned cells), assembled */
 	for (int b = 0; b < p->n_blocks; b++) {
 		const fv_block_t *bk = &p->blocks[b];
@@ -548,30 +546,46 @@ fv_err_t fv_app_part_wall_csv(const char *path, const fv_part_t *p, fv_solver_t 
 			fv_idx_t g = bk->face_global[f], cl = bk->face_cell[2 * (size_t)f];
 			if (cl >= bk->n_owned || g < 0 || (size_t)g >= F)
 				continue;
-			mk[g] = bk->face_marker[f];
-			is[g] = (uint8_t)fv_bc_is_wall(marker_bc[mk[g]]);
+			w->mk[g] = bk->face_marker[f];
+			w->is[g] = (uint8_t)fv_bc_is_wall(marker_bc[w->mk[g]]);
 			for (int d = 0; d < 3; d++)
-				ctr[(size_t)d * F + (size_t)g] = (double)bk->face_ctr[(size_t)d * nf + (size_t)f];
-			rho[g] = (double)st->qb[b][cl];
+				w->ctr[(size_t)d * F + (size_t)g] = (double)bk->face_ctr[(size_t)d * nf + (size_t)f];
+			w->rho[g] = (double)st->qb[b][cl];
 		}
 	}
-	FV_CALL_GOTO(err, out, fv_solver_wall_data(s, (fv_idx_t)F, is, wall));
-	FV_CALL_GOTO(err, out, fv_runtime_combine(is, F, "the wall faces"));
-	FV_CALL_GOTO(err, out, fv_runtime_combine(mk, F * sizeof *mk, "the wall faces"));
-	FV_CALL_GOTO(err, out, fv_runtime_combine(ctr, 3 * F * sizeof *ctr, "the wall faces"));
-	FV_CALL_GOTO(err, out, fv_runtime_combine(rho, F * sizeof *rho, "the wall faces"));
-	if (fv_runtime_rank() == 0) {
-		fv_wall_faces_t wf = {(fv_idx_t)F, p->piece.markers, mk, ctr, rho};
-		err = fv_wall_write_csv(path, &wf, is, wall, ref);
+	FV_CALL_GOTO(err, out, fv_solver_wall_data(s, (fv_idx_t)F, w->is, w->wall));
+	FV_CALL_GOTO(err, out, fv_runtime_combine(w->is, F, "the wall faces"));
+	FV_CALL_GOTO(err, out, fv_runtime_combine(w->mk, F * sizeof *w->mk, "the wall faces"));
+	FV_CALL_GOTO(err, out, fv_runtime_combine(w->ctr, 3 * F * sizeof *w->ctr, "the wall faces"));
+	FV_CALL_GOTO(err, out, fv_runtime_combine(w->rho, F * sizeof *w->rho, "the wall faces"));
+	w->any = 1;
+out:
+	if (err != FV_OK)
+		fv_app_part_wall_free(w);
+	return err;
+}
+
+fv_err_t fv_app_part_wall_put(const char *path, const fv_part_t *p, const fv_app_wall_t *w, const fv_wall_ref_t *ref,
+			      int *written)
+{
+	fv_err_t err = FV_OK;
+	*written = 0;
+	if (w->any && p->rank == 0) {
+		fv_wall_faces_t wf = {(fv_idx_t)w->n, p->piece.markers, w->mk, w->ctr, w->rho};
+		err = fv_wall_write_csv(path, &wf, w->is, w->wall, ref);
 		*written = err == FV_OK;
 	}
-out:
-	free(is);
-	free(mk);
-	free(ctr);
-	free(rho);
-	free(wall);
 	return err;
+}
+
+void fv_app_part_wall_free(fv_app_wall_t *w)
+{
+	FV_FREE(w->is);
+	FV_FREE(w->mk);
+	FV_FREE(w->ctr);
+	FV_FREE(w->rho);
+	FV_FREE(w->wall);
+	w->any = 0;
 }
 
 /* ---------------------------------------------------- non-physical cells */

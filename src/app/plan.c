@@ -593,14 +593,13 @@ void fv_plan_setup_json(const fv_plan_t *p, json_t *js)
 		json_decref(mj);
 }
 
-fv_err_t fv_plan_destroy(fv_plan_t *p, fv_err_t err)
+void fv_plan_stop(fv_plan_t *p)
 {
-	/* a rank that failed stops them all: the others may be waiting for it
-	 * (a divergence, seen by all alike, ends normally on every rank) */
-	if (err != FV_OK && err != FV_ERR_NUMERIC && fv_runtime_nranks() > 1)
-		fv_runtime_fail(fv_errmsg());
+	if (p->stopped)
+		return;
 	fv_solver_destroy(p->solver);
 	p->solver = NULL;
+	fv_mark("solver freed");
 	fv_runtime_balance_free(&p->bal);
 	if (p->runtime_up) {
 		fv_runtime_shutdown();
@@ -608,7 +607,17 @@ fv_err_t fv_plan_destroy(fv_plan_t *p, fv_err_t err)
 		fv_runtime_warm_wait();
 		fv_runtime_mpi_stop();
 	}
+	p->stopped = 1;
 	fv_mark("StarPU stopped");
+}
+
+fv_err_t fv_plan_destroy(fv_plan_t *p, fv_err_t err)
+{
+	/* a rank that failed stops them all: the others may be waiting for it
+	 * (a divergence, seen by all alike, ends normally on every rank) */
+	if (err != FV_OK && err != FV_ERR_NUMERIC && fv_runtime_nranks() > 1)
+		fv_runtime_fail(fv_errmsg());
+	fv_plan_stop(p);
 	if (err == FV_OK && p->c.trace_dir[0] && fv_runtime_rank() == 0)
 		err = fv_runtime_trace_convert(p->c.trace_dir, stderr);
 	fv_output_unlock();

@@ -75,6 +75,7 @@ typedef struct fv_plan {
 	long long n_cells;      /* the whole mesh's, on every rank */
 	/* starpu */
 	int runtime_up;
+	int stopped; /* fv_plan_stop ran */
 	/* blocks and placement */
 	fv_balance_t bal;       /* the blocks' shares and workers (bal.worker: the placement) */
 	fv_part_t part;         /* this rank's blocks and every block's rank (part.rank_of) */
@@ -108,6 +109,9 @@ fv_err_t fv_plan_solver(fv_plan_t *p);
 /* The set-up's times as summary.json's "setup_seconds" (and, with several
  * ranks, "setup_seconds_max_over_ranks"). */
 void fv_plan_setup_json(const fv_plan_t *p, json_t *js);
+/* Frees the solver and ends StarPU (and MPI): once, here or in
+ * fv_plan_destroy; what the host holds (mesh, blocks, state) stays. */
+void fv_plan_stop(fv_plan_t *p);
 /* Frees every phase's output (ending StarPU and MPI), converts the trace
  * when err is FV_OK, and returns err or the conversion's error. With
  * several ranks, a failed rank (err other than FV_OK and FV_ERR_NUMERIC)

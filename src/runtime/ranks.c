@@ -28,6 +28,7 @@
 #include "config.h"
 #include "fvstar/runtime.h"
 #include "runtime/ranks.h"
+#include "util/env.h"
 
 #ifdef FV_HAVE_MPI
 #include <mpi.h>
@@ -227,9 +228,10 @@ int fv_ranks_wanted(void)
 #ifdef FV_SMPI
 	return 1; /* smpirun started StarPU-MPI (and MPI) before main */
 #endif
-	const char *force = getenv("FVSTAR_MPI");
-	if (force)
-		return atoi(force) != 0;
+	int force;
+	/* 0 or 1, checked before the command started (fv_env_check) */
+	if (fv_env_switch("FVSTAR_MPI", -1, &force) == FV_OK && force >= 0)
+		return force;
 	return launcher_rank() != NULL;
 }
 

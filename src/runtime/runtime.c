@@ -18,6 +18,7 @@
 #include "fvstar/output.h"
 #include "fvstar/types.h"
 #include "runtime/ranks.h"
+#include "util/env.h"
 #include "util/threads.h"
 
 #ifdef FV_HAVE_CUDA
@@ -414,6 +415,7 @@ static int start_starpu(struct starpu_conf *conf)
 #ifdef FV_HAVE_CUDA
 static pthread_t warm_thread;
 static int warm_on, warm_n;
+static volatile int warm_done; /* the thread's last store */
 
 /* A CUDA context per GPU (the primary one, which StarPU's worker then
  * finds made): its creation took part of StarPU's 0.45-0.95 s start in
@@ -430,15 +432,29 @@ static void *warm_contexts(void *arg)
 		if (cudaSetDevice(d) == cudaSuccess)
 			cudaFree(0);
 	cudaGetLastError();
+	__atomic_store_n(&warm_done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 #endif
 
+int fv_runtime_warm_busy(void)
+{
+#ifdef FV_HAVE_CUDA
+	return warm_on && !__atomic_load_n(&warm_done, __ATOMIC_ACQUIRE);
+#else
+	return 0;
+#endif
+}
+
 void fv_runtime_warm_gpus(const fv_runtime_opts_t *o)
 {
 #ifdef FV_HAVE_CUDA
-	const char *e = getenv("FVSTAR_CUDA_WARM"), *nc = getenv("STARPU_NCUDA");
-	if (warm_on || (e && strcmp(e, "0") == 0) || fv_ranks_wanted() || getenv("STARPU_WORKERS_CUDAID") ||
+	const char *nc = getenv("STARPU_NCUDA");
+	int on;
+	/* 0 or 1, checked before the command started (fv_env_check) */
+	if (fv_env_switch("FVSTAR_CUDA_WARM", 1, &on) != FV_OK)
+		on = 1;
+	if (warm_on || !on || fv_ranks_wanted() || getenv("STARPU_WORKERS_CUDAID") ||
 	    (o && o->ncuda == 0) || (nc && atoi(nc) <= 0))
 		return;
 	warm_n = o && o->ncuda > 0 ? o->ncuda : nc ? atoi(nc) : -1;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/env.h"
 #include "util/threads.h"
 
 static size_t align64(size_t x)
@@ -235,8 +236,9 @@ static fv_err_t put_gradient_weights(const out_t *w, const fv_block_t *bk, const
 				     size_t at)
 {
 	size_t m = (size_t)off[bk->n_owned], sz = sizeof(fv_real_t);
-	const char *e = getenv("FVSTAR_GEO_CHUNK");
-	fv_idx_t chunk = e && atoi(e) > 0 ? (fv_idx_t)atoi(e) : (fv_idx_t)1 << 20;
+	unsigned long long ck;
+	FV_CALL(fv_env_count("FVSTAR_GEO_CHUNK", 1, FV_IDX_MAX, 1u << 20, "owned cells a geometry section holds", &ck));
+	fv_idx_t chunk = (fv_idx_t)ck;
 	for (fv_idx_t c0 = 0; c0 < bk->n_owned; c0 += chunk) {
 		fv_idx_t c1 = bk->n_owned - c0 > chunk ? c0 + chunk : bk->n_owned;
 		size_t b0 = (size_t)off[c0], len = (size_t)off[c1] - b0;

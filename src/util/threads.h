@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/env.h"
+
 #ifdef _OPENMP
 #include <omp.h>
 #define FV_PRAGMA(x) _Pragma(#x)
@@ -46,17 +48,19 @@ static inline int fv_threads_for(size_t n, size_t per_thread)
 	return k < 1 ? 1 : k > (size_t)max ? max : (int)k;
 }
 
-/* FV_CELLS_PER_THREAD, or FVSTAR_SETUP_CELLS_PER_THREAD where it is a
- * count (0: every thread, whatever the work). */
+/* The largest FVSTAR_SETUP_CELLS_PER_THREAD: one thread for any mesh. */
+#define FV_CELLS_PER_THREAD_MAX 1000000000000ULL
+
+/* FV_CELLS_PER_THREAD, or FVSTAR_SETUP_CELLS_PER_THREAD (0: every thread,
+ * whatever the work). A bad value is refused by fv_env_check before any
+ * command starts (src/util/env.c); here it would give the default. */
 static inline size_t fv_cells_per_thread(void)
 {
-	const char *env = getenv("FVSTAR_SETUP_CELLS_PER_THREAD");
-	char *end;
 	unsigned long long v;
-	if (!env || !*env)
+	if (fv_env_count("FVSTAR_SETUP_CELLS_PER_THREAD", 0, FV_CELLS_PER_THREAD_MAX, FV_CELLS_PER_THREAD, "", &v) !=
+	    FV_OK)
 		return FV_CELLS_PER_THREAD;
-	v = strtoull(env, &end, 10);
-	return *end == '\0' && env[0] != '-' ? (size_t)v : FV_CELLS_PER_THREAD;
+	return (size_t)v;
 }
 
 /* The threads capped at what n cells are worth (fv_threads_for with

@@ -2,7 +2,9 @@
 /* Wall-clock time and resident memory (Linux /proc, getrusage). */
 #include "util/timer.h"
 
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -114,20 +116,47 @@ double fv_since_start(void)
 	return fv_now() - process_start;
 }
 
+static pthread_mutex_t marks_lock = PTHREAD_MUTEX_INITIALIZER;
+
 void fv_mark(const char *name)
 {
-	double at = fv_since_start();
+	double at;
 	int i = 0;
+	pthread_mutex_lock(&marks_lock);
+	at = fv_since_start(); /* in the lock: the table in time order */
 	while (i < n_marks && strcmp(marks[i].name, name) != 0)
 		i++;
 	if (i == n_marks && n_marks < FV_MARKS_MAX)
 		n_marks++;
 	if (i < n_marks)
 		marks[i] = (fv_mark_t){.name = name, .at = at};
+	pthread_mutex_unlock(&marks_lock);
 }
 
 int fv_marks(const fv_mark_t **out)
 {
+	int n;
+	pthread_mutex_lock(&marks_lock);
+	n = n_marks;
+	pthread_mutex_unlock(&marks_lock);
 	*out = marks;
-	return n_marks;
+	return n;
+}
+
+static int exit_say;
+
+static void exit_line(void)
+{
+	if (exit_say)
+		fprintf(stderr, "fvstar: exit handlers done at %.3f s\n", fv_since_start());
+}
+
+void fv_mark_exit_install(void)
+{
+	(void)atexit(exit_line);
+}
+
+void fv_mark_exit_say(int on)
+{
+	exit_say = on;
 }

@@ -38,7 +38,7 @@ int fv_laps(const fv_lap_t **laps);
  * that what comes before main (loading the libraries) and after the
  * iterations (outputs, StarPU's stop, freeing) shows beside the set-up
  * and the loop. fv_mark(name) records now under name (a string literal;
- * from the main thread only; a name seen again takes the later time). */
+ * from any thread; a name seen again takes the later time). */
 #define FV_MARKS_MAX 16
 typedef struct fv_mark {
 	const char *name;
@@ -47,5 +47,10 @@ typedef struct fv_mark {
 double fv_since_start(void);
 void fv_mark(const char *name);
 int fv_marks(const fv_mark_t **marks);
+/* At the process's end, after every exit handler registered later (the
+ * CUDA runtime's, StarPU's), the line "fvstar: exit handlers done at T s"
+ * on stderr once fv_mark_exit_say(1) was called: call it first in main. */
+void fv_mark_exit_install(void);
+void fv_mark_exit_say(int on);
 
 #endif
