@@ -3,7 +3,7 @@
 # Issue 24's GPU work of branch implicit10: one lane on one GPU (the one
 # CUDA_VISIBLE_DEVICES names, or GPU 0), every run with the implicit
 # solver's defaults, which now give a stretched cell of a line-implicit run
-# the time step of its long side (numerics.aspect_dt, default 10),
+# the time step of its long side (numerics.aspect_dt, default 3),
 # stopped at its share of the time (SIGTERM: it ends cleanly and its
 # history counts):
 #   bump     the TMR bump's finest grid, 1409 x 641 (bench/run_bump_finest.sh,
@@ -12,8 +12,8 @@
 #            3.65 orders in 123 iterations, held at CFL 178 from 60 on)
 #   bumpoff  the same with numerics.aspect_dt = 1 (main's time step), for a
 #            comparison on the same card
-#   bumpar   the same with numerics.aspect_dt = 1000 (the CPU's 89 x 41: 80
-#            iterations for 92 with 10; the finest grid's wall cells are
+#   bumpar   the same with numerics.aspect_dt = 1000 (the CPU's 45 x 21: 69
+#            iterations for 122 with 3; the finest grid's wall cells are
 #            more stretched)
 #   m6sa     the M6 SA carried grids (bench/run_m6_sa_family.sh: XCOARSE
 #            279k cells then COARSE 1.1M, M6SA_SECONDS "40 320"; session 20

@@ -351,15 +351,15 @@ static const key_desc_t keys[] = {
 		 "layers and wakes, cells 4x longer than high or more) as block-tridiagonal systems, each line "
 		 "at once (line-implicit); point Gauss-Seidel hardly moves the smooth modes across such cells "
 		 "(the TMR bump's wake: 1% per iteration). yes; no; auto: in viscous runs."),
-	REAL_KEY("numerics", "aspect_dt", num.aspect_dt, 1, 0, HUGE_VAL, 0, "10", NULL,
+	REAL_KEY("numerics", "aspect_dt", num.aspect_dt, 1, 0, HUGE_VAL, 0, "3", NULL,
 		 "time = implicit with line sweeps (lines): a cell stretched more than 4:1 (its two largest "
 		 "faces over 4 times its third) takes a local time step larger by a quarter of its aspect "
 		 "ratio, up to this factor; 1: every cell the step of its spectral radius sum, which in a "
 		 "stretched cell is that of its thin side, so that at the CFL's ceiling the flow along a "
-		 "boundary layer moves a fraction of a cell per iteration (the TMR bump's 89 x 41 grid: 8 "
-		 "orders in about 500 iterations at CFL 1e4; 92 with 10, 80 with 1000). The lines solve the "
-		 "thin direction at once. Above 10 the TMR plate started from a laminar state took 275-370 "
-		 "iterations for 203 (the first-order Jacobian's own error shows where V/dt shrinks)."),
+		 "boundary layer moves a fraction of a cell per iteration (the TMR bump's 45 x 21 grid: 8 "
+		 "orders in 294 iterations at CFL 1e4; 122 with 3, 77 with 10). The lines solve the thin "
+		 "direction at once. The TMR plate started from a laminar state at CFL 1e4 took 133 "
+		 "iterations with 3 for 209, but 203-407 with 10 and 275-372 with 30-1000."),
 	REAL_KEY("numerics", "max_update", num.max_update, 0, 0, HUGE_VAL, 0, "0", NULL,
 		 "time = implicit: the update of a cell is scaled down so that its density and energy change "
 		 "by at most this fraction in one iteration (large CFL numbers through a start-up "
