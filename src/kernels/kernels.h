@@ -839,9 +839,10 @@ FV_HD fv_real_t fv_k_spectral(const fv_view_t *v, const fv_params_t *P, const fv
  * (6500:1, Mach 0.2) moved the flow along the wall a fifth of a cell per
  * iteration, and 8 orders took about 500 iterations (92 with a factor of
  * at most 10, 80 with 1000; CFL 1e5 without it 90). The lines solve the
- * thin direction at once; but the start of the TMR plate from a laminar
- * state (nu~ from the free stream at CFL 1e4) took 133 iterations with at
- * most 3, 203-407 with 10 and 275-372 with 30-1000, for 209 with none
+ * thin direction at once, but not the coupling between lines, which V/dt
+ * keeps diagonally dominant: on the bump's finest grid with 1000 Roe's
+ * blocks' sweeps diverged from CFL 10 on; and the TMR plate from a
+ * laminar state took 203-407 iterations with 10 for 209. Off by default
  * (bench/results/2026-12-02-implicit10.md). */
 FV_HD fv_real_t fv_k_aspect(const fv_view_t *v, const fv_params_t *P, fv_idx_t c)
 {
