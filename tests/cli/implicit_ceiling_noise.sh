@@ -5,8 +5,8 @@
 # (mesh gen ramp, far-field boundaries), time = implicit alone, run 200
 # iterations with no stopping target, reaches round-off (1e-19, 13 orders
 # below its peak) by iteration 60 and then wanders there, its steps rising
-# as often as they fall. Before the floor (no ceiling learnt more than 10
-# orders below the peak, nor past residual_drop) the rule lowered its CFL
+# as often as they fall. Before the floor (no ceiling learnt more than 12
+# orders below the peak, nor past residual_drop; 12 since sa_plate.sh) the rule lowered its CFL
 # from 1e4 to 1.5 in seven windows from iteration 107 on; now:
 # no "held at" in the log, and the CFL at the end is cfl_max (1e4). (That
 # the rule still fires where it should, 2-4 orders down: the blunt body of
