@@ -108,6 +108,8 @@ typedef struct fv_numerics {
 	int sweeps_max;         /* the most sweep pairs lin_res may raise them to (<= sweeps: fixed) */
 	double sweeps_target;   /* lin_res above which (two iterations in a row) the pairs grow */
 	int lines;              /* fv_overlap_t values: line-implicit sweeps (no, yes, auto: viscous runs) */
+	double aspect_dt;       /* line-implicit runs: a stretched cell's local step up to this many
+	                           times its thin side's (its long side's); 1: off */
 	double omega;           /* the dissipation factor of the implicit operator */
 	double max_update;      /* implicit: largest relative change of density and energy per
 	                           iteration and cell (the update is scaled down); 0: no limit */

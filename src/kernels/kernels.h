@@ -123,6 +123,7 @@ typedef struct fv_params {
 	int jac_rusanov;    /* point-implicit: Rusanov's lambda I in place of Roe's |A~| */
 	fv_real_t jac_floor; /* point-implicit, Roe: |lambda| of the blocks >= jac_floor (|u_n| + c) */
 	fv_real_t max_update; /* implicit: largest relative change of rho and rho E; 0: none */
+	fv_real_t aspect_dt; /* line-implicit: the most a stretched cell's step grows (fv_k_dt); 0: off */
 	fv_visc_t visc;     /* laminar runs: visc.mu_inf > 0 (fv_k_viscous) */
 	int nvar;           /* rows of the state: FV_NVAR, FV_NVAR_SA with Spalart-Allmaras */
 } fv_params_t;
@@ -829,10 +830,47 @@ FV_HD fv_real_t fv_k_spectral(const fv_view_t *v, const fv_params_t *P, const fv
 	return lam;
 }
 
+/* The factor of a stretched cell's time step (numerics.aspect_dt, runs
+ * with line sweeps): a quarter of the mean of its two largest face areas
+ * over its third largest (a hexahedron or prism dx long, dy high: about
+ * dx / 4 dy), at least 1 (cells under 4:1, and cubes, tetrahedra), at most
+ * P->aspect_dt. V over the radius sum is the thin side's step: at the
+ * ceiling's CFL 1e4, the first cells of the TMR bump's 89 x 41 grid
+ * (6500:1, Mach 0.2) moved the flow along the wall a fifth of a cell per
+ * iteration, and 8 orders took about 500 iterations (92 with a factor of
+ * at most 10, 80 with 1000; CFL 1e5 without it 90). The lines solve the
+ * thin direction at once, but not the coupling between lines, which V/dt
+ * keeps diagonally dominant: on the bump's finest grid with 1000 Roe's
+ * blocks' sweeps diverged from CFL 10 on; and the TMR plate from a
+ * laminar state took 203-407 iterations with 10 for 209. Off by default
+ * (bench/results/2026-12-02-implicit10.md). */
+FV_HD fv_real_t fv_k_aspect(const fv_view_t *v, const fv_params_t *P, fv_idx_t c)
+{
+	fv_real_t a1 = 0, a2 = 0, a3 = 0;
+	if (!(P->aspect_dt > 1))
+		return 1;
+	for (fv_idx_t k = v->cell_face_off[c]; k < v->cell_face_off[c + 1]; k++) {
+		fv_real_t s[3], a;
+		fv_k_face_vec(v->face_area, v->n_faces, v->cell_face[k], s);
+		a = FV_SQRT(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+		if (a > a1) {
+			a3 = a2;
+			a2 = a1;
+			a1 = a;
+		} else if (a > a2) {
+			a3 = a2;
+			a2 = a;
+		} else if (a > a3)
+			a3 = a;
+	}
+	fv_real_t g = (a1 + a2) / ((fv_real_t)8 * a3);
+	return g > P->aspect_dt ? P->aspect_dt : g > 1 ? g : (fv_real_t)1;
+}
+
 /* Local time step of owned cell c from its spectral radius sum. */
 FV_HD fv_real_t fv_k_dt(const fv_view_t *v, const fv_params_t *P, fv_real_t lam, fv_idx_t c)
 {
-	return P->cfl * v->cell_vol[c] / lam;
+	return P->cfl * v->cell_vol[c] / lam * fv_k_aspect(v, P, c);
 }
 
 /* A face of the block that touches an owned cell (faces between two

@@ -1302,13 +1302,35 @@ static void stall_floor(fv_solver_t *s, int m, double r)
 #define FV_OSC_CUT 0.25
 #define FV_OSC_DROP 1.0
 #define FV_OSC_FIRST 3
+/* Nor past the run's target (numerics.residual_drop) or more than
+ * FV_OSC_FLOOR orders below its peak (at most 3 orders above the
+ * precision's round-off): a residual there is noise, whose steps rise as
+ * often as they fall; the TMR plate with 500 first-order iterations had
+ * its ceiling lowered to CFL 5 at iteration 289 with its residual at
+ * 9e-19, and its second-order phase then crawled 2.4 orders in 1000
+ * iterations (bench/results/2026-12-01-implicit9.md); the Mach 0.5 ramp
+ * of tests/cli/implicit_ceiling_noise.sh went from 1e4 to 1.5 13 orders
+ * down. 12, not 10: at 10 the TMR plate of tests/cli/sa_plate.sh (69 x
+ * 49, the defaults) kept CFL 1e4 from 10.7 orders down, where main's
+ * rule lowered it to 10, and its residual crept from 7e-19 back up to
+ * 3e-15 by iteration 600 (the test asks for 10 orders held). */
+#define FV_OSC_FLOOR 12.0
+
+/* The density residual below which no ceiling is learnt (FV_OSC_FLOOR). */
+static double osc_floor(const fv_solver_t *s)
+{
+	double f = fmin(FV_OSC_FLOOR, -log10(FV_REAL_EPS) - 3);
+	if (s->o.num.residual_drop > 0)
+		f = fmin(f, s->o.num.residual_drop);
+	return s->res_peak * pow(10, -f);
+}
 
 /* Whether the ceiling was lowered for iteration n (m = n - lag is the
  * newest done, r0 and r1 the residuals of m - 1 and m). */
 static int ceiling_osc(fv_solver_t *s, int n, int m, double r0, double r1)
 {
 	double c = s->cfl_of[m % RING];
-	if (c != s->cfl_hi || c != s->cfl_cap || !(r1 < s->res_peak * pow(10, -FV_OSC_DROP))) {
+	if (c != s->cfl_hi || c != s->cfl_cap || !(r1 < s->res_peak * pow(10, -FV_OSC_DROP)) || !(r1 > osc_floor(s))) {
 		s->osc_from = INT_MIN;
 		s->osc_fails = 0;
 		return 0;

@@ -17,6 +17,9 @@
 #   lam2sa     the same plate from a laminar run's restart (30 iterations;
 #              output.restart_from_model = laminar: nu~ from the free
 #              stream)                                             209 (400)
+#   bump-aspect  the bump with numerics.aspect_dt = 10 (a stretched cell's
+#              step up to 10x its thin side's: off by default, see the key;
+#              bench/results/2026-12-02-implicit10.md)            77 (120)
 # (iterations measured on the 2-core machine, 2026-11-27; lam2sa 209 with
 # the sweeps' target of 0.1 of 2026-11-30, 288 before; the bump 294 on
 # main after the merges of session 13; 219 on the rans branch alone.) Before the
@@ -63,6 +66,7 @@ case_run() {
 sed -e "s|^file = .*|file = $tmp/bump.su2|" "$top_srcdir/cases/bump_tmr/bump_tmr.cfg" >"$tmp/bump.cfg"
 grep -q "^cfl\|^first_order\|^sweeps\|^lines" "$tmp/bump.cfg" && fail "bump_tmr.cfg sets implicit keys"
 case_run bump 350 yes "$tmp/bump.cfg"
+case_run bump-aspect 120 yes "$tmp/bump.cfg" numerics.aspect_dt=10
 
 "$fv" mesh gen plate --level 5 -o "$tmp/plate.su2" >/dev/null 2>&1 || fail "mesh gen plate"
 sed -e "s|^file = .*|file = $tmp/plate.su2|" -e '/^cfl\|^first_order\|^iterations/d' \
