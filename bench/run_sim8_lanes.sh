@@ -45,7 +45,10 @@
 #   simulation with the dry run; NO_RUN=0 measures it too)
 #   lane gpu4  the whole 4-GPU node alone: bench/run_sim_8gpu.sh with
 #           GPUS=4 (1, 2 and 4 GPUs measured and calibrated, the 2-GPU
-#           calibration's projection to 4 against the 4 measured),
+#           calibration's projection to 4 against the 4 measured), after
+#           the box implicit on 1 GPU (16 iterations, the dry run traced
+#           from 14: a calibration without its last iteration, against
+#           the stall), no `fvstar run` (NO_RUN=0 to measure it too),
 #           $OUT/simgrid9/lanegpu4.txt, lanegpu4.tgz
 # Usage: bench/run_sim8_lanes.sh 1|2|3|4|5|6|7|gpu4   (ROWS, TRACE to change the rows)
 set -eu
@@ -91,6 +94,12 @@ case $lane in
 	;;
 gpu4)
 	run=8gpu want="4 GPUs, the node alone"
+	rows="box10m:implicit:1gpu:16 m6:explicit:2gpu-nochain:20 m6:explicit:4gpu-nochain:20"
+	rows="$rows box10m:explicit:2gpu-nochain:10 box10m:explicit:4gpu-nochain:10 m6:implicit:2gpu-nochain:12"
+	rows="$rows m6:implicit:4gpu-nochain:12 m6:explicit:4gpu:20 m6:explicit:1gpu:20 box10m:explicit:4gpu:10"
+	rows="$rows box10m:explicit:1gpu:10"
+	trace="box10m-impl:1gpu m6:2gpu-nochain m6:4gpu-nochain" from=14
+	export NO_RUN="${NO_RUN:-1}"
 	;;
 *)
 	echo "run_sim8_lanes: lane 1 to 7, or gpu4" >&2
@@ -115,8 +124,8 @@ rm -rf "$work"
 	if [ "$run" = 8gpu ]; then
 		# 1, 2 and 4 GPUs (run_sim_8gpu.sh's rows for GPUS=4); the copies
 		# between GPUs of the M6's 2 and 4 GPUs as a run sees them (retime)
-		GPUS=4 SIM_DEADLINE_S=${SIM_DEADLINE_S:-360} ROW_TIMEOUT=${ROW_TIMEOUT:-150} BOX_DIR=$box \
-			TRACE_ROWS=${TRACE:-m6:2gpu-nochain m6:4gpu-nochain} TRACE_FROM=${TRACE_FROM:-16} \
+		GPUS=4 SIM_DEADLINE_S=${SIM_DEADLINE_S:-390} ROW_TIMEOUT=${ROW_TIMEOUT:-150} BOX_DIR=$box \
+			TRACE_ROWS=${TRACE:-$trace} TRACE_FROM=${TRACE_FROM:-$from} ROWS=${ROWS:-$rows} \
 			PACK=$res/lane$lane.tgz "$top/bench/run_sim_8gpu.sh" "$m6" "$top/device/bin" "$work" || echo "exit $?"
 	else
 		SIM_HERE=1 SIM_DEADLINE_S=${SIM_DEADLINE_S:-450} ROW_TIMEOUT=${ROW_TIMEOUT:-150} BOX_DIR=$box \
