@@ -204,11 +204,12 @@ const char *fv_runtime_task_count(int i, long long *n)
 
 /* ---- which tasks the models record (fvstar sim calibrate) ---- */
 
-static int record_from, submitting;
+static int record_from, record_to, submitting;
 
-void fv_runtime_models_from(int iter)
+void fv_runtime_models_range(int from, int to)
 {
-	record_from = iter;
+	record_from = from;
+	record_to = to;
 	submitting = 0; /* a new run: its set-up's tasks are "iteration 0" */
 }
 
@@ -291,7 +292,7 @@ int fv_runtime_models_record(void)
 {
 	/* the tasks before the first iteration (a snapshot's first copy) run
 	 * once a run: recorded, or no model would hold them */
-	return submitting == 0 || submitting >= record_from;
+	return submitting == 0 || (submitting >= record_from && (record_to <= 0 || submitting <= record_to));
 }
 
 /* ---- what the workers and buses did (StarPU's profiling) ---- */
