@@ -79,9 +79,8 @@ int fv_task_data_mine(void *handle)
 }
 
 /* The codelet a task goes to StarPU with: its own, or during a
- * calibration's warm-up or last iteration (fv_runtime_models_range) a copy
- * without a model, so that StarPU records none of the warm-up's cold tasks
- * nor the last iteration's stalls, and no model-based
+ * calibration's warm-up (fv_runtime_models_from) a copy without a model,
+ * so that StarPU records none of the warm-up's cold tasks and no model-based
  * scheduler forces a calibration for them (copies made on the one
  * submitting thread, kept for the process) */
 static struct starpu_codelet *model_cl(struct starpu_codelet *cl)

@@ -280,18 +280,15 @@ fv_err_t fv_runtime_sim_bus_alone(const char *root);
 int fv_runtime_sim_cpus(void);
 int fv_runtime_sim_gpus(void);
 /* fvstar sim calibrate: the performance models record no task of
- * iterations 1 .. from - 1, the warm-up, nor of iterations after to (0:
- * no end; from = 0, the default: every task). The tasks before the first
- * iteration run once a run and are recorded; so are those of iterations
- * from .. to. A warm-up's tasks (first touch of the blocks' pages, cold
- * caches, the first copies to a GPU) ran 11 to 34 % longer than the later
- * ones and biased the CPU models; a run's last iteration stalled inside a
- * GPU task (0.15 to 0.25 s in a chain of 26 ms: the 10M box implicit on 1
- * GPU, sessions 18 and 19, every pass) and put +24 % into the chain's mean.
+ * iterations 1 .. iter - 1, the warm-up (0, the default: every task).
+ * The tasks before the first iteration run once a run and are recorded;
+ * so are those from iteration iter on. A warm-up's tasks (first touch of
+ * the blocks' pages, cold caches, the first copies to a GPU) ran 11 to
+ * 34 % longer than the later ones and biased the CPU models.
  * fv_runtime_submitting(iter) says which iteration the tasks submitted
  * next belong to (-1: still the last one); fv_runtime_models_record
  * whether they go into the models. */
-void fv_runtime_models_range(int from, int to);
+void fv_runtime_models_from(int iter);
 void fv_runtime_submitting(int iter);
 /* The submitting thread's seconds per task (real runs: iterations 2 on,
  * from each iteration's submission start to its end, since the last

@@ -584,13 +584,8 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 	/* a calibration records no task of its warm-up: each pass starts
 	 * from a fresh set-up, and the warm-up's cold tasks made the CPU
 	 * models 11 to 34 % slower than the later iterations ran
-	 * (bench/results/2026-11-27-simgrid4.md); nor of its last iteration
-	 * unless that is the only one after the warm-up: the 10M box implicit
-	 * on 1 GPU stalled 0.15 to 0.25 s inside the last iteration's first
-	 * chain in every pass (two samples of eleven: the chain's mean 59.8 ms
-	 * for 26, +24 % simulated; bench/results/2026-12-02-simgrid9.md) */
-	fv_runtime_models_range(mode == SIM_CALIBRATE ? (int)warmup + 1 : 0,
-				mode == SIM_CALIBRATE && iters - 1 > warmup ? (int)iters - 1 : 0);
+	 * (bench/results/2026-11-27-simgrid4.md) */
+	fv_runtime_models_from(mode == SIM_CALIBRATE ? (int)warmup + 1 : 0);
 	/* the run's set-up, phase by phase (src/app/plan.c), with nothing
 	 * computed read back */
 	planned = 1;

@@ -134,9 +134,8 @@ static const struct {
 		"(measured; --norms-apart: ranks keep their own residual rows, no collective\n"
 		"per iteration, as simulated ranks). calibrate: dry runs with STARPU_CALIBRATE=1\n"
 		"into a fresh folder DIR: StarPU measures the bus and fills every codelet's\n"
-		"history model there from the tasks after the warm-up (K, default 2) but the\n"
-		"last iteration's (where task chains ran, a third pass with numerics.chain = no\n"
-		"records their tasks alone);\n"
+		"history model there from the tasks after the warm-up (K, default 2; where task\n"
+		"chains ran, a third pass with numerics.chain = no records their tasks alone);\n"
 		"simulate the same case and workers with fvstar sim run CASE.cfg --platform DIR.\n"
 		"dry and calibrate run under mpirun too (calibrate: one pass per command).\n"
 		"See doc/simgrid.md.\n"},

@@ -204,12 +204,11 @@ const char *fv_runtime_task_count(int i, long long *n)
 
 /* ---- which tasks the models record (fvstar sim calibrate) ---- */
 
-static int record_from, record_to, submitting;
+static int record_from, submitting;
 
-void fv_runtime_models_range(int from, int to)
+void fv_runtime_models_from(int iter)
 {
-	record_from = from;
-	record_to = to;
+	record_from = iter;
 	submitting = 0; /* a new run: its set-up's tasks are "iteration 0" */
 }
 
@@ -292,7 +291,7 @@ int fv_runtime_models_record(void)
 {
 	/* the tasks before the first iteration (a snapshot's first copy) run
 	 * once a run: recorded, or no model would hold them */
-	return submitting == 0 || (submitting >= record_from && (record_to <= 0 || submitting <= record_to));
+	return submitting == 0 || submitting >= record_from;
 }
 
 /* ---- what the workers and buses did (StarPU's profiling) ---- */
