@@ -38,7 +38,7 @@
 #   lane 5  one GPU, 16 cores: the box implicit on 16 CPU as 1 rank (3
 #           iterations, calibrated on 2 with a warm-up of 1: ~15 s an
 #           iteration), then the box implicit on 1 GPU (16 iterations, its
-#           dry run traced from iteration 13: the last iteration's stall)
+#           dry run traced from iteration 6: the stall at iteration 8)
 #   lane 6  one GPU, 16 cores: the box implicit on 16 CPU as 2 ranks (3)
 #   lane 7  one GPU, 16 cores: the box implicit on 16 CPU as 4 ranks (3)
 #   (lanes 4 to 7 measure no `fvstar run`: the validation compares the
@@ -47,8 +47,10 @@
 #           GPUS=4 (1, 2 and 4 GPUs measured and calibrated, the 2-GPU
 #           calibration's projection to 4 against the 4 measured), after
 #           the box implicit on 1 GPU (16 iterations, the dry run traced
-#           from 14: a calibration without its last iteration, against
-#           the stall), no `fvstar run` (NO_RUN=0 to measure it too),
+#           from 6: the stall at iteration 8; its calibration keeps no
+#           sample 4 times its footprint's mean), no `fvstar run` (NO_RUN=0
+#           to measure it too), the dry runs of the M6's 2 and 4 GPUs
+#           without chains traced from 14 (copies and workers' gaps),
 #           $OUT/simgrid9/lanegpu4.txt, lanegpu4.tgz
 # Usage: bench/run_sim8_lanes.sh 1|2|3|4|5|6|7|gpu4   (ROWS, TRACE to change the rows)
 set -eu
@@ -89,7 +91,7 @@ case $lane in
 	6) rows="box10m:implicit:cpu16-2rank:3:2:1" ;;
 	7) rows="box10m:implicit:cpu16-4rank:3:2:1" ;;
 	esac
-	trace="box10m-impl:1gpu" from=13 want="1 GPU, 16 cores"
+	trace="box10m-impl:1gpu" from=6 want="1 GPU, 16 cores"
 	export NO_RUN="${NO_RUN:-1}"
 	;;
 gpu4)
@@ -99,6 +101,7 @@ gpu4)
 	rows="$rows m6:implicit:4gpu-nochain:12 m6:explicit:4gpu:20 m6:explicit:1gpu:20 box10m:explicit:4gpu:10"
 	rows="$rows box10m:explicit:1gpu:10"
 	trace="box10m-impl:1gpu m6:2gpu-nochain m6:4gpu-nochain" from=14
+	[ -n "${TRACE_FROM:-}" ] || export TRACE_FROM_ROWS="box10m-impl:1gpu=6"
 	export NO_RUN="${NO_RUN:-1}"
 	;;
 *)

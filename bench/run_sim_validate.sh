@@ -72,8 +72,8 @@
 # runs): a device call of fixed length. The first row's calibration measures the bus
 # (OUTDIR/bus-seed); the later rows' calibrations start from a copy.
 # TRACE_ROWS ("TAG:CONFIG ...", TAG as above, e.g. "m6:gpu+cpu-equal"):
-# those rows add a dry run traced from iteration TRACE_FROM (default 4)
-# into TAG-CONFIG/trace, and bench/sim_transfers.py's view of its
+# those rows add a dry run traced from iteration TRACE_FROM (default 4;
+# TRACE_FROM_ROWS="TAG:CONFIG=N ..." a row's own) into TAG-CONFIG/trace, and bench/sim_transfers.py's view of its
 # transfers against the calibrated bus (TAG-CONFIG.transfers.txt, and on
 # stderr; TAG-CONFIG.transfers.json for sim_platform.py retime:
 # run_sim_ranks_here.sh RETIME).
@@ -266,6 +266,9 @@ one_row() {
 	case " ${TRACE_ROWS:-} " in
 	*" $tag:$c "*)
 		tf=${TRACE_FROM:-4}
+		for o in ${TRACE_FROM_ROWS:-}; do
+			[ "${o%=*}" != "$tag:$c" ] || tf=${o#*=}
+		done
 		# shellcheck disable=SC2086
 		if [ "$tf" -lt "$it" ] && models "$d" && STARPU_PERF_MODEL_DIR=$d/models STARPU_CALIBRATE_MINIMUM=1 \
 			timeout "$(cmd_tmo)" $launch "$fv" sim dry "$out/$case.cfg" --iterations "$it" $extra $w $scheme \
