@@ -41,7 +41,14 @@
 #           dry run traced from iteration 6: the stall at iteration 8)
 #   lane 6  one GPU, 16 cores: the box implicit on 16 CPU as 2 ranks (3)
 #   lane 7  one GPU, 16 cores: the box implicit on 16 CPU as 4 ranks (3)
-#   (lanes 4 to 7 measure no `fvstar run`: the validation compares the
+#   lane 8  one GPU, 16 cores, about 5 minutes: the box implicit on 1 GPU
+#           (16 iterations, traced from 6: the calibration that keeps no
+#           sample 4 times its mean, against the stall at iteration 8),
+#           the box explicit on 16 CPU as 1 and 4 ranks
+#   lane 9  one GPU, 16 cores, about 5 minutes: the box explicit on 16
+#           CPU as 2 ranks, the box implicit on 16 CPU as 1 rank
+#   (lanes 8 and 9 side by side: session 20's call 3, a node of 2 GPUs)
+#   (lanes 4 to 9 measure no `fvstar run`: the validation compares the
 #   simulation with the dry run; NO_RUN=0 measures it too)
 #   lane gpu4  the whole 4-GPU node alone: bench/run_sim_8gpu.sh with
 #           GPUS=4 (1, 2 and 4 GPUs measured and calibrated, the 2-GPU
@@ -52,9 +59,9 @@
 #           to measure it too), the dry runs of the M6's 2 and 4 GPUs
 #           without chains traced from 14 (copies and workers' gaps),
 #           $OUT/simgrid9/lanegpu4.txt, lanegpu4.tgz
-# Usage: bench/run_sim8_lanes.sh 1|2|3|4|5|6|7|gpu4   (ROWS, TRACE to change the rows)
+# Usage: bench/run_sim8_lanes.sh 1|2|...|9|gpu4   (ROWS, TRACE to change the rows)
 set -eu
-lane=${1:?usage: bench/run_sim8_lanes.sh 1 to 7, or gpu4}
+lane=${1:?usage: bench/run_sim8_lanes.sh 1 to 9, or gpu4}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 export LD_LIBRARY_PATH="$top/device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -94,6 +101,14 @@ case $lane in
 	trace="box10m-impl:1gpu" from=6 want="1 GPU, 16 cores"
 	export NO_RUN="${NO_RUN:-1}"
 	;;
+8 | 9)
+	case $lane in
+	8) rows="box10m:implicit:1gpu:16 box10m:explicit:cpu16:6:4 box10m:explicit:cpu16-4rank:6:4" ;;
+	9) rows="box10m:explicit:cpu16-2rank:6:4 box10m:implicit:cpu16:3:2:1" ;;
+	esac
+	trace="box10m-impl:1gpu" from=6 want="1 GPU, 16 cores"
+	export NO_RUN="${NO_RUN:-1}"
+	;;
 gpu4)
 	run=8gpu want="4 GPUs, the node alone"
 	rows="box10m:implicit:1gpu:16 m6:explicit:2gpu-nochain:20 m6:explicit:4gpu-nochain:20"
@@ -105,11 +120,11 @@ gpu4)
 	export NO_RUN="${NO_RUN:-1}"
 	;;
 *)
-	echo "run_sim8_lanes: lane 1 to 7, or gpu4" >&2
+	echo "run_sim8_lanes: lane 1 to 9, or gpu4" >&2
 	exit 1
 	;;
 esac
-case $lane in [4-7] | gpu4) res=$OUT/simgrid9 ;; esac
+case $lane in [4-9] | gpu4) res=$OUT/simgrid9 ;; esac
 mkdir -p "$res"
 # the box's mesh in a folder of this lane (run_sim_validate.sh writes the
 # case file beside it: two lanes must not share one)
