@@ -32,15 +32,42 @@
 # the same file the SimGrid machine simulates with); the box 10.37M from
 # devdata/box120.su2 when there (bench/box_case.sh, N = 120), else made here
 # (about 10 s).
-# Usage: bench/run_sim8_lanes.sh 1|2|3   (ROWS, TRACE to change the rows)
+# Session 20's lanes (results in $OUT/simgrid9/laneN.txt, laneN.tgz):
+#   lane 4  one GPU, 16 cores: the box explicit on 16 CPU as 1, 2, 4 ranks
+#           (6 iterations; calibrated on 4: ~1 s an iteration)
+#   lane 5  one GPU, 16 cores: the box implicit on 16 CPU as 1 rank (3
+#           iterations, calibrated on 2 with a warm-up of 1: ~15 s an
+#           iteration), then the box implicit on 1 GPU (16 iterations, its
+#           dry run traced from iteration 6: the stall at iteration 8)
+#   lane 6  one GPU, 16 cores: the box implicit on 16 CPU as 2 ranks (3)
+#   lane 7  one GPU, 16 cores: the box implicit on 16 CPU as 4 ranks (3)
+#   lane 8  one GPU, 16 cores, about 5 minutes: the box implicit on 1 GPU
+#           (16 iterations, traced from 6: the calibration that keeps no
+#           sample 4 times its mean, against the stall at iteration 8),
+#           the box explicit on 16 CPU as 1 and 4 ranks
+#   lane 9  one GPU, 16 cores, about 5 minutes: the box explicit on 16
+#           CPU as 2 ranks, the box implicit on 16 CPU as 1 rank
+#   (lanes 8 and 9 side by side: session 20's call 3, a node of 2 GPUs)
+#   (lanes 4 to 9 measure no `fvstar run`: the validation compares the
+#   simulation with the dry run; NO_RUN=0 measures it too)
+#   lane gpu4  the whole 4-GPU node alone: bench/run_sim_8gpu.sh with
+#           GPUS=4 (1, 2 and 4 GPUs measured and calibrated, the 2-GPU
+#           calibration's projection to 4 against the 4 measured), after
+#           the box implicit on 1 GPU (16 iterations, the dry run traced
+#           from 6: the stall at iteration 8; its calibration keeps no
+#           sample 4 times its footprint's mean), no `fvstar run` (NO_RUN=0
+#           to measure it too), the dry runs of the M6's 2 and 4 GPUs
+#           without chains traced from 14 (copies and workers' gaps),
+#           $OUT/simgrid9/lanegpu4.txt, lanegpu4.tgz
+# Usage: bench/run_sim8_lanes.sh 1|2|...|9|gpu4   (ROWS, TRACE to change the rows)
 set -eu
-lane=${1:?usage: bench/run_sim8_lanes.sh 1|2|3}
+lane=${1:?usage: bench/run_sim8_lanes.sh 1 to 9, or gpu4}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 export LD_LIBRARY_PATH="$top/device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 m6=${M6_MESH:-$top/devdata/onera_m6_medium.su2}
 res=${OUT:?OUT: the results folder}/simgrid8
-mkdir -p "$res"
+run=validate # run_sim_validate.sh, or run_sim_8gpu.sh (gpu4)
 case $lane in
 1)
 	# a one-process row first: its bus (every core) seeds the others; a
@@ -57,11 +84,48 @@ case $lane in
 	rows="m6:explicit:2rank:40 m6:implicit:2rank:20"
 	trace="m6:2rank m6-impl:2rank" from=14 want="2 GPUs, 32 cores"
 	;;
+4)
+	rows="box10m:explicit:cpu16:6:4 box10m:explicit:cpu16-2rank:6:4 box10m:explicit:cpu16-4rank:6:4"
+	trace="" from=4 want="1 GPU, 16 cores"
+	export NO_RUN="${NO_RUN:-1}"
+	;;
+5 | 6 | 7)
+	case $lane in
+	# the CPU rows calibrated on 2 iterations, a warm-up of 1 and one
+	# recorded (:3:2:1): the CPU implicit's tens of thousands of tasks an
+	# iteration give every footprint many samples
+	5) rows="box10m:implicit:cpu16:3:2:1 box10m:implicit:1gpu:16" ;;
+	6) rows="box10m:implicit:cpu16-2rank:3:2:1" ;;
+	7) rows="box10m:implicit:cpu16-4rank:3:2:1" ;;
+	esac
+	trace="box10m-impl:1gpu" from=6 want="1 GPU, 16 cores"
+	export NO_RUN="${NO_RUN:-1}"
+	;;
+8 | 9)
+	case $lane in
+	8) rows="box10m:implicit:1gpu:16 box10m:explicit:cpu16:6:4 box10m:explicit:cpu16-4rank:6:4" ;;
+	9) rows="box10m:explicit:cpu16-2rank:6:4 box10m:implicit:cpu16:3:2:1" ;;
+	esac
+	trace="box10m-impl:1gpu" from=6 want="1 GPU, 16 cores"
+	export NO_RUN="${NO_RUN:-1}"
+	;;
+gpu4)
+	run=8gpu want="4 GPUs, the node alone"
+	rows="box10m:implicit:1gpu:16 m6:explicit:2gpu-nochain:20 m6:explicit:4gpu-nochain:20"
+	rows="$rows box10m:explicit:2gpu-nochain:10 box10m:explicit:4gpu-nochain:10 m6:implicit:2gpu-nochain:12"
+	rows="$rows m6:implicit:4gpu-nochain:12 m6:explicit:4gpu:20 m6:explicit:1gpu:20 box10m:explicit:4gpu:10"
+	rows="$rows box10m:explicit:1gpu:10"
+	trace="box10m-impl:1gpu m6:2gpu-nochain m6:4gpu-nochain" from=14
+	[ -n "${TRACE_FROM:-}" ] || export TRACE_FROM_ROWS="box10m-impl:1gpu=6"
+	export NO_RUN="${NO_RUN:-1}"
+	;;
 *)
-	echo "run_sim8_lanes: lane 1, 2 or 3" >&2
+	echo "run_sim8_lanes: lane 1 to 9, or gpu4" >&2
 	exit 1
 	;;
 esac
+case $lane in [4-9] | gpu4) res=$OUT/simgrid9 ;; esac
+mkdir -p "$res"
 # the box's mesh in a folder of this lane (run_sim_validate.sh writes the
 # case file beside it: two lanes must not share one)
 box=/tmp/simgrid8-box$lane
@@ -75,9 +139,18 @@ rm -rf "$work"
 		"$(git rev-parse --short HEAD 2>/dev/null || echo no-git); $(date -u +%H:%M:%S) UTC; mesh $m6"
 	nvidia-smi --query-gpu=index,name,utilization.gpu,memory.used --format=csv,noheader 2>/dev/null || true
 	uptime
-	SIM_HERE=1 SIM_DEADLINE_S=${SIM_DEADLINE_S:-450} ROW_TIMEOUT=${ROW_TIMEOUT:-150} BOX_DIR=$box \
-		TRACE_ROWS=${TRACE:-$trace} TRACE_FROM=${TRACE_FROM:-$from} PACK=$res/lane$lane.tgz \
-		SIM_ROWS=${ROWS:-$rows} "$top/bench/run_sim_validate.sh" "$m6" "$top/device/bin" 20 "$work" || echo "exit $?"
+	if [ "$run" = 8gpu ]; then
+		# 1, 2 and 4 GPUs (run_sim_8gpu.sh's rows for GPUS=4); the copies
+		# between GPUs of the M6's 2 and 4 GPUs as a run sees them (retime)
+		GPUS=4 SIM_DEADLINE_S=${SIM_DEADLINE_S:-390} ROW_TIMEOUT=${ROW_TIMEOUT:-150} BOX_DIR=$box \
+			TRACE_ROWS=${TRACE:-$trace} TRACE_FROM=${TRACE_FROM:-$from} ROWS=${ROWS:-$rows} \
+			PACK=$res/lane$lane.tgz "$top/bench/run_sim_8gpu.sh" "$m6" "$top/device/bin" "$work" || echo "exit $?"
+	else
+		SIM_HERE=1 SIM_DEADLINE_S=${SIM_DEADLINE_S:-450} ROW_TIMEOUT=${ROW_TIMEOUT:-150} BOX_DIR=$box \
+			TRACE_ROWS=${TRACE:-$trace} TRACE_FROM=${TRACE_FROM:-$from} PACK=$res/lane$lane.tgz \
+			SIM_ROWS=${ROWS:-$rows} "$top/bench/run_sim_validate.sh" "$m6" "$top/device/bin" 20 "$work" ||
+			echo "exit $?"
+	fi
 	# the archive must come back (under 12 MB, session 19's limit: call 2's
 	# lane 1 packed 19 MB, a 4-rank trace, and came back without it): the
 	# traces' raw records go first, then the traces, then the calibrations'

@@ -6,11 +6,15 @@
 # bench/run_sim_validate.sh with SIM_HERE=1, GPU only, no task chains (a
 # chain's model keys on the calibrated blocks, so the projection's source
 # must run without them), in this order while SIM_DEADLINE_S lasts:
-#   box10m explicit  2gpu-nochain (the projection's source), Ggpu-nochain
-#   m6 explicit      2gpu-nochain, Ggpu-nochain
-#   box10m explicit  Ggpu (chains on: the real run's default), 4gpu-nochain
+#   m6 explicit      2gpu-nochain (the projection's source), Ggpu-nochain
+#   box10m explicit  2gpu-nochain, Ggpu-nochain
 #   m6 implicit      2gpu-nochain, Ggpu-nochain
-# each calibrated, then measured (`fvstar run`, `fvstar sim dry`). Then
+#   m6, box10m explicit  Ggpu (chains on: the real run's default)
+#   (G > 4) m6, box10m explicit  4gpu-nochain
+#   m6, box10m explicit  1gpu (the node's 1, 2, G GPUs all measured)
+# each calibrated, then measured (`fvstar run`, `fvstar sim dry`). On a
+# 4-GPU node (GPUS=4, session 20: no 8-GPU node lent) the same study with
+# G = 4: the 2-GPU calibration projected to the 4 GPUs measured. Then
 # bench/run_sim_ranks_here.sh simulates every row: each on its own
 # calibration, and rows TAG-Ggpu-proj / -projnv, the 2-GPU calibration
 # derived to G GPUs (tools/sim_platform.py derive; -projnv: GPU to GPU
@@ -33,9 +37,11 @@ build=${2:-$top/build}
 out=${3:-${BENCH_TMP:-$(mktemp -d)}}
 g=${GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)}
 [ "${g:-0}" -ge 4 ] || { echo "run_sim_8gpu: ${g:-no} GPUs here: the projection needs 4 or more (GPUS=N)" >&2; exit 1; }
-rows="box10m:explicit:2gpu-nochain:10 box10m:explicit:${g}gpu-nochain:10 m6:explicit:2gpu-nochain:20"
-rows="$rows m6:explicit:${g}gpu-nochain:20 box10m:explicit:${g}gpu:10 box10m:explicit:4gpu-nochain:10"
-rows="$rows m6:implicit:2gpu-nochain:12 m6:implicit:${g}gpu-nochain:12"
+rows="m6:explicit:2gpu-nochain:20 m6:explicit:${g}gpu-nochain:20 box10m:explicit:2gpu-nochain:10"
+rows="$rows box10m:explicit:${g}gpu-nochain:10 m6:implicit:2gpu-nochain:12 m6:implicit:${g}gpu-nochain:12"
+rows="$rows m6:explicit:${g}gpu:20 box10m:explicit:${g}gpu:10"
+[ "$g" -le 4 ] || rows="$rows m6:explicit:4gpu-nochain:20 box10m:explicit:4gpu-nochain:10"
+rows="$rows m6:explicit:1gpu:20 box10m:explicit:1gpu:10"
 rows=${ROWS:-$rows}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)

@@ -37,7 +37,11 @@
 # that run (tools/sim_platform.py retime: a copy as a run sees it, not as
 # the bus benchmark times it); RETIME_JSON=FILE takes them from FILE
 # for every row (another row's trace); RETIME_ONLY="d2d" (h2d, d2h) only
-# those directions.
+# those directions. GAP=row: rows with a traced dry run simulated with
+# every GPU task longer by the gap its GPU workers left between ready
+# tasks (bench/sim_transfers.py worker_gap_us per_task, tools/sim_platform.py
+# gap: StarPU's driver between tasks); GAP=FILE... (JSON reports) takes it
+# from those for every row; GAP_US=X a gap of X us for every row.
 # Usage: bench/run_sim_ranks_here.sh DEVICE_OUT [BUILDDIR] [WORKDIR]
 # Needs fvstar-sim, and fvstar-smpi for ranks, in BUILDDIR (configure
 # --with-starpu-simgrid, --with-starpu-smpi; doc/simgrid.md).
@@ -114,6 +118,32 @@ retime() {
 	"$py" "$tool" retime "$2" --transfers "$j" --stat "$RETIME" ${RETIME_ONLY:+--only $RETIME_ONLY} \
 		>"$2.retime.log" 2>&1 || { echo "$(basename "$1"): retime failed (see $2.retime.log)" >&2 && return 1; }
 	sed "s/^/$(basename "$1"): /" "$2.retime.log" >&2
+}
+# gap ROW_DIR PLATFORM: GAP's or GAP_US's gap into PLATFORM's GPU models
+# (nothing without them; rows without a trace are simulated as they are)
+gap() {
+	if [ -n "${GAP_US:-}" ]; then
+		"$py" "$tool" gap "$2" --us "$GAP_US" >"$2.gap.log" 2>&1 ||
+			{ echo "$(basename "$1"): gap failed (see $2.gap.log)" >&2 && return 1; }
+	elif [ -n "${GAP:-}" ]; then
+		j=$GAP
+		if [ "$GAP" = row ]; then
+			j=$dev/$(basename "$1").transfers.json
+			if ! grep -q worker_gap_us "$j" 2>/dev/null; then
+				j=$work/$(basename "$1").transfers.json
+				[ -f "$j" ] || [ ! -f "$1/trace/tasks.rec" ] ||
+					"$py" "$top/bench/sim_transfers.py" "$1/trace" --platform "$1/platform" --json "$j" >/dev/null 2>&1 ||
+					{ echo "$(basename "$1"): sim_transfers.py failed on $1/trace" >&2 && return 1; }
+				[ -f "$j" ] || return 0
+			fi
+		fi
+		# shellcheck disable=SC2086 # GAP: one or more files
+		"$py" "$tool" gap "$2" --transfers $j >"$2.gap.log" 2>&1 ||
+			{ echo "$(basename "$1"): gap failed (see $2.gap.log)" >&2 && return 1; }
+	else
+		return 0
+	fi
+	sed "s/^/$(basename "$1"): /" "$2.gap.log" >&2
 }
 # projections (issue 27's 8-GPU target): for each TAG-Ngpu-nochain folder
 # (N GPUs measured in one process) beside a TAG-2gpu-nochain one, rows
@@ -194,6 +224,7 @@ for d in "$dev"/*-* "$proj"/*-*; do
 			done
 		fi
 		retime "$d" "$w/platform" || continue
+		gap "$d" "$w/platform" || continue
 		# shellcheck disable=SC2046 # mpi_from: option words or none
 		"$py" "$tool" cluster "$w/platform" "$w/cluster" --nodes 1 --ranks-per-node "$ranks" \
 			--mpi-overhead "${MPI_OVERHEAD:-0}" ${MPI_SEND_OVERHEAD:+--mpi-send-overhead "$MPI_SEND_OVERHEAD"} \
@@ -203,6 +234,7 @@ for d in "$dev"/*-* "$proj"/*-*; do
 		plat=$w/cluster
 	else
 		retime "$d" "$w/platform" || continue
+		gap "$d" "$w/platform" || continue
 	fi
 	cp "$dev/$case.cfg" "$work/$case.cfg"
 	mesh=

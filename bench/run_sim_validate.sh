@@ -51,11 +51,15 @@
 # cores, that core left to the rank's StarPU-MPI thread); generally cpuC,
 # cpuC-Lrank and Lrank (L ranks of one GPU each).
 # SIM_ROWS (in place of SIM_CASES x SIM_CONFIGS x SCHEME): rows
-# CASE:SCHEME:CONFIG[:ITERATIONS], run in that order (SCHEME explicit or
-# implicit; ITERATIONS the row's own, else ITERATIONS), each into
+# CASE:SCHEME:CONFIG[:ITERATIONS[:CAL_ITERS[:CAL_WARMUP]]], run in that
+# order (SCHEME explicit or implicit; ITERATIONS the row's own, else
+# ITERATIONS; CAL_ITERS and CAL_WARMUP the row's own, else as below), each into
 # OUTDIR/TAG-CONFIG (TAG: CASE, or CASE-impl when implicit).
 # SIM_BUDGET_S: no row starts once that many seconds have passed (a device
-# call's budget; the rows left are listed). CAL_ITERS: the calibration's
+# call's budget; the rows left are listed). CAL_WARMUP: the calibration's
+# warm-up (--warmup; default fvstar's, 2). NO_RUN=1: no `fvstar run` (the
+# validation compares with the dry run; "-" in the run column: the rows
+# of 10^7 cells on CPUs, 15 s an iteration). CAL_ITERS: the calibration's
 # iterations (default the row's, and never more). ROW_TIMEOUT (default 600): seconds per
 # command. SIM_HERE=1: nothing simulated here (no fvstar-sim needed: the
 # GPU machine); every row leaves TAG-CONFIG/sim.args and ranks, from which
@@ -68,8 +72,8 @@
 # runs): a device call of fixed length. The first row's calibration measures the bus
 # (OUTDIR/bus-seed); the later rows' calibrations start from a copy.
 # TRACE_ROWS ("TAG:CONFIG ...", TAG as above, e.g. "m6:gpu+cpu-equal"):
-# those rows add a dry run traced from iteration TRACE_FROM (default 4)
-# into TAG-CONFIG/trace, and bench/sim_transfers.py's view of its
+# those rows add a dry run traced from iteration TRACE_FROM (default 4;
+# TRACE_FROM_ROWS="TAG:CONFIG=N ..." a row's own) into TAG-CONFIG/trace, and bench/sim_transfers.py's view of its
 # transfers against the calibrated bus (TAG-CONFIG.transfers.txt, and on
 # stderr; TAG-CONFIG.transfers.json for sim_platform.py retime:
 # run_sim_ranks_here.sh RETIME).
@@ -188,11 +192,12 @@ models() { # DIR/models: a fresh copy of the calibrated folder (StarPU may updat
 # from the models' CPU/GPU ratio and dmdas places tasks by them, and a
 # fresh machine's own models (none) would give other blocks and placements
 one_row() {
-	case=$1 tag=$2 c=$3 scheme=$4 it=$5 extra=$6
+	case=$1 tag=$2 c=$3 scheme=$4 it=$5 extra=$6 cal=$7 warm=$8
 	d=$out/$tag-$c
 	w=$(conf "$c") || { echo "$tag $c: unknown configuration" >&2 && return 0; }
 	l=$(nranks "$c")
-	cal=${CAL_ITERS:-$it}
+	[ -n "$cal" ] || cal=${CAL_ITERS:-$it}
+	[ -n "$warm" ] || warm=${CAL_WARMUP:-}
 	[ "$cal" -le "$it" ] || cal=$it
 	launch=
 	passes=1 # one process: two passes in one command
@@ -232,12 +237,13 @@ one_row() {
 	if ! (
 		for _ in $passes; do
 			timeout "$(cmd_tmo)" $launch "$fv" sim calibrate "$out/$case.cfg" --save "$d/platform" \
-				--iterations "$cal" $extra $w $scheme output.dir="$d/o" >>"$d.cal.log" 2>&1 || exit 1
+				--iterations "$cal" ${warm:+--warmup "$warm"} $extra $w $scheme output.dir="$d/o" >>"$d.cal.log" \
+				2>&1 || exit 1
 		done
-	) || ! models "$d" ||
+	) || ! models "$d" || { [ "${NO_RUN:-0}" != 1 ] &&
 		! STARPU_PERF_MODEL_DIR=$d/models STARPU_CALIBRATE_MINIMUM=1 timeout "$(cmd_tmo)" $launch "$fv" run \
 			"$out/$case.cfg" $extra $w $scheme numerics.iterations="$it" numerics.residual_drop=0 \
-			output.dir="$d/run" output.vtu=no output.progress_every=0 >"$d.run.log" 2>&1 || ! models "$d" ||
+			output.dir="$d/run" output.vtu=no output.progress_every=0 >"$d.run.log" 2>&1; } || ! models "$d" ||
 		! STARPU_PERF_MODEL_DIR=$d/models STARPU_CALIBRATE_MINIMUM=1 timeout "$(cmd_tmo)" $launch "$fv" sim dry \
 			"$out/$case.cfg" --iterations "$it" $extra $w $scheme --out "$d/dry" >"$d.dry.log" 2>&1; then
 		if [ "$(left_s)" -le 1 ]; then
@@ -260,6 +266,9 @@ one_row() {
 	case " ${TRACE_ROWS:-} " in
 	*" $tag:$c "*)
 		tf=${TRACE_FROM:-4}
+		for o in ${TRACE_FROM_ROWS:-}; do
+			[ "${o%=*}" != "$tag:$c" ] || tf=${o#*=}
+		done
 		# shellcheck disable=SC2086
 		if [ "$tf" -lt "$it" ] && models "$d" && STARPU_PERF_MODEL_DIR=$d/models STARPU_CALIBRATE_MINIMUM=1 \
 			timeout "$(cmd_tmo)" $launch "$fv" sim dry "$out/$case.cfg" --iterations "$it" $extra $w $scheme \
@@ -300,15 +309,19 @@ one_row() {
 				"bench/run_sim_ranks_here.sh OUT [BUILDDIR] [WORKDIR] there (M6_MESH=the M6 mesh there)" >&2
 		fi
 	fi
-	row "$tag" "$c" "$(per_iter "$d/run/summary.json")" "$(per_iter "$d/dry/summary.json")" "$s" "$apart"
+	rs=-
+	[ ! -f "$d/run/summary.json" ] || rs=$(per_iter "$d/run/summary.json")
+	row "$tag" "$c" "$rs" "$(per_iter "$d/dry/summary.json")" "$s" "$apart"
 }
 printf '%-10s %-14s %12s %12s %12s %8s %12s\n' case config "run s/it" "dry s/it" "sim s/it" "sim/dry" "apart s/it"
 left=
 for r in $SIM_ROWS; do
 	case=${r%%:*} rest=${r#*:}
 	scheme=${rest%%:*} rest=${rest#*:}
-	c=${rest%%:*} it=$iters
+	c=${rest%%:*} it=$iters calit='' calwarm=''
 	[ "$c" = "$rest" ] || it=${rest#*:}
+	case $it in *:*:*) calwarm=${it##*:} ;; esac
+	case $it in *:*) calit=${it#*:} calit=${calit%%:*} it=${it%%:*} ;; esac
 	if { [ "$budget" -gt 0 ] && [ $(($(date +%s) - started)) -ge "$budget" ]; } || [ "$(left_s)" -lt 15 ]; then
 		left="$left $r"
 		continue
@@ -337,7 +350,7 @@ for r in $SIM_ROWS; do
 		continue
 		;;
 	esac
-	one_row "$case" "$tag" "$c" "$keys" "$it" "$extra"
+	one_row "$case" "$tag" "$c" "$keys" "$it" "$extra" "$calit" "$calwarm"
 done
 [ -z "$left" ] || echo "not run (SIM_BUDGET_S=$budget, SIM_DEADLINE_S=$deadline):$left"
 # projection: the 2-GPU calibration without task chains (whose models

@@ -46,6 +46,17 @@ simulation charges the copies and the message; the gaps between them
 are what --mpi-send-overhead / --mpi-recv-overhead of sim_platform.py
 cluster stand for. --json FILE: the directions, latencies, messages
 and thread states as JSON (sim_platform.py retime reads it).
+
+Each worker kind's gaps: the time a worker stood idle between two tasks
+although the second was ready (submitted, and every task it depends on
+ended) before the first ended, and no transfer to the worker's memory
+node was under way meanwhile (those the bus model holds): StarPU's driver
+between tasks (popping the task, launching it, seeing the previous one done),
+which the calibrated models (a task's start to its end) do not hold and
+a simulated worker does not spend: their median, mean, and their sum over
+the kind's tasks (per_task: every task's share, what `sim_platform.py gap`
+adds to every task of the kind; session 20: 8.1 us a task on the M6
+explicit's GPU ranks, 50 tasks an iteration).
 """
 import argparse
 import glob
@@ -213,6 +224,41 @@ def halo_paths(inside, tasks):
     return segs
 
 
+def worker_gaps(path, tasks, transfers):
+    """{kind: sorted gaps, us}: for each worker, the idle time before each
+    task that was ready (submitted, its dependencies ended: tasks.rec's
+    DependsOn, StarPU's own tasks included) before the worker's previous
+    task ended, where no transfer to the worker's memory node overlapped
+    the gap. The kind from the task's memory node (0: CPU; a merged trace
+    of ranks names no worker)."""
+    into = {}
+    for s, e, _, _, dst, _ in transfers:
+        into.setdefault(dst, []).append((s, e))
+    ends = {}
+    for r in plot_trace.read_rec(path):
+        try:
+            ends[(r.get("MPIRank", "0"), r["JobId"])] = float(r.get("EndTime") or r.get("SubmitTime") or 0)
+        except (KeyError, ValueError):
+            continue
+    by_worker = {}
+    for t in tasks:
+        by_worker.setdefault(t["worker"], []).append(t)
+    gaps = {}
+    for w, ts in by_worker.items():
+        node = int(ts[0].get("MemoryNode", 0) or 0)
+        kind = "cuda" if node > 0 else "cpu"
+        rank = int(ts[0].get("MPIRank", -1) or -1)
+        xs = into.get(("%d_mm%d" % (rank, node)) if rank >= 0 else "mm%d" % node, [])
+        ts.sort(key=lambda t: t["start"])
+        for a, b in zip(ts, ts[1:]):
+            ready = max([float(b.get("SubmitTime", 0) or 0)] + [
+                ends.get((b.get("MPIRank", "0"), j), 0.0) for j in b.get("DependsOn", "").split()])
+            if ready > a["end"] or b["start"] < a["end"] or any(s < b["start"] and e > a["end"] for s, e in xs):
+                continue
+            gaps.setdefault(kind, []).append((b["start"] - a["end"]) * 1e3)
+    return {k: sorted(v) for k, v in gaps.items()}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("trace_dir")
@@ -351,6 +397,16 @@ def main():
         print("%s workers: %d, %d tasks, busy %.3f ms (%.1f %% of the window per worker)%s" % (
             kind, len(ws), n, busy, 100 * busy / (window * len(ws)) if window else 0,
             ", %.3f ms per iteration" % (busy / per) if per else ""))
+    # the workers' gaps between ready tasks (sim_platform.py gap)
+    report["worker_gap_us"] = {}
+    for kind, g in sorted(worker_gaps(tasks_path, tasks, inside).items()):
+        n = sum(1 for t in tasks if (int(t.get("MemoryNode", 0) or 0) > 0) == (kind == "cuda"))
+        q = {"count": len(g), "tasks": n, "median": statistics.median(g), "mean": statistics.fmean(g),
+             "p90": g[min(len(g) - 1, 9 * len(g) // 10)], "per_task": sum(g) / n}
+        report["worker_gap_us"][kind] = q
+        print("%s workers' gaps before a ready task: %d of %d tasks, median %.1f us, mean %.1f, p90 %.1f; "
+              "%.1f us per task" % (kind.upper() if kind == "cuda" else "CPU", q["count"], n, q["median"], q["mean"],
+                                    q["p90"], q["per_task"]))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(report, f, indent=1)

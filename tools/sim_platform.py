@@ -847,6 +847,59 @@ def cmd_retime(a):
         write_matrix(lat_path, len(matrix), lambda i, j: matrix[i][j])
 
 
+def cmd_gap(a):
+    """Every history entry of a kind's models (CUDA by default) made
+    longer by the gap a traced run's workers left between ready tasks
+    (bench/sim_transfers.py --json: worker_gap_us, per_task), or by --us:
+    StarPU's driver between two tasks, which a calibrated task (its start
+    to its end) does not hold and a simulated worker does not spend."""
+    folder = os.path.abspath(a.dir)
+    kind = {"cuda": 1, "cpu": 0}[a.kind]
+    us = a.us
+    if us is None:
+        tot = n = 0.0
+        for jf in a.transfers or []:
+            try:
+                q = json.load(open(jf))["worker_gap_us"].get(a.kind)
+            except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+                die(f"{jf}: not a bench/sim_transfers.py --json report with worker gaps ({e})")
+            if q:
+                tot += q["per_task"] * q["tasks"]
+                n += q["tasks"]
+        if n == 0:
+            die(f"{' '.join(a.transfers or [])}: no {a.kind} worker gap (a traced run; or --us)")
+        us = tot / n
+    if us < 0:
+        die("--us: >= 0")
+    files = sorted(glob.glob(os.path.join(folder, "codelets", "45", "*"))) + sorted(
+        glob.glob(os.path.join(folder, "rank*", "codelets", "45", "*")))
+    if not files:
+        die(f"{folder}: no codelets/45/ models")
+    entries = 0
+    for p in files:
+        try:
+            combs = read_model(p)
+        except ModelError as e:
+            die(str(e))
+        for devs, impls in combs:
+            if devs[0][0] != kind:
+                continue
+            for im in impls:
+                for e in im["entries"]:
+                    if e[7] > 0:
+                        # the mean moved, the spread kept: sum2 = n (mean^2 + dev^2)
+                        e[3] += us
+                        e[5] += us * e[7]
+                        e[6] = e[7] * (e[3] ** 2 + e[4] ** 2)
+                        entries += 1
+        write_model(p, combs)
+    print(f"{folder}: {entries} {a.kind} history entries {us:.2f} us longer")
+    if os.path.isdir(os.path.join(folder, "codelets")):
+        for p in files:
+            if os.sep + "rank" not in p[len(folder):]:
+                fit_file(p)
+
+
 def read_matrix_rows(path):
     rows = []
     for line in open(path):
@@ -909,8 +962,17 @@ def main():
     r.add_argument("--stat", choices=("median", "mean", "mean90"), default="mean90",
                    help="which of the run's latencies (default mean90: the mean of the 90 %% shortest)")
     r.add_argument("--only", nargs="+", choices=("h2d", "d2h", "d2d"), help="only these directions")
+    g = sub.add_parser("gap", help="every task of a kind longer by the gap a traced run left between ready tasks")
+    g.add_argument("dir")
+    g.add_argument("--transfers", nargs="+", help="bench/sim_transfers.py --json reports (their per-task gap)")
+    g.add_argument("--us", type=float, help="the gap, us (in place of --transfers)")
+    g.add_argument("--kind", choices=("cuda", "cpu"), default="cuda", help="the workers (default cuda)")
     a = ap.parse_args()
-    if a.cmd == "retime":
+    if a.cmd == "gap":
+        if a.us is None and not a.transfers:
+            die("gap: --transfers JSON... or --us US")
+        cmd_gap(a)
+    elif a.cmd == "retime":
         cmd_retime(a)
     elif a.cmd == "derive":
         if a.gpus < 0 or a.gpus > 16:

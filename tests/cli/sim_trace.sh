@@ -27,7 +27,13 @@
 # - sim_platform.py retime: the run's median latencies into a platform
 #   (the XML's RAM-CUDA0 and CUDA0-RAM and bus/HOST.latency), --only d2d
 #   on a report without GPU-to-GPU copies refused; cluster --mpi-from: the
-#   messages' time beyond the link's on the link between the ranks.
+#   messages' time beyond the link's on the link between the ranks;
+# - the GPU worker's gaps before ready tasks (a made-up trace of 5 tasks:
+#   10 and 50 us before tasks ready in time; none counted before a task
+#   whose dependency ended later, nor across a copy to the GPU): median
+#   30 us, 12 us per task; sim_platform.py gap adds those 12 us to the
+#   CUDA entries of a model, not to its CPU ones (--us 5 --kind cpu: 5 us
+#   to those).
 # SKIP without the FxT StarPU.
 . "$top_srcdir/tests/cli/lib.sh"
 wedge_case
@@ -175,4 +181,47 @@ grep -q "^StarPU-MPI's costs (mean of 1 traced run(s)): 0\.0 us a send (smpi/ois
 grep -q 'link id="node-0-shm" bandwidth="20000000000.000000Bps" latency="0.000026083s"' "$tmp/cl/smpi/platform.xml" ||
 	fail "cluster --mpi-from: the link between the ranks"
 grep -q "smpi/o" "$tmp/cl/smpi/platform.xml" && fail "cluster --mpi-from: an overhead of 0 written"
+
+# the workers' gaps (times in ms): a 0.5-1.0, b ready at 1.0 starts 1.010
+# (10 us), c waits on a StarPU task ending 1.5 (not ready in time), d
+# starts 30 us after c but a copy to the GPU ran meanwhile, e 50 us after d
+mkdir -p "$tmp/gp"
+"$py" - "$tmp/gp" "$top_srcdir/tools/sim_platform.py" <<'PY' || fail "the made-up gaps"
+import importlib.util, os, sys
+d, tool = sys.argv[1:]
+with open(os.path.join(d, "paje.trace"), "w") as f:
+    f.write("7\t0.0\tmm0\tMm\tmn0\tMEMMANAGER0\n7\t0.0\tmm1\tMm\tmn1\tMEMMANAGER1\n"
+            "18\t1.510\tF\tp\t1000\tmm0\tcom_1\n19\t1.520\tF\tp\t1000\tmm1\tcom_1\n")
+rows = (("a", "", 0.5, 1.0), ("b", "1", 1.010, 1.2), ("c", "9", 1.5, 1.5 + 1e-6), ("d", "3", 1.530, 1.6),
+        ("e", "4", 1.650, 1.7))
+with open(os.path.join(d, "tasks.rec"), "w") as f:
+    for k, (name, dep, st, en) in enumerate(rows, 1):
+        f.write(f"Name: {name}\nJobId: {k}\nDependsOn: {dep}\nWorkerId: 0\nMemoryNode: 1\nSubmitTime: 0.1\n"
+                f"StartTime: {st}\nEndTime: {en}\nMPIRank: -1\n\n")
+    f.write("Name: _starpu_data_acquire_cb_release\nJobId: 9\nSubmitTime: 0.1\nEndTime: 1.5\nMPIRank: -1\n\n")
+spec = importlib.util.spec_from_file_location("sp", tool)
+sp = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(sp)
+os.makedirs(os.path.join(d, "p", "codelets", "45"))
+ent = lambda m: {"reg": [0.0] * 6 + [0, 0, 0], "abc": [float("nan")] * 3, "mr": "0",
+                 "entries": [["abcd1234", 1000, 0.0, m, 0.0, 4 * m, 4 * m * m, 4]]}
+sp.write_model(os.path.join(d, "p", "codelets", "45", "fv_flux.h"),
+               [(((1, 0, 1),), [ent(100.0)]), (((0, 0, 2),), [ent(300.0)])])
+PY
+"$py" "$tool" "$tmp/gp" --json "$tmp/gp.json" >"$tmp/gp.out" 2>&1 || fail "sim_transfers.py on the gaps: $(tail -1 "$tmp/gp.out")"
+grep -q "^CUDA workers' gaps before a ready task: 2 of 5 tasks, median 30\.0 us, mean 30\.0, p90 50\.0; 12\.0 us per task$" \
+	"$tmp/gp.out" || fail "sim_transfers.py: the gaps: $(grep gaps "$tmp/gp.out")"
+"$py" "$top_srcdir/tools/sim_platform.py" gap "$tmp/gp/p" --transfers "$tmp/gp.json" >"$tmp/gpp.out" 2>&1 &&
+	"$py" "$top_srcdir/tools/sim_platform.py" gap "$tmp/gp/p" --us 5 --kind cpu >>"$tmp/gpp.out" 2>&1 ||
+	fail "sim_platform.py gap: $(cat "$tmp/gpp.out")"
+"$py" - "$tmp/gp/p/codelets/45/fv_flux.h" "$top_srcdir/tools/sim_platform.py" <<'PY' || fail "sim_platform.py gap: the means"
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("sp", sys.argv[2])
+sp = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(sp)
+m = {devs[0][0]: ims[0]["entries"][0] for devs, ims in sp.read_model(sys.argv[1])}
+ok = abs(m[1][3] - 112) < 1e-6 and abs(m[1][5] - 448) < 1e-6 and abs(m[0][3] - 305) < 1e-6 and m[1][7] == 4
+print("" if ok else f"FAIL: entries {m}")
+sys.exit(0 if ok else 1)
+PY
 finish
