@@ -129,7 +129,7 @@ static __global__ void k_nv_node(fv_view_t v, const real *w, real *wn)
 {
 	fv_idx_t n = tid();
 	if (n < v.n_nodes)
-		fv_k_node(&v, w, wn, n);
+		fv_k_node(&v, w, NULL, wn, n);
 }
 
 /* ---- GQ: node-based Green-Gauss gradient of NV variables --------------- */
@@ -1020,7 +1020,7 @@ int main(int argc, char **argv)
 	std::vector<real> wn_ref((size_t)FV_NVAR * nn), wnf_ref((size_t)FV_NVAR * nn, 0);
 	double nv_scale[FV_NVAR], nvf_scale[FV_NVAR];
 	for (fv_idx_t n = 0; n < nn; n++)
-		fv_k_node(&hv, w.data(), wn_ref.data(), n);
+		fv_k_node(&hv, w.data(), NULL, wn_ref.data(), n);
 	{
 		std::vector<int> cnt(nn, 0);
 		for (fv_idx_t f = 0; f < nf; f++) {

@@ -13,9 +13,10 @@ void fv_nodes_cpu(void *buffers[], void *cl_arg)
 	const fv_real_t *w = FV_PTR(1, const fv_real_t);
 	fv_real_t *wn = FV_PTR(2, fv_real_t);
 	if (a.P.nodes_sum != FV_SUM_ATOMIC) {
+		const fv_real_t *wc = fv_k_w_cells(&a.P, w, v.sc);
 		for (fv_idx_t i = 0; i < v.n_nodes; i++)
 			if (fv_k_in_part(v.node_border, i, a.part))
-				fv_k_node(&v, w, wn, i);
+				fv_k_node(&v, w, wc, wn, i);
 		return;
 	}
 	memset(wn, 0, (size_t)FV_NVAR * v.sn * sizeof *wn);

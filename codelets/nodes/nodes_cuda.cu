@@ -6,13 +6,13 @@
 
 struct node_body {
 	fv_view_t v;
-	const fv_real_t *w;
+	const fv_real_t *w, *wc;
 	fv_real_t *wn;
 	int part;
 	__device__ void operator()(fv_idx_t n) const
 	{
 		if (fv_k_in_part(v.node_border, n, part))
-			fv_k_node(&v, w, wn, n);
+			fv_k_node(&v, w, wc, wn, n);
 	}
 };
 
@@ -34,7 +34,7 @@ extern "C" void fv_nodes_launch(const fv_task_args_t *a, int sum, const void *ge
 {
 	fv_view_t v = fv_view_make(geo, &a->L);
 	if (sum != FV_SUM_ATOMIC) {
-		fv_cuda_part_items(v, FV_BORDER_NODES, a->part, v.n_nodes, node_body{v, w, wn, a->part}, st);
+		fv_cuda_part_items(v, FV_BORDER_NODES, a->part, v.n_nodes, node_body{v, w, fv_k_w_cells(&a->P, w, v.sc), wn, a->part}, st);
 		return;
 	}
 	cudaMemsetAsync(wn, 0, (size_t)FV_NVAR * v.sn * sizeof *wn, st);

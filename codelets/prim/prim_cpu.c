@@ -8,14 +8,14 @@
 __attribute__((target_clones("avx2", "default")))
 #endif
 static void prim_cells(const fv_real_t *restrict q, fv_real_t *restrict w, fv_idx_t b, fv_idx_t e, fv_idx_t n,
-		       fv_real_t gamma, int nvar)
+		       fv_real_t gamma, int nvar, int cells)
 {
-	if (nvar == FV_NVAR) /* no branch in the loop: it vectorises */
+	if (nvar == FV_NVAR && !cells) /* no branch in the loop: it vectorises */
 		for (fv_idx_t i = b; i < e; i++)
-			fv_k_prim(q, w, n, gamma, FV_NVAR, i);
+			fv_k_prim(q, w, n, gamma, FV_NVAR, 0, i);
 	else
 		for (fv_idx_t i = b; i < e; i++)
-			fv_k_prim(q, w, n, gamma, nvar, i);
+			fv_k_prim(q, w, n, gamma, nvar, cells, i);
 }
 
 void fv_prim_cpu(void *buffers[], void *cl_arg)
@@ -24,5 +24,5 @@ void fv_prim_cpu(void *buffers[], void *cl_arg)
 	FV_ARGS_UNPACK(cl_arg, &a);
 	fv_idx_t b, e;
 	fv_k_part_cells(a.part, a.L.n_owned, a.L.n_cells, &b, &e);
-	prim_cells(FV_PTR(0, const fv_real_t), FV_PTR(1, fv_real_t), b, e, a.L.sc, a.P.gamma, a.P.nvar);
+	prim_cells(FV_PTR(0, const fv_real_t), FV_PTR(1, fv_real_t), b, e, a.L.sc, a.P.gamma, a.P.nvar, a.P.w_cells);
 }

@@ -65,6 +65,10 @@ typedef enum fv_overlap { FV_OVERLAP_NO = 0, FV_OVERLAP_YES = 1, FV_OVERLAP_AUTO
 /* Task chains (numerics.chain): never, for every block, or for blocks that
  * run only on GPUs (where a task's launch gap costs). */
 typedef enum fv_chain { FV_CHAIN_NO = 0, FV_CHAIN_YES = 1, FV_CHAIN_AUTO = 2 } fv_chain_t;
+/* Where the node values read the primitives (numerics.node_gather): the
+ * field's rows, or a copy with each cell's values side by side that the
+ * primitive kernel writes after them. */
+typedef enum fv_node_gather { FV_NODE_GATHER_ROWS = 0, FV_NODE_GATHER_CELLS = 1 } fv_node_gather_t;
 
 typedef struct fv_numerics {
 	int flux;               /* fv_flux_t */
@@ -86,6 +90,7 @@ typedef struct fv_numerics {
 	int overlap;            /* fv_overlap_t: stages split into interior and border tasks */
 	int halo_late;          /* fv_overlap_t values: the gradients' and limiters' halos sent after the limiter */
 	int chain;              /* fv_chain_t: a block's tasks between halos as one task */
+	int node_gather;        /* fv_node_gather_t */
 	int limiter;            /* fv_limiter_t */
 	double limiter_k;
 	double limiter_shock;   /* > 0: pressure switch to first order at shocks (fv_shock_switch) */

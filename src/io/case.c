@@ -91,6 +91,7 @@ static const char *const partitioners[] = {"metis", "scotch", "linear", "hilbert
 static const char *const halo_tasks_names[] = {"block", "pair", NULL};
 static const char *const overlaps[] = {"no", "yes", "auto", NULL};
 static const char *const chains[] = {"no", "yes", "auto", NULL};
+static const char *const node_gathers[] = {"rows", "cells", NULL};
 static const char *const memory_checks[] = {"yes", "warn", "no", NULL};
 static const int partitioner_values[] = {FV_PART_METIS, FV_PART_SCOTCH, FV_PART_LINEAR, FV_PART_HILBERT,
 					       FV_PART_RCB};
@@ -230,6 +231,12 @@ static const key_desc_t keys[] = {
 		 "GPUs, in one process or under StarPU-MPI; yes: every block; no: one task per stage (per-stage "
 		 "traces and history models). Reductions, the interior and border tasks of numerics.overlap and "
 		 "tasks on other ranks' data are never chained; color_tasks' groups are."),
+	ENUM_KEY("numerics", "node_gather", num.node_gather, node_gathers, NULL, "rows",
+		 "Where the node values (nodes_sum = gather) read each cell's primitives: rows, the field's "
+		 "rows (one row per variable: a cell's five values five memory sectors apart); cells, a copy "
+		 "with each cell's values side by side that the primitive kernel writes beside the rows (40 "
+		 "more bytes a cell, read in one or two sectors; bench/bench_node_gather.cu). Results are bit "
+		 "for bit the same."),
 	ENUM_KEY("numerics", "halo_late", num.halo_late, overlaps, NULL, "auto",
 		 "When the gradients' and the limiters' halos leave: no: each as soon as it is computed (the "
 		 "gradients' travel while the limiter and the time step run); yes: both after the limiter and the "

@@ -115,6 +115,8 @@ typedef struct fv_params {
 	int grad_sum;       /* Green-Gauss only; least squares always gathers */
 	int lim_sum;        /* local min/max of the limiter */
 	int dt_sum;         /* spectral radius sums of the time step */
+	int w_cells;        /* 1: the primitives' field holds after its nvar rows a copy with each
+			     * cell's FV_NVAR values side by side (numerics.node_gather = cells) */
 	fv_real_t winf[FV_NVAR]; /* free stream, primitive */
 	fv_real_t p_out;
 	fv_real_t xref[3];  /* moment centre */
@@ -198,8 +200,9 @@ FV_HD void fv_k_face_vec(const fv_real_t *a, fv_idx_t n, fv_idx_t f, fv_real_t s
 }
 
 /* Primitives of local cell i from the conservative state (n local cells,
- * nvar rows: with Spalart-Allmaras nu~ = rho nu~ / rho). */
-FV_HD void fv_k_prim(const fv_real_t *q, fv_real_t *w, fv_idx_t n, fv_real_t gamma, int nvar, fv_idx_t i)
+ * nvar rows: with Spalart-Allmaras nu~ = rho nu~ / rho); cells: also the
+ * side-by-side copy after the rows (fv_k_w_cells). */
+FV_HD void fv_k_prim(const fv_real_t *q, fv_real_t *w, fv_idx_t n, fv_real_t gamma, int nvar, int cells, fv_idx_t i)
 {
 	fv_real_t qi[FV_NVAR], wi[FV_NVAR];
 	fv_k_load(q, n, i, qi);
@@ -207,19 +210,39 @@ FV_HD void fv_k_prim(const fv_real_t *q, fv_real_t *w, fv_idx_t n, fv_real_t gam
 	fv_k_store(w, n, i, wi);
 	if (nvar > FV_NVAR)
 		w[(size_t)5 * n + i] = q[(size_t)5 * n + i] / qi[0];
+	if (cells)
+		for (int k = 0; k < FV_NVAR; k++)
+			w[(size_t)nvar * n + (size_t)FV_NVAR * i + k] = wi[k];
+}
+
+/* The side-by-side copy of the primitives (P->w_cells: cell c's FV_NVAR
+ * values at [FV_NVAR * c]), or NULL where the field has only its rows. */
+FV_HD const fv_real_t *fv_k_w_cells(const fv_params_t *P, const fv_real_t *w, fv_idx_t sc)
+{
+	return P->w_cells ? w + (size_t)P->nvar * sc : (const fv_real_t *)0;
 }
 
 /* Node value: the plain average of the surrounding cells (as in the
- * papers' NV kernels); wn holds FV_NVAR values per local node. */
-FV_HD void fv_k_node(const fv_view_t *v, const fv_real_t *w, fv_real_t *wn, fv_idx_t node)
+ * papers' NV kernels); wn holds FV_NVAR values per local node. The cells'
+ * values come from the rows of w, or from wc (fv_k_w_cells) where not
+ * NULL: each cell's five in one or two memory sectors, not five; the same
+ * values added in the same order. */
+FV_HD void fv_k_node(const fv_view_t *v, const fv_real_t *w, const fv_real_t *wc, fv_real_t *wn, fv_idx_t node)
 {
 	fv_real_t acc[FV_NVAR] = {0, 0, 0, 0, 0};
 	fv_idx_t b = v->node_cell_off[node], e = v->node_cell_off[node + 1];
-	for (fv_idx_t k = b; k < e; k++) {
-		fv_idx_t c = v->node_cell[k];
-		for (int q = 0; q < FV_NVAR; q++)
-			acc[q] += w[(size_t)q * v->sc + c];
-	}
+	if (wc)
+		for (fv_idx_t k = b; k < e; k++) {
+			const fv_real_t *x = wc + (size_t)FV_NVAR * v->node_cell[k];
+			for (int q = 0; q < FV_NVAR; q++)
+				acc[q] += x[q];
+		}
+	else
+		for (fv_idx_t k = b; k < e; k++) {
+			fv_idx_t c = v->node_cell[k];
+			for (int q = 0; q < FV_NVAR; q++)
+				acc[q] += w[(size_t)q * v->sc + c];
+		}
 	for (int q = 0; q < FV_NVAR; q++)
 		wn[(size_t)q * v->sn + node] = acc[q] / (fv_real_t)(e - b);
 }

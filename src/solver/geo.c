@@ -643,6 +643,7 @@ void fv_geo_params(const fv_solver_opts_t *o, fv_params_t *P, int *n_stages, fv_
 	P->lsq = n->gradient == FV_GRAD_LEAST_SQUARES;
 	P->flux_sum = n->flux_sum;
 	P->nodes_sum = n->nodes_sum;
+	P->w_cells = n->node_gather == FV_NODE_GATHER_CELLS && n->nodes_sum != FV_SUM_ATOMIC;
 	P->grad_sum = n->grad_sum;
 	P->lim_sum = n->lim_sum;
 	P->dt_sum = n->dt_sum;
