@@ -73,7 +73,8 @@ static const fv_real_t *node_records(const fv_view_t *v, const fv_real_t *wn)
 	if (!r)
 		return NULL;
 	for (fv_idx_t i = 0; i < nn; i++) {
-		fv_k_load(wn, v->sn, i, r + (size_t)NREC * i);
+		for (int q = 0; q < FV_NVAR; q++)
+			r[(size_t)NREC * i + q] = wn[fv_k_wn(v, i, q)];
 		for (int q = FV_NVAR; q < NREC; q++)
 			r[(size_t)NREC * i + q] = 0;
 	}

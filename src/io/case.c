@@ -235,8 +235,8 @@ static const key_desc_t keys[] = {
 		 "Where the node values (nodes_sum = gather) read each cell's primitives: rows, the field's "
 		 "rows (one row per variable: a cell's five values five memory sectors apart); cells, a copy "
 		 "with each cell's values side by side that the primitive kernel writes beside the rows (40 "
-		 "more bytes a cell, read in one or two sectors; bench/bench_node_gather.cu). Results are bit "
-		 "for bit the same."),
+		 "more bytes a cell, read in one or two sectors; bench/bench_node_gather.cu), and the node "
+		 "values stored side by side for the gradient. Results are bit for bit the same."),
 	ENUM_KEY("numerics", "halo_late", num.halo_late, overlaps, NULL, "auto",
 		 "When the gradients' and the limiters' halos leave: no: each as soon as it is computed (the "
 		 "gradients' travel while the limiter and the time step run); yes: both after the limiter and the "

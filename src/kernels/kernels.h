@@ -215,6 +215,14 @@ FV_HD void fv_k_prim(const fv_real_t *q, fv_real_t *w, fv_idx_t n, fv_real_t gam
 			w[(size_t)nvar * n + (size_t)FV_NVAR * i + k] = wi[k];
 }
 
+/* Where node n's value q lies in the node values: row q, or side by side
+ * (v->wn_side, numerics.node_gather = cells: a cell's gradient reads each
+ * of its nodes' five values in one or two sectors). */
+FV_HD size_t fv_k_wn(const fv_view_t *v, fv_idx_t n, int q)
+{
+	return v->wn_side ? (size_t)FV_NVAR * n + (size_t)q : (size_t)q * v->sn + n;
+}
+
 /* The side-by-side copy of the primitives (P->w_cells: cell c's FV_NVAR
  * values at [FV_NVAR * c]), or NULL where the field has only its rows. */
 FV_HD const fv_real_t *fv_k_w_cells(const fv_params_t *P, const fv_real_t *w, fv_idx_t sc)
@@ -244,7 +252,7 @@ FV_HD void fv_k_node(const fv_view_t *v, const fv_real_t *w, const fv_real_t *wc
 				acc[q] += w[(size_t)q * v->sc + c];
 		}
 	for (int q = 0; q < FV_NVAR; q++)
-		wn[(size_t)q * v->sn + node] = acc[q] / (fv_real_t)(e - b);
+		wn[fv_k_wn(v, node, q)] = acc[q] / (fv_real_t)(e - b);
 }
 
 /* Green-Gauss term of face f: the mean of its node values times its area
@@ -258,7 +266,7 @@ FV_HD void fv_k_face_gg(const fv_view_t *v, const fv_real_t *wn, fv_idx_t f, fv_
 	for (int q = 0; q < FV_NVAR; q++) {
 		fv_real_t sum = 0;
 		for (fv_idx_t j = b; j < e; j++)
-			sum += wn[(size_t)q * v->sn + v->face_node[j]];
+			sum += wn[fv_k_wn(v, v->face_node[j], q)];
 		for (int d = 0; d < 3; d++)
 			gf[q][d] = inv * sum * s[d];
 	}
@@ -276,7 +284,7 @@ FV_HD void fv_k_gradient(const fv_view_t *v, const fv_real_t *wn, fv_real_t *gra
 		fv_idx_t n = v->cell_node[k];
 		fv_real_t gx = v->cell_node_grad[k], gy = v->cell_node_grad[m + k], gz = v->cell_node_grad[2 * m + k];
 		for (int q = 0; q < FV_NVAR; q++) {
-			fv_real_t x = wn[(size_t)q * v->sn + n];
+			fv_real_t x = wn[fv_k_wn(v, n, q)];
 			g[q][0] += x * gx;
 			g[q][1] += x * gy;
 			g[q][2] += x * gz;
@@ -1093,14 +1101,14 @@ FV_HD void fv_k_cell_to_nodes(const fv_view_t *v, const fv_real_t *w, fv_real_t 
 {
 	for (fv_idx_t k = v->cell_node_off[c]; k < v->cell_node_off[c + 1]; k++)
 		for (int q = 0; q < FV_NVAR; q++)
-			fv_k_add(&wn[(size_t)q * v->sn + v->cell_node[k]], w[(size_t)q * v->sc + c], atomic);
+			fv_k_add(&wn[fv_k_wn(v, v->cell_node[k], q)], w[(size_t)q * v->sc + c], atomic);
 }
 
 FV_HD void fv_k_node_finish(const fv_view_t *v, fv_real_t *wn, fv_idx_t node)
 {
 	fv_real_t n = (fv_real_t)(v->node_cell_off[node + 1] - v->node_cell_off[node]);
 	for (int q = 0; q < FV_NVAR; q++)
-		wn[(size_t)q * v->sn + node] /= n;
+		wn[fv_k_wn(v, node, q)] /= n;
 }
 
 #endif

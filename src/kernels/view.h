@@ -66,6 +66,7 @@ static inline fv_idx_t fv_row_stride(fv_idx_t n)
 typedef struct fv_layout {
 	fv_idx_t n_owned, n_cells, n_faces, n_bfaces, n_nodes;
 	fv_idx_t so, sc, sn;    /* row strides of the fields: owned cells, all local cells, nodes */
+	int wn_side;            /* 1: the node values side by side (numerics.node_gather = cells) */
 	int n_nbr;
 	int max_faces;          /* the most faces of an owned cell */
 	size_t bytes;
@@ -87,6 +88,7 @@ typedef struct fv_layout {
 typedef struct fv_view {
 	fv_idx_t n_owned, n_cells, n_faces, n_bfaces, n_nodes;
 	fv_idx_t so, sc, sn;           /* row strides of the fields (fv_layout_t) */
+	int wn_side;                   /* the node values side by side, not in rows (fv_k_wn) */
 	int max_faces;
 	const fv_idx_t *face_cell;
 	const fv_real_t *face_area, *face_ctr;
@@ -124,6 +126,7 @@ static inline fv_view_t fv_view_make(const void *blob, const fv_layout_t *L)
 	v.so = L->so;
 	v.sc = L->sc;
 	v.sn = L->sn;
+	v.wn_side = L->wn_side;
 	v.max_faces = L->max_faces;
 	v.face_cell = FV_VIEW_AT(blob, L->face_cell, fv_idx_t);
 	v.face_area = FV_VIEW_AT(blob, L->face_area, fv_real_t);

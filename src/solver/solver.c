@@ -2197,6 +2197,7 @@ static fv_err_t wall_view_from_device(const block_data_t *d, fv_view_t *v, char 
 	v->so = L->so;
 	v->sc = L->sc;
 	v->sn = L->sn;
+	v->wn_side = L->wn_side;
 	v->n_faces = L->n_bfaces;
 	v->n_bfaces = L->n_bfaces;
 	v->face_cell = (const fv_idx_t *)m;

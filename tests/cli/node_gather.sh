@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # numerics.node_gather = cells: the primitive kernel also writes each
-# cell's values side by side after the field's rows and the node values
-# read them there (bench/bench_node_gather.cu). The same values added in
+# cell's values side by side after the field's rows, the node values read
+# them there and are themselves stored side by side for the gradient
+# (bench/bench_node_gather.cu). The same values added in
 # the same order: the state and the residual history are bit for bit those
 # of rows, for the wedge on one block and on 4 (with overlap's interior and
 # border primitives and node values, chained tasks, 2 CPU workers under
 # dmda), the implicit wedge, the SA plate (6 rows before the copy) and the
-# atomic node loop (which keeps the rows: no copy). The GPU's variant:
+# atomic node loop (no copy of the primitives; node values side by side),
+# and the face-based Green-Gauss gradient (atomic) over them. The GPU's variant:
 # tests/gpu/solver_gpu.sh.
 . "$top_srcdir/tests/cli/lib.sh"
 
@@ -24,6 +26,7 @@ same wedge-chain "$tmp/w.cfg" $W partition.blocks=4 numerics.chain=yes
 same wedge-dmda "$tmp/w.cfg" $W partition.blocks=4 runtime.ncpu=2 runtime.sched=dmda
 same wedge-point "$tmp/w.cfg" $W numerics.time=implicit numerics.implicit=point numerics.sweeps=4
 same wedge-atomic "$tmp/w.cfg" $W numerics.nodes_sum=atomic
+same wedge-grad-atomic "$tmp/w.cfg" $W numerics.gradient_sum=atomic partition.blocks=2
 same sa "$tmp/ps.cfg" partition.blocks=3 numerics.iterations=10
 
 # a wrong value names the key
