@@ -359,10 +359,10 @@ static __global__ void k_lm_face(fv_idx_t nf, const fv_idx_t *fc, const real *p,
 	if (nb < 0)
 		return;
 	real po = p[o], pn = p[nb];
-	fv_k_atomic_minmax(&pmin[o], pn, 0);
-	fv_k_atomic_minmax(&pmax[o], pn, 1);
-	fv_k_atomic_minmax(&pmin[nb], po, 0);
-	fv_k_atomic_minmax(&pmax[nb], po, 1);
+	fv_k_minmax(&pmin[o], pn, 0, 1);
+	fv_k_minmax(&pmax[o], pn, 1, 1);
+	fv_k_minmax(&pmin[nb], po, 0, 1);
+	fv_k_minmax(&pmax[nb], po, 1, 1);
 }
 
 /* LM-C (Alg. 11, without its needless atomics): each cell scans its faces. */
