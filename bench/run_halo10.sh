@@ -7,7 +7,7 @@
 #      10.37M tet box: the gathers alone, rows against side by side;
 #   2. the explicit 10.37M box (bench/box_case.sh, 60 refined once), GPU
 #      only, lws, rows then cells, on 1 GPU and on 2 in one process
-#      (bench/run_gpu_scaling.sh, 40 iterations after 20 of warm-up), twice;
+#      (bench/run_gpu_scaling.sh, ITERS (30) iterations after WARM (10)), twice;
 #   3. with METRICS set: each kernel's time and DRAM bytes per iteration on
 #      the 5.3M box (48 refined once), one block and two, rows and cells
 #      (bench/run_kernel_profile.sh, ncu).
@@ -26,7 +26,7 @@ echo "## 2. the 10.37M box, rows against cells ($(date -u +%H:%M:%S))"
 for k in 1 2; do
 	for g in rows cells; do
 		SCALING_TIMEOUT=60 SCALING_LABEL=$g$k SCALING_KEYS=numerics.node_gather=$g timeout -k 5 "$lim" \
-			sh "$top/bench/run_gpu_scaling.sh" "$fv" "$out/scaling" 40 20 proc:1:60:1 proc:2:60:1 >/dev/null 2>&1
+			sh "$top/bench/run_gpu_scaling.sh" "$fv" "$out/scaling" ${ITERS:-30} ${WARM:-10} proc:1:60:1 proc:2:60:1 >/dev/null 2>&1
 	done
 done
 cat "$out/scaling/scaling.csv"
