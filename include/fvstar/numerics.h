@@ -67,8 +67,10 @@ typedef enum fv_overlap { FV_OVERLAP_NO = 0, FV_OVERLAP_YES = 1, FV_OVERLAP_AUTO
 typedef enum fv_chain { FV_CHAIN_NO = 0, FV_CHAIN_YES = 1, FV_CHAIN_AUTO = 2 } fv_chain_t;
 /* Where the node values read the primitives (numerics.node_gather): the
  * field's rows, or a copy with each cell's values side by side that the
- * primitive kernel writes after them. */
-typedef enum fv_node_gather { FV_NODE_GATHER_ROWS = 0, FV_NODE_GATHER_CELLS = 1 } fv_node_gather_t;
+ * primitive kernel writes after them (cells: every block; auto: the blocks
+ * that run only on GPUs); the node values themselves side by side but
+ * with rows. */
+typedef enum fv_node_gather { FV_NODE_GATHER_ROWS = 0, FV_NODE_GATHER_CELLS = 1, FV_NODE_GATHER_AUTO = 2 } fv_node_gather_t;
 
 typedef struct fv_numerics {
 	int flux;               /* fv_flux_t */

@@ -97,8 +97,9 @@ void fv_budget_estimate(const fv_case_t *c, double n_cells, double n_faces, fv_b
 	double fpc = n_cells > 0 ? 2.0 * n_faces / n_cells : 4;
 	/* nu~'s row and single precision scale the solver's part */
 	double scale = (c->model == FV_MODEL_SA ? 1.2 : 1.0) * (sizeof(fv_real_t) == 4 ? 0.6 : 1.0);
-	/* numerics.node_gather = cells: the five primitives side by side */
-	double w_cells = c->num.node_gather == FV_NODE_GATHER_CELLS && c->num.nodes_sum != FV_SUM_ATOMIC
+	/* numerics.node_gather = cells or auto: the five primitives side by side
+	 * (auto: on GPUs only; counted everywhere) */
+	double w_cells = c->num.node_gather != FV_NODE_GATHER_ROWS && c->num.nodes_sum != FV_SUM_ATOMIC
 				 ? 5 * sizeof(fv_real_t) * cells
 				 : 0;
 	b->device_bytes = scale * (DEVICE_PER_CELL * cells + DEVICE_PER_FACE * faces) +

@@ -380,7 +380,7 @@ static fv_err_t build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	L->so = fv_row_stride(bk->n_owned);
 	L->sc = fv_row_stride(bk->n_cells);
 	L->sn = fv_row_stride(bk->n_nodes);
-	L->wn_side = num->node_gather == FV_NODE_GATHER_CELLS;
+	L->wn_side = num->node_gather != FV_NODE_GATHER_ROWS;
 	L->n_nbr = bk->n_nbr;
 	{
 		fv_idx_t mf = 0;

@@ -108,6 +108,7 @@ typedef struct block_data {
 	int split;             /* numerics.overlap: prim and the flux in an interior and a border task, */
 	int split_nodes;       /* and the node values and the gradient (node loops, Green-Gauss gathers) */
 	int flux_direct;       /* the split flux sums straight into the residual (kernels.h) */
+	int w_cells;           /* the primitives' side-by-side copy (numerics.node_gather, fv_params_t) */
 	fv_idx_t n_border_faces; /* faces of owned cells that read a ghost */
 } block_data_t;
 
@@ -648,6 +649,12 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 		cross |= s->rank_of[bk->nbr[k]] != s->rank_of[bk->id];
 	s->any_cross |= cross;
 	int gpu_only = fv_runtime_worker_gpu_only(d->worker);
+	/* numerics.node_gather: the primitives' side-by-side copy in every
+	 * block (cells), or in those that run only on GPUs (auto: measured
+	 * 2.7-4.4 % faster on the 10.37M box on H200s, 2026-12-03-halo10.md;
+	 * a CPU's prim loop vectorises over the rows only) */
+	d->w_cells = s->P.w_cells || (s->o.num.node_gather == FV_NODE_GATHER_AUTO && gpu_only &&
+				      s->o.num.nodes_sum != FV_SUM_ATOMIC);
 	d->split = !s->o.num.color_tasks && bk->n_nbr > 0 &&
 		   (s->o.num.overlap == FV_OVERLAP_YES ||
 		    (s->o.num.overlap == FV_OVERLAP_AUTO && cross && gpu_only && s->o.num.chain == FV_CHAIN_NO));
@@ -676,7 +683,7 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	d->flux_direct = d->split && gpu_only &&
 			 (s->o.num.flux_sum == FV_SUM_ATOMIC || s->o.num.flux_sum == FV_SUM_GATHER);
 	size_t nff = d->split && !d->flux_direct ? (size_t)fv_k_fflux_values(&s->P) * (size_t)bk->n_faces : 1;
-	const size_t n[N_FIELDS] = {nv * sc, nv * so, (nv + (s->P.w_cells ? FV_NVAR : 0)) * sc, FV_NVAR * sn, 3 * FV_NVAR * sc,
+	const size_t n[N_FIELDS] = {nv * sc, nv * so, (nv + (d->w_cells ? FV_NVAR : 0)) * sc, FV_NVAR * sn, 3 * FV_NVAR * sc,
 				    FV_NVAR * sc, mm ? 2 * FV_NVAR * so : 1, nv * so, no, snap, snap,
 				    imp ? nv * sc : 1, imp ? op_reals(fv_op_size(imp, d->L.max_faces, sa, bk->n_owned)) : 1,
 				    nff > 0 ? nff : 1};
@@ -921,6 +928,7 @@ static void task_args(const fv_solver_t *s, int b, fv_task_args_t *a)
 	memcpy(a->color_off, s->b[b].color_off, sizeof a->color_off);
 	a->n_border_faces = s->b[b].n_border_faces;
 	a->flux_direct = s->b[b].flux_direct;
+	a->P.w_cells = s->b[b].w_cells;
 }
 
 /* Halo h's pack (send) or unpack tasks of every block: one per block over

@@ -9,7 +9,8 @@
 # border primitives and node values, chained tasks, 2 CPU workers under
 # dmda), the implicit wedge, the SA plate (6 rows before the copy) and the
 # atomic node loop (no copy of the primitives; node values side by side),
-# and the face-based Green-Gauss gradient (atomic) over them. The GPU's variant:
+# and the face-based Green-Gauss gradient (atomic) over them; auto (the
+# default) against rows on CPU workers. The GPU's variant:
 # tests/gpu/solver_gpu.sh.
 . "$top_srcdir/tests/cli/lib.sh"
 
@@ -28,6 +29,9 @@ same wedge-point "$tmp/w.cfg" $W numerics.time=implicit numerics.implicit=point 
 same wedge-atomic "$tmp/w.cfg" $W numerics.nodes_sum=atomic
 same wedge-grad-atomic "$tmp/w.cfg" $W numerics.gradient_sum=atomic partition.blocks=2
 same sa "$tmp/ps.cfg" partition.blocks=3 numerics.iterations=10
+# auto, the default: on CPU workers the rows of the primitives, the node
+# values side by side
+key_pair wedge-auto "$tmp/w.cfg" numerics.node_gather "auto rows" 0 $W partition.blocks=4
 
 # a wrong value names the key
 "$fv" run "$tmp/w.cfg" output.dir="$tmp/bad" numerics.node_gather=aos >/dev/null 2>"$tmp/bad.err" &&

@@ -4,8 +4,8 @@
 # Venkatakrishnan) and the Sod tube (unsteady, RK3, global time step), 50
 # iterations each, run once on CPU workers only and on the GPU only with
 # each race strategy: the flux summation (atomic, gather, color with both
-# colourings, color as one task per colour group), the node values (and from
-# the side-by-side copy, node_gather = cells), gradient,
+# colourings, color as one task per colour group), the node values (from
+# the primitives' rows or their side-by-side copy, node_gather), gradient,
 # limiter min/max and time step (atomic and color face loops), everything
 # by colour with the faces stored by colour (Alg. 11), every colour stage
 # as one task per colour group, everything atomic,
@@ -22,7 +22,7 @@
 # runs the default (gather loops, face-loop flux)
 variants="atomic:flux_sum=atomic gather:flux_sum=gather color:flux_sum=color greedy:flux_sum=color,coloring=greedy
 tasks:flux_sum=color,color_tasks=yes auto:flux_sum=auto
-nodes-cells:node_gather=cells,flux_sum=gather nodes-atomic:nodes_sum=atomic grad-atomic:gradient_sum=atomic grad-color:gradient_sum=color
+nodes-cells:node_gather=cells,flux_sum=gather nodes-rows:node_gather=rows,flux_sum=gather nodes-atomic:nodes_sum=atomic grad-atomic:gradient_sum=atomic grad-color:gradient_sum=color
 lim-atomic:limiter_sum=atomic lim-color:limiter_sum=color dt-atomic:timestep_sum=atomic dt-color:timestep_sum=color
 all-color-fo:flux_sum=color,gradient_sum=color,limiter_sum=color,timestep_sum=color,face_order=color
 all-atomic:flux_sum=atomic,nodes_sum=atomic,gradient_sum=atomic,limiter_sum=atomic,timestep_sum=atomic
