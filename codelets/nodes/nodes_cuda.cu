@@ -34,7 +34,8 @@ extern "C" void fv_nodes_launch(const fv_task_args_t *a, int sum, const void *ge
 {
 	fv_view_t v = fv_view_make(geo, &a->L);
 	if (sum != FV_SUM_ATOMIC) {
-		fv_cuda_part_items(v, FV_BORDER_NODES, a->part, v.n_nodes, node_body{v, w, fv_k_w_cells(&a->P, w, v.sc), wn, a->part}, st);
+		const fv_real_t *wc = fv_k_w_cells(&a->P, w, v.sc);
+		fv_cuda_part_items(v, FV_BORDER_NODES, a->part, v.n_nodes, node_body{v, w, wc, wn, a->part}, st);
 		return;
 	}
 	cudaMemsetAsync(wn, 0, (size_t)FV_NVAR * v.sn * sizeof *wn, st);

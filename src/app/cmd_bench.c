@@ -254,7 +254,8 @@ static fv_err_t bench_stage(int argc, char **argv)
 	FV_CALL_GOTO(err, out, dev_alloc(&d.geo, L.bytes, "geometry"));
 	FV_CALL_GOTO(err, out, dev_alloc(&d.q, nv * row_c * sizeof(fv_real_t), "state"));
 	FV_CALL_GOTO(err, out, dev_alloc(&d.q0, nv * row_o * sizeof(fv_real_t), "stage state"));
-	FV_CALL_GOTO(err, out, dev_alloc(&d.w, (nv + (a.P.w_cells ? FV_NVAR : 0)) * row_c * sizeof(fv_real_t), "primitives"));
+	size_t nw = nv + (a.P.w_cells ? FV_NVAR : 0); /* numerics.node_gather = cells: the copy */
+	FV_CALL_GOTO(err, out, dev_alloc(&d.w, nw * row_c * sizeof(fv_real_t), "primitives"));
 	FV_CALL_GOTO(err, out, dev_alloc(&d.wn, 5 * row_n * sizeof(fv_real_t), "node values"));
 	FV_CALL_GOTO(err, out, dev_alloc(&d.grad, 15 * row_c * sizeof(fv_real_t), "gradients"));
 	FV_CALL_GOTO(err, out, dev_alloc(&d.phi, 5 * row_c * sizeof(fv_real_t), "limiter"));

@@ -116,7 +116,8 @@ typedef struct fv_params {
 	int lim_sum;        /* local min/max of the limiter */
 	int dt_sum;         /* spectral radius sums of the time step */
 	int w_cells;        /* 1: the primitives' field holds after its nvar rows a copy with each
-			     * cell's FV_NVAR values side by side (numerics.node_gather = cells) */
+			     * cell's FV_NVAR values side by side (numerics.node_gather = cells, or
+			     * auto in a block that runs only on GPUs: set per block by the solver) */
 	fv_real_t winf[FV_NVAR]; /* free stream, primitive */
 	fv_real_t p_out;
 	fv_real_t xref[3];  /* moment centre */
@@ -216,7 +217,7 @@ FV_HD void fv_k_prim(const fv_real_t *q, fv_real_t *w, fv_idx_t n, fv_real_t gam
 }
 
 /* Where node n's value q lies in the node values: row q, or side by side
- * (v->wn_side, numerics.node_gather = cells: a cell's gradient reads each
+ * (v->wn_side, numerics.node_gather = cells or auto: a cell's gradient reads each
  * of its nodes' five values in one or two sectors). */
 FV_HD size_t fv_k_wn(const fv_view_t *v, fv_idx_t n, int q)
 {

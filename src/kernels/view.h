@@ -66,7 +66,7 @@ static inline fv_idx_t fv_row_stride(fv_idx_t n)
 typedef struct fv_layout {
 	fv_idx_t n_owned, n_cells, n_faces, n_bfaces, n_nodes;
 	fv_idx_t so, sc, sn;    /* row strides of the fields: owned cells, all local cells, nodes */
-	int wn_side;            /* 1: the node values side by side (numerics.node_gather = cells) */
+	int wn_side;            /* 1: the node values side by side (numerics.node_gather cells or auto) */
 	int n_nbr;
 	int max_faces;          /* the most faces of an owned cell */
 	size_t bytes;
