@@ -309,7 +309,7 @@ static __global__ void k_rf_face(fv_view_t v, fv_params_t P, const real *w, cons
 	fv_idx_t f = tid();
 	if (f >= v.n_faces)
 		return;
-	real F[FV_NVAR];
+	real F[FV_NFLUX];
 	fv_idx_t o = v.face_cell[2 * (size_t)f], nb = v.face_cell[2 * (size_t)f + 1];
 	fv_k_face_flux(&v, &P, w, grad, phi, f, F);
 	for (int q = 0; q < FV_NVAR; q++) {
@@ -337,7 +337,7 @@ static __global__ void k_rf_group(fv_view_t v, fv_params_t P, const real *w, con
 		return;
 	fv_idx_t f = group_face<IND>(list, b0, n0, b1, t);
 	fv_idx_t o = v.face_cell[2 * (size_t)f], nb = v.face_cell[2 * (size_t)f + 1];
-	real F[FV_NVAR];
+	real F[FV_NFLUX];
 	fv_k_face_flux(&v, &P, w, grad, phi, f, F);
 	for (int q = 0; q < FV_NVAR; q++) {
 		res[(size_t)q * v.n_cells + o] += F[q];
@@ -1077,7 +1077,7 @@ int main(int argc, char **argv)
 	for (fv_idx_t c = 0; c < nc; c++)
 		fv_k_limiter(&hv, &P, w.data(), grad_ref.data(), phi.data(), c);
 	for (fv_idx_t f = 0; f < nf; f++) {
-		real F[FV_NVAR];
+		real F[FV_NFLUX];
 		fv_idx_t o = m.face_cell[2 * (size_t)f], nb = m.face_cell[2 * (size_t)f + 1];
 		fv_k_face_flux(&hv, &P, w.data(), grad_ref.data(), phi.data(), f, F);
 		for (int q = 0; q < FV_NVAR; q++) {
@@ -1208,7 +1208,7 @@ int main(int argc, char **argv)
 					fv_idx_t f = dv[v].pl->hlist ? group_face<true>(dv[v].pl->hlist, g.b0, g.n0, g.b1, t)
 								     : group_face<false>(NULL, g.b0, g.n0, g.b1, t);
 					fv_idx_t o = dv[v].fc[2 * (size_t)f], nb = dv[v].fc[2 * (size_t)f + 1];
-					real F[FV_NVAR];
+					real F[FV_NFLUX];
 					fv_k_face_flux(dv[v].v, &P, dv[v].w, dv[v].grad, dv[v].phi, f, F);
 					for (int q = 0; q < FV_NVAR; q++) {
 						sf[(size_t)q * nc + o] += dv[v].flux[(size_t)q * nf + f];
