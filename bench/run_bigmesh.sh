@@ -42,9 +42,9 @@
 #          blocks of 2^22 cells and more since session 18, RCM inside
 #          pieces of 2^18 cells of the Hilbert order in session 17),
 #          chunks (pieces of 2^18 cells) and chunks20 (of 2^20), chain
-#          and chain20 (Cuthill-McKee in pieces of 2^18 or 2^20 cells
-#          chained from piece to piece, session 21), auto (the default
-#          spelled out); builds
+#          and chain18 (Cuthill-McKee in pieces of 2^20 or 2^18 cells
+#          chained from piece to piece: the default from 2^22 cells since
+#          session 21, of 2^20), auto (the default spelled out); builds
 #          before these variables ignore them.
 #          SETUP_ITERATIONS (default 0) iterations after each set-up give
 #          ms per iteration in the table too (an ordering's effect on the
@@ -201,9 +201,9 @@ variant_env() {
 		chunks) echo FVSTAR_ORDER=chunks ;;
 		chunks20) echo FVSTAR_ORDER=chunks:1048576 ;;
 		chain) echo FVSTAR_ORDER=chain ;;
-		chain20) echo FVSTAR_ORDER=chain:1048576 ;;
+		chain18) echo FVSTAR_ORDER=chain:262144 ;;
 		auto) echo FVSTAR_ORDER=auto ;;
-		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno geodevice geohost rcm hilbert chunks chunks20 chain chain20 auto)" >&2; return 1 ;;
+		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno geodevice geohost rcm hilbert chunks chunks20 chain chain18 auto)" >&2; return 1 ;;
 		esac
 	done
 }
