@@ -531,6 +531,26 @@ static fv_err_t par_order_block(rcm_t *r, const fv_idx_t *cand, fv_idx_t lo, fv_
 	return FV_OK;
 }
 
+/* The unplaced cells of the unit [lo, hi) (cand: its cells by degree)
+ * placed from pos by Cuthill-McKee, each connected piece from a
+ * pseudo-peripheral start; then, if reverse, the unit's order reversed
+ * (RCM) and new_of_old set from it. One thread, the unit's cells only. */
+static void unit_rest(rcm_t *r, const fv_idx_t *cand, fv_idx_t lo, fv_idx_t hi, fv_idx_t pos, int reverse)
+{
+	for (fv_idx_t i = lo; i < hi; i++)
+		if (r->new_of_old[cand[i]] < 0)
+			pos = cuthill_mckee(r, pseudo_peripheral(r, r->queue + lo, cand[i]), pos);
+	if (!reverse)
+		return;
+	for (fv_idx_t i = lo, j = hi - 1; i < j; i++, j--) {
+		fv_idx_t t = r->perm[i];
+		r->perm[i] = r->perm[j];
+		r->perm[j] = t;
+	}
+	for (fv_idx_t i = lo; i < hi; i++)
+		r->new_of_old[r->perm[i]] = i;
+}
+
 /* A piece of a block cut along the Hilbert order of its centroids
  * (FVSTAR_ORDER=chain), units [lo, hi) of r->perm holding its cells in
  * that order on entry. A piece that follows another of its block starts
@@ -565,18 +585,7 @@ static void chain_piece(rcm_t *r, const fv_idx_t *cand, int u, fv_idx_t lo, fv_i
 		r->perm[pos + i] = seed[i];
 	}
 	pos = cm_queue(r, pos, pos + n_seed);
-	for (fv_idx_t i = lo; i < hi; i++)
-		if (r->new_of_old[cand[i]] < 0)
-			pos = cuthill_mckee(r, pseudo_peripheral(r, r->queue + lo, cand[i]), pos);
-	if (first) {
-		for (fv_idx_t i = lo, j = hi - 1; i < j; i++, j--) {
-			fv_idx_t t = r->perm[i];
-			r->perm[i] = r->perm[j];
-			r->perm[j] = t;
-		}
-		for (fv_idx_t i = lo; i < hi; i++)
-			r->new_of_old[r->perm[i]] = i;
-	}
+	unit_rest(r, cand, lo, hi, pos, first);
 }
 
 /* Fills r->perm / r->new_of_old: blocks in order, RCM inside each, every
@@ -636,23 +645,14 @@ static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off, int apa
 	 * thread count gives the same order */
 	FV_OMP(parallel for schedule(dynamic, 1) if (nc > FV_PAR_MIN))
 	for (int b = 0; b < n_blocks; b++) {
-		fv_idx_t pos = block_off[b], lo = block_off[b], hi = block_off[b + 1];
+		fv_idx_t lo = block_off[b], hi = block_off[b + 1];
 		if (r->use && r->use[b])
 			continue;
 		if (r->chain && r->chain[b]) {
 			chain_piece(r, cand, b, lo, hi);
 			continue;
 		}
-		for (fv_idx_t i = lo; i < hi; i++)
-			if (r->new_of_old[cand[i]] < 0)
-				pos = cuthill_mckee(r, pseudo_peripheral(r, r->queue + lo, cand[i]), pos);
-		for (fv_idx_t i = lo, j = hi - 1; i < j; i++, j--) {
-			fv_idx_t t = r->perm[i];
-			r->perm[i] = r->perm[j];
-			r->perm[j] = t;
-		}
-		for (fv_idx_t i = lo; i < hi; i++)
-			r->new_of_old[r->perm[i]] = i;
+		unit_rest(r, cand, lo, hi, lo, 1);
 	}
 	free(cand);
 	return FV_OK;
