@@ -17,7 +17,10 @@
 #          default 10^8 where every GPU has over 100 GB (H200), else
 #          98,300,000 (10^8 does not fit an H100 80GB), this branch's
 #          default order, 10 iterations (set-up seconds by step, ms per
-#          iteration)
+#          iteration); BIG_VARIANTS (default base: bench/run_bigmesh.sh's
+#          variants, e.g. "base rcm+rcmall" for the GPU loop of the chained
+#          order against whole-block RCM on all threads at 10^8 cells) and
+#          BIG_ITERATIONS (default 10) change it
 # Usage: bench/run_setup10.sh FVSTAR OUT_DIR
 # Environment: STEPS (default "order big"), CELLS, CELLS_10M (the order
 # step's box, default 10368000; small to try the script on a CPU), RUN_TIMEOUT (a run's
@@ -53,7 +56,7 @@ if has big; then
 	[ -n "$cells" ] || cells=$([ "${mib:-0}" -gt 100000 ] && echo 100000000 || echo 98300000)
 	echo
 	echo "# big: T5 at $cells cells (GPU memory ${mib:-?} MiB), this branch's default order"
-	STEPS="gen setup" VARIANTS=base SETUP_ITERATIONS=10 RUN_TIMEOUT=${RUN_TIMEOUT:-170} \
+	STEPS="gen setup" VARIANTS="${BIG_VARIANTS:-base}" SETUP_ITERATIONS=${BIG_ITERATIONS:-10} RUN_TIMEOUT=${RUN_TIMEOUT:-170} \
 		sh "$top/bench/run_bigmesh.sh" "$fv" "$out/big" "$cells" | sed -n '/^## setup/,$p'
 	grep -h "^fvstar: set-up step renumber: order" "$out/big"/setup_*.err 2>/dev/null
 	rm -rf "$out/big/box.fvm" "$out/big"/setup_*/restart.bin
