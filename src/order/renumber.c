@@ -688,14 +688,13 @@ enum { ORDER_AUTO = -1, ORDER_RCM, ORDER_HILBERT, ORDER_CHUNKS, ORDER_CHAIN };
 
 /* FVSTAR_ORDER: auto (or unset: RCM of whole blocks below LARGE_BLOCK
  * cells, chained pieces of CHAIN_CELLS from there where the centroids are
- * known), rcm
- * (RCM of whole blocks, a large one on all threads from the start: the
- * default of sessions 18-20; the RCM ran on one thread at 10^8 cells on a
- * loaded H200 node, 64 s, where its threads lost the trial: s21c1), hilbert
- * (the Hilbert order alone, for comparisons), chunks[:CELLS] (every block
- * in independent RCM pieces of CELLS cells: session 17's) or
- * chain[:CELLS] (every block in chained pieces, chain_piece, of CELLS
- * cells, CHAIN_CELLS by default). */
+ * known), rcm (RCM of whole blocks, a large one on all threads after the
+ * trial: the default of sessions 18-20, which ran on one thread at 10^8
+ * cells on a loaded H200 node, 64 s, its threads having lost the trial:
+ * s21c1), hilbert (the Hilbert order alone, for comparisons),
+ * chunks[:CELLS] (every block in independent RCM pieces of CELLS cells:
+ * session 17's) or chain[:CELLS] (every block in chained pieces,
+ * chain_piece, of CELLS cells, CHAIN_CELLS by default). */
 static fv_err_t order_mode(const fv_mesh_t *m, int *mode, fv_idx_t *chunk)
 {
 	const char *env = getenv("FVSTAR_ORDER");
@@ -755,9 +754,10 @@ static fv_err_t order_units(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 	for (int b = 0; b < n_blocks; b++) {
 		fv_idx_t size = block_off[b + 1];
 		block_off[b + 1] += block_off[b];
-		kind[b] = (uint8_t)(mode != ORDER_AUTO		       ? mode
-				    : size >= LARGE_BLOCK && m->cell_ctr ? ORDER_CHAIN
-									 : ORDER_RCM);
+		if (mode != ORDER_AUTO)
+			kind[b] = (uint8_t)mode;
+		else
+			kind[b] = size >= LARGE_BLOCK && m->cell_ctr ? ORDER_CHAIN : ORDER_RCM;
 		sorted[b] = kind[b] != ORDER_RCM;
 		n_hil += kind[b] == ORDER_HILBERT;
 		n_chunked += kind[b] == ORDER_CHUNKS || kind[b] == ORDER_CHAIN;
