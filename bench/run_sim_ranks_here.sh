@@ -41,7 +41,8 @@
 # every GPU task longer by the gap its GPU workers left between ready
 # tasks (bench/sim_transfers.py worker_gap_us per_task, tools/sim_platform.py
 # gap: StarPU's driver between tasks); GAP=FILE... (JSON reports) takes it
-# from those for every row; GAP_US=X a gap of X us for every row.
+# from those for every row; GAP_US=X a gap of X us for every row;
+# GAP_KIND=cpu: the CPU workers' tasks (default cuda).
 # Usage: bench/run_sim_ranks_here.sh DEVICE_OUT [BUILDDIR] [WORKDIR]
 # Needs fvstar-sim, and fvstar-smpi for ranks, in BUILDDIR (configure
 # --with-starpu-simgrid, --with-starpu-smpi; doc/simgrid.md).
@@ -123,7 +124,7 @@ retime() {
 # (nothing without them; rows without a trace are simulated as they are)
 gap() {
 	if [ -n "${GAP_US:-}" ]; then
-		"$py" "$tool" gap "$2" --us "$GAP_US" >"$2.gap.log" 2>&1 ||
+		"$py" "$tool" gap "$2" --us "$GAP_US" --kind "${GAP_KIND:-cuda}" >"$2.gap.log" 2>&1 ||
 			{ echo "$(basename "$1"): gap failed (see $2.gap.log)" >&2 && return 1; }
 	elif [ -n "${GAP:-}" ]; then
 		j=$GAP
@@ -138,7 +139,7 @@ gap() {
 			fi
 		fi
 		# shellcheck disable=SC2086 # GAP: one or more files
-		"$py" "$tool" gap "$2" --transfers $j >"$2.gap.log" 2>&1 ||
+		"$py" "$tool" gap "$2" --transfers $j --kind "${GAP_KIND:-cuda}" >"$2.gap.log" 2>&1 ||
 			{ echo "$(basename "$1"): gap failed (see $2.gap.log)" >&2 && return 1; }
 	else
 		return 0
