@@ -23,6 +23,7 @@
 # and the simulation against it.
 # The case is DEVICE_OUT/CASE.cfg: the box's mesh is made here again when
 # DEVICE_OUT has none (bench/box_case.sh: the same mesh, the same blocks);
+# BOX_MESH=FILE the box's mesh made once (bench/box_case.sh's, or its .fvm);
 # the M6 mesh is M6_MESH (the same file as on the GPU machine: the blocks,
 # hence the models' footprints, are its). ONLY (a pattern, e.g. '*-2rank'):
 # the folders to simulate. MPI_OVERHEAD (us, default 0): the simulated
@@ -244,7 +245,11 @@ for d in "$dev"/*-* "$proj"/*-*; do
 		mesh="mesh.file=$(cd "$(dirname "$M6_MESH")" && pwd)/$(basename "$M6_MESH")"
 	else
 		f=$(sed -n 's/^file *= *//p' "$work/$case.cfg" | head -1)
-		if [ -f "$dev/$f" ]; then
+		if [ -n "${BOX_MESH:-}" ]; then
+			# the same mesh made once (its .fvm: read 17 times faster, the
+			# same blocks: doc/mesh-format.md)
+			mesh="mesh.file=$(cd "$(dirname "$BOX_MESH")" && pwd)/$(basename "$BOX_MESH")"
+		elif [ -f "$dev/$f" ]; then
 			mesh="mesh.file=$dev/$f"
 		else
 			n=$(echo "$f" | sed -n 's/^box\([0-9]*\)\.su2$/\1/p')
