@@ -42,8 +42,12 @@
 # every GPU task longer by the gap its GPU workers left between ready
 # tasks (bench/sim_transfers.py worker_gap_us per_task, tools/sim_platform.py
 # gap: StarPU's driver between tasks); GAP=FILE... (JSON reports) takes it
-# from those for every row; GAP_US=X a gap of X us for every row;
-# GAP_KIND=cpu: the CPU workers' tasks (default cuda).
+# from those for every row; GAP_US=X a gap of X us for every row, or
+# GAP_US=submit each row's own calibration's submission cost per task
+# (PLATFORM/fvstar.sim's submit_us_per_task: with GAP_KIND=cpu, the main
+# thread's submission on the workers' cores, for rows of CPU ranks whose
+# cores the workers and StarPU-MPI's thread fill); GAP_KIND=cpu: the CPU
+# workers' tasks (default cuda).
 # Usage: bench/run_sim_ranks_here.sh DEVICE_OUT [BUILDDIR] [WORKDIR]
 # Needs fvstar-sim, and fvstar-smpi for ranks, in BUILDDIR (configure
 # --with-starpu-simgrid, --with-starpu-smpi; doc/simgrid.md).
@@ -125,7 +129,12 @@ retime() {
 # (nothing without them; rows without a trace are simulated as they are)
 gap() {
 	if [ -n "${GAP_US:-}" ]; then
-		"$py" "$tool" gap "$2" --us "$GAP_US" --kind "${GAP_KIND:-cuda}" >"$2.gap.log" 2>&1 ||
+		us=$GAP_US
+		if [ "$us" = submit ]; then
+			us=$(sed -n 's/^submit_us_per_task *//p' "$2/fvstar.sim" 2>/dev/null | head -1)
+			[ -n "$us" ] || { echo "$(basename "$1"): GAP_US=submit: no submit_us_per_task in $2/fvstar.sim" >&2 && return 1; }
+		fi
+		"$py" "$tool" gap "$2" --us "$us" --kind "${GAP_KIND:-cuda}" >"$2.gap.log" 2>&1 ||
 			{ echo "$(basename "$1"): gap failed (see $2.gap.log)" >&2 && return 1; }
 	elif [ -n "${GAP:-}" ]; then
 		j=$GAP
