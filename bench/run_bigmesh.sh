@@ -41,7 +41,10 @@
 #          default, auto, takes the same RCM order on all threads for
 #          blocks of 2^22 cells and more since session 18, RCM inside
 #          pieces of 2^18 cells of the Hilbert order in session 17),
-#          chunks (pieces of 2^18 cells) and chunks20 (of 2^20); builds
+#          chunks (pieces of 2^18 cells) and chunks20 (of 2^20), chain
+#          and chain18 (Cuthill-McKee in pieces of 2^20 or 2^18 cells
+#          chained from piece to piece: the default from 2^22 cells since
+#          session 21, of 2^20), auto (the default spelled out); builds
 #          before these variables ignore them.
 #          SETUP_ITERATIONS (default 0) iterations after each set-up give
 #          ms per iteration in the table too (an ordering's effect on the
@@ -197,7 +200,10 @@ variant_env() {
 		hilbert) echo FVSTAR_ORDER=hilbert ;;
 		chunks) echo FVSTAR_ORDER=chunks ;;
 		chunks20) echo FVSTAR_ORDER=chunks:1048576 ;;
-		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno geodevice geohost rcm hilbert chunks chunks20)" >&2; return 1 ;;
+		chain) echo FVSTAR_ORDER=chain ;;
+		chain18) echo FVSTAR_ORDER=chain:262144 ;;
+		auto) echo FVSTAR_ORDER=auto ;;
+		*) echo "run_bigmesh.sh: unknown variant '$v' (base nopin rcmall rcmone t1 hostfields pinalloc pinno geodevice geohost rcm hilbert chunks chunks20 chain chain18 auto)" >&2; return 1 ;;
 		esac
 	done
 }

@@ -41,14 +41,20 @@
 #           dry run traced from iteration 6: the stall at iteration 8)
 #   lane 6  one GPU, 16 cores: the box implicit on 16 CPU as 2 ranks (3)
 #   lane 7  one GPU, 16 cores: the box implicit on 16 CPU as 4 ranks (3)
-#   lane 8  one GPU, 16 cores, about 5 minutes: the box implicit on 1 GPU
-#           (16 iterations, traced from 6: the calibration that keeps no
-#           sample 4 times its mean, against the stall at iteration 8),
-#           the box explicit on 16 CPU as 1 and 4 ranks
-#   lane 9  one GPU, 16 cores, about 5 minutes: the box explicit on 16
-#           CPU as 2 ranks, the box implicit on 16 CPU as 1 rank
-#   (lanes 8 and 9 side by side: session 20's call 3, a node of 2 GPUs)
-#   (lanes 4 to 9 measure no `fvstar run`: the validation compares the
+#   (lanes 8 and 9 of session 20, never run: the box implicit on 1 GPU,
+#   measured in lane gpu4 since, and the box on 16 CPU, now below)
+# Session 21's lanes (the box on 16 CPU, the issue's 6 rows never run;
+# results in $OUT/simgrid10/laneN.txt, laneN.tgz; each lane one GPU that it
+# does not use and 16 cores, under 5 minutes with SIM_DEADLINE_S=270; no
+# dry run --norms-apart: NO_APART=1, one collective an iteration of 1 to
+# 15 s is nothing, and a command less a row of ranks):
+#   lane 8  the box explicit on 16 CPU as 1, 2 and 4 ranks (6 iterations,
+#           calibrated on 4 with a warm-up of 2: ~1 s an iteration; ~240 s)
+#   lane 9  the box implicit on 16 CPU as 1 rank (3 iterations, calibrated
+#           on 2 with a warm-up of 1: ~15 s an iteration; ~170 s)
+#   lane 10 the box implicit on 16 CPU as 2 ranks (3 : 2 : 1; ~200 s)
+#   lane 11 the box implicit on 16 CPU as 4 ranks (3 : 2 : 1; ~200 s)
+#   (lanes 4 to 11 measure no `fvstar run`: the validation compares the
 #   simulation with the dry run; NO_RUN=0 measures it too)
 #   lane gpu4  the whole 4-GPU node alone: bench/run_sim_8gpu.sh with
 #           GPUS=4 (1, 2 and 4 GPUs measured and calibrated, the 2-GPU
@@ -59,9 +65,9 @@
 #           to measure it too), the dry runs of the M6's 2 and 4 GPUs
 #           without chains traced from 14 (copies and workers' gaps),
 #           $OUT/simgrid9/lanegpu4.txt, lanegpu4.tgz
-# Usage: bench/run_sim8_lanes.sh 1|2|...|9|gpu4   (ROWS, TRACE to change the rows)
+# Usage: bench/run_sim8_lanes.sh 1|2|...|11|gpu4   (ROWS, TRACE to change the rows)
 set -eu
-lane=${1:?usage: bench/run_sim8_lanes.sh 1 to 9, or gpu4}
+lane=${1:?usage: bench/run_sim8_lanes.sh 1 to 11, or gpu4}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 export LD_LIBRARY_PATH="$top/device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -101,13 +107,17 @@ case $lane in
 	trace="box10m-impl:1gpu" from=6 want="1 GPU, 16 cores"
 	export NO_RUN="${NO_RUN:-1}"
 	;;
-8 | 9)
+8 | 9 | 10 | 11)
+	# a one-process row first where the lane has one: its bus (every
+	# core) seeds the rows of ranks
 	case $lane in
-	8) rows="box10m:implicit:1gpu:16 box10m:explicit:cpu16:6:4 box10m:explicit:cpu16-4rank:6:4" ;;
-	9) rows="box10m:explicit:cpu16-2rank:6:4 box10m:implicit:cpu16:3:2:1" ;;
+	8) rows="box10m:explicit:cpu16:6:4:2 box10m:explicit:cpu16-2rank:6:4:2 box10m:explicit:cpu16-4rank:6:4:2" ;;
+	9) rows="box10m:implicit:cpu16:3:2:1" ;;
+	10) rows="box10m:implicit:cpu16-2rank:3:2:1" ;;
+	11) rows="box10m:implicit:cpu16-4rank:3:2:1" ;;
 	esac
-	trace="box10m-impl:1gpu" from=6 want="1 GPU, 16 cores"
-	export NO_RUN="${NO_RUN:-1}"
+	trace="" from=4 want="1 GPU (not used), 16 cores"
+	export NO_RUN="${NO_RUN:-1}" NO_APART="${NO_APART:-1}"
 	;;
 gpu4)
 	run=8gpu want="4 GPUs, the node alone"
@@ -120,11 +130,16 @@ gpu4)
 	export NO_RUN="${NO_RUN:-1}"
 	;;
 *)
-	echo "run_sim8_lanes: lane 1 to 9, or gpu4" >&2
+	echo "run_sim8_lanes: lane 1 to 11, or gpu4" >&2
 	exit 1
 	;;
 esac
-case $lane in [4-9] | gpu4) res=$OUT/simgrid9 ;; esac
+case $lane in [4-7] | gpu4) res=$OUT/simgrid9 ;; 8 | 9 | 1[01]) res=$OUT/simgrid10 ;; esac
+# lanes of the box alone need no M6 mesh (run_sim_validate.sh asks for a
+# file): an empty one where the pack has none
+case $lane in
+8 | 9 | 1[01]) [ -f "$m6" ] || { m6=/tmp/simgrid10-no-m6.su2 && : >"$m6"; } ;;
+esac
 mkdir -p "$res"
 # the box's mesh in a folder of this lane (run_sim_validate.sh writes the
 # case file beside it: two lanes must not share one)
@@ -155,7 +170,9 @@ rm -rf "$work"
 	# lane 1 packed 19 MB, a 4-rank trace, and came back without it): the
 	# traces' raw records go first, then the traces, then the calibrations'
 	# per-rank folders
+	# (session 21: a few MB a lane, 8 files a call)
 	max=${MAX_KB:-11000}
+	case $lane in 8 | 9 | 1[01]) max=${MAX_KB:-5000} ;; esac
 	excl=
 	set -f # the patterns go to tar as they are
 	for drop in 'data.rec' 'trace' 'rank[0-9]*'; do

@@ -23,6 +23,7 @@
 # and the simulation against it.
 # The case is DEVICE_OUT/CASE.cfg: the box's mesh is made here again when
 # DEVICE_OUT has none (bench/box_case.sh: the same mesh, the same blocks);
+# BOX_MESH=FILE the box's mesh made once (bench/box_case.sh's, or its .fvm);
 # the M6 mesh is M6_MESH (the same file as on the GPU machine: the blocks,
 # hence the models' footprints, are its). ONLY (a pattern, e.g. '*-2rank'):
 # the folders to simulate. MPI_OVERHEAD (us, default 0): the simulated
@@ -41,7 +42,12 @@
 # every GPU task longer by the gap its GPU workers left between ready
 # tasks (bench/sim_transfers.py worker_gap_us per_task, tools/sim_platform.py
 # gap: StarPU's driver between tasks); GAP=FILE... (JSON reports) takes it
-# from those for every row; GAP_US=X a gap of X us for every row.
+# from those for every row; GAP_US=X a gap of X us for every row, or
+# GAP_US=submit each row's own calibration's submission cost per task
+# (PLATFORM/fvstar.sim's submit_us_per_task: with GAP_KIND=cpu, the main
+# thread's submission on the workers' cores, for rows of CPU ranks whose
+# cores the workers and StarPU-MPI's thread fill); GAP_KIND=cpu: the CPU
+# workers' tasks (default cuda).
 # Usage: bench/run_sim_ranks_here.sh DEVICE_OUT [BUILDDIR] [WORKDIR]
 # Needs fvstar-sim, and fvstar-smpi for ranks, in BUILDDIR (configure
 # --with-starpu-simgrid, --with-starpu-smpi; doc/simgrid.md).
@@ -123,7 +129,12 @@ retime() {
 # (nothing without them; rows without a trace are simulated as they are)
 gap() {
 	if [ -n "${GAP_US:-}" ]; then
-		"$py" "$tool" gap "$2" --us "$GAP_US" >"$2.gap.log" 2>&1 ||
+		us=$GAP_US
+		if [ "$us" = submit ]; then
+			us=$(sed -n 's/^submit_us_per_task *//p' "$2/fvstar.sim" 2>/dev/null | head -1)
+			[ -n "$us" ] || { echo "$(basename "$1"): GAP_US=submit: no submit_us_per_task in $2/fvstar.sim" >&2 && return 1; }
+		fi
+		"$py" "$tool" gap "$2" --us "$us" --kind "${GAP_KIND:-cuda}" >"$2.gap.log" 2>&1 ||
 			{ echo "$(basename "$1"): gap failed (see $2.gap.log)" >&2 && return 1; }
 	elif [ -n "${GAP:-}" ]; then
 		j=$GAP
@@ -138,7 +149,7 @@ gap() {
 			fi
 		fi
 		# shellcheck disable=SC2086 # GAP: one or more files
-		"$py" "$tool" gap "$2" --transfers $j >"$2.gap.log" 2>&1 ||
+		"$py" "$tool" gap "$2" --transfers $j --kind "${GAP_KIND:-cuda}" >"$2.gap.log" 2>&1 ||
 			{ echo "$(basename "$1"): gap failed (see $2.gap.log)" >&2 && return 1; }
 	else
 		return 0
@@ -243,7 +254,11 @@ for d in "$dev"/*-* "$proj"/*-*; do
 		mesh="mesh.file=$(cd "$(dirname "$M6_MESH")" && pwd)/$(basename "$M6_MESH")"
 	else
 		f=$(sed -n 's/^file *= *//p' "$work/$case.cfg" | head -1)
-		if [ -f "$dev/$f" ]; then
+		if [ -n "${BOX_MESH:-}" ]; then
+			# the same mesh made once (its .fvm: read 17 times faster, the
+			# same blocks: doc/mesh-format.md)
+			mesh="mesh.file=$(cd "$(dirname "$BOX_MESH")" && pwd)/$(basename "$BOX_MESH")"
+		elif [ -f "$dev/$f" ]; then
 			mesh="mesh.file=$dev/$f"
 		else
 			n=$(echo "$f" | sed -n 's/^box\([0-9]*\)\.su2$/\1/p')

@@ -79,7 +79,9 @@
 # run_sim_ranks_here.sh RETIME).
 # Rows of L ranks also run `fvstar sim dry --norms-apart` (TAG-CONFIG/
 # dry-apart: no collective of the residual rows per iteration, which
-# simulated ranks do not do either): the "apart" column. fvstar run and sim
+# simulated ranks do not do either): the "apart" column (NO_APART=1: not
+# run, a command less a row of ranks: the box's 10^7 cells on CPUs, where
+# one collective an iteration of 1 to 15 s is nothing). fvstar run and sim
 # dry read the calibrated models with STARPU_CALIBRATE_MINIMUM=1, as the
 # simulation does (dmdas places by a footprint's mean from one sample on,
 # not only from 10: gpu+cpu-equal rows).
@@ -255,7 +257,7 @@ one_row() {
 	fi
 	apart=-
 	# shellcheck disable=SC2086
-	if [ "$l" -gt 1 ] && models "$d" && STARPU_PERF_MODEL_DIR=$d/models STARPU_CALIBRATE_MINIMUM=1 \
+	if [ "$l" -gt 1 ] && [ "${NO_APART:-0}" != 1 ] && models "$d" && STARPU_PERF_MODEL_DIR=$d/models STARPU_CALIBRATE_MINIMUM=1 \
 		timeout "$(cmd_tmo)" $launch "$fv" sim dry "$out/$case.cfg" --iterations "$it" --norms-apart $extra $w \
 		$scheme --out "$d/dry-apart" >"$d.dry-apart.log" 2>&1; then
 		apart=$(per_iter "$d/dry-apart/summary.json")

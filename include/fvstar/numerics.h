@@ -117,6 +117,8 @@ typedef struct fv_numerics {
 	int lines;              /* fv_overlap_t values: line-implicit sweeps (no, yes, auto: viscous runs) */
 	double aspect_dt;       /* line-implicit runs: a stretched cell's local step up to this many
 	                           times its thin side's (its long side's); 1: off */
+	double dominance;       /* point-implicit: a cell's V/dt raised until each row of its block
+	                           row is this dominant over the rest (a per-cell CFL limit); 0: off */
 	double omega;           /* the dissipation factor of the implicit operator */
 	double max_update;      /* implicit: largest relative change of density and energy per
 	                           iteration and cell (the update is scaled down); 0: no limit */

@@ -371,6 +371,16 @@ static const key_desc_t keys[] = {
 		 "with 3, 92 with 10. Not the default: the TMR plate took 108-123 iterations for 101 with "
 		 "2-6, the plate from a laminar state 407 for 209 with 10, and the bump's finest grid's "
 		 "sweeps diverged from CFL 10 with 1000 (one H200)."),
+	REAL_KEY("numerics", "dominance", num.dominance, 0, 0, 10, 0, "0", NULL,
+		 "time = implicit, implicit = point: a per-cell limit of the CFL where the sweeps would lose "
+		 "diagonal dominance: while the largest row sum of |D^-1 O| over a cell's faces (D its diagonal "
+		 "block, O its faces' blocks: its row of the block Jacobi iteration) exceeds this value, the "
+		 "cell's V/dt doubles (its local step halves, at most 12 times); other cells keep the ramp's "
+		 "step. 0 (the default): off. The TMR bump 89 x 41 with aspect_dt 10: 10 never acts (88 "
+		 "iterations either way); 3 and below cut too many cells (1.07 orders in 127 iterations); on "
+		 "the finest grid (1409 x 641, one H200) with aspect_dt 10, 10 acts and does not keep the "
+		 "sweeps from diverging (2 divergences in 60 iterations, 1.94 orders; 2.44 without it; "
+		 "bench/results/2026-12-03-implicit11.md)."),
 	REAL_KEY("numerics", "max_update", num.max_update, 0, 0, HUGE_VAL, 0, "0", NULL,
 		 "time = implicit: the update of a cell is scaled down so that its density and energy change "
 		 "by at most this fraction in one iteration (large CFL numbers through a start-up "

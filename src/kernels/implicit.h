@@ -370,6 +370,49 @@ FV_HD void fv_k_sa_operator(const fv_view_t *v, const fv_params_t *P, const fv_r
 	op[0] = (fv_op_t)D;
 }
 
+/*
+ * numerics.dominance: a per-cell limit of the CFL where point Gauss-Seidel
+ * would lose diagonal dominance. G = the largest row sum of the magnitudes
+ * of D^-1 O_k over the cell's faces k (D its diagonal block with vdt, O_k
+ * its faces' blocks, already in op: the block Jacobi iteration's row of
+ * the cell, which a converging sweep keeps below about 1); while G exceeds
+ * theta = P->dominance, vdt doubles (the cell's local step halves), at
+ * most FV_DOM_STEPS times. Cells already so keep the ramp's step. 0: off.
+ */
+#define FV_DOM_STEPS 12
+FV_HD void fv_k_dominance(const fv_view_t *v, const fv_params_t *P, fv_real_t vdt, const fv_op_t *op, fv_idx_t c,
+			  fv_real_t D[FV_BLOCK])
+{
+	if (!(P->dominance > 0))
+		return;
+	fv_idx_t k0 = v->cell_face_off[c], k1 = v->cell_face_off[c + 1];
+	fv_real_t add = vdt > 0 ? vdt : (fv_real_t)1e-30;
+	for (int t = 0; t < FV_DOM_STEPS; t++) {
+		fv_real_t L[FV_BLOCK], row[FV_NVAR] = {0, 0, 0, 0, 0}, g = 0;
+		for (int m = 0; m < FV_BLOCK; m++)
+			L[m] = D[m];
+		fv_lu5_factor(L);
+		for (fv_idx_t k = k0; k < k1; k++) {
+			const fv_op_t *O = op + (size_t)(1 + k - k0) * FV_BLOCK * FV_OP_W;
+			for (int col = 0; col < FV_NVAR; col++) {
+				fv_real_t x[FV_NVAR];
+				for (int r = 0; r < FV_NVAR; r++)
+					x[r] = (fv_real_t)O[(r * 5 + col) * FV_OP_W];
+				fv_lu5_solve(L, x);
+				for (int r = 0; r < FV_NVAR; r++)
+					row[r] += FV_FABS(x[r]);
+			}
+		}
+		for (int r = 0; r < FV_NVAR; r++)
+			g = row[r] > g ? row[r] : g;
+		if (!(g > P->dominance))
+			return;
+		for (int r = 0; r < FV_NVAR; r++)
+			D[r * 6] += add;
+		add *= 2;
+	}
+}
+
 /* The operator of the owned cell at colour-group position i (c =
  * cell_group[i]) from the state q (local cells) and the local step dt,
  * stored as the layout above says. */
@@ -444,6 +487,7 @@ FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real
 			}
 		}
 	}
+	fv_k_dominance(v, P, vdt, op, c, D);
 	fv_lu5_factor(D);
 	for (int m = 0; m < FV_BLOCK; m++)
 		op[m * FV_OP_W] = (fv_op_t)D[m];

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Cell renumbering: blocks contiguous, Reverse Cuthill-McKee inside each
- * block (a large one on all threads; or inside pieces of the centroids'
- * Hilbert order, FVSTAR_ORDER=chunks), nodes by first use; faces are then
- * rebuilt in Alg. 2 order. */
+ * block (a large one: Cuthill-McKee inside pieces of the centroids'
+ * Hilbert order chained from piece to piece, side by side; or RCM on all
+ * threads, FVSTAR_ORDER=rcm; or independent RCM pieces, chunks), nodes by
+ * first use; faces are then rebuilt in Alg. 2 order. */
 #include "fvstar/partition.h"
 
 #include <stdio.h>
@@ -33,9 +34,12 @@ typedef struct rcm {
 	fv_idx_t *cnt;         /* [n_cells + 1] children per parent of a level */
 	uint8_t *use;          /* [blocks] 1: the block is placed already (Hilbert order;
 				  order_units), NULL: none is */
+	uint8_t *chain;        /* [blocks] pieces chained (FVSTAR_ORDER=chain; order_units):
+				  CHAIN_NEXT: the next unit is the next piece of the same block,
+				  CHAIN_PREV: the previous one is; NULL: none is */
 	int32_t bfs_id;
 	int mode;              /* RCM_TRY, RCM_SERIAL or RCM_PARALLEL (par_order_block) */
-	int large_all;         /* FVSTAR_ORDER=auto: a block of LARGE_BLOCK cells and more goes on all
+	int large_all;         /* FVSTAR_ORDER=rcm: a block of LARGE_BLOCK cells and more goes on all
 				  threads from its first BFS, after a short trial (probe_serial) */
 	fv_idx_t n_probe;      /* the cells of that trial, 0: none */
 	double t_serial;       /* seconds of the serial BFS tried, 0 before */
@@ -59,6 +63,7 @@ typedef struct rcm {
  * component's BFS runs on one thread, its next one on all, and the faster
  * does the rest: the orders are the same either way. */
 enum { RCM_TRY, RCM_SERIAL, RCM_PARALLEL };
+enum { CHAIN_NEXT = 1, CHAIN_PREV = 2 };
 /* A block this large (a GPU's: 10^7-10^8 cells) is not tried with a whole
  * serial BFS: that alone took 13 s of the 19 s its RCM took at 10^8 cells
  * on 16 cores of a GPU node, where all threads ran a BFS 6x faster
@@ -526,6 +531,63 @@ static fv_err_t par_order_block(rcm_t *r, const fv_idx_t *cand, fv_idx_t lo, fv_
 	return FV_OK;
 }
 
+/* The unplaced cells of the unit [lo, hi) (cand: its cells by degree)
+ * placed from pos by Cuthill-McKee, each connected piece from a
+ * pseudo-peripheral start; then, if reverse, the unit's order reversed
+ * (RCM) and new_of_old set from it. One thread, the unit's cells only. */
+static void unit_rest(rcm_t *r, const fv_idx_t *cand, fv_idx_t lo, fv_idx_t hi, fv_idx_t pos, int reverse)
+{
+	for (fv_idx_t i = lo; i < hi; i++)
+		if (r->new_of_old[cand[i]] < 0)
+			pos = cuthill_mckee(r, pseudo_peripheral(r, r->queue + lo, cand[i]), pos);
+	if (!reverse)
+		return;
+	for (fv_idx_t i = lo, j = hi - 1; i < j; i++, j--) {
+		fv_idx_t t = r->perm[i];
+		r->perm[i] = r->perm[j];
+		r->perm[j] = t;
+	}
+	for (fv_idx_t i = lo; i < hi; i++)
+		r->new_of_old[r->perm[i]] = i;
+}
+
+/* A piece of a block cut along the Hilbert order of its centroids
+ * (FVSTAR_ORDER=chain), units [lo, hi) of r->perm holding its cells in
+ * that order on entry. A piece that follows another of its block starts
+ * from its cells beside that one (in curve order) and runs Cuthill-McKee
+ * forward, away from it; the first piece of a block starts from its cells
+ * beside the next piece and is reversed, so that it ends there. The faces
+ * between consecutive pieces then join the end of one to the start of the
+ * next, a jump of about a level's width, where independent RCM pieces
+ * (chunks) put them anywhere in both. Cells not reached from those (a
+ * piece in parts) by RCM from a pseudo-peripheral start, reversed with the
+ * first piece or placed after the rest. Only the piece's own cells and
+ * positions are touched, so the pieces run side by side on any threads and
+ * give one order. */
+static void chain_piece(rcm_t *r, const fv_idx_t *cand, int u, fv_idx_t lo, fv_idx_t hi)
+{
+	const fv_mesh_t *m = r->m;
+	fv_idx_t pos = lo, n_seed = 0, *seed = r->queue + lo;
+	int32_t other = (r->chain[u] & CHAIN_PREV) ? u - 1 : u + 1;
+	int first = !(r->chain[u] & CHAIN_PREV);
+	for (fv_idx_t i = lo; i < hi; i++) {
+		fv_idx_t c = r->perm[i];
+		for (fv_idx_t s = m->cell_face_off[c]; s < m->cell_face_off[c + 1]; s++) {
+			fv_idx_t d = m->cell_cell[s];
+			if (d >= 0 && r->block[d] == other) {
+				seed[n_seed++] = c;
+				break;
+			}
+		}
+	}
+	for (fv_idx_t i = 0; i < n_seed; i++) {
+		r->new_of_old[seed[i]] = pos + i;
+		r->perm[pos + i] = seed[i];
+	}
+	pos = cm_queue(r, pos, pos + n_seed);
+	unit_rest(r, cand, lo, hi, pos, first);
+}
+
 /* Fills r->perm / r->new_of_old: blocks in order, RCM inside each, every
  * connected piece of a block started from a pseudo-peripheral node found
  * from its unplaced cell of least degree. Blocks with r->use set are
@@ -583,19 +645,14 @@ static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off, int apa
 	 * thread count gives the same order */
 	FV_OMP(parallel for schedule(dynamic, 1) if (nc > FV_PAR_MIN))
 	for (int b = 0; b < n_blocks; b++) {
-		fv_idx_t pos = block_off[b], lo = block_off[b], hi = block_off[b + 1];
+		fv_idx_t lo = block_off[b], hi = block_off[b + 1];
 		if (r->use && r->use[b])
 			continue;
-		for (fv_idx_t i = lo; i < hi; i++)
-			if (r->new_of_old[cand[i]] < 0)
-				pos = cuthill_mckee(r, pseudo_peripheral(r, r->queue + lo, cand[i]), pos);
-		for (fv_idx_t i = lo, j = hi - 1; i < j; i++, j--) {
-			fv_idx_t t = r->perm[i];
-			r->perm[i] = r->perm[j];
-			r->perm[j] = t;
+		if (r->chain && r->chain[b]) {
+			chain_piece(r, cand, b, lo, hi);
+			continue;
 		}
-		for (fv_idx_t i = lo; i < hi; i++)
-			r->new_of_old[r->perm[i]] = i;
+		unit_rest(r, cand, lo, hi, lo, 1);
 	}
 	free(cand);
 	return FV_OK;
@@ -617,36 +674,54 @@ static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off, int apa
  * The Hilbert order alone cost 20-100 %. The piece size is fixed, not
  * taken from the thread count, so any thread count gives one order. */
 #define CHUNK_CELLS ((fv_idx_t)1 << 18)
+/* Chained pieces (FVSTAR_ORDER=chain, the default for blocks of
+ * LARGE_BLOCK cells and more): larger, since each takes one Cuthill-McKee
+ * queue and no BFS for its start, and fewer faces join pieces that are
+ * not consecutive. On a 4.09M tet box (bench_mesh order, session 21):
+ * faces jumping over 2^16 cells 0.32 % of them against 1.24 % for chunks
+ * and 0.89 % for chained pieces of 2^18; the face loop's stream missed a
+ * cache of 2^14 sectors 6.35 % of the time against RCM's 6.29 % and
+ * chunks' 6.84 %. */
+#define CHAIN_CELLS ((fv_idx_t)1 << 20)
 
-enum { ORDER_AUTO = -1, ORDER_RCM, ORDER_HILBERT, ORDER_CHUNKS };
+enum { ORDER_AUTO = -1, ORDER_RCM, ORDER_HILBERT, ORDER_CHUNKS, ORDER_CHAIN };
 
-/* FVSTAR_ORDER: auto (or unset: RCM of whole blocks, a large one on all
- * threads from the start), rcm (whole blocks, a large one tried on one
- * thread first: session 17's rule, for comparisons), hilbert (the
- * Hilbert order alone, for comparisons) or chunks[:CELLS] (every block
- * in pieces, of CELLS cells: the fastest set-up, the loop slower). */
+/* FVSTAR_ORDER: auto (or unset: RCM of whole blocks below LARGE_BLOCK
+ * cells, chained pieces of CHAIN_CELLS from there where the centroids are
+ * known), rcm (RCM of whole blocks, a large one on all threads after the
+ * trial: the default of sessions 18-20, which ran on one thread at 10^8
+ * cells on a loaded H200 node, 64 s, its threads having lost the trial:
+ * s21c1), hilbert (the Hilbert order alone, for comparisons),
+ * chunks[:CELLS] (every block in independent RCM pieces of CELLS cells:
+ * session 17's) or chain[:CELLS] (every block in chained pieces,
+ * chain_piece, of CELLS cells, CHAIN_CELLS by default). */
 static fv_err_t order_mode(const fv_mesh_t *m, int *mode, fv_idx_t *chunk)
 {
 	const char *env = getenv("FVSTAR_ORDER");
 	*mode = ORDER_AUTO;
-	*chunk = CHUNK_CELLS;
+	*chunk = CHAIN_CELLS; /* auto's pieces are chained */
 	if (!env || !*env || strcmp(env, "auto") == 0)
 		return FV_OK;
+	*chunk = CHUNK_CELLS;
 	if (strcmp(env, "rcm") == 0)
 		*mode = ORDER_RCM;
 	else if (strcmp(env, "hilbert") == 0)
 		*mode = ORDER_HILBERT;
-	else if (strncmp(env, "chunks", 6) == 0 && (env[6] == '\0' || env[6] == ':')) {
-		*mode = ORDER_CHUNKS;
-		if (env[6] == ':') {
+	else if ((strncmp(env, "chunks", 6) == 0 && (env[6] == '\0' || env[6] == ':')) ||
+		 (strncmp(env, "chain", 5) == 0 && (env[5] == '\0' || env[5] == ':'))) {
+		size_t k = env[4] == 'n' ? 5 : 6;
+		*mode = k == 5 ? ORDER_CHAIN : ORDER_CHUNKS;
+		*chunk = k == 5 ? CHAIN_CELLS : CHUNK_CELLS;
+		if (env[k] == ':') {
 			char *end;
-			long v = strtol(env + 7, &end, 10);
-			FV_CHECK(end != env + 7 && *end == '\0' && v >= 1 && v <= FV_IDX_MAX, FV_ERR_ARG,
-				 "FVSTAR_ORDER=%s: chunks of 1 to %d cells", env, (int)FV_IDX_MAX);
+			long v = strtol(env + k + 1, &end, 10);
+			FV_CHECK(end != env + k + 1 && *end == '\0' && v >= 1 && v <= FV_IDX_MAX, FV_ERR_ARG,
+				 "FVSTAR_ORDER=%s: pieces of 1 to %d cells", env, (int)FV_IDX_MAX);
 			*chunk = (fv_idx_t)v;
 		}
 	} else
-		FV_CHECK(0, FV_ERR_ARG, "FVSTAR_ORDER=%s: expected auto, rcm, hilbert or chunks[:CELLS]", env);
+		FV_CHECK(0, FV_ERR_ARG, "FVSTAR_ORDER=%s: expected auto, rcm, hilbert, chunks[:CELLS] or chain[:CELLS]",
+			 env);
 	FV_CHECK(*mode == ORDER_RCM || m->cell_ctr, FV_ERR_ARG, "%s: FVSTAR_ORDER=%s needs the cells' centroids",
 		 m->source, env);
 	return FV_OK;
@@ -661,14 +736,14 @@ static fv_err_t order_units(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 	const fv_mesh_t *m = r->m;
 	const int32_t *block = r->block;
 	fv_idx_t nc = m->n_cells, chunk, *unit_off = NULL;
-	int mode, n_units = 0, n_hil = 0, n_chunked = 0;
+	int mode, n_units = 0, n_hil = 0, n_chunked = 0, n_chained = 0;
 	uint8_t *kind = NULL, *sorted = NULL;
 	int32_t *unit = NULL, *first = NULL;
 	double sec[2] = {0, 0}, t0;
 	fv_err_t err = FV_OK;
 
 	FV_CALL(order_mode(m, &mode, &chunk));
-	r->large_all = mode == ORDER_AUTO;
+	r->large_all = mode == ORDER_AUTO || mode == ORDER_RCM;
 	FV_CALL_GOTO(err, done, fv_calloc(&kind, (size_t)n_blocks, sizeof *kind, "block orderings"));
 	FV_CALL_GOTO(err, done, fv_calloc(&sorted, (size_t)n_blocks, sizeof *sorted, "blocks in Hilbert order"));
 	FV_CALL_GOTO(err, done, fv_calloc(&first, (size_t)n_blocks + 1, sizeof *first, "first unit of each block"));
@@ -679,12 +754,16 @@ static fv_err_t order_units(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 	for (int b = 0; b < n_blocks; b++) {
 		fv_idx_t size = block_off[b + 1];
 		block_off[b + 1] += block_off[b];
-		kind[b] = (uint8_t)(mode != ORDER_AUTO ? mode : ORDER_RCM);
+		if (mode != ORDER_AUTO)
+			kind[b] = (uint8_t)mode;
+		else
+			kind[b] = size >= LARGE_BLOCK && m->cell_ctr ? ORDER_CHAIN : ORDER_RCM;
 		sorted[b] = kind[b] != ORDER_RCM;
 		n_hil += kind[b] == ORDER_HILBERT;
-		n_chunked += kind[b] == ORDER_CHUNKS;
+		n_chunked += kind[b] == ORDER_CHUNKS || kind[b] == ORDER_CHAIN;
+		n_chained += kind[b] == ORDER_CHAIN;
 		first[b] = n_units;
-		n_units += kind[b] == ORDER_CHUNKS ? (int)((size + chunk - 1) / chunk) : 1;
+		n_units += kind[b] == ORDER_CHUNKS || kind[b] == ORDER_CHAIN ? (int)((size + chunk - 1) / chunk) : 1;
 	}
 	first[n_blocks] = n_units;
 	if (n_hil + n_chunked == 0) {
@@ -694,6 +773,8 @@ static fv_err_t order_units(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 	FV_CALL_GOTO(err, done, fv_order_hilbert(m, block, n_blocks, block_off, sorted, r->perm, NULL, sec));
 	FV_CALL_GOTO(err, done, fv_malloc(&unit, (size_t)nc + 1, sizeof *unit, "ordering units"));
 	FV_CALL_GOTO(err, done, fv_calloc(&r->use, (size_t)n_units, sizeof *r->use, "units in Hilbert order"));
+	if (n_chained)
+		FV_CALL_GOTO(err, done, fv_calloc(&r->chain, (size_t)n_units, sizeof *r->chain, "chained pieces"));
 	FV_CALL_GOTO(err, done, fv_malloc(&unit_off, (size_t)n_units + 1, sizeof *unit_off, "unit ranges"));
 	FV_OMP(parallel for schedule(static) if (nc > FV_PAR_MIN))
 	for (fv_idx_t c = 0; c < nc; c++)
@@ -705,9 +786,11 @@ static fv_err_t order_units(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 		if (k == ORDER_RCM)
 			continue;
 		r->use[first[b]] = k == ORDER_HILBERT;
+		for (int u = first[b]; k == ORDER_CHAIN && u < first[b + 1]; u++)
+			r->chain[u] = (uint8_t)((u > first[b] ? CHAIN_PREV : 0) | (u + 1 < first[b + 1] ? CHAIN_NEXT : 0));
 		FV_OMP(parallel for schedule(static) if (hi - lo > FV_PAR_MIN))
 		for (fv_idx_t i = lo; i < hi; i++)
-			unit[r->perm[i]] = first[b] + (k == ORDER_CHUNKS ? (int32_t)((i - lo) / chunk) : 0);
+			unit[r->perm[i]] = first[b] + (k != ORDER_HILBERT ? (int32_t)((i - lo) / chunk) : 0);
 	}
 	t0 = fv_now();
 	r->block = unit;
@@ -719,12 +802,15 @@ static fv_err_t order_units(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 		block_off[b] = unit_off[first[b]];
 	fv_lap_note("renumber: order",
 		    "Hilbert order of the centroids in %d of %d blocks (keys %.3f s, sort %.3f s), %d of them then by "
-		    "RCM in %d pieces of %d cells (%.3f s), RCM in the rest",
-		    n_hil + n_chunked, n_blocks, sec[0], sec[1], n_chunked, first[n_blocks] - (n_blocks - n_chunked),
+		    "%s in %d pieces of %d cells (%.3f s), RCM in the rest",
+		    n_hil + n_chunked, n_blocks, sec[0], sec[1], n_chunked,
+		    n_chained ? "Cuthill-McKee chained from piece to piece" : "RCM",
+		    first[n_blocks] - (n_blocks - n_chunked),
 		    (int)chunk, fv_now() - t0);
 done:
 	r->block = block;
 	FV_FREE(r->use);
+	FV_FREE(r->chain);
 	free(kind);
 	free(sorted);
 	free(first);

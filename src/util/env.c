@@ -39,7 +39,7 @@ fv_err_t fv_env_switch(const char *name, int dflt, int *v)
 }
 
 /* Every FVSTAR_* variable the set-up reads as a count, a switch or one of
- * a few words: FVSTAR_ORDER (with its chunks:N) is checked where the cells
+ * a few words: FVSTAR_ORDER (with its chunks:N and chain:N) is checked where the cells
  * are ordered, which every run and partition reaches; the rest here,
  * since some are read only on some paths (the device-side geometry with
  * a GPU, the parallel RCM on large blocks) or where no error can be

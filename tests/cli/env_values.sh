@@ -51,6 +51,8 @@ bad FVSTAR_LAZY_FIELDS some 2
 # where the cells are ordered
 bad FVSTAR_ORDER rcm2
 bad FVSTAR_ORDER chunks:0
+bad FVSTAR_ORDER chain:0
+bad FVSTAR_ORDER chains
 
 # good values: the same history as the defaults' (the threads and the
 # contexts' thread change no result; FVSTAR_GEO_CHUNK=7 the sections only)

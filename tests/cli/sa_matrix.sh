@@ -20,6 +20,11 @@
 #   bump-aspect  the bump with numerics.aspect_dt = 10 (a stretched cell's
 #              step up to 10x its thin side's: off by default, see the key;
 #              bench/results/2026-12-02-implicit10.md)            77 (120)
+#   bump-dominance  the same with numerics.dominance = 10 (the per-cell
+#              CFL limit where a cell's block Jacobi row exceeds 10: off
+#              by default; on this grid it acts, 81 iterations, the same
+#              CD to 6 digits; bench/results/2026-12-03-implicit11.md)
+#                                                                  81 (120)
 # (iterations measured on the 2-core machine, 2026-11-27; lam2sa 209 with
 # the sweeps' target of 0.1 of 2026-11-30, 288 before; the bump 294 on
 # main after the merges of session 13; 219 on the rans branch alone.) Before the
@@ -67,6 +72,10 @@ sed -e "s|^file = .*|file = $tmp/bump.su2|" "$top_srcdir/cases/bump_tmr/bump_tmr
 grep -q "^cfl\|^first_order\|^sweeps\|^lines" "$tmp/bump.cfg" && fail "bump_tmr.cfg sets implicit keys"
 case_run bump 350 yes "$tmp/bump.cfg"
 case_run bump-aspect 120 yes "$tmp/bump.cfg" numerics.aspect_dt=10
+case_run bump-dominance 120 yes "$tmp/bump.cfg" numerics.aspect_dt=10 numerics.dominance=10
+cd_of() { "$py" -c 'import csv,sys; print("%.6e" % float(list(csv.DictReader(open(sys.argv[1])))[-1]["CD"]))' "$tmp/$1/history.csv"; }
+[ "$(cd_of bump-aspect)" = "$(cd_of bump-dominance)" ] ||
+	fail "bump-dominance: CD $(cd_of bump-dominance), not bump-aspect's $(cd_of bump-aspect) (the limit changes the path, not the answer)"
 
 "$fv" mesh gen plate --level 5 -o "$tmp/plate.su2" >/dev/null 2>&1 || fail "mesh gen plate"
 sed -e "s|^file = .*|file = $tmp/plate.su2|" -e '/^cfl\|^first_order\|^iterations/d' \

@@ -62,7 +62,7 @@ for t in 1 3; do
 		# cells and more), side by side: 9 or
 		# 10 pieces, or 2 (fewer than 3 threads); and the Hilbert order
 		# alone
-		for o in chunks:3000 chunks:16000 hilbert; do
+		for o in chunks:3000 chunks:16000 chain:3000 hilbert; do
 			FVSTAR_ORDER=$o "$fv" mesh partition "$tmp/$m.su2" --ranks 1 --blocks 1 \
 				-o "$tmp/p$t-$m-o$(echo $o | tr : _)" >/dev/null 2>&1 ||
 				fail "$m: mesh partition into 1 block, FVSTAR_ORDER=$o, $t threads"

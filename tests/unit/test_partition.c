@@ -15,6 +15,7 @@
 #include "fvstar/output.h"
 #include "fvstar/partition.h"
 #include "order/sfc.h"
+#include "util/threads.h"
 
 #define TOL 1e-12
 
@@ -896,6 +897,24 @@ static void test_renumber_orders(void **state)
 	assert_true(memcmp(o, rcm, nc * sizeof *o) != 0);
 	assert_true(st.mean_jump_after < st.mean_jump_before / 4);
 	free(o);
+	o = order_with("chain:100000", 2, &st);
+	assert_memory_equal(o, rcm, nc * sizeof *o);
+	free(o);
+	{
+		/* chained pieces: another order, local, and the same on one
+		 * thread as on all */
+		fv_idx_t *one;
+		int nt = fv_threads_max();
+		o = order_with("chain:300", 2, &st);
+		assert_true(memcmp(o, rcm, nc * sizeof *o) != 0);
+		assert_true(st.mean_jump_after < st.mean_jump_before / 4);
+		fv_threads_set(1);
+		one = order_with("chain:300", 2, &st);
+		fv_threads_set(nt);
+		assert_memory_equal(o, one, nc * sizeof *o);
+		free(one);
+		free(o);
+	}
 	o = order_with("hilbert", 2, &st);
 	assert_true(memcmp(o, rcm, nc * sizeof *o) != 0);
 	assert_true(st.mean_jump_after < st.mean_jump_before / 4);
@@ -905,10 +924,11 @@ static void test_renumber_orders(void **state)
 		fv_mesh_t m;
 		int32_t *part;
 		fv_idx_t off[2];
-		static const char *const bad[] = {"rcm2", "chunks:", "chunks:0", "chunks:12x", "chunks:-3", "chunk"};
+		static const char *const bad[] = {"rcm2", "chunks:", "chunks:0", "chunks:12x", "chunks:-3", "chunk",
+						  "chain:", "chain:0", "chains", "chain:5x"};
 		gen_tet(&m);
 		part = calloc(m.n_cells, sizeof *part);
-		for (int i = 0; i < 6; i++) {
+		for (int i = 0; i < (int)(sizeof bad / sizeof *bad); i++) {
 			setenv("FVSTAR_ORDER", bad[i], 1);
 			FV_ASSERT_ERR(fv_mesh_renumber(&m, part, 1, off, NULL), FV_ERR_ARG, "FVSTAR_ORDER=");
 		}
