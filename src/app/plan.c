@@ -118,6 +118,7 @@ static fv_err_t start_mpi(fv_plan_t *p, mesh_reader_t *rd)
 {
 	double t;
 	fv_err_t err;
+	(void)p; /* fvstar-smpi: no reading beside MPI's start */
 #ifndef FV_SMPI
 	if (!p->from_dir && fv_runtime_rank() == 0 && fv_runtime_nranks() > 1) {
 		fv_runtime_place_early();
