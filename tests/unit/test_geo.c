@@ -181,7 +181,8 @@ static void test_gradient_weights(void **state)
 			FV_ASSERT_OK(fv_geo_build(&bl[b], &o, m.n_markers, plain_alloc, &L, &g, &col));
 			assert_true(L.has_gradient_weights);
 			fv_view_t v = fv_view_make(g, &L);
-			/* the fields' rows as the solver lays them out */
+			/* the fields as the solver lays them out (the node values side by
+			 * side by default: numerics.node_gather, fv_k_wn) */
 			size_t nn = (size_t)v.n_nodes, sn = (size_t)v.sn, nc = (size_t)v.sc;
 			fv_real_t *wn = calloc(5 * sn, sizeof *wn), *g1 = calloc(15 * nc, sizeof *g1);
 			fv_real_t *g2 = calloc(15 * nc, sizeof *g2);
@@ -189,7 +190,7 @@ static void test_gradient_weights(void **state)
 			for (size_t n = 0; n < nn; n++) {
 				const double *x = m.xyz + 3 * (size_t)bl[b].node_global[n];
 				for (int q = 0; q < 5; q++)
-					wn[q * sn + n] = q + a[q][0] * x[0] + a[q][1] * x[1] + a[q][2] * x[2];
+					wn[fv_k_wn(&v, (fv_idx_t)n, q)] = q + a[q][0] * x[0] + a[q][1] * x[1] + a[q][2] * x[2];
 			}
 			for (fv_idx_t c = 0; c < v.n_owned; c++)
 				fv_k_gradient(&v, wn, g1, c);
