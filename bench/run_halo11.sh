@@ -1,0 +1,59 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Issue 23, session 22: CPU workers beside one GPU. GPU only, + 1 and + 15
+# CPU workers (runtime.ncpu; the CPU workers hold no cells when the
+# decision says so), under the scheduler the run picks (dmdas with CPU
+# workers, lws alone) and under lws forced, on the M6 medium mesh and the
+# 10.37M box, explicit and implicit; then one traced run (M6 implicit,
+# + 15 CPU workers) whose per-worker task list says what the CPU workers
+# ran. Every run under `timeout`; one CSV of bench/run_overlap.sh per part.
+# Usage: bench/run_halo11.sh FVSTAR OUT M6_MESH
+# Environment: H11_STEPS (default "m6 box trace"), H11_TIMEOUT (s per run, 60),
+#   H11_BOX (the box's N, 120: 10.37M cells), H11_CFG (the traced case, the M6's).
+set -u
+fv=${1:?usage: bench/run_halo11.sh FVSTAR OUT M6_MESH}
+out=${2:?OUT}
+m6=$(cd "$(dirname "${3:?M6_MESH}")" && pwd)/$(basename "$3")
+top=$(cd "$(dirname "$0")/.." && pwd)
+lim=${H11_TIMEOUT:-60}
+mkdir -p "$out"
+# the run's own choice is lws for the GPU alone and dmdas with CPU workers:
+# both policies on every configuration
+export OVERLAP_TIMEOUT=$lim OVERLAP_KEY=runtime.sched OVERLAP_VALUES="dmdas lws"
+for step in ${H11_STEPS:-m6 box trace}; do
+	case $step in
+	m6)
+		for t in steady implicit; do
+			if [ $t = steady ]; then it=300 wu=50; else it=40 wu=10; fi
+			OVERLAP_ITERS=$it OVERLAP_WARMUP=$wu OVERLAP_KEYS="mesh.file=$m6 numerics.time=$t numerics.cfl=1.5" \
+				timeout $((6 * lim + 30)) sh "$top/bench/run_overlap.sh" "$fv" \
+				"$out/m6-$t" "gpu:$top/cases/onera_m6/onera_m6.cfg" >"$out/m6-$t.txt" 2>&1
+		done
+		;;
+	box)
+		. "$top/bench/box_case.sh"
+		box_case "$(dirname "$fv")" "${H11_BOX:-120}" "$out" box120
+		for t in steady implicit; do
+			if [ $t = steady ]; then it=80 wu=20; else it=12 wu=4; fi
+			OVERLAP_ITERS=$it OVERLAP_WARMUP=$wu OVERLAP_KEYS="numerics.time=$t numerics.order=2" \
+				timeout $((6 * lim + 30)) sh "$top/bench/run_overlap.sh" "$fv" \
+				"$out/box-$t" "gpu:$out/box120.cfg" >"$out/box-$t.txt" 2>&1
+		done
+		rm -f "$out/box${H11_BOX:-120}.su2"
+		;;
+	trace)
+		d=$out/trace-m6-implicit-15cpu
+		mkdir -p "$d"
+		STARPU_NCPU=${H11_NCPU:-15} timeout "$lim" "$fv" run "${H11_CFG:-$top/cases/onera_m6/onera_m6.cfg}" mesh.file="$m6" \
+			numerics.iterations=14 numerics.residual_drop=0 runtime.ncpu=${H11_NCPU:-15} output.vtu=no \
+			output.restart_every=0 output.progress_every=0 output.trace="$d/trace" output.trace_from=10 \
+			output.dir="$d" >"$d.out" 2>&1
+		timeout "$lim" "$fv" trace "$d/trace" --no-plots >"$d.summary" 2>&1
+		# what each worker ran: tasks per (worker, name) from tasks.rec
+		awk '/^Name:/{n=$2} /^WorkerId:/{w=$2} /^$/{if(n!=""){c[w" "n]++}; n=""} END{for(k in c) print k, c[k]}' \
+			"$d/trace/tasks.rec" 2>/dev/null | sort -k1,1n -k3,3nr >"$d.per_worker"
+		gzip -9 "$d/trace/tasks.rec" 2>/dev/null
+		rm -f "$d"/trace/prof_file_* "$d"/trace/paje.trace "$d"/trace/dag.dot "$d"/trace/*.rec
+		;;
+	esac
+done
