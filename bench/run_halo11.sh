@@ -8,7 +8,7 @@
 # + 15 CPU workers) whose per-worker task list says what the CPU workers
 # ran. Every run under `timeout`; one CSV of bench/run_overlap.sh per part.
 # Usage: bench/run_halo11.sh FVSTAR OUT M6_MESH
-# Environment: H11_STEPS (default "m6 box trace"), H11_TIMEOUT (s per run, 60),
+# Environment: H11_STEPS (default "m6 trace bind box"), H11_TIMEOUT (s per run, 60),
 #   H11_BOX (the box's N, 120: 10.37M cells), H11_CFG (the traced case, the M6's).
 set -u
 fv=${1:?usage: bench/run_halo11.sh FVSTAR OUT M6_MESH}
@@ -20,15 +20,20 @@ mkdir -p "$out"
 # the run's own choice is lws for the GPU alone and dmdas with CPU workers:
 # both policies on every configuration
 export OVERLAP_TIMEOUT=$lim OVERLAP_KEY=runtime.sched OVERLAP_VALUES="dmdas lws"
-for step in ${H11_STEPS:-m6 box trace}; do
+for step in ${H11_STEPS:-m6 trace bind box}; do
 	case $step in
-	m6)
+	m6 | bind)
+		# bind: the same with StarPU's main thread on a core of its own
+		# (STARPU_MAIN_THREAD_BIND: the submitting thread otherwise shares
+		# a core with a CPU worker that polls for tasks)
+		if [ $step = bind ]; then export STARPU_MAIN_THREAD_BIND=1; else unset STARPU_MAIN_THREAD_BIND; fi
 		for t in steady implicit; do
 			if [ $t = steady ]; then it=300 wu=50; else it=40 wu=10; fi
 			OVERLAP_ITERS=$it OVERLAP_WARMUP=$wu OVERLAP_KEYS="mesh.file=$m6 numerics.time=$t numerics.cfl=1.5" \
 				timeout $((6 * lim + 30)) sh "$top/bench/run_overlap.sh" "$fv" \
-				"$out/m6-$t" "gpu:$top/cases/onera_m6/onera_m6.cfg" >"$out/m6-$t.txt" 2>&1
+				"$out/$step-$t" "gpu:$top/cases/onera_m6/onera_m6.cfg" >"$out/$step-$t.txt" 2>&1
 		done
+		unset STARPU_MAIN_THREAD_BIND
 		;;
 	box)
 		. "$top/bench/box_case.sh"
