@@ -8,7 +8,7 @@
 # + 15 CPU workers) whose per-worker task list says what the CPU workers
 # ran. Every run under `timeout`; one CSV of bench/run_overlap.sh per part.
 # Usage: bench/run_halo11.sh FVSTAR OUT M6_MESH
-# Environment: H11_STEPS (default "m6 trace bind box"), H11_TIMEOUT (s per run, 60),
+# Environment: H11_STEPS (default "m6 trace bind box"; also "pipe"), H11_TIMEOUT (s per run, 60),
 #   H11_BOX (the box's N, 120: 10.37M cells), H11_CFG (the traced case, the M6's).
 set -u
 fv=${1:?usage: bench/run_halo11.sh FVSTAR OUT M6_MESH}
@@ -45,6 +45,39 @@ for step in ${H11_STEPS:-m6 trace bind box}; do
 				"$out/box-$t" "gpu:$out/box120.cfg" >"$out/box-$t.txt" 2>&1
 		done
 		rm -f "$out/box${H11_BOX:-120}.su2"
+		;;
+	pipe)
+		# StarPU's CUDA pipeline (asynchronous tasks queued ahead on the
+		# worker's stream; StarPU's default 2) on the 10.37M box, one GPU,
+		# one block and two: the launches between kernels against the work
+		. "$top/bench/box_case.sh"
+		box_case "$(dirname "$fv")" 60 "$out" box60
+		csv=$out/pipe.csv
+		echo "blocks,pipeline,s_per_iteration,setup_s,rc" >"$csv"
+		for nb in 1 2; do
+			for pl in default 8 32; do
+				d=$out/pipe-b$nb-p$pl
+				rc=0
+				if [ $pl = default ]; then unset STARPU_CUDA_PIPELINE; else export STARPU_CUDA_PIPELINE=$pl; fi
+				STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_SCHED=lws timeout "$lim" "$fv" run "$out/box60.cfg" \
+					mesh.refine=1 numerics.order=2 numerics.iterations=80 numerics.residual_drop=0 \
+					partition.blocks=$nb output.restart_every=0 output.dir="$d" >"$d.out" 2>&1 || rc=$?
+				unset STARPU_CUDA_PIPELINE
+				python3 - "$d" 20 "$nb,$pl" "$rc" >>"$csv" <<'PY'
+import csv, json, os, sys
+d, warm, head, rc = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+try:
+    t = {int(r["iteration"]): float(r["wall_s"]) for r in csv.DictReader(open(os.path.join(d, "history.csv")))}
+    s = json.load(open(os.path.join(d, "summary.json")))
+    last = max(t)
+    print("%s,%.6g,%.2f,%s" % (head, (t[last] - t[warm]) / (last - warm), s["setup_seconds"]["total"], rc))
+except (OSError, KeyError, ValueError):
+    print("%s,,,%s" % (head, rc))
+PY
+				tail -1 "$csv"
+			done
+		done
+		rm -f "$out/box60.su2"
 		;;
 	trace)
 		d=$out/trace-m6-implicit-15cpu
