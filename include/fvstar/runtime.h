@@ -24,6 +24,9 @@ typedef struct fv_runtime_opts {
 	int paused;          /* 1: the workers sleep (starpu_pause) until fv_runtime_resume */
 	int oversubscribe;   /* 1: more CPU workers than cores allowed */
 	double watchdog;     /* several ranks: seconds without a sign of a rank before all stop; 0: none */
+	int cpu_cells_asked; /* 1: the CPU workers hold cells whatever their speed (runtime.worker_speeds,
+			      * runtime.balance = equal); 0: CPU workers asked for beside GPUs that would hold
+			      * no cells (worth under FV_CPU_JOIN_SHARE of the GPUs) are not started */
 } fv_runtime_opts_t;
 
 void fv_runtime_opts_default(fv_runtime_opts_t *o);

@@ -48,6 +48,7 @@ static fv_err_t plan_case(fv_plan_t *p)
 	ro->gpu_speed = c->gpu_speed;
 	ro->oversubscribe = c->oversubscribe;
 	ro->watchdog = c->watchdog;
+	ro->cpu_cells_asked = c->worker_speeds[0] || c->balance == FV_BALANCE_EQUAL;
 	ro->verbose = 1;
 	ro->paused = 1; /* asleep until the solver is built: the cut, the blocks and the geometry use the cores */
 	FV_CALL(fv_runtime_check_opts(ro));

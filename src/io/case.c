@@ -471,8 +471,9 @@ static const key_desc_t keys[] = {
 		"CPU workers (STARPU_NCPU, when set, wins: StarPU reads it last); -1: none when a GPU is used (a "
 		"GPU runs a stage 40x faster than 16 cores, and equal blocks on the cores would hold it back), else "
 		"all cores. Beside GPUs, CPU workers worth less than a quarter of the GPUs' speed (runtime.gpu_speed) "
-		"hold no cells: their halo round trips with the GPU blocks would cost more than they add "
-		"(runtime.worker_speeds gives them cells anyway). More than the machine's cores is refused unless "
+		"would hold no cells (their halo round trips with the GPU blocks would cost more than they add): "
+		"in one process they are then not started, as idle workers poll a core each (runtime.worker_speeds "
+		"or runtime.balance = equal gives them cells anyway). More than the machine's cores is refused unless "
 		"runtime.oversubscribe = yes."),
 	INT_KEY("runtime", "ncuda", ncuda, -1, 1 << 10, "-1", NULL,
 		"CUDA workers; -1: StarPU's default (STARPU_NCUDA or all GPUs)."),

@@ -36,6 +36,7 @@ static struct {
 	double share, speed;
 	char src[160];
 	int joined;
+	int dropped; /* CPU workers asked for and not started: they would hold no cells */
 } idle_cores;
 
 
@@ -113,6 +114,7 @@ void fv_runtime_opts_default(fv_runtime_opts_t *o)
 	o->paused = 0;
 	o->oversubscribe = 0;
 	o->watchdog = 0;
+	o->cpu_cells_asked = 0;
 }
 
 /* The scheduler asked for (from names it: the key or the variable) among
@@ -580,6 +582,37 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 			runtime_up = 1;
 		}
 	}
+	if (!gpu_only_default && o && !o->cpu_cells_asked && !fv_ranks_wanted()) {
+		/* CPU workers asked for beside GPUs (runtime.ncpu, STARPU_NCPU)
+		 * that are worth under FV_CPU_JOIN_SHARE of them would hold no
+		 * cells (fv_runtime_balance) and run no task (a traced M6 run:
+		 * every task on the GPU), but StarPU's drivers poll for work on
+		 * a core each, beside the thread that submits and the GPU's
+		 * driver: 15 of them beside an H200 took 2-3 % from the M6
+		 * medium's implicit iterations (bench/results/2026-12-04-halo11.md).
+		 * StarPU starts again without them, and the start line says so;
+		 * runtime.worker_speeds or runtime.balance = equal keeps them. */
+		int nc = (int)starpu_cpu_worker_get_count(), ng = (int)starpu_cuda_worker_get_count();
+		double gs = nc > 0 && ng > 0 ? fv_runtime_gpu_speed(o->gpu_speed, idle_cores.src, sizeof idle_cores.src) : 0;
+		if (gs > 0 && (double)nc / (gs * ng) < FV_CPU_JOIN_SHARE) {
+			starpu_shutdown();
+			runtime_up = 0;
+			/* STARPU_NCPU, read by StarPU after the conf, would bring them back */
+			setenv("STARPU_NCPU", "0", 1);
+			conf.ncpus = 0;
+			if (!getenv("STARPU_SCHED") && !o->sched) {
+				conf.sched_policy_name = "lws";
+				why = "one kind of worker: locality work stealing, no model to calibrate; runtime.sched to "
+				      "change";
+			}
+			idle_cores.dropped = nc;
+			idle_cores.speed = gs;
+			idle_cores.share = (double)nc / (gs * ng);
+			ret = start_starpu(&conf);
+			FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_init without the CPU workers failed (%d)", ret);
+			runtime_up = 1;
+		}
+	}
 	if (o && o->paused) {
 		/* idle workers poll for tasks in a tight loop: on a small
 		 * machine they took 62% of the CPU time while the caller cut
@@ -600,6 +633,14 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 				 "1 and 14 CPU workers beside an H100 ran at 0.86x and 0.34x of it alone on 1M cells; "
 				 "runtime.ncpu = N adds N CPU workers)",
 				 idle_cores.cores, 100.0 * idle_cores.share, idle_cores.speed, idle_cores.src);
+		if (idle_cores.dropped)
+			snprintf(only, sizeof only,
+				 " (GPU only: the %d CPU workers asked for are worth %.1f%% of the GPU%s, one GPU being "
+				 "worth %.4g CPU workers (%s), under the %.0f%% from which CPU workers hold cells: they "
+				 "would hold none and poll a core each, so they are not started; runtime.worker_speeds "
+				 "or runtime.balance = equal gives them cells)",
+				 idle_cores.dropped, 100.0 * idle_cores.share, ng > 1 ? "s" : "", idle_cores.speed,
+				 idle_cores.src, 100.0 * FV_CPU_JOIN_SHARE);
 		if (idle_cores.joined)
 			snprintf(only, sizeof only,
 				 " (CPU+GPU: the cores could add %.0f%% to the GPU%s, one GPU being worth %.4g CPU "

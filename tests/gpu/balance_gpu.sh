@@ -6,11 +6,13 @@
 # each of the two cuts, GPU/CPU region then CPU blocks), the
 # start line says so, and the results equal those of the CPU workers alone
 # to round-off (1e-12 of each quantity's largest value). CPU workers worth
-# less than a quarter of the GPU (FV_CPU_JOIN_SHARE) hold no cells: at
-# gpu_speed 10 one GPU block, pinned, the start line says why, the results
-# those of the CPU run to round-off; with the default speed (the history
-# models, else 640) the GPU block holds speed / (speed + 2) of the cells
-# where 2 / speed reaches a quarter, else all. Without runtime.ncpu or
+# less than a quarter of the GPU (FV_CPU_JOIN_SHARE) would hold no cells
+# and are not started (idle, they poll a core each): at gpu_speed 10 the
+# start line says "0 CPU + 1 CUDA workers" and why, one block, the results
+# those of the CPU run to round-off; with runtime.balance = equal they
+# start and hold cells; with the default speed (the history models, else
+# 640) the GPU block holds speed / (speed + 2) of the cells where 2 / speed
+# reaches a quarter, else the CPU workers are not started. Without runtime.ncpu or
 # STARPU_NCPU a run is GPU only at 640, and takes the cores at
 # runtime.gpu_speed = 2. Exit 77 (SKIP) where there is no CUDA worker.
 . "$top_srcdir/tests/cli/lib.sh"
@@ -37,7 +39,8 @@ PY
 		"$(tol 1e-12)" || fails=$((fails + 1))
 fi
 if run idle 2 1 partition.blocks=0 runtime.gpu_speed=10; then
-	grep "the 2 CPU workers hold no cells" "$tmp/idle.err" || fail "gpu_speed 10: no line on the idle CPU workers"
+	grep "fvstar: 0 CPU + 1 CUDA workers (GPU only: the 2 CPU workers asked for are worth 20.0% of the GPU" \
+		"$tmp/idle.err" || fail "gpu_speed 10: the 2 CPU workers were started (or no line says why not)"
 	"$py" - "$tmp/idle/summary.json" <<'PY' || fail "gpu_speed 10: not one block"
 import json, sys
 c = json.load(open(sys.argv[1]))["partition"]["block_cells"]
@@ -46,13 +49,20 @@ PY
 	"$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/cpu" "$tmp/idle" "GPU beside idle CPU workers vs CPU" \
 		"$(tol 1e-12)" || fails=$((fails + 1))
 fi
+if run equal 2 1 partition.blocks=3 runtime.gpu_speed=10 runtime.balance=equal; then
+	grep -q "fvstar: 2 CPU + 1 CUDA workers" "$tmp/equal.err" || fail "balance = equal: the CPU workers were not started"
+	"$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/cpu" "$tmp/equal" "CPU+GPU equal blocks vs CPU" \
+		"$(tol 1e-12)" || fails=$((fails + 1))
+fi
 if run default 2 1 partition.blocks=0; then
 	# the speed the start line names (the models of this STARPU_HOME, or
 	# 640): the GPU block holds speed / (speed + 2) of the cells, or all of
-	# them where 2 CPU workers are worth less than a quarter of it
-	line=$(grep "CPU+GPU, runtime.balance = speed" "$tmp/default.err") || fail "default: no CPU+GPU start line"
+	# them where 2 CPU workers are worth less than a quarter of it (and are
+	# then not started)
+	line=$(grep -E "CPU\+GPU, runtime.balance = speed|CPU workers asked for are worth" "$tmp/default.err") ||
+		fail "default: no line on the CPU workers"
 	echo "$line"
-	speed=$(echo "$line" | sed -n 's/.*one GPU = \([0-9.e+]*\) CPU workers.*/\1/p')
+	speed=$(echo "$line" | sed -n 's/.*one GPU \(=\|being worth\) \([0-9.e+]*\) CPU workers.*/\2/p')
 	"$py" - "$tmp/default/summary.json" "${speed:-0}" <<'PY' || fail "default speed: the GPU block is not speed / (speed + 2)"
 import json, sys
 c = json.load(open(sys.argv[1]))["partition"]["block_cells"]
