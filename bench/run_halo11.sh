@@ -8,7 +8,8 @@
 # + 15 CPU workers) whose per-worker task list says what the CPU workers
 # ran. Every run under `timeout`; one CSV of bench/run_overlap.sh per part.
 # Usage: bench/run_halo11.sh FVSTAR OUT M6_MESH
-# Environment: H11_STEPS (default "m6 trace bind box"; also "pipe"), H11_TIMEOUT (s per run, 60),
+# Environment: H11_STEPS (default "m6 trace bind box"; also "pipe", "scale"),
+#   H11_PIPE (the deeper CUDA pipeline of "scale", 8), H11_TIMEOUT (s per run, 60),
 #   H11_BOX (the box's N, 120: 10.37M cells), H11_CFG (the traced case, the M6's).
 set -u
 fv=${1:?usage: bench/run_halo11.sh FVSTAR OUT M6_MESH}
@@ -32,6 +33,7 @@ for step in ${H11_STEPS:-m6 trace bind box}; do
 			OVERLAP_ITERS=$it OVERLAP_WARMUP=$wu OVERLAP_KEYS="mesh.file=$m6 numerics.time=$t numerics.cfl=1.5" \
 				timeout $((6 * lim + 30)) sh "$top/bench/run_overlap.sh" "$fv" \
 				"$out/$step-$t" "gpu:$top/cases/onera_m6/onera_m6.cfg" >"$out/$step-$t.txt" 2>&1
+			rm -f "$out/$step-$t"/runs/*/restart.bin
 		done
 		unset STARPU_MAIN_THREAD_BIND
 		;;
@@ -62,6 +64,7 @@ for step in ${H11_STEPS:-m6 trace bind box}; do
 				STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_SCHED=lws timeout "$lim" "$fv" run "$out/box60.cfg" \
 					mesh.refine=1 numerics.order=2 numerics.iterations=80 numerics.residual_drop=0 \
 					partition.blocks=$nb output.restart_every=0 output.dir="$d" >"$d.out" 2>&1 || rc=$?
+				rm -f "$d/restart.bin"
 				unset STARPU_CUDA_PIPELINE
 				python3 - "$d" 20 "$nb,$pl" "$rc" >>"$csv" <<'PY'
 import csv, json, os, sys
@@ -78,6 +81,23 @@ PY
 			done
 		done
 		rm -f "$out/box60.su2"
+		;;
+	scale)
+		# the node alone: the 10.37M box on 1 and every GPU of the node in
+		# one process (and a rank per GPU), StarPU's CUDA pipeline at its
+		# default and at H11_PIPE (8); the 2-GPU run traced (3 iterations)
+		n=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU")
+		runs="proc:1:60:1"
+		[ "$n" -ge 2 ] && runs="$runs proc:2:60:1"
+		[ "$n" -ge 4 ] && runs="$runs proc:4:60:1 mpi:4:60:1"
+		SCALING_TIMEOUT=$lim timeout $((8 * lim)) sh "$top/bench/run_gpu_scaling.sh" "$fv" "$out/scale" 60 20 \
+			$runs >"$out/scale.txt" 2>&1
+		STARPU_CUDA_PIPELINE=${H11_PIPE:-8} SCALING_LABEL=pipe${H11_PIPE:-8} SCALING_TIMEOUT=$lim \
+			timeout $((8 * lim)) sh "$top/bench/run_gpu_scaling.sh" "$fv" "$out/scale" 60 20 \
+			$runs >>"$out/scale.txt" 2>&1
+		[ "$n" -ge 2 ] && SCALING_TRACE=3 SCALING_LABEL=traced SCALING_TIMEOUT=$lim timeout $((2 * lim)) \
+			sh "$top/bench/run_gpu_scaling.sh" "$fv" "$out/scale" 60 20 proc:2:60:1 >>"$out/scale.txt" 2>&1
+		rm -f "$out"/scale/runs/*/restart.bin "$out"/scale/*.su2 "$out"/scale/runs/*.su2
 		;;
 	trace)
 		d=$out/trace-m6-implicit-15cpu
