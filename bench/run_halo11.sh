@@ -88,7 +88,7 @@ PY
 		# default and at H11_PIPE (8); the 2-GPU run traced (3 iterations)
 		n=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU")
 		runs="proc:1:60:1"
-		[ "$n" -ge 2 ] && runs="$runs proc:2:60:1"
+		[ "$n" -ge 2 ] && runs="$runs proc:2:60:1 mpi:2:60:1"
 		[ "$n" -ge 4 ] && runs="$runs proc:4:60:1 mpi:4:60:1"
 		SCALING_TIMEOUT=$lim timeout $((8 * lim)) sh "$top/bench/run_gpu_scaling.sh" "$fv" "$out/scale" 60 20 \
 			$runs >"$out/scale.txt" 2>&1
