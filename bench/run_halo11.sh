@@ -85,7 +85,7 @@ PY
 	scale)
 		# the node alone: the 10.37M box on 1 and every GPU of the node in
 		# one process (and a rank per GPU), StarPU's CUDA pipeline at its
-		# default and at H11_PIPE (8); the 2-GPU run traced (3 iterations)
+		# default and at H11_PIPE (8); the 2- and 4-GPU runs traced (3 iterations)
 		n=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU")
 		runs="proc:1:60:1"
 		[ "$n" -ge 2 ] && runs="$runs proc:2:60:1 mpi:2:60:1"
@@ -95,8 +95,11 @@ PY
 		STARPU_CUDA_PIPELINE=${H11_PIPE:-8} SCALING_LABEL=pipe${H11_PIPE:-8} SCALING_TIMEOUT=$lim \
 			timeout $((8 * lim)) sh "$top/bench/run_gpu_scaling.sh" "$fv" "$out/scale" 60 20 \
 			$runs >>"$out/scale.txt" 2>&1
-		[ "$n" -ge 2 ] && SCALING_TRACE=3 SCALING_LABEL=traced SCALING_TIMEOUT=$lim timeout $((2 * lim)) \
-			sh "$top/bench/run_gpu_scaling.sh" "$fv" "$out/scale" 60 20 proc:2:60:1 >>"$out/scale.txt" 2>&1
+		traced=""
+		[ "$n" -ge 2 ] && traced="proc:2:60:1"
+		[ "$n" -ge 4 ] && traced="$traced proc:4:60:1"
+		[ -n "$traced" ] && SCALING_TRACE=3 SCALING_LABEL=traced SCALING_TIMEOUT=$lim timeout $((3 * lim)) \
+			sh "$top/bench/run_gpu_scaling.sh" "$fv" "$out/scale" 60 20 $traced >>"$out/scale.txt" 2>&1
 		rm -f "$out"/scale/runs/*/restart.bin "$out"/scale/*.su2 "$out"/scale/runs/*.su2
 		;;
 	trace)
