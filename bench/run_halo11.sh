@@ -101,6 +101,7 @@ PY
 		[ -n "$traced" ] && SCALING_TRACE=3 SCALING_LABEL=traced SCALING_TIMEOUT=$lim timeout $((3 * lim)) \
 			sh "$top/bench/run_gpu_scaling.sh" "$fv" "$out/scale" 60 20 $traced >>"$out/scale.txt" 2>&1
 		rm -f "$out"/scale/runs/*/restart.bin "$out"/scale/*.su2 "$out"/scale/runs/*.su2
+		find "$out/scale" \( -name "prof_file_*" -o -name paje.trace -o -name "*.rec" -o -name dag.dot \) -delete
 		;;
 	trace)
 		d=$out/trace-m6-implicit-15cpu
