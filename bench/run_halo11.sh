@@ -8,7 +8,7 @@
 # + 15 CPU workers) whose per-worker task list says what the CPU workers
 # ran. Every run under `timeout`; one CSV of bench/run_overlap.sh per part.
 # Usage: bench/run_halo11.sh FVSTAR OUT M6_MESH
-# Environment: H11_STEPS (default "m6 trace bind box"; also "pipe", "scale"),
+# Environment: H11_STEPS (default "m6 trace bind box"; also "pipe", "scale", "ranks"),
 #   H11_PIPE (the deeper CUDA pipeline of "scale", 8), H11_TIMEOUT (s per run, 60),
 #   H11_BOX (the box's N, 120: 10.37M cells), H11_CFG (the traced case, the M6's).
 set -u
@@ -47,6 +47,16 @@ for step in ${H11_STEPS:-m6 trace bind box}; do
 				"$out/box-$t" "gpu:$out/box120.cfg" >"$out/box-$t.txt" 2>&1
 		done
 		rm -f "$out/box${H11_BOX:-120}.su2"
+		;;
+	ranks)
+		# 16 cores, CPU only: 1 x 14 against 2 ranks x 7, 1 x 12 against
+		# 4 x 3 (bench/run_overlap.sh ranks:), the M6 medium explicit,
+		# overlap on and off
+		OVERLAP_KEY=numerics.overlap OVERLAP_VALUES="yes no" OVERLAP_ITERS=60 OVERLAP_WARMUP=20 \
+			OVERLAP_KEYS="mesh.file=$m6 numerics.time=steady numerics.cfl=1.5" \
+			timeout $((8 * lim + 30)) sh "$top/bench/run_overlap.sh" "$fv" "$out/ranks" \
+			"ranks:$top/cases/onera_m6/onera_m6.cfg" >"$out/ranks.txt" 2>&1
+		rm -f "$out"/ranks/runs/*/restart*.bin "$out"/ranks/runs/*/*/restart*.bin
 		;;
 	pipe)
 		# StarPU's CUDA pipeline (asynchronous tasks queued ahead on the
