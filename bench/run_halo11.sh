@@ -104,7 +104,7 @@ PY
 			$runs >"$out/scale.txt" 2>&1
 		STARPU_CUDA_PIPELINE=${H11_PIPE:-8} SCALING_LABEL=pipe${H11_PIPE:-8} SCALING_TIMEOUT=$lim \
 			timeout $((8 * lim)) sh "$top/bench/run_gpu_scaling.sh" "$fv" "$out/scale" 60 20 \
-			$runs >>"$out/scale.txt" 2>&1
+			$(echo $runs | tr ' ' '\n' | grep "^proc") >>"$out/scale.txt" 2>&1
 		traced=""
 		[ "$n" -ge 2 ] && traced="proc:2:60:1"
 		[ "$n" -ge 4 ] && traced="$traced proc:4:60:1"
