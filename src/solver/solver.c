@@ -22,6 +22,7 @@
 #include "kernels/stages.h"
 #include "runtime/data.h"
 #include "solver/geo.h"
+#include "util/env.h"
 #include "util/threads.h"
 #include "util/timer.h"
 
@@ -991,8 +992,14 @@ static fv_err_t halo_tasks(fv_solver_t *s, int h, int send)
 static fv_err_t halo_send(fv_solver_t *s, int h, int early)
 {
 	fv_task_args_t a;
+	/* FVSTAR_HALO_FETCH=0: no fetch task (the buffers then move when the
+	 * unpack's chain starts): a measurement's switch, checked with the
+	 * other FVSTAR_* variables before the run */
+	static int fetch = -1;
+	if (fetch < 0 && fv_env_switch("FVSTAR_HALO_FETCH", 1, &fetch) != FV_OK)
+		fetch = 1;
 	FV_CALL(halo_tasks(s, h, 1));
-	for (int b = 0; early && s->nr == 1 && b < s->nb; b++)
+	for (int b = 0; early && fetch && s->nr == 1 && b < s->nb; b++)
 		if (s->b[b].worker >= 0 && s->b[b].n_nbr > 0) {
 			task_args(s, b, &a);
 			FV_CALL(fv_insert_fetch(s->b[b].in_buf[h], s->b[b].n_nbr, &a));

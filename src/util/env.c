@@ -53,6 +53,7 @@ static const struct {
 	{"FVSTAR_MEMORY_AVAILABLE", 1, 1ULL << 60, "bytes of host memory the node has free"},
 	{"FVSTAR_GEO_CHUNK", 1, FV_IDX_MAX, "owned cells a geometry section holds"},
 	{"FVSTAR_MPI", 0, 0, NULL},
+	{"FVSTAR_HALO_FETCH", 0, 0, NULL},
 	{"FVSTAR_CUDA_WARM", 0, 0, NULL},
 	{"FVSTAR_CUDA_WARM_SPARE", 0, 0, NULL},
 	{"FVSTAR_OUTPUTS_BESIDE_STOP", 0, 0, NULL},
