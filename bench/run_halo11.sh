@@ -8,7 +8,7 @@
 # + 15 CPU workers) whose per-worker task list says what the CPU workers
 # ran. Every run under `timeout`; one CSV of bench/run_overlap.sh per part.
 # Usage: bench/run_halo11.sh FVSTAR OUT M6_MESH
-# Environment: H11_STEPS (default "m6 trace bind box"; also "pipe", "scale", "ranks"),
+# Environment: H11_STEPS (default "m6 trace bind box"; also "pipe", "scale", "ranks", "fetch"),
 #   H11_PIPE (the deeper CUDA pipeline of "scale", 8), H11_TIMEOUT (s per run, 60),
 #   H11_BOX (the box's N, 120: 10.37M cells), H11_CFG (the traced case, the M6's).
 set -u
@@ -112,6 +112,24 @@ PY
 			sh "$top/bench/run_gpu_scaling.sh" "$fv" "$out/scale" 60 20 $traced >>"$out/scale.txt" 2>&1
 		rm -f "$out"/scale/runs/*/restart.bin "$out"/scale/*.su2 "$out"/scale/runs/*.su2
 		find "$out/scale" \( -name "prof_file_*" -o -name paje.trace -o -name "*.rec" -o -name dag.dot \) -delete
+		;;
+	fetch)
+		# the node alone: 2 and 4 GPUs in one process with and without the
+		# early fetch tasks of the halo buffers (FVSTAR_HALO_FETCH), the
+		# rounds interleaved (H11_ROUNDS, 2)
+		n=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU")
+		runs="proc:2:60:1"
+		[ "$n" -ge 4 ] && runs="$runs proc:4:60:1"
+		r=0
+		while [ $r -lt "${H11_ROUNDS:-2}" ]; do
+			r=$((r + 1))
+			for f in 1 0; do
+				FVSTAR_HALO_FETCH=$f SCALING_LABEL=fetch$f-$r SCALING_TIMEOUT=$lim timeout $((3 * lim)) \
+					sh "$top/bench/run_gpu_scaling.sh" "$fv" "$out/fetch" 60 20 $runs >>"$out/fetch.txt" 2>&1
+				rm -f "$out"/fetch/runs/*/restart.bin "$out"/fetch/runs/*/restart.bin.tmp*
+			done
+		done
+		rm -f "$out"/fetch/runs/*.su2 "$out"/fetch/*.su2
 		;;
 	trace)
 		d=$out/trace-m6-implicit-15cpu
