@@ -27,7 +27,9 @@
 # Usage: bench/run_setup11.sh FVSTAR OUT_DIR
 # Environment: STEPS (default "starpu threads ranks"), DEADLINE, N_RANKS,
 # N_THREADS, BLOCKS, RUN_TIMEOUT (one run's limit, default 90 s), EXTRA_ENV
-# (variables given to every run, e.g. "FVSTAR_X=1": a variant's A/B).
+# (variables given to every run, e.g. "FVSTAR_X=1"), B_ENV (variables of a
+# second row "R=r WAY, B" after each T7 row of R > 1 or from part files:
+# an A/B of the default against them).
 set -u
 [ $# -ge 2 ] || { sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2; }
 fv=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -38,6 +40,7 @@ deadline=${DEADLINE:-250}
 nb=${BLOCKS:-16}
 rto=${RUN_TIMEOUT:-90}
 extra=${EXTRA_ENV:-}
+B=${B_ENV:-}
 cores=$(nproc)
 export STARPU_SILENT=1 STARPU_NCUDA=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
 [ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -46,7 +49,7 @@ has() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
 left() { [ $(($(date +%s) - t0)) -lt "$deadline" ] || { echo "($1 skipped: DEADLINE=$deadline s passed)"; return 1; }; }
 now() { date +%s.%N; }
 since() { awk -v a="$(now)" -v b="$1" 'BEGIN { printf "%.2f", a - b }'; }
-echo "# fvstar $("$fv" --version 2>/dev/null | head -1); $cores cores ($(taskset -pc $$ 2>/dev/null | sed 's/.*: //')), $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); $(date -u +%H:%M:%S) UTC; steps: $steps; EXTRA_ENV: ${extra:-none}"
+echo "# fvstar $("$fv" --version 2>/dev/null | head -1); $cores cores ($(taskset -pc $$ 2>/dev/null | sed 's/.*: //')), $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); $(date -u +%H:%M:%S) UTC; steps: $steps; EXTRA_ENV: ${extra:-none}; B_ENV: ${B:-none}"
 echo "load: $(cat /proc/loadavg)"
 
 # box N: a perturbed tet box of 6 N^3 cells as .fvm and a case for it
@@ -149,23 +152,26 @@ if has threads && left threads; then
 	fi
 fi
 
-# rrun R WAY MESH: fvstar run under mpirun (R > 1) or alone, -v
+# rrun R WAY MESH [ENV...]: fvstar run under mpirun (R > 1) or alone, -v
+# (ENV: this row's variables besides EXTRA_ENV; the row named "WAY, B")
 rrun() {
-	r=$1 way=$2
-	d=$out/r$way$r
+	r=$1 way=$2 mesh=$3
+	shift 3
+	ab="$*"
+	d=$out/r$way$r${ab:+b}
 	rm -rf "$d"
 	s=$(now)
 	if [ "$r" = 1 ]; then
 		# shellcheck disable=SC2086
-		env $extra timeout "$rto" "$fv" run "$out/box$nr.cfg" -v output.dir="$d" mesh.file="$3" partition.blocks="$nb" \
+		env $extra "$@" timeout "$rto" "$fv" run "$out/box$nr.cfg" -v output.dir="$d" mesh.file="$mesh" partition.blocks="$nb" \
 			numerics.iterations=1 numerics.residual_drop=0 >/dev/null 2>"$d.err"
 	else
 		# shellcheck disable=SC2086
 		timeout "$rto" mpirun --oversubscribe --bind-to none -np "$r" -x STARPU_SILENT -x STARPU_NCUDA \
-			$(for e in $extra; do printf -- '-x %s ' "$e"; done) "$fv" run "$out/box$nr.cfg" -v output.dir="$d" \
-			mesh.file="$3" partition.blocks="$nb" numerics.iterations=1 numerics.residual_drop=0 >/dev/null 2>"$d.err"
-	fi || { echo "| R=$r $way | failed (exit $?): $(grep -i error "$d.err" | tail -1) |"; return 1; }
-	summary "$d" "R=$r $way" "$(since "$s")"
+			$(for e in $extra $ab; do printf -- '-x %s ' "$e"; done) "$fv" run "$out/box$nr.cfg" -v output.dir="$d" \
+			mesh.file="$mesh" partition.blocks="$nb" numerics.iterations=1 numerics.residual_drop=0 >/dev/null 2>"$d.err"
+	fi || { echo "| R=$r $way${ab:+, B} | failed (exit $?): $(grep -i error "$d.err" | tail -1) |"; return 1; }
+	summary "$d" "R=$r $way${ab:+, B}" "$(since "$s")"
 	[ ! -f "$out/rfile1/restart.bin" ] || cmp -s "$out/rfile1/restart.bin" "$d/restart.bin" || echo "|  | restart.bin differs from R=1 file's |||||||"
 }
 
@@ -178,6 +184,8 @@ if { has ranks || has file || has parts; } && left ranks; then
 		head_row
 		for r in 1 2 4; do
 			{ has ranks || has file; } && left "R=$r file" && rrun "$r" file "$out/box$nr.fvm"
+			[ -z "$B" ] || [ "$r" = 1 ] || { { has ranks || has file; } && left "R=$r file, B" &&
+				rrun "$r" file "$out/box$nr.fvm" $B; }
 		done
 		for r in 4 2; do
 			{ has ranks || has parts; } && left "R=$r parts" || continue
@@ -187,6 +195,7 @@ if { has ranks || has file || has parts; } && left ranks; then
 				>/dev/null 2>"$out/cut$r.err" || { echo "| partition R=$r failed: $(tail -1 "$out/cut$r.err") |"; continue; }
 			echo "|  | fvstar mesh partition --ranks $r: $(since "$s") s |||||||"
 			left "R=$r parts" && rrun "$r" parts "$out/cut$r"
+			[ -z "$B" ] || { left "R=$r parts, B" && rrun "$r" parts "$out/cut$r" $B; }
 			rm -rf "$out/cut$r"
 		done
 	fi

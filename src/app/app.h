@@ -59,6 +59,9 @@ int fv_app_is_part_dir(const char *path);
 /* This rank's part from partition directory dir; refused, saying how to
  * cut the right one, when it was cut for another rank count. */
 fv_err_t fv_app_read_part(const char *dir, fv_part_t *p);
+/* fv_app_read_part's checks of a part p read already from dir (by the
+ * launcher's rank, before MPI was up): refused and freed as there. */
+fv_err_t fv_app_check_part(const char *dir, fv_part_t *p);
 /* Every rank's part p of partition directory dir compared with rank 0's
  * (src/app/plan_dist.c): a part of another mesh or another cut is refused
  * on its rank, naming its file and rank. */
