@@ -17,6 +17,9 @@
 #            nproc cores (taskset), the defaults; then on all with
 #            OMP_WAIT_POLICY=passive, with HWLOC_COMPONENTS=-cuda,-nvml,-opencl
 #            (StarPU's topology without the GPU plugins), the defaults again
+#   m6       T8: the M6 medium (M6_MESH) with the shipped case, M6_RUNS (3)
+#            times on the lane's GPU: summary.json's forces.cl_settled
+#            (process start to CL within 0.5 % against the loop to it)
 #   starpu   StarPU's start alone: `fvstar runtime info` timed (CPU workers
 #            only) with every core, with 1 worker, with the hwloc GPU
 #            plugins off, 3 times each (what the set-up's "starpu" phase of
@@ -146,6 +149,8 @@ if has threads && left threads; then
 		done
 		[ $((t / 2)) = "$cores" ] || { left "T=$cores" && one "$n" "T=$cores" "$cores"; }
 		left passive && one "$n" "T=$cores, OMP_WAIT_POLICY=passive" "$cores" OMP_WAIT_POLICY=passive
+		left reexec && one "$n" "T=$cores, FVSTAR_OMP_PASSIVE=1" "$cores" FVSTAR_OMP_PASSIVE=1
+		left spin && one "$n" "T=$cores, FVSTAR_OMP_PASSIVE=0" "$cores" FVSTAR_OMP_PASSIVE=0
 		left hwloc && one "$n" "T=$cores, hwloc GPU plugins off" "$cores" HWLOC_COMPONENTS=-cuda,-nvml,-opencl,-gl,-rsmi,-levelzero
 		left half && one "$n" "T=$((cores / 2)) again" "$((cores / 2))"
 		left again && one "$n" "T=$cores again" "$cores"
@@ -200,6 +205,47 @@ if { has ranks || has file || has parts; } && left ranks; then
 		done
 	fi
 fi
-rm -rf "$out"/*.fvm "$out"/cut* "$out"/*/restart.bin
+# T8: the M6 medium (M6_MESH: .su2, .su2.xz or .fvm) with the shipped case to
+# its residual target, M6_RUNS times on one GPU (the lane's): summary.json's
+# forces.cl_settled (the first iteration from which CL stays within 0.5 %
+# of the last, with the loop's and the process's seconds there) and where
+# the rest of the process goes (timeline)
+if has m6 && left m6; then
+	m6=${M6_MESH:-}
+	case $m6 in
+	*.xz) xz -dc "$m6" >"$out/m6.su2" && m6=$out/m6.su2 ;;
+	esac
+	timeout 120 "$fv" mesh convert "$m6" -o "$out/m6.fvm" >/dev/null 2>&1 || echo "m6: convert failed"
+	echo
+	echo "## T8: M6 medium, shipped case, one GPU: CL within 0.5 % (summary.json forces.cl_settled)"
+	echo
+	echo "| run | iterations | set-up s | CL 0.5 % at | loop s there | process s there | process / loop | CL 0.1 % at | process / loop | loop done | exit handlers | wall s |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+	i=1
+	while [ "$i" -le "${M6_RUNS:-3}" ] && left "m6 $i"; do
+		d=$out/m6-$i
+		s=$(now)
+		# shellcheck disable=SC2086
+		env -u STARPU_NCUDA $extra timeout 150 "$fv" run "$(dirname "$0")/../cases/onera_m6/onera_m6.cfg" -v \
+			mesh.file="$out/m6.fvm" output.vtu=no output.progress_every=0 output.dir="$d" >/dev/null 2>"$d.err" ||
+			{ echo "| $i | failed: $(grep -i error "$d.err" | tail -1) |"; i=$((i + 1)); continue; }
+		python3 - "$d" "$i" "$(since "$s")" <<'PY'
+import json, re, sys
+d, name, wall = sys.argv[1], sys.argv[2], float(sys.argv[3])
+s = json.load(open(d + "/summary.json"))
+cs = s["forces"].get("cl_settled", [])
+err = open(d + ".err").read()
+ex = re.findall(r"exit handlers done at ([0-9.]+)", err)
+def g(k, key, f):
+    return (f % cs[k][key]) if len(cs) > k else "-"
+print("| %s | %d | %.2f | %s | %s | %s | **%s** | %s | %s | %s | %s | %.2f |" % (
+    name, s["iterations"], s["setup_seconds"]["total"], g(0, "iteration", "%d"), g(0, "loop_seconds", "%.2f"),
+    g(0, "process_seconds", "%.2f"), g(0, "process_over_loop", "%.2fx"), g(1, "iteration", "%d"),
+    g(1, "process_over_loop", "%.2fx"), "%.2f" % s["timeline"].get("loop done", 0), ex[-1] if ex else "-", wall))
+PY
+		i=$((i + 1))
+	done
+fi
+rm -rf "$out"/*.fvm "$out"/*.su2 "$out"/cut* "$out"/*/restart.bin
 echo
 echo "# done in $(($(date +%s) - t0)) s"
