@@ -6,8 +6,8 @@
 #   ranks    T7: the 10.37M box (6 x N_RANKS^3 tets, default 120) as .fvm,
 #            BLOCKS (16) blocks, one iteration, under mpirun (--bind-to
 #            none: fvstar's placement) with R = 1 2 4 from the file, then
-#            `fvstar mesh partition --ranks R` (timed) and R = 4 2 from the
-#            part files; each rank's phases (summary.json
+#            `fvstar mesh partition --ranks R` (timed) and R = 4 2 1 from the
+#            part files (PARTS_RANKS); each rank's phases (summary.json
 #            setup_seconds_per_rank), rank 0's largest steps, its timeline
 #            (exec to main, set-up done) and the command's wall time
 #   file     only the R = 1 2 4 rows from the file (ranks' first half)
@@ -15,8 +15,9 @@
 #            compared with R = 1 file's only where that ran in OUT_DIR)
 #   threads  T9: the 663k box (6 x 48^3) in one process on T = 1 2 4 8 ...
 #            nproc cores (taskset), the defaults; then on all with
-#            OMP_WAIT_POLICY=passive, with HWLOC_COMPONENTS=-cuda,-nvml,-opencl
-#            (StarPU's topology without the GPU plugins), the defaults again
+#            OMP_WAIT_POLICY=passive, FVSTAR_OMP_PASSIVE=0 (threads spinning),
+#            FVSTAR_OMP_PASSIVE=0 HWLOC_COMPONENTS= (main's: spinning, hwloc's
+#            GPU plugins in StarPU's start), the defaults again
 #   m6       T8: the M6 medium (M6_MESH) with the shipped case, M6_RUNS (3)
 #            times on the lane's GPU: summary.json's forces.cl_settled
 #            (process start to CL within 0.5 % against the loop to it)
@@ -149,11 +150,12 @@ if has threads && left threads; then
 		done
 		[ $((t / 2)) = "$cores" ] || { left "T=$cores" && one "$n" "T=$cores" "$cores"; }
 		left passive && one "$n" "T=$cores, OMP_WAIT_POLICY=passive" "$cores" OMP_WAIT_POLICY=passive
-		left reexec && one "$n" "T=$cores, FVSTAR_OMP_PASSIVE=1" "$cores" FVSTAR_OMP_PASSIVE=1
 		left spin && one "$n" "T=$cores, FVSTAR_OMP_PASSIVE=0" "$cores" FVSTAR_OMP_PASSIVE=0
-		left hwloc && one "$n" "T=$cores, hwloc GPU plugins off" "$cores" HWLOC_COMPONENTS=-cuda,-nvml,-opencl,-gl,-rsmi,-levelzero
+		left main && one "$n" "T=$cores, FVSTAR_OMP_PASSIVE=0 HWLOC_COMPONENTS= (main's)" "$cores" FVSTAR_OMP_PASSIVE=0 HWLOC_COMPONENTS=
+		left reexec && one "$n" "T=$((cores / 2)), FVSTAR_OMP_PASSIVE=1" "$((cores / 2))" FVSTAR_OMP_PASSIVE=1
 		left half && one "$n" "T=$((cores / 2)) again" "$((cores / 2))"
 		left again && one "$n" "T=$cores again" "$cores"
+		left main2 && one "$n" "T=$cores, main's again" "$cores" FVSTAR_OMP_PASSIVE=0 HWLOC_COMPONENTS=
 	fi
 fi
 
@@ -192,7 +194,7 @@ if { has ranks || has file || has parts; } && left ranks; then
 			[ -z "$B" ] || [ "$r" = 1 ] || { { has ranks || has file; } && left "R=$r file, B" &&
 				rrun "$r" file "$out/box$nr.fvm" $B; }
 		done
-		for r in 4 2; do
+		for r in ${PARTS_RANKS:-4 2 1}; do
 			{ has ranks || has parts; } && left "R=$r parts" || continue
 			s=$(now)
 			# shellcheck disable=SC2086
@@ -200,7 +202,7 @@ if { has ranks || has file || has parts; } && left ranks; then
 				>/dev/null 2>"$out/cut$r.err" || { echo "| partition R=$r failed: $(tail -1 "$out/cut$r.err") |"; continue; }
 			echo "|  | fvstar mesh partition --ranks $r: $(since "$s") s |||||||"
 			left "R=$r parts" && rrun "$r" parts "$out/cut$r"
-			[ -z "$B" ] || { left "R=$r parts, B" && rrun "$r" parts "$out/cut$r" $B; }
+			[ -z "$B" ] || [ "$r" = 1 ] || { left "R=$r parts, B" && rrun "$r" parts "$out/cut$r" $B; }
 			rm -rf "$out/cut$r"
 		done
 	fi

@@ -12,6 +12,10 @@
 fv_err_t fv_cmd_mesh(int argc, char **argv);
 fv_err_t fv_cmd_runtime(int argc, char **argv);
 fv_err_t fv_cmd_run(int argc, char **argv);
+/* The command run again with OMP_WAIT_POLICY=passive where that is wanted
+ * (src/app/fvstar.c: on many cores, cuda = 0: no CUDA worker will run);
+ * returns where it is not (or the second start failed). */
+void fv_app_passive_threads(int cuda);
 /* The signal (SIGINT, SIGTERM) that stopped the last fv_cmd_run, 0: none;
  * the process then exits with 128 + it. */
 int fv_app_stopped_by(void);

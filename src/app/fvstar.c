@@ -193,27 +193,41 @@ fv_err_t fv_opt_vec3(const char *opt, const char *s, double v[3])
 
 /* The set-up's OpenMP threads asleep as soon as a loop ends
  * (OMP_WAIT_POLICY=passive) where the process may use at least
- * FV_PASSIVE_CORES cores: by default they spin about 3 ms after each
- * loop, and on 64 cores the 663k box's set-up took 1.64 s so against 1.11
- * passive (1.39 on 32 cores: session 20 call 1). libgomp reads the policy
+ * FV_PASSIVE_CORES cores and no CUDA worker runs (fv_app_passive_threads'
+ * callers: `fvstar mesh`, `fvstar run` once its case is read): by default
+ * they spin about 3 ms after each loop; on 64 cores the 663k box's set-up
+ * took 1.64 s so against 1.11 passive (1.39 on 32 cores: session 20 call
+ * 1), on 16 cores of an H200 node 1.45-1.51 s against 1.04 passive and
+ * 1.39 on 8 cores (session 22 call 1: the StarPU phase 0.61-0.63 s against
+ * 0.22), all CPU workers; the M6 medium's set-up on one GPU and 16 cores
+ * was not faster passive (1.41-1.72 s against 1.23-1.34, session 21 call 1),
+ * so a run with CUDA workers keeps the default. libgomp reads the policy
  * once, before main, so fvstar runs itself again with it set (the
  * process's start stays the same: the timeline's "main" mark shows what
  * the second start costs). FVSTAR_OMP_PASSIVE=1 always, 0 never; a
  * policy or GOMP_SPINCOUNT in the environment is kept as it is. */
-#define FV_PASSIVE_CORES 32
+#define FV_PASSIVE_CORES 16
 
-static void passive_threads(char **argv)
+static char **main_argv;
+
+void fv_app_passive_threads(int cuda)
 {
 	int on;
 	cpu_set_t set;
-	if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT") ||
+#ifdef FV_SIMGRID
+	(void)cuda;
+	(void)set;
+	return; /* fvstar-sim, fvstar-smpi: simulated cores; SimGrid starts main */
+#endif
+	if (!main_argv || getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT") ||
 	    fv_env_switch("FVSTAR_OMP_PASSIVE", -1, &on) != FV_OK || on == 0)
 		return;
-	if (on < 0 && !(sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) >= FV_PASSIVE_CORES))
+	if (on < 0 && (cuda || !(sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) >= FV_PASSIVE_CORES)))
 		return;
 	if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0)
 		return;
-	execv("/proc/self/exe", argv);
+	fflush(NULL);
+	execv("/proc/self/exe", main_argv);
 	unsetenv("OMP_WAIT_POLICY"); /* not run again: on as it was */
 }
 
@@ -243,8 +257,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fvstar: error: %s\n", fv_errmsg());
 		return 2;
 	}
-	if (strcmp(argv[1], "run") == 0 || strcmp(argv[1], "mesh") == 0)
-		passive_threads(argv);
+	main_argv = argv;
+	if (strcmp(argv[1], "mesh") == 0)
+		fv_app_passive_threads(0);
 	fv_heap_keep(); /* freed set-up memory reused, not zeroed again (util/heap.c) */
 	if (strcmp(argv[1], "mesh") == 0)
 		err = fv_cmd_mesh(argc - 1, argv + 1);

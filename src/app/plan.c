@@ -52,6 +52,8 @@ static fv_err_t plan_case(fv_plan_t *p)
 	ro->verbose = 1;
 	ro->paused = 1; /* asleep until the solver is built: the cut, the blocks and the geometry use the cores */
 	FV_CALL(fv_runtime_check_opts(ro));
+	/* CPU workers only on many cores: run again with sleeping set-up threads */
+	fv_app_passive_threads(fv_runtime_cuda_wanted(ro));
 	fv_runtime_warm_gpus(ro); /* the GPUs' contexts made while the mesh is read */
 	/* -v: the effective case opens the log: every key, and where each
 	 * value that is not a default came from (always in case.effective) */
@@ -639,7 +641,8 @@ void fv_plan_setup_json(const fv_plan_t *p, json_t *js)
 		json_object_set_new(js, "setup_threads_per_phase", tj);
 		json_object_set_new(js, "setup_cells_per_thread", json_integer((json_int_t)fv_cells_per_thread()));
 		/* how the threads wait between loops (src/app/fvstar.c: passive
-		 * on FV_PASSIVE_CORES cores and more unless said) */
+		 * on FV_PASSIVE_CORES cores and more without CUDA workers unless
+		 * said) */
 		const char *wp = getenv("OMP_WAIT_POLICY");
 		json_object_set_new(js, "setup_omp_wait_policy", json_string(wp && *wp ? wp : "default"));
 	}
