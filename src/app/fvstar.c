@@ -197,16 +197,18 @@ fv_err_t fv_opt_vec3(const char *opt, const char *s, double v[3])
  * callers: `fvstar mesh`, `fvstar run` once its case is read): by default
  * they spin about 3 ms after each loop; on 64 cores the 663k box's set-up
  * took 1.64 s so against 1.11 passive (1.39 on 32 cores: session 20 call
- * 1), on 16 cores of an H200 node 1.45-1.51 s against 1.04 passive and
- * 1.39 on 8 cores (session 22 call 1: the StarPU phase 0.61-0.63 s against
- * 0.22), all CPU workers; the M6 medium's set-up on one GPU and 16 cores
- * was not faster passive (1.41-1.72 s against 1.23-1.34, session 21 call 1),
- * so a run with CUDA workers keeps the default. libgomp reads the policy
+ * 1). On 16 cores it was 1.45-1.51 s against 1.04 passive on a 2-GPU node
+ * (session 22 call 1, where leaving out hwloc's GPU plugins gave 1.00:
+ * src/runtime/runtime.c) but 1.29-1.40 against 1.17 on a 4-GPU node, and
+ * the second start cost 0.13 s there (call 2): from 32 cores only. The M6
+ * medium's set-up on one GPU and 16 cores was not faster passive
+ * (1.41-1.72 s against 1.23-1.34, session 21 call 1), so a run with CUDA
+ * workers keeps the default. libgomp reads the policy
  * once, before main, so fvstar runs itself again with it set (the
  * process's start stays the same: the timeline's "main" mark shows what
  * the second start costs). FVSTAR_OMP_PASSIVE=1 always, 0 never; a
  * policy or GOMP_SPINCOUNT in the environment is kept as it is. */
-#define FV_PASSIVE_CORES 16
+#define FV_PASSIVE_CORES 32
 
 static char **main_argv;
 

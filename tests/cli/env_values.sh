@@ -73,7 +73,7 @@ done
 grep -q "setup_cells_per_thread.: 1000000000000" "$tmp/good4/summary.json" ||
 	fail "FVSTAR_SETUP_CELLS_PER_THREAD=1000000000000 not in summary.json"
 # the threads asleep between loops: fvstar runs itself again with
-# OMP_WAIT_POLICY=passive (FVSTAR_OMP_PASSIVE=1; by default from 16 cores
+# OMP_WAIT_POLICY=passive (FVSTAR_OMP_PASSIVE=1; by default from 32 cores
 # on without CUDA workers), never again where a policy is set, and the same
 # history either way
 for g in "FVSTAR_OMP_PASSIVE=1:passive" "FVSTAR_OMP_PASSIVE=0:default" "FVSTAR_OMP_PASSIVE=1 OMP_WAIT_POLICY=active:active"; do
