@@ -220,18 +220,25 @@ static void keep_cl(run_ctx_t *r, int iter, double loop_s)
  * the answer as a user waits for it (T8 of issue 25: process start to CL
  * within 0.5 % against the loop to it). Known only at the run's end, and
  * only as good as the last iteration is converged. */
+static const cl_row_t *cl_settle_row(const run_ctx_t *r, double tol)
+{
+	if (r->n_cl == 0 || r->cap_cl == SIZE_MAX || r->cl_rows[r->n_cl - 1].cl == 0)
+		return NULL;
+	double last = r->cl_rows[r->n_cl - 1].cl;
+	size_t k = r->n_cl;
+	while (k > 0 && fabs(r->cl_rows[k - 1].cl - last) <= tol * fabs(last))
+		k--;
+	return &r->cl_rows[k < r->n_cl ? k : r->n_cl - 1];
+}
+
 static json_t *cl_settled(const run_ctx_t *r)
 {
 	static const double tol[] = {0.005, 0.001};
 	json_t *a = json_array();
-	if (r->n_cl == 0 || r->cap_cl == SIZE_MAX)
-		return a;
-	double last = r->cl_rows[r->n_cl - 1].cl;
-	for (size_t t = 0; t < sizeof tol / sizeof tol[0] && last != 0; t++) {
-		size_t k = r->n_cl;
-		while (k > 0 && fabs(r->cl_rows[k - 1].cl - last) <= tol[t] * fabs(last))
-			k--;
-		const cl_row_t *c = &r->cl_rows[k < r->n_cl ? k : r->n_cl - 1];
+	for (size_t t = 0; t < sizeof tol / sizeof tol[0]; t++) {
+		const cl_row_t *c = cl_settle_row(r, tol[t]);
+		if (!c)
+			break;
 		json_t *o = json_object();
 		json_object_set_new(o, "within", fv_json_real(tol[t]));
 		json_object_set_new(o, "iteration", json_integer(c->iter));
@@ -869,6 +876,12 @@ static void last_words(const fv_plan_t *p, const run_ctx_t *r, int wall_written)
 	if (r->forces)
 		fprintf(stderr, "fvstar: CL %.6f  CD %.6f  CMy %.6f (reference area %g, length %g)\n", r->coef[2],
 			r->coef[0], r->coef[4], c->ref_area, c->ref_length);
+	const cl_row_t *cs = r->forces ? cl_settle_row(r, 0.005) : NULL;
+	if (cs)
+		fprintf(stderr,
+			"fvstar: CL within 0.5%% of its last value from iteration %d: %.2f s after the process started, "
+			"%.2f s of iterations (summary.json forces.cl_settled)\n",
+			cs->iter, cs->process_s, cs->loop_s);
 	fprintf(stderr,
 		"fvstar: %d iterations in %.2f s (and %.2f s writing restart files); results in %s (history.csv, "
 		"summary.json%s, restart.bin%s)\n",

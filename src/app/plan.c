@@ -108,6 +108,7 @@ typedef struct mesh_reader {
 	int started;
 } mesh_reader_t;
 
+#ifndef FV_SMPI /* fvstar-smpi: StarPU-MPI starts with the mesh phase, nothing beside it */
 static void *read_beside(void *arg)
 {
 	mesh_reader_t *r = arg;
@@ -150,6 +151,7 @@ static int beside_starpu(void)
 		return 0;
 	return on;
 }
+#endif
 
 /* MPI's start, and rank 0's reading beside it where several ranks start
  * from a mesh file: the rank on every core of the launcher (its share

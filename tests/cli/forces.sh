@@ -58,6 +58,8 @@ done
 # 0.1 % of the last (here every row's: the first), its loop seconds the
 # history's wall_s there, the process's seconds (since its start) no fewer
 # than the loop's
+grep -q "^fvstar: CL within 0.5% of its last value from iteration 1: .* s after the process started" "$tmp/err" ||
+	fail "the answer's line on stderr"
 "$py" - "$tmp/x4" <<'PY' || fail "cl_settled"
 import csv, json, sys
 d = sys.argv[1]
@@ -84,4 +86,5 @@ wedge_case
 "$fv" run "$tmp/w.cfg" output.dir="$tmp/settle" numerics.iterations=4 >/dev/null 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "run, the wedge"; }
 grep -q '"cl_settled": \[\]' "$tmp/settle/summary.json" || fail "the wedge: cl_settled with CL = 0"
+grep -q "CL within" "$tmp/err" && fail "the wedge: the answer's line with CL = 0"
 finish
