@@ -53,6 +53,10 @@ void fv_runtime_warm_gpus(const fv_runtime_opts_t *o);
 void fv_runtime_warm_wait(void);
 /* Is that thread still creating the contexts? */
 int fv_runtime_warm_busy(void);
+/* 0 where no CUDA worker can run (runtime.ncuda = 0, STARPU_NCUDA=0,
+ * CUDA_VISIBLE_DEVICES empty, a build without CUDA), 1 where one may:
+ * told without starting the GPU's driver. */
+int fv_runtime_cuda_wanted(const fv_runtime_opts_t *o);
 /* Wakes the workers that fv_runtime_init left asleep (opts.paused: a
  * caller that still sets up, so that they do not poll for tasks on the
  * cores it uses); no effect otherwise. Before the first task or data

@@ -12,6 +12,10 @@
 fv_err_t fv_cmd_mesh(int argc, char **argv);
 fv_err_t fv_cmd_runtime(int argc, char **argv);
 fv_err_t fv_cmd_run(int argc, char **argv);
+/* The command run again with OMP_WAIT_POLICY=passive where that is wanted
+ * (src/app/fvstar.c: on many cores, cuda = 0: no CUDA worker will run);
+ * returns where it is not (or the second start failed). */
+void fv_app_passive_threads(int cuda);
 /* The signal (SIGINT, SIGTERM) that stopped the last fv_cmd_run, 0: none;
  * the process then exits with 128 + it. */
 int fv_app_stopped_by(void);
@@ -59,6 +63,9 @@ int fv_app_is_part_dir(const char *path);
 /* This rank's part from partition directory dir; refused, saying how to
  * cut the right one, when it was cut for another rank count. */
 fv_err_t fv_app_read_part(const char *dir, fv_part_t *p);
+/* fv_app_read_part's checks of a part p read already from dir (by the
+ * launcher's rank, before MPI was up): refused and freed as there. */
+fv_err_t fv_app_check_part(const char *dir, fv_part_t *p);
 /* Every rank's part p of partition directory dir compared with rank 0's
  * (src/app/plan_dist.c): a part of another mesh or another cut is refused
  * on its rank, naming its file and rank. */

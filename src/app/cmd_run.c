@@ -5,6 +5,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,13 @@
  * the sweep pairs run (numerics.sweeps_max) and the residual of nu~ (SA) */
 #define HIST_COLS (17 + FV_NCOEF)
 
+/* An iteration's lift coefficient, with the loop's seconds and the
+ * process's (since it started) at its row: summary.json's cl_settled. */
+typedef struct cl_row {
+	int iter;
+	double loop_s, process_s, cl;
+} cl_row_t;
+
 typedef struct run_ctx {
 	const fv_case_t *c;
 	fv_history_t hist;
@@ -60,6 +68,8 @@ typedef struct run_ctx {
 	int beside_stop;        /* the final files written while StarPU stops (write_outputs) */
 	int restart_pending;    /* the last restart's file is still to write ... */
 	fv_restart_t final_rs;  /* ... with this header, its state home in the plan's st */
+	cl_row_t *cl_rows;      /* every iteration's lift and when it came (forces) ... */
+	size_t n_cl, cap_cl;    /* ... (cap_cl = SIZE_MAX: an allocation failed, none kept) */
 } run_ctx_t;
 
 /* SIGINT or SIGTERM received (its number), read by the run loop: the
@@ -185,6 +195,61 @@ static void drop_text(const run_ctx_t *r, double res, char *buf, size_t n)
 		snprintf(buf, n, "%.2f orders below the peak at iteration %d", d, r->res_peak_iter);
 }
 
+/* The row's lift kept for cl_settled (nothing kept once an allocation
+ * failed: the summary then leaves cl_settled out). */
+static void keep_cl(run_ctx_t *r, int iter, double loop_s)
+{
+	if (r->n_cl == r->cap_cl && r->cap_cl != SIZE_MAX) {
+		size_t cap = r->cap_cl ? 2 * r->cap_cl : 256;
+		cl_row_t *p = realloc(r->cl_rows, cap * sizeof *p);
+		if (!p) {
+			free(r->cl_rows);
+			r->cl_rows = NULL;
+			r->n_cl = 0;
+		}
+		r->cl_rows = p;
+		r->cap_cl = p ? cap : SIZE_MAX;
+	}
+	if (r->n_cl < r->cap_cl && r->cap_cl != SIZE_MAX)
+		r->cl_rows[r->n_cl++] = (cl_row_t){iter, loop_s, fv_since_start(), r->coef[2]};
+}
+
+/* summary.json's cl_settled: for each tolerance, the first iteration from
+ * which the lift stays within it (relative) of the run's last, with the
+ * loop's seconds and the process's (start to that row) there: the time to
+ * the answer as a user waits for it (T8 of issue 25: process start to CL
+ * within 0.5 % against the loop to it). Known only at the run's end, and
+ * only as good as the last iteration is converged. */
+static const cl_row_t *cl_settle_row(const run_ctx_t *r, double tol)
+{
+	if (r->n_cl == 0 || r->cap_cl == SIZE_MAX || r->cl_rows[r->n_cl - 1].cl == 0)
+		return NULL;
+	double last = r->cl_rows[r->n_cl - 1].cl;
+	size_t k = r->n_cl;
+	while (k > 0 && fabs(r->cl_rows[k - 1].cl - last) <= tol * fabs(last))
+		k--;
+	return &r->cl_rows[k < r->n_cl ? k : r->n_cl - 1];
+}
+
+static json_t *cl_settled(const run_ctx_t *r)
+{
+	static const double tol[] = {0.005, 0.001};
+	json_t *a = json_array();
+	for (size_t t = 0; t < sizeof tol / sizeof tol[0]; t++) {
+		const cl_row_t *c = cl_settle_row(r, tol[t]);
+		if (!c)
+			break;
+		json_t *o = json_object();
+		json_object_set_new(o, "within", fv_json_real(tol[t]));
+		json_object_set_new(o, "iteration", json_integer(c->iter));
+		json_object_set_new(o, "loop_seconds", fv_json_real(c->loop_s));
+		json_object_set_new(o, "process_seconds", fv_json_real(c->process_s));
+		json_object_set_new(o, "process_over_loop", fv_json_real(c->loop_s > 0 ? c->process_s / c->loop_s : 0));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 static int on_iteration(const fv_iter_info_t *info, void *arg)
 {
 	run_ctx_t *r = (run_ctx_t *)arg;
@@ -220,6 +285,8 @@ static int on_iteration(const fv_iter_info_t *info, void *arg)
 	fv_case_force_coeffs(r->c, info->force, info->moment, r->coef);
 	for (int k = 0; k < FV_NCOEF; k++)
 		row[9 + k] = r->coef[k];
+	if (r->forces)
+		keep_cl(r, info->iter, row[1]);
 	/* after the columns scripts know: the reference and the drop from it */
 	row[9 + FV_NCOEF] = res_ref(r);
 	row[10 + FV_NCOEF] = drop;
@@ -421,6 +488,7 @@ static json_t *summary_json(const fv_case_t *c, const fv_part_t *p, const run_ct
 		json_object_set_new(f, "ref_area", fv_json_real(c->ref_area));
 		json_object_set_new(f, "ref_length", fv_json_real(c->ref_length));
 		json_object_set_new(f, "moment_center", fv_json_reals(c->moment_center, 3));
+		json_object_set_new(f, "cl_settled", cl_settled(r));
 		json_object_set_new(root, "forces", f);
 	}
 	return root;
@@ -808,6 +876,12 @@ static void last_words(const fv_plan_t *p, const run_ctx_t *r, int wall_written)
 	if (r->forces)
 		fprintf(stderr, "fvstar: CL %.6f  CD %.6f  CMy %.6f (reference area %g, length %g)\n", r->coef[2],
 			r->coef[0], r->coef[4], c->ref_area, c->ref_length);
+	const cl_row_t *cs = r->forces ? cl_settle_row(r, 0.005) : NULL;
+	if (cs)
+		fprintf(stderr,
+			"fvstar: CL within 0.5%% of its last value from iteration %d: %.2f s after the process started, "
+			"%.2f s of iterations (summary.json forces.cl_settled)\n",
+			cs->iter, cs->process_s, cs->loop_s);
 	fprintf(stderr,
 		"fvstar: %d iterations in %.2f s (and %.2f s writing restart files); results in %s (history.csv, "
 		"summary.json%s, restart.bin%s)\n",
@@ -990,6 +1064,7 @@ fv_err_t fv_cmd_run(int argc, char **argv)
 		err = write_outputs(&p, &r);
 	if (r.hist.f)
 		fv_history_close(&r.hist);
+	free(r.cl_rows);
 	err = fv_plan_destroy(&p, err);
 	if (caught)
 		catch_stop_signals(0);

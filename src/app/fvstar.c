@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* The fvstar command: dispatch to sub-commands, one error report, exit codes
  * (0 success, 1 failure, 2 bad usage). */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/app.h"
 #include "config.h"
@@ -188,6 +191,48 @@ fv_err_t fv_opt_vec3(const char *opt, const char *s, double v[3])
 	return FV_OK;
 }
 
+/* The set-up's OpenMP threads asleep as soon as a loop ends
+ * (OMP_WAIT_POLICY=passive) where the process may use at least
+ * FV_PASSIVE_CORES cores and no CUDA worker runs (fv_app_passive_threads'
+ * callers: `fvstar mesh`, `fvstar run` once its case is read): by default
+ * they spin about 3 ms after each loop; on 64 cores the 663k box's set-up
+ * took 1.64 s so against 1.11 passive (1.39 on 32 cores: session 20 call
+ * 1). On 16 cores it was 1.45-1.51 s against 1.04 passive on a 2-GPU node
+ * (session 22 call 1, where leaving out hwloc's GPU plugins gave 1.00:
+ * src/runtime/runtime.c) but 1.29-1.40 against 1.17 on a 4-GPU node, and
+ * the second start cost 0.13 s there (call 2): from 32 cores only. The M6
+ * medium's set-up on one GPU and 16 cores was not faster passive
+ * (1.41-1.72 s against 1.23-1.34, session 21 call 1), so a run with CUDA
+ * workers keeps the default. libgomp reads the policy
+ * once, before main, so fvstar runs itself again with it set (the
+ * process's start stays the same: the timeline's "main" mark shows what
+ * the second start costs). FVSTAR_OMP_PASSIVE=1 always, 0 never; a
+ * policy or GOMP_SPINCOUNT in the environment is kept as it is. */
+#define FV_PASSIVE_CORES 32
+
+static char **main_argv;
+
+void fv_app_passive_threads(int cuda)
+{
+	int on;
+	cpu_set_t set;
+#ifdef FV_SIMGRID
+	(void)cuda;
+	(void)set;
+	return; /* fvstar-sim, fvstar-smpi: simulated cores; SimGrid starts main */
+#endif
+	if (!main_argv || getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT") ||
+	    fv_env_switch("FVSTAR_OMP_PASSIVE", -1, &on) != FV_OK || on == 0)
+		return;
+	if (on < 0 && (cuda || !(sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) >= FV_PASSIVE_CORES)))
+		return;
+	if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0)
+		return;
+	fflush(NULL);
+	execv("/proc/self/exe", main_argv);
+	unsetenv("OMP_WAIT_POLICY"); /* not run again: on as it was */
+}
+
 int main(int argc, char **argv)
 {
 	fv_err_t err;
@@ -214,6 +259,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fvstar: error: %s\n", fv_errmsg());
 		return 2;
 	}
+	main_argv = argv;
+	if (strcmp(argv[1], "mesh") == 0)
+		fv_app_passive_threads(0);
 	fv_heap_keep(); /* freed set-up memory reused, not zeroed again (util/heap.c) */
 	if (strcmp(argv[1], "mesh") == 0)
 		err = fv_cmd_mesh(argc - 1, argv + 1);

@@ -37,10 +37,17 @@ int fv_app_is_part_dir(const char *path)
 fv_err_t fv_app_read_part(const char *dir, fv_part_t *p)
 {
 	char path[FV_CASE_PATH_MAX + 32];
+	fv_part_path(dir, fv_runtime_rank(), path, sizeof path);
+	FV_CALL(fv_part_read(path, p));
+	return fv_app_check_part(dir, p);
+}
+
+fv_err_t fv_app_check_part(const char *dir, fv_part_t *p)
+{
+	char path[FV_CASE_PATH_MAX + 32];
 	int me = fv_runtime_rank(), R = fv_runtime_nranks();
 	fv_err_t err0;
 	fv_part_path(dir, me, path, sizeof path);
-	FV_CALL(fv_part_read(path, p));
 	if (p->n_ranks != R || p->rank != me) {
 		fv_err_t err = FV_ERROR(FV_ERR_ARG,
 					"%s: partitioned for %d rank%s (this file is rank %d's), but this run has %d: "

@@ -10,6 +10,7 @@
 #include "app/plan.h"
 #include "fvstar/output.h"
 #include "io/json.h"
+#include "util/env.h"
 #include "util/heap.h"
 #include "util/threads.h"
 #include "util/timer.h"
@@ -52,6 +53,8 @@ static fv_err_t plan_case(fv_plan_t *p)
 	ro->verbose = 1;
 	ro->paused = 1; /* asleep until the solver is built: the cut, the blocks and the geometry use the cores */
 	FV_CALL(fv_runtime_check_opts(ro));
+	/* CPU workers only on many cores: run again with sleeping set-up threads */
+	fv_app_passive_threads(fv_runtime_cuda_wanted(ro));
 	fv_runtime_warm_gpus(ro); /* the GPUs' contexts made while the mesh is read */
 	/* -v: the effective case opens the log: every key, and where each
 	 * value that is not a default came from (always in case.effective) */
@@ -89,57 +92,115 @@ static fv_err_t plan_starpu(fv_plan_t *p);
 /* Rank 0 of several reads the mesh on a thread of its own while MPI
  * starts on the main thread (the one that will finalise it): MPI's start
  * took 0.3-0.4 s of every rank's set-up on a GPU node (session 18 call
- * 3), the reading waited for it. */
+ * 3), the reading waited for it. From a partition directory every rank
+ * reads its own part file so, its rank taken from the launcher's
+ * environment (the file's rank and rank count are checked once MPI is
+ * up): MPI's start was 0.31-0.35 s of a part-file rank's 0.66-0.96 s set-up
+ * on the 663k box (session 20 call 1), done before the reading. */
 typedef struct mesh_reader {
 	fv_plan_t *p;
-	int threads;       /* the widened count (a new thread starts with OpenMP's default) */
+	int threads;       /* the widened count, or the rank's share (a new thread starts with OpenMP's default) */
 	int faces_threads; /* those its faces and geometry took */
+	int part;          /* the rank's part file, not the mesh */
+	double seconds;    /* the reading's */
 	fv_err_t err;
 	char msg[1024];    /* its error message (a thread's own) */
 	pthread_t th;
 	int started;
 } mesh_reader_t;
 
+#ifndef FV_SMPI /* fvstar-smpi: StarPU-MPI starts with the mesh phase, nothing beside it */
 static void *read_beside(void *arg)
 {
 	mesh_reader_t *r = arg;
+	double t = fv_now();
 	fv_threads_set(r->threads);
-	r->err = fv_app_load_mesh(&r->p->c, &r->p->m);
-	r->faces_threads = fv_threads_for((size_t)r->p->m.n_cells, fv_cells_per_thread());
+	if (r->part) {
+		char path[FV_CASE_PATH_MAX + 32];
+		fv_part_path(r->p->c.mesh_file, fv_runtime_rank(), path, sizeof path);
+		r->err = fv_part_read(path, &r->p->part);
+	} else {
+		r->err = fv_app_load_mesh(&r->p->c, &r->p->m);
+		r->faces_threads = fv_threads_for((size_t)r->p->m.n_cells, fv_cells_per_thread());
+	}
+	r->seconds = fv_now() - t;
 	if (r->err != FV_OK)
 		snprintf(r->msg, sizeof r->msg, "%s", fv_errmsg());
 	return NULL;
 }
 
+/* Part files read beside MPI's start (FVSTAR_PARTS_BESIDE_MPI, default
+ * 1; 0: after it, as before session 22). */
+static int beside_parts(void)
+{
+	int on;
+	if (fv_env_switch("FVSTAR_PARTS_BESIDE_MPI", 1, &on) != FV_OK)
+		on = 1; /* refused before the command started (fv_env_check) */
+	return on;
+}
+
+/* Several ranks: StarPU started (and paused) on each rank right after
+ * MPI, beside the reading (rank 0's mesh, or every rank's part file) or
+ * while rank 0 reads, not after it (FVSTAR_STARPU_BESIDE_READ, default
+ * 1; 0: after the mesh phase, as before session 22): StarPU's start was
+ * 0.27-0.48 s of a part-file rank's set-up and 0.72-1.55 s of a rank's
+ * from the mesh file (R = 2, 4; 663k box, session 20 call 1). */
+static int beside_starpu(void)
+{
+	int on;
+	if (fv_runtime_nranks() < 2 || fv_env_switch("FVSTAR_STARPU_BESIDE_READ", 1, &on) != FV_OK)
+		return 0;
+	return on;
+}
+#endif
+
 /* MPI's start, and rank 0's reading beside it where several ranks start
  * from a mesh file: the rank on every core of the launcher (its share
  * first, which widen gives back), the others waiting for the cell count,
- * asleep. */
+ * asleep; from a partition directory, every rank's part file read beside
+ * it on the rank's share of the cores. */
 static fv_err_t start_mpi(fv_plan_t *p, mesh_reader_t *rd)
 {
 	double t;
 	fv_err_t err;
 	(void)p; /* fvstar-smpi: no reading beside MPI's start */
 #ifndef FV_SMPI
-	if (!p->from_dir && fv_runtime_rank() == 0 && fv_runtime_nranks() > 1) {
+	if (fv_runtime_nranks() > 1 && (p->from_dir ? beside_parts() : fv_runtime_rank() == 0)) {
 		fv_runtime_place_early();
-		rd->threads = fv_runtime_widen(1);
+		rd->part = p->from_dir;
+		rd->threads = p->from_dir ? 0 : fv_runtime_widen(1);
 		rd->threads = rd->threads > 0 ? rd->threads : fv_threads_max();
 		rd->started = pthread_create(&rd->th, NULL, read_beside, rd) == 0;
-		if (!rd->started)
+		if (!rd->started && !p->from_dir)
 			fv_runtime_widen(0);
 	}
 #endif
 	t = fv_now();
 	err = fv_runtime_mpi_start();
 	t = fv_now() - t;
+	double ts = -1;
+#ifndef FV_SMPI
+	if (err == FV_OK && beside_starpu()) {
+		ts = fv_now();
+		err = plan_starpu(p);
+		ts = fv_now() - ts;
+	}
+#endif
 	if (rd->started) {
 		pthread_join(rd->th, NULL);
-		fv_runtime_widen(0);
+		if (!rd->part)
+			fv_runtime_widen(0);
 	}
 	FV_CALL(err);
 	if (fv_runtime_nranks() > 1)
 		fv_lap(rd->started ? "mesh: MPI start (beside the reading)" : "mesh: MPI start", fv_now() - t);
+	if (ts >= 0)
+		fv_lap(rd->started ? "mesh: StarPU start (beside the reading)" : "mesh: StarPU start (before the mesh)",
+		       fv_now() - ts);
+	if (rd->started && rd->part) {
+		fv_lap("mesh: part file read (beside MPI's start)", fv_now() - rd->seconds);
+		fv_lap_note("mesh: part file read (beside MPI's start)", "on %d threads", rd->threads);
+	}
 	return FV_OK;
 }
 
@@ -167,7 +228,10 @@ static fv_err_t plan_mesh(fv_plan_t *p)
 	}
 	FV_CALL(fv_runtime_agree(p->from_dir, "mesh.file being a partition directory (1) or a mesh (0)"));
 	if (p->from_dir) {
-		FV_CALL(fv_app_read_part(c->mesh_file, &p->part));
+		if (rd.started) /* read beside MPI's start: checked now */
+			FV_CALL(fv_app_check_part(c->mesh_file, &p->part));
+		else
+			FV_CALL(fv_app_read_part(c->mesh_file, &p->part));
 		FV_CHECK(c->mesh_refine == 0, FV_ERR_ARG,
 			 "%s: [mesh] refine = %d: a partition directory holds the mesh as cut (`fvstar mesh "
 			 "partition --refine`)",
@@ -579,6 +643,11 @@ void fv_plan_setup_json(const fv_plan_t *p, json_t *js)
 			json_object_set_new(tj, fv_plan_phase_names[k], json_integer(p->phase_threads[k]));
 		json_object_set_new(js, "setup_threads_per_phase", tj);
 		json_object_set_new(js, "setup_cells_per_thread", json_integer((json_int_t)fv_cells_per_thread()));
+		/* how the threads wait between loops (src/app/fvstar.c: passive
+		 * on FV_PASSIVE_CORES cores and more without CUDA workers unless
+		 * said) */
+		const char *wp = getenv("OMP_WAIT_POLICY");
+		json_object_set_new(js, "setup_omp_wait_policy", json_string(wp && *wp ? wp : "default"));
 	}
 	if (fv_runtime_nranks() > 1) {
 		json_t *rj = json_array();

@@ -33,6 +33,9 @@ bad FVSTAR_MPI 2 2
 bad FVSTAR_CUDA_WARM no 2 # was: the contexts' thread on
 bad FVSTAR_CUDA_WARM off 2
 bad FVSTAR_CUDA_WARM_SPARE yes 2
+bad FVSTAR_PARTS_BESIDE_MPI yes 2
+bad FVSTAR_STARPU_BESIDE_READ on 2
+bad FVSTAR_OMP_PASSIVE auto 2
 # a count read in the budget (was atof: "abc" gave 0 bytes free)
 bad FVSTAR_MEMORY_AVAILABLE abc 2
 bad FVSTAR_MEMORY_AVAILABLE 1e9 2
@@ -59,7 +62,7 @@ bad FVSTAR_ORDER chains
 run output.dir="$tmp/ref" >/dev/null 2>"$tmp/ref.log" || { cat "$tmp/ref.log"; fail "the default run"; }
 for g in FVSTAR_SETUP_CELLS_PER_THREAD=0 FVSTAR_SETUP_CELLS_PER_THREAD=1 FVSTAR_SETUP_CELLS_PER_THREAD= \
 	FVSTAR_SETUP_CELLS_PER_THREAD=1000000000000 FVSTAR_MPI=0 FVSTAR_CUDA_WARM=0 FVSTAR_CUDA_WARM=1 FVSTAR_CUDA_WARM_SPARE=1 \
-	FVSTAR_MEMORY_AVAILABLE=100000000000 "FVSTAR_GEO_CHUNK=7 FVSTAR_GEO_DEVICE=1"; do
+	FVSTAR_PARTS_BESIDE_MPI=0 FVSTAR_MEMORY_AVAILABLE=100000000000 "FVSTAR_GEO_CHUNK=7 FVSTAR_GEO_DEVICE=1"; do
 	d=$tmp/good$((k = ${k:-0} + 1))
 	env $g STARPU_NCPU=1 "$fv" run "$tmp/w.cfg" numerics.iterations=1 output.vtu=no output.dir="$d" \
 		>/dev/null 2>"$d.log" || { cat "$d.log"; fail "$g refused"; continue; }
@@ -69,6 +72,18 @@ for g in FVSTAR_SETUP_CELLS_PER_THREAD=0 FVSTAR_SETUP_CELLS_PER_THREAD=1 FVSTAR_
 done
 grep -q "setup_cells_per_thread.: 1000000000000" "$tmp/good4/summary.json" ||
 	fail "FVSTAR_SETUP_CELLS_PER_THREAD=1000000000000 not in summary.json"
+# the threads asleep between loops: fvstar runs itself again with
+# OMP_WAIT_POLICY=passive (FVSTAR_OMP_PASSIVE=1; by default from 32 cores
+# on without CUDA workers), never again where a policy is set, and the same
+# history either way
+for g in "FVSTAR_OMP_PASSIVE=1:passive" "FVSTAR_OMP_PASSIVE=0:default" "FVSTAR_OMP_PASSIVE=1 OMP_WAIT_POLICY=active:active"; do
+	d=$tmp/wait$((k = k + 1))
+	env -u OMP_WAIT_POLICY -u GOMP_SPINCOUNT ${g%%:*} STARPU_NCPU=1 "$fv" run "$tmp/w.cfg" numerics.iterations=1 \
+		output.vtu=no output.dir="$d" >/dev/null 2>"$d.log" || { cat "$d.log"; fail "${g%%:*} refused"; continue; }
+	grep -q "setup_omp_wait_policy.: .${g#*:}." "$d/summary.json" || fail "${g%%:*}: not ${g#*:} in summary.json"
+	cut -d, -f1,3- "$d/history.csv" >"$tmp/b.csv"
+	cmp -s "$tmp/a.csv" "$tmp/b.csv" || fail "${g%%:*}: another history"
+done
 
 # the final files written while StarPU stops (the default, one process)
 # or before it (FVSTAR_OUTPUTS_BESIDE_STOP=0): the same bytes, and the

@@ -6,6 +6,8 @@
 # alone gives exactly (p - p_inf) times its area, and the moment of that
 # force about the moment centre, in the coefficients of the case's axes and
 # references. The pressure stays uniform, so every iteration agrees.
+# Then the lift's settling (summary.json's cl_settled) against the
+# history.
 . "$top_srcdir/tests/cli/lib.sh"
 
 uniform_box_case f
@@ -50,4 +52,39 @@ for row in rows:
 print("forces ok:", {k: round(f[k], 6) for k in names})
 PY
 done
+
+# summary.json's cl_settled (T8 of issue 25: the answer's time as a user
+# waits for it): the first iteration from which CL stays within 0.5 % and
+# 0.1 % of the last (here every row's: the first), its loop seconds the
+# history's wall_s there, the process's seconds (since its start) no fewer
+# than the loop's
+grep -q "^fvstar: CL within 0.5% of its last value from iteration 1: .* s after the process started" "$tmp/err" ||
+	fail "the answer's line on stderr"
+"$py" - "$tmp/x4" <<'PY' || fail "cl_settled"
+import csv, json, sys
+d = sys.argv[1]
+rows = list(csv.DictReader(open(d + "/history.csv")))
+s = json.load(open(d + "/summary.json"))
+cs = s["forces"]["cl_settled"]
+assert [c["within"] for c in cs] == [0.005, 0.001], cs
+last = float(rows[-1]["CL"])
+assert last != 0 and len(rows) == 3
+for c in cs:
+    k = len(rows)
+    while k > 0 and abs(float(rows[k - 1]["CL"]) - last) <= c["within"] * abs(last):
+        k -= 1
+    row = rows[min(k, len(rows) - 1)]
+    assert c["iteration"] == int(row["iteration"]) == 1, (c, row["iteration"])
+    assert abs(c["loop_seconds"] - float(row["wall_s"])) < 1e-6, (c, row["wall_s"])
+    assert c["process_seconds"] >= c["loop_seconds"] > 0, c
+    assert c["process_seconds"] < s["timeline"]["loop done"] + 1e-6, (c, s["timeline"])
+    assert abs(c["process_over_loop"] - c["process_seconds"] / c["loop_seconds"]) < 1e-9, c
+print("cl_settled ok:", [(c["within"], c["iteration"], round(c["process_over_loop"], 2)) for c in cs])
+PY
+# no lift (the wedge's walls have no force along z): none
+wedge_case
+"$fv" run "$tmp/w.cfg" output.dir="$tmp/settle" numerics.iterations=4 >/dev/null 2>"$tmp/err" ||
+	{ cat "$tmp/err"; fail "run, the wedge"; }
+grep -q '"cl_settled": \[\]' "$tmp/settle/summary.json" || fail "the wedge: cl_settled with CL = 0"
+grep -q "CL within" "$tmp/err" && fail "the wedge: the answer's line with CL = 0"
 finish

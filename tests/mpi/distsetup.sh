@@ -8,6 +8,8 @@
 #    the state (restart.bin, written chunk by chunk without a whole-mesh
 #    array) and history bit for bit; the solution in one piece per rank
 #    (solution.pvtu) holding every cell once;
+#  - the part files read while MPI and StarPU start (the default) or after
+#    them (FVSTAR_PARTS_BESIDE_MPI=0 FVSTAR_STARPU_BESIDE_READ=0): the same run;
 #  - the 4 ranks' restart continued on 2 ranks from parts (each reading its
 #    own cells, rank 0 alone checking the whole file): as one process, and
 #    a damaged one refused;
@@ -57,6 +59,19 @@ case_ranks() {
 
 wedge_case
 case_ranks wedge "$tmp/w.su2" 4 "$tmp/w.cfg" numerics.iterations=6
+# each rank read its part file while MPI and StarPU started (the default),
+# and with FVSTAR_PARTS_BESIDE_MPI=0 FVSTAR_STARPU_BESIDE_READ=0 after them:
+# the same run
+grep -q "part file read (beside MPI's start)" "$tmp/wedge2/summary.json" ||
+	fail "wedge, 2 ranks: the part file not read beside MPI's start"
+grep -q "StarPU start (beside the reading)" "$tmp/wedge2/summary.json" ||
+	fail "wedge, 2 ranks: StarPU not started beside the reading"
+mpi 2 -x FVSTAR_PARTS_BESIDE_MPI=0 -x FVSTAR_STARPU_BESIDE_READ=0 "$fv" run "$tmp/w.cfg" output.dir="$tmp/wedge2after" output.progress_every=0 \
+	numerics.residual_drop=0 numerics.iterations=6 mesh.file="$tmp/wedgep2" >/dev/null 2>"$tmp/wedge2after.err" ||
+	fail "wedge, 2 ranks, FVSTAR_PARTS_BESIDE_MPI=0"
+grep -q "part file read\|StarPU start" "$tmp/wedge2after/summary.json" &&
+	fail "FVSTAR_PARTS_BESIDE_MPI=0 FVSTAR_STARPU_BESIDE_READ=0: read beside MPI's or StarPU's start"
+same wedge2 wedge2after "wedge, 2 ranks, the part file read after MPI's and StarPU's start"
 
 "$fv" mesh gen box --cells tet -n 24 --perturb 0.1 -o "$tmp/box.su2" >/dev/null 2>&1 || fail "mesh gen box"
 cat >"$tmp/box.cfg" <<CFG
