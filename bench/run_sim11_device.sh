@@ -13,7 +13,8 @@
 #            s21c2 lane 9, s21c3 lane 10, s22c1 lane 11 when there) with
 #            bench/run_sim_ranks_here.sh (21 GB and more a process: too
 #            large for the 2-core VM beside the other sessions)
-# both under SECONDS (default 500) of wall time, every step under timeout.
+# both under SECONDS (default 500) of wall time, every step under timeout
+# (STUDIES=none: the rows alone; ROWS=0: the studies alone).
 # Results: $OUT/simgrid11/ (studies.tgz: the tables, CSVs, every run's
 # summary, status and log tail; rows.txt; device.txt), a few MB.
 # DATA: bench/results/data/2026-12-04-simgrid11.
@@ -99,10 +100,16 @@ pols="modular-eager modular-eager-prefetching modular-eager-prio modular-gemm mo
 pols="$pols modular-random modular-random-prio modular-random-prefetching modular-random-prio-prefetching"
 pols="$pols modular-prandom modular-prandom-prio modular-ws modular-heft modular-heft-prio modular-heft2"
 pols="$pols modular-heteroprio modular-pheft eager prio random lws ws dm dmda dmdap dmdar dmdas dmdasd pheft peager heteroprio"
-POLICIES=${POLICIES:-$pols} SCHED_N=${SCHED_N:-55} STRONG_N=${STRONG_N:-120} WEAK_CELLS=${WEAK_CELLS:-160000} JOBS=$jobs MEM_MB=$mem \
-	STUDIES_DEADLINE_S=$(($(left) - 45)) timeout -k 10 "$(($(left) - 25))" \
-	sh bench/run_sim_studies.sh "$plat" "$bin" "$work/studies" ||
-	echo "run_sim_studies: exit $?"
+# STUDIES=none: the rows alone (a lane of its own)
+if [ "${STUDIES:-}" != none ]; then
+	POLICIES=${POLICIES:-$pols} SCHED_N=${SCHED_N:-55} STRONG_N=${STRONG_N:-120} WEAK_CELLS=${WEAK_CELLS:-160000} \
+		JOBS=$jobs MEM_MB=$mem STUDIES_DEADLINE_S=$(($(left) - 45)) timeout -k 10 "$(($(left) - 20))" \
+		sh bench/run_sim_studies.sh "$plat" "$bin" "$work/studies" || echo "run_sim_studies: exit $?"
+	# the tables of what ran, whatever stopped it
+	[ -f "$work/studies/studies.md" ] || timeout -k 5 30 sh bench/run_sim_studies.sh --collect "$work/studies" ||
+		echo "run_sim_studies --collect: exit $?"
+	tail -n 3 "$work/studies/jobs.log" 2>/dev/null || true
+fi
 wait
 for lane in 9 10 11; do
 	[ ! -f "$work/rows$lane.txt" ] || { echo "== lane $lane"; cat "$work/rows$lane.txt"; } >>"$res/rows.txt"

@@ -69,6 +69,9 @@ else
 	sn=${STRONG_N:-120}
 	wc=${WEAK_CELLS:-160000}
 	jobs=${JOBS:-1}
+	# the deadline counts from here (the platforms and meshes come first)
+	end=0
+	[ "${STUDIES_DEADLINE_S:-0}" -le 0 ] || end=$(($(date +%s) + STUDIES_DEADLINE_S))
 	for b in fvstar-sim fvstar-smpi; do
 		[ -r "$build/$b" ] || { echo "run_sim_studies: no $build/$b (doc/simgrid.md)" >&2; exit 1; }
 	done
@@ -192,8 +195,6 @@ else
 				"$("$py" -c "print(int(300 + 6 * $n ** 3 * 0.5e-3))")" "$fv" "$n" "$out/box$n.fvm" >>"$out/meshes.txt"
 	done <"$out/meshes.n"
 	sort -t "$(printf '\t')" -k2,2nr -s "$out/jobs.txt" >"$out/jobs.sorted"
-	end=0
-	[ "${STUDIES_DEADLINE_S:-0}" -le 0 ] || end=$(($(date +%s) + STUDIES_DEADLINE_S))
 	for f in meshes.txt jobs.sorted; do
 		"$py" "$top/bench/sim_jobs.py" "$out/$f" -j "$jobs" ${MEM_MB:+--mem-mb "$MEM_MB"} --deadline "$end" \
 			${JOB_TIMEOUT:+--timeout "$JOB_TIMEOUT"} --log "$out/runs" >>"$out/jobs.log" 2>&1
