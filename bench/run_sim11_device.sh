@@ -25,10 +25,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 budget=${1:-500}
 t0=$(date +%s)
-res=${OUT:?OUT: the results folder}/simgrid11
+# LANE=X: results in $OUT/simgrid11-X and work in /tmp/sg11devX (two lanes
+# side by side)
+res=${OUT:?OUT: the results folder}/simgrid11${LANE:+-$LANE}
 mkdir -p "$res"
 bin=$top/device/bin
-work=/tmp/sg11dev
+work=/tmp/sg11dev${LANE:-}
 rm -rf "$work"
 mkdir -p "$work/lib"
 exec >"$res/device.txt" 2>&1
@@ -100,9 +102,13 @@ pols="modular-eager modular-eager-prefetching modular-eager-prio modular-gemm mo
 pols="$pols modular-random modular-random-prio modular-random-prefetching modular-random-prio-prefetching"
 pols="$pols modular-prandom modular-prandom-prio modular-ws modular-heft modular-heft-prio modular-heft2"
 pols="$pols modular-heteroprio modular-pheft eager prio random lws ws dm dmda dmdap dmdar dmdas dmdasd pheft peager heteroprio"
-# STUDIES=none: the rows alone (a lane of its own)
+# STUDIES=none: the rows alone (a lane of its own). DATA/studies-done.tgz
+# (an earlier call's studies.tgz): its runs are kept, the others run
 if [ "${STUDIES:-}" != none ]; then
-	POLICIES=${POLICIES:-$pols} SCHED_N=${SCHED_N:-55} STRONG_N=${STRONG_N:-120} WEAK_CELLS=${WEAK_CELLS:-160000} \
+	[ ! -f "$data/studies-done.tgz" ] || tar xzf "$data/studies-done.tgz" -C "$work"
+	# 4 simulated iterations (3 timed): a simulated iteration of 8 ranks of
+	# 8 GPUs takes 10 to 30 s of wall time on the VM (0.2 to 1.3 million cells)
+	ITERS=${ITERS:-4} POLICIES=${POLICIES:-$pols} SCHED_N=${SCHED_N:-55} STRONG_N=${STRONG_N:-120} WEAK_CELLS=${WEAK_CELLS:-160000} \
 		JOBS=$jobs MEM_MB=$mem STUDIES_DEADLINE_S=$(($(left) - 45)) timeout -k 10 "$(($(left) - 20))" \
 		sh bench/run_sim_studies.sh "$plat" "$bin" "$work/studies" || echo "run_sim_studies: exit $?"
 	# the tables of what ran, whatever stopped it
@@ -122,7 +128,7 @@ for l in "$s"/runs/*.log; do
 	[ -f "$l" ] || continue
 	tail -n 40 "$l" >"$l.tail" && mv "$l.tail" "$l"
 done
-tar czf "$res/studies.tgz" -C "$work" --exclude='*.fvm' --exclude='*.su2' --exclude='codelets' --exclude='o' \
+tar czf "$res/studies.tgz" -C "$work" --exclude='*.fvm' --exclude='*.su2' --exclude='platforms' --exclude='o' \
 	--exclude='restart.bin' --exclude='*.vtu' studies
 for w in "$work"/w*; do
 	[ -d "$w" ] || continue

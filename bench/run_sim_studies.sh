@@ -17,7 +17,8 @@
 #            Ethernet (12.5 GB/s, 10 us)
 # into OUTDIR: strong.csv, weak.csv, whatif.csv, scaling.png and studies.md
 # (the tables, the platform folder and the command), every run's summary,
-# log and status under runs/.
+# log and status under runs/. Runs done in an earlier call into the same
+# OUTDIR (status ok, summary.json there) are kept, not run again.
 #
 # Every configuration is one process (`fvstar sim run`; the sched study's
 # are the commands fvstar bench sched --platform runs one after the other),
@@ -43,10 +44,12 @@
 # Environment: STUDIES (default "sched strong weak whatif"), SCHED_N (box
 # of the sched study, default 55: 1M cells), STRONG_N (120: 10.4M cells),
 # WEAK_CELLS (160000 per GPU), ITERS (simulated iterations, 6; the first
-# left out), POLICIES (bench sched --policies, default all; commas or
-# spaces between the names), NVLINK_GBPS (300), IB_LATENCY (1.5), JOBS
-# (processes side by side, default 1), MEM_MB, STUDIES_DEADLINE_S,
-# JOB_TIMEOUT. Needs fvstar-sim and fvstar-smpi in BUILDDIR (configure
+# left out), SCHED_ITERS (the sched study's, default ITERS), POLICIES
+# (bench sched --policies, default all; commas or spaces between the
+# names), NVLINK_GBPS (300), IB_LATENCY (1.5), JOBS (processes side by
+# side, default 1), MEM_MB, STUDIES_DEADLINE_S, JOB_TIMEOUT. The runs go in
+# this order: the scaling studies and the what-if (the largest first),
+# bench sched on one node, then on clusters (a deadline cuts the last). Needs fvstar-sim and fvstar-smpi in BUILDDIR (configure
 # --with-starpu-simgrid and --with-starpu-smpi).
 set -eu
 cmdline="$*"
@@ -108,17 +111,23 @@ else
 		grep -qx "$1" "$out/meshes.n" 2>/dev/null || echo "$1" >>"$out/meshes.n"
 	}
 	# job NAME CFG PLATFORM BLOCKS RANKS CELLS [key=value ..]: one simulated
-	# run, a line of the jobs file with its memory estimate: 1.2 kB a cell in
-	# one process (1.14 at 1.3 million cells, on 8 GPUs), a third more
-	# under SMPI (rank 0 holds the mesh while it sends the parts), 300 MB
+	# run, a line of the jobs file with its rank (prio: the scaling studies
+	# and the what-if 1, bench sched on one node 2, on clusters 3) and its
+	# memory estimate: 1.2 kB a cell and 300 MB in one process (1.14 kB at
+	# 1.3 million cells on 8 GPUs), a third more under SMPI (8 ranks: 1.3 GB
+	# at 0.2 million cells, 2.6 GB at 1.3 million)
 	job() {
 		name=$1 cfg=$2 p=$3 b=$4 r=$5 c=$6
 		shift 6
-		mem=$("$py" -c "print(int(300 + $c * 1.2e-3 * (1.35 if $r > 1 else 1)))")
-		printf '%s\t%s\t"%s" sim run "%s" --platform "%s" --iterations %s --warmup 1 --out "%s" %s\n' \
-			"$name" "$mem" "$fv" "$cfg" "$p" "$iters" "$out/runs/$name" \
+		# done in an earlier call into the same OUTDIR: kept
+		! grep -q '"status": "ok"' "$out/runs/$name.status" 2>/dev/null || [ ! -f "$out/runs/$name/summary.json" ] ||
+			return 0
+		mem=$("$py" -c "print(int(300 + $c * 1.2e-3 * (1.35 if $r > 1 else 1) + ($r - 1) * 150))")
+		printf '%s\t%s\t%s\t"%s" sim run "%s" --platform "%s" --iterations %s --warmup 1 --out "%s" %s\n' \
+			"$prio" "$name" "$mem" "$fv" "$cfg" "$p" "${it:-$iters}" "$out/runs/$name" \
 			"partition.blocks=$b runtime.ncpu=0 numerics.chain=no output.dir=$out/runs/$name/o $*" >>"$out/jobs.txt"
 	}
+	prio=1
 	# the machines of the scaling curves: "GPUS NODES PLATFORM" (HDR)
 	machines() {
 		for g in 1 2 4 8; do echo "$g 1 $(node "gpu$g" "$g")"; done
@@ -172,10 +181,11 @@ else
 		# (tools/bench_sched.py: REFUSED) and StarPU's test policy
 		[ "$pols" != all ] || pols=$(STARPU_SCHED=help "$fv" runtime info 2>&1 | awk '/->/ {print $1}' |
 			grep -Ev '^(modular-heteroprio-heft|graph_test)$')
+		it=${SCHED_ITERS:-$iters}
 		for m in 4gpu 8gpu ${SCHED_NODES:-2 4}; do
 			case $m in
-			*gpu) p=$(node "gpu${m%gpu}" "${m%gpu}") r=1 g=${m%gpu} ;;
-			*) p=$(cluster "c$m-25-$iblat" "$(node gpu8 8)" "$m" 25 "$iblat") r=$m g=$((8 * m)) m=${m}x8gpu ;;
+			*gpu) p=$(node "gpu${m%gpu}" "${m%gpu}") r=1 g=${m%gpu} prio=2 ;;
+			*) p=$(cluster "c$m-25-$iblat" "$(node gpu8 8)" "$m" 25 "$iblat") r=$m g=$((8 * m)) m=${m}x8gpu prio=3 ;;
 			esac
 			for bpw in 1 2; do
 				for pol in $pols; do
@@ -194,7 +204,8 @@ else
 			printf 'mesh-%s\t%s\t"%s" mesh gen box --cells tet -n %s --perturb 0.1 -o "%s"\n' "$n" \
 				"$("$py" -c "print(int(300 + 6 * $n ** 3 * 0.5e-3))")" "$fv" "$n" "$out/box$n.fvm" >>"$out/meshes.txt"
 	done <"$out/meshes.n"
-	sort -t "$(printf '\t')" -k2,2nr -s "$out/jobs.txt" >"$out/jobs.sorted"
+	# by rank, then the largest first; the rank's column dropped
+	sort -t "$(printf '\t')" -k1,1n -k3,3nr -s "$out/jobs.txt" | cut -f 2- >"$out/jobs.sorted"
 	for f in meshes.txt jobs.sorted; do
 		"$py" "$top/bench/sim_jobs.py" "$out/$f" -j "$jobs" ${MEM_MB:+--mem-mb "$MEM_MB"} --deadline "$end" \
 			${JOB_TIMEOUT:+--timeout "$JOB_TIMEOUT"} --log "$out/runs" >>"$out/jobs.log" 2>&1
