@@ -128,7 +128,7 @@ for l in "$s"/runs/*.log; do
 	[ -f "$l" ] || continue
 	tail -n 40 "$l" >"$l.tail" && mv "$l.tail" "$l"
 done
-tar czf "$res/studies.tgz" -C "$work" --exclude='*.fvm' --exclude='*.su2' --exclude='platforms' --exclude='o' \
+tar czf "$res/studies.tgz" -C "$work" --exclude='*.fvm' --exclude='*.su2' --exclude='platforms' --exclude='parts' --exclude='o' \
 	--exclude='restart.bin' --exclude='*.vtu' studies
 for w in "$work"/w*; do
 	[ -d "$w" ] || continue

@@ -61,7 +61,7 @@ if [ "${1:-}" = --collect ]; then
 	cmdline=$(cat "$out/command.txt" 2>/dev/null || echo "?")
 else
 	plat=${1:?usage: bench/run_sim_studies.sh PLATFORM [BUILDDIR] [OUTDIR]}
-	build=${2:-$top/build}
+	build=$(cd "${2:-$top/build}" && pwd)
 	out=${3:-${BENCH_TMP:-$(mktemp -d)}}
 	fv=$build/fvstar
 	tool=$top/tools/sim_platform.py
@@ -123,9 +123,21 @@ else
 		! grep -q '"status": "ok"' "$out/runs/$name.status" 2>/dev/null || [ ! -f "$out/runs/$name/summary.json" ] ||
 			return 0
 		mem=$("$py" -c "print(int(300 + $c * 1.2e-3 * (1.35 if $r > 1 else 1) + ($r - 1) * 150))")
-		printf '%s\t%s\t%s\t"%s" sim run "%s" --platform "%s" --iterations %s --warmup 1 --out "%s" %s\n' \
-			"$prio" "$name" "$mem" "$fv" "$cfg" "$p" "${it:-$iters}" "$out/runs/$name" \
-			"partition.blocks=$b runtime.ncpu=0 numerics.chain=no output.dir=$out/runs/$name/o $*" >>"$out/jobs.txt"
+		pre='' mesh=''
+		if [ "$r" -gt 1 ]; then
+			# ranks read the parts of one cut (fvstar mesh partition, a job
+			# of its own, made once for every run of this mesh, ranks and
+			# blocks): rank 0 neither reads the mesh nor cuts and sends it
+			n=$(sed -n 's/^file = box\(.*\)\.fvm$/\1/p' "$cfg")
+			pd=$out/parts/box$n-r$r-b$b
+			grep -qx "$n $r $b" "$out/parts.n" 2>/dev/null || echo "$n $r $b" >>"$out/parts.n"
+			pre="while [ ! -f '$pd/partition.json' ] && [ ! -f '$pd.failed' ]; do sleep 1; done; "
+			mesh="mesh.file=$pd"
+		fi
+		printf '%s\t%s\t%s\t%s"%s" sim run "%s" --platform "%s" --iterations %s --warmup 1 --out "%s" %s\n' \
+			"$prio" "$name" "$mem" "$pre" "$fv" "$cfg" "$p" "${it:-$iters}" "$out/runs/$name" \
+			"$mesh partition.blocks=$b runtime.ncpu=0 numerics.chain=no output.dir=$out/runs/$name/o $*" \
+			>>"$out/jobs.txt"
 	}
 	prio=1
 	# the machines of the scaling curves: "GPUS NODES PLATFORM" (HDR)
@@ -141,6 +153,7 @@ else
 	machines >"$out/machines.txt"
 	: >"$out/jobs.txt"
 	: >"$out/meshes.n"
+	: >"$out/parts.n"
 	sc=$((6 * sn * sn * sn))
 	case " $studies " in *" strong "*)
 		box "$sn" strong
@@ -204,6 +217,16 @@ else
 			printf 'mesh-%s\t%s\t"%s" mesh gen box --cells tet -n %s --perturb 0.1 -o "%s"\n' "$n" \
 				"$("$py" -c "print(int(300 + 6 * $n ** 3 * 0.5e-3))")" "$fv" "$n" "$out/box$n.fvm" >>"$out/meshes.txt"
 	done <"$out/meshes.n"
+	# the cuts first (rank 0: 1.3 kB a cell; 4 threads each), their runs
+	# wait for them
+	mkdir -p "$out/parts"
+	while read -r n r b; do
+		pd=$out/parts/box$n-r$r-b$b
+		[ -f "$pd/partition.json" ] || printf '0\tparts-%s-%s-%s\t%s\t%s\n' "$n" "$r" "$b" \
+			"$("$py" -c "print(int(300 + 6 * $n ** 3 * 1.3e-3))")" "rm -rf '$pd' '$pd.failed' '$pd.tmp'; \
+OMP_NUM_THREADS=4 \"$fv\" mesh partition '$out/box$n.fvm' --ranks $r --blocks $b -o '$pd.tmp' \
+&& mv '$pd.tmp' '$pd' || { touch '$pd.failed'; exit 1; }" >>"$out/jobs.txt"
+	done <"$out/parts.n"
 	# by rank, then the largest first; the rank's column dropped
 	sort -t "$(printf '\t')" -k1,1n -k3,3nr -s "$out/jobs.txt" | cut -f 2- >"$out/jobs.sorted"
 	for f in meshes.txt jobs.sorted; do
@@ -214,7 +237,7 @@ else
 fi
 
 "$py" - "$out" "$plat" "$cmdline" "$top/tools" <<'PY'
-import csv, glob, json, os, subprocess, sys
+import csv, glob, json, os, subprocess, sys, time
 out, plat, args, tools = sys.argv[1:]
 runs = os.path.join(out, "runs")
 
@@ -299,7 +322,9 @@ for m, rows in sched.items():
                 status = "failed: " + (last[-1][:160].replace(",", ";") if last else "exit %s" % st.get("rc"))
             w.writerow([pol, "gpu", 0, gpus, "equal", blocks, blocks // gpus, "", iters, fmt(t) if t else "", ns, "",
                         "", status, st.get("wall_s", "")])
-    meta = {"case": "sched.cfg", "date": "", "host": os.uname().nodename, "platform": plat,
+    date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(max(
+        os.path.getmtime(os.path.join(runs, "sched-%s-%d-%s.status" % (m, b, p))) for p, b, _ in rows)))
+    meta = {"case": "sched.cfg", "date": date, "host": os.uname().nodename, "platform": plat,
             "device": "simulated: %s (%d GPUs)" % (m, gpus), "mesh": mesh,
             "command": "bench/run_sim_studies.sh " + args,
             "timing": "simulated s/iteration (fvstar sim run, StarPU's SimGrid mode) after 1 warm-up iteration, "

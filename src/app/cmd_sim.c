@@ -524,9 +524,13 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 	 * arguments (which lack "dry" and our options) */
 	if (c.trace_dir[0])
 		FV_CALL_GOTO(err, out, fv_runtime_trace_prepare(c.trace_dir, cmd_argc, cmd_argv));
-	FV_CHECK_GOTO(err, out, !fv_app_is_part_dir(c.mesh_file), FV_ERR_ARG,
-		      "%s: fvstar sim reads a mesh, not a partition directory (one process)", c.mesh_file);
 #ifndef FV_SMPI
+	/* simulated ranks (fvstar-smpi) read a partition directory as real
+	 * ones do: each its own part (the same blocks as rank 0's cut) */
+	FV_CHECK_GOTO(err, out, !fv_app_is_part_dir(c.mesh_file), FV_ERR_ARG,
+		      "%s: fvstar sim reads a mesh, not a partition directory (one process; simulated ranks read "
+		      "one: a cluster folder)",
+		      c.mesh_file);
 	/* several real ranks measure (dry, calibrate: the models of the
 	 * tasks only ranks have); several simulated ones are fvstar-smpi's */
 	FV_CHECK_GOTO(err, out, mode != SIM_RUN || fv_runtime_nranks() == 1, FV_ERR_ARG,
