@@ -114,15 +114,16 @@ else
 	# run, a line of the jobs file with its rank (prio: the scaling studies
 	# and the what-if 1, bench sched on one node 2, on clusters 3) and its
 	# memory estimate: 1.2 kB a cell and 300 MB in one process (1.14 kB at
-	# 1.3 million cells on 8 GPUs), a third more under SMPI (8 ranks: 1.3 GB
-	# at 0.2 million cells, 2.6 GB at 1.3 million)
+	# 1.3 million cells on 8 GPUs), 15 % more and 150 MB a rank under SMPI
+	# (8 ranks reading the mesh: 1.3 GB at 0.2 million cells, 2.6 GB at 1.3
+	# million; from part files rank 0 holds no whole mesh)
 	job() {
 		name=$1 cfg=$2 p=$3 b=$4 r=$5 c=$6
 		shift 6
 		# done in an earlier call into the same OUTDIR: kept
 		! grep -q '"status": "ok"' "$out/runs/$name.status" 2>/dev/null || [ ! -f "$out/runs/$name/summary.json" ] ||
 			return 0
-		mem=$("$py" -c "print(int(300 + $c * 1.2e-3 * (1.35 if $r > 1 else 1) + ($r - 1) * 150))")
+		mem=$("$py" -c "print(int(300 + $c * 1.2e-3 * (1.15 if $r > 1 else 1) + ($r - 1) * 150))")
 		pre='' mesh=''
 		if [ "$r" -gt 1 ]; then
 			# ranks read the parts of one cut (fvstar mesh partition, a job

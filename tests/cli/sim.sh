@@ -355,12 +355,17 @@ if s1["iteration_seconds"] != s2["iteration_seconds"] or s1["per_rank"] != s2["p
 sys.exit(0 if ok else 1)
 PY
 # the ranks read a partition directory (fvstar mesh partition: rank 0
-# neither reads nor cuts the mesh; bench/run_sim_studies.sh's cluster runs):
+# neither reads nor cuts the mesh; bench/run_sim_studies.sh's cluster runs,
+# GPU only: CPU workers beside a GPU would have the blocks cut by speed):
 # the same tasks per rank as from the mesh; fvstar-sim (one process) refuses one
 "$fv" mesh partition "$tmp/w.su2" --ranks 2 --blocks 2 -o "$tmp/wparts" >/dev/null 2>&1 || fail "mesh partition"
-"$fv" sim run "$tmp/w.cfg" --platform "$tmp/c2" --iterations 4 $args mesh.file="$tmp/wparts" --out "$tmp/mpip" \
-	>"$tmp/mpip.out" 2>"$tmp/mpip.err" || fail "2 ranks from parts: $(grep -v '^  ' "$tmp/mpip.err" | tail -2)"
-"$py" - "$tmp/mpi1/summary.json" "$tmp/mpip/summary.json" <<'PY' || fail "2 ranks from parts: task counts"
+for m in mesh parts; do
+	k=
+	[ $m = mesh ] || k=mesh.file="$tmp/wparts"
+	STARPU_NCPU=0 "$fv" sim run "$tmp/w.cfg" --platform "$tmp/c2" --iterations 4 $args $k --out "$tmp/mpi-$m" \
+		>"$tmp/mpi-$m.out" 2>"$tmp/mpi-$m.err" || fail "2 GPU ranks from the $m: $(grep -v '^  ' "$tmp/mpi-$m.err" | tail -2)"
+done
+"$py" - "$tmp/mpi-mesh/summary.json" "$tmp/mpi-parts/summary.json" <<'PY' || fail "2 ranks from parts: task counts"
 import json, sys
 s1, s2 = (json.load(open(p)) for p in sys.argv[1:])
 if [r["tasks_per_stage"] for r in s1["per_rank"]] != [r["tasks_per_stage"] for r in s2["per_rank"]]:
