@@ -30,6 +30,11 @@ build=${1:-$top/build}
 dev=$top/device
 dest=$dev/lib
 [ ! -x "$build/fvstar-sim" ] || sim=$dev/bin/fvstar-sim
+# fvstar-smpi (configure --with-starpu-smpi): packed with a copy of SimGrid's
+# smpirun and smpimain in device/libexec/fvstar, where `fvstar sim run` on a
+# cluster folder looks first (their libraries: SimGrid's, below)
+smpi=
+[ ! -f "$build/fvstar-smpi" ] || smpi="$dev/bin/fvstar-smpi $dev/libexec/fvstar/smpimain"
 starpu_dirs=$(for v in FV_STARPU_RUNDIR FV_STARPU_LIBDIR FV_STARPU_BINDIR STARPU_SIM_LIBDIR; do
 	sed -n "s/^$v = //p" "$build/Makefile"; done)
 
@@ -45,7 +50,7 @@ if [ "$mode" != pack ]; then
 			[ -d "$d" ] && { mount --bind /tmp/fvstar-device-pack.empty "$d" || exit 1; }
 		done
 	fi
-	for b in "$dev/bin/fvstar" "$dev/libexec/fvstar/starpu_fxt_tool" $sim; do
+	for b in "$dev/bin/fvstar" "$dev/libexec/fvstar/starpu_fxt_tool" $sim $smpi; do
 		out=$(LD_LIBRARY_PATH="$dest" ldd "$b")
 		if echo "$out" | grep -q 'not found'; then
 			echo "device-pack: $b: $(echo "$out" | grep 'not found')" >&2; fail=1
@@ -53,6 +58,7 @@ if [ "$mode" != pack ]; then
 		for d in $starpu_dirs; do
 			if echo "$out" | grep -q "$d"; then echo "device-pack: $b loads from $d" >&2; fail=1; fi
 		done
+		case $b in */fvstar-smpi | */smpimain) continue ;; esac # StarPU linked in, or none
 		if ! echo "$out" | grep -q "$dev/.*libstarpu-1.3.so"; then
 			echo "device-pack: $b: no libstarpu from device/" >&2; fail=1
 		fi
@@ -66,8 +72,23 @@ mkdir -p "$dest"
 for f in "$dev"/lib/fvstar/starpu*/lib*.so.*.* "$dev/libexec/fvstar/starpu_fxt_tool"; do
 	[ -L "$f" ] || strip --strip-debug "$f"
 done
+if [ -n "$smpi" ]; then
+	# its StarPU is linked in with debug sections (14 MB -> 2.6 MB)
+	strip --strip-debug "$dev/bin/fvstar-smpi"
+	smpirun=$(sed -n 's/^SMPIRUN = //p' "$build/Makefile")
+	main=$(sed -n 's|^\${WRAPPER} "\([^"]*/smpimain\)".*|\1|p' "$smpirun")
+	[ -x "$main" ] || { echo "device-pack: $smpirun: no smpimain found in it" >&2; exit 1; }
+	cp "$main" "$dev/libexec/fvstar/smpimain"
+	# its libraries from device/lib, its smpimain the copy beside it
+	# shellcheck disable=SC2016 # $0 and $LD_LIBRARY_PATH: the copy's own
+	sed -e '1a here=$(cd "$(dirname "$0")" \&\& pwd)' \
+		-e 's|^export LD_LIBRARY_PATH=.*|export LD_LIBRARY_PATH="$here/../../lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"|' \
+		-e "s|\"$main\"|\"\$here/smpimain\"|" "$smpirun" >"$dev/libexec/fvstar/smpirun"
+	chmod +x "$dev/libexec/fvstar/smpirun"
+	grep -q 'here/smpimain' "$dev/libexec/fvstar/smpirun" || { echo "device-pack: smpirun not adapted" >&2; exit 1; }
+fi
 bins="$(find "$build" -maxdepth 3 -type f -perm -u+x \( -name fvstar -o -name fvstar-sim -o -name 'test_*' -o -name 'bench_*' \) )
- $dev/bin/fvstar $sim $dev/libexec/fvstar/starpu_fxt_tool $(ls "$dev"/lib/fvstar/starpu*/libstarpu-1.3.so)"
+ $dev/bin/fvstar $sim $smpi $dev/libexec/fvstar/starpu_fxt_tool $(ls "$dev"/lib/fvstar/starpu*/libstarpu-1.3.so)"
 # glibc, the C++ runtime and CUDA come from the GPU machine's own image;
 # libstarpu comes from device/lib/fvstar
 skip='^(linux-vdso|ld-linux|libc\.|libm\.|libpthread|libdl\.|librt\.|libstdc\+\+|libgcc_s|libcu|libnvidia|libnvJitLink|libstarpu)'
@@ -90,7 +111,7 @@ fi
 if [ -n "$sim" ]; then
 	simstarpu=$(ls "$dev"/lib/fvstar/starpu-simgrid/libstarpu-1.3.so)
 	others=$(for b in $bins; do
-		case $b in "$sim" | "$simstarpu" | */fvstar-sim) continue ;; esac
+		case $b in "$sim" | "$simstarpu" | */fvstar-sim | */fvstar-smpi | */smpimain) continue ;; esac
 		ldd "$b" | awk '$3 ~ /^\// {print $1}'
 	done | sort -u)
 	simlibs=$(ldd "$simstarpu" | awk '$3 ~ /^\// {print $1}' | grep -Ev "$skip" | while read -r name; do

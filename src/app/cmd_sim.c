@@ -135,13 +135,22 @@ static fv_err_t exec_smpi(int argc, char **argv, const char *dir, const char *xm
 		fclose(f);
 	}
 	FV_CHECK(ranks > 0, FV_ERR_ARG, "%s: no host in it (one line per rank)", hosts);
+	/* smpirun: FVSTAR_SMPIRUN, else the copy installed beside this binary
+	 * (a device pack: tools/device-pack.sh), else configure's */
+	char smpirun[PATH_MAX];
+	const char *env = getenv("FVSTAR_SMPIRUN");
+	fv_runtime_tool_path("smpirun", smpirun, sizeof smpirun);
+	if (env && *env)
+		snprintf(smpirun, sizeof smpirun, "%s", env);
+	else if (access(smpirun, X_OK) != 0)
+		snprintf(smpirun, sizeof smpirun, "%s", FV_SMPIRUN);
 	/* the node folder is checked by each rank (fvstar-smpi, whose StarPU
 	 * sets the GPU limit) */
 	snprintf(np, sizeof np, "%d", ranks);
 	char **args = calloc((size_t)argc + 20, sizeof *args);
 	int k = 0;
 	FV_CHECK(args, FV_ERR_MEM, "out of memory");
-	args[k++] = FV_SMPIRUN;
+	args[k++] = smpirun;
 	args[k++] = "-np";
 	args[k++] = np;
 	args[k++] = "-platform";
@@ -181,8 +190,8 @@ static fv_err_t exec_smpi(int argc, char **argv, const char *dir, const char *xm
 		if (pers != -1)
 			personality((unsigned long)pers | ADDR_NO_RANDOMIZE);
 		setenv("OMP_NUM_THREADS", "1", 0);
-		execv(FV_SMPIRUN, args);
-		fprintf(stderr, "fvstar: error: %s: cannot run it (%s)\n", FV_SMPIRUN, strerror(errno));
+		execv(smpirun, args);
+		fprintf(stderr, "fvstar: error: %s: cannot run it (%s)\n", smpirun, strerror(errno));
 		_exit(127);
 	}
 	free(args);
@@ -195,7 +204,7 @@ static fv_err_t exec_smpi(int argc, char **argv, const char *dir, const char *xm
 		fclose(f);
 	}
 	unlink(status);
-	FV_CHECK(pid > 0, FV_ERR_IO, "cannot start %s (%s)", FV_SMPIRUN, strerror(errno));
+	FV_CHECK(pid > 0, FV_ERR_IO, "cannot start %s (%s)", smpirun, strerror(errno));
 	FV_CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, FV_ERR_RUNTIME, "the simulation failed (smpirun: %s %d)",
 		 WIFEXITED(ws) ? "exit status" : "signal", WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws));
 	FV_CHECK(strncmp(got, "ok", 2) == 0, FV_ERR_RUNTIME,
@@ -515,9 +524,13 @@ static fv_err_t sim_job(int mode, int argc, char **argv)
 	 * arguments (which lack "dry" and our options) */
 	if (c.trace_dir[0])
 		FV_CALL_GOTO(err, out, fv_runtime_trace_prepare(c.trace_dir, cmd_argc, cmd_argv));
-	FV_CHECK_GOTO(err, out, !fv_app_is_part_dir(c.mesh_file), FV_ERR_ARG,
-		      "%s: fvstar sim reads a mesh, not a partition directory (one process)", c.mesh_file);
 #ifndef FV_SMPI
+	/* simulated ranks (fvstar-smpi) read a partition directory as real
+	 * ones do: each its own part (the same blocks as rank 0's cut) */
+	FV_CHECK_GOTO(err, out, !fv_app_is_part_dir(c.mesh_file), FV_ERR_ARG,
+		      "%s: fvstar sim reads a mesh, not a partition directory (one process; simulated ranks read "
+		      "one: a cluster folder)",
+		      c.mesh_file);
 	/* several real ranks measure (dry, calibrate: the models of the
 	 * tasks only ranks have); several simulated ones are fvstar-smpi's */
 	FV_CHECK_GOTO(err, out, mode != SIM_RUN || fv_runtime_nranks() == 1, FV_ERR_ARG,

@@ -39,7 +39,8 @@
 # the same per stage on both (1 block each: 2 RK stages x 4 iterations of
 # flux_interior, flux_border and update), a simulated time > 0, the same
 # twice, and 60 iterations of them in 3 GB of address space (each
-# message's actor freed); a cluster folder without its hostfile is refused naming it, and
+# message's actor freed); the ranks from a partition directory run the same
+# tasks, which fvstar-sim refuses; a cluster folder without its hostfile is refused naming it, and
 # fvstar-sim refuses a cluster folder; 2 nodes of 2 GPUs, 2 blocks per
 # rank, run each rank's 2 blocks. The models of the tasks that only
 # ranks have (prim_ghosts, the *_border and *_interior splits) are made-up
@@ -353,6 +354,29 @@ if s1["iteration_seconds"] != s2["iteration_seconds"] or s1["per_rank"] != s2["p
     bad(f"two simulations differ: {s1['iteration_seconds']} vs {s2['iteration_seconds']}")
 sys.exit(0 if ok else 1)
 PY
+# the ranks read a partition directory (fvstar mesh partition: rank 0
+# neither reads nor cuts the mesh; bench/run_sim_studies.sh's cluster runs,
+# GPU only: CPU workers beside a GPU would have the blocks cut by speed):
+# the same tasks per rank as from the mesh; fvstar-sim (one process) refuses one
+"$fv" mesh partition "$tmp/w.su2" --ranks 2 --blocks 2 -o "$tmp/wparts" >/dev/null 2>&1 || fail "mesh partition"
+for m in mesh parts; do
+	k=
+	[ $m = mesh ] || k=mesh.file="$tmp/wparts"
+	STARPU_NCPU=0 "$fv" sim run "$tmp/w.cfg" --platform "$tmp/c2" --iterations 4 $args $k --out "$tmp/mpi-$m" \
+		>"$tmp/mpi-$m.out" 2>"$tmp/mpi-$m.err" || fail "2 GPU ranks from the $m: $(grep -v '^  ' "$tmp/mpi-$m.err" | tail -2)"
+done
+"$py" - "$tmp/mpi-mesh/summary.json" "$tmp/mpi-parts/summary.json" <<'PY' || fail "2 ranks from parts: task counts"
+import json, sys
+s1, s2 = (json.load(open(p)) for p in sys.argv[1:])
+if [r["tasks_per_stage"] for r in s1["per_rank"]] != [r["tasks_per_stage"] for r in s2["per_rank"]]:
+    sys.exit("FAIL: the ranks' tasks differ from parts and from the mesh")
+if not s2["seconds_per_iteration"] > 0:
+    sys.exit("FAIL: simulated time %s" % s2["seconds_per_iteration"])
+PY
+env -u STARPU_NCPU "$sim" sim run "$tmp/w.cfg" --platform "$tmp/p1" --iterations 4 $args mesh.file="$tmp/wparts" \
+	--out "$tmp/simp" >/dev/null 2>"$tmp/simp.err" && fail "fvstar-sim ran a partition directory"
+grep -q "fvstar sim reads a mesh, not a partition directory (one process" "$tmp/simp.err" ||
+	fail "fvstar-sim and a partition directory: $(grep -v '^  ' "$tmp/simp.err" | tail -1)"
 # StarPU-MPI's actor per message is freed when it ends (fvstar-smpi wraps
 # starpu_pthread_create_on, src/runtime/sim.c): 60 iterations of 2 ranks
 # peak at 0.3 GB of address space; with every actor's 8 MiB stack kept
