@@ -361,6 +361,10 @@ static const key_desc_t keys[] = {
 		 "layers and wakes, cells 4x longer than high or more) as block-tridiagonal systems, each line "
 		 "at once (line-implicit); point Gauss-Seidel hardly moves the smooth modes across such cells "
 		 "(the TMR bump's wake: 1% per iteration). yes; no; auto: in viscous runs."),
+	INT_KEY("numerics", "line_cells", num.line_cells, 1, 1 << 20, "64", NULL,
+		"lines: the most cells of one line; a longer chain of strongly coupled cells is cut into lines "
+		"of this many, which the sweeps couple as they couple cells off a line. A sweep's GPU thread "
+		"solves one line, so longer lines mean fewer threads working longer each."),
 	REAL_KEY("numerics", "aspect_dt", num.aspect_dt, 1, 0, HUGE_VAL, 0, "1", NULL,
 		 "time = implicit with line sweeps (lines): a cell stretched more than 4:1 (its two largest "
 		 "faces over 4 times its third) takes a local time step larger by a quarter of its aspect "
