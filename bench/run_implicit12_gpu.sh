@@ -30,9 +30,9 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/bench/common.sh"
 bench_setup 2 "$@"
-export CUDA_VISIBLE_DEVICES="${CUDA_VISIBLE_DEVICES:-0}"
 a=${KEYS_A:-numerics.line_cells=1024 numerics.aspect_dt=1e6}
 b=${KEYS_B:-numerics.line_cells=1024 numerics.aspect_dt=1e6}
+export CUDA_VISIBLE_DEVICES="${CUDA_VISIBLE_DEVICES:-0}"
 secs=${BUMP_SECONDS:-200}
 ncpu=$(($(nproc) / 2 - 1))
 [ "$ncpu" -ge 1 ] || ncpu=1
@@ -46,18 +46,15 @@ lane() { # NAME KEYS NCPU
 		timeout -k 10 "${SCRIPT_SECONDS:-260}" sh "$top/bench/run_bump_finest.sh" "$fv" "$out/$1" >"$out/$1.txt" 2>&1
 }
 lane A "$a" "$na" &
-pa=$!
+pids=$!
 sleep 5
 lane B "$b" "$nb" &
-pb=$!
-wait $pa
-ra=$?
-wait $pb
-rb=$?
-echo "== A ($a): rc $ra"
-cat "$out/A.txt"
-echo "== B (${b:-the defaults}): rc $rb"
-cat "$out/B.txt"
+pids="$pids $!"
+for p in $pids; do wait "$p" || echo "a lane ended with rc $?"; done
+for r in A B; do
+	echo "== $r"
+	cat "$out/$r.txt"
+done
 # the meshes and restarts are large: leave the histories and tables
 find "$out" \( -name '*.fvm' -o -name '*.bin' \) -exec rm -f {} +
 echo "$(date -u +%H:%M:%S) implicit12 done"
