@@ -74,7 +74,7 @@ static double implicit_per_cell(const fv_case_t *c, double faces_per_cell)
 	/* the lines' factors (numerics.lines: yes, or auto in viscous runs) */
 	if (c->num.implicit == FV_IMPLICIT_POINT &&
 	    (c->num.lines == FV_OVERLAP_YES || (c->num.lines == FV_OVERLAP_AUTO && c->model != FV_MODEL_EULER)))
-		vals += 50 + (sa ? 2 : 0);
+		vals += 2 * (50 + (sa ? 2 : 0)); /* two floats each */
 	return 4.0 * vals + 2.0 * nv * sizeof(fv_real_t);
 }
 

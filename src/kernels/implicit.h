@@ -84,13 +84,16 @@
  * Spalart-Allmaras (sa) nu~'s scalar diagonal and one scalar per face
  * follow (fv_k_sa_operator); with line-implicit sweeps (lines, point-
  * implicit only) the line's block Thomas factors last (fv_k_line_factor):
- * FV_LINE_VALUES, and 2 more of nu~'s with sa. */
+ * FV_LINE_VALUES, and 2 more of nu~'s with sa, each as two floats (its
+ * high and low parts, fv_op_put2: the factors of a line of aspect ratio
+ * 1e5 held in floats alone took the TMR plate from a laminar state 595
+ * iterations for main's 209, the same answer). */
 #define FV_LINE_VALUES (2 * FV_BLOCK)
 FV_HD size_t fv_op_values(int implicit, int max_faces, int sa, int lines)
 {
 	size_t n = implicit == FV_IMPLICIT_POINT ? (size_t)FV_BLOCK * (size_t)(1 + max_faces) : 1;
 	n += sa ? (size_t)(1 + max_faces) : 0;
-	return n + (lines && implicit == FV_IMPLICIT_POINT ? (size_t)FV_LINE_VALUES + (sa ? 2u : 0u) : 0);
+	return n + (lines && implicit == FV_IMPLICIT_POINT ? 2 * ((size_t)FV_LINE_VALUES + (sa ? 2u : 0u)) : 0);
 }
 /* The first of nu~'s values (after the mean flow's) at position i. */
 FV_HD size_t fv_op_sa(int implicit, int max_faces)
@@ -101,6 +104,18 @@ FV_HD size_t fv_op_sa(int implicit, int max_faces)
 FV_HD size_t fv_op_line(int implicit, int max_faces, int sa)
 {
 	return fv_op_sa(implicit, max_faces) + (sa ? (size_t)(1 + max_faces) : 0);
+}
+/* Value q of a line's factors (F: the first) as two floats, high and low:
+ * about 48 bits of x. */
+FV_HD void fv_op_put2(fv_op_t *F, size_t q, fv_real_t x)
+{
+	fv_op_t h = (fv_op_t)x;
+	F[2 * q * FV_OP_W] = h;
+	F[(2 * q + 1) * FV_OP_W] = (fv_op_t)(x - (fv_real_t)h);
+}
+FV_HD fv_real_t fv_op_get2(const fv_op_t *F, size_t q)
+{
+	return (fv_real_t)F[2 * q * FV_OP_W] + (fv_real_t)F[(2 * q + 1) * FV_OP_W];
 }
 /* The values per position of the run P (fv_op_values). */
 #define FV_OP_NV(P, v) fv_op_values((P)->implicit, (v)->max_faces, fv_k_sa(P), (P)->lines)
@@ -688,27 +703,26 @@ FV_HD void fv_k_line_factor(const fv_view_t *v, const fv_params_t *P, fv_op_t *o
 				for (int cc = 0; cc < 5; cc++) {
 					fv_real_t x = 0;
 					for (int k = 0; k < 5; k++)
-						x += (fv_real_t)A[(rr * 5 + k) * FV_OP_W] *
-						     (fv_real_t)Fp[(size_t)(FV_BLOCK + k * 5 + cc) * FV_OP_W];
+						x += (fv_real_t)A[(rr * 5 + k) * FV_OP_W] * fv_op_get2(Fp, (size_t)(FV_BLOCK + k * 5 + cc));
 					D[rr * 5 + cc] -= x;
 				}
 		fv_lu5_factor(D);
 		for (int q = 0; q < FV_BLOCK; q++)
-			F[(size_t)q * FV_OP_W] = (fv_op_t)D[q];
+			fv_op_put2(F, (size_t)q, D[q]);
 		for (int cc = 0; cc < 5; cc++) {
 			fv_real_t col[5];
 			for (int rr = 0; rr < 5; rr++)
 				col[rr] = C ? (fv_real_t)C[(rr * 5 + cc) * FV_OP_W] : (fv_real_t)0;
 			fv_lu5_solve(D, col);
 			for (int rr = 0; rr < 5; rr++)
-				F[(size_t)(FV_BLOCK + rr * 5 + cc) * FV_OP_W] = (fv_op_t)col[rr];
+				fv_op_put2(F, (size_t)(FV_BLOCK + rr * 5 + cc), col[rr]);
 		}
 		if (sa) {
 			fv_real_t ds = (fv_real_t)op[sa0 * FV_OP_W];
 			if (m > 0)
-				ds -= as * (fv_real_t)Fp[(size_t)(FV_LINE_VALUES + 1) * FV_OP_W];
-			F[(size_t)FV_LINE_VALUES * FV_OP_W] = (fv_op_t)ds;
-			F[(size_t)(FV_LINE_VALUES + 1) * FV_OP_W] = (fv_op_t)(next >= 0 ? cs / ds : (fv_real_t)0);
+				ds -= as * fv_op_get2(Fp, FV_LINE_VALUES + 1);
+			fv_op_put2(F, FV_LINE_VALUES, ds);
+			fv_op_put2(F, FV_LINE_VALUES + 1, next >= 0 ? cs / ds : (fv_real_t)0);
 		}
 	}
 }
@@ -737,11 +751,11 @@ FV_HD void fv_k_sweep_line(const fv_view_t *v, const fv_params_t *P, const fv_re
 				rs -= as * dq[(size_t)5 * nc + prev];
 		}
 		for (int q = 0; q < FV_BLOCK; q++)
-			D[q] = (fv_real_t)F[(size_t)q * FV_OP_W];
+			D[q] = fv_op_get2(F, (size_t)q);
 		fv_lu5_solve(D, r);
 		fv_k_store(dq, nc, c, r);
 		if (sa)
-			dq[(size_t)5 * nc + c] = rs / (fv_real_t)F[(size_t)FV_LINE_VALUES * FV_OP_W];
+			dq[(size_t)5 * nc + c] = rs / fv_op_get2(F, FV_LINE_VALUES);
 	}
 	for (fv_idx_t m = len - 2; m >= 0; m--) {
 		fv_idx_t i = i0 + m, c = v->cell_group[i], cn = v->cell_group[i + 1];
@@ -751,10 +765,10 @@ FV_HD void fv_k_sweep_line(const fv_view_t *v, const fv_params_t *P, const fv_re
 		fv_k_load(dq, nc, cn, dn);
 		for (int rr = 0; rr < 5; rr++)
 			for (int k = 0; k < 5; k++)
-				y[rr] -= (fv_real_t)F[(size_t)(FV_BLOCK + rr * 5 + k) * FV_OP_W] * dn[k];
+				y[rr] -= fv_op_get2(F, (size_t)(FV_BLOCK + rr * 5 + k)) * dn[k];
 		fv_k_store(dq, nc, c, y);
 		if (sa)
-			dq[(size_t)5 * nc + c] -= (fv_real_t)F[(size_t)(FV_LINE_VALUES + 1) * FV_OP_W] * dq[(size_t)5 * nc + cn];
+			dq[(size_t)5 * nc + c] -= fv_op_get2(F, FV_LINE_VALUES + 1) * dq[(size_t)5 * nc + cn];
 	}
 }
 
