@@ -6,8 +6,9 @@
 #include "codelets/common.h"
 #include "kernels/implicit.h"
 
-/* The operator of every owned cell, by colour-group position; dq zeroed,
- * ghosts included (the first sweep starts from dq = 0). */
+/* The operator of every owned cell, by colour-group position, then each
+ * line's factors; dq zeroed, ghosts included (the first sweep starts from
+ * dq = 0). */
 void fv_diagonal_cpu(void *buffers[], void *cl_arg)
 {
 	fv_task_args_t a;
@@ -20,6 +21,9 @@ void fv_diagonal_cpu(void *buffers[], void *cl_arg)
 	memset(dq, 0, (size_t)a.P.nvar * v.sc * sizeof *dq);
 	for (fv_idx_t i = 0; i < v.n_owned; i++)
 		fv_k_diagonal(&v, &a.P, q, dt, diag, i);
+	for (fv_idx_t i = 0; a.P.lines && i < v.n_owned; i++)
+		if (v.cell_line[i] > 1)
+			fv_k_line_factor(&v, &a.P, diag, i, v.cell_line[i]);
 }
 
 /* The cells of the task's colour group, in increasing id (they share no

@@ -14,6 +14,19 @@ struct diagonal_body {
 	__device__ void operator()(fv_idx_t c) const { fv_k_diagonal(&v, &P, q, dt, diag, c); }
 };
 
+/* The factors of the line starting at position i (none where i continues
+ * a line or is a line of one). */
+struct line_factor_body {
+	fv_view_t v;
+	fv_params_t P;
+	fv_op_t *diag;
+	__device__ void operator()(fv_idx_t i) const
+	{
+		if (v.cell_line[i] > 1)
+			fv_k_line_factor(&v, &P, diag, i, v.cell_line[i]);
+	}
+};
+
 struct sweep_body {
 	fv_view_t v;
 	fv_params_t P;
@@ -67,6 +80,8 @@ extern "C" void fv_diagonal_launch(const fv_task_args_t *a, const void *geo, con
 	fv_view_t v = fv_view_make(geo, &a->L);
 	cudaMemsetAsync(dq, 0, (size_t)a->P.nvar * v.sc * sizeof *dq, st);
 	fv_cuda_items(v.n_owned, diagonal_body{v, a->P, q, dt, diag}, st);
+	if (a->P.lines)
+		fv_cuda_items(v.n_owned, line_factor_body{v, a->P, diag}, st);
 }
 
 extern "C" void fv_sweep_launch(const fv_task_args_t *a, const void *geo, const fv_real_t *q, const fv_real_t *res,

@@ -143,6 +143,7 @@ typedef struct fv_line_mesh {
 	fv_idx_t n_owned, n_cells, n_faces;
 	const fv_idx_t *face_cell, *cell_face_off, *cell_face;
 	const fv_real_t *face_area, *cell_ctr;
+	fv_idx_t max_len; /* cells per line at most (longer chains are cut); 0: FV_LINE_MAX */
 } fv_line_mesh_t;
 
 /* Lines of strongly coupled owned cells (src/order/lines.c says which)

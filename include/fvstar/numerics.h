@@ -115,6 +115,7 @@ typedef struct fv_numerics {
 	int sweeps_max;         /* the most sweep pairs lin_res may raise them to (<= sweeps: fixed) */
 	double sweeps_target;   /* lin_res above which (two iterations in a row) the pairs grow */
 	int lines;              /* fv_overlap_t values: line-implicit sweeps (no, yes, auto: viscous runs) */
+	int line_cells;         /* line-implicit: cells per line at most (longer chains cut); 0: FV_LINE_MAX */
 	double aspect_dt;       /* line-implicit runs: a stretched cell's local step up to this many
 	                           times its thin side's (its long side's); 1: off */
 	double dominance;       /* point-implicit: a cell's V/dt raised until each row of its block

@@ -22,8 +22,9 @@ typedef int32_t fv_idx_t;
 /* Colours are kept as bits of a 64-bit mask per cell (fvstar/color.h); the
  * kernels size a task's colour groups by it. */
 #define FV_COLOR_MAX 64
-/* Cells per line of the line-implicit sweeps at most (fv_color_lines; a
- * sweep keeps a 5x5 block per cell of a line in local memory). */
+/* Cells per line of the line-implicit sweeps at most where no
+ * numerics.line_cells says (fv_color_lines; the sweeps need no scratch
+ * per cell of a line: any length runs). */
 #define FV_LINE_MAX 64
 
 #ifdef __CUDACC__

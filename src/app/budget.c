@@ -60,7 +60,7 @@
 /* The implicit operator's bytes per cell (kernels/implicit.h's
  * fv_op_values: single precision, a 5x5 block for the cell and one per
  * face with point-implicit; one value with LU-SGS; nu~'s scalars with
- * Spalart-Allmaras) and two rows of the update, for faces_per_cell faces:
+ * Spalart-Allmaras; the lines' factors) and two rows of the update, for faces_per_cell faces:
  * the solver's data grew by 218 MiB (tet 40, 214 estimated) and 193 (hex
  * 40, 193). */
 static double implicit_per_cell(const fv_case_t *c, double faces_per_cell)
@@ -71,6 +71,10 @@ static double implicit_per_cell(const fv_case_t *c, double faces_per_cell)
 		return 0;
 	vals = c->num.implicit == FV_IMPLICIT_POINT ? 25.0 * (1 + faces_per_cell) : 1;
 	vals += sa ? 1 + faces_per_cell : 0;
+	/* the lines' factors (numerics.lines: yes, or auto in viscous runs) */
+	if (c->num.implicit == FV_IMPLICIT_POINT &&
+	    (c->num.lines == FV_OVERLAP_YES || (c->num.lines == FV_OVERLAP_AUTO && c->model != FV_MODEL_EULER)))
+		vals += 2 * (50 + (sa ? 2 : 0)); /* two floats each */
 	return 4.0 * vals + 2.0 * nv * sizeof(fv_real_t);
 }
 

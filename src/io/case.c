@@ -361,6 +361,10 @@ static const key_desc_t keys[] = {
 		 "layers and wakes, cells 4x longer than high or more) as block-tridiagonal systems, each line "
 		 "at once (line-implicit); point Gauss-Seidel hardly moves the smooth modes across such cells "
 		 "(the TMR bump's wake: 1% per iteration). yes; no; auto: in viscous runs."),
+	INT_KEY("numerics", "line_cells", num.line_cells, 1, 1 << 20, "64", NULL,
+		"lines: the most cells of one line; a longer chain of strongly coupled cells is cut into lines "
+		"of this many, which the sweeps couple as they couple cells off a line. A sweep's GPU thread "
+		"solves one line, so longer lines mean fewer threads working longer each."),
 	REAL_KEY("numerics", "aspect_dt", num.aspect_dt, 1, 0, HUGE_VAL, 0, "1", NULL,
 		 "time = implicit with line sweeps (lines): a cell stretched more than 4:1 (its two largest "
 		 "faces over 4 times its third) takes a local time step larger by a quarter of its aspect "
@@ -370,7 +374,9 @@ static const key_desc_t keys[] = {
 		 "grid: 8 orders in 294 iterations, 103 with 3, 77 with 10; its 89 x 41: about 500, 280 "
 		 "with 3, 92 with 10. Not the default: the TMR plate took 108-123 iterations for 101 with "
 		 "2-6, the plate from a laminar state 407 for 209 with 10, and the bump's finest grid's "
-		 "sweeps diverged from CFL 10 with 1000 (one H200)."),
+		 "sweeps diverged from CFL 10 with 1000 (one H200). With whole lines (line_cells 1024), 1e6 (the "
+		 "long side's step) took the bump's 177 x 81 grid to 8 orders in 73 iterations (stalled at 4.3 "
+		 "orders with 1; 4.9 with 1e6 and lines of 64); its 353 x 161 past the stall, with retries."),
 	REAL_KEY("numerics", "dominance", num.dominance, 0, 0, 10, 0, "0", NULL,
 		 "time = implicit, implicit = point: a per-cell limit of the CFL where the sweeps would lose "
 		 "diagonal dominance: while the largest row sum of |D^-1 O| over a cell's faces (D its diagonal "

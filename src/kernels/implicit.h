@@ -82,26 +82,52 @@
 /* The stored operator is fv_op_t (kernels.h), single precision. */
 /* Values per position: max_faces the most faces of an owned cell; with
  * Spalart-Allmaras (sa) nu~'s scalar diagonal and one scalar per face
- * follow (fv_k_sa_operator). */
-FV_HD size_t fv_op_values(int implicit, int max_faces, int sa)
+ * follow (fv_k_sa_operator); with line-implicit sweeps (lines, point-
+ * implicit only) the line's block Thomas factors last (fv_k_line_factor):
+ * FV_LINE_VALUES, and 2 more of nu~'s with sa, each as two floats (its
+ * high and low parts, fv_op_put2: the factors of a line of aspect ratio
+ * 1e5 held in floats alone took the TMR plate from a laminar state 595
+ * iterations for main's 209, the same answer). */
+#define FV_LINE_VALUES (2 * FV_BLOCK)
+FV_HD size_t fv_op_values(int implicit, int max_faces, int sa, int lines)
 {
 	size_t n = implicit == FV_IMPLICIT_POINT ? (size_t)FV_BLOCK * (size_t)(1 + max_faces) : 1;
-	return n + (sa ? (size_t)(1 + max_faces) : 0);
+	n += sa ? (size_t)(1 + max_faces) : 0;
+	return n + (lines && implicit == FV_IMPLICIT_POINT ? 2 * ((size_t)FV_LINE_VALUES + (sa ? 2u : 0u)) : 0);
 }
 /* The first of nu~'s values (after the mean flow's) at position i. */
 FV_HD size_t fv_op_sa(int implicit, int max_faces)
 {
 	return implicit == FV_IMPLICIT_POINT ? (size_t)FV_BLOCK * (size_t)(1 + max_faces) : 1;
 }
+/* The first of the line's factors at position i (after nu~'s). */
+FV_HD size_t fv_op_line(int implicit, int max_faces, int sa)
+{
+	return fv_op_sa(implicit, max_faces) + (sa ? (size_t)(1 + max_faces) : 0);
+}
+/* Value q of a line's factors (F: the first) as two floats, high and low:
+ * about 48 bits of x. */
+FV_HD void fv_op_put2(fv_op_t *F, size_t q, fv_real_t x)
+{
+	fv_op_t h = (fv_op_t)x;
+	F[2 * q * FV_OP_W] = h;
+	F[(2 * q + 1) * FV_OP_W] = (fv_op_t)(x - (fv_real_t)h);
+}
+FV_HD fv_real_t fv_op_get2(const fv_op_t *F, size_t q)
+{
+	return (fv_real_t)F[2 * q * FV_OP_W] + (fv_real_t)F[(2 * q + 1) * FV_OP_W];
+}
+/* The values per position of the run P (fv_op_values). */
+#define FV_OP_NV(P, v) fv_op_values((P)->implicit, (v)->max_faces, fv_k_sa(P), (P)->lines)
 /* The first value of position i (value m is FV_OP_W * m further). */
 FV_HD size_t fv_op_at(fv_idx_t i, size_t nv)
 {
 	return (size_t)(i / FV_OP_W) * nv * FV_OP_W + (size_t)(i % FV_OP_W);
 }
 /* The operator's length in fv_op_t for n_owned positions. */
-static inline size_t fv_op_size(int implicit, int max_faces, int sa, fv_idx_t n_owned)
+static inline size_t fv_op_size(int implicit, int max_faces, int sa, int lines, fv_idx_t n_owned)
 {
-	return ((size_t)n_owned + FV_OP_W - 1) / FV_OP_W * FV_OP_W * fv_op_values(implicit, max_faces, sa);
+	return ((size_t)n_owned + FV_OP_W - 1) / FV_OP_W * FV_OP_W * fv_op_values(implicit, max_faces, sa, lines);
 }
 
 /* LU factors in place of a row-major 5x5 matrix (unit lower L below the
@@ -422,7 +448,7 @@ FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real
 	fv_real_t qc[FV_NVAR], wc[FV_NVAR], s[3];
 	const fv_real_t half = (fv_real_t)0.5;
 	fv_idx_t c = v->cell_group[i];
-	op += fv_op_at(i, fv_op_values(P->implicit, v->max_faces, fv_k_sa(P)));
+	op += fv_op_at(i, FV_OP_NV(P, v));
 	fv_k_load(q, v->sc, c, qc);
 	fv_cons_to_prim(qc, P->gamma, wc);
 	fv_real_t vdt = v->cell_vol[c] / dt[c];
@@ -602,98 +628,147 @@ FV_HD void fv_lu5_unfactor(const fv_op_t *op, fv_real_t D[25])
  *
  * A_m and C_m the stored blocks of the faces to the line's previous and
  * next cells, the other neighbours' dq as the sweep has them; block Thomas:
- * D'_m = D_m - A_m G_m-1, y_m = D'_m^-1 (r_m - A_m y_m-1), G_m = D'_m^-1
- * C_m, then dq_m = y_m - G_m dq_m+1 backwards. nu~'s scalar rows the same
- * way with its own operator.
+ * D'_m = D_m - A_m G_m-1, G_m = D'_m^-1 C_m (the line's factors: they
+ * depend on the operator only, so fv_k_line_factor makes them once per
+ * iteration, after the diagonal, into the position's last values), then
+ * per sweep y_m = D'_m^-1 (r_m - A_m y_m-1) forwards and dq_m = y_m - G_m
+ * dq_m+1 backwards, y_m kept in dq_m (no cell of another line of the
+ * colour group is a neighbour, so none reads it). No per-line scratch:
+ * a line may be of any length (a GPU thread's local memory held 64 cells'
+ * G when the sweep factored the line itself, and the TMR bump's finest
+ * grid's 640-cell columns were cut into ten lines). nu~'s scalar rows the
+ * same way with its own operator.
  */
-FV_HD void fv_k_sweep_line(const fv_view_t *v, const fv_params_t *P, const fv_real_t *res, const fv_op_t *op0,
-			   fv_real_t *dq, fv_idx_t i0, fv_idx_t len)
+
+/* The blocks of the faces of the cell at position i (op: its operator)
+ * to the cells prev and next of its line (NULL where none), with nu~'s
+ * scalars (*as, *cs); r (and *rs) less the products of the other faces'
+ * blocks with their cells' dq. */
+FV_HD void fv_k_line_row(const fv_view_t *v, const fv_params_t *P, const fv_op_t *op, const fv_real_t *dq, fv_idx_t i,
+			 fv_idx_t prev, fv_idx_t next, const fv_op_t **A, const fv_op_t **C, fv_real_t *as, fv_real_t *cs,
+			 fv_real_t r[FV_NVAR], fv_real_t *rs)
 {
-	fv_real_t G[FV_LINE_MAX][FV_BLOCK], y[FV_LINE_MAX][FV_NVAR], gs[FV_LINE_MAX], ys[FV_LINE_MAX];
-	const size_t nv = fv_op_values(P->implicit, v->max_faces, fv_k_sa(P)), sa0 = fv_op_sa(P->implicit, v->max_faces);
-	const fv_idx_t no = v->so, nc = v->sc;
+	const fv_idx_t nc = v->sc, c = v->cell_group[i], k0 = v->cell_face_off[c];
+	const int sa = fv_k_sa(P);
+	const size_t sa0 = fv_op_sa(P->implicit, v->max_faces);
+	*A = *C = 0;
+	*as = *cs = 0;
+	for (fv_idx_t k = k0; k < v->cell_face_off[c + 1]; k++) {
+		fv_idx_t j = fv_k_nbr(v, c, k);
+		const fv_op_t *O = op + (size_t)(1 + k - k0) * FV_BLOCK * FV_OP_W;
+		fv_real_t os = sa ? (fv_real_t)op[(sa0 + (size_t)(1 + k - k0)) * FV_OP_W] : (fv_real_t)0;
+		if (j < 0)
+			continue;
+		if (j == prev) {
+			*A = O;
+			*as = os;
+			continue;
+		}
+		if (j == next) {
+			*C = O;
+			*cs = os;
+			continue;
+		}
+		if (!r)
+			continue;
+		fv_real_t dqj[FV_NVAR];
+		fv_k_load(dq, nc, j, dqj);
+		for (int rr = 0; rr < FV_NVAR; rr++)
+			for (int q = 0; q < FV_NVAR; q++)
+				r[rr] -= (fv_real_t)O[(rr * 5 + q) * FV_OP_W] * dqj[q];
+		if (sa) /* a mean-flow dq holds 5 rows: the 6th is past its end */
+			*rs -= os * dq[(size_t)5 * nc + j];
+	}
+}
+
+/* The factors of the line of len cells at position i0 (the block Thomas
+ * forward elimination of the operator alone), into each position's line
+ * values (fv_op_line): D'_m's LU factors (fv_lu5_factor), then G_m
+ * (row-major; zero at the line's last cell), then nu~'s d'_m and g_m. */
+FV_HD void fv_k_line_factor(const fv_view_t *v, const fv_params_t *P, fv_op_t *op0, fv_idx_t i0, fv_idx_t len)
+{
+	const size_t nv = FV_OP_NV(P, v), sa0 = fv_op_sa(P->implicit, v->max_faces);
+	const size_t l0 = fv_op_line(P->implicit, v->max_faces, fv_k_sa(P));
 	const int sa = fv_k_sa(P);
 	for (fv_idx_t m = 0; m < len; m++) {
-		fv_idx_t i = i0 + m, c = v->cell_group[i], k0 = v->cell_face_off[c];
+		fv_idx_t i = i0 + m;
 		fv_idx_t prev = m > 0 ? v->cell_group[i - 1] : -1, next = m + 1 < len ? v->cell_group[i + 1] : -1;
-		const fv_op_t *op = op0 + fv_op_at(i, nv), *A = 0, *C = 0;
-		fv_real_t r[FV_NVAR], D[FV_BLOCK], rs = sa ? -res[(size_t)5 * no + c] : (fv_real_t)0, as = 0, cs = 0;
-		for (int q = 0; q < FV_NVAR; q++)
-			r[q] = -res[(size_t)q * no + c];
-		for (fv_idx_t k = k0; k < v->cell_face_off[c + 1]; k++) {
-			fv_idx_t j = fv_k_nbr(v, c, k);
-			const fv_op_t *O = op + (size_t)(1 + k - k0) * FV_BLOCK * FV_OP_W;
-			fv_real_t os = sa ? (fv_real_t)op[(sa0 + (size_t)(1 + k - k0)) * FV_OP_W] : (fv_real_t)0;
-			if (j < 0)
-				continue;
-			if (j == prev) {
-				A = O;
-				as = os;
-				continue;
-			}
-			if (j == next) {
-				C = O;
-				cs = os;
-				continue;
-			}
-			fv_real_t dqj[FV_NVAR];
-			fv_k_load(dq, nc, j, dqj);
-			for (int rr = 0; rr < FV_NVAR; rr++)
-				for (int q = 0; q < FV_NVAR; q++)
-					r[rr] -= (fv_real_t)O[(rr * 5 + q) * FV_OP_W] * dqj[q];
-			if (sa) /* a mean-flow dq holds 5 rows: the 6th is past its end */
-				rs -= os * dq[(size_t)5 * nc + j];
-		}
+		fv_op_t *op = op0 + fv_op_at(i, nv), *F = op + l0 * FV_OP_W;
+		const fv_op_t *A, *C, *Fp = m > 0 ? op0 + fv_op_at(i - 1, nv) + l0 * FV_OP_W : 0;
+		fv_real_t D[FV_BLOCK], as, cs;
+		fv_k_line_row(v, P, op, 0, i, prev, next, &A, &C, &as, &cs, 0, 0);
 		fv_lu5_unfactor(op, D);
-		if (m > 0) {
-			/* D -= A G_m-1, r -= A y_m-1 */
-			for (int rr = 0; rr < 5; rr++) {
+		if (m > 0) /* D -= A G_m-1 */
+			for (int rr = 0; rr < 5; rr++)
 				for (int cc = 0; cc < 5; cc++) {
 					fv_real_t x = 0;
 					for (int k = 0; k < 5; k++)
-						x += (fv_real_t)A[(rr * 5 + k) * FV_OP_W] * G[m - 1][k * 5 + cc];
+						x += (fv_real_t)A[(rr * 5 + k) * FV_OP_W] * fv_op_get2(Fp, (size_t)(FV_BLOCK + k * 5 + cc));
 					D[rr * 5 + cc] -= x;
 				}
-				for (int k = 0; k < 5; k++)
-					r[rr] -= (fv_real_t)A[(rr * 5 + k) * FV_OP_W] * y[m - 1][k];
-			}
-		}
 		fv_lu5_factor(D);
-		fv_lu5_solve(D, r);
-		for (int q = 0; q < FV_NVAR; q++)
-			y[m][q] = r[q];
-		if (next >= 0)
-			for (int cc = 0; cc < 5; cc++) {
-				fv_real_t col[5];
-				for (int rr = 0; rr < 5; rr++)
-					col[rr] = (fv_real_t)C[(rr * 5 + cc) * FV_OP_W];
-				fv_lu5_solve(D, col);
-				for (int rr = 0; rr < 5; rr++)
-					G[m][rr * 5 + cc] = col[rr];
-			}
+		for (int q = 0; q < FV_BLOCK; q++)
+			fv_op_put2(F, (size_t)q, D[q]);
+		for (int cc = 0; cc < 5; cc++) {
+			fv_real_t col[5];
+			for (int rr = 0; rr < 5; rr++)
+				col[rr] = C ? (fv_real_t)C[(rr * 5 + cc) * FV_OP_W] : (fv_real_t)0;
+			fv_lu5_solve(D, col);
+			for (int rr = 0; rr < 5; rr++)
+				fv_op_put2(F, (size_t)(FV_BLOCK + rr * 5 + cc), col[rr]);
+		}
 		if (sa) {
 			fv_real_t ds = (fv_real_t)op[sa0 * FV_OP_W];
-			if (m > 0) {
-				ds -= as * gs[m - 1];
-				rs -= as * ys[m - 1];
-			}
-			ys[m] = rs / ds;
-			gs[m] = next >= 0 ? cs / ds : (fv_real_t)0;
+			if (m > 0)
+				ds -= as * fv_op_get2(Fp, FV_LINE_VALUES + 1);
+			fv_op_put2(F, FV_LINE_VALUES, ds);
+			fv_op_put2(F, FV_LINE_VALUES + 1, next >= 0 ? cs / ds : (fv_real_t)0);
 		}
 	}
-	for (fv_idx_t m = len - 1; m >= 0; m--) {
-		fv_idx_t c = v->cell_group[i0 + m];
-		if (m + 1 < len) {
-			fv_idx_t cn = v->cell_group[i0 + m + 1];
+}
+
+/* One sweep's solve of the line of len cells at position i0 from the
+ * factors of fv_k_line_factor. */
+FV_HD void fv_k_sweep_line(const fv_view_t *v, const fv_params_t *P, const fv_real_t *res, const fv_op_t *op0,
+			   fv_real_t *dq, fv_idx_t i0, fv_idx_t len)
+{
+	const size_t nv = FV_OP_NV(P, v), l0 = fv_op_line(P->implicit, v->max_faces, fv_k_sa(P));
+	const fv_idx_t no = v->so, nc = v->sc;
+	const int sa = fv_k_sa(P);
+	for (fv_idx_t m = 0; m < len; m++) {
+		fv_idx_t i = i0 + m, c = v->cell_group[i];
+		fv_idx_t prev = m > 0 ? v->cell_group[i - 1] : -1, next = m + 1 < len ? v->cell_group[i + 1] : -1;
+		const fv_op_t *op = op0 + fv_op_at(i, nv), *F = op + l0 * FV_OP_W, *A, *C;
+		fv_real_t r[FV_NVAR], D[FV_BLOCK], rs = sa ? -res[(size_t)5 * no + c] : (fv_real_t)0, as, cs;
+		for (int q = 0; q < FV_NVAR; q++)
+			r[q] = -res[(size_t)q * no + c];
+		fv_k_line_row(v, P, op, dq, i, prev, next, &A, &C, &as, &cs, r, &rs);
+		if (m > 0) { /* r -= A y_m-1, y_m-1 in dq of the previous cell */
 			for (int rr = 0; rr < 5; rr++)
 				for (int k = 0; k < 5; k++)
-					y[m][rr] -= G[m][rr * 5 + k] * dq[(size_t)k * nc + cn];
+					r[rr] -= (fv_real_t)A[(rr * 5 + k) * FV_OP_W] * dq[(size_t)k * nc + prev];
 			if (sa)
-				ys[m] -= gs[m] * dq[(size_t)5 * nc + cn];
+				rs -= as * dq[(size_t)5 * nc + prev];
 		}
-		fv_k_store(dq, nc, c, y[m]);
+		for (int q = 0; q < FV_BLOCK; q++)
+			D[q] = fv_op_get2(F, (size_t)q);
+		fv_lu5_solve(D, r);
+		fv_k_store(dq, nc, c, r);
 		if (sa)
-			dq[(size_t)5 * nc + c] = ys[m];
+			dq[(size_t)5 * nc + c] = rs / fv_op_get2(F, FV_LINE_VALUES);
+	}
+	for (fv_idx_t m = len - 2; m >= 0; m--) {
+		fv_idx_t i = i0 + m, c = v->cell_group[i], cn = v->cell_group[i + 1];
+		const fv_op_t *F = op0 + fv_op_at(i, nv) + l0 * FV_OP_W;
+		fv_real_t y[FV_NVAR], dn[FV_NVAR];
+		fv_k_load(dq, nc, c, y);
+		fv_k_load(dq, nc, cn, dn);
+		for (int rr = 0; rr < 5; rr++)
+			for (int k = 0; k < 5; k++)
+				y[rr] -= fv_op_get2(F, (size_t)(FV_BLOCK + rr * 5 + k)) * dn[k];
+		fv_k_store(dq, nc, c, y);
+		if (sa)
+			dq[(size_t)5 * nc + c] -= fv_op_get2(F, FV_LINE_VALUES + 1) * dq[(size_t)5 * nc + cn];
 	}
 }
 
@@ -710,7 +785,7 @@ FV_HD void fv_k_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real_t 
 			fv_k_sweep_line(v, P, res, op, dq, i, v->cell_line[i]);
 		return;
 	}
-	op += fv_op_at(i, fv_op_values(P->implicit, v->max_faces, fv_k_sa(P)));
+	op += fv_op_at(i, FV_OP_NV(P, v));
 	fv_k_sweep_value(v, P, q, res, op, dq, i, r);
 	fv_k_store(dq, v->sc, c, r);
 	if (fv_k_sa(P))
@@ -733,7 +808,7 @@ FV_HD void fv_k_sweep_check(const fv_view_t *v, const fv_params_t *P, const fv_r
 {
 	fv_idx_t no = v->so, c = v->cell_group[i];
 	fv_real_t r[FV_NVAR], r0[FV_NVAR];
-	op += fv_op_at(i, fv_op_values(P->implicit, v->max_faces, fv_k_sa(P)));
+	op += fv_op_at(i, FV_OP_NV(P, v));
 	fv_k_sweep_value(v, P, q, res, op, dq, i, r);
 	for (int m = 0; m < FV_NVAR; m++)
 		r0[m] = -res[(size_t)m * no + c];

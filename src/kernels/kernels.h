@@ -128,6 +128,7 @@ typedef struct fv_params {
 	fv_real_t max_update; /* implicit: largest relative change of rho and rho E; 0: none */
 	fv_real_t dominance; /* point-implicit: the rows' least dominance of a cell's block row (fv_k_dominance); 0: off */
 	fv_real_t aspect_dt; /* line-implicit: the most a stretched cell's step grows (fv_k_dt); 0: off */
+	int lines;          /* point-implicit: line-implicit sweeps (numerics.lines): the operator holds the lines' factors */
 	fv_visc_t visc;     /* laminar runs: visc.mu_inf > 0 (fv_k_viscous) */
 	int nvar;           /* rows of the state: FV_NVAR, FV_NVAR_SA with Spalart-Allmaras */
 } fv_params_t;

@@ -23,7 +23,8 @@
  * times that of its third-strongest interior face (its weakest when it
  * has two); two owned cells are linked when the face between them is
  * strong for both. Links form paths (a cycle is cut), cut into lines of at
- * most FV_LINE_MAX cells; a cell without links is a line of one. Lines
+ * most max_len cells (numerics.line_cells, FV_LINE_MAX by default); a cell
+ * without links is a line of one. Lines
  * sharing a face get different colours (fv_color_cells on the graph of
  * lines); the groups list the cells of each line in order along it.
  */
@@ -105,7 +106,7 @@ static int folds(const fv_line_mesh_t *m, const fv_idx_t *line_of, fv_idx_t l, f
 static fv_err_t build_lines(const fv_line_mesh_t *m, const fv_idx_t *s, fv_idx_t *line_of, fv_idx_t *cells,
 			    fv_idx_t *off, fv_idx_t *nl)
 {
-	fv_idx_t n = m->n_owned, pos = 0, l = 0;
+	fv_idx_t n = m->n_owned, pos = 0, l = 0, max_len = m->max_len > 0 ? m->max_len : FV_LINE_MAX;
 	for (fv_idx_t c = 0; c < n; c++)
 		line_of[c] = -1;
 	/* ends first (cells with one link or none), then what is left: cycles */
@@ -120,7 +121,7 @@ static fv_err_t build_lines(const fv_line_mesh_t *m, const fv_idx_t *s, fv_idx_t
 			fv_idx_t c = c0, prev = -1, len = 0;
 			off[l] = pos;
 			while (c >= 0) {
-				if (len == FV_LINE_MAX || (prev >= 0 && folds(m, line_of, l, c, prev))) {
+				if (len == max_len || (prev >= 0 && folds(m, line_of, l, c, prev))) {
 					off[++l] = pos;
 					len = 0;
 				}

@@ -440,7 +440,7 @@ static fv_err_t build(const fv_block_t *bk, const fv_solver_opts_t *so, int n_ma
 	if (implicit && use_lines(so)) {
 		FV_CALL_GOTO(err, out, fv_malloc(&line_len, no + 1, sizeof *line_len, "cell lines"));
 		fv_line_mesh_t lm = {bk->n_owned, bk->n_cells, bk->n_faces, bk->face_cell, bk->cell_face_off,
-				     bk->cell_face, bk->face_area, bk->cell_ctr};
+				     bk->cell_face, bk->face_area, bk->cell_ctr, so->num.line_cells};
 		FV_CALL_GOTO(err, out, fv_color_lines(&lm, &ccol, line_len));
 		FV_CALL_GOTO(err, out, fv_color_lines_check(&lm, &ccol, line_len));
 	} else if (implicit)
@@ -642,6 +642,7 @@ void fv_geo_params(const fv_solver_opts_t *o, fv_params_t *P, int *n_stages, fv_
 	P->max_update = (fv_real_t)n->max_update;
 	P->dominance = (fv_real_t)n->dominance;
 	P->aspect_dt = use_lines(o) ? (fv_real_t)n->aspect_dt : 0;
+	P->lines = use_lines(o);
 	P->lsq = n->gradient == FV_GRAD_LEAST_SQUARES;
 	P->flux_sum = n->flux_sum;
 	P->nodes_sum = n->nodes_sum;

@@ -686,7 +686,7 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	size_t nff = d->split && !d->flux_direct ? (size_t)fv_k_fflux_values(&s->P) * (size_t)bk->n_faces : 1;
 	const size_t n[N_FIELDS] = {nv * sc, nv * so, (nv + (d->w_cells ? FV_NVAR : 0)) * sc, FV_NVAR * sn, 3 * FV_NVAR * sc,
 				    FV_NVAR * sc, mm ? 2 * FV_NVAR * so : 1, nv * so, no, snap, snap,
-				    imp ? nv * sc : 1, imp ? op_reals(fv_op_size(imp, d->L.max_faces, sa, bk->n_owned)) : 1,
+				    imp ? nv * sc : 1, imp ? op_reals(fv_op_size(imp, d->L.max_faces, sa, s->P.lines, bk->n_owned)) : 1,
 				    nff > 0 ? nff : 1};
 	/* 64-byte elements (the blob's alignment): a vector's element count is
 	 * 32-bit, and the blob of a 20M-cell block passes 4 GB */

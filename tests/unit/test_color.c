@@ -410,7 +410,7 @@ static void test_lines(void **state)
 		fv_idx_t *len = malloc(((size_t)m.n_cells + 1) * sizeof *len), lines = 0, longest = 0, covered = 0;
 		assert_non_null(len);
 		fv_line_mesh_t lm = {m.n_cells, m.n_cells, m.n_faces, m.face_cell, m.cell_face_off, m.cell_face,
-				     m.face_area, m.cell_ctr};
+				     m.face_area, m.cell_ctr, 0};
 		fv_cell_coloring_init(&c);
 		FV_ASSERT_OK(fv_color_lines(&lm, &c, len));
 		FV_ASSERT_OK(fv_color_lines_check(&lm, &c, len));
@@ -427,6 +427,18 @@ static void test_lines(void **state)
 		if (stretch == 1) {
 			assert_int_equal(lines, 16);
 			assert_int_equal(longest, 40);
+			/* numerics.line_cells 16: each chain of 40 cut into 16 + 16 + 8 */
+			lm.max_len = 16;
+			FV_ASSERT_OK(fv_color_lines(&lm, &c, len));
+			FV_ASSERT_OK(fv_color_lines_check(&lm, &c, len));
+			lines = longest = 0;
+			for (fv_idx_t i = 0; i < m.n_cells; i++)
+				if (len[i] > 0) {
+					lines++;
+					longest = len[i] > longest ? len[i] : longest;
+				}
+			assert_int_equal(lines, 48);
+			assert_int_equal(longest, 16);
 		} else
 			assert_int_equal(longest, 1);
 		free(len);
@@ -456,7 +468,7 @@ static void test_lines_fold(void **state)
 				cf[k++] = f;
 		off[c + 1] = k;
 	}
-	fv_line_mesh_t lm = {n, n, nf, fc, off, cf, area, x};
+	fv_line_mesh_t lm = {n, n, nf, fc, off, cf, area, x, 0};
 	fv_cell_coloring_t c;
 	fv_cell_coloring_init(&c);
 	FV_ASSERT_OK(fv_color_lines(&lm, &c, len));
