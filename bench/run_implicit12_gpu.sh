@@ -10,8 +10,10 @@
 # retries, CD per 5 iterations.
 #   A (KEYS_A, NCPU_A CPU workers, default 0: the GPU alone, one block, no
 #     line cut by a block's border): numerics.line_cells = 1024 (each
-#     wall-normal chain one line) and numerics.aspect_dt = 1e6 (a line
-#     cell's step that of its long side)
+#     wall-normal chain one line), numerics.aspect_dt = 1e6 (a line
+#     cell's step that of its long side) and numerics.cfl_max = 1000 (the
+#     353 x 161 grid's sweeps diverged three times at CFL 1e3-1e4 without
+#     it, and with it went 8 orders in 108 iterations with none)
 #   B (KEYS_B, NCPU_B, default nproc / 2 - 1 CPU workers: blocks on the CPU
 #     workers too, their borders cut lines): the same keys
 # On the CPU (this branch, 2026-12-04 report) the two keys together took
@@ -30,8 +32,9 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/bench/common.sh"
 bench_setup 2 "$@"
-a=${KEYS_A:-numerics.line_cells=1024 numerics.aspect_dt=1e6}
-b=${KEYS_B:-numerics.line_cells=1024 numerics.aspect_dt=1e6}
+keys="numerics.line_cells=1024 numerics.aspect_dt=1e6 numerics.cfl_max=1000"
+a=${KEYS_A:-$keys}
+b=${KEYS_B:-$keys}
 export CUDA_VISIBLE_DEVICES="${CUDA_VISIBLE_DEVICES:-0}"
 secs=${BUMP_SECONDS:-200}
 ncpu=$(($(nproc) / 2 - 1))
