@@ -503,6 +503,36 @@ void fv_runtime_warm_wait(void)
 #endif
 }
 
+/* The scheduler fvstar picks when none is asked for, and why. */
+static const char *default_sched(int cpus, int gpus, const char **why)
+{
+	/* one kind of worker: locality work stealing needs no model; CPU and
+	 * GPU workers together: deque model data aware sorted, whose history
+	 * models place each task where it ends first */
+	*why = cpus && gpus ? "CPU and CUDA workers: tasks placed by history-based performance models; "
+			      "runtime.sched to change"
+			    : "one kind of worker: locality work stealing, no model to calibrate; runtime.sched to "
+			      "change";
+	return cpus && gpus ? "dmdas" : "lws";
+}
+
+/* StarPU stopped and started again with ncpus CPU workers beside the
+ * GPUs (-1: StarPU's default), its scheduler chosen again for them unless
+ * one was asked for; what names the start in an error. */
+static fv_err_t restart_starpu(struct starpu_conf *conf, const fv_runtime_opts_t *o, int ncpus, const char **why,
+			       const char *what)
+{
+	starpu_shutdown();
+	runtime_up = 0;
+	conf->ncpus = ncpus;
+	if (!getenv("STARPU_SCHED") && !(o && o->sched))
+		conf->sched_policy_name = default_sched(ncpus != 0, 1, why);
+	int ret = start_starpu(conf);
+	FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_init %s failed (%d)", what, ret);
+	runtime_up = 1;
+	return FV_OK;
+}
+
 fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 {
 	struct starpu_conf conf;
@@ -559,17 +589,10 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 		honour_mask();
 	no_gpu_plugins(&conf, o);
 	if (!why) {
-		/* one kind of worker: locality work stealing needs no model; CPU
-		 * and GPU workers together: deque model data aware sorted, whose
-		 * history models place each task where it ends first */
 		int cpus = conf.ncpus != 0 && !(getenv("STARPU_NCPU") && atoi(getenv("STARPU_NCPU")) == 0);
 		int gpus = conf.ncuda != 0 && !(getenv("STARPU_NCUDA") && atoi(getenv("STARPU_NCUDA")) == 0) &&
 			   cuda_devices() > 0;
-		conf.sched_policy_name = cpus && gpus ? "dmdas" : "lws";
-		why = cpus && gpus ? "CPU and CUDA workers: tasks placed by history-based performance models; "
-				     "runtime.sched to change"
-				   : "one kind of worker: locality work stealing, no model to calibrate; runtime.sched to "
-				     "change";
+		conf.sched_policy_name = default_sched(cpus, gpus, &why);
 	}
 	if (fv_ranks_wanted()) {
 		/* StarPU-MPI starts StarPU itself (one StarPU per rank); a build
@@ -596,19 +619,10 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 		idle_cores.share =
 			ng > 0 && idle_cores.speed > 0 ? (double)idle_cores.cores / (idle_cores.speed * ng) : 0;
 		if (!fv_ranks_wanted() && idle_cores.cores > 0 && idle_cores.share >= FV_CPU_JOIN_SHARE) {
-			starpu_shutdown();
-			runtime_up = 0;
-			conf.ncpus = -1; /* StarPU's default: the cores its GPU drivers leave */
-			if (!getenv("STARPU_SCHED") && !(o && o->sched)) {
-				conf.sched_policy_name = "dmdas";
-				why = "CPU and CUDA workers: tasks placed by history-based performance models; "
-				      "runtime.sched to change";
-			}
 			gpu_only_default = 0;
 			idle_cores.joined = 1;
-			ret = start_starpu(&conf);
-			FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_init with the CPU cores failed (%d)", ret);
-			runtime_up = 1;
+			/* StarPU's default: the cores its GPU drivers leave */
+			FV_CALL(restart_starpu(&conf, o, -1, &why, "with the CPU cores"));
 		}
 	}
 	if (!gpu_only_default && o && !o->cpu_cells_asked && !fv_ranks_wanted()) {
@@ -624,22 +638,12 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 		int nc = (int)starpu_cpu_worker_get_count(), ng = (int)starpu_cuda_worker_get_count();
 		double gs = nc > 0 && ng > 0 ? fv_runtime_gpu_speed(o->gpu_speed, idle_cores.src, sizeof idle_cores.src) : 0;
 		if (gs > 0 && (double)nc / (gs * ng) < FV_CPU_JOIN_SHARE) {
-			starpu_shutdown();
-			runtime_up = 0;
-			/* STARPU_NCPU, read by StarPU after the conf, would bring them back */
-			setenv("STARPU_NCPU", "0", 1);
-			conf.ncpus = 0;
-			if (!getenv("STARPU_SCHED") && !o->sched) {
-				conf.sched_policy_name = "lws";
-				why = "one kind of worker: locality work stealing, no model to calibrate; runtime.sched to "
-				      "change";
-			}
 			idle_cores.dropped = nc;
 			idle_cores.speed = gs;
 			idle_cores.share = (double)nc / (gs * ng);
-			ret = start_starpu(&conf);
-			FV_CHECK(ret == 0, FV_ERR_RUNTIME, "starpu_init without the CPU workers failed (%d)", ret);
-			runtime_up = 1;
+			/* STARPU_NCPU, read by StarPU after the conf, would bring them back */
+			setenv("STARPU_NCPU", "0", 1);
+			FV_CALL(restart_starpu(&conf, o, 0, &why, "without the CPU workers"));
 		}
 	}
 	if (o && o->paused) {
