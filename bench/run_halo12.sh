@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Issue 23, session 23: where the second GPU's time goes. On the 10.37M
+# box (bench/box_case.sh, N = 60 refined once, explicit, second order,
+# GPU only, lws):
+#   profile - every kernel's own time, 1 block against 2 on one GPU
+#           (bench/run_kernel_profile.sh 60:1, 3 iterations after 1):
+#           where the halves' extra computing time is now
+#   order - the time step in the gradients' chain (the default) against
+#           after the limiter's pack (FVSTAR_TIMESTEP_EARLY=0), 2 GPUs in
+#           one process, rounds interleaved (H12_ROUNDS, 3), and 1 GPU
+# Usage: bench/run_halo12.sh FVSTAR OUT
+# Environment: H12_STEPS ("profile order"), H12_TIMEOUT (s per run, 60),
+#   NCU (the profiler, as bench/run_kernel_profile.sh finds it).
+set -u
+fv=$(cd "$(dirname "${1:?usage: bench/run_halo12.sh FVSTAR OUT}")" && pwd)/$(basename "$1")
+out=${2:?OUT}
+top=$(cd "$(dirname "$0")/.." && pwd)
+lim=${H12_TIMEOUT:-60}
+mkdir -p "$out"
+export STARPU_SILENT=1 STARPU_SCHED=${STARPU_SCHED:-lws} FVSTAR_OMP_PASSIVE=0
+. "$top/bench/box_case.sh"
+box_case "$(dirname "$fv")" 60 "$out" box60
+keys="mesh.refine=1 numerics.order=2 numerics.residual_drop=0 output.restart_every=0 output.vtu=no
+ output.progress_every=0 output.snapshot_every=0"
+for step in ${H12_STEPS:-profile order}; do
+	case $step in
+	profile)
+		PROFILE_TIMEOUT=$((2 * lim)) timeout $((5 * lim)) sh "$top/bench/run_kernel_profile.sh" "$fv" "$out/profile" \
+			60:1 3 1 b1:1 b2:2 >"$out/profile.txt" 2>&1
+		gzip -9 "$out"/profile/*.ncu.csv 2>/dev/null
+		rm -f "$out"/profile/*.su2
+		find "$out/profile" -name "restart.bin*" -delete
+		;;
+	order)
+		csv=$out/order.csv
+		echo "label,gpus,round,s_per_iteration,rc" >"$csv"
+		r=0
+		while [ $r -lt "${H12_ROUNDS:-3}" ]; do
+			r=$((r + 1))
+			for run in early:2:1 late:2:0 early:1:1; do
+				IFS=: read -r lab g e <<RUN
+$run
+RUN
+				d=$out/order-$lab-g$g-$r
+				rc=0
+				# shellcheck disable=SC2086
+				FVSTAR_TIMESTEP_EARLY=$e STARPU_NCPU=0 STARPU_NCUDA=$g timeout "$lim" "$fv" run "$out/box60.cfg" \
+					$keys numerics.iterations=80 partition.blocks=$g output.dir="$d" >"$d.out" 2>&1 || rc=$?
+				python3 - "$d" 20 "$lab,$g,$r" "$rc" >>"$csv" <<'PY'
+import csv, os, sys
+d, warm, head, rc = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+try:
+    t = {int(r["iteration"]): float(r["wall_s"]) for r in csv.DictReader(open(os.path.join(d, "history.csv")))}
+    last = max(t)
+    print("%s,%.6g,%s" % (head, (t[last] - t[warm]) / (last - warm), rc))
+except (OSError, KeyError, ValueError):
+    print("%s,,%s" % (head, rc))
+PY
+				tail -1 "$csv"
+				rm -f "$d"/restart.bin*
+			done
+		done
+		;;
+	esac
+done
+rm -f "$out/box60.su2"
