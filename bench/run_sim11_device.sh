@@ -5,7 +5,7 @@
 # process a configuration, side by side on the node's cores:
 #   studies  bench/run_sim_studies.sh at full size (SCHED_N=55: 1M cells,
 #            STRONG_N=120: 10.4M, WEAK_CELLS=160000 a GPU; every policy)
-#            on the calibrated platform studies-platform.tgz of DATA
+#            on the calibrated platform studies-platform/ of DATA
 #            (the box explicit on 2 H100s without chains, s20c3, merged
 #            with the M6 explicit's 2 ranks of an H200, s19c1: session 21's)
 #   rows     the box implicit on 16 CPU as 1, 2 (and 4) ranks simulated
@@ -44,7 +44,7 @@ for f in "$bin/fvstar" "$bin/fvstar-sim" "$bin/fvstar-smpi" "$top/device/libexec
 done
 left() { echo $((budget - ($(date +%s) - t0))); }
 data=bench/results/data/2026-12-04-simgrid11
-tar xzf "$data/studies-platform.tgz" -C "$work"
+cp -R "$data/studies-platform" "$work/"
 plat=$work/studies-platform
 
 mkdir -p "$work/studies"

@@ -40,6 +40,14 @@ static struct {
 } idle_cores;
 
 
+/* Whether environment variable name asks for none: set, not empty, and 0
+ * (STARPU_NCPU, STARPU_NCUDA; empty is unset, as for fvstar's own). */
+static int env_zero(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v && atoi(v) == 0;
+}
+
 /* GPUs the CUDA runtime sees (0 without CUDA, a driver or a device). */
 static int cuda_devices(void)
 {
@@ -388,7 +396,7 @@ static void place_rank(struct starpu_conf *conf, const fv_runtime_opts_t *o)
 	/* ranks on one node that use its GPUs: their halos go GPU to GPU
 	 * (numerics.halo_peer, CUDA IPC), but one process still does less
 	 * per exchange than StarPU-MPI's tokens */
-	if (l == 0 && n > 0 && !(getenv("STARPU_NCUDA") && atoi(getenv("STARPU_NCUDA")) == 0) &&
+	if (l == 0 && n > 0 && !env_zero("STARPU_NCUDA") &&
 	    !(o && o->ncuda == 0))
 		fprintf(stderr,
 			"fvstar: note: %d ranks share this node's %d GPU%s: their halos go GPU to GPU (numerics.halo_peer = auto) "
@@ -409,8 +417,7 @@ static void place_rank(struct starpu_conf *conf, const fv_runtime_opts_t *o)
  */
 static void no_gpu_plugins(const struct starpu_conf *conf, const fv_runtime_opts_t *o)
 {
-	const char *nc = getenv("STARPU_NCUDA");
-	if (getenv("HWLOC_COMPONENTS") || !(conf->ncuda == 0 || (o && o->ncuda == 0) || (nc && atoi(nc) == 0)))
+	if (getenv("HWLOC_COMPONENTS") || !(conf->ncuda == 0 || (o && o->ncuda == 0) || env_zero("STARPU_NCUDA")))
 		return;
 	setenv("HWLOC_COMPONENTS", "-cuda,-nvml,-opencl,-rsmi,-levelzero,-gl", 1);
 }
@@ -486,8 +493,8 @@ void fv_runtime_warm_gpus(const fv_runtime_opts_t *o)
 int fv_runtime_cuda_wanted(const fv_runtime_opts_t *o)
 {
 #ifdef FV_HAVE_CUDA
-	const char *nc = getenv("STARPU_NCUDA"), *vis = getenv("CUDA_VISIBLE_DEVICES");
-	return !((o && o->ncuda == 0) || (nc && *nc && atoi(nc) == 0) || (vis && !*vis));
+	const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+	return !((o && o->ncuda == 0) || env_zero("STARPU_NCUDA") || (vis && !*vis));
 #else
 	(void)o;
 	return 0;
@@ -572,7 +579,7 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 	}
 	if (o && o->ncpu >= 0) {
 		conf.ncpus = o->ncpu;
-	} else if (!getenv("STARPU_NCPU") && (!o || o->ncuda != 0) && !(getenv("STARPU_NCUDA") && atoi(getenv("STARPU_NCUDA")) == 0) &&
+	} else if (!getenv("STARPU_NCPU") && (!o || o->ncuda != 0) && !env_zero("STARPU_NCUDA") &&
 		   cuda_devices() > 0) {
 		/* with a GPU, the default is GPU only: equal blocks on CPU cores
 		 * make a GPU's iteration wait for them (a GPU here runs a stage
@@ -589,8 +596,8 @@ fv_err_t fv_runtime_init(const fv_runtime_opts_t *o)
 		honour_mask();
 	no_gpu_plugins(&conf, o);
 	if (!why) {
-		int cpus = conf.ncpus != 0 && !(getenv("STARPU_NCPU") && atoi(getenv("STARPU_NCPU")) == 0);
-		int gpus = conf.ncuda != 0 && !(getenv("STARPU_NCUDA") && atoi(getenv("STARPU_NCUDA")) == 0) &&
+		int cpus = conf.ncpus != 0 && !env_zero("STARPU_NCPU");
+		int gpus = conf.ncuda != 0 && !env_zero("STARPU_NCUDA") &&
 			   cuda_devices() > 0;
 		conf.sched_policy_name = default_sched(cpus, gpus, &why);
 	}
