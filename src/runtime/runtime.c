@@ -40,8 +40,9 @@ static struct {
 } idle_cores;
 
 
-/* Whether environment variable name asks for none: set, not empty, and 0
- * (STARPU_NCPU, STARPU_NCUDA; empty is unset, as for fvstar's own). */
+/* Whether environment variable name (STARPU_NCPU, STARPU_NCUDA) asks for
+ * no worker: set and 0 (an empty or non-numeric value is refused before
+ * StarPU starts, env_count). */
 static int env_zero(const char *name)
 {
 	const char *v = getenv(name);
