@@ -58,20 +58,6 @@ static const int fv_stage_order_late[FV_N_STAGES] = {
 	FV_STAGE_TIMESTEP, FV_STAGE_SEND_GRAD, FV_STAGE_SEND_PHI,  FV_STAGE_FLUX_INTERIOR, FV_STAGE_RECV_GRAD,
 	FV_STAGE_RECV_PHI, FV_STAGE_FLUX,      FV_STAGE_NORMS,     FV_STAGE_DIAGONAL,      FV_STAGE_SWEEPS,
 	FV_STAGE_UPDATE};
-/*
- * Chained blocks (numerics.chain) whose halos are not late: the time step
- * right after the gradients, before their pack, so that it joins the
- * chain from the state's unpack to the gradients' pack instead of being a
- * task of its own between the limiter's pack and the flux's unpacks (one
- * task, and the runtime's time between two tasks, less per iteration and
- * GPU). The gradients' halo then leaves after the time step; the first
- * task that reads it, the flux, still comes after the limiter.
- */
-static const int fv_stage_order_chained[FV_N_STAGES] = {
-	FV_STAGE_HALO_Q,   FV_STAGE_PRIM,      FV_STAGE_NODES,     FV_STAGE_GRADIENT,      FV_STAGE_TIMESTEP,
-	FV_STAGE_SEND_GRAD, FV_STAGE_LIMITER,  FV_STAGE_SEND_PHI,  FV_STAGE_FLUX_INTERIOR, FV_STAGE_RECV_GRAD,
-	FV_STAGE_RECV_PHI, FV_STAGE_FLUX,      FV_STAGE_NORMS,     FV_STAGE_DIAGONAL,      FV_STAGE_SWEEPS,
-	FV_STAGE_UPDATE};
 /* Halo stages move ghost values between blocks (none with one block). */
 static inline int fv_stage_is_halo(int st)
 {

@@ -134,7 +134,6 @@ struct fv_solver {
 	int any_split;         /* numerics.overlap: a block of this rank is split */
 	int any_cross;         /* a block of this rank has a neighbour on another rank */
 	int late_halos;        /* numerics.halo_late: the stages in fv_stage_order_late */
-	const int *stage_order; /* the order of stages.h the iterations walk (NULL: the enum's) */
 	int q_sent_for;        /* the iteration whose state halo was packed at the end of the one before, or -1 */
 	int run_last;          /* the last iteration of fv_solver_run's current call */
 	int snap_iter[2];      /* the iteration each snapshot holds (-1: none) */
@@ -628,23 +627,6 @@ static int late_halos(const fv_solver_t *s)
 	return s->o.num.halo_late == FV_OVERLAP_YES || (s->o.num.halo_late == FV_OVERLAP_AUTO && chained);
 }
 
-/* The stages' order (stages.h): late halos; else, where every block of
- * this rank is chained and none split, the time step in the gradients'
- * chain (fv_stage_order_chained; FVSTAR_TIMESTEP_EARLY=0 keeps the enum's
- * order, a measurement's switch); else the enum's. */
-static const int *stage_order(const fv_solver_t *s)
-{
-	if (s->late_halos)
-		return fv_stage_order_late;
-	int chained = s->o.num.chain != FV_CHAIN_NO && !s->any_split, early = 1;
-	for (int b = 0; b < s->nb && chained; b++)
-		chained = s->rank_of[b] != s->me || s->o.num.chain == FV_CHAIN_YES ||
-			  fv_runtime_worker_gpu_only(s->b[b].worker);
-	if (fv_env_switch("FVSTAR_TIMESTEP_EARLY", 1, &early) != FV_OK)
-		early = 1;
-	return chained && early ? fv_stage_order_chained : NULL;
-}
-
 static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_block_t *bk,
 			    const fv_geo_colors_t *colors)
 {
@@ -863,7 +845,6 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 		free(colors);
 		FV_CALL(err);
 		s->late_halos = late_halos(s);
-		s->stage_order = stage_order(s);
 	}
 	/* each block's incoming buffers: its slot in each neighbour's lists */
 	for (int b = 0; b < n_blocks; b++)
@@ -1714,7 +1695,7 @@ static fv_err_t submit_tasks(fv_solver_t *s, int iter)
 	fv_insert_chain_open(s->o.num.chain);
 	for (int rk = 0; rk < s->n_stages; rk++)
 		for (int i = 0; i < FV_N_STAGES; i++) {
-			int st = s->stage_order ? s->stage_order[i] : i;
+			int st = s->late_halos ? fv_stage_order_late[i] : i;
 			if (!fv_stage_runs(st, &s->P, rk, !frozen))
 				continue;
 			if (st == FV_STAGE_HALO_Q) { /* the first stage, always run */

@@ -54,7 +54,6 @@ static const struct {
 	{"FVSTAR_GEO_CHUNK", 1, FV_IDX_MAX, "owned cells a geometry section holds"},
 	{"FVSTAR_MPI", 0, 0, NULL},
 	{"FVSTAR_HALO_FETCH", 0, 0, NULL},
-	{"FVSTAR_TIMESTEP_EARLY", 0, 0, NULL},
 	{"FVSTAR_CUDA_WARM", 0, 0, NULL},
 	{"FVSTAR_CUDA_WARM_SPARE", 0, 0, NULL},
 	{"FVSTAR_OUTPUTS_BESIDE_STOP", 0, 0, NULL},

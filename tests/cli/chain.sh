@@ -13,10 +13,7 @@
 # failure). With an FxT StarPU, the trace holds the chains under their
 # tasks' names joined by '+' (1 block: "prim+nodes+gradient+...+update"),
 # and on 2 blocks a halo's unpack starting a chain and its pack ending one
-# ("unpack+prim+nodes+gradient+pack", and in the first RK stage the time
-# step in that chain, "unpack+prim+nodes+gradient+timestep+pack", never a
-# task of its own; FVSTAR_TIMESTEP_EARLY=0: after the limiter's pack, the
-# same state and history); with numerics.halo_late = yes (auto:
+# ("unpack+prim+nodes+gradient+pack"; with numerics.halo_late = yes (auto:
 # under mpirun only), two chains a block and RK stage, "unpack+prim+nodes+gradient+limiter+timestep+pack+pack"
 # and "unpack+unpack+flux+norms+update+pack"). numerics.halo_late = yes and
 # no give the same state and history, chained or not.
@@ -53,8 +50,6 @@ same wedge-retry "$tmp/w.cfg" partition.blocks=2 numerics.iterations=25 numerics
 same laminar "$tmp/pl.cfg" partition.blocks=3 numerics.iterations=8
 same sa "$tmp/ps.cfg" partition.blocks=3 numerics.iterations=8
 same sod "$tmp/sod.cfg" partition.blocks=2 numerics.iterations=10
-# the time step after the limiter's pack (FVSTAR_TIMESTEP_EARLY=0), chained or not
-KP_ENV=FVSTAR_TIMESTEP_EARLY=0 same wedge-step-late "$tmp/w.cfg" $W
 # numerics.halo_late: the gradients' and limiters' halos after the limiter
 # and the time step, or as soon as computed, chained or not, with interior
 # and border tasks, pair halo tasks and SSP-RK3: bit for bit
@@ -68,7 +63,7 @@ grep -q "retry\|thrown away" "$tmp/wedge-retry-yes.err" || echo "(the forced fai
 # the chains in a trace (an FxT StarPU only)
 if "$fv" run "$tmp/w.cfg" output.dir="$tmp/tr1" numerics.chain=yes partition.blocks=1 numerics.iterations=3 \
 	output.progress_every=0 output.vtu=no output.trace="$tmp/tr" >/dev/null 2>"$tmp/tr.err"; then
-	grep -q "^Name: prim+nodes+gradient+timestep+limiter+flux+norms+update$" "$tmp/tr/tasks.rec" ||
+	grep -q "^Name: prim+nodes+gradient+limiter+timestep+flux+norms+update$" "$tmp/tr/tasks.rec" ||
 		{ grep "^Name:" "$tmp/tr/tasks.rec" | sort | uniq -c; fail "no whole RK stage as one chain in the trace"; }
 	# numerics.halo_late = yes: two chains a block and RK stage, the
 	# gradients' and limiters' packs ending the first
@@ -87,9 +82,6 @@ if "$fv" run "$tmp/w.cfg" output.dir="$tmp/tr1" numerics.chain=yes partition.blo
 		{ cat "$tmp/trc.err"; fail "traced run, 2 blocks, halo_late = auto"; }
 	grep -q "^Name: unpack+prim+nodes+gradient+pack$" "$tmp/trc/tasks.rec" ||
 		{ grep "^Name:" "$tmp/trc/tasks.rec" | sort | uniq -c; fail "no chain from a halo's unpack to the next's pack"; }
-	grep -q "^Name: unpack+prim+nodes+gradient+timestep+pack$" "$tmp/trc/tasks.rec" &&
-		! grep -q "^Name: timestep$" "$tmp/trc/tasks.rec" ||
-		{ grep "^Name:" "$tmp/trc/tasks.rec" | sort | uniq -c; fail "the time step is not in the gradients' chain"; }
 elif grep -q "FxT-enabled StarPU" "$tmp/tr.err"; then
 	echo "no FxT StarPU: the trace check is left out"
 else
