@@ -19,6 +19,7 @@
 #include "fvstar/case.h"
 #include "fvstar/runtime.h"
 #include "kernels/implicit.h"
+#include "kernels/krylov.h"
 #include "kernels/stages.h"
 #include "runtime/data.h"
 #include "solver/geo.h"
@@ -30,11 +31,19 @@
 
 /* The fields of a block, SoA over its local cells (or nodes, or owned
  * cells), each one registered array; an implicit run's update dq (local
- * cells) and diagonal (owned cells; one value where unused). */
-enum { F_Q, F_Q0, F_W, F_WN, F_GRAD, F_PHI, F_MM, F_RES, F_DT, F_SNAP0, F_SNAP1, F_DQ, F_DIAG, F_FFLUX, N_FIELDS };
+ * cells) and diagonal (owned cells; one value where unused); numerics.
+ * linear = gmres: the Krylov vectors v_0 .. v_m and z_0 .. z_m-1, the
+ * solution x and the sweeps' right-hand side (owned cells), the block's
+ * partial dot products (doubles; krylov.h). */
+enum {
+	F_Q, F_Q0, F_W, F_WN, F_GRAD, F_PHI, F_MM, F_RES, F_DT, F_SNAP0, F_SNAP1, F_DQ, F_DIAG, F_FFLUX,
+	F_KV, F_KZ, F_KX, F_KRHS, F_KDOT, N_FIELDS
+};
 static const char *const field_names[N_FIELDS] = {
 	"state",    "stage state", "primitives",     "node values",    "gradients", "limiter",  "limiter min/max",
-	"residual", "time step",   "state snapshot", "state snapshot", "update",    "diagonal", "face fluxes"};
+	"residual", "time step",   "state snapshot", "state snapshot", "update",    "diagonal", "face fluxes",
+	"krylov directions", "krylov preconditioned directions", "krylov solution", "krylov right-hand side",
+	"krylov dot products"};
 
 /* The fields the halo exchanges move, and their values per cell. */
 enum { HALO_Q, HALO_GRAD, HALO_PHI, HALO_DQ, N_HALOS };
@@ -181,6 +190,10 @@ struct fv_solver {
 	int sweeps_from;        /* the first iteration that ran with that many */
 	int sweeps_of[RING];    /* the sweep pairs each iteration ran */
 	double cfl_top;         /* the largest CFL of the run */
+	int gmres;              /* numerics.linear = gmres in a point-implicit run */
+	fv_handle_t kcoef;      /* its coefficients (krylov.h), summed by the host's reduce task */
+	double *kcoef_mem;
+	fv_handle_t *kdots;     /* [nb] the blocks' dot rows (their F_KDOT) */
 	int ran;                /* fv_solver_run was called before */
 	int trace_from;         /* the first traced iteration (fv_runtime_trace_start) */
 };
@@ -639,6 +652,8 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	int mm = s->o.num.lim_sum != FV_SUM_GATHER && s->o.num.order == 2 && s->o.num.limiter != FV_LIMITER_NONE;
 	size_t nv = (size_t)s->P.nvar, snap = s->o.snapshot_every > 0 ? nv * sc : 1;
 	int imp = s->P.implicit, sa = fv_k_sa(&s->P);
+	size_t km = s->gmres ? (size_t)s->o.num.krylov_dim : 0;
+	size_t kdot = (km + 1) * FV_KRY_PARTS * sizeof(double) / sizeof(fv_real_t);
 	/* numerics.overlap: the stages that read ghosts run as interior and
 	 * border tasks (kernels.h) in every block with neighbours (yes), or in
 	 * those on a GPU with a neighbour on another rank whose tasks are not
@@ -687,7 +702,9 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	const size_t n[N_FIELDS] = {nv * sc, nv * so, (nv + (d->w_cells ? FV_NVAR : 0)) * sc, FV_NVAR * sn, 3 * FV_NVAR * sc,
 				    FV_NVAR * sc, mm ? 2 * FV_NVAR * so : 1, nv * so, no, snap, snap,
 				    imp ? nv * sc : 1, imp ? op_reals(fv_op_size(imp, d->L.max_faces, sa, s->P.lines, bk->n_owned)) : 1,
-				    nff > 0 ? nff : 1};
+				    nff > 0 ? nff : 1,
+				    km ? (km + 1) * nv * so : 1, km ? km * nv * so : 1, km ? nv * so : 1, km ? nv * so : 1,
+				    km ? kdot : 1};
 	/* 64-byte elements (the blob's alignment): a vector's element count is
 	 * 32-bit, and the blob of a 20M-cell block passes 4 GB */
 	FV_CHECK(d->L.bytes % 64 == 0, FV_ERR_MEM, "block %d: geometry of %zu bytes", bk->id, d->L.bytes);
@@ -798,6 +815,18 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	s->cap_note_iter = INT_MIN;
 	s->sweeps = o->num.sweeps;
 	s->sweeps_from = INT_MIN;
+	s->gmres = s->P.implicit == FV_IMPLICIT_POINT && o->num.linear == FV_LINEAR_GMRES;
+	/* the coefficients are one handle of the host's: one rank, whose
+	 * blocks' dot rows one task sums */
+	FV_CHECK(!s->gmres || s->nr == 1, FV_ERR_ARG,
+		 "[numerics] linear = gmres runs on one rank (this run has %d); use linear = sweeps", s->nr);
+	FV_CHECK(!s->gmres || (n_blocks <= FV_KRY_REDUCE_MAX && o->num.krylov_dim <= FV_KRY_DIM_MAX), FV_ERR_ARG,
+		 "[numerics] linear = gmres: at most %d blocks and krylov_dim %d", FV_KRY_REDUCE_MAX, FV_KRY_DIM_MAX);
+	if (s->gmres) {
+		size_t n = fv_kry_coef_size(o->num.krylov_dim);
+		FV_CALL(fv_runtime_vector(&s->kcoef, &s->kcoef_mem, n, sizeof(double), "krylov coefficients"));
+		FV_CALL(fv_calloc(&s->kdots, (size_t)n_blocks, sizeof(fv_handle_t), "krylov dot rows"));
+	}
 	s->bad_iter = -1;
 	s->discard_to = INT_MIN;
 	s->resume_iter = INT_MIN;
@@ -1161,17 +1190,17 @@ static fv_err_t step_mark(int sub, const char *mark)
 	return FV_OK;
 }
 
-/* The sweeps of an implicit iteration (stages.h): every block's colour
- * groups in sweep order, one task each, then the halo of dq; the exchange
- * after the last sweep is left out (the update reads owned cells only, and
- * the next diagonal zeroes dq). */
-static fv_err_t sweeps(fv_solver_t *s, int slot)
+/* pairs sweep pairs of every block's colour groups in sweep order, one
+ * task each, on the right-hand side -res (the field rhs), each sweep
+ * followed by the halo of dq but the last where last_halo is 0; trace
+ * marks from sub on. */
+static fv_err_t sweep_pairs(fv_solver_t *s, int rhs, int pairs, int last_halo, int sub, const char *what)
 {
-	for (int k = 0; k < s->sweeps; k++)
+	for (int k = 0; k < pairs; k++)
 		for (int dir = 0; dir < FV_SWEEP_DIRECTIONS; dir++) {
-			char mark[48];
-			snprintf(mark, sizeof mark, "sweep %d %s", k, dir == 0 ? "forward" : "backward");
-			FV_CALL(step_mark(1 + FV_SWEEP_DIRECTIONS * k + dir, mark));
+			char mark[64];
+			snprintf(mark, sizeof mark, "%s %d %s", what, k, dir == 0 ? "forward" : "backward");
+			FV_CALL(step_mark(sub + FV_SWEEP_DIRECTIONS * k + dir, mark));
 			for (int b = 0; b < s->nb; b++) {
 				block_data_t *d = &s->b[b];
 				fv_task_args_t a;
@@ -1180,13 +1209,18 @@ static fv_err_t sweeps(fv_solver_t *s, int slot)
 					a.group = fv_sweep_group(dir, i, d->n_cell_colors);
 					a.cells_b = d->cell_off[a.group];
 					a.cells_e = d->cell_off[a.group + 1];
-					FV_CALL(fv_insert_sweep(d->geo, d->h[F_Q], d->h[F_RES], d->h[F_DIAG], d->h[F_DQ], &a));
+					FV_CALL(fv_insert_sweep(d->geo, d->h[F_Q], d->h[rhs], d->h[F_DIAG], d->h[F_DQ], &a));
 				}
 			}
-			if (k < s->sweeps - 1 || dir < FV_SWEEP_DIRECTIONS - 1)
+			if (last_halo || k < pairs - 1 || dir < FV_SWEEP_DIRECTIONS - 1)
 				FV_CALL(halo(s, HALO_DQ));
 		}
-	/* how far they solved the linear system, into the norm row */
+	return FV_OK;
+}
+
+/* How far the linear solve went (fv_k_sweep_check), into the norm row. */
+static fv_err_t sweep_check(fv_solver_t *s, int slot)
+{
 	for (int b = 0; b < s->nb; b++) {
 		fv_task_args_t a;
 		task_args(s, b, &a);
@@ -1194,6 +1228,95 @@ static fv_err_t sweeps(fv_solver_t *s, int slot)
 					      s->b[b].h[F_DQ], fv_ring_row(s->ring, slot, b), &a));
 	}
 	return FV_OK;
+}
+
+/* The sweeps of an implicit iteration (stages.h); the exchange after the
+ * last sweep is left out (the update reads owned cells only, and the next
+ * diagonal zeroes dq). */
+static fv_err_t sweeps(fv_solver_t *s, int slot)
+{
+	FV_CALL(sweep_pairs(s, F_RES, s->sweeps, 0, 1, "sweep"));
+	return sweep_check(s, slot);
+}
+
+/* The Krylov tasks' arguments: block b's, direction j, step (krylov.h). */
+static void kry_args(const fv_solver_t *s, int b, int j, int step, fv_task_args_t *a)
+{
+	task_args(s, b, a);
+	a->kry_m = s->o.num.krylov_dim;
+	a->kry_j = j;
+	a->kry_step = step;
+}
+
+/* The host's sum of the blocks' dot rows into the coefficients. */
+static fv_err_t kry_reduce(fv_solver_t *s, int step, int j)
+{
+	fv_task_args_t a;
+	for (int b = 0; b < s->nb; b++)
+		s->kdots[b] = s->b[b].h[F_KDOT];
+	kry_args(s, 0, j, step, &a);
+	return fv_insert_kry_reduce(s->kcoef, s->kdots, s->nb, &a);
+}
+
+/*
+ * The linear solve of numerics.linear = gmres: krylov_cycles cycles of
+ * FGMRES(krylov_dim), each direction preconditioned by krylov_sweeps sweep
+ * pairs (src/kernels/krylov.h), then the same check as the sweeps'
+ * (lin_res comparable between the two). Nothing waits: the dot products
+ * go through the reduce task into the coefficients, which the next block
+ * tasks read. The ghosts' dq before each product is the halo's, so blocks
+ * couple through the product exactly and through the preconditioner as
+ * the sweeps do (block Jacobi).
+ */
+static fv_err_t krylov(fv_solver_t *s, int slot)
+{
+	int m = s->o.num.krylov_dim, pairs = s->o.num.krylov_sweeps, sub = 1;
+	for (int cyc = 0; cyc < s->o.num.krylov_cycles; cyc++) {
+		fv_task_args_t a;
+		for (int b = 0; b < s->nb; b++) {
+			block_data_t *d = &s->b[b];
+			kry_args(s, b, 0, cyc > 0, &a);
+			FV_CALL(fv_insert_kry_start(d->geo, d->h[F_RES], d->h[F_DIAG], d->h[F_DQ], d->h[F_KV], d->h[F_KDOT],
+						    &a));
+		}
+		FV_CALL(kry_reduce(s, FV_KRY_STEP_START, 0));
+		for (int j = 0; j < m; j++) {
+			for (int b = 0; b < s->nb; b++) {
+				block_data_t *d = &s->b[b];
+				kry_args(s, b, j, 0, &a);
+				FV_CALL(fv_insert_kry_prep(d->geo, s->kcoef, d->h[F_KV], d->h[F_KRHS], d->h[F_DQ], &a));
+			}
+			FV_CALL(sweep_pairs(s, F_KRHS, pairs, 1, sub, "krylov sweep"));
+			sub += FV_SWEEP_DIRECTIONS * pairs;
+			for (int b = 0; b < s->nb; b++) {
+				block_data_t *d = &s->b[b];
+				kry_args(s, b, j, 0, &a);
+				FV_CALL(fv_insert_kry_matvec(d->geo, d->h[F_DIAG], d->h[F_DQ], d->h[F_KV], d->h[F_KZ],
+							     d->h[F_KDOT], &a));
+			}
+			FV_CALL(kry_reduce(s, FV_KRY_STEP_COLUMN, j));
+			for (int b = 0; b < s->nb; b++) {
+				block_data_t *d = &s->b[b];
+				kry_args(s, b, j, 0, &a);
+				FV_CALL(fv_insert_kry_orth(d->geo, s->kcoef, d->h[F_KV], d->h[F_KDOT], &a));
+			}
+			FV_CALL(kry_reduce(s, FV_KRY_STEP_NORM, j));
+		}
+		for (int b = 0; b < s->nb; b++) {
+			block_data_t *d = &s->b[b];
+			kry_args(s, b, m, cyc > 0, &a);
+			FV_CALL(fv_insert_kry_finish(d->geo, s->kcoef, d->h[F_KZ], d->h[F_KX], d->h[F_DQ], &a));
+		}
+		FV_CALL(halo(s, HALO_DQ));
+	}
+	return sweep_check(s, slot);
+}
+
+/* The sweep pairs an iteration runs (the history's sweeps column): with
+ * gmres, those of every preconditioner application. */
+static int pairs_run(const fv_solver_t *s)
+{
+	return s->gmres ? s->o.num.krylov_cycles * s->o.num.krylov_dim * s->o.num.krylov_sweeps : s->sweeps;
 }
 
 /*
@@ -1668,8 +1791,9 @@ static fv_err_t submit_tasks(fv_solver_t *s, int iter)
 		FV_CALL(retry(s, iter));
 	/* the iteration's CFL and order go to its tasks through s->P */
 	FV_CALL(ramp_cfl(s, iter));
-	sweep_count(s, iter);
-	s->sweeps_of[slot] = s->sweeps;
+	if (!s->gmres)
+		sweep_count(s, iter);
+	s->sweeps_of[slot] = pairs_run(s);
 	s->P.cfl = (fv_real_t)s->cfl;
 	s->P.order = iter <= s->o.num.first_order ? 1 : s->o.num.order;
 	/* order_ramp: iteration first_order + k extrapolates k / order_ramp of
@@ -1719,7 +1843,7 @@ static fv_err_t submit_tasks(fv_solver_t *s, int iter)
 				FV_CALL(step_mark(rk, mark));
 			}
 			if (st == FV_STAGE_UPDATE && s->P.implicit)
-				FV_CALL(step_mark(1 + FV_SWEEP_DIRECTIONS * s->sweeps, "update"));
+				FV_CALL(step_mark(1 + FV_SWEEP_DIRECTIONS * pairs_run(s), "update"));
 			if (st == FV_STAGE_HALO_Q && s->any_split) {
 				FV_CALL(halo_send(s, HALO_Q, 1));
 				FV_CALL(interior_tasks(s, rk));
@@ -1731,7 +1855,7 @@ static fv_err_t submit_tasks(fv_solver_t *s, int iter)
 				continue;
 			}
 			if (st == FV_STAGE_SWEEPS) {
-				FV_CALL(sweeps(s, slot));
+				FV_CALL(s->gmres ? krylov(s, slot) : sweeps(s, slot));
 				continue;
 			}
 			for (int b = 0; b < s->nb; b++)
@@ -2383,6 +2507,9 @@ void fv_solver_destroy(fv_solver_t *s)
 		free(d->bface_of); /* set only when a block's build failed half-way */
 	}
 	free(s->b);
+	if (s->kcoef)
+		fv_runtime_drop(&s->kcoef, s->kcoef_mem);
+	free(s->kdots);
 	fv_ring_destroy(s->ring);
 	for (int r = 0; s->clocks && r < s->nr; r++)
 		fv_runtime_drop(&s->clocks[r], r == s->me ? s->clock_mem : NULL);
