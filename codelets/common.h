@@ -206,6 +206,7 @@ void fv_kry_prep_cuda(void *buffers[], void *cl_arg);
 void fv_kry_matvec_cuda(void *buffers[], void *cl_arg);
 void fv_kry_orth_cuda(void *buffers[], void *cl_arg);
 void fv_kry_finish_cuda(void *buffers[], void *cl_arg);
+void fv_kry_reduce_cuda(void *buffers[], void *cl_arg);
 #endif
 
 #define FV_ARGS_UNPACK(cl_arg, a) starpu_codelet_unpack_args((cl_arg), (a))

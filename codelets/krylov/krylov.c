@@ -6,6 +6,7 @@
  * task that sums the blocks' partial dot products into GMRES's
  * coefficients. */
 #include "codelets/common.h"
+#include "codelets/insert.h"
 #include "kernels/krylov.h"
 
 /* Operations per owned cell and row: a product with the operator (a 5x5
@@ -19,8 +20,8 @@ FV_MODEL(start_model, "fv_kry_start");
 static struct starpu_codelet start_cl = FV_CODELET(fv_kry_start_cpu, (fv_kry_start_cuda), start_model, "fv_kry_start",
 						   6, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_RW, STARPU_W);
 FV_MODEL(prep_model, "fv_kry_prep");
-static struct starpu_codelet prep_cl = FV_CODELET(fv_kry_prep_cpu, (fv_kry_prep_cuda), prep_model, "fv_kry_prep", 5,
-						  STARPU_R, STARPU_R, STARPU_RW, STARPU_W, STARPU_W);
+static struct starpu_codelet prep_cl = FV_CODELET(fv_kry_prep_cpu, (fv_kry_prep_cuda), prep_model, "fv_kry_prep", 6,
+						  STARPU_R, STARPU_R, STARPU_R, STARPU_RW, STARPU_W, STARPU_W);
 FV_MODEL(matvec_model, "fv_kry_matvec");
 static struct starpu_codelet matvec_cl = FV_CODELET(fv_kry_matvec_cpu, (fv_kry_matvec_cuda), matvec_model,
 						    "fv_kry_matvec", 6, STARPU_R, STARPU_R, STARPU_R, STARPU_RW, STARPU_RW,
@@ -31,10 +32,24 @@ static struct starpu_codelet orth_cl = FV_CODELET(fv_kry_orth_cpu, (fv_kry_orth_
 FV_MODEL(finish_model, "fv_kry_finish");
 static struct starpu_codelet finish_cl = FV_CODELET(fv_kry_finish_cpu, (fv_kry_finish_cuda), finish_model,
 						    "fv_kry_finish", 5, STARPU_R, STARPU_R, STARPU_R, STARPU_RW, STARPU_RW);
-/* a few hundred operations on the host: no CUDA twin, no model */
-static struct starpu_codelet reduce_cl = {.cpu_funcs = {fv_kry_reduce_cpu},
+/* A few hundred operations, on the host or (at most FV_KRY_CUDA_ROWS
+ * blocks) on a GPU, wherever the dot rows are; no model: the scheduler
+ * places it by its data. */
+static int reduce_can(unsigned worker, struct starpu_task *task, unsigned nimpl)
+{
+	(void)nimpl;
+	return starpu_worker_get_type((int)worker) != STARPU_CUDA_WORKER ||
+	       STARPU_TASK_GET_NBUFFERS(task) <= FV_KRY_CUDA_ROWS + 1;
+}
+#ifdef FV_HAVE_CUDA
+#define REDUCE_CUDA .cuda_funcs = {fv_kry_reduce_cuda}, .cuda_flags = {STARPU_CUDA_ASYNC},
+#else
+#define REDUCE_CUDA
+#endif
+static struct starpu_codelet reduce_cl = {.can_execute = reduce_can,
+					  .cpu_funcs = {fv_kry_reduce_cpu},
 					  .cpu_funcs_name = {"fv_kry_reduce_cpu"},
-					  .nbuffers = STARPU_VARIABLE_NBUFFERS,
+					  REDUCE_CUDA.nbuffers = STARPU_VARIABLE_NBUFFERS,
 					  .name = "fv_kry_reduce"};
 
 fv_err_t fv_insert_kry_start(fv_handle_t geo, fv_handle_t res, fv_handle_t diag, fv_handle_t dq, fv_handle_t V,
@@ -47,13 +62,14 @@ fv_err_t fv_insert_kry_start(fv_handle_t geo, fv_handle_t res, fv_handle_t diag,
 			 FV_BUF(V, STARPU_RW), FV_BUF(dot, STARPU_W));
 }
 
-fv_err_t fv_insert_kry_prep(fv_handle_t geo, fv_handle_t coef, fv_handle_t V, fv_handle_t rhs, fv_handle_t dq,
-			    const fv_task_args_t *a)
+fv_err_t fv_insert_kry_prep(fv_handle_t geo, fv_handle_t coef, fv_handle_t diag, fv_handle_t V, fv_handle_t rhs,
+			    fv_handle_t dq, const fv_task_args_t *a)
 {
 	FV_CHECK(a->kry_j >= 0 && a->kry_j < a->kry_m, FV_ERR_ARG, "task krylov_prep (block %d): direction %d of %d",
 		 a->block, a->kry_j, a->kry_m);
-	return FV_SUBMIT(&prep_cl, "krylov_prep", a, FLOPS_VEC_CELL(a->P.nvar) * a->L.n_owned, FV_BUF(geo, STARPU_R),
-			 FV_BUF(coef, STARPU_R), FV_BUF(V, STARPU_RW), FV_BUF(rhs, STARPU_W), FV_BUF(dq, STARPU_W));
+	return FV_SUBMIT(&prep_cl, "krylov_prep", a, 30.0 * a->L.n_owned, FV_BUF(geo, STARPU_R),
+			 FV_BUF(coef, STARPU_R), FV_BUF(diag, STARPU_R), FV_BUF(V, STARPU_RW), FV_BUF(rhs, STARPU_W),
+			 FV_BUF(dq, STARPU_W));
 }
 
 fv_err_t fv_insert_kry_matvec(fv_handle_t geo, fv_handle_t diag, fv_handle_t dq, fv_handle_t V, fv_handle_t Z,

@@ -6,6 +6,7 @@
  * adds in order. The coefficients are read on the GPU (their handle's
  * copy there). */
 #include "codelets/cuda_common.cuh"
+#include "codelets/insert.h"
 #include "kernels/krylov.h"
 
 /* The dot products (a, b_k), k < n, b_k = b + k nv so, into dot[k
@@ -51,21 +52,23 @@ struct matvec_body {
 struct start_body {
 	fv_view_t v;
 	fv_params_t P;
+	const fv_op_t *op;
 	const fv_real_t *res;
 	fv_real_t *v0;
 	int restart;
-	__device__ void operator()(fv_idx_t c) const { fv_k_kry_start(&v, &P, res, v0, restart, c); }
+	__device__ void operator()(fv_idx_t i) const { fv_k_kry_start(&v, &P, op, res, v0, restart, i); }
 };
 
 struct prep_body {
 	fv_view_t v;
 	fv_params_t P;
 	const double *K;
+	const fv_op_t *op;
 	int m, j;
 	fv_real_t *vj, *rhs;
-	__device__ void operator()(fv_idx_t c) const
+	__device__ void operator()(fv_idx_t i) const
 	{
-		fv_k_kry_prep(&v, &P, vj, rhs, (fv_real_t)K[fv_kry_scale(m, j)], c);
+		fv_k_kry_prep(&v, &P, op, vj, rhs, (fv_real_t)K[fv_kry_scale(m, j)], i);
 	}
 };
 
@@ -106,15 +109,16 @@ extern "C" void fv_kry_start_launch(const fv_task_args_t *a, const void *geo, co
 	fv_view_t v = fv_view_make(geo, &a->L);
 	if (a->kry_step)
 		fv_cuda_items(v.n_owned, matvec_body{v, a->P, op, dq, V}, st);
-	fv_cuda_items(v.n_owned, start_body{v, a->P, res, V, a->kry_step}, st);
+	fv_cuda_items(v.n_owned, start_body{v, a->P, op, res, V, a->kry_step}, st);
 	dots(v, a->P, V, V, 1, dot, st);
 }
 
-extern "C" void fv_kry_prep_launch(const fv_task_args_t *a, const void *geo, const double *K, fv_real_t *V,
-				   fv_real_t *rhs, fv_real_t *dq, cudaStream_t st)
+extern "C" void fv_kry_prep_launch(const fv_task_args_t *a, const void *geo, const double *K, const fv_op_t *op,
+				   fv_real_t *V, fv_real_t *rhs, fv_real_t *dq, cudaStream_t st)
 {
 	fv_view_t v = fv_view_make(geo, &a->L);
-	fv_cuda_items(v.n_owned, prep_body{v, a->P, K, a->kry_m, a->kry_j, fv_kry_vec(V, &v, &a->P, a->kry_j), rhs}, st);
+	fv_cuda_items(v.n_owned,
+		      prep_body{v, a->P, K, op, a->kry_m, a->kry_j, fv_kry_vec(V, &v, &a->P, a->kry_j), rhs}, st);
 	cudaMemsetAsync(dq, 0, (size_t)a->P.nvar * v.sc * sizeof *dq, st);
 }
 
@@ -144,11 +148,40 @@ extern "C" void fv_kry_finish_launch(const fv_task_args_t *a, const void *geo, c
 	fv_cuda_items(v.n_owned, finish_body{v, a->P, Z, K, a->kry_m, a->kry_step, x, dq}, st);
 }
 
+/* The reduce task on a GPU (the blocks' rows there: no trip through the
+ * host): thread k sums product k, then thread 0 the dense part. */
+struct reduce_rows {
+	const double *row[FV_KRY_CUDA_ROWS];
+};
+static __global__ void reduce_kernel(reduce_rows r, int nb, int n, double *K, int m, int step, int j)
+{
+	__shared__ double d[FV_KRY_DIM_MAX + 1];
+	for (int k = threadIdx.x; k < n; k += blockDim.x)
+		d[k] = fv_k_kry_sum(r.row, nb, k);
+	__syncthreads();
+	if (threadIdx.x == 0)
+		fv_k_kry_reduce(K, m, step, j, d);
+}
+
+extern "C" void fv_kry_reduce_cuda(void *buffers[], void *cl_arg)
+{
+	fv_task_args_t a;
+	FV_ARGS_UNPACK(cl_arg, &a);
+	int nb = (int)STARPU_TASK_GET_NBUFFERS(starpu_task_get_current()) - 1;
+	int n = a.kry_step == FV_KRY_STEP_COLUMN ? a.kry_j + 1 : 1;
+	reduce_rows r;
+	for (int b = 0; b < nb && b < FV_KRY_CUDA_ROWS; b++)
+		r.row[b] = FV_PTR(1 + b, const double);
+	reduce_kernel<<<1, 128, 0, FV_CUDA_STREAM>>>(r, nb, n, FV_PTR(0, double), a.kry_m, a.kry_step, a.kry_j);
+	FV_CUDA_CHECK_LAUNCH();
+}
+
 FV_CUDA_FUNC(fv_kry_start_cuda, fv_kry_start_launch(&a, FV_PTR(0, void), FV_PTR(1, const fv_real_t),
 						    FV_PTR(2, const fv_op_t), FV_PTR(3, const fv_real_t),
 						    FV_PTR(4, fv_real_t), FV_PTR(5, double), FV_CUDA_STREAM))
-FV_CUDA_FUNC(fv_kry_prep_cuda, fv_kry_prep_launch(&a, FV_PTR(0, void), FV_PTR(1, const double), FV_PTR(2, fv_real_t),
-						  FV_PTR(3, fv_real_t), FV_PTR(4, fv_real_t), FV_CUDA_STREAM))
+FV_CUDA_FUNC(fv_kry_prep_cuda, fv_kry_prep_launch(&a, FV_PTR(0, void), FV_PTR(1, const double),
+						  FV_PTR(2, const fv_op_t), FV_PTR(3, fv_real_t), FV_PTR(4, fv_real_t),
+						  FV_PTR(5, fv_real_t), FV_CUDA_STREAM))
 FV_CUDA_FUNC(fv_kry_matvec_cuda, fv_kry_matvec_launch(&a, FV_PTR(0, void), FV_PTR(1, const fv_op_t),
 						      FV_PTR(2, const fv_real_t), FV_PTR(3, fv_real_t),
 						      FV_PTR(4, fv_real_t), FV_PTR(5, double), FV_CUDA_STREAM))

@@ -13,17 +13,24 @@
 #include "kernels/implicit.h"
 
 /*
- * Restarted FGMRES(m) on the system the sweeps relax,
+ * Restarted FGMRES(m) on the system the sweeps relax, scaled by its
+ * block diagonal,
  *
- *   A dq = -R,   A = the stored operator (implicit.h: D_i on the diagonal,
- *                    O_f off it; nu~'s scalars with Spalart-Allmaras),
+ *   D^-1 A dq = D^-1 (-R),   A = the stored operator (implicit.h: D_i on
+ *                    the diagonal, O_f off it; nu~'s scalars with
+ *                    Spalart-Allmaras),
  *
+ * so that GMRES minimises the residual the sweeps' check measures
+ * (fv_k_sweep_check: |D^-1 (-R - A dq)| over |D^-1 R|, the history's
+ * lin_res), in which every cell weighs alike: unscaled, V/dt spans 1e6
+ * between the TMR bump's wake cells and its far field (GMRES(10) with 2
+ * pairs left lin_res 0.2-0.7 on the 177 x 81 grid at CFL 4e3 unscaled),
  * right-preconditioned by M^-1 = krylov_sweeps sweep pairs from dq = 0
  * (point and line sweeps as the run has them), per cycle
  *
- *   v_0 = r / |r|,  r = -R - A dq_0;  for j < m:
- *     z_j = M^-1 v_j                 (the sweeps on the right-hand side v_j)
- *     w = A z_j,  h_ij = (w, v_i),  w -= sum h_ij v_i   (classical Gram-
+ *   v_0 = r / |r|,  r = D^-1 (-R - A dq_0);  for j < m:
+ *     z_j = M^-1 D v_j               (the sweeps on the right-hand side D v_j)
+ *     w = D^-1 A z_j,  h_ij = (w, v_i),  w -= sum h_ij v_i   (classical Gram-
  *     h_j+1,j = |w|, v_j+1 = w / h_j+1,j                  Schmidt)
  *   dq = dq_0 + sum_j y_j z_j,  y minimising |beta e_1 - H y|.
  *
@@ -71,7 +78,7 @@ FV_HD size_t fv_kry_scale(int m, int j)
 {
 	return fv_kry_y(m, m) + (size_t)j;
 }
-static inline size_t fv_kry_coef_size(int m)
+FV_HD size_t fv_kry_coef_size(int m)
 {
 	return fv_kry_scale(m, m + 1);
 }
@@ -79,29 +86,46 @@ static inline size_t fv_kry_coef_size(int m)
 /* The reduction task's steps (fv_task_args_t.kry_step). */
 enum { FV_KRY_STEP_START, FV_KRY_STEP_COLUMN, FV_KRY_STEP_NORM };
 
-/* y = A x at colour-group position i (owned cell c = cell_group[i]): x
- * over the local cells (stride sc, ghosts as the last halo left them), y
- * over the owned ones (stride so). */
-FV_HD void fv_k_matvec(const fv_view_t *v, const fv_params_t *P, const fv_op_t *op0, const fv_real_t *x, fv_real_t *y,
-		       fv_idx_t i)
+/* y = D_c x (5 rows) from D's factors (fv_lu5_factor: U's diagonal
+ * stored as reciprocals): U x, then L. */
+FV_HD void fv_k_diag_mul(const fv_op_t *op, const fv_real_t x[FV_NVAR], fv_real_t y[FV_NVAR])
 {
-	const fv_idx_t nc = v->sc, no = v->so, c = v->cell_group[i], k0 = v->cell_face_off[c];
-	const fv_op_t *op = op0 + fv_op_at(i, FV_OP_NV(P, v));
-	fv_real_t xc[FV_NVAR], u[FV_NVAR], r[FV_NVAR];
-	fv_k_load(x, nc, c, xc);
-	/* D x from its factors: U x (U's diagonal stored as reciprocals), then L */
+	fv_real_t u[FV_NVAR];
 	for (int rr = 0; rr < FV_NVAR; rr++) {
-		fv_real_t t = xc[rr] / (fv_real_t)op[(rr * 5 + rr) * FV_OP_W];
+		fv_real_t t = x[rr] / (fv_real_t)op[(rr * 5 + rr) * FV_OP_W];
 		for (int k = rr + 1; k < FV_NVAR; k++)
-			t += (fv_real_t)op[(rr * 5 + k) * FV_OP_W] * xc[k];
+			t += (fv_real_t)op[(rr * 5 + k) * FV_OP_W] * x[k];
 		u[rr] = t;
 	}
 	for (int rr = 0; rr < FV_NVAR; rr++) {
 		fv_real_t t = u[rr];
 		for (int k = 0; k < rr; k++)
 			t += (fv_real_t)op[(rr * 5 + k) * FV_OP_W] * u[k];
-		r[rr] = t;
+		y[rr] = t;
 	}
+}
+
+/* r = D_c^-1 r (5 rows) from D's factors. */
+FV_HD void fv_k_diag_solve(const fv_op_t *op, fv_real_t r[FV_NVAR])
+{
+	fv_real_t D[FV_BLOCK];
+	for (int m = 0; m < FV_BLOCK; m++)
+		D[m] = (fv_real_t)op[m * FV_OP_W];
+	fv_lu5_solve(D, r);
+}
+
+/* y = D^-1 A x at colour-group position i (owned cell c = cell_group[i];
+ * the system scaled by its block diagonal, krylov.h's top): x over the
+ * local cells (stride sc, ghosts as the last halo left them), y over the
+ * owned ones (stride so). */
+FV_HD void fv_k_matvec(const fv_view_t *v, const fv_params_t *P, const fv_op_t *op0, const fv_real_t *x, fv_real_t *y,
+		       fv_idx_t i)
+{
+	const fv_idx_t nc = v->sc, no = v->so, c = v->cell_group[i], k0 = v->cell_face_off[c];
+	const fv_op_t *op = op0 + fv_op_at(i, FV_OP_NV(P, v));
+	fv_real_t xc[FV_NVAR], r[FV_NVAR];
+	fv_k_load(x, nc, c, xc);
+	fv_k_diag_mul(op, xc, r);
 	const int sa = fv_k_sa(P);
 	const size_t sa0 = fv_op_sa(P->implicit, v->max_faces);
 	fv_real_t rs = sa ? (fv_real_t)op[sa0 * FV_OP_W] * x[(size_t)5 * nc + c] : (fv_real_t)0;
@@ -118,10 +142,11 @@ FV_HD void fv_k_matvec(const fv_view_t *v, const fv_params_t *P, const fv_op_t *
 		if (sa)
 			rs += (fv_real_t)op[(sa0 + (size_t)(1 + k - k0)) * FV_OP_W] * x[(size_t)5 * nc + j];
 	}
+	fv_k_diag_solve(op, r);
 	for (int m = 0; m < FV_NVAR; m++)
 		y[(size_t)m * no + c] = r[m];
 	if (sa)
-		y[(size_t)5 * no + c] = rs;
+		y[(size_t)5 * no + c] = rs / (fv_real_t)op[sa0 * FV_OP_W];
 }
 
 /* The vectors of the Krylov field: vector k at V + k nv so (nv rows of
@@ -131,24 +156,42 @@ FV_HD fv_real_t *fv_kry_vec(fv_real_t *V, const fv_view_t *v, const fv_params_t 
 	return V + (size_t)k * (size_t)P->nvar * (size_t)v->so;
 }
 
-/* Owned cell c of the per-cell steps (the same expression on both back-ends):
- * start: v_0 = -R - (restart: A dq_0, already in v_0) */
-FV_HD void fv_k_kry_start(const fv_view_t *v, const fv_params_t *P, const fv_real_t *res, fv_real_t *v0, int restart,
-			  fv_idx_t c)
+/* The per-cell steps (the same expression on both back-ends), at
+ * colour-group position i (the operator's) or owned cell c.
+ * start: v_0 = D^-1 (-R) - (restart: D^-1 A dq_0, already in v_0) */
+FV_HD void fv_k_kry_start(const fv_view_t *v, const fv_params_t *P, const fv_op_t *op0, const fv_real_t *res,
+			  fv_real_t *v0, int restart, fv_idx_t i)
 {
-	for (int m = 0; m < P->nvar; m++) {
-		size_t q = (size_t)m * v->so + c;
-		v0[q] = -res[q] - (restart ? v0[q] : (fv_real_t)0);
+	const fv_idx_t no = v->so, c = v->cell_group[i];
+	const fv_op_t *op = op0 + fv_op_at(i, FV_OP_NV(P, v));
+	fv_real_t r[FV_NVAR];
+	for (int m = 0; m < FV_NVAR; m++)
+		r[m] = -res[(size_t)m * no + c];
+	fv_k_diag_solve(op, r);
+	for (int m = 0; m < FV_NVAR; m++)
+		v0[(size_t)m * no + c] = r[m] - (restart ? v0[(size_t)m * no + c] : (fv_real_t)0);
+	if (fv_k_sa(P)) {
+		size_t q = (size_t)5 * no + c;
+		v0[q] = -res[q] / (fv_real_t)op[fv_op_sa(P->implicit, v->max_faces) * FV_OP_W] - (restart ? v0[q] : (fv_real_t)0);
 	}
 }
-/* prep: v_j scaled to unit length, the sweeps' right-hand side -v_j (they solve for -res) */
-FV_HD void fv_k_kry_prep(const fv_view_t *v, const fv_params_t *P, fv_real_t *vj, fv_real_t *rhs, fv_real_t scale,
-			 fv_idx_t c)
+/* prep: v_j scaled to unit length; the sweeps' right-hand side -D v_j
+ * (they solve A z = -res, and z must solve D^-1 A z = v_j) */
+FV_HD void fv_k_kry_prep(const fv_view_t *v, const fv_params_t *P, const fv_op_t *op0, fv_real_t *vj, fv_real_t *rhs,
+			 fv_real_t scale, fv_idx_t i)
 {
-	for (int m = 0; m < P->nvar; m++) {
-		size_t q = (size_t)m * v->so + c;
+	const fv_idx_t no = v->so, c = v->cell_group[i];
+	const fv_op_t *op = op0 + fv_op_at(i, FV_OP_NV(P, v));
+	fv_real_t x[FV_NVAR], y[FV_NVAR];
+	for (int m = 0; m < FV_NVAR; m++)
+		x[m] = vj[(size_t)m * no + c] *= scale;
+	fv_k_diag_mul(op, x, y);
+	for (int m = 0; m < FV_NVAR; m++)
+		rhs[(size_t)m * no + c] = -y[m];
+	if (fv_k_sa(P)) {
+		size_t q = (size_t)5 * no + c;
 		vj[q] *= scale;
-		rhs[q] = -vj[q];
+		rhs[q] = -vj[q] * (fv_real_t)op[fv_op_sa(P->implicit, v->max_faces) * FV_OP_W];
 	}
 }
 /* orth: w -= sum_i h_i v_i (classical Gram-Schmidt), h = H's column j */
@@ -188,11 +231,23 @@ FV_HD double fv_k_kry_dot(const fv_view_t *v, const fv_params_t *P, const fv_rea
 	return t;
 }
 
+/* The sum of product k of the reduce task's blocks' dot rows (rows[b]),
+ * in block order, each one's parts in order: the same sum whatever ran
+ * the block tasks, on either back-end. */
+FV_HD double fv_k_kry_sum(const double *const *rows, int nb, int k)
+{
+	double t = 0;
+	for (int b = 0; b < nb; b++)
+		for (int p = 0; p < FV_KRY_PARTS; p++)
+			t += rows[b][(size_t)k * FV_KRY_PARTS + p];
+	return t;
+}
+
 /* The dense part of the reduction task, after the partial sums were added
  * into d[0 .. j] (step START: d[0] = |r|^2; COLUMN: d[i] = (w, v_i), i <=
  * j; NORM: d[0] = |w|^2 after the Gram-Schmidt step). m: the dimension;
  * last: the cycle's last direction (y solved). */
-static inline void fv_k_kry_reduce(double *K, int m, int step, int j, const double *d)
+FV_HD void fv_k_kry_reduce(double *K, int m, int step, int j, const double *d)
 {
 	if (step == FV_KRY_STEP_START) {
 		double beta = sqrt(d[0]);

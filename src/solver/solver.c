@@ -1284,7 +1284,8 @@ static fv_err_t krylov(fv_solver_t *s, int slot)
 			for (int b = 0; b < s->nb; b++) {
 				block_data_t *d = &s->b[b];
 				kry_args(s, b, j, 0, &a);
-				FV_CALL(fv_insert_kry_prep(d->geo, s->kcoef, d->h[F_KV], d->h[F_KRHS], d->h[F_DQ], &a));
+				FV_CALL(fv_insert_kry_prep(d->geo, s->kcoef, d->h[F_DIAG], d->h[F_KV], d->h[F_KRHS], d->h[F_DQ],
+							   &a));
 			}
 			FV_CALL(sweep_pairs(s, F_KRHS, pairs, 1, sub, "krylov sweep"));
 			sub += FV_SWEEP_DIRECTIONS * pairs;
