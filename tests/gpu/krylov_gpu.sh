@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The Krylov solve's codelets (numerics.linear = gmres, codelets/krylov) on
+# CUDA against the CPU: the TMR bump's 45 x 21 grid (mesh gen bump --level
+# 6) with the long side's step (aspect_dt 1e6, where the sweeps alone
+# diverge: tests/cli/krylov.sh), 1 and 3 blocks, CPU workers only against
+# the GPU only (the reduce task then runs on the GPU too):
+#  - after 1 iteration the states agree to 1e-10 of each quantity's
+#    largest value (the dot products' partial sums differ: a GPU's 64
+#    thread blocks' against a CPU task's one sum);
+#  - after 20 (CFL past 100, with restarts: krylov_cycles 2) to 1e-6;
+#  - the GPU run converges 8 orders in at most 100 iterations, as the CPU's
+#    68 (tests/cli/krylov.sh).
+# Exit 77 (SKIP) where there is no CUDA worker.
+. "$top_srcdir/tests/cli/lib.sh"
+[ "$(cuda_workers)" -gt 0 ] || { echo "no CUDA worker: SKIP"; exit 77; }
+"$fv" mesh gen bump --level 6 -o "$tmp/bump.su2" >/dev/null 2>&1 || fail "mesh gen bump"
+sed -e "s|^file = .*|file = $tmp/bump.su2|" "$top_srcdir/cases/bump_tmr/bump_tmr.cfg" >"$tmp/b.cfg"
+COMMON="numerics.flux_sum=gather output.progress_every=0 output.vtu=no numerics.residual_drop=0 numerics.linear=gmres numerics.aspect_dt=1e6 numerics.retries=0"
+for nb in 1 3; do
+	for n in 1 20; do
+		cpu_gpu_pair "$tmp/b.cfg" "kry-$nb-$n" partition.blocks=$nb numerics.iterations=$n numerics.krylov_cycles=2
+		tol=1e-10
+		[ "$n" = 20 ] && tol=1e-6
+		"$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/kry-$nb-$n-cpu" "$tmp/kry-$nb-$n-gpu" \
+			"gmres, $nb blocks, $n iterations: CPU vs GPU" "$tol" none || fails=$((fails + 1))
+	done
+done
+STARPU_NCPU=0 STARPU_NCUDA=1 "$fv" run "$tmp/b.cfg" output.dir="$tmp/conv" $COMMON numerics.residual_drop=8 \
+	numerics.iterations=150 partition.blocks=1 2>"$tmp/conv.err" || { tail -3 "$tmp/conv.err"; fail "gmres on the GPU: the run"; }
+"$py" - "$tmp/conv/history.csv" <<'PY' || fail "gmres on the GPU: 8 orders"
+import csv, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+res = [float(r["res_rho"]) for r in rows]
+assert all(math.isfinite(x) for x in res), "a residual is not finite"
+o = math.log10(max(res) / res[-1])
+print("gmres on the GPU: %.2f orders in %d iterations, lin_res at most %.3g" %
+      (o, len(rows), max(float(r["lin_res"]) for r in rows)))
+assert o >= 8 and len(rows) <= 100, "%.2f orders in %d iterations" % (o, len(rows))
+PY
+finish
