@@ -57,12 +57,14 @@ sys.exit(0 if hit and hit[0] <= bound else 1)
 PY
 }
 
-# case_run NAME BOUND LIN CFG [keys]
+# case_run NAME BOUND LIN CFG [keys] (MATRIX_ARGS from the environment: keys
+# for every case, as in implicit_matrix.sh, to measure a candidate default)
 case_run() {
 	name=$1 bound=$2 lin=$3 cfg=$4
 	shift 4
+	# shellcheck disable=SC2086
 	"$fv" run "$cfg" output.dir="$tmp/$name" output.vtu=no output.progress_every=0 numerics.iterations="$bound" \
-		numerics.residual_drop=9 "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" ||
+		numerics.residual_drop=9 ${MATRIX_ARGS:-} "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" ||
 		{ tail -3 "$tmp/$name.err"; fail "$name: the run"; return; }
 	converged "$name" "$bound" "$lin" || fail "$name: not 8 orders within $bound iterations"
 }
