@@ -5,12 +5,12 @@
 # operator, right-preconditioned by krylov_sweeps sweep pairs, the system
 # scaled by its block diagonal; codelets/krylov) on one GPU.
 #  0. tests/gpu/krylov_gpu.sh (the CUDA codelets against the CPU on the
-#     45 x 21 bump; about 30 s, bounded at 90 s) with this fvstar;
+#     45 x 21 bump; about 30 s, bounded at 80 s) with this fvstar;
 #  1. the TMR bump's finest grid (1409 x 641, 901,120 cells:
 #     bench/run_bump_finest.sh), two runs side by side on the same GPU,
-#     stopped at BUMP_SECONDS (default 180; SIGTERM: the run ends cleanly
+#     stopped at BUMP_SECONDS (default 170; SIGTERM: the run ends cleanly
 #     and its history counts), each bounded by timeout (SCRIPT_SECONDS,
-#     default 215):
+#     default 200):
 #       A (KEYS_A, NCPU_A CPU workers, default 0: the GPU alone, one
 #         block): gmres with whole lines and the long side's step
 #         (line_cells 1024, aspect_dt 1e6), the CFL up to the default 1e4;
@@ -22,7 +22,7 @@
 # 353 x 161's ramp at 1e4 with no divergence (bench/results/2026-12-05-
 # implicit13.md).
 # Usage: bench/run_implicit13_gpu.sh FVSTAR OUT
-# On the GPU machine (one GPU + 16 cores, about 4.5 minutes):
+# On the GPU machine (one GPU + 16 cores, at most 4.8 minutes):
 #   export LD_LIBRARY_PATH=$PWD/device/lib
 #   CUDA_VISIBLE_DEVICES=0 sh bench/run_implicit13_gpu.sh device/bin/fvstar $OUT/implicit13
 set -u
@@ -33,7 +33,8 @@ keys="numerics.linear=gmres numerics.line_cells=1024 numerics.aspect_dt=1e6"
 a=${KEYS_A:-$keys}
 b=${KEYS_B:-$keys numerics.krylov_dim=20}
 export CUDA_VISIBLE_DEVICES="${CUDA_VISIBLE_DEVICES:-0}"
-secs=${BUMP_SECONDS:-180}
+secs=${BUMP_SECONDS:-170}
+SCRIPT_SECONDS=${SCRIPT_SECONDS:-200}
 na=${NCPU_A:-0}
 nb=${NCPU_B:-0}
 echo "$(date -u +%H:%M:%S) implicit13 on GPU $CUDA_VISIBLE_DEVICES; results in $out"
@@ -41,27 +42,10 @@ echo "$(date -u +%H:%M:%S) implicit13 on GPU $CUDA_VISIBLE_DEVICES; results in $
 mkdir -p "$out/test/bin"
 ln -sf "$fv" "$out/test/bin/fvstar"
 (export top_srcdir="$top" top_builddir="$out/test/bin" STARPU_HOME="$out/starpu-test"
-	timeout -k 5 90 sh "$top/tests/gpu/krylov_gpu.sh") >"$out/krylov_gpu.txt" 2>&1
+	timeout -k 5 80 sh "$top/tests/gpu/krylov_gpu.sh") >"$out/krylov_gpu.txt" 2>&1
 echo "krylov_gpu.sh: rc $? ($(date -u +%H:%M:%S))"
 cat "$out/krylov_gpu.txt"
 rm -rf "$out/test"
 # 1. the finest grid
-echo "A: $a ($na CPU workers)"
-echo "B: $b ($nb CPU workers)"
-lane() { # NAME KEYS NCPU
-	STARPU_HOME="$out/starpu-$1" STARPU_NCPU=$3 RUN_SECONDS=$secs SA_ARGS=$2 PROGRESS=30 EVERY=5 \
-		timeout -k 10 "${SCRIPT_SECONDS:-215}" sh "$top/bench/run_bump_finest.sh" "$fv" "$out/$1" >"$out/$1.txt" 2>&1
-}
-lane A "$a" "$na" &
-pids=$!
-sleep 5
-lane B "$b" "$nb" &
-pids="$pids $!"
-for p in $pids; do wait "$p" || echo "a lane ended with rc $?"; done
-for r in A B; do
-	echo "== $r"
-	cat "$out/$r.txt"
-done
-# the meshes and restarts are large: leave the histories and tables
-find "$out" \( -name '*.fvm' -o -name '*.bin' \) -exec rm -f {} +
+bump_lanes "$a" "$na" "$b" "$nb"
 echo "$(date -u +%H:%M:%S) implicit13 done"

@@ -129,17 +129,10 @@ FV_HD void fv_k_matvec(const fv_view_t *v, const fv_params_t *P, const fv_op_t *
 	const int sa = fv_k_sa(P);
 	const size_t sa0 = fv_op_sa(P->implicit, v->max_faces);
 	fv_real_t rs = sa ? (fv_real_t)op[sa0 * FV_OP_W] * x[(size_t)5 * nc + c] : (fv_real_t)0;
-	for (fv_idx_t k = k0; k < v->cell_face_off[c + 1]; k++) {
+	fv_k_offdiag_add(v, op, x, c, 1, r);
+	for (fv_idx_t k = k0; sa && k < v->cell_face_off[c + 1]; k++) {
 		fv_idx_t j = fv_k_nbr(v, c, k);
-		if (j < 0)
-			continue;
-		fv_real_t xj[FV_NVAR];
-		fv_k_load(x, nc, j, xj);
-		const fv_op_t *O = op + (size_t)(1 + k - k0) * FV_BLOCK * FV_OP_W;
-		for (int rr = 0; rr < FV_NVAR; rr++)
-			for (int m = 0; m < FV_NVAR; m++)
-				r[rr] += (fv_real_t)O[(rr * 5 + m) * FV_OP_W] * xj[m];
-		if (sa)
+		if (j >= 0)
 			rs += (fv_real_t)op[(sa0 + (size_t)(1 + k - k0)) * FV_OP_W] * x[(size_t)5 * nc + j];
 	}
 	fv_k_diag_solve(op, r);

@@ -16,17 +16,12 @@
 # one task).
 . "$top_srcdir/tests/cli/lib.sh"
 
-"$fv" mesh gen bump --level 6 -o "$tmp/bump.su2" >/dev/null 2>&1 || fail "mesh gen bump"
-sed -e "s|^file = .*|file = $tmp/bump.su2|" "$top_srcdir/cases/bump_tmr/bump_tmr.cfg" >"$tmp/bump.cfg"
+bump_case 6 bump
 
-# run NAME ITERATIONS [keys]: the run's exit status in $tmp/NAME.rc (blocks: $blocks, default 4)
+# run NAME ITERATIONS [keys]: bump_run, its exit status in $tmp/NAME.rc
 run() {
-	name=$1 n=$2
-	shift 2
-	"$fv" run "$tmp/bump.cfg" output.dir="$tmp/$name" output.vtu=no output.progress_every=0 \
-		numerics.iterations="$n" numerics.residual_drop=8 partition.blocks="${blocks:-4}" runtime.ncpu=1 "$@" \
-		>"$tmp/$name.out" 2>"$tmp/$name.err"
-	echo $? >"$tmp/$name.rc"
+	bump_run "$@"
+	echo $? >"$tmp/$1.rc"
 }
 long="numerics.aspect_dt=1e6 numerics.retries=0"
 # shellcheck disable=SC2086

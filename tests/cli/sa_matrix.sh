@@ -69,8 +69,7 @@ case_run() {
 	converged "$name" "$bound" "$lin" || fail "$name: not 8 orders within $bound iterations"
 }
 
-"$fv" mesh gen bump --level 6 -o "$tmp/bump.su2" >/dev/null 2>&1 || fail "mesh gen bump"
-sed -e "s|^file = .*|file = $tmp/bump.su2|" "$top_srcdir/cases/bump_tmr/bump_tmr.cfg" >"$tmp/bump.cfg"
+bump_case 6 bump
 grep -q "^cfl\|^first_order\|^sweeps\|^lines" "$tmp/bump.cfg" && fail "bump_tmr.cfg sets implicit keys"
 case_run bump 350 yes "$tmp/bump.cfg"
 case_run bump-aspect 120 yes "$tmp/bump.cfg" numerics.aspect_dt=10

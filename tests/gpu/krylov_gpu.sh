@@ -14,8 +14,7 @@
 # Exit 77 (SKIP) where there is no CUDA worker.
 . "$top_srcdir/tests/cli/lib.sh"
 [ "$(cuda_workers)" -gt 0 ] || { echo "no CUDA worker: SKIP"; exit 77; }
-"$fv" mesh gen bump --level 6 -o "$tmp/bump.su2" >/dev/null 2>&1 || fail "mesh gen bump"
-sed -e "s|^file = .*|file = $tmp/bump.su2|" "$top_srcdir/cases/bump_tmr/bump_tmr.cfg" >"$tmp/b.cfg"
+bump_case 6 b
 COMMON="numerics.flux_sum=gather output.progress_every=0 output.vtu=no numerics.residual_drop=0 numerics.linear=gmres numerics.aspect_dt=1e6 numerics.retries=0"
 for nb in 1 3; do
 	for n in 1 20; do
