@@ -364,7 +364,8 @@ static const key_desc_t keys[] = {
 		 "first-order operator, right-preconditioned by krylov_sweeps sweep pairs (lines included), "
 		 "krylov_cycles cycles per iteration: it minimises the linear residual over its search "
 		 "directions, so it converges where the sweeps alone diverge at a large CFL (FUN3D's and SU2's "
-		 "remedy). One rank."),
+		 "remedy). One rank. Not the default: alone it took sa_matrix.sh's bump 7.8 orders in 350 "
+		 "iterations (the sweeps: 8 in 294) and the plate 113 for 101 (lam2sa 145 for 233)."),
 	INT_KEY("numerics", "krylov_dim", num.krylov_dim, 1, 64, "10", NULL,
 		"linear = gmres: search directions per cycle (each one application of the preconditioner and "
 		"one product with the operator)."),
@@ -393,7 +394,10 @@ static const key_desc_t keys[] = {
 		 "2-6, the plate from a laminar state 407 for 209 with 10, and the bump's finest grid's "
 		 "sweeps diverged from CFL 10 with 1000 (one H200). With whole lines (line_cells 1024), 1e6 (the "
 		 "long side's step) took the bump's 177 x 81 grid to 8 orders in 73 iterations (stalled at 4.3 "
-		 "orders with 1; 4.9 with 1e6 and lines of 64); its 353 x 161 past the stall, with retries."),
+		 "orders with 1; 4.9 with 1e6 and lines of 64); its 353 x 161 past the stall, with retries. "
+		 "Not the default with linear = gmres and whole lines either: sa_matrix.sh's bump in 68 "
+		 "iterations for 294 and the plate 95 for 101, but the plate from a laminar state run with "
+		 "the same keys diverged (bench/results/2026-12-05-implicit13.md)."),
 	REAL_KEY("numerics", "dominance", num.dominance, 0, 0, 10, 0, "0", NULL,
 		 "time = implicit, implicit = point: a per-cell limit of the CFL where the sweeps would lose "
 		 "diagonal dominance: while the largest row sum of |D^-1 O| over a cell's faces (D its diagonal "

@@ -53,7 +53,7 @@
 /* The coefficients (doubles) of GMRES(m): a few scalars, then H ((m+1) x m,
  * row-major), the rotations' c and s, g (m+1), y (m) and the scale of
  * each v_j (1 / its norm, 0 after a breakdown). */
-enum { FV_KRY_BETA, FV_KRY_RES, FV_KRY_RES0, FV_KRY_HEAD = 4 };
+enum { FV_KRY_BETA, FV_KRY_RES, FV_KRY_DEAD, FV_KRY_HEAD = 4 };
 FV_HD size_t fv_kry_h(int m, int i, int j)
 {
 	return FV_KRY_HEAD + (size_t)i * (size_t)m + (size_t)j;
@@ -176,14 +176,15 @@ FV_HD void fv_k_kry_prep(const fv_view_t *v, const fv_params_t *P, const fv_op_t
 	const fv_idx_t no = v->so, c = v->cell_group[i];
 	const fv_op_t *op = op0 + fv_op_at(i, FV_OP_NV(P, v));
 	fv_real_t x[FV_NVAR], y[FV_NVAR];
+	/* scale 0 (a breakdown, or non-finite sums): v_j = 0, whatever it held */
 	for (int m = 0; m < FV_NVAR; m++)
-		x[m] = vj[(size_t)m * no + c] *= scale;
+		x[m] = vj[(size_t)m * no + c] = scale != 0 ? vj[(size_t)m * no + c] * scale : (fv_real_t)0;
 	fv_k_diag_mul(op, x, y);
 	for (int m = 0; m < FV_NVAR; m++)
 		rhs[(size_t)m * no + c] = -y[m];
 	if (fv_k_sa(P)) {
 		size_t q = (size_t)5 * no + c;
-		vj[q] *= scale;
+		vj[q] = scale != 0 ? vj[q] * scale : (fv_real_t)0;
 		rhs[q] = -vj[q] * (fv_real_t)op[fv_op_sa(P->implicit, v->max_faces) * FV_OP_W];
 	}
 }
@@ -207,8 +208,9 @@ FV_HD void fv_k_kry_finish(const fv_view_t *v, const fv_params_t *P, const fv_re
 	for (int r = 0; r < P->nvar; r++) {
 		size_t q = (size_t)r * v->so + c;
 		double t = restart ? x[q] : 0;
-		for (int i = 0; i < m; i++)
-			t += K[fv_kry_y(m, i)] * fv_kry_vec((fv_real_t *)Z, v, P, i)[q];
+		for (int i = 0; i < m; i++) /* a dropped direction's z may be anything */
+			if (K[fv_kry_y(m, i)] != 0)
+				t += K[fv_kry_y(m, i)] * fv_kry_vec((fv_real_t *)Z, v, P, i)[q];
 		x[q] = (fv_real_t)t;
 		dq[(size_t)r * v->sc + c] = (fv_real_t)t;
 	}
@@ -243,7 +245,7 @@ FV_HD double fv_k_kry_sum(const double *const *rows, int nb, int k)
 FV_HD void fv_k_kry_reduce(double *K, int m, int step, int j, const double *d)
 {
 	if (step == FV_KRY_STEP_START) {
-		double beta = sqrt(d[0]);
+		double beta = isfinite(d[0]) ? sqrt(d[0]) : 0;
 		for (size_t q = 0; q < fv_kry_coef_size(m); q++)
 			K[q] = 0;
 		K[FV_KRY_BETA] = beta;
@@ -252,13 +254,20 @@ FV_HD void fv_k_kry_reduce(double *K, int m, int step, int j, const double *d)
 		K[fv_kry_scale(m, 0)] = beta > 0 ? 1 / beta : 0;
 		return;
 	}
+	/* a sum that is not finite (the preconditioner overflowed): this
+	 * direction and all after it are dropped (their columns zero) */
 	if (step == FV_KRY_STEP_COLUMN) {
 		for (int i = 0; i <= j; i++)
-			K[fv_kry_h(m, i, j)] = d[i];
+			if (!isfinite(d[i]))
+				K[FV_KRY_DEAD] = 1;
+		for (int i = 0; i <= j; i++)
+			K[fv_kry_h(m, i, j)] = K[FV_KRY_DEAD] != 0 ? 0 : d[i];
 		return;
 	}
 	/* NORM: the column's last entry, then its rotation */
-	double h1 = sqrt(d[0] > 0 ? d[0] : 0);
+	if (!isfinite(d[0]))
+		K[FV_KRY_DEAD] = 1;
+	double h1 = K[FV_KRY_DEAD] != 0 ? 0 : sqrt(d[0] > 0 ? d[0] : 0);
 	/* a breakdown (w in the span already, or round-off): the next v is
 	 * zero, and so is everything it brings */
 	double hmax = 0;

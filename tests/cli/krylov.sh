@@ -25,7 +25,7 @@ run() {
 }
 long="numerics.aspect_dt=1e6 numerics.retries=0"
 # shellcheck disable=SC2086
-run sweeps 20 $long
+run sweeps 20 $long numerics.linear=sweeps
 # shellcheck disable=SC2086
 run gmres 150 $long numerics.linear=gmres
 # shellcheck disable=SC2086
@@ -49,9 +49,13 @@ PY
 "$py" "$top_srcdir/tests/cli/compare_runs.py" "$tmp/gmres" "$tmp/gmres1" "gmres 4 blocks / 1 block" 1e-6 none ||
 	fail "gmres: the converged states of four blocks and one differ"
 # the linear solve at the top of the ramp: 30 directions against the
-# sweeps' 20 pairs (the defaults), the same 30 iterations of the path
-run lin_sweeps 30
-run lin_gmres 30 numerics.linear=gmres numerics.krylov_dim=30
+# sweeps' 20 pairs (the defaults before gmres, with lines of 64 and the
+# thin side's step), the same 30 iterations of the path
+old="numerics.line_cells=64 numerics.aspect_dt=1"
+# shellcheck disable=SC2086
+run lin_sweeps 30 $old numerics.linear=sweeps
+# shellcheck disable=SC2086
+run lin_gmres 30 $old numerics.linear=gmres numerics.krylov_dim=30
 "$py" - "$tmp/lin_sweeps/history.csv" "$tmp/lin_gmres/history.csv" <<'PY' || fail "gmres against the sweeps' linear residual"
 import csv, sys
 def lin(p):

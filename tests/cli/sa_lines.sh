@@ -44,7 +44,8 @@ PY
 # about 500 (bench/results/2026-12-04-implicit12.md): the thin cells of the
 # wake and the plate's ends move a fraction of a cell per iteration.
 bump_case 5 bump5
-for k in whole:"numerics.line_cells=1024 numerics.aspect_dt=1e6" short:""; do
+for k in whole:"numerics.line_cells=1024 numerics.aspect_dt=1e6 numerics.linear=sweeps" \
+	short:"numerics.line_cells=64 numerics.aspect_dt=1 numerics.linear=sweeps"; do
 	# shellcheck disable=SC2086
 	"$fv" run "$tmp/bump5.cfg" output.dir="$tmp/${k%%:*}" output.vtu=no output.progress_every=0 \
 		numerics.iterations=100 numerics.residual_drop=8 partition.blocks=4 runtime.ncpu=1 ${k#*:} \

@@ -83,7 +83,8 @@ sed -e "s|^file = .*|file = $tmp/plate.su2|" -e '/^cfl\|^first_order\|^iteration
 	"$top_srcdir/cases/plate_tmr/plate_tmr.cfg" >"$tmp/plate.cfg"
 case_run plate 150 yes "$tmp/plate.cfg"
 
+# shellcheck disable=SC2086
 "$fv" run "$tmp/plate.cfg" flow.model=laminar output.dir="$tmp/lam" numerics.iterations=30 output.vtu=no \
-	output.progress_every=0 >/dev/null 2>"$tmp/lam.err" || { cat "$tmp/lam.err"; fail "laminar plate"; }
+	output.progress_every=0 ${MATRIX_ARGS:-} >/dev/null 2>"$tmp/lam.err" || { cat "$tmp/lam.err"; fail "laminar plate"; }
 case_run lam2sa 400 no "$tmp/plate.cfg" output.restart="$tmp/lam/restart.bin" output.restart_from_model=laminar
 finish
