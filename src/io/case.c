@@ -364,7 +364,7 @@ static const key_desc_t keys[] = {
 		 "first-order operator, right-preconditioned by krylov_sweeps sweep pairs (lines included), "
 		 "krylov_cycles cycles per iteration: it minimises the linear residual over its search "
 		 "directions, so it converges where the sweeps alone diverge at a large CFL (FUN3D's and SU2's "
-		 "remedy). One rank. Not the default: alone it took sa_matrix.sh's bump 7.8 orders in 350 "
+		 "remedy); any block and rank count (the same coefficients on every rank). Not the default: alone it took sa_matrix.sh's bump 7.8 orders in 350 "
 		 "iterations (the sweeps: 8 in 294) and the plate 113 for 101 (lam2sa 145 for 233)."),
 	INT_KEY("numerics", "krylov_dim", num.krylov_dim, 1, 64, "10", NULL,
 		"linear = gmres: search directions per cycle (each one application of the preconditioner and "

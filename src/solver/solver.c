@@ -191,8 +191,8 @@ struct fv_solver {
 	int sweeps_of[RING];    /* the sweep pairs each iteration ran */
 	double cfl_top;         /* the largest CFL of the run */
 	int gmres;              /* numerics.linear = gmres in a point-implicit run */
-	fv_handle_t kcoef;      /* its coefficients (krylov.h), summed by the host's reduce task */
-	double *kcoef_mem;
+	fv_handle_t *kcoef;     /* [nr] its coefficients (krylov.h), one copy per rank, each */
+	double *kcoef_mem;      /* summed by that rank's reduce task from every block's dot row */
 	fv_handle_t *kdots;     /* [nb] the blocks' dot rows (their F_KDOT) */
 	int ran;                /* fv_solver_run was called before */
 	int trace_from;         /* the first traced iteration (fv_runtime_trace_start) */
@@ -640,6 +640,14 @@ static int late_halos(const fv_solver_t *s)
 	return s->o.num.halo_late == FV_OVERLAP_YES || (s->o.num.halo_late == FV_OVERLAP_AUTO && chained);
 }
 
+/* A block's dot row (F_KDOT) in reals: the reduce tasks of other ranks
+ * receive it whole, so a stand-in has its size too. */
+static size_t kdot_reals(const fv_solver_t *s)
+{
+	size_t km = s->gmres ? (size_t)s->o.num.krylov_dim : 0;
+	return km ? (km + 1) * FV_KRY_PARTS * sizeof(double) / sizeof(fv_real_t) : 1;
+}
+
 static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_block_t *bk,
 			    const fv_geo_colors_t *colors)
 {
@@ -653,7 +661,6 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	size_t nv = (size_t)s->P.nvar, snap = s->o.snapshot_every > 0 ? nv * sc : 1;
 	int imp = s->P.implicit, sa = fv_k_sa(&s->P);
 	size_t km = s->gmres ? (size_t)s->o.num.krylov_dim : 0;
-	size_t kdot = (km + 1) * FV_KRY_PARTS * sizeof(double) / sizeof(fv_real_t);
 	/* numerics.overlap: the stages that read ghosts run as interior and
 	 * border tasks (kernels.h) in every block with neighbours (yes), or in
 	 * those on a GPU with a neighbour on another rank whose tasks are not
@@ -704,7 +711,7 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 				    imp ? nv * sc : 1, imp ? op_reals(fv_op_size(imp, d->L.max_faces, sa, s->P.lines, bk->n_owned)) : 1,
 				    nff > 0 ? nff : 1,
 				    km ? (km + 1) * nv * so : 1, km ? km * nv * so : 1, km ? nv * so : 1, km ? nv * so : 1,
-				    km ? kdot : 1};
+				    kdot_reals(s)};
 	/* 64-byte elements (the blob's alignment): a vector's element count is
 	 * 32-bit, and the blob of a 20M-cell block passes 4 GB */
 	FV_CHECK(d->L.bytes % 64 == 0, FV_ERR_MEM, "block %d: geometry of %zu bytes", bk->id, d->L.bytes);
@@ -751,7 +758,8 @@ static fv_err_t build_remote(fv_solver_t *s, const fv_block_t *blocks, const fv_
 	d->worker = -1;
 	FV_CALL(fv_runtime_register_remote(&d->geo, 1, 64, owner, "block geometry"));
 	for (int f = 0; f < N_FIELDS; f++)
-		FV_CALL(fv_runtime_register_remote(&d->h[f], 1, sizeof(fv_real_t), owner, field_names[f]));
+		FV_CALL(fv_runtime_register_remote(&d->h[f], f == F_KDOT ? kdot_reals(s) : 1, sizeof(fv_real_t), owner,
+						   field_names[f]));
 	FV_CALL(halo_buffers(s, blocks, d, bk, owner));
 	return FV_OK;
 }
@@ -816,15 +824,20 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	s->sweeps = o->num.sweeps;
 	s->sweeps_from = INT_MIN;
 	s->gmres = s->P.implicit == FV_IMPLICIT_POINT && o->num.linear == FV_LINEAR_GMRES;
-	/* the coefficients are one handle of the host's: one rank, whose
-	 * blocks' dot rows one task sums */
-	FV_CHECK(!s->gmres || s->nr == 1, FV_ERR_ARG,
-		 "[numerics] linear = gmres runs on one rank (this run has %d); use linear = sweeps", s->nr);
 	FV_CHECK(!s->gmres || (n_blocks <= FV_KRY_REDUCE_MAX && o->num.krylov_dim <= FV_KRY_DIM_MAX), FV_ERR_ARG,
 		 "[numerics] linear = gmres: at most %d blocks and krylov_dim %d", FV_KRY_REDUCE_MAX, FV_KRY_DIM_MAX);
 	if (s->gmres) {
+		/* every rank its own copy of the coefficients, registered in rank
+		 * order on every rank (StarPU-MPI's tags) */
 		size_t n = fv_kry_coef_size(o->num.krylov_dim);
-		FV_CALL(fv_runtime_vector(&s->kcoef, &s->kcoef_mem, n, sizeof(double), "krylov coefficients"));
+		FV_CALL(fv_calloc(&s->kcoef, (size_t)s->nr, sizeof(fv_handle_t), "krylov coefficients"));
+		for (int r = 0; r < s->nr; r++)
+			if (r == s->me)
+				FV_CALL(fv_runtime_vector(&s->kcoef[r], &s->kcoef_mem, n, sizeof(double),
+							  "krylov coefficients"));
+			else
+				FV_CALL(fv_runtime_register_remote(&s->kcoef[r], n, sizeof(double), r,
+								   "krylov coefficients"));
 		FV_CALL(fv_calloc(&s->kdots, (size_t)n_blocks, sizeof(fv_handle_t), "krylov dot rows"));
 	}
 	s->bad_iter = -1;
@@ -1248,14 +1261,25 @@ static void kry_args(const fv_solver_t *s, int b, int j, int step, fv_task_args_
 	a->kry_step = step;
 }
 
-/* The host's sum of the blocks' dot rows into the coefficients. */
+/* The sum of the blocks' dot rows into the coefficients: one task per
+ * rank into its copy (StarPU-MPI brings it the other ranks' rows), each
+ * the same sums in the same order, so that every rank's blocks read the
+ * same coefficients. */
 static fv_err_t kry_reduce(fv_solver_t *s, int step, int j)
 {
 	fv_task_args_t a;
 	for (int b = 0; b < s->nb; b++)
 		s->kdots[b] = s->b[b].h[F_KDOT];
 	kry_args(s, 0, j, step, &a);
-	return fv_insert_kry_reduce(s->kcoef, s->kdots, s->nb, &a);
+	for (int r = 0; r < s->nr; r++)
+		FV_CALL(fv_insert_kry_reduce(s->kcoef[r], s->kdots, s->nb, &a));
+	return FV_OK;
+}
+
+/* The coefficients block b's tasks read: its rank's copy. */
+static fv_handle_t kry_coef(const fv_solver_t *s, int b)
+{
+	return s->kcoef[s->rank_of[b]];
 }
 
 /*
@@ -1284,7 +1308,7 @@ static fv_err_t krylov(fv_solver_t *s, int slot)
 			for (int b = 0; b < s->nb; b++) {
 				block_data_t *d = &s->b[b];
 				kry_args(s, b, j, 0, &a);
-				FV_CALL(fv_insert_kry_prep(d->geo, s->kcoef, d->h[F_DIAG], d->h[F_KV], d->h[F_KRHS], d->h[F_DQ],
+				FV_CALL(fv_insert_kry_prep(d->geo, kry_coef(s, b), d->h[F_DIAG], d->h[F_KV], d->h[F_KRHS], d->h[F_DQ],
 							   &a));
 			}
 			FV_CALL(sweep_pairs(s, F_KRHS, pairs, 1, sub, "krylov sweep"));
@@ -1299,14 +1323,14 @@ static fv_err_t krylov(fv_solver_t *s, int slot)
 			for (int b = 0; b < s->nb; b++) {
 				block_data_t *d = &s->b[b];
 				kry_args(s, b, j, 0, &a);
-				FV_CALL(fv_insert_kry_orth(d->geo, s->kcoef, d->h[F_KV], d->h[F_KDOT], &a));
+				FV_CALL(fv_insert_kry_orth(d->geo, kry_coef(s, b), d->h[F_KV], d->h[F_KDOT], &a));
 			}
 			FV_CALL(kry_reduce(s, FV_KRY_STEP_NORM, j));
 		}
 		for (int b = 0; b < s->nb; b++) {
 			block_data_t *d = &s->b[b];
 			kry_args(s, b, m, cyc > 0, &a);
-			FV_CALL(fv_insert_kry_finish(d->geo, s->kcoef, d->h[F_KZ], d->h[F_KX], d->h[F_DQ], &a));
+			FV_CALL(fv_insert_kry_finish(d->geo, kry_coef(s, b), d->h[F_KZ], d->h[F_KX], d->h[F_DQ], &a));
 		}
 		FV_CALL(halo(s, HALO_DQ));
 	}
@@ -2520,8 +2544,9 @@ void fv_solver_destroy(fv_solver_t *s)
 		free(d->bface_of); /* set only when a block's build failed half-way */
 	}
 	free(s->b);
-	if (s->kcoef)
-		fv_runtime_drop(&s->kcoef, s->kcoef_mem);
+	for (int r = 0; s->kcoef && r < s->nr; r++)
+		fv_runtime_drop(&s->kcoef[r], r == s->me ? s->kcoef_mem : NULL);
+	free(s->kcoef);
 	free(s->kdots);
 	fv_ring_destroy(s->ring);
 	for (int r = 0; s->clocks && r < s->nr; r++)
