@@ -12,15 +12,17 @@
 #     and its history counts), each bounded by timeout (SCRIPT_SECONDS,
 #     default 200):
 #       A (KEYS_A, NCPU_A CPU workers, default 0: the GPU alone, one
-#         block): gmres with whole lines and the long side's step
-#         (line_cells 1024, aspect_dt 1e6), the CFL up to the default 1e4;
-#       B (KEYS_B, NCPU_B, default 0): the same with krylov_dim 20.
+#         block): gmres (its defaults: 20 directions of 1 sweep pair) with
+#         whole lines and the long side's step (line_cells 1024, aspect_dt
+#         1e6), the CFL up to the default 1e4;
+#       B (KEYS_B, NCPU_B, default 0): the same with 10 directions of 2
+#         pairs (as many pairs an iteration, half the products).
 # Session 22 call 3b ran the sweeps with the same two keys and cfl_max
 # 1000 on this grid: 83 iterations in 195 s, the sweeps diverged twice and
-# the CFL was held at 9.6-29 (3.52 nu~ orders); on the CPU gmres took the
-# 177 x 81 grid to 8 orders in 74 iterations with no retry and kept the
-# 353 x 161's ramp at 1e4 with no divergence (bench/results/2026-12-05-
-# implicit13.md).
+# the CFL was held at 9.6-29 (3.52 nu~ orders); on the CPU A's keys took
+# the 177 x 81 grid to 8 orders in 73 iterations and the 353 x 161 in 128
+# (B's: 74 and 137), the CFL at 1e4, no divergence, no retry
+# (bench/results/2026-12-05-implicit13.md).
 # Usage: bench/run_implicit13_gpu.sh FVSTAR OUT
 # On the GPU machine (one GPU + 16 cores, at most 4.8 minutes):
 #   export LD_LIBRARY_PATH=$PWD/device/lib
@@ -31,7 +33,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 bench_setup 2 "$@"
 keys="numerics.linear=gmres numerics.line_cells=1024 numerics.aspect_dt=1e6"
 a=${KEYS_A:-$keys}
-b=${KEYS_B:-$keys numerics.krylov_dim=20}
+b=${KEYS_B:-$keys numerics.krylov_dim=10 numerics.krylov_sweeps=2}
 export CUDA_VISIBLE_DEVICES="${CUDA_VISIBLE_DEVICES:-0}"
 secs=${BUMP_SECONDS:-170}
 SCRIPT_SECONDS=${SCRIPT_SECONDS:-200}
