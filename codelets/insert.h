@@ -113,8 +113,9 @@ fv_err_t fv_insert_sweep_check(fv_handle_t geo, fv_handle_t q, fv_handle_t res, 
  * dq = 0; matvec, z_j = dq (ghosts from the halo) and v_j+1 = D^-1 A z_j with its dot products with
  * v_0 .. v_j; orth, the Gram-Schmidt step and |v_j+1|^2; finish, x (a
  * restart: x +) sum y_i z_i, into dq's owned cells; reduce, the n
- * blocks' dot rows, in block order, into the coefficients (one task on
- * the host, step a->kry_step, direction a->kry_j). */
+ * blocks' dot rows, in block order, into the coefficients coef (one task
+ * per rank and step, a->kry_step, direction a->kry_j; on a CPU or, with at
+ * most FV_KRY_CUDA_ROWS blocks, a GPU). */
 #define FV_KRY_REDUCE_MAX 1024
 /* the reduce task runs on a GPU with at most this many blocks */
 #define FV_KRY_CUDA_ROWS 32

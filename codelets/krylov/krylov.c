@@ -15,7 +15,6 @@
 #define FLOPS_MATVEC_CELL 300.0
 #define FLOPS_VEC_CELL(nv) (2.0 * (nv))
 
-/* the host's dense part: at most this many blocks' partial sums */
 FV_MODEL(start_model, "fv_kry_start");
 static struct starpu_codelet start_cl = FV_CODELET(fv_kry_start_cpu, (fv_kry_start_cuda), start_model, "fv_kry_start",
 						   6, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_RW, STARPU_W);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* CPU: the Krylov solve's block loops (one thread per task) and the host's
+/* CPU: the Krylov solve's block loops (one thread per task) and the
  * reduction of the blocks' dot products into GMRES's coefficients. */
 #include <string.h>
 

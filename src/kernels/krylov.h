@@ -4,7 +4,7 @@
  * product of the stored first-order operator with a vector, and the
  * vector updates of GMRES; and the small dense part (the Hessenberg
  * matrix, its Givens rotations, the least-squares solve) the reduction
- * task runs on the host. */
+ * task runs, on the host or a GPU. */
 #ifndef FVSTAR_KERNELS_KRYLOV_H
 #define FVSTAR_KERNELS_KRYLOV_H
 
@@ -23,8 +23,9 @@
  * so that GMRES minimises the residual the sweeps' check measures
  * (fv_k_sweep_check: |D^-1 (-R - A dq)| over |D^-1 R|, the history's
  * lin_res), in which every cell weighs alike: unscaled, V/dt spans 1e6
- * between the TMR bump's wake cells and its far field (GMRES(10) with 2
- * pairs left lin_res 0.2-0.7 on the 177 x 81 grid at CFL 4e3 unscaled),
+ * between the TMR bump's wake cells and its far field (GMRES(30) on its
+ * 45 x 21 grid at CFL 1e4 left lin_res up to 1.5e-4 unscaled, 2e-5
+ * scaled),
  * right-preconditioned by M^-1 = krylov_sweeps sweep pairs from dq = 0
  * (point and line sweeps as the run has them), per cycle
  *
@@ -42,9 +43,10 @@
  *
  * Every dot product is a block's partial sum into its row of dot values
  * (FV_KRY_PARTS per product: a GPU's thread blocks' partial sums, a
- * CPU's in the first), which one small task sums in block order into the
- * coefficients (fv_k_kry_reduce): the answer does not depend on the
- * worker count, and the solver does not wait.
+ * CPU's in the first), which one small task per rank sums in block order
+ * into that rank's copy of the coefficients (fv_k_kry_reduce): the answer
+ * does not depend on the worker or rank count, and the solver does not
+ * wait.
  */
 #define FV_KRY_PARTS 64
 /* the most directions of a cycle (numerics.krylov_dim) */
