@@ -14,3 +14,30 @@ bench_setup() {
 	out=$(cd "$2" && pwd)
 	export STARPU_SILENT=1
 }
+
+# bump_lanes A_KEYS A_NCPU B_KEYS B_NCPU: the TMR bump's finest grid
+# (bench/run_bump_finest.sh) twice side by side on the GPU the caller
+# chose, runs A and B with those keys and CPU workers, each stopped at
+# $secs seconds and bounded at SCRIPT_SECONDS (default 260), results in
+# $out/A and $out/B; then their tables, and the large files removed.
+bump_lanes() {
+	echo "A: $1 ($2 CPU workers)"
+	echo "B: $3 ($4 CPU workers)"
+	bl_lane() { # NAME KEYS NCPU
+		STARPU_HOME="$out/starpu-$1" STARPU_NCPU=$3 RUN_SECONDS=$secs SA_ARGS=$2 PROGRESS=30 EVERY=5 \
+			timeout -k 10 "${SCRIPT_SECONDS:-260}" sh "$top/bench/run_bump_finest.sh" "$fv" "$out/$1" \
+			>"$out/$1.txt" 2>&1
+	}
+	bl_lane A "$1" "$2" &
+	bl_pids=$!
+	sleep 5
+	bl_lane B "$3" "$4" &
+	bl_pids="$bl_pids $!"
+	for p in $bl_pids; do wait "$p" || echo "a lane ended with rc $?"; done
+	for r in A B; do
+		echo "== $r"
+		cat "$out/$r.txt"
+	done
+	# the meshes and restarts are large: leave the histories and tables
+	find "$out" \( -name '*.fvm' -o -name '*.bin' \) -exec rm -f {} +
+}

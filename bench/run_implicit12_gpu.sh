@@ -42,22 +42,5 @@ ncpu=$(($(nproc) / 2 - 1))
 na=${NCPU_A:-0}
 nb=${NCPU_B:-$ncpu}
 echo "$(date -u +%H:%M:%S) implicit12: the bump finest on GPU $CUDA_VISIBLE_DEVICES, two runs side by side; results in $out"
-echo "A: $a ($na CPU workers)"
-echo "B: ${b:-(the defaults)} ($nb CPU workers)"
-lane() { # NAME KEYS NCPU
-	STARPU_HOME="$out/starpu-$1" STARPU_NCPU=$3 RUN_SECONDS=$secs SA_ARGS=$2 PROGRESS=30 EVERY=5 \
-		timeout -k 10 "${SCRIPT_SECONDS:-260}" sh "$top/bench/run_bump_finest.sh" "$fv" "$out/$1" >"$out/$1.txt" 2>&1
-}
-lane A "$a" "$na" &
-pids=$!
-sleep 5
-lane B "$b" "$nb" &
-pids="$pids $!"
-for p in $pids; do wait "$p" || echo "a lane ended with rc $?"; done
-for r in A B; do
-	echo "== $r"
-	cat "$out/$r.txt"
-done
-# the meshes and restarts are large: leave the histories and tables
-find "$out" \( -name '*.fvm' -o -name '*.bin' \) -exec rm -f {} +
+bump_lanes "$a" "$na" "$b" "$nb"
 echo "$(date -u +%H:%M:%S) implicit12 done"

@@ -147,6 +147,12 @@ void fv_diagonal_cpu(void *buffers[], void *cl_arg);
 void fv_sweep_cpu(void *buffers[], void *cl_arg);
 void fv_implicit_update_cpu(void *buffers[], void *cl_arg);
 void fv_sweep_check_cpu(void *buffers[], void *cl_arg);
+void fv_kry_start_cpu(void *buffers[], void *cl_arg);
+void fv_kry_prep_cpu(void *buffers[], void *cl_arg);
+void fv_kry_matvec_cpu(void *buffers[], void *cl_arg);
+void fv_kry_orth_cpu(void *buffers[], void *cl_arg);
+void fv_kry_finish_cpu(void *buffers[], void *cl_arg);
+void fv_kry_reduce_cpu(void *buffers[], void *cl_arg);
 
 #ifdef FV_HAVE_CUDA
 /* CUDA implementations (codelets/<stage>/<stage>_cuda.cu). */
@@ -195,6 +201,12 @@ void fv_diagonal_cuda(void *buffers[], void *cl_arg);
 void fv_sweep_cuda(void *buffers[], void *cl_arg);
 void fv_implicit_update_cuda(void *buffers[], void *cl_arg);
 void fv_sweep_check_cuda(void *buffers[], void *cl_arg);
+void fv_kry_start_cuda(void *buffers[], void *cl_arg);
+void fv_kry_prep_cuda(void *buffers[], void *cl_arg);
+void fv_kry_matvec_cuda(void *buffers[], void *cl_arg);
+void fv_kry_orth_cuda(void *buffers[], void *cl_arg);
+void fv_kry_finish_cuda(void *buffers[], void *cl_arg);
+void fv_kry_reduce_cuda(void *buffers[], void *cl_arg);
 #endif
 
 #define FV_ARGS_UNPACK(cl_arg, a) starpu_codelet_unpack_args((cl_arg), (a))

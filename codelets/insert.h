@@ -105,6 +105,31 @@ fv_err_t fv_insert_implicit_update(fv_handle_t geo, fv_handle_t dq, fv_handle_t 
 /* After the sweeps: their linear residual reduction into the norm row (fv_k_sweep_check). */
 fv_err_t fv_insert_sweep_check(fv_handle_t geo, fv_handle_t q, fv_handle_t res, fv_handle_t diag, fv_handle_t dq,
 			       fv_handle_t norms, const fv_task_args_t *a);
+/* numerics.linear = gmres (src/kernels/krylov.h), a->kry_m directions of
+ * the Krylov field V (m + 1 vectors of the owned cells) and Z (m): start,
+ * v_0 = D^-1 (-R) (a->kry_step: a restart, D^-1 (-R - A dq)) and its
+ * squared norm into the block's dot row; prep, v_j scaled by the
+ * coefficients' 1/|v_j|, D v_j into the sweeps' right-hand side rhs, and
+ * dq = 0; matvec, z_j = dq (ghosts from the halo) and v_j+1 = D^-1 A z_j with its dot products with
+ * v_0 .. v_j; orth, the Gram-Schmidt step and |v_j+1|^2; finish, x (a
+ * restart: x +) sum y_i z_i, into dq's owned cells; reduce, the n
+ * blocks' dot rows, in block order, into the coefficients coef (one task
+ * per rank and step, a->kry_step, direction a->kry_j; on a CPU or, with at
+ * most FV_KRY_CUDA_ROWS blocks, a GPU). */
+#define FV_KRY_REDUCE_MAX 1024
+/* the reduce task runs on a GPU with at most this many blocks */
+#define FV_KRY_CUDA_ROWS 32
+fv_err_t fv_insert_kry_start(fv_handle_t geo, fv_handle_t res, fv_handle_t diag, fv_handle_t dq, fv_handle_t V,
+			     fv_handle_t dot, const fv_task_args_t *a);
+fv_err_t fv_insert_kry_prep(fv_handle_t geo, fv_handle_t coef, fv_handle_t diag, fv_handle_t V, fv_handle_t rhs,
+			    fv_handle_t dq, const fv_task_args_t *a);
+fv_err_t fv_insert_kry_matvec(fv_handle_t geo, fv_handle_t diag, fv_handle_t dq, fv_handle_t V, fv_handle_t Z,
+			      fv_handle_t dot, const fv_task_args_t *a);
+fv_err_t fv_insert_kry_orth(fv_handle_t geo, fv_handle_t coef, fv_handle_t V, fv_handle_t dot,
+			    const fv_task_args_t *a);
+fv_err_t fv_insert_kry_finish(fv_handle_t geo, fv_handle_t coef, fv_handle_t Z, fv_handle_t x, fv_handle_t dq,
+			      const fv_task_args_t *a);
+fv_err_t fv_insert_kry_reduce(fv_handle_t coef, const fv_handle_t *dots, int n, const fv_task_args_t *a);
 /* The clock's reduction (min of dt_min over blocks). */
 void fv_clock_set_reduction(fv_handle_t clock);
 

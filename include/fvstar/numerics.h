@@ -46,6 +46,9 @@ typedef enum fv_time_mode { FV_TIME_STEADY, FV_TIME_UNSTEADY, FV_TIME_IMPLICIT }
 typedef enum fv_implicit { FV_IMPLICIT_LUSGS = 1, FV_IMPLICIT_POINT = 2 } fv_implicit_t;
 /* point-implicit face blocks' dissipation (numerics.jacobian) */
 typedef enum fv_jacobian { FV_JACOBIAN_ROE = 0, FV_JACOBIAN_RUSANOV = 1 } fv_jacobian_t;
+/* point-implicit linear solve (numerics.linear): the sweeps alone, or
+ * restarted GMRES right-preconditioned by them (src/kernels/krylov.h) */
+typedef enum fv_linear { FV_LINEAR_SWEEPS = 0, FV_LINEAR_GMRES = 1 } fv_linear_t;
 /* How an implicit run's CFL grows: from each residual ratio (switched
  * evolution relaxation), or by a fixed factor per iteration, cut back only
  * when the residual passes ten times its lowest value. */
@@ -114,6 +117,10 @@ typedef struct fv_numerics {
 	int sweeps;             /* forward + backward sweep pairs per iteration */
 	int sweeps_max;         /* the most sweep pairs lin_res may raise them to (<= sweeps: fixed) */
 	double sweeps_target;   /* lin_res above which (two iterations in a row) the pairs grow */
+	int linear;             /* fv_linear_t: the sweeps, or GMRES preconditioned by them */
+	int krylov_dim;         /* linear = gmres: search directions per cycle (m of GMRES(m)) */
+	int krylov_cycles;      /* linear = gmres: cycles of m directions per iteration (restarts + 1) */
+	int krylov_sweeps;      /* linear = gmres: sweep pairs of one application of the preconditioner */
 	int lines;              /* fv_overlap_t values: line-implicit sweeps (no, yes, auto: viscous runs) */
 	int line_cells;         /* line-implicit: cells per line at most (longer chains cut); 0: FV_LINE_MAX */
 	double aspect_dt;       /* line-implicit runs: a stretched cell's local step up to this many

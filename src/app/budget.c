@@ -60,7 +60,8 @@
 /* The implicit operator's bytes per cell (kernels/implicit.h's
  * fv_op_values: single precision, a 5x5 block for the cell and one per
  * face with point-implicit; one value with LU-SGS; nu~'s scalars with
- * Spalart-Allmaras; the lines' factors) and two rows of the update, for faces_per_cell faces:
+ * Spalart-Allmaras; the lines' factors) and two rows of the update (and
+ * GMRES's vectors), for faces_per_cell faces:
  * the solver's data grew by 218 MiB (tet 40, 214 estimated) and 193 (hex
  * 40, 193). */
 static double implicit_per_cell(const fv_case_t *c, double faces_per_cell)
@@ -75,7 +76,12 @@ static double implicit_per_cell(const fv_case_t *c, double faces_per_cell)
 	if (c->num.implicit == FV_IMPLICIT_POINT &&
 	    (c->num.lines == FV_OVERLAP_YES || (c->num.lines == FV_OVERLAP_AUTO && c->model != FV_MODEL_EULER)))
 		vals += 2 * (50 + (sa ? 2 : 0)); /* two floats each */
-	return 4.0 * vals + 2.0 * nv * sizeof(fv_real_t);
+	/* linear = gmres: v_0 .. v_m, z_0 .. z_m-1, the solution and the
+	 * sweeps' right-hand side (src/kernels/krylov.h), a row each */
+	double krylov = c->num.implicit == FV_IMPLICIT_POINT && c->num.linear == FV_LINEAR_GMRES
+				? (2.0 * c->num.krylov_dim + 3) * nv * sizeof(fv_real_t)
+				: 0;
+	return 4.0 * vals + 2.0 * nv * sizeof(fv_real_t) + krylov;
 }
 
 /* Whether the rank's blocks run on GPUs alone (the solver's rule for a

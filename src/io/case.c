@@ -83,6 +83,8 @@ static const char *const time_modes[] = {"steady", "unsteady", "implicit", NULL}
 static const char *const implicits[] = {"lusgs", "point", NULL};
 static const char *const jacobians[] = {"roe", "rusanov", NULL};
 static const int jacobian_values[] = {FV_JACOBIAN_ROE, FV_JACOBIAN_RUSANOV};
+static const char *const linears[] = {"sweeps", "gmres", NULL};
+static const int linear_values[] = {FV_LINEAR_SWEEPS, FV_LINEAR_GMRES};
 static const char *const cfl_ramps[] = {"residual", "growth", NULL};
 static const int implicit_values[] = {FV_IMPLICIT_LUSGS, FV_IMPLICIT_POINT};
 static const char *const balances[] = {"speed", "equal", NULL};
@@ -356,6 +358,24 @@ static const key_desc_t keys[] = {
 		 "the independent M6 of 57k tets held 45 pairs at lin_res 0.15-0.18 and went 8 orders in 67 "
 		 "iterations, 2460 pairs; at 0.1 in 46, 1941 pairs (68 at the end), and the test matrix's "
 		 "NACA 0012 and M6s took 36-47 iterations for 39-80."),
+	ENUM_KEY("numerics", "linear", num.linear, linears, linear_values, "sweeps",
+		 "time = implicit, implicit = point: the linear solve of an iteration. sweeps: the forward and "
+		 "backward sweep pairs (sweeps, sweeps_max); gmres: restarted GMRES(krylov_dim) on the same stored "
+		 "first-order operator, right-preconditioned by krylov_sweeps sweep pairs (lines included), "
+		 "krylov_cycles cycles per iteration: it minimises the linear residual over its search "
+		 "directions, so it converges where the sweeps alone diverge at a large CFL (FUN3D's and SU2's "
+		 "remedy); any block and rank count (the same coefficients on every rank). Not the default: alone it took sa_matrix.sh's bump 7.8 orders in 350 "
+		 "iterations (the sweeps: 8 in 294) and the plate 113 for 101 (lam2sa 145 for 233)."),
+	INT_KEY("numerics", "krylov_dim", num.krylov_dim, 1, 64, "20", NULL,
+		"linear = gmres: search directions per cycle (each one application of the preconditioner and "
+		"one product with the operator; a vector of the state's size each, twice). With the TMR bump's "
+		"whole lines and long step, 20 directions of 1 sweep pair took its 353 x 161 grid to 8 orders "
+		"in 128 iterations, 10 of 2 pairs in 137, 20 of 2 in 131 (177 x 81: 73, 74, 85)."),
+	INT_KEY("numerics", "krylov_cycles", num.krylov_cycles, 1, 20, "1", NULL,
+		"linear = gmres: cycles of krylov_dim directions per iteration (a restart starts the next one "
+		"from the last one's solution)."),
+	INT_KEY("numerics", "krylov_sweeps", num.krylov_sweeps, 1, 100, "1", NULL,
+		"linear = gmres: sweep pairs of one application of the preconditioner."),
 	ENUM_KEY("numerics", "lines", num.lines, overlaps, NULL, "auto",
 		 "implicit = point: the sweeps solve lines of strongly coupled cells (stacked across boundary "
 		 "layers and wakes, cells 4x longer than high or more) as block-tridiagonal systems, each line "
@@ -376,7 +396,10 @@ static const key_desc_t keys[] = {
 		 "2-6, the plate from a laminar state 407 for 209 with 10, and the bump's finest grid's "
 		 "sweeps diverged from CFL 10 with 1000 (one H200). With whole lines (line_cells 1024), 1e6 (the "
 		 "long side's step) took the bump's 177 x 81 grid to 8 orders in 73 iterations (stalled at 4.3 "
-		 "orders with 1; 4.9 with 1e6 and lines of 64); its 353 x 161 past the stall, with retries."),
+		 "orders with 1; 4.9 with 1e6 and lines of 64); its 353 x 161 past the stall, with retries. "
+		 "Not the default with linear = gmres and whole lines either: sa_matrix.sh's bump in 68 "
+		 "iterations for 294 and the plate 95 for 101, but the plate from a laminar state run with "
+		 "the same keys diverged (bench/results/2026-12-05-implicit13.md)."),
 	REAL_KEY("numerics", "dominance", num.dominance, 0, 0, 10, 0, "0", NULL,
 		 "time = implicit, implicit = point: a per-cell limit of the CFL where the sweeps would lose "
 		 "diagonal dominance: while the largest row sum of |D^-1 O| over a cell's faces (D its diagonal "
@@ -624,6 +647,10 @@ fv_err_t fv_numerics_check(const fv_numerics_t *n, const char **key)
 	FV_CHECK(n->jacobian == FV_JACOBIAN_ROE || (n->time_mode == FV_TIME_IMPLICIT && n->implicit == FV_IMPLICIT_POINT), FV_ERR_ARG,
 		 "jacobian = rusanov: the choice of the face blocks' dissipation is for time = implicit with "
 		 "implicit = point");
+	if (key)
+		*key = "linear";
+	FV_CHECK(n->linear == FV_LINEAR_SWEEPS || (n->time_mode == FV_TIME_IMPLICIT && n->implicit == FV_IMPLICIT_POINT),
+		 FV_ERR_ARG, "linear = gmres: the Krylov solve is for time = implicit with implicit = point");
 	if (key)
 		*key = "time";
 	FV_CHECK(n->time_mode != FV_TIME_IMPLICIT || n->implicit == FV_IMPLICIT_LUSGS || n->implicit == FV_IMPLICIT_POINT,

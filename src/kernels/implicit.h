@@ -537,6 +537,40 @@ FV_HD void fv_k_sa_sweep(const fv_view_t *v, const fv_params_t *P, const fv_real
 	dq[5 * nc + c] = r / (fv_real_t)op[0];
 }
 
+/* acc = O x_j, O the block of face k (of the cell's list) of the operator
+ * op at a position, x over the local cells (stride nc): five independent
+ * sums, each over the columns in order (the sweeps and the Krylov
+ * product alike). */
+FV_HD void fv_k_face_product(const fv_op_t *op, fv_idx_t k, const fv_real_t *x, fv_idx_t nc, fv_idx_t j,
+			     fv_real_t acc[FV_NVAR])
+{
+	fv_real_t xj[FV_NVAR];
+	const fv_op_t *O = op + (size_t)(1 + k) * FV_BLOCK * FV_OP_W;
+	fv_k_load(x, nc, j, xj);
+	for (int rr = 0; rr < FV_NVAR; rr++)
+		acc[rr] = 0;
+	for (int m = 0; m < FV_NVAR; m++)
+		for (int rr = 0; rr < FV_NVAR; rr++)
+			acc[rr] += (fv_real_t)O[(rr * 5 + m) * FV_OP_W] * xj[m];
+}
+
+/* r += sgn sum_f O_f x_j over the interior faces of owned cell c (op:
+ * its position's operator; sgn -1 or 1, exact either way). */
+FV_HD void fv_k_offdiag_add(const fv_view_t *v, const fv_op_t *op, const fv_real_t *x, fv_idx_t c, fv_real_t sgn,
+			    fv_real_t r[FV_NVAR])
+{
+	const fv_idx_t k0 = v->cell_face_off[c];
+	for (fv_idx_t k = k0; k < v->cell_face_off[c + 1]; k++) {
+		fv_idx_t j = fv_k_nbr(v, c, k);
+		if (j < 0)
+			continue;
+		fv_real_t acc[FV_NVAR];
+		fv_k_face_product(op, k - k0, x, v->sc, j, acc);
+		for (int rr = 0; rr < FV_NVAR; rr++)
+			r[rr] += sgn * acc[rr];
+	}
+}
+
 /* The Gauss-Seidel value of the mean flow's dq_c at colour-group position
  * i (op: that position's operator) into r: from -R_c and the current dq of
  * its neighbours (dq over the local cells, ghosts included). LU-SGS
@@ -551,21 +585,7 @@ FV_HD void fv_k_sweep_value(const fv_view_t *v, const fv_params_t *P, const fv_r
 		r[m] = -res[(size_t)m * no + c];
 	fv_idx_t k0 = v->cell_face_off[c];
 	if (P->implicit == FV_IMPLICIT_POINT) {
-		for (fv_idx_t k = k0; k < v->cell_face_off[c + 1]; k++) {
-			fv_idx_t j = fv_k_nbr(v, c, k);
-			if (j < 0)
-				continue;
-			fv_real_t dqj[FV_NVAR];
-			fv_k_load(dq, nc, j, dqj);
-			const fv_op_t *O = op + (size_t)(1 + k - k0) * FV_BLOCK * FV_OP_W;
-			/* five independent sums, each over m in order */
-			fv_real_t acc[FV_NVAR] = {0, 0, 0, 0, 0};
-			for (int m = 0; m < FV_NVAR; m++)
-				for (int rr = 0; rr < FV_NVAR; rr++)
-					acc[rr] += (fv_real_t)O[(rr * 5 + m) * FV_OP_W] * dqj[m];
-			for (int rr = 0; rr < FV_NVAR; rr++)
-				r[rr] -= acc[rr];
-		}
+		fv_k_offdiag_add(v, op, dq, c, -1, r);
 		fv_real_t D[FV_BLOCK];
 		for (int m = 0; m < FV_BLOCK; m++)
 			D[m] = (fv_real_t)op[m * FV_OP_W];

@@ -45,6 +45,10 @@ typedef struct fv_task_args {
 	void *peer;          /* halo pack, numerics.halo_peer: the receiving rank's
 	                        buffer, mapped on this GPU, of peer_n values */
 	long peer_n;
+	/* numerics.linear = gmres (kernels/krylov.h): the dimension m, the
+	 * direction j, the reduction's step (FV_KRY_STEP_*) or the start's
+	 * and finish's restart flag */
+	int kry_m, kry_j, kry_step;
 } fv_task_args_t;
 
 /* A stage's codelet array index from its strategy (FV_SUM_*). */

@@ -19,6 +19,7 @@
 #include "fvstar/case.h"
 #include "fvstar/runtime.h"
 #include "kernels/implicit.h"
+#include "kernels/krylov.h"
 #include "kernels/stages.h"
 #include "runtime/data.h"
 #include "solver/geo.h"
@@ -30,11 +31,19 @@
 
 /* The fields of a block, SoA over its local cells (or nodes, or owned
  * cells), each one registered array; an implicit run's update dq (local
- * cells) and diagonal (owned cells; one value where unused). */
-enum { F_Q, F_Q0, F_W, F_WN, F_GRAD, F_PHI, F_MM, F_RES, F_DT, F_SNAP0, F_SNAP1, F_DQ, F_DIAG, F_FFLUX, N_FIELDS };
+ * cells) and diagonal (owned cells; one value where unused); numerics.
+ * linear = gmres: the Krylov vectors v_0 .. v_m and z_0 .. z_m-1, the
+ * solution x and the sweeps' right-hand side (owned cells), the block's
+ * partial dot products (doubles; krylov.h). */
+enum {
+	F_Q, F_Q0, F_W, F_WN, F_GRAD, F_PHI, F_MM, F_RES, F_DT, F_SNAP0, F_SNAP1, F_DQ, F_DIAG, F_FFLUX,
+	F_KV, F_KZ, F_KX, F_KRHS, F_KDOT, N_FIELDS
+};
 static const char *const field_names[N_FIELDS] = {
 	"state",    "stage state", "primitives",     "node values",    "gradients", "limiter",  "limiter min/max",
-	"residual", "time step",   "state snapshot", "state snapshot", "update",    "diagonal", "face fluxes"};
+	"residual", "time step",   "state snapshot", "state snapshot", "update",    "diagonal", "face fluxes",
+	"krylov directions", "krylov preconditioned directions", "krylov solution", "krylov right-hand side",
+	"krylov dot products"};
 
 /* The fields the halo exchanges move, and their values per cell. */
 enum { HALO_Q, HALO_GRAD, HALO_PHI, HALO_DQ, N_HALOS };
@@ -181,6 +190,10 @@ struct fv_solver {
 	int sweeps_from;        /* the first iteration that ran with that many */
 	int sweeps_of[RING];    /* the sweep pairs each iteration ran */
 	double cfl_top;         /* the largest CFL of the run */
+	int gmres;              /* numerics.linear = gmres in a point-implicit run */
+	fv_handle_t *kcoef;     /* [nr] its coefficients (krylov.h), one copy per rank, each */
+	double *kcoef_mem;      /* summed by that rank's reduce task from every block's dot row */
+	fv_handle_t *kdots;     /* [nb] the blocks' dot rows (their F_KDOT) */
 	int ran;                /* fv_solver_run was called before */
 	int trace_from;         /* the first traced iteration (fv_runtime_trace_start) */
 };
@@ -627,6 +640,14 @@ static int late_halos(const fv_solver_t *s)
 	return s->o.num.halo_late == FV_OVERLAP_YES || (s->o.num.halo_late == FV_OVERLAP_AUTO && chained);
 }
 
+/* A block's dot row (F_KDOT) in reals: the reduce tasks of other ranks
+ * receive it whole, so a stand-in has its size too. */
+static size_t kdot_reals(const fv_solver_t *s)
+{
+	size_t km = s->gmres ? (size_t)s->o.num.krylov_dim : 0;
+	return km ? (km + 1) * FV_KRY_PARTS * sizeof(double) / sizeof(fv_real_t) : 1;
+}
+
 static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_block_t *bk,
 			    const fv_geo_colors_t *colors)
 {
@@ -639,6 +660,7 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	int mm = s->o.num.lim_sum != FV_SUM_GATHER && s->o.num.order == 2 && s->o.num.limiter != FV_LIMITER_NONE;
 	size_t nv = (size_t)s->P.nvar, snap = s->o.snapshot_every > 0 ? nv * sc : 1;
 	int imp = s->P.implicit, sa = fv_k_sa(&s->P);
+	size_t km = s->gmres ? (size_t)s->o.num.krylov_dim : 0;
 	/* numerics.overlap: the stages that read ghosts run as interior and
 	 * border tasks (kernels.h) in every block with neighbours (yes), or in
 	 * those on a GPU with a neighbour on another rank whose tasks are not
@@ -687,7 +709,9 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	const size_t n[N_FIELDS] = {nv * sc, nv * so, (nv + (d->w_cells ? FV_NVAR : 0)) * sc, FV_NVAR * sn, 3 * FV_NVAR * sc,
 				    FV_NVAR * sc, mm ? 2 * FV_NVAR * so : 1, nv * so, no, snap, snap,
 				    imp ? nv * sc : 1, imp ? op_reals(fv_op_size(imp, d->L.max_faces, sa, s->P.lines, bk->n_owned)) : 1,
-				    nff > 0 ? nff : 1};
+				    nff > 0 ? nff : 1,
+				    km ? (km + 1) * nv * so : 1, km ? km * nv * so : 1, km ? nv * so : 1, km ? nv * so : 1,
+				    kdot_reals(s)};
 	/* 64-byte elements (the blob's alignment): a vector's element count is
 	 * 32-bit, and the blob of a 20M-cell block passes 4 GB */
 	FV_CHECK(d->L.bytes % 64 == 0, FV_ERR_MEM, "block %d: geometry of %zu bytes", bk->id, d->L.bytes);
@@ -734,7 +758,8 @@ static fv_err_t build_remote(fv_solver_t *s, const fv_block_t *blocks, const fv_
 	d->worker = -1;
 	FV_CALL(fv_runtime_register_remote(&d->geo, 1, 64, owner, "block geometry"));
 	for (int f = 0; f < N_FIELDS; f++)
-		FV_CALL(fv_runtime_register_remote(&d->h[f], 1, sizeof(fv_real_t), owner, field_names[f]));
+		FV_CALL(fv_runtime_register_remote(&d->h[f], f == F_KDOT ? kdot_reals(s) : 1, sizeof(fv_real_t), owner,
+						   field_names[f]));
 	FV_CALL(halo_buffers(s, blocks, d, bk, owner));
 	return FV_OK;
 }
@@ -798,6 +823,23 @@ fv_err_t fv_solver_create(fv_solver_t **sp, const fv_mesh_t *m, const fv_block_t
 	s->cap_note_iter = INT_MIN;
 	s->sweeps = o->num.sweeps;
 	s->sweeps_from = INT_MIN;
+	s->gmres = s->P.implicit == FV_IMPLICIT_POINT && o->num.linear == FV_LINEAR_GMRES;
+	FV_CHECK(!s->gmres || (n_blocks <= FV_KRY_REDUCE_MAX && o->num.krylov_dim <= FV_KRY_DIM_MAX), FV_ERR_ARG,
+		 "[numerics] linear = gmres: at most %d blocks and krylov_dim %d", FV_KRY_REDUCE_MAX, FV_KRY_DIM_MAX);
+	if (s->gmres) {
+		/* every rank its own copy of the coefficients, registered in rank
+		 * order on every rank (StarPU-MPI's tags) */
+		size_t n = fv_kry_coef_size(o->num.krylov_dim);
+		FV_CALL(fv_calloc(&s->kcoef, (size_t)s->nr, sizeof(fv_handle_t), "krylov coefficients"));
+		for (int r = 0; r < s->nr; r++)
+			if (r == s->me)
+				FV_CALL(fv_runtime_vector(&s->kcoef[r], &s->kcoef_mem, n, sizeof(double),
+							  "krylov coefficients"));
+			else
+				FV_CALL(fv_runtime_register_remote(&s->kcoef[r], n, sizeof(double), r,
+								   "krylov coefficients"));
+		FV_CALL(fv_calloc(&s->kdots, (size_t)n_blocks, sizeof(fv_handle_t), "krylov dot rows"));
+	}
 	s->bad_iter = -1;
 	s->discard_to = INT_MIN;
 	s->resume_iter = INT_MIN;
@@ -1161,17 +1203,17 @@ static fv_err_t step_mark(int sub, const char *mark)
 	return FV_OK;
 }
 
-/* The sweeps of an implicit iteration (stages.h): every block's colour
- * groups in sweep order, one task each, then the halo of dq; the exchange
- * after the last sweep is left out (the update reads owned cells only, and
- * the next diagonal zeroes dq). */
-static fv_err_t sweeps(fv_solver_t *s, int slot)
+/* pairs sweep pairs of every block's colour groups in sweep order, one
+ * task each, on the right-hand side -res (the field rhs), each sweep
+ * followed by the halo of dq but the last where last_halo is 0; trace
+ * marks from sub on. */
+static fv_err_t sweep_pairs(fv_solver_t *s, int rhs, int pairs, int last_halo, int sub, const char *what)
 {
-	for (int k = 0; k < s->sweeps; k++)
+	for (int k = 0; k < pairs; k++)
 		for (int dir = 0; dir < FV_SWEEP_DIRECTIONS; dir++) {
-			char mark[48];
-			snprintf(mark, sizeof mark, "sweep %d %s", k, dir == 0 ? "forward" : "backward");
-			FV_CALL(step_mark(1 + FV_SWEEP_DIRECTIONS * k + dir, mark));
+			char mark[64];
+			snprintf(mark, sizeof mark, "%s %d %s", what, k, dir == 0 ? "forward" : "backward");
+			FV_CALL(step_mark(sub + FV_SWEEP_DIRECTIONS * k + dir, mark));
 			for (int b = 0; b < s->nb; b++) {
 				block_data_t *d = &s->b[b];
 				fv_task_args_t a;
@@ -1180,13 +1222,18 @@ static fv_err_t sweeps(fv_solver_t *s, int slot)
 					a.group = fv_sweep_group(dir, i, d->n_cell_colors);
 					a.cells_b = d->cell_off[a.group];
 					a.cells_e = d->cell_off[a.group + 1];
-					FV_CALL(fv_insert_sweep(d->geo, d->h[F_Q], d->h[F_RES], d->h[F_DIAG], d->h[F_DQ], &a));
+					FV_CALL(fv_insert_sweep(d->geo, d->h[F_Q], d->h[rhs], d->h[F_DIAG], d->h[F_DQ], &a));
 				}
 			}
-			if (k < s->sweeps - 1 || dir < FV_SWEEP_DIRECTIONS - 1)
+			if (last_halo || k < pairs - 1 || dir < FV_SWEEP_DIRECTIONS - 1)
 				FV_CALL(halo(s, HALO_DQ));
 		}
-	/* how far they solved the linear system, into the norm row */
+	return FV_OK;
+}
+
+/* How far the linear solve went (fv_k_sweep_check), into the norm row. */
+static fv_err_t sweep_check(fv_solver_t *s, int slot)
+{
 	for (int b = 0; b < s->nb; b++) {
 		fv_task_args_t a;
 		task_args(s, b, &a);
@@ -1194,6 +1241,107 @@ static fv_err_t sweeps(fv_solver_t *s, int slot)
 					      s->b[b].h[F_DQ], fv_ring_row(s->ring, slot, b), &a));
 	}
 	return FV_OK;
+}
+
+/* The sweeps of an implicit iteration (stages.h); the exchange after the
+ * last sweep is left out (the update reads owned cells only, and the next
+ * diagonal zeroes dq). */
+static fv_err_t sweeps(fv_solver_t *s, int slot)
+{
+	FV_CALL(sweep_pairs(s, F_RES, s->sweeps, 0, 1, "sweep"));
+	return sweep_check(s, slot);
+}
+
+/* The Krylov tasks' arguments: block b's, direction j, step (krylov.h). */
+static void kry_args(const fv_solver_t *s, int b, int j, int step, fv_task_args_t *a)
+{
+	task_args(s, b, a);
+	a->kry_m = s->o.num.krylov_dim;
+	a->kry_j = j;
+	a->kry_step = step;
+}
+
+/* The sum of the blocks' dot rows into the coefficients: one task per
+ * rank into its copy (StarPU-MPI brings it the other ranks' rows), each
+ * the same sums in the same order, so that every rank's blocks read the
+ * same coefficients. */
+static fv_err_t kry_reduce(fv_solver_t *s, int step, int j)
+{
+	fv_task_args_t a;
+	for (int b = 0; b < s->nb; b++)
+		s->kdots[b] = s->b[b].h[F_KDOT];
+	kry_args(s, 0, j, step, &a);
+	for (int r = 0; r < s->nr; r++)
+		FV_CALL(fv_insert_kry_reduce(s->kcoef[r], s->kdots, s->nb, &a));
+	return FV_OK;
+}
+
+/* The coefficients block b's tasks read: its rank's copy. */
+static fv_handle_t kry_coef(const fv_solver_t *s, int b)
+{
+	return s->kcoef[s->rank_of[b]];
+}
+
+/*
+ * The linear solve of numerics.linear = gmres: krylov_cycles cycles of
+ * FGMRES(krylov_dim), each direction preconditioned by krylov_sweeps sweep
+ * pairs (src/kernels/krylov.h), then the same check as the sweeps'
+ * (lin_res comparable between the two). Nothing waits: the dot products
+ * go through the reduce task into the coefficients, which the next block
+ * tasks read. The ghosts' dq before each product is the halo's, so blocks
+ * couple through the product exactly and through the preconditioner as
+ * the sweeps do (block Jacobi).
+ */
+static fv_err_t krylov(fv_solver_t *s, int slot)
+{
+	int m = s->o.num.krylov_dim, pairs = s->o.num.krylov_sweeps, sub = 1;
+	for (int cyc = 0; cyc < s->o.num.krylov_cycles; cyc++) {
+		fv_task_args_t a;
+		for (int b = 0; b < s->nb; b++) {
+			block_data_t *d = &s->b[b];
+			kry_args(s, b, 0, cyc > 0, &a);
+			FV_CALL(fv_insert_kry_start(d->geo, d->h[F_RES], d->h[F_DIAG], d->h[F_DQ], d->h[F_KV], d->h[F_KDOT],
+						    &a));
+		}
+		FV_CALL(kry_reduce(s, FV_KRY_STEP_START, 0));
+		for (int j = 0; j < m; j++) {
+			for (int b = 0; b < s->nb; b++) {
+				block_data_t *d = &s->b[b];
+				kry_args(s, b, j, 0, &a);
+				FV_CALL(fv_insert_kry_prep(d->geo, kry_coef(s, b), d->h[F_DIAG], d->h[F_KV], d->h[F_KRHS], d->h[F_DQ],
+							   &a));
+			}
+			FV_CALL(sweep_pairs(s, F_KRHS, pairs, 1, sub, "krylov sweep"));
+			sub += FV_SWEEP_DIRECTIONS * pairs;
+			for (int b = 0; b < s->nb; b++) {
+				block_data_t *d = &s->b[b];
+				kry_args(s, b, j, 0, &a);
+				FV_CALL(fv_insert_kry_matvec(d->geo, d->h[F_DIAG], d->h[F_DQ], d->h[F_KV], d->h[F_KZ],
+							     d->h[F_KDOT], &a));
+			}
+			FV_CALL(kry_reduce(s, FV_KRY_STEP_COLUMN, j));
+			for (int b = 0; b < s->nb; b++) {
+				block_data_t *d = &s->b[b];
+				kry_args(s, b, j, 0, &a);
+				FV_CALL(fv_insert_kry_orth(d->geo, kry_coef(s, b), d->h[F_KV], d->h[F_KDOT], &a));
+			}
+			FV_CALL(kry_reduce(s, FV_KRY_STEP_NORM, j));
+		}
+		for (int b = 0; b < s->nb; b++) {
+			block_data_t *d = &s->b[b];
+			kry_args(s, b, m, cyc > 0, &a);
+			FV_CALL(fv_insert_kry_finish(d->geo, kry_coef(s, b), d->h[F_KZ], d->h[F_KX], d->h[F_DQ], &a));
+		}
+		FV_CALL(halo(s, HALO_DQ));
+	}
+	return sweep_check(s, slot);
+}
+
+/* The sweep pairs an iteration runs (the history's sweeps column): with
+ * gmres, those of every preconditioner application. */
+static int pairs_run(const fv_solver_t *s)
+{
+	return s->gmres ? s->o.num.krylov_cycles * s->o.num.krylov_dim * s->o.num.krylov_sweeps : s->sweeps;
 }
 
 /*
@@ -1225,6 +1373,12 @@ static fv_err_t sweeps(fv_solver_t *s, int slot)
  * down, lin_res 1e-3, where at 1e4 it fell to round-off).
  */
 #define FV_LIN_HOLD 0.5
+/* linear = gmres: its residual cannot grow (lin_res <= 1), so a solve that
+ * took less than a tenth of it stagnated, the CFL too large for it, and
+ * counts as the sweeps' divergence (cut): the TMR plate from a laminar
+ * state sat at CFL 2500 with lin_res 0.96-1.0 for 10 iterations, then its
+ * state went NaN */
+#define FV_KRY_CUT 0.9
 #define FV_RETRY_CFL_MIN 0.1
 #define FV_CEIL_GROWTH 1.25
 #define FV_CEIL_WAIT 10
@@ -1405,7 +1559,7 @@ static fv_err_t ramp_cfl(fv_solver_t *s, int n)
 	stall_floor(s, m, r1);
 	/* sweeps that left more than they took in their first step diverged:
 	 * the CFL is too large for them, whatever the residual did */
-	if (lin > 1) {
+	if (!(lin <= (s->gmres ? FV_KRY_CUT : 1))) {
 		/* below numerics.cfl too: the Mach 6 blunt body's sweeps diverge at
 		 * its start's CFL 10 */
 		s->cfl = fmax(FV_RETRY_CFL_MIN, s->cfl * num->cfl_cut);
@@ -1569,8 +1723,9 @@ static int check_failed(fv_solver_t *s, int m, const double res[5], double lin)
 	/* sweeps that diverged this far left an update that is no step of
 	 * Newton's (every cell clipped by max_update, the residual creeping up
 	 * with no jump to see: the blunt body at CFL 10) */
-	if (lin > FV_RETRY_LIN) {
-		snprintf(s->bad_why, sizeof s->bad_why, "the sweeps diverged (lin_res %.3g)", lin);
+	if (!(lin <= FV_RETRY_LIN)) {
+		snprintf(s->bad_why, sizeof s->bad_why, "the %s diverged (lin_res %.3g)", s->gmres ? "linear solve" : "sweeps",
+			 lin);
 		s->bad_own = 1;
 		return 1;
 	}
@@ -1668,8 +1823,9 @@ static fv_err_t submit_tasks(fv_solver_t *s, int iter)
 		FV_CALL(retry(s, iter));
 	/* the iteration's CFL and order go to its tasks through s->P */
 	FV_CALL(ramp_cfl(s, iter));
-	sweep_count(s, iter);
-	s->sweeps_of[slot] = s->sweeps;
+	if (!s->gmres)
+		sweep_count(s, iter);
+	s->sweeps_of[slot] = pairs_run(s);
 	s->P.cfl = (fv_real_t)s->cfl;
 	s->P.order = iter <= s->o.num.first_order ? 1 : s->o.num.order;
 	/* order_ramp: iteration first_order + k extrapolates k / order_ramp of
@@ -1719,7 +1875,7 @@ static fv_err_t submit_tasks(fv_solver_t *s, int iter)
 				FV_CALL(step_mark(rk, mark));
 			}
 			if (st == FV_STAGE_UPDATE && s->P.implicit)
-				FV_CALL(step_mark(1 + FV_SWEEP_DIRECTIONS * s->sweeps, "update"));
+				FV_CALL(step_mark(1 + FV_SWEEP_DIRECTIONS * pairs_run(s), "update"));
 			if (st == FV_STAGE_HALO_Q && s->any_split) {
 				FV_CALL(halo_send(s, HALO_Q, 1));
 				FV_CALL(interior_tasks(s, rk));
@@ -1731,7 +1887,7 @@ static fv_err_t submit_tasks(fv_solver_t *s, int iter)
 				continue;
 			}
 			if (st == FV_STAGE_SWEEPS) {
-				FV_CALL(sweeps(s, slot));
+				FV_CALL(s->gmres ? krylov(s, slot) : sweeps(s, slot));
 				continue;
 			}
 			for (int b = 0; b < s->nb; b++)
@@ -1864,7 +2020,12 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 		info.sweeps = s->P.implicit ? s->sweeps_of[next_done % RING] : 0;
 		s->res_rho[next_done % RING] = info.res[0];
 		if (s->P.implicit)
-			info.lin = sums[FV_NORM_LIN0] > 0 ? sqrt(sums[FV_NORM_LIN] / sums[FV_NORM_LIN0]) : 0;
+			/* NaN where the check's sums are: an operator or a solve gone
+			 * non-finite (a NaN update that the state's guards kept out
+			 * would leave no other trace) */
+			info.lin = !isfinite(sums[FV_NORM_LIN0] + sums[FV_NORM_LIN]) ? NAN
+				   : sums[FV_NORM_LIN0] > 0 ? sqrt(sums[FV_NORM_LIN] / sums[FV_NORM_LIN0])
+							    : 0;
 		if (s->P.implicit)
 			info.clipped = sums[FV_NORM_CLIP];
 		s->lin_of[next_done % RING] = info.lin;
@@ -1897,7 +2058,7 @@ fv_err_t fv_solver_run(fv_solver_t *s, int first_iter, int last_iter, double t0,
 			}
 		/* unguarded (retries = 0): the update of sweeps that diverged is
 		 * clipped in every cell rather than NaN, so it stops here */
-		if (err == FV_OK && s->P.implicit && !guarded(s) && info.lin > FV_RETRY_LIN)
+		if (err == FV_OK && s->P.implicit && !guarded(s) && !(info.lin <= FV_RETRY_LIN))
 			err = FV_ERROR(FV_ERR_NUMERIC,
 				       "iteration %d: the sweeps diverged (lin_res %.3g at CFL %g): the solution diverged",
 				       info.iter, info.lin, info.cfl);
@@ -2383,6 +2544,10 @@ void fv_solver_destroy(fv_solver_t *s)
 		free(d->bface_of); /* set only when a block's build failed half-way */
 	}
 	free(s->b);
+	for (int r = 0; s->kcoef && r < s->nr; r++)
+		fv_runtime_drop(&s->kcoef[r], r == s->me ? s->kcoef_mem : NULL);
+	free(s->kcoef);
+	free(s->kdots);
 	fv_ring_destroy(s->ring);
 	for (int r = 0; s->clocks && r < s->nr; r++)
 		fv_runtime_drop(&s->clocks[r], r == s->me ? s->clock_mem : NULL);

@@ -52,6 +52,24 @@ key_pair() {
 	cmp -s "$tmp/h.a" "$tmp/h.b" || { fail "$kp_name: the histories differ"; return 1; }
 }
 
+# bump_case LEVEL NAME: the TMR bump's grid of that level (mesh gen bump)
+# in $tmp/NAME.su2 and cases/bump_tmr/bump_tmr.cfg reading it in $tmp/NAME.cfg.
+bump_case() {
+	"$fv" mesh gen bump --level "$1" -o "$tmp/$2.su2" >/dev/null 2>&1 || fail "mesh gen bump --level $1"
+	sed -e "s|^file = .*|file = $tmp/$2.su2|" "$top_srcdir/cases/bump_tmr/bump_tmr.cfg" >"$tmp/$2.cfg"
+}
+
+# bump_run NAME ITERATIONS [keys]: `fvstar run` of $tmp/bump.cfg (bump_case)
+# into $tmp/NAME, stopped 8 orders down, on ${blocks:-4} blocks and one CPU
+# worker, stdout and stderr in $tmp/NAME.out and .err; its exit status.
+bump_run() {
+	br_name=$1 br_n=$2
+	shift 2
+	"$fv" run "$tmp/bump.cfg" output.dir="$tmp/$br_name" output.vtu=no output.progress_every=0 \
+		numerics.iterations="$br_n" numerics.residual_drop=8 partition.blocks="${blocks:-4}" runtime.ncpu=1 "$@" \
+		>"$tmp/$br_name.out" 2>"$tmp/$br_name.err"
+}
+
 # The CUDA workers StarPU starts here (0 without a GPU), for GPU tests.
 cuda_workers() {
 	n=$(env -u STARPU_NCUDA STARPU_NCPU=0 "$fv" runtime info 2>/dev/null |

@@ -13,16 +13,11 @@
 # 0.010), point sweeps not 8 orders in 600 (mean lin_res 0.063).
 . "$top_srcdir/tests/cli/lib.sh"
 
-"$fv" mesh gen bump --level 6 -o "$tmp/bump.su2" >/dev/null 2>&1 || fail "mesh gen bump"
-sed -e "s|^file = .*|file = $tmp/bump.su2|" "$top_srcdir/cases/bump_tmr/bump_tmr.cfg" >"$tmp/bump.cfg"
+bump_case 6 bump
 
-# run NAME BOUND [keys]
+# run NAME BOUND [keys] (bump_run)
 run() {
-	name=$1 bound=$2
-	shift 2
-	"$fv" run "$tmp/bump.cfg" output.dir="$tmp/$name" output.vtu=no output.progress_every=0 \
-		numerics.iterations="$bound" numerics.residual_drop=8 partition.blocks=4 runtime.ncpu=1 "$@" \
-		>"$tmp/$name.out" 2>"$tmp/$name.err" || { tail -3 "$tmp/$name.err"; fail "$name: the run"; }
+	bump_run "$@" || { tail -3 "$tmp/$1.err"; fail "$1: the run"; }
 }
 run lines 350
 run point 600 numerics.lines=no
@@ -48,9 +43,9 @@ PY
 # iterations, where the defaults (lines of 64, the thin side's step) take
 # about 500 (bench/results/2026-12-04-implicit12.md): the thin cells of the
 # wake and the plate's ends move a fraction of a cell per iteration.
-"$fv" mesh gen bump --level 5 -o "$tmp/bump5.su2" >/dev/null 2>&1 || fail "mesh gen bump --level 5"
-sed -e "s|^file = .*|file = $tmp/bump5.su2|" "$top_srcdir/cases/bump_tmr/bump_tmr.cfg" >"$tmp/bump5.cfg"
-for k in whole:"numerics.line_cells=1024 numerics.aspect_dt=1e6" short:""; do
+bump_case 5 bump5
+for k in whole:"numerics.line_cells=1024 numerics.aspect_dt=1e6 numerics.linear=sweeps" \
+	short:"numerics.line_cells=64 numerics.aspect_dt=1 numerics.linear=sweeps"; do
 	# shellcheck disable=SC2086
 	"$fv" run "$tmp/bump5.cfg" output.dir="$tmp/${k%%:*}" output.vtu=no output.progress_every=0 \
 		numerics.iterations=100 numerics.residual_drop=8 partition.blocks=4 runtime.ncpu=1 ${k#*:} \

@@ -6,7 +6,8 @@
 # Riemann problem (wall forces on every face), each with several block
 # counts, plus the wedge with colour group tasks and implicit sweeps (CFL
 # ramped from the assembled residuals, limiter frozen after 4), and the
-# halo exchanged by a task per pair of blocks instead of per block, and
+# halo exchanged by a task per pair of blocks instead of per block, the
+# Krylov linear solve (numerics.linear = gmres), and
 # the tasks of each block chained (numerics.chain = yes): the final state (restart.bin) and the residual, force and time history are
 # bit for bit those of the run on one rank without mpirun (and of mpirun
 # -np 1). Outputs come from rank 0 alone: one history, one summary. Rank
@@ -67,6 +68,10 @@ case_ranks color5 "$tmp/w.cfg" 5 "3" numerics.iterations=8 numerics.face_order=c
 	numerics.gradient_sum=color numerics.limiter_sum=color numerics.timestep_sum=color numerics.color_tasks=yes
 case_ranks implicit3 "$tmp/w.cfg" 3 "2" numerics.iterations=8 numerics.time=implicit numerics.cfl=5 \
 	numerics.cfl_max=1e5 numerics.limiter_freeze=4
+# the Krylov solve (numerics.linear = gmres): each rank sums every
+# block's dot row in block order into its own copy of the coefficients
+case_ranks gmres3 "$tmp/w.cfg" 3 "2 3" numerics.iterations=8 numerics.time=implicit numerics.cfl=5 \
+	numerics.cfl_max=1e5 numerics.linear=gmres numerics.krylov_dim=4 numerics.krylov_cycles=2
 # halo tasks per pair of blocks instead of per block: the same copies
 case_ranks pair4 "$tmp/w.cfg" 4 "3" $W numerics.halo_tasks=pair
 same wedge4-r0 pair4-r0 "wedge, 4 blocks: halo tasks per pair against per block"
