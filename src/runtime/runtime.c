@@ -39,7 +39,6 @@ static struct {
 	int dropped; /* CPU workers asked for and not started: they would hold no cells */
 } idle_cores;
 
-
 /* Whether environment variable name (STARPU_NCPU, STARPU_NCUDA) asks for
  * no worker: set and 0 (an empty or non-numeric value is refused before
  * StarPU starts, env_count). */
