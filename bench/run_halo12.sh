@@ -6,9 +6,12 @@
 #   profile - every kernel's own time, 1 block against 2 on one GPU
 #           (bench/run_kernel_profile.sh 60:1, 3 iterations after 1):
 #           where the halves' extra computing time is now
-#   order - the time step in the gradients' chain (the default) against
-#           after the limiter's pack (FVSTAR_TIMESTEP_EARLY=0), 2 GPUs in
-#           one process, rounds interleaved (H12_ROUNDS, 3), and 1 GPU
+#   order - session 23's A/B of the time step in the gradients' chain
+#           (FVSTAR_TIMESTEP_EARLY=1, a9673bc) against after the limiter's
+#           pack (=0), 2 GPUs in one process, rounds interleaved
+#           (H12_ROUNDS, 3), and 1 GPU. The change was measured 0.4 %
+#           slower and reverted (1eddbd9): on a build without it both arms
+#           run the same code (the spread of identical runs)
 # Usage: bench/run_halo12.sh FVSTAR OUT
 # Environment: H12_STEPS ("profile order"), H12_TIMEOUT (s per run, 60),
 #   NCU (the profiler, as bench/run_kernel_profile.sh finds it).
