@@ -100,8 +100,7 @@ extern "C" void fv_pack_peer_cuda(void *buffers[], void *cl_arg)
 }
 
 /* buffers: geo, the field, the buffer (pack) or geo, the buffer, the
- * field (unpack); the *_all ones geo, the field, then neighbour k's buffer
- * at 2 + k (a kernel per neighbour, all in the task's stream) */
+ * field (unpack) */
 static void pack(void *buffers[], void *cl_arg, int host)
 {
 	fv_task_args_t a;
@@ -118,22 +117,97 @@ static void unpack(void *buffers[], void *cl_arg, int host)
 	launch_unpack(v, a.nbr, a.nvars, buffers[1], FV_PTR(2, fv_real_t), host);
 }
 
-static void pack_all(void *buffers[], void *cl_arg, int host)
+/*
+ * A block's halo for all of its neighbours in one kernel (numerics.
+ * halo_tasks = block): thread t takes cell t of the concatenated runs; its
+ * neighbour is the last k with start[k] <= t. Launch overhead, not bytes,
+ * is what the halo kernels cost (a neighbour's run is 1-3 % of a block):
+ * one launch per neighbour was 120 launches an iteration on 4 blocks of
+ * one GPU (Nsight Compute, bench/results/2026-12-05-halo12.md). Blocks
+ * with more neighbours than one launch carries take several.
+ */
+#define FV_HALO_LAUNCH_NBR 32
+struct halo_runs {
+	int n;					 /* neighbours in this launch */
+	int k0;					 /* the first one's index */
+	fv_idx_t start[FV_HALO_LAUNCH_NBR + 1]; /* prefix of the cells */
+	fv_real_t *buf[FV_HALO_LAUNCH_NBR];
+};
+
+static __device__ int halo_run_of(const halo_runs &r, fv_idx_t t)
+{
+	int lo = 0, hi = r.n - 1;
+	while (lo < hi) {
+		int mid = (lo + hi + 1) / 2;
+		if (r.start[mid] <= t)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+static __global__ void pack_runs_kernel(fv_view_t v, halo_runs r, int nvars, const fv_real_t *field)
+{
+	fv_idx_t t = blockIdx.x * blockDim.x + threadIdx.x;
+	if (t >= r.start[r.n])
+		return;
+	int i = halo_run_of(r, t);
+	fv_idx_t n = r.start[i + 1] - r.start[i], k = t - r.start[i];
+	fv_idx_t c = v.send_cell[v.send_off[r.k0 + i] + k];
+	for (int q = 0; q < nvars; q++)
+		r.buf[i][(size_t)q * n + k] = field[(size_t)q * v.sc + c];
+}
+
+static __global__ void unpack_runs_kernel(fv_view_t v, halo_runs r, int nvars, fv_real_t *field)
+{
+	fv_idx_t t = blockIdx.x * blockDim.x + threadIdx.x;
+	if (t >= r.start[r.n])
+		return;
+	int i = halo_run_of(r, t);
+	fv_idx_t n = r.start[i + 1] - r.start[i], k = t - r.start[i];
+	fv_idx_t g = v.n_owned + v.recv_off[r.k0 + i] + k;
+	for (int q = 0; q < nvars; q++)
+		field[(size_t)q * v.sc + g] = r.buf[i][(size_t)q * n + k];
+}
+
+/* geo, the field, then neighbour k's buffer at 2 + k: one launch per
+ * FV_HALO_LAUNCH_NBR neighbours, in the task's stream */
+static void runs_all(void *buffers[], void *cl_arg, int host, int unpack)
 {
 	fv_task_args_t a;
 	FV_ARGS_UNPACK(cl_arg, &a);
 	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
-	for (int k = 0; k < v.n_nbr; k++)
-		launch_pack(v, k, a.nvars, FV_PTR(1, const fv_real_t), buffers[2 + k], host);
+	fv_real_t *field = FV_PTR(1, fv_real_t);
+	for (int k0 = 0; k0 < v.n_nbr; k0 += FV_HALO_LAUNCH_NBR) {
+		halo_runs r;
+		r.n = v.n_nbr - k0 < FV_HALO_LAUNCH_NBR ? v.n_nbr - k0 : FV_HALO_LAUNCH_NBR;
+		r.k0 = k0;
+		r.start[0] = 0;
+		for (int i = 0; i < r.n; i++) {
+			void *b = buffers[2 + k0 + i];
+			r.start[i + 1] = r.start[i] + (fv_idx_t)halo_cells(b, a.nvars);
+			r.buf[i] = r.start[i + 1] > r.start[i] ? buffer_ptr(b, host, unpack ? "unpack" : "pack") : NULL;
+		}
+		long n = r.start[r.n];
+		if (n == 0)
+			continue;
+		if (unpack)
+			unpack_runs_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(v, r, a.nvars, field);
+		else
+			pack_runs_kernel<<<fv_cuda_blocks(n), FV_CUDA_THREADS, 0, FV_CUDA_STREAM>>>(v, r, a.nvars, field);
+		FV_CUDA_CHECK_LAUNCH();
+	}
+}
+
+static void pack_all(void *buffers[], void *cl_arg, int host)
+{
+	runs_all(buffers, cl_arg, host, 0);
 }
 
 static void unpack_all(void *buffers[], void *cl_arg, int host)
 {
-	fv_task_args_t a;
-	FV_ARGS_UNPACK(cl_arg, &a);
-	fv_view_t v = fv_view_make(FV_PTR(0, void), &a.L);
-	for (int k = 0; k < v.n_nbr; k++)
-		launch_unpack(v, k, a.nvars, buffers[2 + k], FV_PTR(1, fv_real_t), host);
+	runs_all(buffers, cl_arg, host, 1);
 }
 
 extern "C" void fv_pack_cuda(void *buffers[], void *cl_arg)
