@@ -11,7 +11,8 @@
 #           whether the quarters' node values (+30 % in session 23) move
 #           more bytes
 #   scale - 1 and 2 GPUs (4 where the node has them) in one process and a
-#           rank per GPU, each build, rounds interleaved (H13_ROUNDS, 2)
+#           rank per GPU, each build, rounds interleaved (H13_ROUNDS, 2),
+#           on the 10.37M and the 2.53M box (H13_SIZES, "60:1 75:0")
 # Usage: bench/run_halo13.sh FVSTAR FVSTAR_BEFORE OUT
 # Environment: H13_STEPS ("profile scale"), H13_TIMEOUT (s per run, 60),
 #   H13_METRICS (dram__bytes_read.sum,dram__bytes_write.sum), NCU.
@@ -45,19 +46,21 @@ for step in ${H13_STEPS:-profile scale}; do
 		find "$out" -name "restart.bin*" -delete
 		;;
 	scale)
-		runs="proc:2:60:1 mpi:2:60:1"
-		[ "$ngpu" -ge 4 ] && runs="$runs proc:4:60:1 mpi:4:60:1"
 		r=0
 		while [ $r -lt "${H13_ROUNDS:-2}" ]; do
 			r=$((r + 1))
 			for b in new before; do
 				f=$fv
 				[ $b = new ] || f=$fv0
-				one=""
-				[ $r = 1 ] && one=proc:1:60:1
+				runs=""
+				for z in ${H13_SIZES:-60:1 75:0}; do
+					[ $r = 1 ] && runs="$runs proc:1:$z"
+					runs="$runs proc:2:$z mpi:2:$z"
+					[ "$ngpu" -ge 4 ] && runs="$runs proc:4:$z mpi:4:$z"
+				done
 				# shellcheck disable=SC2086
-				SCALING_LABEL=$b-$r SCALING_TIMEOUT=$lim timeout $((8 * lim)) \
-					sh "$top/bench/run_gpu_scaling.sh" "$f" "$out/scale" 60 20 $one $runs >>"$out/scale.txt" 2>&1
+				SCALING_LABEL=$b-$r SCALING_TIMEOUT=$lim timeout $((12 * lim)) \
+					sh "$top/bench/run_gpu_scaling.sh" "$f" "$out/scale" 100 30 $runs >>"$out/scale.txt" 2>&1
 				rm -f "$out"/scale/runs/*/restart.bin*
 			done
 		done
