@@ -13,6 +13,13 @@
 #   scale - 1 and 2 GPUs (4 where the node has them) in one process and a
 #           rank per GPU, each build, rounds interleaved (H13_ROUNDS, 2),
 #           on the 10.37M and the 2.53M box (H13_SIZES, "60:1 75:0")
+#   order - the cells' order inside a block (FVSTAR_ORDER, src/order/
+#           renumber.c: by default RCM of whole blocks below 2^22 cells,
+#           chained Cuthill-McKee pieces of 2^20 from there): 1 block and 4
+#           blocks on one GPU, 2 blocks on 2 GPUs, each with the default and
+#           the other order (rcm or chain), rounds interleaved (H13_ROUNDS):
+#           whether the quarters' slower kernels (node values +30 %) are
+#           their order, not their size
 # Usage: bench/run_halo13.sh FVSTAR FVSTAR_BEFORE OUT
 # Environment: H13_STEPS ("profile scale"), H13_TIMEOUT (s per run, 60),
 #   H13_METRICS (dram__bytes_read.sum,dram__bytes_write.sum), NCU.
@@ -65,6 +72,46 @@ for step in ${H13_STEPS:-profile scale}; do
 			done
 		done
 		rm -f "$out"/scale/*.su2 "$out"/scale/runs/*.su2
+		;;
+	order)
+		. "$top/bench/box_case.sh"
+		box_case "$(dirname "$fv")" 60 "$out" box60
+		csv=$out/order.csv
+		echo "order,gpus,blocks,round,s_per_iteration,setup_s,rc" >"$csv"
+		runs="auto:1:1 rcm:1:1 auto:1:4 chain:1:4"
+		[ "$ngpu" -ge 2 ] && runs="$runs auto:2:2 rcm:2:2"
+		r=0
+		while [ $r -lt "${H13_ROUNDS:-1}" ]; do
+			r=$((r + 1))
+			for run in $runs; do
+				IFS=: read -r o g nb <<RUN
+$run
+RUN
+				d=$out/order-$o-g$g-b$nb-$r
+				rc=0
+				FVSTAR_ORDER=$o STARPU_NCPU=0 STARPU_NCUDA=$g timeout "$lim" "$fv" run "$out/box60.cfg" mesh.refine=1 \
+					numerics.order=2 numerics.residual_drop=0 numerics.iterations=100 partition.blocks="$nb" \
+					output.restart_every=0 output.snapshot_every=0 output.dir="$d" >"$d.out" 2>&1 || rc=$?
+				python3 - "$d" 30 "$o,$g,$nb,$r" "$rc" >>"$csv" <<'PY'
+import csv, json, os, sys
+d, warm, head, rc = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+try:
+    t = {int(r["iteration"]): float(r["wall_s"]) for r in csv.DictReader(open(os.path.join(d, "history.csv")))}
+    last = max(t)
+    try:
+        setup = json.load(open(os.path.join(d, "summary.json"))).get("setup_seconds", "")
+        setup = "%.2f" % (setup["total"] if isinstance(setup, dict) else setup)
+    except (OSError, ValueError, KeyError, TypeError):
+        setup = ""
+    print("%s,%.6g,%s,%s" % (head, (t[last] - t[warm]) / (last - warm), setup, rc))
+except (OSError, KeyError, ValueError):
+    print("%s,,,%s" % (head, rc))
+PY
+				tail -1 "$csv"
+				rm -f "$d"/restart.bin*
+			done
+		done
+		rm -f "$out/box60.su2"
 		;;
 	esac
 done
