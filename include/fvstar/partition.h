@@ -53,8 +53,9 @@ typedef struct fv_order_stats {
 } fv_order_stats_t;
 
 /* Renumbers the mesh in place: cells block by block (block 0 first), RCM
- * inside each block (a block of 2^22 cells and more on all threads;
- * FVSTAR_ORDER chooses otherwise, src/order/renumber.c); nodes by first use in the new
+ * inside each block (a block of 2^20 cells and more: chained Cuthill-McKee
+ * pieces of its centroids' Hilbert order; FVSTAR_ORDER chooses otherwise,
+ * src/order/renumber.c); nodes by first use in the new
  * cell order; then
  * rebuilds faces (boundary first by marker, interior faces by Alg. 2 of the
  * FGCS paper), node cells and geometry (fv_mesh_prepare). block_off

@@ -675,18 +675,24 @@ static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off, int apa
  * taken from the thread count, so any thread count gives one order. */
 #define CHUNK_CELLS ((fv_idx_t)1 << 18)
 /* Chained pieces (FVSTAR_ORDER=chain, the default for blocks of
- * LARGE_BLOCK cells and more): larger, since each takes one Cuthill-McKee
+ * CHAIN_MIN cells and more): larger, since each takes one Cuthill-McKee
  * queue and no BFS for its start, and fewer faces join pieces that are
  * not consecutive. On a 4.09M tet box (bench_mesh order, session 21):
  * faces jumping over 2^16 cells 0.32 % of them against 1.24 % for chunks
  * and 0.89 % for chained pieces of 2^18; the face loop's stream missed a
  * cache of 2^14 sectors 6.35 % of the time against RCM's 6.29 % and
- * chunks' 6.84 %. */
+ * chunks' 6.84 %. On GPUs they run faster than RCM of whole blocks at
+ * every size measured: the 10.37M box on one H200 12.46 ms an iteration
+ * against 13.01 (one block), 13.40 against 13.89 (4 blocks of 2.6M on one
+ * GPU), on two 6.83 against 7.30 (bench/results/2026-12-06-halo13.md);
+ * so from one piece's cells on, not from LARGE_BLOCK (sessions 21-23: the
+ * quarters of 4 GPUs were ordered otherwise than the halves of 2). */
 #define CHAIN_CELLS ((fv_idx_t)1 << 20)
+#define CHAIN_MIN CHAIN_CELLS
 
 enum { ORDER_AUTO = -1, ORDER_RCM, ORDER_HILBERT, ORDER_CHUNKS, ORDER_CHAIN };
 
-/* FVSTAR_ORDER: auto (or unset: RCM of whole blocks below LARGE_BLOCK
+/* FVSTAR_ORDER: auto (or unset: RCM of whole blocks below CHAIN_MIN
  * cells, chained pieces of CHAIN_CELLS from there where the centroids are
  * known), rcm (RCM of whole blocks, a large one on all threads after the
  * trial: the default of sessions 18-20, which ran on one thread at 10^8
@@ -757,7 +763,7 @@ static fv_err_t order_units(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 		if (mode != ORDER_AUTO)
 			kind[b] = (uint8_t)mode;
 		else
-			kind[b] = size >= LARGE_BLOCK && m->cell_ctr ? ORDER_CHAIN : ORDER_RCM;
+			kind[b] = size >= CHAIN_MIN && m->cell_ctr ? ORDER_CHAIN : ORDER_RCM;
 		sorted[b] = kind[b] != ORDER_RCM;
 		n_hil += kind[b] == ORDER_HILBERT;
 		n_chunked += kind[b] == ORDER_CHUNKS || kind[b] == ORDER_CHAIN;
