@@ -19,7 +19,12 @@
 #           blocks on one GPU, 2 blocks on 2 GPUs, each with the default and
 #           the other order (rcm or chain), rounds interleaved (H13_ROUNDS):
 #           whether the quarters' slower kernels (node values +30 %) are
-#           their order, not their size
+#           their order, not their size (H13_ORDER_RUNS: ORDER:GPUS:BLOCKS
+#           ..., H13_BOX: the box's N:R, 60:1)
+#   sa    - the M6 SA (cases/onera_m6/onera_m6_sa.cfg with Roe's blocks,
+#           the mesh H13_SA_MESH) to 8 orders on one GPU, the default order
+#           against FVSTAR_ORDER=rcm: whether the order of a block of 1-4M
+#           cells changes the implicit solver's iterations
 # Usage: bench/run_halo13.sh FVSTAR FVSTAR_BEFORE OUT
 # Environment: H13_STEPS ("profile scale"), H13_TIMEOUT (s per run, 60),
 #   H13_METRICS (dram__bytes_read.sum,dram__bytes_write.sum), NCU.
@@ -75,11 +80,13 @@ for step in ${H13_STEPS:-profile scale}; do
 		;;
 	order)
 		. "$top/bench/box_case.sh"
-		box_case "$(dirname "$fv")" 60 "$out" box60
+		bn=${H13_BOX:-60:1}
+		box_case "$(dirname "$fv")" "${bn%%:*}" "$out" box
 		csv=$out/order.csv
-		echo "order,gpus,blocks,round,s_per_iteration,setup_s,rc" >"$csv"
+		[ -f "$csv" ] || echo "order,gpus,blocks,box,round,s_per_iteration,setup_s,rc" >"$csv"
 		runs="auto:1:1 rcm:1:1 auto:1:4 chain:1:4"
 		[ "$ngpu" -ge 2 ] && runs="$runs auto:2:2 rcm:2:2"
+		runs=${H13_ORDER_RUNS:-$runs}
 		r=0
 		while [ $r -lt "${H13_ROUNDS:-1}" ]; do
 			r=$((r + 1))
@@ -87,12 +94,12 @@ for step in ${H13_STEPS:-profile scale}; do
 				IFS=: read -r o g nb <<RUN
 $run
 RUN
-				d=$out/order-$o-g$g-b$nb-$r
+				d=$out/order-$o-g$g-b$nb-n$(echo "$bn" | tr : r)-$r
 				rc=0
-				FVSTAR_ORDER=$o STARPU_NCPU=0 STARPU_NCUDA=$g timeout "$lim" "$fv" run "$out/box60.cfg" mesh.refine=1 \
+				FVSTAR_ORDER=$o STARPU_NCPU=0 STARPU_NCUDA=$g timeout "$lim" "$fv" run "$out/box.cfg" mesh.refine="${bn#*:}" \
 					numerics.order=2 numerics.residual_drop=0 numerics.iterations=100 partition.blocks="$nb" \
 					output.restart_every=0 output.snapshot_every=0 output.dir="$d" >"$d.out" 2>&1 || rc=$?
-				python3 - "$d" 30 "$o,$g,$nb,$r" "$rc" >>"$csv" <<'PY'
+				python3 - "$d" 30 "$o,$g,$nb,$bn,$r" "$rc" >>"$csv" <<'PY'
 import csv, json, os, sys
 d, warm, head, rc = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 try:
@@ -111,7 +118,40 @@ PY
 				rm -f "$d"/restart.bin*
 			done
 		done
-		rm -f "$out/box60.su2"
+		rm -f "$out"/box*.su2
+		;;
+	sa)
+		csv=$out/sa.csv
+		[ -f "$csv" ] || echo "order,iterations,loop_s,res_rho_orders,CL,CD,rc" >"$csv"
+		sed -e '/^jacobian/d' "$top/cases/onera_m6/onera_m6_sa.cfg" >"$out/sa.cfg"
+		mesh=${H13_SA_MESH:?H13_SA_MESH}
+		case $mesh in *.xz)
+			xz -dc "$mesh" >"$out/sa-mesh.$(basename "${mesh%.xz}" | sed 's/.*\.//')"
+			mesh=$out/sa-mesh.$(basename "${mesh%.xz}" | sed 's/.*\.//') ;;
+		esac
+		for o in auto rcm; do
+			d=$out/sa-$o
+			rc=0
+			FVSTAR_ORDER=$o STARPU_NCPU=0 STARPU_NCUDA=1 timeout -s TERM -k 20 "${H13_SA_TIMEOUT:-150}" "$fv" run \
+				"$out/sa.cfg" mesh.file="$mesh" numerics.iterations=400 \
+				numerics.residual_drop=8 output.vtu=no output.progress_every=0 output.restart_every=0 \
+				output.dir="$d" >"$d.out" 2>"$d.err" || rc=$?
+			python3 - "$d" "$o" "$rc" >>"$csv" <<'PY'
+import csv, math, sys
+d, o, rc = sys.argv[1:4]
+try:
+    rows = list(csv.DictReader(open(d + "/history.csv")))
+    last = rows[-1]
+    peak = max(float(r["res_rho"]) for r in rows)
+    print("%s,%s,%s,%.2f,%s,%s,%s" % (o, last["iteration"], last["wall_s"], math.log10(peak / float(last["res_rho"])),
+          last["CL"], last["CD"], rc))
+except (OSError, KeyError, ValueError, IndexError):
+    print("%s,,,,,,%s" % (o, rc))
+PY
+			tail -1 "$csv"
+			rm -f "$d"/restart.bin*
+		done
+		rm -f "$out"/sa-mesh.*
 		;;
 	esac
 done
