@@ -20,7 +20,8 @@
 #           the other order (rcm or chain), rounds interleaved (H13_ROUNDS):
 #           whether the quarters' slower kernels (node values +30 %) are
 #           their order, not their size (H13_ORDER_RUNS: ORDER:GPUS:BLOCKS
-#           ..., H13_BOX: the box's N:R, 60:1)
+#           ..., ORDER as FVSTAR_ORDER with = for its colon, e.g.
+#           chain=262144:1:1; H13_BOX: the box's N:R, 60:1)
 #   sa    - the M6 SA (cases/onera_m6/onera_m6_sa.cfg with Roe's blocks,
 #           the mesh H13_SA_MESH) to 8 orders on one GPU, the default order
 #           against FVSTAR_ORDER=rcm: whether the order of a block of 1-4M
@@ -96,7 +97,7 @@ $run
 RUN
 				d=$out/order-$o-g$g-b$nb-n$(echo "$bn" | tr : r)-$r
 				rc=0
-				FVSTAR_ORDER=$o STARPU_NCPU=0 STARPU_NCUDA=$g timeout "$lim" "$fv" run "$out/box.cfg" mesh.refine="${bn#*:}" \
+				FVSTAR_ORDER=$(echo "$o" | tr = :) STARPU_NCPU=0 STARPU_NCUDA=$g timeout "$lim" "$fv" run "$out/box.cfg" mesh.refine="${bn#*:}" \
 					numerics.order=2 numerics.residual_drop=0 numerics.iterations=100 partition.blocks="$nb" \
 					output.restart_every=0 output.snapshot_every=0 output.dir="$d" >"$d.out" 2>&1 || rc=$?
 				python3 - "$d" 30 "$o,$g,$nb,$bn,$r" "$rc" >>"$csv" <<'PY'
