@@ -15,6 +15,29 @@ bench_setup() {
 	export STARPU_SILENT=1
 }
 
+# iter_time DIR WARMUP: a run's seconds per iteration after the warm-up
+# (history.csv's wall clock) and its set-up seconds (summary.json), as
+# "S_PER_ITERATION,SETUP_S"; empty fields for what the run did not write.
+iter_time() {
+	python3 - "$1" "$2" <<'PY'
+import csv, json, os, sys
+d, warm = sys.argv[1], int(sys.argv[2])
+spi = setup = ""
+try:
+    t = {int(r["iteration"]): float(r["wall_s"]) for r in csv.DictReader(open(os.path.join(d, "history.csv")))}
+    last = max(t)
+    spi = "%.6g" % ((t[last] - t[warm]) / (last - warm))
+except (OSError, KeyError, ValueError, ZeroDivisionError):
+    pass
+try:
+    s = json.load(open(os.path.join(d, "summary.json"))).get("setup_seconds", "")
+    setup = "%.2f" % (s["total"] if isinstance(s, dict) else s)
+except (OSError, ValueError, KeyError, TypeError):
+    pass
+print("%s,%s" % (spi, setup))
+PY
+}
+
 # bump_lanes A_KEYS A_NCPU B_KEYS B_NCPU: the TMR bump's finest grid
 # (bench/run_bump_finest.sh) twice side by side on the GPU the caller
 # chose, runs A and B with those keys and CPU workers, each stopped at

@@ -23,6 +23,7 @@ lim=${H12_TIMEOUT:-60}
 mkdir -p "$out"
 export STARPU_SILENT=1 STARPU_SCHED=${STARPU_SCHED:-lws} FVSTAR_OMP_PASSIVE=0
 . "$top/bench/box_case.sh"
+. "$top/bench/common.sh"
 box_case "$(dirname "$fv")" 60 "$out" box60
 keys="mesh.refine=1 numerics.order=2 numerics.residual_drop=0 output.restart_every=0 output.vtu=no
  output.progress_every=0 output.snapshot_every=0"
@@ -50,16 +51,7 @@ RUN
 				# shellcheck disable=SC2086
 				FVSTAR_TIMESTEP_EARLY=$e STARPU_NCPU=0 STARPU_NCUDA=$g timeout "$lim" "$fv" run "$out/box60.cfg" \
 					$keys numerics.iterations=80 partition.blocks=$g output.dir="$d" >"$d.out" 2>&1 || rc=$?
-				python3 - "$d" 20 "$lab,$g,$r" "$rc" >>"$csv" <<'PY'
-import csv, os, sys
-d, warm, head, rc = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-try:
-    t = {int(r["iteration"]): float(r["wall_s"]) for r in csv.DictReader(open(os.path.join(d, "history.csv")))}
-    last = max(t)
-    print("%s,%.6g,%s" % (head, (t[last] - t[warm]) / (last - warm), rc))
-except (OSError, KeyError, ValueError):
-    print("%s,,%s" % (head, rc))
-PY
+				echo "$lab,$g,$r,$(iter_time "$d" 20 | cut -d, -f1),$rc" >>"$csv"
 				tail -1 "$csv"
 				rm -f "$d"/restart.bin*
 			done

@@ -35,6 +35,7 @@ fv=$(abs "${1:?usage: bench/run_halo13.sh FVSTAR FVSTAR_BEFORE OUT}")
 fv0=$(abs "${2:?FVSTAR_BEFORE}")
 out=${3:?OUT}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/common.sh"
 lim=${H13_TIMEOUT:-60}
 mkdir -p "$out"
 export STARPU_SILENT=1 STARPU_SCHED=${STARPU_SCHED:-lws} FVSTAR_OMP_PASSIVE=0
@@ -100,21 +101,7 @@ RUN
 				FVSTAR_ORDER=$(echo "$o" | tr = :) STARPU_NCPU=0 STARPU_NCUDA=$g timeout "$lim" "$fv" run "$out/box.cfg" mesh.refine="${bn#*:}" \
 					numerics.order=2 numerics.residual_drop=0 numerics.iterations=100 partition.blocks="$nb" \
 					output.restart_every=0 output.snapshot_every=0 output.dir="$d" >"$d.out" 2>&1 || rc=$?
-				python3 - "$d" 30 "$o,$g,$nb,$bn,$r" "$rc" >>"$csv" <<'PY'
-import csv, json, os, sys
-d, warm, head, rc = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-try:
-    t = {int(r["iteration"]): float(r["wall_s"]) for r in csv.DictReader(open(os.path.join(d, "history.csv")))}
-    last = max(t)
-    try:
-        setup = json.load(open(os.path.join(d, "summary.json"))).get("setup_seconds", "")
-        setup = "%.2f" % (setup["total"] if isinstance(setup, dict) else setup)
-    except (OSError, ValueError, KeyError, TypeError):
-        setup = ""
-    print("%s,%.6g,%s,%s" % (head, (t[last] - t[warm]) / (last - warm), setup, rc))
-except (OSError, KeyError, ValueError):
-    print("%s,,,%s" % (head, rc))
-PY
+				echo "$o,$g,$nb,$bn,$r,$(iter_time "$d" 30),$rc" >>"$csv"
 				tail -1 "$csv"
 				rm -f "$d"/restart.bin*
 			done
