@@ -129,9 +129,9 @@ done
 # atomic flux sums add in any order, so GPU runs are not bit for bit; the
 # free stream's residual history is round-off noise, so only the state is
 # compared)
-for p in "$out"/runs/proc-g*; do
+for p in "$out"/runs/proc*-g*; do
 	[ -d "$p" ] || continue
-	m=$out/runs/mpi-${p##*/proc-}
+	m=$out/runs/mpi${p##*/proc}  # the same SCALING_LABEL
 	[ -f "$m/restart.bin" ] && [ -f "$p/restart.bin" ] || continue
 	"$py" "$top/tests/cli/compare_runs.py" "$p" "$m" "${p##*/}: one process vs a rank per GPU" 1e-10 none ||
 		echo "${p##*/}: one process and a rank per GPU: states DIFFER"
