@@ -88,7 +88,7 @@ static int setup(const char *path, int nb, fv_partitioner_t method)
 	if (!part || !off)
 		return fprintf(stderr, "bench_mesh: out of memory\n"), 1;
 	PHASE(PART, fv_partition_cells_weighted(&m, nb, method, 0, NULL, NULL, part, &ps));
-	PHASE(RENUM, fv_mesh_renumber(&m, part, nb, off, &os));
+	PHASE(RENUM, fv_mesh_renumber(&m, part, nb, off, 0, &os));
 	free(part);
 	PHASE(BLOCKS, fv_blocks_build(&m, off, nb, &blocks));
 	PHASE(PIECE, fv_part_build(&m, blocks, off, nb, &rank0, 1, 0, &ps, &os, &p, 1));
@@ -151,7 +151,7 @@ static int cut_bench(const char *path, int nb, int np, char **names)
 		if (fv_partition_cells(&m, nb, ids[k], 0, part, &ps) != FV_OK)
 			return die();
 		double wall = fv_now() - t0, cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
-		if (fv_mesh_renumber(&m, part, nb, off, &os) != FV_OK || fv_blocks_build(&m, off, nb, &blocks) != FV_OK)
+		if (fv_mesh_renumber(&m, part, nb, off, 0, &os) != FV_OK || fv_blocks_build(&m, off, nb, &blocks) != FV_OK)
 			return die();
 		for (int b = 0; b < nb; b++) {
 			ghosts += blocks[b].n_ghost;
@@ -355,7 +355,7 @@ static int order_bench(const char *path, int reps)
 		part = calloc((size_t)m.n_cells + 1, sizeof *part);
 		if (!part)
 			return 2;
-		if (fv_mesh_renumber(&m, part, 1, off, NULL) != FV_OK)
+		if (fv_mesh_renumber(&m, part, 1, off, 0, NULL) != FV_OK)
 			return die();
 		t[r] = lap_seconds("renumber: order") - before;
 		free(part);

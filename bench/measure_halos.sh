@@ -44,7 +44,7 @@ static int one(const char *path, int G, int nb, int grouped)
 	fv_order_stats_t os;
 	fv_block_t *bl = NULL;
 	if (fv_partition_cells_weighted(&m, nb, FV_PART_METIS, 0, NULL, grouped ? groups : NULL, part, &ps) != FV_OK ||
-	    fv_mesh_renumber(&m, part, nb, off, &os) != FV_OK || fv_blocks_build(&m, off, nb, &bl) != FV_OK)
+	    fv_mesh_renumber(&m, part, nb, off, 0, &os) != FV_OK || fv_blocks_build(&m, off, nb, &bl) != FV_OK)
 		return 1;
 	for (int i = 0; i < nb; i++) {
 		const fv_block_t *b = &bl[i];

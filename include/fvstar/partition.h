@@ -53,9 +53,9 @@ typedef struct fv_order_stats {
 } fv_order_stats_t;
 
 /* Renumbers the mesh in place: cells block by block (block 0 first), RCM
- * inside each block (a block of 2^20 cells and more: chained Cuthill-McKee
- * pieces of its centroids' Hilbert order; FVSTAR_ORDER chooses otherwise,
- * src/order/renumber.c); nodes by first use in the new
+ * inside each block (a block of chain_min cells and more, 0: 2^22, in
+ * chained Cuthill-McKee pieces of 2^20 cells of its centroids' Hilbert
+ * order; FVSTAR_ORDER chooses otherwise, src/order/renumber.c); nodes by first use in the new
  * cell order; then
  * rebuilds faces (boundary first by marker, interior faces by Alg. 2 of the
  * FGCS paper), node cells and geometry (fv_mesh_prepare). block_off
@@ -63,7 +63,12 @@ typedef struct fv_order_stats {
  * numbers (cell_orig, node_orig, cell_tag, node_tag) move with the cells
  * and nodes, so outputs and messages keep the file's terms. */
 fv_err_t fv_mesh_renumber(fv_mesh_t *m, const int32_t *block_of_cell, int n_blocks, fv_idx_t *block_off,
-			  fv_order_stats_t *stats);
+			  fv_idx_t chain_min, fv_order_stats_t *stats);
+/* chain_min for explicit runs: every block of one piece's cells and more
+ * is chained (faster on GPUs); implicit runs keep the default (0: 2^22),
+ * whose RCM blocks below it took fewer iterations in the one case measured
+ * (bench/results/2026-12-06-halo13.md) */
+#define FV_ORDER_CHAIN_MIN_EXPLICIT ((fv_idx_t)1 << 20)
 
 /*
  * A block's local mesh. Cells are [owned | ghosts]:

@@ -614,7 +614,8 @@ fv_err_t fv_app_order_cells(const fv_case_t *c, fv_mesh_t *m, int nb, const doub
 	FV_CALL(fv_partition_cells_weighted(m, nb, (fv_partitioner_t)c->partitioner, (unsigned)c->seed, weights, groups,
 					    part, ps));
 	fv_lap("blocks: partition", t);
-	return fv_mesh_renumber(m, part, nb, off, os);
+	return fv_mesh_renumber(m, part, nb, off, c->num.time_mode == FV_TIME_IMPLICIT ? 0 : FV_ORDER_CHAIN_MIN_EXPLICIT,
+				os);
 }
 
 fv_err_t fv_app_solver_opts(const fv_case_t *c, const fv_mesh_t *m, fv_solver_opts_t *so, int8_t **bc,

@@ -38,6 +38,7 @@ typedef struct rcm {
 				  CHAIN_NEXT: the next unit is the next piece of the same block,
 				  CHAIN_PREV: the previous one is; NULL: none is */
 	int32_t bfs_id;
+	fv_idx_t chain_min;    /* FVSTAR_ORDER=auto: blocks of this many cells and more in chained pieces */
 	int mode;              /* RCM_TRY, RCM_SERIAL or RCM_PARALLEL (par_order_block) */
 	int large_all;         /* FVSTAR_ORDER=rcm: a block of LARGE_BLOCK cells and more goes on all
 				  threads from its first BFS, after a short trial (probe_serial) */
@@ -681,18 +682,20 @@ static fv_err_t order_cells(rcm_t *r, int n_blocks, fv_idx_t *block_off, int apa
  * faces jumping over 2^16 cells 0.32 % of them against 1.24 % for chunks
  * and 0.89 % for chained pieces of 2^18; the face loop's stream missed a
  * cache of 2^14 sectors 6.35 % of the time against RCM's 6.29 % and
- * chunks' 6.84 %. On GPUs they run faster than RCM of whole blocks at
- * every size measured: the 10.37M box on one H200 12.46 ms an iteration
- * against 13.01 (one block), 13.40 against 13.89 (4 blocks of 2.6M on one
- * GPU), on two 6.83 against 7.30 (bench/results/2026-12-06-halo13.md);
- * so from one piece's cells on, not from LARGE_BLOCK (sessions 21-23: the
- * quarters of 4 GPUs were ordered otherwise than the halves of 2). */
+ * chunks' 6.84 %. The caller says from what size a block is chained
+ * (fv_mesh_renumber's chain_min, LARGE_BLOCK by default): on GPUs the
+ * explicit scheme runs faster chained than with RCM of whole blocks at
+ * every size measured (the 10.37M box on one H200 12.46 ms an iteration
+ * against 13.01 with one block, 13.40 against 13.89 with 4 blocks of 2.6M,
+ * on four 3.97 against 4.18; the 2.53M box 3.19 against 3.30), while the
+ * one implicit case measured (the M6 SA, 1.1M cells on one block) took
+ * 169 iterations to 8 orders chained against 113 with RCM, 47 s against 43
+ * (bench/results/2026-12-06-halo13.md). */
 #define CHAIN_CELLS ((fv_idx_t)1 << 20)
-#define CHAIN_MIN CHAIN_CELLS
 
 enum { ORDER_AUTO = -1, ORDER_RCM, ORDER_HILBERT, ORDER_CHUNKS, ORDER_CHAIN };
 
-/* FVSTAR_ORDER: auto (or unset: RCM of whole blocks below CHAIN_MIN
+/* FVSTAR_ORDER: auto (or unset: RCM of whole blocks below chain_min
  * cells, chained pieces of CHAIN_CELLS from there where the centroids are
  * known), rcm (RCM of whole blocks, a large one on all threads after the
  * trial: the default of sessions 18-20, which ran on one thread at 10^8
@@ -763,7 +766,7 @@ static fv_err_t order_units(rcm_t *r, int n_blocks, fv_idx_t *block_off)
 		if (mode != ORDER_AUTO)
 			kind[b] = (uint8_t)mode;
 		else
-			kind[b] = size >= CHAIN_MIN && m->cell_ctr ? ORDER_CHAIN : ORDER_RCM;
+			kind[b] = size >= r->chain_min && m->cell_ctr ? ORDER_CHAIN : ORDER_RCM;
 		sorted[b] = kind[b] != ORDER_RCM;
 		n_hil += kind[b] == ORDER_HILBERT;
 		n_chunked += kind[b] == ORDER_CHUNKS || kind[b] == ORDER_CHAIN;
@@ -959,9 +962,10 @@ static void index_jumps(const fv_mesh_t *m, const int32_t *block, int64_t *bandw
  * connectivity fail afterwards (memory), the mesh is renumbered but has
  * no connectivity, as after a failed fv_mesh_build_faces. */
 fv_err_t fv_mesh_renumber(fv_mesh_t *m, const int32_t *block_of_cell, int n_blocks, fv_idx_t *block_off,
-			  fv_order_stats_t *stats)
+			  fv_idx_t chain_min, fv_order_stats_t *stats)
 {
-	rcm_t r = {.m = m, .block = block_of_cell, .level_min = PAR_LEVEL_MIN};
+	rcm_t r = {.m = m, .block = block_of_cell, .level_min = PAR_LEVEL_MIN,
+		   .chain_min = chain_min > 0 ? chain_min : LARGE_BLOCK};
 	fv_idx_t nc, *perm = NULL;
 	int32_t *blk = NULL;
 	fv_order_stats_t st;

@@ -37,7 +37,7 @@ static void setup_run(run_t *r, fv_gen_cells_t cells, int n, double perturb, int
 	part = malloc(sizeof *part * (size_t)r->m.n_cells);
 	off = malloc(sizeof *off * (size_t)(nb + 1));
 	FV_ASSERT_OK(fv_partition_cells(&r->m, nb, nb > 1 ? FV_PART_METIS : FV_PART_LINEAR, 1, part, &ps));
-	FV_ASSERT_OK(fv_mesh_renumber(&r->m, part, nb, off, &os));
+	FV_ASSERT_OK(fv_mesh_renumber(&r->m, part, nb, off, 0, &os));
 	FV_ASSERT_OK(fv_blocks_build(&r->m, off, nb, &r->blocks));
 	r->nb = nb;
 	free(part);

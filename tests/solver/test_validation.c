@@ -34,7 +34,7 @@ static void prepare(setup_t *s, fv_mesh_t *m, int nb)
 	s->m = *m;
 	FV_ASSERT_OK(fv_mesh_prepare(&s->m));
 	FV_ASSERT_OK(fv_partition_cells(&s->m, nb, nb > 1 ? FV_PART_METIS : FV_PART_LINEAR, 1, part, &ps));
-	FV_ASSERT_OK(fv_mesh_renumber(&s->m, part, nb, off, &os));
+	FV_ASSERT_OK(fv_mesh_renumber(&s->m, part, nb, off, 0, &os));
 	FV_ASSERT_OK(fv_blocks_build(&s->m, off, nb, &s->blocks));
 	s->nb = nb;
 	s->q = calloc(5 * (size_t)s->m.n_cells, sizeof *s->q);

@@ -32,7 +32,7 @@ static void gen(fv_mesh_t *m, fv_gen_cells_t cells, int nb, fv_block_t **bl)
 	FV_ASSERT_OK(fv_mesh_prepare(m));
 	part = malloc((size_t)m->n_cells * sizeof *part);
 	FV_ASSERT_OK(fv_partition_cells(m, nb, FV_PART_LINEAR, 1, part, NULL));
-	FV_ASSERT_OK(fv_mesh_renumber(m, part, nb, off, NULL));
+	FV_ASSERT_OK(fv_mesh_renumber(m, part, nb, off, 0, NULL));
 	FV_ASSERT_OK(fv_blocks_build(m, off, nb, bl));
 	free(part);
 }

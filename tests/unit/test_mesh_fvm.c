@@ -151,7 +151,7 @@ static void test_refined_renumbered(void **state)
 	int32_t *blk = calloc((size_t)fine.n_cells, sizeof *blk);
 	fv_idx_t off[2];
 	FV_ASSERT_OK(fv_mesh_prepare(&fine));
-	FV_ASSERT_OK(fv_mesh_renumber(&fine, blk, 1, off, NULL));
+	FV_ASSERT_OK(fv_mesh_renumber(&fine, blk, 1, off, 0, NULL));
 	assert_non_null(fine.cell_orig);
 	assert_non_null(fine.node_orig);
 	fvm_roundtrip(&fine, "renumbered.fvm");

@@ -341,7 +341,7 @@ static void test_renumber_rebuild_faces(void **state)
 	gen(&m, FV_GEN_MIXED, 7, 6, 5, 0.15);
 	int32_t *part = malloc(m.n_cells * sizeof *part);
 	FV_ASSERT_OK(fv_partition_cells(&m, 3, methods[0], 5, part, NULL));
-	FV_ASSERT_OK(fv_mesh_renumber(&m, part, 3, off, NULL));
+	FV_ASSERT_OK(fv_mesh_renumber(&m, part, 3, off, 0, NULL));
 	fv_idx_t nf = m.n_faces, nb = m.n_bfaces, ns = m.cell_face_off[m.n_cells], nfn = m.face_node_off[nf];
 	fv_idx_t *fc = malloc(2 * nf * sizeof *fc), *fno = malloc((nf + 1) * sizeof *fno),
 		 *fn = malloc(nfn * sizeof *fn), *cf = malloc(ns * sizeof *cf), *cc = malloc(ns * sizeof *cc),
@@ -597,7 +597,7 @@ static void check_renumber(fv_mesh_t *m, int nb, const int32_t *part, fv_order_s
 	assert_true(m->n_markers <= 8);
 	mesh_totals(&old, &vol0, area0);
 
-	FV_ASSERT_OK(fv_mesh_renumber(m, part, nb, block_off, st));
+	FV_ASSERT_OK(fv_mesh_renumber(m, part, nb, block_off, 0, st));
 	jumps(&old, part, &bw, &mean);
 	assert_int_equal(st->bandwidth_before, bw);
 	FV_ASSERT_NEAR(st->mean_jump_before, mean, TOL);
@@ -930,7 +930,7 @@ static void test_renumber_orders(void **state)
 		part = calloc(m.n_cells, sizeof *part);
 		for (int i = 0; i < (int)(sizeof bad / sizeof *bad); i++) {
 			setenv("FVSTAR_ORDER", bad[i], 1);
-			FV_ASSERT_ERR(fv_mesh_renumber(&m, part, 1, off, NULL), FV_ERR_ARG, "FVSTAR_ORDER=");
+			FV_ASSERT_ERR(fv_mesh_renumber(&m, part, 1, off, 0, NULL), FV_ERR_ARG, "FVSTAR_ORDER=");
 		}
 		unsetenv("FVSTAR_ORDER");
 		free(part);
@@ -977,12 +977,12 @@ static void test_renumber_errors(void **state)
 	gen_mixed(&m);
 	part = calloc(m.n_cells, sizeof *part);
 	part[5] = 2;
-	FV_ASSERT_ERR(fv_mesh_renumber(&m, part, 2, off, NULL), FV_ERR_ARG, "cell 5 is in block 2");
-	FV_ASSERT_ERR(fv_mesh_renumber(&m, part, 0, off, NULL), FV_ERR_ARG, "0 blocks");
+	FV_ASSERT_ERR(fv_mesh_renumber(&m, part, 2, off, 0, NULL), FV_ERR_ARG, "cell 5 is in block 2");
+	FV_ASSERT_ERR(fv_mesh_renumber(&m, part, 0, off, 0, NULL), FV_ERR_ARG, "0 blocks");
 	fv_gen_opts_default(&o);
 	fv_mesh_init(&raw);
 	FV_ASSERT_OK(fv_mesh_gen_box(&raw, &o));
-	FV_ASSERT_ERR(fv_mesh_renumber(&raw, part, 3, off, NULL), FV_ERR_ARG, "fv_mesh_prepare");
+	FV_ASSERT_ERR(fv_mesh_renumber(&raw, part, 3, off, 0, NULL), FV_ERR_ARG, "fv_mesh_prepare");
 	fv_mesh_free(&raw);
 	free(part);
 	fv_mesh_free(&m);
@@ -1181,7 +1181,7 @@ static void test_blocks(void **state)
 				(g ? gen_tet : gen_mixed)(&m);
 				part = malloc(m.n_cells * sizeof *part);
 				FV_ASSERT_OK(fv_partition_cells(&m, nbs[k], methods[i], 1, part, NULL));
-				FV_ASSERT_OK(fv_mesh_renumber(&m, part, nbs[k], off, NULL));
+				FV_ASSERT_OK(fv_mesh_renumber(&m, part, nbs[k], off, 0, NULL));
 				FV_ASSERT_OK(fv_blocks_build(&m, off, nbs[k], &bl));
 				check_blocks(&m, off, nbs[k], bl);
 				if (nbs[k] == 1)
@@ -1208,7 +1208,7 @@ static void test_blocks_to_ranks(void **state)
 		gen_tet(&m);
 		part = malloc(m.n_cells * sizeof *part);
 		FV_ASSERT_OK(fv_partition_cells(&m, nb, methods[0], 1, part, NULL));
-		FV_ASSERT_OK(fv_mesh_renumber(&m, part, nb, off, NULL));
+		FV_ASSERT_OK(fv_mesh_renumber(&m, part, nb, off, 0, NULL));
 		FV_ASSERT_OK(fv_blocks_build(&m, off, nb, &bl));
 		for (int j = 0; j < 4; j++) {
 			int R = rks[j], count[4] = {0};
@@ -1290,7 +1290,7 @@ static void load_renumbered(fv_mesh_t *m, const char *path, int nb)
 	FV_ASSERT_OK(fv_mesh_load(m, path));
 	part = malloc((size_t)m->n_cells * sizeof *part);
 	FV_ASSERT_OK(fv_partition_cells(m, nb, methods[0], 3, part, NULL));
-	FV_ASSERT_OK(fv_mesh_renumber(m, part, nb, off, NULL));
+	FV_ASSERT_OK(fv_mesh_renumber(m, part, nb, off, 0, NULL));
 	free(part);
 	free(off);
 }
