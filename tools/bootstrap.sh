@@ -39,9 +39,16 @@ fi
 [ -n "$(command -v nvcc || true)" ] || [ ! -x /usr/local/cuda/bin/nvcc ] || PATH=$PATH:/usr/local/cuda/bin
 
 # two builds: FxT costs ~15% per task even with tracing off, so untraced
-# runs load the plain one (bench/results/2026-11-22-starpu-builds.md)
-"$top/tools/build-starpu.sh" --fxt --prefix "$top/deps/starpu-1.3.10-fxt"
-"$top/tools/build-starpu.sh" --no-fxt --prefix "$top/deps/starpu-1.3.10"
+# runs load the plain one (bench/results/2026-11-22-starpu-builds.md);
+# side by side, as StarPU's configure runs on one core for a minute or two
+# (bench/results/2026-12-06-ci14.md)
+"$top/tools/build-starpu.sh" --fxt --prefix "$top/deps/starpu-1.3.10-fxt" &
+fxt_pid=$!
+plain=0
+"$top/tools/build-starpu.sh" --no-fxt --prefix "$top/deps/starpu-1.3.10" || plain=$?
+fxt=0
+wait "$fxt_pid" || fxt=$?
+[ "$plain" = 0 ] && [ "$fxt" = 0 ] || { echo "bootstrap: StarPU build failed (FxT: $fxt, plain: $plain)" >&2; exit 1; }
 # a third, with SimGrid, for fvstar-sim (simulated machines, doc/simgrid.md):
 # only when asked (FVSTAR_SIMGRID=1 installs libsimgrid-dev) or when
 # libsimgrid-dev is there already; FVSTAR_SIMGRID=0 never
@@ -73,6 +80,10 @@ mkdir -p build
 cd build
 # shellcheck disable=SC2086 # $simgrid: options
 set -- --with-starpu="$top/deps/starpu-1.3.10-fxt" --with-starpu-notrace="$top/deps/starpu-1.3.10" $simgrid
+# the tests' python3: Debian's, which has the packages installed above
+# (python3-vtk9, python3-matplotlib), rather than the first on PATH: a
+# pyenv shim costs 0.7 s a start (bench/results/2026-12-06-ci14.md)
+[ ! -x /usr/bin/python3 ] || set -- "$@" PYTHON3=/usr/bin/python3
 # configured again when configure is newer or an option changed (a StarPU
 # with SimGrid built since)
 if [ ! -f Makefile ] || [ ../configure -nt config.status ] ||

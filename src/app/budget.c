@@ -56,6 +56,12 @@
  * 572 measured). */
 #define GPU_HOST_PER_FACE 125.0
 #define BLOB_PER_FACE 180.0
+/* and a fixed 2 MiB, not HOST_FIXED's 10: the estimate of those boxes
+ * (tet boxes of 24576 and 196608 cells) was 9 and 15 MiB above the peak
+ * (48 MiB against 39, 199 against 184), which went unseen while libstarpu
+ * linked cuBLAS: its ~180 MiB sat in both the VmRSS at the check and the
+ * peak (228 against 219, 379 against 364; bench/results/2026-12-06-ci14.md) */
+#define GPU_HOST_FIXED (2.0 * MIB)
 
 /* The implicit operator's bytes per cell (kernels/implicit.h's
  * fv_op_values: single precision, a 5x5 block for the cell and one per
@@ -115,7 +121,8 @@ void fv_budget_estimate(const fv_case_t *c, double n_cells, double n_faces, fv_b
 	b->device_bytes = scale * (DEVICE_PER_CELL * cells + DEVICE_PER_FACE * faces) +
 			  implicit_per_cell(c, fpc) * cells + w_cells;
 	if (gpu_only(&blob_host))
-		b->more_bytes = HOST_FIXED + GPU_HOST_PER_FACE * faces + (blob_host ? scale * BLOB_PER_FACE * faces : 0);
+		b->more_bytes = GPU_HOST_FIXED + GPU_HOST_PER_FACE * faces +
+				(blob_host ? scale * BLOB_PER_FACE * faces : 0);
 	else
 		b->more_bytes = HOST_FIXED + scale * (HOST_PER_CELL * cells + HOST_PER_FACE * faces) +
 				implicit_per_cell(c, fpc) * cells + w_cells;
