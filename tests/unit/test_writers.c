@@ -499,7 +499,7 @@ static void test_no_markers(void **state)
 static void test_write_errors(void **state)
 {
 	fv_mesh_t m;
-	char path[320], tmp[330], dir[320], *buf;
+	char path[320], dir[320], *buf;
 	size_t len;
 	(void)state;
 	make_mesh(&m, 0);
