@@ -132,7 +132,7 @@ static char **split_lines(char *buf, int *n)
 static void test_su2_contents(void **state)
 {
 	fv_mesh_t m;
-	char path[320], tmp[330], *buf, **line;
+	char path[320], *buf, **line;
 	size_t len;
 	int n;
 	(void)state;
@@ -375,7 +375,7 @@ static const vtu_array_t *find_array(const vtu_array_t *arr, int narr, int piece
 static void test_vtu_layout(void **state)
 {
 	fv_mesh_t m;
-	char path[320], tmp[330], *buf;
+	char path[320], *buf;
 	const char *data;
 	size_t len;
 	long npts[2], ncells[2];
