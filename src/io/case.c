@@ -420,7 +420,8 @@ static const key_desc_t keys[] = {
 		 "time = implicit: a per-cell factor of the local step, kept with the state (and in the "
 		 "restart): where max_update or the positivity check scales a cell's update down by a, the "
 		 "cell's factor is multiplied by a (by 0.1 at least), down to this value; where the update is "
-		 "taken whole, it doubles, up to 1. The operator's diagonal uses the cell's own step (V / "
+		 "taken whole, it doubles, up to 1, unless that update changed density or energy by more than "
+		 "half of max_update (then it holds). The operator's diagonal uses the cell's own step (V / "
 		 "(f dt)), so a cell whose linearisation does not hold at the ramp's CFL takes shorter steps "
 		 "while the others keep the ramp's. 0 (the default): off (bench/results/2026-12-06-implicit14.md)."),
 	REAL_KEY("numerics", "omega", num.omega, 1, 0, 10, 0, "1", NULL,
