@@ -130,6 +130,8 @@ typedef struct fv_numerics {
 	double omega;           /* the dissipation factor of the implicit operator */
 	double max_update;      /* implicit: largest relative change of density and energy per
 	                           iteration and cell (the update is scaled down); 0: no limit */
+	double cell_cfl;        /* implicit: the least per-cell factor of the step (cut where the
+	                           update is scaled down, x2 back up to 1 where not); 0: off */
 	double cfl_max;         /* > cfl: CFL ramping up to it; 0: the CFL stays at cfl */
 	int cfl_ramp;           /* fv_cfl_ramp_t */
 	double cfl_growth;      /* largest growth of the CFL from one iteration to the next */

@@ -131,6 +131,7 @@ fv_err_t fv_wall_write_csv(const char *path, const fv_wall_faces_t *faces, const
 #define FV_RESTART_VERSION 3
 #define FV_RESTART_NVARS 5      /* the mean flow's; a Spalart-Allmaras run's restart has 6 */
 #define FV_RESTART_NVARS_MAX 6
+#define FV_RESTART_ROWS_MAX 7   /* with the per-cell step factor's row (step_row) */
 #define FV_RESTART_SOLVER_STATE_MAX 64
 /* fv_restart_t's model when the file does not say (format 2) */
 #define FV_RESTART_MODEL_UNKNOWN (-1)
@@ -143,7 +144,9 @@ fv_err_t fv_wall_write_csv(const char *path, const fv_wall_faces_t *faces, const
  *               the run's block order and no mesh identity, and is refused)
  *  12  u32      precision: sizeof(fv_real_t) of the writer (4 or 8)
  *  16  u64      n_cells
- *  24  u32      n_vars (5; 6 with Spalart-Allmaras: rho nu~)
+ *  24  u32      n_vars (5; 6 with Spalart-Allmaras: rho nu~); one more
+ *               where the model is recorded (format 3) and the last row
+ *               is each cell's implicit step factor (numerics.cell_cfl)
  *  28  u32      n_blocks of the run that wrote it (information only)
  *  32  i64      iteration
  *  40  f64      time
@@ -168,7 +171,8 @@ fv_err_t fv_wall_write_csv(const char *path, const fv_wall_faces_t *faces, const
  */
 typedef struct fv_restart {
 	fv_idx_t n_cells;
-	int n_vars;                        /* FV_RESTART_NVARS */
+	int n_vars;                        /* rows: FV_RESTART_NVARS (or _MAX), + step_row */
+	int step_row;                      /* 1: row n_vars - 1 is each cell's step factor (cell_cfl) */
 	int n_blocks;
 	int64_t iteration;
 	double time;
@@ -221,17 +225,20 @@ fv_err_t fv_restart_read(const char *path, fv_restart_t *r, const fv_mesh_id_t *
 /* The same checks without holding the whole state: the values of the n
  * cells at file positions pos[i], rows v < min(the file's n_vars, nvars),
  * into out[v * n + i]; the header into r (r->q stays NULL). For a rank
- * that reads its own cells of a restart of the whole mesh. */
+ * that reads its own cells of a restart of the whole mesh. With step (1),
+ * row nvars - 1 of out is the per-cell step factor's row, read where the
+ * file has one (and left as the caller set it where not); the file's
+ * step row is never read into a variable's row. */
 fv_err_t fv_restart_read_cells(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name,
-			       size_t n, const fv_idx_t *pos, int nvars, fv_real_t *out);
+			       size_t n, const fv_idx_t *pos, int nvars, int step, fv_real_t *out);
 /* The same for n_groups groups of cells read from one mapping: group g's
  * n[g] cells at file positions pos[g][i] into out[g][v * n[g] + i] (a
  * rank's blocks, straight into their state arrays). verify = 0 skips the
  * checksum (every other check stays): for the ranks of a run whose rank 0
  * checks it. */
 fv_err_t fv_restart_read_groups(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name,
-				int n_groups, const size_t *n, const fv_idx_t *const *pos, int nvars, fv_real_t *const *out,
-				int verify);
+				int n_groups, const size_t *n, const fv_idx_t *const *pos, int nvars, int step,
+				fv_real_t *const *out, int verify);
 /* The same from len bytes in memory (name for messages; the fuzzer). */
 fv_err_t fv_restart_parse(const void *data, size_t len, const char *name, fv_restart_t *r,
 			  const fv_mesh_id_t *expect, const char *mesh_name);

@@ -92,15 +92,21 @@ void fv_solver_opts_default(fv_solver_opts_t *o);
  * copied into StarPU buffers and may be freed afterwards. */
 fv_err_t fv_solver_create(fv_solver_t **s, const fv_mesh_t *m, const fv_block_t *blocks, int n_blocks,
 			  const fv_solver_opts_t *o);
-/* Sets owned and ghost values from a global conservative SoA array. */
+/* Sets owned and ghost values from a global conservative SoA array (the
+ * per-cell step factors, numerics.cell_cfl, to 1). */
 fv_err_t fv_solver_set_state(fv_solver_t *s, const fv_real_t *q_global);
 /* Copies the owned values into a global conservative SoA array (waits). */
 fv_err_t fv_solver_get_state(fv_solver_t *s, fv_real_t *q_global);
 /* The same per block, for a rank that holds no array over the whole mesh:
  * qb[b] for each of this rank's blocks (NULL for the others'), SoA over
- * the block's local cells, ghosts included: qb[b][k * n_cells + i]. Get
- * writes the owned cells only; the good state as fv_solver_get_good_state. */
+ * the block's local cells, ghosts included: qb[b][k * n_cells + i], k <
+ * fv_solver_state_rows (the state's rows, then the per-cell step factor
+ * with numerics.cell_cfl). Get writes the owned cells only; the good state
+ * as fv_solver_get_good_state. */
 fv_err_t fv_solver_set_block_states(fv_solver_t *s, fv_real_t *const *qb);
+/* Rows of a block state of fv_solver_set_block_states: the state's, and
+ * one more (each cell's step factor) in an implicit run with cell_cfl. */
+int fv_solver_state_rows(const fv_numerics_t *num, int nvar);
 fv_err_t fv_solver_get_block_states(fv_solver_t *s, fv_real_t *const *qb);
 fv_err_t fv_solver_get_good_block_states(fv_solver_t *s, int bad, fv_real_t *const *qb, int *iter);
 /* Wall values of the mesh's boundary faces g with is_bface[g] (n_bfaces of

@@ -80,14 +80,18 @@ fv_err_t fv_app_cut_parts(const fv_case_t *c, fv_mesh_t *m, int nb, const double
 void fv_app_initial_cell(const fv_case_t *c, const double ctr[3], fv_real_t *q, size_t stride);
 /* A rank's state, per block: qb[b] for this rank's blocks (NULL for the
  * others'), nv rows over the block's local cells, ghosts included (the
- * layout of fv_solver_set_block_states). */
+ * layout of fv_solver_set_block_states): the case's variables, and where
+ * step is 1 a last row of each cell's step factor (numerics.cell_cfl). */
 typedef struct fv_app_state {
 	int nv;
+	int step;
 	fv_real_t **qb;
 } fv_app_state_t;
-fv_err_t fv_app_state_alloc(const fv_part_t *p, int nv, fv_app_state_t *st);
+/* The state of case c's run (its rows: fv_solver_state_rows). */
+fv_err_t fv_app_state_alloc(const fv_case_t *c, const fv_part_t *p, fv_app_state_t *st);
 void fv_app_state_free(const fv_part_t *p, fv_app_state_t *st);
-/* The initial state of the rank's blocks' cells, ghosts included. */
+/* The initial state of the rank's blocks' cells, ghosts included (step
+ * factors 1). */
 void fv_app_part_initial_state(const fv_case_t *c, const fv_part_t *p, fv_app_state_t *st);
 /* The wall distance of the rank's blocks' owned cells into (*dist)[b]
  * (malloc'd; fv_app_wall_distances_free), from every rank's boundary

@@ -67,7 +67,7 @@
  * fv_op_values: single precision, a 5x5 block for the cell and one per
  * face with point-implicit; one value with LU-SGS; nu~'s scalars with
  * Spalart-Allmaras; the lines' factors) and two rows of the update (and
- * GMRES's vectors), for faces_per_cell faces:
+ * GMRES's vectors, the step factors' rows), for faces_per_cell faces:
  * the solver's data grew by 218 MiB (tet 40, 214 estimated) and 193 (hex
  * 40, 193). */
 static double implicit_per_cell(const fv_case_t *c, double faces_per_cell)
@@ -87,7 +87,10 @@ static double implicit_per_cell(const fv_case_t *c, double faces_per_cell)
 	double krylov = c->num.implicit == FV_IMPLICIT_POINT && c->num.linear == FV_LINEAR_GMRES
 				? (2.0 * c->num.krylov_dim + 3) * nv * sizeof(fv_real_t)
 				: 0;
-	return 4.0 * vals + 2.0 * nv * sizeof(fv_real_t) + krylov;
+	/* numerics.cell_cfl: each cell's step factor, a row of the state and
+	 * of its two snapshots */
+	double step = c->num.cell_cfl > 0 ? 3.0 * sizeof(fv_real_t) : 0;
+	return 4.0 * vals + 2.0 * nv * sizeof(fv_real_t) + krylov + step;
 }
 
 /* Whether the rank's blocks run on GPUs alone (the solver's rule for a

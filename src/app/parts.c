@@ -142,9 +142,11 @@ void fv_app_initial_cell(const fv_case_t *c, const double ctr[3], fv_real_t *q, 
 		q[5 * stride] = qi[0] * (fv_real_t)fv_app_nut_inf(c);
 }
 
-fv_err_t fv_app_state_alloc(const fv_part_t *p, int nv, fv_app_state_t *st)
+fv_err_t fv_app_state_alloc(const fv_case_t *c, const fv_part_t *p, fv_app_state_t *st)
 {
+	int nv = fv_solver_state_rows(&c->num, fv_app_nvars(c));
 	st->nv = nv;
+	st->step = nv > fv_app_nvars(c);
 	FV_CALL(fv_calloc(&st->qb, (size_t)p->n_blocks + 1, sizeof *st->qb, "block states"));
 	for (int b = 0; b < p->n_blocks; b++)
 		if (p->rank_of[b] == p->rank)
@@ -171,6 +173,8 @@ void fv_app_part_initial_state(const fv_case_t *c, const fv_part_t *p, fv_app_st
 		for (size_t i = 0; i < n; i++) {
 			double x[3] = {(double)bk->cell_ctr[i], (double)bk->cell_ctr[n + i], (double)bk->cell_ctr[2 * n + i]};
 			fv_app_initial_cell(c, x, st->qb[b] + i, n);
+			if (st->step)
+				st->qb[b][(size_t)(st->nv - 1) * n + i] = 1;
 		}
 	}
 }
@@ -207,7 +211,8 @@ fv_err_t fv_app_part_restart_read(const char *path, const fv_part_t *p, fv_resta
 	 * a run without Spalart-Allmaras, and left as the caller set it when
 	 * the file has none. Rank 0 alone reads the whole file for its
 	 * checksum; a damaged file stops every rank from there. */
-	err = fv_restart_read_groups(path, rs, &p->mesh_id, p->piece.source, g, n, pos, st->nv, out, p->rank == 0);
+	err = fv_restart_read_groups(path, rs, &p->mesh_id, p->piece.source, g, n, pos, st->nv, st->step, out,
+				     p->rank == 0);
 	if (err == FV_OK)
 		err = fv_runtime_agree(1, "the restart file checked by rank 0");
 done:
@@ -343,6 +348,7 @@ fv_err_t fv_app_part_restart_write(const char *path, const fv_part_t *p, fv_rest
 	} else if (err == FV_OK) {
 		r->n_cells = (fv_idx_t)N;
 		r->n_vars = st->nv;
+		r->step_row = st->step;
 		r->mesh = p->mesh_id;
 		r->cell_of_file = NULL;
 		r->q = NULL;

@@ -450,7 +450,7 @@ static fv_err_t plan_state(fv_plan_t *p)
 		FV_CALL(fv_app_part_wall_distances(&p->c, &p->part, &p->so, &p->wdist));
 		p->so.wall_dist_blocks = (const double *const *)p->wdist;
 	}
-	FV_CALL(fv_app_state_alloc(&p->part, fv_app_nvars(&p->c), &p->st));
+	FV_CALL(fv_app_state_alloc(&p->c, &p->part, &p->st));
 	/* a restart without nu~ (an Euler or laminar run's) starts nu~ from the free stream */
 	fv_app_part_initial_state(&p->c, &p->part, &p->st);
 	p->start.first = 1;

@@ -265,15 +265,20 @@ fv_err_t fv_restart_write(const char *path, const fv_restart_t *r)
 	int fd = -1, e, named = 0;
 	fv_err_t err = FV_OK;
 
-	FV_CHECK(r->n_vars >= FV_RESTART_NVARS && r->n_vars <= FV_RESTART_NVARS_MAX, FV_ERR_ARG,
-		 "%s: %d variables, a restart holds %d or %d", path, r->n_vars, FV_RESTART_NVARS, FV_RESTART_NVARS_MAX);
+	FV_CHECK(r->step_row == 0 || (r->step_row == 1 && r->model != FV_RESTART_MODEL_UNKNOWN), FV_ERR_ARG,
+		 "%s: a step factor row needs a recorded model", path);
+	FV_CHECK(r->n_vars - r->step_row >= FV_RESTART_NVARS && r->n_vars - r->step_row <= FV_RESTART_NVARS_MAX,
+		 FV_ERR_ARG, "%s: %d variables, a restart holds %d or %d", path, r->n_vars - r->step_row,
+		 FV_RESTART_NVARS, FV_RESTART_NVARS_MAX);
 	FV_CHECK(r->model == FV_RESTART_MODEL_UNKNOWN || (r->model >= FV_MODEL_EULER && r->model <= FV_MODEL_SA),
 		 FV_ERR_ARG, "%s: model %d is none of euler, laminar, sa", path, r->model);
 	FV_CHECK(r->n_solver_state >= 0 && r->n_solver_state <= FV_RESTART_SOLVER_STATE_MAX, FV_ERR_ARG,
 		 "%s: %d solver state values, a restart holds at most %d", path, r->n_solver_state,
 		 FV_RESTART_SOLVER_STATE_MAX);
-	FV_CHECK(r->model == FV_RESTART_MODEL_UNKNOWN || (r->model == FV_MODEL_SA) == (r->n_vars == FV_RESTART_NVARS_MAX),
-		 FV_ERR_ARG, "%s: model %s with %d variables per cell", path, fv_restart_model_name(r->model), r->n_vars);
+	FV_CHECK(r->model == FV_RESTART_MODEL_UNKNOWN ||
+			 (r->model == FV_MODEL_SA) == (r->n_vars - r->step_row == FV_RESTART_NVARS_MAX),
+		 FV_ERR_ARG, "%s: model %s with %d variables per cell", path, fv_restart_model_name(r->model),
+		 r->n_vars - r->step_row);
 	FV_CHECK(r->n_cells >= 0 && (r->q || r->fill || r->n_cells == 0), FV_ERR_ARG, "%s: no state to write", path);
 	FV_CHECK(r->mesh.n_cells == r->n_cells, FV_ERR_ARG, "%s: state of %d cells for a mesh of %lld", path,
 		 (int)r->n_cells, (long long)r->mesh.n_cells);
@@ -392,9 +397,9 @@ static fv_err_t parse_checked(const void *data, size_t len, const char *name, fv
 		 "%s: written in %s precision (%u-byte reals), this fvstar is built in %s precision: restart "
 		 "with a build of the same precision (--enable-single)",
 		 name, precision == 4 ? "single" : precision == 8 ? "double" : "unknown", precision, FV_REAL_NAME);
-	FV_CHECK(n_vars >= FV_RESTART_NVARS && n_vars <= FV_RESTART_NVARS_MAX, FV_ERR_FORMAT,
-		 "%s: %u variables per cell, expected %d (or %d with Spalart-Allmaras)", name, n_vars, FV_RESTART_NVARS,
-		 FV_RESTART_NVARS_MAX);
+	FV_CHECK(n_vars >= FV_RESTART_NVARS && n_vars <= (version == 2 ? FV_RESTART_NVARS_MAX : FV_RESTART_ROWS_MAX),
+		 FV_ERR_FORMAT, "%s: %u variables per cell, expected %d (or %d with Spalart-Allmaras)", name, n_vars,
+		 FV_RESTART_NVARS, FV_RESTART_NVARS_MAX);
 	FV_CHECK(n_cells <= (uint64_t)FV_IDX_MAX, FV_ERR_FORMAT, "%s: %llu cells is over the index limit", name,
 		 (unsigned long long)n_cells);
 	count = (size_t)n_vars * (size_t)n_cells;
@@ -444,9 +449,14 @@ static fv_err_t parse_checked(const void *data, size_t len, const char *name, fv
 		n_state = (uint32_t)get_le(p + 108, 4);
 		FV_CHECK(model == MODEL_UNKNOWN_U32 || model <= FV_MODEL_SA, FV_ERR_FORMAT,
 			 "%s: model %u is none of 0 (euler), 1 (laminar), 2 (sa)", name, model);
-		FV_CHECK(model == MODEL_UNKNOWN_U32 || (model == FV_MODEL_SA) == (n_vars == FV_RESTART_NVARS_MAX),
+		/* a recorded model's rows, and a last one (each cell's step
+		 * factor) where there is one more */
+		uint32_t base = model == FV_MODEL_SA ? FV_RESTART_NVARS_MAX : FV_RESTART_NVARS;
+		FV_CHECK(model == MODEL_UNKNOWN_U32 ? n_vars <= FV_RESTART_NVARS_MAX
+						   : (n_vars == base || n_vars == base + 1),
 			 FV_ERR_FORMAT, "%s: model %s with %u variables per cell", name, fv_restart_model_name((int)model),
 			 n_vars);
+		r->step_row = model != MODEL_UNKNOWN_U32 && n_vars == base + 1;
 		FV_CHECK(n_state <= FV_RESTART_SOLVER_STATE_MAX, FV_ERR_FORMAT,
 			 "%s: %u solver state values, a restart holds at most %d", name, n_state,
 			 FV_RESTART_SOLVER_STATE_MAX);
@@ -535,9 +545,22 @@ fv_err_t fv_restart_read(const char *path, fv_restart_t *r, const fv_mesh_id_t *
 	return err;
 }
 
+/* The file's row that row v of a reader's nvars rows takes (the last one
+ * its step factor's where step), or -1: the variables the file has and the
+ * reader uses (nu~ dropped by a run without Spalart-Allmaras, left as the
+ * caller set it where the file has none), and the step factor's row where
+ * both have one. */
+static int file_row(const fv_restart_t *r, int v, int nvars, int step)
+{
+	int vars = r->n_vars - r->step_row;
+	if (v < nvars - step)
+		return v < vars ? v : -1;
+	return r->step_row ? vars : -1;
+}
+
 fv_err_t fv_restart_read_groups(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name,
-				int n_groups, const size_t *n, const fv_idx_t *const *pos, int nvars, fv_real_t *const *out,
-				int verify)
+				int n_groups, const size_t *n, const fv_idx_t *const *pos, int nvars, int step,
+				fv_real_t *const *out, int verify)
 {
 	void *map;
 	size_t len = 0, hb = 0;
@@ -553,12 +576,14 @@ fv_err_t fv_restart_read_groups(const char *path, fv_restart_t *r, const fv_mesh
 	if (err == FV_OK) {
 		const uint8_t *state = (const uint8_t *)map + hb;
 		for (int g = 0; g < n_groups; g++)
-			for (int v = 0; v < r->n_vars && v < nvars; v++)
-				for (size_t i = 0; i < n[g]; i++)
+			for (int v = 0; v < nvars; v++) {
+				int fv = file_row(r, v, nvars, step);
+				for (size_t i = 0; fv >= 0 && i < n[g]; i++)
 					to_from_le(out[g] + (size_t)v * n[g] + i,
-						   state + ((size_t)v * (size_t)r->n_cells + (size_t)pos[g][i]) *
+						   state + ((size_t)fv * (size_t)r->n_cells + (size_t)pos[g][i]) *
 								   sizeof(fv_real_t),
 						   1);
+			}
 	}
 	if (map)
 		munmap(map, len);
@@ -566,9 +591,9 @@ fv_err_t fv_restart_read_groups(const char *path, fv_restart_t *r, const fv_mesh
 }
 
 fv_err_t fv_restart_read_cells(const char *path, fv_restart_t *r, const fv_mesh_id_t *expect, const char *mesh_name,
-			       size_t n, const fv_idx_t *pos, int nvars, fv_real_t *out)
+			       size_t n, const fv_idx_t *pos, int nvars, int step, fv_real_t *out)
 {
-	return fv_restart_read_groups(path, r, expect, mesh_name, 1, &n, &pos, nvars, &out, 1);
+	return fv_restart_read_groups(path, r, expect, mesh_name, 1, &n, &pos, nvars, step, &out, 1);
 }
 
 void fv_restart_free(fv_restart_t *r)
@@ -607,7 +632,7 @@ fv_err_t fv_restart_read_layout(const char *path, const fv_restart_layout_t *l, 
 	n = (size_t)r->n_cells;
 	/* rows the file has and the run uses: nu~ is dropped by a run without
 	 * Spalart-Allmaras, and left as the caller set it when the file has none */
-	for (int v = 0; v < r->n_vars && v < nvars; v++) {
+	for (int v = 0; v < r->n_vars - r->step_row && v < nvars; v++) {
 		const fv_real_t *src = r->q + (size_t)v * n;
 		fv_real_t *dst = q + (size_t)v * n;
 		if (!l->cell_of_file) {

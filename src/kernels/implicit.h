@@ -439,9 +439,17 @@ FV_HD void fv_k_dominance(const fv_view_t *v, const fv_params_t *P, fv_real_t vd
 	}
 }
 
+/* Cell c's factor of its local step (numerics.cell_cfl): the state's row
+ * nvar, which fv_k_implicit_update cuts and grows; 1 where off. */
+FV_HD fv_real_t fv_k_cell_cfl(const fv_view_t *v, const fv_params_t *P, const fv_real_t *q, fv_idx_t c)
+{
+	return P->cell_cfl > 0 ? q[(size_t)P->nvar * v->sc + c] : (fv_real_t)1;
+}
+
 /* The operator of the owned cell at colour-group position i (c =
- * cell_group[i]) from the state q (local cells) and the local step dt,
- * stored as the layout above says. */
+ * cell_group[i]) from the state q (local cells) and the local step dt
+ * (times the cell's factor, fv_k_cell_cfl), stored as the layout above
+ * says. */
 FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real_t *q, const fv_real_t *dt,
 			 fv_op_t *op, fv_idx_t i)
 {
@@ -451,7 +459,7 @@ FV_HD void fv_k_diagonal(const fv_view_t *v, const fv_params_t *P, const fv_real
 	op += fv_op_at(i, FV_OP_NV(P, v));
 	fv_k_load(q, v->sc, c, qc);
 	fv_cons_to_prim(qc, P->gamma, wc);
-	fv_real_t vdt = v->cell_vol[c] / dt[c];
+	fv_real_t vdt = v->cell_vol[c] / (dt[c] * fv_k_cell_cfl(v, P, q, c));
 	if (P->implicit != FV_IMPLICIT_POINT) {
 		fv_real_t lam = 0;
 		fv_real_t vis = 0;
@@ -857,6 +865,11 @@ FV_HD void fv_k_sweep_check(const fv_view_t *v, const fv_params_t *P, const fv_r
  * whole update put a negative density into the Mach 6 blunt body at CFL
  * 10 (a cell at Mach 200 whose pressure is a small difference of large
  * energies), and its NaN reached every cell through the next sweeps.
+ * With numerics.cell_cfl the cell's step factor (fv_k_cell_cfl) follows:
+ * times the fraction taken (nu~'s included, 0.1 at least, down to
+ * P->cell_cfl) where the update is scaled down, doubled (up to 1) where it
+ * is taken whole: the step of a cell whose linearisation does not hold at
+ * the ramp's CFL shrinks until its update is Newton's again.
  * Returns 1 where a < 1 (the history's clipped column). */
 FV_HD int fv_k_implicit_update(const fv_view_t *v, const fv_params_t *P, const fv_real_t *dq, fv_real_t *q,
 			       fv_idx_t c)
@@ -886,6 +899,7 @@ FV_HD int fv_k_implicit_update(const fv_view_t *v, const fv_params_t *P, const f
 			qn[m] = qc[m];
 	}
 	fv_k_store(q, nc, c, qn);
+	fv_real_t taken = a; /* the fraction of the update taken */
 	if (fv_k_sa(P)) {
 		/* nu~ changes by at most its own size plus the free stream's in
 		 * one iteration: at CFL 1e4 in the TMR plate's start-up one cell's
@@ -893,10 +907,21 @@ FV_HD int fv_k_implicit_update(const fv_view_t *v, const fv_params_t *P, const f
 		fv_real_t *nt = &q[(size_t)5 * nc + c], d5 = FV_SA_RELAX * a * dq[(size_t)5 * nc + c];
 		fv_real_t lim = FV_FABS(*nt) + qn[0] * P->visc.nut_inf;
 		if (FV_FABS(d5) > lim) {
+			taken = FV_MIN(taken, a * lim / FV_FABS(d5));
 			d5 = d5 > 0 ? lim : -lim;
 			a = 0; /* counted as clipped */
 		}
 		*nt += d5;
+	}
+	if (P->cell_cfl > 0) {
+		/* held where the update, taken whole, changed density or energy
+		 * by more than half of max_update: doubled there, the step of a
+		 * cell at the limit would be clipped again the next iteration */
+		fv_real_t *f = &q[(size_t)P->nvar * nc + c], h = (fv_real_t)0.5 * P->max_update;
+		int near = h > 0 && (FV_FABS(d[0]) > h * qc[0] || FV_FABS(d[4]) > h * qc[4]);
+		*f = taken < 1 ? FV_MAX(P->cell_cfl, *f * FV_MAX(taken, (fv_real_t)0.1))
+		     : near  ? *f
+			     : FV_MIN((fv_real_t)1, 2 * *f);
 	}
 	return a < 1;
 }

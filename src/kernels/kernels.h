@@ -126,6 +126,7 @@ typedef struct fv_params {
 	int jac_rusanov;    /* point-implicit: Rusanov's lambda I in place of Roe's |A~| */
 	fv_real_t jac_floor; /* point-implicit, Roe: |lambda| of the blocks >= jac_floor (|u_n| + c) */
 	fv_real_t max_update; /* implicit: largest relative change of rho and rho E; 0: none */
+	fv_real_t cell_cfl;   /* implicit: the least per-cell step factor (the state's row nvar); 0: off */
 	fv_real_t dominance; /* point-implicit: the rows' least dominance of a cell's block row (fv_k_dominance); 0: off */
 	fv_real_t aspect_dt; /* line-implicit: the most a stretched cell's step grows (fv_k_dt); 0: off */
 	int lines;          /* point-implicit: line-implicit sweeps (numerics.lines): the operator holds the lines' factors */

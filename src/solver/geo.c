@@ -640,6 +640,7 @@ void fv_geo_params(const fv_solver_opts_t *o, fv_params_t *P, int *n_stages, fv_
 	P->jac_rusanov = n->jacobian == FV_JACOBIAN_RUSANOV;
 	P->jac_floor = (fv_real_t)n->jacobian_floor;
 	P->max_update = (fv_real_t)n->max_update;
+	P->cell_cfl = P->implicit ? (fv_real_t)n->cell_cfl : 0;
 	P->dominance = (fv_real_t)n->dominance;
 	P->aspect_dt = use_lines(o) ? (fv_real_t)n->aspect_dt : 0;
 	P->lines = use_lines(o);

@@ -648,6 +648,19 @@ static size_t kdot_reals(const fv_solver_t *s)
 	return km ? (km + 1) * FV_KRY_PARTS * sizeof(double) / sizeof(fv_real_t) : 1;
 }
 
+int fv_solver_state_rows(const fv_numerics_t *num, int nvar)
+{
+	return nvar + (num->time_mode == FV_TIME_IMPLICIT && num->cell_cfl > 0);
+}
+
+/* The state's rows in its field and snapshots: the state's, then with
+ * numerics.cell_cfl each cell's step factor (fv_k_cell_cfl), which the
+ * update writes, the snapshots keep for a retry and the restart holds. */
+static int state_rows(const fv_solver_t *s)
+{
+	return fv_solver_state_rows(&s->o.num, s->P.nvar);
+}
+
 static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_block_t *bk,
 			    const fv_geo_colors_t *colors)
 {
@@ -658,7 +671,7 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	size_t sc = (size_t)d->L.sc, so = (size_t)d->L.so, sn = (size_t)d->L.sn;
 	/* the face-loop limiters' min/max (one value when unused) */
 	int mm = s->o.num.lim_sum != FV_SUM_GATHER && s->o.num.order == 2 && s->o.num.limiter != FV_LIMITER_NONE;
-	size_t nv = (size_t)s->P.nvar, snap = s->o.snapshot_every > 0 ? nv * sc : 1;
+	size_t nv = (size_t)s->P.nvar, rows = (size_t)state_rows(s), snap = s->o.snapshot_every > 0 ? rows * sc : 1;
 	int imp = s->P.implicit, sa = fv_k_sa(&s->P);
 	size_t km = s->gmres ? (size_t)s->o.num.krylov_dim : 0;
 	/* numerics.overlap: the stages that read ghosts run as interior and
@@ -706,7 +719,7 @@ static fv_err_t build_block(fv_solver_t *s, const fv_block_t *blocks, const fv_b
 	d->flux_direct = d->split && gpu_only &&
 			 (s->o.num.flux_sum == FV_SUM_ATOMIC || s->o.num.flux_sum == FV_SUM_GATHER);
 	size_t nff = d->split && !d->flux_direct ? (size_t)fv_k_fflux_values(&s->P) * (size_t)bk->n_faces : 1;
-	const size_t n[N_FIELDS] = {nv * sc, nv * so, (nv + (d->w_cells ? FV_NVAR : 0)) * sc, FV_NVAR * sn, 3 * FV_NVAR * sc,
+	const size_t n[N_FIELDS] = {rows * sc, nv * so, (nv + (d->w_cells ? FV_NVAR : 0)) * sc, FV_NVAR * sn, 3 * FV_NVAR * sc,
 				    FV_NVAR * sc, mm ? 2 * FV_NVAR * so : 1, nv * so, no, snap, snap,
 				    imp ? nv * sc : 1, imp ? op_reals(fv_op_size(imp, d->L.max_faces, sa, s->P.lines, bk->n_owned)) : 1,
 				    nff > 0 ? nff : 1,
@@ -2257,6 +2270,8 @@ fv_err_t fv_solver_set_state(fv_solver_t *s, const fv_real_t *qg)
 		for (int k = 0; k < s->P.nvar; k++)
 			for (size_t i = 0; i < nc; i++)
 				q[k * sc + i] = qg[k * N + (size_t)d->cell_global[i]];
+		for (size_t i = 0; state_rows(s) > s->P.nvar && i < nc; i++)
+			q[(size_t)s->P.nvar * sc + i] = 1;
 		fv_runtime_release(d->h[F_Q]);
 	}
 	return FV_OK;
@@ -2291,11 +2306,12 @@ fv_err_t fv_solver_get_state(fv_solver_t *s, fv_real_t *qg)
 	return gather_field(s, F_Q, qg);
 }
 
-/* Field f of this rank's blocks to (get) or from (set) per-block arrays
- * (rows n_cells apart): all local cells, or the owned ones. */
+/* Field f (the state or a snapshot: state_rows) of this rank's blocks to
+ * (get) or from (set) per-block arrays (rows n_cells apart): all local
+ * cells, or the owned ones. */
 static fv_err_t copy_blocks(fv_solver_t *s, int f, fv_real_t *const *qb, int set)
 {
-	size_t nv = (size_t)s->P.nvar;
+	size_t nv = (size_t)state_rows(s);
 	if (set && f == F_Q)
 		s->q_sent_for = -1;
 	for (int b = 0; b < s->nb; b++) {

@@ -7,7 +7,8 @@
 # counts, plus the wedge with colour group tasks and implicit sweeps (CFL
 # ramped from the assembled residuals, limiter frozen after 4), and the
 # halo exchanged by a task per pair of blocks instead of per block, the
-# Krylov linear solve (numerics.linear = gmres), and
+# Krylov linear solve (numerics.linear = gmres), the per-cell step
+# (numerics.cell_cfl), and
 # the tasks of each block chained (numerics.chain = yes): the final state (restart.bin) and the residual, force and time history are
 # bit for bit those of the run on one rank without mpirun (and of mpirun
 # -np 1). Outputs come from rank 0 alone: one history, one summary. Rank
@@ -72,6 +73,10 @@ case_ranks implicit3 "$tmp/w.cfg" 3 "2" numerics.iterations=8 numerics.time=impl
 # block's dot row in block order into its own copy of the coefficients
 case_ranks gmres3 "$tmp/w.cfg" 3 "2 3" numerics.iterations=8 numerics.time=implicit numerics.cfl=5 \
 	numerics.cfl_max=1e5 numerics.linear=gmres numerics.krylov_dim=4 numerics.krylov_cycles=2
+# the per-cell step (numerics.cell_cfl): each cell's factor is a row of
+# its rank's state, written to the restart through rank 0's feed
+case_ranks cellcfl3 "$tmp/w.cfg" 3 "2 3" numerics.iterations=8 numerics.time=implicit numerics.cfl=5 \
+	numerics.cfl_max=1e5 numerics.cell_cfl=1e-3
 # halo tasks per pair of blocks instead of per block: the same copies
 case_ranks pair4 "$tmp/w.cfg" 4 "3" $W numerics.halo_tasks=pair
 same wedge4-r0 pair4-r0 "wedge, 4 blocks: halo tasks per pair against per block"

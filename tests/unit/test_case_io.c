@@ -1446,13 +1446,67 @@ static void test_restart_v3(void **state)
 		{
 			fv_idx_t pos[2] = {5, 36};
 			fv_real_t out[12];
-			FV_ASSERT_OK(fv_restart_read_cells(old, &back, &r.mesh, NULL, 2, pos, 6, out));
+			FV_ASSERT_OK(fv_restart_read_cells(old, &back, &r.mesh, NULL, 2, pos, 6, 0, out));
 			assert_true(out[0] == r.q[5] && out[1] == r.q[36] && out[10] == r.q[5 * n + 5]);
 			assert_int_equal(back.model, FV_RESTART_MODEL_UNKNOWN);
 		}
 		free(v2);
 	}
 	free(buf);
+
+	/* the per-cell step factor's row (numerics.cell_cfl): one row more than
+	 * the model's, read into a reader's step row only, never into nu~ */
+	{
+		fv_real_t *q7 = malloc((size_t)(7 * n) * sizeof(fv_real_t)), out[14];
+		fv_idx_t pos[2] = {5, 36};
+		assert_non_null(q7);
+		for (size_t i = 0; i < (size_t)(7 * n); i++)
+			q7[i] = (fv_real_t)(2.5 + 1e-3 * (double)i);
+		fv_real_t *q6 = r.q;
+		r.q = q7;
+		r.n_vars = 7;
+		r.step_row = 1;
+		FV_ASSERT_OK(fv_restart_write(path, &r));
+		FV_ASSERT_OK(fv_restart_read(path, &back, &r.mesh, "mesh.su2"));
+		assert_int_equal(back.n_vars, 7);
+		assert_int_equal(back.step_row, 1);
+		assert_memory_equal(back.q, q7, (size_t)(7 * n) * sizeof(fv_real_t));
+		fv_restart_free(&back);
+		/* an SA run with the factor: all seven rows */
+		FV_ASSERT_OK(fv_restart_read_cells(path, &back, &r.mesh, NULL, 2, pos, 7, 1, out));
+		assert_true(out[10] == q7[5 * n + 5] && out[12] == q7[6 * n + 5] && out[13] == q7[6 * n + 36]);
+		/* an Euler run with the factor: the mean flow, then the factor (nu~ skipped) */
+		for (int k = 0; k < 12; k++)
+			out[k] = -1;
+		FV_ASSERT_OK(fv_restart_read_cells(path, &back, &r.mesh, NULL, 2, pos, 6, 1, out));
+		assert_true(out[8] == q7[4 * n + 5] && out[10] == q7[6 * n + 5] && out[11] == q7[6 * n + 36]);
+		/* an SA run without it: six rows, the factor not read */
+		for (int k = 0; k < 14; k++)
+			out[k] = -1;
+		FV_ASSERT_OK(fv_restart_read_cells(path, &back, &r.mesh, NULL, 2, pos, 6, 0, out));
+		assert_true(out[10] == q7[5 * n + 5] && out[12] == -1);
+		/* an Euler file with the factor: six rows, the sixth not nu~ */
+		r.model = FV_MODEL_EULER;
+		r.n_vars = 6;
+		FV_ASSERT_OK(fv_restart_write(path, &r));
+		FV_ASSERT_OK(fv_restart_read(path, &back, &r.mesh, "mesh.su2"));
+		assert_int_equal(back.model, FV_MODEL_EULER);
+		assert_int_equal(back.step_row, 1);
+		fv_restart_free(&back);
+		/* ... a SA run from it: its nu~ left as the caller set it */
+		for (int k = 0; k < 14; k++)
+			out[k] = -1;
+		FV_ASSERT_OK(fv_restart_read_cells(path, &back, &r.mesh, NULL, 2, pos, 7, 1, out));
+		assert_true(out[8] == q7[4 * n + 5] && out[10] == -1 && out[12] == q7[5 * n + 5]);
+		/* a model not recorded cannot say which row is the factor */
+		r.model = FV_RESTART_MODEL_UNKNOWN;
+		FV_ASSERT_ERR(fv_restart_write(path, &r), FV_ERR_ARG, "a step factor row needs a recorded model");
+		r.model = FV_MODEL_SA;
+		r.n_vars = 6;
+		r.step_row = 0;
+		r.q = q6;
+		free(q7);
+	}
 
 	/* values a writer refuses, and a file that says them anyway */
 	r.model = FV_MODEL_EULER;
