@@ -154,8 +154,9 @@ PY
 # the snapshot copies: once a run (the state the run starts from) in a
 # calibration of 5 iterations, every 6 in one of 14 (iterations 0, 6 and
 # 12 of each pass): each block's fv_copy footprint holds 2 passes x 3 less
-# the first sample = 5 (4 to 5), where it held 1 (a flushed entry, 0 in
-# session 17, aborted a simulation)
+# the first sample = 5 (3 to 5: under make check -j2 a copy descheduled
+# for 10x the mean is dropped too, [5, 3] in session 24's CI), where it
+# held 1 (a flushed entry, 0 in session 17, aborted a simulation)
 # shellcheck disable=SC2086
 STARPU_HISTORY_MAX_ERROR=1000 "$fv" sim calibrate "$tmp/w.cfg" --save "$tmp/calc" --iterations 14 $args \
 	output.dir="$tmp/oc" >/dev/null 2>"$tmp/calc.err" || fail "calibrate 14 iterations: $(tail -1 "$tmp/calc.err")"
@@ -172,8 +173,8 @@ def samples(d):
     return [e[7] for p in glob.glob(f"{d}/codelets/45/fv_copy.*") for _, ims in sp.read_model(p) for im in ims
             for e in im["entries"]]
 a, b = samples(short), samples(long_)
-ok = len(a) == len(b) == 2 and all(k <= 2 for k in a) and all(4 <= k <= 5 for k in b)
-print("" if ok else f"FAIL: fv_copy samples per block {a} (5 iterations), {b} (14 iterations, expected 4 to 5)")
+ok = len(a) == len(b) == 2 and all(k <= 2 for k in a) and all(3 <= k <= 5 for k in b)
+print("" if ok else f"FAIL: fv_copy samples per block {a} (5 iterations), {b} (14 iterations, expected 3 to 5)")
 sys.exit(0 if ok else 1)
 PY
 
